@@ -1,0 +1,1 @@
+"""Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
