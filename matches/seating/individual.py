@@ -23,7 +23,10 @@ from .types import SeatingError
 
 TABLE = 6
 NEIGHBOUR_TABLES = 8  # a conflict is resolved by swapping with a table at most this far away
-PASSES = 4
+PASSES = 6
+ATTEMPTS = 20
+SIDEWAYS = 0.05
+ATTEMPT_BUDGET = 1200  # players x attempts
 
 
 @dataclass(frozen=True)
@@ -77,8 +80,26 @@ def draw_individual(
         order.sort(key=lambda p: -p.score)  # stable: random within a score group
     order, sitting_out = _choose_sitting_out(order)
     context = _Context(order)
-    tables = [order[k:k + TABLE] for k in range(0, len(order), TABLE)]
-    swaps = _improve(tables, context, rng)
+    # Small fields get several tries from reshuffled starts (within score groups); the best
+    # seating wins. Large fields have room enough for one try to reach no conflicts at all.
+    attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
+    best = None
+    for attempt in range(attempts):
+        start = list(order)
+        if attempt:
+            rng.shuffle(start)
+            if by_score and round_number > 1:
+                start.sort(key=lambda p: -p.score)
+        tables = [start[k:k + TABLE] for k in range(0, len(start), TABLE)]
+        swaps = _improve(tables, context, rng)
+        total = (0, 0, 0)
+        for table in tables:
+            total = _add(total, context.table_cost(table))
+        if best is None or total < best[0]:
+            best = (total, tables, swaps)
+        if total[:2] == (0, 0):
+            break
+    _, tables, swaps = best
     drawn = [_form_unions(table, context, rng) for table in tables]
     quality = _measure(drawn, context)
     quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
@@ -161,10 +182,12 @@ def _swap_away(t: int, player: Player, tables: list, costs: list, context: _Cont
             new_t = [other if p is player else p for p in tables[t]]
             new_u = tables[u][:k] + [player] + tables[u][k + 1:]
             cost_t, cost_u = context.table_cost(new_t), context.table_cost(new_u)
-            if _add(cost_t, cost_u) < before:
+            after = _add(cost_t, cost_u)
+            # Sideways moves (same conflicts, any spread) now and then shake a stuck table.
+            if after < before or (after[:2] == before[:2] and rng.random() < SIDEWAYS):
                 tables[t], tables[u] = new_t, new_u
                 costs[t], costs[u] = cost_t, cost_u
-                return True
+                return after < before
     return False
 
 
