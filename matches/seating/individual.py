@@ -272,3 +272,14 @@ def apply_individual_round(players: dict, draw: IndividualDraw, points: dict) ->
         p = updated[pid]
         updated[pid] = replace(p, byes=p.byes + 1, score=p.score + points.get(pid, 0))
     return updated
+
+
+def describe_table(seat_ids: list, players_by_id: dict) -> TableDraw:
+    """Flags and details of a table as seated (used again after a swap by hand)."""
+    players = [players_by_id[pid] for pid in seat_ids]
+    context = _Context(players)
+    return _annotate(TableDraw(seats=list(seat_ids)), players[0::2], players[1::2], context)
+
+
+def measure_tables(tables: list) -> dict:
+    return _measure(tables, None)

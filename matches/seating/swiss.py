@@ -215,41 +215,46 @@ def _chunk_end(start: int, wanted: int, n: int, chunk_size: int) -> int:
 def _finish(pairs: list, rng: random.Random) -> Draw:
     pairings = []
     byes = []
+    entrants = {}
     for x, y in pairs:
         if y is BYE_SLOT or x is BYE_SLOT:
             union = y if x is BYE_SLOT else x
-            bye = Pairing(a=union.id, b=None, flags=[flags.BYE], details={"score_a": union.score})
-            if union.byes:
-                bye.flags.append(flags.BYE_REPEATED)
-            byes.append(bye)
+            byes.append(annotate(union, None))
             continue
         a, b = assign_sides(x, y, rng)
-        pairing = Pairing(a=a.id, b=b.id, details={"score_a": a.score, "score_b": b.score})
-        if a.score != b.score:
-            high, low = (a, b) if a.score > b.score else (b, a)
-            pairing.flags += [flags.PULLED_DOWN, flags.PULLED_UP]
-            pairing.details.update(pulled_down=high.id, pulled_up=low.id)
-        if b.id in a.opponents or a.id in b.opponents:
-            pairing.flags.append(flags.REMATCH_FORCED)
-        if a.club is not None and a.club == b.club:
-            pairing.flags.append(flags.CLUB_CLASH)
-        against = [u.id for u, side in ((a, SIDE_A), (b, SIDE_B)) if against_preference(u, side)]
-        if against:
-            pairing.flags.append(flags.SEAT_AGAINST_PREFERENCE)
-            pairing.details["seat_against_preference"] = against
-        pairing.details["_ranks"] = (min(a.rank, b.rank), a, b)
-        pairings.append(pairing)
+        entrants[a.id], entrants[b.id] = a, b
+        pairings.append(annotate(a, b))
     # Top boards first: the highest scores play at table 1.
     pairings.sort(key=lambda p: (-max(p.details["score_a"], p.details["score_b"]),
                                  -min(p.details["score_a"], p.details["score_b"]),
-                                 p.details["_ranks"][0]))
-    entrants = {}
-    for p in pairings:
-        _, a, b = p.details.pop("_ranks")
-        entrants[a.id], entrants[b.id] = a, b
+                                 min(entrants[p.a].rank, entrants[p.b].rank)))
     draw = Draw(pairings=pairings + byes)
     draw.quality = measure(draw, entrants)
     return draw
+
+
+def annotate(a: Entrant, b: Entrant | None) -> Pairing:
+    """The pairing of `a` (odd seats) and `b` (even seats, None for a bye) with the flags and
+    details that explain it. Also used after a swap by hand."""
+    if b is None:
+        bye = Pairing(a=a.id, b=None, flags=[flags.BYE], details={"score_a": a.score})
+        if a.byes:
+            bye.flags.append(flags.BYE_REPEATED)
+        return bye
+    pairing = Pairing(a=a.id, b=b.id, details={"score_a": a.score, "score_b": b.score})
+    if a.score != b.score:
+        high, low = (a, b) if a.score > b.score else (b, a)
+        pairing.flags += [flags.PULLED_DOWN, flags.PULLED_UP]
+        pairing.details.update(pulled_down=high.id, pulled_up=low.id)
+    if b.id in a.opponents or a.id in b.opponents:
+        pairing.flags.append(flags.REMATCH_FORCED)
+    if a.club is not None and a.club == b.club:
+        pairing.flags.append(flags.CLUB_CLASH)
+    against = [u.id for u, side in ((a, SIDE_A), (b, SIDE_B)) if against_preference(u, side)]
+    if against:
+        pairing.flags.append(flags.SEAT_AGAINST_PREFERENCE)
+        pairing.details["seat_against_preference"] = against
+    return pairing
 
 
 def measure(draw: Draw, entrants: dict) -> dict:
