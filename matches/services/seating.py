@@ -263,6 +263,8 @@ def _draw_round_robin(round_: Round) -> None:
             described = annotate(entrants[pairing.a], entrants.get(pairing.b))
             described.details["group"] = group_number
             pairings.append(described)
+    if not pairings:
+        raise SeatingRefused(_("循环赛的轮次已全部打完"))
     pairings.sort(key=lambda p: p.is_bye)
     _write_team_draw(round_, pairings, {"method": "berger", "groups": len(groups)})
 
