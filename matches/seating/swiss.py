@@ -34,6 +34,7 @@ from .types import SIDE_A, SIDE_B, Draw, Entrant, Pairing, SeatingError
 EXACT_LIMIT = 128
 CHUNK_SIZE = 48
 WINDOW = 12
+GROWTH = 4  # a chunk grows to at most this many chunks to reach the neighbour-pairing bound
 
 
 class _ByeSlot:
@@ -158,7 +159,12 @@ def _violations(pairs: list) -> int:
 
 
 def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, int]:
-    """Match an ordered field chunk by chunk (see the module docstring)."""
+    """Match an ordered field chunk by chunk (see the module docstring).
+
+    A chunk grows while it cannot avoid a rematch, and also (up to `GROWTH` chunks) while its
+    score differences exceed what pairing neighbours would give: e.g. a chunk that ends on
+    two unions of a lower group who have met each other does better with the next chunk.
+    """
     n = len(order)
     chunk_size += chunk_size % 2
     done: list[tuple[int, list]] = []  # (start, pairs) per accepted chunk
@@ -169,10 +175,13 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
         while True:
             block = order[start:end]
             pairs = _match_block(block, order, None if width >= len(block) else width)
-            if pairs is not None and _violations(pairs) == 0:
+            rematches = pairs is None or _violations(pairs) > 0
+            if not rematches and _excess(pairs) == 0:
                 break
             if width < len(block):
                 width *= 2
+            elif not rematches and len(block) >= GROWTH * chunk_size:
+                break  # the excess is forced, or not worth more time
             elif end < n:
                 end, width = _chunk_end(start, end + chunk_size, n, chunk_size), window
             elif done:
@@ -182,6 +191,14 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)
+
+
+def _excess(pairs: list) -> int:
+    """Score difference of the pairs above the neighbour pairing of the same unions."""
+    played = [(x, y) for x, y in pairs if x is not BYE_SLOT and y is not BYE_SLOT]
+    scores = sorted((e.score for pair in played for e in pair), reverse=True)
+    bound = sum(scores[i] - scores[i + 1] for i in range(0, len(scores), 2))
+    return sum(abs(x.score - y.score) for x, y in played) - bound
 
 
 def _interleave_wishes(order: list) -> list:
