@@ -129,8 +129,10 @@ def floats_after(field: dict, draw: Draw, history: dict) -> None:
         history[p.b].append("down" if sb > sa else "up" if sb < sa else "none")
 
 
-def compare(unions: int, rounds: int, seed: int, trials: int) -> None:
+def compare(unions: int, rounds: int, seed: int, trials: int, same_state: bool) -> None:
     print(f"Ours v FIDE Dutch (caissify-pairings): {unions} unions, {rounds} rounds, {trials} trials")
+    if same_state:
+        same_state_rounds(unions, rounds, seed, trials)
     print("trial  engine  rematches  score_diff_sum  seat_imbalance  seconds")
     totals = {"ours": [0, 0, 0, 0.0], "dutch": [0, 0, 0, 0.0]}
     for trial in range(trials):
@@ -161,6 +163,29 @@ def compare(unions: int, rounds: int, seed: int, trials: int) -> None:
         print(f"score-difference sum, ours / Dutch: {ours[1] / dutch[1]:.3f}")
 
 
+def same_state_rounds(unions: int, rounds: int, seed: int, trials: int) -> None:
+    """Both engines pair the very same standings, round by round (our trajectory)."""
+    print("Same standings each round (rounds 2..): rematches and score-difference sum")
+    print("trial  round  ours_rematches  dutch_rematches  ours_diff  dutch_diff")
+    ours_total = dutch_total = 0
+    for trial in range(trials):
+        trial_seed = seed + 1000 * trial
+        field = field_of(unions)
+        history = {k: [] for k in field}
+        for r in range(1, rounds + 1):
+            draw = pair_swiss(field.values(), round_number=r, seed=trial_seed + r)
+            if r > 1:
+                theirs = dutch_round(field, r, rounds, history)
+                q, t = draw.quality, theirs.quality
+                ours_total += q["score_diff_sum"]
+                dutch_total += t["score_diff_sum"]
+                print(f"{trial:>5}  {r:>5}  {q['rematches']:>14}  {t['rematches']:>15}"
+                      f"  {q['score_diff_sum']:>9}  {t['score_diff_sum']:>10}")
+            floats_after(field, draw, history)
+            field = play(field, draw, trial_seed, r)
+    print(f"same-standings score-difference sum: ours {ours_total}, Dutch {dutch_total}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--unions", type=int)
@@ -170,12 +195,14 @@ def main() -> None:
     parser.add_argument("--clubs", type=int, default=300, help="clubs in the individual field")
     parser.add_argument("--compare", action="store_true", help="against FIDE Dutch")
     parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--same-state", action="store_true",
+                        help="with --compare: also pair the same standings with both engines")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.individual:
         individual_event(args.players or 10002, args.rounds, args.seed, args.clubs)
     elif args.compare:
-        compare(args.unions or 60, args.rounds, args.seed, args.trials)
+        compare(args.unions or 60, args.rounds, args.seed, args.trials, args.same_state)
     else:
         swiss_event(args.unions or 3334, args.rounds, args.seed)
 
