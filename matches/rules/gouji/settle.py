@@ -301,11 +301,16 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                 "interrupted, listed just before it as 'stopped'",
             ))
         if finish_ok and result in ("success", "counter"):
-            if outcome.place_of(burner) > 1:
+            # D7: a revolutionary counts as gone, so with one the melee starts at the first
+            # finisher and only the 1st can have burned out.
+            last_burn_place = 0 if len(outcome.revolution) == 1 else 1
+            if outcome.place_of(burner) > last_burn_place:
+                places = "1st" if last_burn_place == 0 else "1st or 2nd"
+                why = " (one seat revolted, D7)" if last_burn_place == 0 else ""
                 errors.append(RuleViolation(
                     "D11", "burner_not_top_two",
-                    f"{where}: a burner who plays out while Gou Ji is in force finishes 1st or "
-                    f"2nd, not {place_name(outcome.place_of(burner))}",
+                    f"{where}: a burner who plays out while Gou Ji is in force finishes "
+                    f"{places}{why}, not {place_name(outcome.place_of(burner))}",
                 ))
             if outcome.place_of(burned) < outcome.place_of(burner):
                 errors.append(RuleViolation(

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matches.rules.errors import BadDocument
 from matches.rules.gouji.game import GoujiGame
@@ -89,6 +91,12 @@ def test_the_game_interface_checks_summaries():
         ({"burns": [{"burner": 4, "burned": 1, "outcome": "stopped"}]},
          [("R21", "burn_by_head_rival")]),
         ({"burns": [{"burner": 2, "burned": 3, "outcome": "success"}]}, []),
+        # D7: with a revolution only the 1st can have burned out.
+        ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [2],
+          "burns": [{"burner": 2, "burned": 3, "outcome": "success"}]},
+         [("D11", "burner_not_top_two")]),
+        ({"revolution": [5], "finish": [2, 1, 3, 5, 4, 6], "points": [2],
+          "burns": [{"burner": 2, "burned": 3, "outcome": "success"}]}, []),
         ({"burns": [{"burner": 2, "burned": 1, "outcome": "success"}]},
          [("R22", "burned_finished_first")]),
         ({"burns": [{"burner": 3, "burned": 1, "outcome": "success"}]},
@@ -196,3 +204,49 @@ def test_parse_outcome_reads_every_field():
     assert outcome.suffocated == ((6, 5),)
     assert outcome.string_three_streak == 1
     assert rules.hold_three
+
+
+def test_r29_revolution_contest_takes_points_as_reported():
+    rules = {"preset": "standard", "revolution_contest": True}
+    # The revolutionary opened a point with their best set; the rival opened none.
+    assert codes(summary(rules=rules, revolution=[5], finish=[1, 2, 3, 5, 4, 6], points=[5])) == []
+    assert codes(summary(revolution=[5], finish=[1, 2, 3, 5, 4, 6], points=[5])) == [
+        ("R29", "revolution_rival_point_missing"), ("R29", "revolutionary_point")]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 8) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+field_values = st.fixed_dictionaries({}, optional={
+    "rules": st.sampled_from(["standard", "qingdao-hold3", None, {"tributes": False}]) | json_values,
+    "finish": st.permutations([1, 2, 3, 4, 5, 6]).map(list) | json_values,
+    "points": st.lists(st.integers(0, 7), max_size=3) | json_values,
+    "declarations": st.dictionaries(st.sampled_from(["1", "2", "7"]),
+                                    st.sampled_from(["clear", "unclear", "special", "x"])),
+    "burns": st.lists(st.fixed_dictionaries({
+        "burner": st.integers(0, 7), "burned": st.integers(1, 6),
+        "outcome": st.sampled_from(["success", "counter", "stopped", "false", "won"])}),
+        max_size=3) | json_values,
+    "suffocated": st.lists(st.fixed_dictionaries({"seat": st.integers(1, 6),
+                                                  "by": st.integers(1, 7)}), max_size=2),
+    "revolution": st.lists(st.integers(1, 6), max_size=2),
+    "string_three_streak": st.integers(-1, 3) | json_values,
+})
+
+
+@settings(max_examples=200, deadline=None)
+@given(field_values)
+def test_any_document_gets_a_verdict_or_a_clear_error_never_a_traceback(fields):
+    doc = {"format": "gouji-outcome/1", **fields}
+    try:
+        verdict = settle(doc)
+    except BadDocument as error:
+        assert error.message
+        return
+    assert set(verdict) == {"valid", "errors", "union_scores", "tributes"}
+    if verdict["valid"]:
+        assert sum(verdict["union_scores"].values()) == 0
+    else:
+        assert verdict["errors"] and verdict["union_scores"] is None
