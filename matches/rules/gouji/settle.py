@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.rules.errors import BadDocument, RuleViolation
+from matches.rules.errors import BadDocument, EngineBug, RuleViolation
 from matches.rules.gouji.ruleset import RuleSet
 
 OUTCOME_FORMAT = "gouji-outcome/1"
@@ -372,8 +372,15 @@ def _check_forced_places(outcome, rules, errors) -> None:
 
 # --- scores ---------------------------------------------------------------------------------
 
+def _require_complete(outcome: Outcome) -> None:
+    # Callers settle only complete, checked outcomes; anything else is a bug of the caller.
+    if sorted(outcome.finish) != list(SEATS) or len(outcome.revolution) > 1:
+        raise EngineBug(f"cannot settle an incomplete or void deal: {outcome!r}")
+
+
 def union_scores(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
     """R31–R33: each union's deal score, from a complete finishing order."""
+    _require_complete(outcome)
     finish = outcome.finish
     own = {"A": 0, "B": 0}
     for place, seat in enumerate(finish):
@@ -474,6 +481,7 @@ def string_three_tributes(outcome: Outcome, strung: str) -> list[dict]:
 
 def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
     """R35–R43: what is owed at the start of the next deal, in paying order (R42)."""
+    _require_complete(outcome)
     if not rules.tributes:  # R43
         return []
     strung = outcome.string_three_union

@@ -6,7 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.rules.gouji.ruleset import RuleSet
-from matches.rules.gouji.settle import Outcome, head_rival, tribute_ledger, union_of
+from matches.rules.errors import EngineBug
+from matches.rules.gouji.settle import (
+    Outcome,
+    head_rival,
+    tribute_ledger,
+    union_of,
+    union_scores,
+)
 
 STANDARD = RuleSet.from_json("standard")
 NO_PLACE = (1, 2, 3, 4, 5, 6)  # 1st A, 2nd B, ...: 6th (B) owes 1st (A), 5th (A) owes 2nd (B)
@@ -236,6 +243,17 @@ def test_r42_tribute_order_variant():
         "point", "point", "burn", "suffocation", "place", "place",
     ]
     assert ledger(busy_outcome(), rules)[0] == (4, 1, "point", 1)
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [Outcome((1, 2, 3, 4, 5)), Outcome((1, 2, 3, 4, 5, 5)), Outcome(NO_PLACE, revolution=(2, 3))],
+)
+def test_settling_an_incomplete_or_void_deal_is_a_caller_bug(outcome):
+    with pytest.raises(EngineBug):
+        tribute_ledger(outcome, STANDARD)
+    with pytest.raises(EngineBug):
+        union_scores(outcome, STANDARD)
 
 
 def test_r43_no_tributes():
