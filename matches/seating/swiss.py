@@ -4,10 +4,11 @@ Every round is one minimum-cost perfect matching over the unions whose edge cost
 criteria strictly (see `matching.combine_costs`):
 
 1. no rematch (and no second bye),
-2. the smallest sum of score differences across tables (then the smallest sum of their squares,
-   so one union floating two groups costs more than two unions floating one),
+2. the smallest sum of score differences across tables,
 3. seat balance (which union takes the odd seats),
-4. in a score group, the top half meets the bottom half (the classic Swiss fold);
+4. the smallest sum of squared score differences (one union floating two groups is worse than
+   two unions floating one),
+5. in a score group, the top half meets the bottom half (the classic Swiss fold);
    for the bye, the lowest-placed union takes it.
 
 Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece, over every
@@ -111,13 +112,13 @@ def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tup
         lowest_score, last = position[BYE_SLOT]
         above = union.score - lowest_score
         # The bye goes to the lowest-placed union that has not had one.
-        return (1 if union.byes else 0, above, above * above, 0, last - position[union.id])
+        return (1 if union.byes else 0, above, 0, above * above, last - position[union.id])
     rematch = 1 if y.id in x.opponents or x.id in y.opponents else 0
     diff = abs(x.score - y.score)
     fold = 0
     if diff == 0:
         fold = abs(abs(position[x.id] - position[y.id]) - group_half[x.score])
-    return (rematch, diff, diff * diff, seat_conflict(x, y), fold)
+    return (rematch, diff, seat_conflict(x, y), diff * diff, fold)
 
 
 def _match_block(block: list, order: list, window: int | None) -> list | None:

@@ -457,6 +457,8 @@ def _team_quality(round_: Round, entrants: dict) -> dict:
         Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
         for m in round_.matches.all()
     ])
+    placed = {u for p in draw.pairings for u in (p.a, p.b) if u is not None}
+    entrants = {**{u: Entrant(id=u) for u in placed}, **entrants}
     for p in draw.pairings:
         p.details = {**p.details, "score_a": entrants[p.a].score,
                      "score_b": entrants[p.b].score if p.b else None}

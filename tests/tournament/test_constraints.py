@@ -317,3 +317,15 @@ def test_defaults_follow_yantai_2020(ev):
     assert (ev.deals_per_match, ev.points_win, ev.points_draw, ev.points_loss) == (6, 3, 1, 0)
     assert ev.game == "gouji"
     assert ev.label("deal") == "局"
+
+
+def test_rules_are_judged_by_the_gouji_engine(ev):
+    pytest.importorskip("matches.rules.gouji.ruleset")
+    ev.rules = {"preset": "no-such-preset"}
+    with pytest.raises(ValidationError, match="preset"):
+        ev.full_clean()
+    ev.rules = {"preset": "standard", "no_such_flag": True}
+    with pytest.raises(ValidationError):
+        ev.full_clean()
+    ev.rules = {"preset": "qingdao-hold3", "decks": 4}
+    ev.full_clean()
