@@ -2,7 +2,8 @@
 
     python bench/seating.py --unions 3334 --rounds 9
     python bench/seating.py --players 10002 --rounds 9 --individual
-    python bench/seating.py --compare --unions 60 --rounds 7 --trials 5   # needs bench/requirements.txt
+    python bench/seating.py --compare --same-state --unions 60 --rounds 7 --trials 10
+    (--compare needs bench/requirements.txt)
 
 Results are random but reproducible from --seed. A match result depends only on the seed, the
 round and the two unions (never on which engine paired them), so two engines are compared on
@@ -57,7 +58,8 @@ def swiss_event(unions: int, rounds: int, seed: int) -> None:
         worst = max(worst, seconds)
         q = draw.quality
         total_rematches += q["rematches"]
-        print(f"{r:>5}  {seconds:7.3f}  {q['method']:<8} {q['rematches']:>9}  {q['score_diff_sum']:>10}"
+        print(f"{r:>5}  {seconds:7.3f}  {q['method']:<8} {q['rematches']:>9}"
+              f"  {q['score_diff_sum']:>10}"
               f"  {q['score_diff_lower_bound']:>11}  {q['seat_imbalance']:>14}  {q['byes']:>4}")
         field = play(field, draw, seed, r)
     print(f"slowest round {worst:.3f} s; rematches in total {total_rematches}")
@@ -68,7 +70,8 @@ def individual_event(players: int, rounds: int, seed: int, clubs: int) -> None:
     field = {k: Player(id=k, rank=k, club=rng.randrange(clubs) if clubs else None)
              for k in range(1, players + 1)}
     print(f"Individual draw: {players} players, {clubs} clubs, {rounds} rounds, seed {seed}")
-    print("round  seconds  tables  repeat_partners  repeat_opponents  met_before  club_clashes  sitting_out")
+    print("round  seconds  tables  repeat_partners  repeat_opponents  met_before  club_clashes"
+          "  sitting_out")
     worst = 0.0
     for r in range(1, rounds + 1):
         started = time.perf_counter()
@@ -130,7 +133,8 @@ def floats_after(field: dict, draw: Draw, history: dict) -> None:
 
 
 def compare(unions: int, rounds: int, seed: int, trials: int, same_state: bool) -> None:
-    print(f"Ours v FIDE Dutch (caissify-pairings): {unions} unions, {rounds} rounds, {trials} trials")
+    print(f"Ours v FIDE Dutch (caissify-pairings): {unions} unions, {rounds} rounds,"
+          f" {trials} trials")
     if same_state:
         same_state_rounds(unions, rounds, seed, trials)
     print("trial  engine  rematches  score_diff_sum  seat_imbalance  seconds")
@@ -154,7 +158,8 @@ def compare(unions: int, rounds: int, seed: int, trials: int, same_state: bool) 
                 sums[2] += q["seat_imbalance"]
                 floats_after(field, draw, history)
                 field = play(field, draw, trial_seed, r)
-            print(f"{trial:>5}  {engine:<6}  {sums[0]:>9}  {sums[1]:>14}  {sums[2]:>14}  {sums[3]:7.2f}")
+            print(f"{trial:>5}  {engine:<6}  {sums[0]:>9}  {sums[1]:>14}  {sums[2]:>14}"
+                  f"  {sums[3]:7.2f}")
             totals[engine] = [t + s for t, s in zip(totals[engine], sums)]
     ours, dutch = totals["ours"], totals["dutch"]
     print(f"total  ours    {ours[0]:>9}  {ours[1]:>14}  {ours[2]:>14}  {ours[3]:7.2f}")
@@ -187,7 +192,8 @@ def same_state_rounds(unions: int, rounds: int, seed: int, trials: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--unions", type=int)
     parser.add_argument("--players", type=int)
     parser.add_argument("--rounds", type=int, default=9)

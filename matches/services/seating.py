@@ -37,6 +37,10 @@ from matches.seating.swiss import annotate, measure, pair_swiss
 from matches.seating.types import Draw, Entrant, Pairing, SeatingError
 
 
+#: details of a match that describe its place, not its unions: a swap keeps them.
+KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
+
+
 class SeatingRefused(Exception):
     """The action is not allowed in the round's state or with these entrants."""
 
@@ -170,7 +174,9 @@ def _new_seed() -> int:
 
 
 @transaction.atomic
-def create_round(stage: Stage, *, user=None, seed: int | None = None, silent: bool = False) -> Round:
+def create_round(
+    stage: Stage, *, user=None, seed: int | None = None, silent: bool = False
+) -> Round:
     """Draw the next round of `stage` as a draft. Every earlier round must be closed."""
     event = stage.event
     if event.rounds.exclude(state=Round.State.CLOSED).exists():
@@ -236,10 +242,8 @@ def _seeded_union_ids(round_: Round) -> list[int]:
     """A stage's field in seed order: the previous stage's standings when there is one."""
     event, stage = round_.event, round_.stage
     active = [r.union_id for r in active_registrations(event, round_.number) if r.union_id]
-    first_round_of_stage = (
-        stage.rounds.exclude(pk=round_.pk).order_by("number").values_list("number", flat=True).first()
-        or round_.number
-    )
+    earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
+    first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
     if first_round_of_stage > 1:
         ranked = [u for u in standings(event, first_round_of_stage) if u in set(active)]
     else:
@@ -356,7 +360,8 @@ def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
     members, matches, entries, seats = [], [], [], []
     for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        for union, side, players in ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b)):
+        sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
+        for union, side, players in sides:
             for order, player_id in enumerate(players, start=1):
                 members.append(UnionMember(union=union, player_id=player_id, event=round_.event,
                                            round=round_, order=order, is_captain=order == 1))
@@ -444,7 +449,7 @@ def _reflag_team(round_: Round, matches) -> None:
         b = None if match.union_b_id is None else (entrants.get(match.union_b_id)
                                                   or Entrant(id=match.union_b_id))
         described = annotate(a, b)
-        extra = {k: v for k, v in match.details.items() if k in ("group", "bracket", "seed_a", "seed_b")}
+        extra = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
         match.flags = described.flags + [flags.HAND_SWAP]
         match.details = {**_jsonable(described.details), **extra}
         match.save(update_fields=["flags", "details"])

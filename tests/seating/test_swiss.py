@@ -20,7 +20,8 @@ def ids_of(draw):
 
 def test_round_one_seeded_pairs_top_half_against_bottom_half():
     draw = pair_swiss(field_of(8).values(), round_number=1)
-    assert sorted(tuple(sorted((p.a, p.b))) for p in draw.pairings) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    pairs = sorted(tuple(sorted((p.a, p.b))) for p in draw.pairings)
+    assert pairs == [(1, 5), (2, 6), (3, 7), (4, 8)]
 
 
 def test_round_one_odd_field_gives_the_lowest_seed_the_bye():

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from matches.models import (
-    Deal, Event, Match, Registration, Round, RoundEntry, Stage, Table, TableSeat, Union,
+    Deal, Event, Match, Registration, Round, RoundEntry, Table, TableSeat, Union,
     UnionMember,
 )
 from players.models import Club, Player
@@ -74,13 +74,15 @@ def test_union_names_are_unique_in_an_event(ev):
 
 def test_member_order_is_one_to_three(ev):
     u = Union.objects.create(event=ev, name="丙")
-    refused(lambda: UnionMember.objects.create(union=u, player=Player.objects.create(name="p"), order=4))
-    refused(lambda: UnionMember.objects.create(union=u, player=Player.objects.create(name="q"), order=0))
+    for order in (4, 0):
+        player = Player.objects.create(name=f"p{order}")
+        refused(lambda: UnionMember.objects.create(union=u, player=player, order=order))
 
 
 def test_two_members_cannot_share_a_place_in_the_union(two_unions):
     a, _ = two_unions
-    refused(lambda: UnionMember.objects.create(union=a, player=Player.objects.create(name="x"), order=1))
+    player = Player.objects.create(name="x")
+    refused(lambda: UnionMember.objects.create(union=a, player=player, order=1))
 
 
 def test_a_player_is_in_a_union_once(ev):
@@ -127,7 +129,8 @@ def test_a_player_is_in_one_drawn_union_per_round(ev):
 def test_registration_is_a_union_or_a_player_not_both_nor_neither(ev, two_unions):
     a, _ = two_unions
     refused(lambda: Registration.objects.create(event=ev))
-    refused(lambda: Registration.objects.create(event=ev, union=a, player=Player.objects.create(name="p")))
+    player = Player.objects.create(name="p")
+    refused(lambda: Registration.objects.create(event=ev, union=a, player=player))
 
 
 def test_register_once(ev, two_unions):

@@ -146,8 +146,8 @@ def test_withdrawals_and_late_entries_between_rounds(demo_event):
 
 
 def test_swiss_then_knockout_of_the_best_four(demo_event):
-    knockout = Stage.objects.create(event=demo_event, order=2, format=Stage.Format.SINGLE_ELIMINATION,
-                                    qualifiers=4, seeded=True)
+    knockout = Stage.objects.create(event=demo_event, order=2, qualifiers=4, seeded=True,
+                                    format=Stage.Format.SINGLE_ELIMINATION)
     top = seating.standings(demo_event, 4)[:4]
     semi = seating.create_round(knockout, seed=1)
     assert {frozenset(p) for p in pairs_of(semi)} == {frozenset((top[0], top[3])),
