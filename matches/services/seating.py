@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -110,7 +110,9 @@ def player_history(event: Event, before_round: int) -> History:
 
 
 def active_registrations(event: Event, round_number: int) -> list[Registration]:
-    registrations = event.registrations.select_related("union", "player").order_by("seed", "id")
+    # Seeded entries first, in seed order (NULLs last on every database), then by entry order.
+    registrations = event.registrations.select_related("union", "player").order_by(
+        F("seed").asc(nulls_last=True), "id")
     return [r for r in registrations if r.plays_in(round_number, event.check_in_required)]
 
 
