@@ -1,6 +1,7 @@
 """Seating benchmarks: speed and quality of the Swiss and individual draws (no database).
 
     python bench/seating.py --unions 3334 --rounds 9
+    python bench/seating.py --unions 300 --rounds 9 --check-exact   # chunked v one piece
     python bench/seating.py --players 10002 --rounds 9 --individual
     python bench/seating.py --compare --same-state --unions 60 --rounds 7 --trials 10
     (--compare needs bench/requirements.txt)
@@ -45,10 +46,11 @@ def play(field: dict, draw: Draw, seed: int, round_number: int) -> dict:
     return apply_round(field, draw, outcomes)
 
 
-def swiss_event(unions: int, rounds: int, seed: int) -> None:
+def swiss_event(unions: int, rounds: int, seed: int, check_exact: bool = False) -> None:
     field = field_of(unions)
     print(f"Team Swiss: {unions} unions, {rounds} rounds, seed {seed}")
-    print("round  seconds  method   rematches  score_diff  lower_bound  seat_imbalance  byes")
+    print("round  seconds  method   rematches  score_diff  lower_bound  seat_imbalance  byes"
+          + ("  exact_rematches  exact_score_diff  exact_seconds" if check_exact else ""))
     worst = 0.0
     total_rematches = 0
     for r in range(1, rounds + 1):
@@ -58,9 +60,17 @@ def swiss_event(unions: int, rounds: int, seed: int) -> None:
         worst = max(worst, seconds)
         q = draw.quality
         total_rematches += q["rematches"]
-        print(f"{r:>5}  {seconds:7.3f}  {q['method']:<8} {q['rematches']:>9}"
-              f"  {q['score_diff_sum']:>10}"
-              f"  {q['score_diff_lower_bound']:>11}  {q['seat_imbalance']:>14}  {q['byes']:>4}")
+        line = (f"{r:>5}  {seconds:7.3f}  {q['method']:<8} {q['rematches']:>9}"
+                f"  {q['score_diff_sum']:>10}"
+                f"  {q['score_diff_lower_bound']:>11}  {q['seat_imbalance']:>14}  {q['byes']:>4}")
+        if check_exact and r > 1:
+            # The same standings matched in one piece over every pair: the true optimum.
+            started = time.perf_counter()
+            exact = pair_swiss(field.values(), round_number=r, seed=seed + r, seeded=False,
+                               exact_limit=10**9).quality
+            line += (f"  {exact['rematches']:>15}  {exact['score_diff_sum']:>16}"
+                     f"  {time.perf_counter() - started:13.2f}")
+        print(line)
         field = play(field, draw, seed, r)
     print(f"slowest round {worst:.3f} s; rematches in total {total_rematches}")
 
@@ -200,6 +210,8 @@ def main() -> None:
     parser.add_argument("--individual", action="store_true")
     parser.add_argument("--clubs", type=int, default=300, help="clubs in the individual field")
     parser.add_argument("--compare", action="store_true", help="against FIDE Dutch")
+    parser.add_argument("--check-exact", action="store_true",
+                        help="also match each Swiss round in one piece (slow above ~300)")
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--same-state", action="store_true",
                         help="with --compare: also pair the same standings with both engines")
@@ -210,7 +222,7 @@ def main() -> None:
     elif args.compare:
         compare(args.unions or 60, args.rounds, args.seed, args.trials, args.same_state)
     else:
-        swiss_event(args.unions or 3334, args.rounds, args.seed)
+        swiss_event(args.unions or 3334, args.rounds, args.seed, args.check_exact)
 
 
 if __name__ == "__main__":

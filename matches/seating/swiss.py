@@ -179,14 +179,14 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
             rematches = pairs is None or _violations(pairs) > 0
             if not rematches and _excess(pairs) == 0:
                 break
-            if width < len(block):
-                width *= 2
+            if rematches and width < len(block):
+                width *= 2  # farther partners first; growing comes next
             elif not rematches and len(block) >= GROWTH * chunk_size:
                 break  # the excess is forced, or not worth more time
             elif end < n:
-                end, width = _chunk_end(start, end + chunk_size, n, chunk_size), window
+                end = _chunk_end(start, end + chunk_size, n, chunk_size)
             elif done:
-                start, width = done.pop()[0], window
+                start = done.pop()[0]
             else:
                 break  # the whole field in one piece: what remains is forced
         done.append((start, pairs))
