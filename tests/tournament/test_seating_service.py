@@ -13,7 +13,7 @@ from matches.models import (
     Event, Match, Registration, Round, RoundEntry, RoundLog, Stage, TableSeat, Union,
 )
 from matches.seating import types as flags
-from matches.services import seating
+from matches.services import history, seating
 
 pytestmark = pytest.mark.django_db
 
@@ -148,7 +148,7 @@ def test_withdrawals_and_late_entries_between_rounds(demo_event):
 def test_swiss_then_knockout_of_the_best_four(demo_event):
     knockout = Stage.objects.create(event=demo_event, order=2, qualifiers=4, seeded=True,
                                     format=Stage.Format.SINGLE_ELIMINATION)
-    top = seating.standings(demo_event, 4)[:4]
+    top = history.standings(demo_event, 4)[:4]
     semi = seating.create_round(knockout, seed=1)
     assert {frozenset(p) for p in pairs_of(semi)} == {frozenset((top[0], top[3])),
                                                        frozenset((top[1], top[2]))}
