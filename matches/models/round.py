@@ -178,7 +178,8 @@ class Deal(models.Model):
     """One deal (局/把) of a match, numbered 1..n; extra deals break a tied knockout match.
 
     Its result (the gouji-deal/1 record or gouji-outcome/1 summary, its verdict and the deal
-    scores) is a separate model of the deal-recording issue, one-to-one with this row.
+    scores) is a separate model of the deal-recording issue, one-to-one with this row; storing
+    the event's first result must call `Event.freeze_rules()`.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")

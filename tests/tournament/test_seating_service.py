@@ -115,6 +115,8 @@ def test_odd_field_gives_a_bye_worth_a_win(db):
         assert bye.table is None and bye.points_a == event.points_bye
         assert flags.BYE in bye.flags
         assert r.entries.filter(side="bye").count() == 1
+        bye_line = [line for line in seating.explain_round(r) if line["table"] is None]
+        assert bye_line and "轮空" in bye_line[0]["reasons"][0]
     takers = [r.matches.get(union_b__isnull=True).union_a_id for r in event.rounds.all()]
     assert len(set(takers)) == 2
 
