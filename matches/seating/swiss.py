@@ -14,12 +14,18 @@ criteria strictly (see `matching.combine_costs`):
 Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece, over every
 possible pair. Above that, Edmonds' algorithm in Python is too slow for the 2 s a round the
 organisers need at 3,000+ unions, so the score-ordered list is cut into even chunks of about
-`CHUNK_SIZE` and each chunk is matched exactly over pairs at most `WINDOW` places apart. A
-chunk that cannot avoid a rematch grows (wider window, then the next chunk, then the previous
-one) until it can. Cutting an ordered list into even pieces never raises the score-difference
-optimum: pairing neighbours in score order is optimal without the rematch rule, and every
-chunk can still pair its neighbours. Each round reports that lower bound next to what it
-achieved, so "the chunking lost nothing" is checked on every round, not just claimed.
+`CHUNK_SIZE` and each chunk is matched exactly over pairs at most `WINDOW` places apart
+(inside each score group, unions that want the odd seats alternate with those that want the
+even ones, so every chunk can balance seats). A chunk that cannot avoid a rematch grows (wider
+window, then the next chunk, then the previous one) until it can; a chunk whose score
+differences exceed its neighbour pairing grows too, up to `GROWTH` chunks.
+
+Why this loses nothing: pairing neighbours in score order is optimal when rematches are
+ignored, and every even chunk of the ordered list can still pair its neighbours, so cutting
+never raises that bound. Each round reports the bound (`score_diff_lower_bound`) next to what
+it achieved; when they are equal and there is no rematch, the round is optimal on the first two
+criteria. Where the bound is out of reach because rematches force floats, `bench/seating.py
+--check-exact` matches the same standings in one piece and shows the same figures.
 """
 from __future__ import annotations
 
