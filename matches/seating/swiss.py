@@ -4,12 +4,13 @@ Every round is one minimum-cost perfect matching over the unions whose edge cost
 criteria strictly (see `matching.combine_costs`):
 
 1. no rematch (and no second bye),
-2. the smallest sum of score differences across tables,
-3. seat balance (which union takes the odd seats),
-4. the smallest sum of squared score differences (one union floating two groups is worse than
+2. the bye, if any, to a union with the lowest score possible (as FIDE C.04.3 C.5),
+3. the smallest sum of score differences across tables,
+4. seat balance (which union takes the odd seats),
+5. the smallest sum of squared score differences (one union floating two groups is worse than
    two unions floating one),
-5. in a score group, the top half meets the bottom half (the classic Swiss fold);
-   for the bye, the lowest-placed union takes it.
+6. in a score group, the top half meets the bottom half (the classic Swiss fold);
+   of the unions that could take the bye, the lowest-placed takes it.
 
 Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece, over every
 possible pair. Above that, Edmonds' algorithm in Python is too slow for the 2 s a round the
@@ -118,13 +119,13 @@ def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tup
         lowest_score, last = position[BYE_SLOT]
         above = union.score - lowest_score
         # The bye goes to the lowest-placed union that has not had one.
-        return (1 if union.byes else 0, above, 0, above * above, last - position[union.id])
+        return (1 if union.byes else 0, above, 0, 0, 0, last - position[union.id])
     rematch = 1 if y.id in x.opponents or x.id in y.opponents else 0
     diff = abs(x.score - y.score)
     fold = 0
     if diff == 0:
         fold = abs(abs(position[x.id] - position[y.id]) - group_half[x.score])
-    return (rematch, diff, seat_conflict(x, y), diff * diff, fold)
+    return (rematch, 0, diff, seat_conflict(x, y), diff * diff, fold)
 
 
 def _match_block(block: list, order: list, window: int | None) -> list | None:
@@ -187,25 +188,45 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
                 break
             if rematches and width < len(block):
                 width *= 2  # farther partners first; growing comes next
-            elif not rematches and len(block) >= GROWTH * chunk_size:
-                break  # the excess is forced, or not worth more time
-            elif end < n:
+                continue
+            may_grow = rematches or len(block) < GROWTH * chunk_size
+            if may_grow and end < n:
                 end = _chunk_end(start, end + chunk_size, n, chunk_size)
-            elif done:
+                continue
+            if may_grow and done:
                 start = done.pop()[0]
-            else:
-                break  # the whole field in one piece: what remains is forced
+                continue
+            wider = _wider(width, len(block), window)
+            if not rematches and wider:
+                width = wider  # the floats may lie farther apart than the window
+                continue
+            break  # what remains is forced
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)
 
 
+def _wider(width: int, size: int, window: int) -> int | None:
+    """The next window for a chunk still above its bound: doubling, up to every pair when the
+    chunk is small enough for the exact path, else up to four windows."""
+    cap = size if size <= EXACT_LIMIT else min(size, 4 * window)
+    return min(width * 2, cap) if width < cap else None
+
+
 def _excess(pairs: list) -> int:
-    """Score difference of the pairs above the neighbour pairing of the same unions."""
+    """How far the chunk's pairing is above its bounds: the score differences above the
+    neighbour pairing of the same unions, plus the bye's score above the lowest score of a
+    union that could have taken it."""
     played = [(x, y) for x, y in pairs if x is not BYE_SLOT and y is not BYE_SLOT]
     scores = sorted((e.score for pair in played for e in pair), reverse=True)
     bound = sum(scores[i] - scores[i + 1] for i in range(0, len(scores), 2))
-    return sum(abs(x.score - y.score) for x, y in played) - bound
+    excess = sum(abs(x.score - y.score) for x, y in played) - bound
+    bye = [x if y is BYE_SLOT else y for x, y in pairs if BYE_SLOT in (x, y)]
+    if bye:
+        everyone = [e for pair in played for e in pair] + bye
+        eligible = [e.score for e in everyone if not e.byes] or [e.score for e in everyone]
+        excess += bye[0].score - min(eligible)
+    return excess
 
 
 def _interleave_wishes(order: list) -> list:
