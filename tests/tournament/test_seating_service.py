@@ -240,8 +240,10 @@ def test_commands_create_redraw_publish_and_close(demo_event, capsys):
         call_command("redraw_round", round4.pk)
     with pytest.raises(CommandError):
         call_command("close_round", round4.pk)
+    call_command("explain_round", round4.pk)
     out = capsys.readouterr().out
     assert "round 4" in out and "rematches=0" in out
+    assert "table 1:" in out
 
 
 def test_silent_round_is_recorded(demo_event):
