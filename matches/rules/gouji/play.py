@@ -119,7 +119,8 @@ class State:
         "hold_pending",  # seat whose last hand before its held 3s is on top (R27), or 0
         "led",  # mask of seats that have led a round (R34 special declarations)
         "notes",  # tuple of strings
-        "point_times",  # tuple of (seat, number of finishers when the point was opened) (D12)
+        "late_points",  # mask: points opened by R25 after the head rival finished (D12)
+        "filled",  # mask: places filled by D13 when a union strung three, not by play
     )
 
     def copy(self) -> State:
@@ -203,7 +204,8 @@ def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) ->
     s.hold_pending = 0
     s.led = 0
     s.notes = ()
-    s.point_times = ()
+    s.late_points = 0
+    s.filled = 0
     places = [0] * 7
     for seat in revolution:
         # R29: the revolutionary does not play and is placed 4th (3rd is settled later);
@@ -214,7 +216,6 @@ def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) ->
         rival = head_rival(seat)
         if not s.no_point >> rival & 1:
             s.points += (rival,)
-            s.point_times += ((rival, 0),)
             s.no_point |= 1 << rival
     s.places = tuple(places)
     if not 1 <= leader <= 6:
@@ -301,6 +302,8 @@ def _check_complete(s: State) -> bool:
     for seat in order:
         if not places[seat]:
             places[seat] = _highest_open(places[1:])
+            if strung:
+                s.filled |= 1 << seat
     s.places = tuple(places)
     s.phase = OVER
     s.turn = 0
@@ -332,7 +335,8 @@ def _open_point(s: State, seat: int, hand, *, by_last_answer: bool = False) -> N
     if not opens_point(hand, s.table.rules):
         return
     s.points += (seat,)
-    s.point_times += ((seat, len(s.finished)),)
+    if s.gone >> head_rival(seat) & 1:
+        s.late_points |= 1 << seat
     s.no_point |= 1 << seat
 
 
@@ -410,7 +414,7 @@ def _play_role(state: State, seat: int) -> int:
                     "R25", "not_your_turn",
                     f"seat {state.turn} answers seat {state.owner}'s last hand first",
                 )
-            if phase == FOLLOW and state.passed >> seat & 1:
+            if state.passed >> seat & 1:
                 raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
             raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
         return R_ANSWER
@@ -446,7 +450,9 @@ def _check_play(state: State, seat: int, cards, role: int):
     if rank >= 0 and cards[rank]:
         # R26: the held 3s (or 4s) are the final hand, all of them, pure
         if left != NO_CARDS or hand.size != cards[rank]:
-            raise RuleViolation("R26", "hold_three", f"seat {seat} must keep its {'3' if rank == THREE else '4'}s, pure, for its final hand")
+            if rank == THREE:
+                raise RuleViolation("R26", "hold_three", f"seat {seat} must keep its 3s, pure, for its final hand")
+            raise RuleViolation("R28", "hold_four", f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand")
     if role == R_LEAD or role == R_WINDOW_LEAD:
         return hand
     top = state.top
@@ -618,7 +624,7 @@ def _pass(state: State, seat: int) -> State:
     if seat != state.turn:
         if phase == LAST_ANSWER:
             raise RuleViolation("R25", "not_your_turn", f"seat {state.turn} answers the last hand first")
-        if phase == FOLLOW and state.passed >> seat & 1:
+        if state.passed >> seat & 1:
             raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
         raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
     s = state.copy()
