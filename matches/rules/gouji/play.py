@@ -444,7 +444,7 @@ def _check_play(state: State, seat: int, cards, role: int):
     except TypeError:
         raise RuleViolation("R5", "bad_cards", f"not a card count tuple: {cards!r}") from None
     if min(left) < 0:
-        raise RuleViolation("R18", "not_held", f"seat {seat} does not hold those cards")
+        raise RuleViolation("R18", "cards_not_held", f"seat {seat} does not hold those cards")
     hand = hand_of(cards)
     rank = state.table.hold[seat]
     if rank >= 0 and cards[rank]:
