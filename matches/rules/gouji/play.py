@@ -124,9 +124,33 @@ class State:
     )
 
     def copy(self) -> State:
+        """A shallow copy to change a few fields of; every field is immutable (spelled out
+        because a getattr/setattr loop over the slots was the replay's largest cost)."""
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.table = self.table
+        new.hands = self.hands
+        new.phase = self.phase
+        new.turn = self.turn
+        new.top = self.top
+        new.owner = self.owner
+        new.passed = self.passed
+        new.last_passer = self.last_passer
+        new.yielded = self.yielded
+        new.no_final = self.no_final
+        new.gone = self.gone
+        new.gone_count = self.gone_count
+        new.places = self.places
+        new.finished = self.finished
+        new.points = self.points
+        new.no_point = self.no_point
+        new.burner = self.burner
+        new.burns = self.burns
+        new.suffocated = self.suffocated
+        new.hold_pending = self.hold_pending
+        new.led = self.led
+        new.notes = self.notes
+        new.late_points = self.late_points
+        new.filled = self.filled
         return new
 
     # -- read-only helpers --------------------------------------------------------------

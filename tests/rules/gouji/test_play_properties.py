@@ -75,3 +75,10 @@ def test_self_play_ends_with_every_place_given_once(preset, seed):
     assert sorted(state.places[1:]) == [1, 2, 3, 4, 5, 6]
     assert len(set(state.finished)) == len(state.finished)
     assert len(state.points) == len(set(state.points))
+
+
+def test_copy_keeps_every_field():
+    state = reached_state("standard", 3, 40)
+    copied = state.copy()
+    for name in play.State.__slots__:
+        assert getattr(copied, name) is getattr(state, name), name
