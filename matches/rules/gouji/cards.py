@@ -6,6 +6,7 @@ hashable and cheap to compare, which keeps the replay hot path fast.
 """
 from __future__ import annotations
 
+from operator import add, sub
 from typing import TYPE_CHECKING
 
 from matches.rules.errors import BadDocument, RuleViolation
@@ -71,24 +72,26 @@ def card_count(counts: tuple[int, ...]) -> int:
 
 
 def add_cards(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(add, a, b))
 
 
 def holds(have: tuple[int, ...], take: tuple[int, ...]) -> bool:
     """True when every card of `take` is in `have` (as a multiset)."""
-    return all(x >= y for x, y in zip(have, take))
+    return min(map(sub, have, take)) >= 0
 
 
 def remove_cards(have: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:
     """`have` minus `take`; a player may only play cards they hold (R18)."""
-    if not holds(have, take):
-        missing = tuple(max(y - x, 0) for x, y in zip(have, take))
+    left = tuple(map(sub, have, take))
+    if min(left) < 0:
+        missing = tuple(max(-n, 0) for n in left)
         raise RuleViolation(
             "R18",
             "cards_not_held",
-            f"cards {format_cards(missing)} are not held (holding {format_cards(have) or 'nothing'})",
+            f"cards {format_cards(missing)} are not held "
+            f"(holding {format_cards(have) or 'nothing'})",
         )
-    return tuple(x - y for x, y in zip(have, take))
+    return left
 
 
 def full_deck(rules: RuleSet) -> tuple[int, ...]:
