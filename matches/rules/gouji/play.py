@@ -574,7 +574,8 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
         _end_round(s, seat)
         return s
     if last_hand:
-        if rules.last_hand_answer and len(s.finished) <= 2 and rival_in:
+        # R25 (not used with hold-3, whose last hand is a lead of pure 3s)
+        if rules.last_hand_answer and not rules.hold_three and len(s.finished) <= 2 and rival_in:
             s.phase = LAST_ANSWER  # R25
             s.turn = rival
             return s

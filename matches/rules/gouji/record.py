@@ -213,7 +213,7 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
         if not rules.revolution:
             return RuleViolation("R29", "revolution_disabled", "the rule set does not allow revolution")
         if len(record.revolution) > 1:
-            return RuleViolation("R29", "void_deal", "two or more revolutions void the deal: redeal")
+            return RuleViolation("R29", "two_revolutions", "two or more revolutions void the deal: redeal")
         if rules.revolution_contest:
             return RuleViolation(
                 "R29", "unsupported",

@@ -14,7 +14,7 @@ from typing import Iterator
 from matches.rules.errors import EngineBug, RuleViolation
 from matches.rules.gouji import play as engine
 from matches.rules.gouji.cards import BIG, SMALL, TWO, full_deck
-from matches.rules.gouji.play import PASS, PLAY, SEATS, YIELD, Action
+from matches.rules.gouji.play import PASS, PLAY, SEATS, THREE, YIELD, Action, head_rival
 from matches.rules.gouji.record import DealRecord, write_record
 from matches.rules.gouji.replay import _finish, outcome_of
 from matches.rules.gouji.ruleset import PRESETS, RuleSet
@@ -40,6 +40,31 @@ def deal_hands(rules: RuleSet, rng: random.Random) -> tuple:
             counts[rank] += 1
         hands.append(tuple(counts))
     return tuple(hands)
+
+
+def buy_threes(hands: tuple) -> tuple:
+    """R28 (hold-3, `no_three = "buy"`): a seat dealt no 3 buys one from its head rival, else a
+    union mate, else a mate's head rival, from a seller that keeps a 3 of its own. The buyer
+    always pays (a 2, else a small joker, else a big one, else its highest card), so that every
+    seat keeps its share of a full deal (D10)."""
+    hands = [list(counts) if counts else None for counts in hands]
+    for buyer in SEATS:
+        if hands[buyer][THREE]:
+            continue
+        mates = [(buyer + 1) % 6 + 1, (buyer + 3) % 6 + 1]
+        sellers = [head_rival(buyer), *mates, *(head_rival(mate) for mate in mates)]
+        seller = next((s for s in sellers if hands[s][THREE] >= 2), None)
+        if seller is None:
+            continue  # nobody can sell: the seat plays without a 3 (no hold-3 obligation)
+        held = hands[buyer]
+        payment = next((r for r in (TWO, SMALL, BIG) if held[r]), None)
+        if payment is None:
+            payment = max(r for r in range(15) if held[r])
+        held[payment] -= 1
+        held[THREE] += 1
+        hands[seller][THREE] -= 1
+        hands[seller][payment] += 1
+    return tuple(tuple(counts) if counts else None for counts in hands)
 
 
 def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Action, engine.State]:
@@ -126,6 +151,8 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
 def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
     """Deal and play one full deal; the record claims the outcome the engine reached."""
     hands = deal_hands(rules, rng)
+    if rules.hold_three and rules.no_three == "buy":
+        hands = buy_threes(hands)
     leader = rng.randint(1, 6)
     declarations = {}
     for seat in SEATS:
