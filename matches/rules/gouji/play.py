@@ -440,7 +440,11 @@ def _play_role(state: State, seat: int) -> int:
                 )
             if state.passed >> seat & 1:
                 raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
-            raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
+            raise RuleViolation(
+                "R15",
+                "not_your_turn",
+                f"it is seat {state.turn}'s turn, not {seat}'s",
+            )
         return R_ANSWER
     if phase == GOUJI or phase == ANSWERED:
         owner = state.owner
@@ -449,11 +453,19 @@ def _play_role(state: State, seat: int) -> int:
         if seat == owner:
             raise RuleViolation("R19", "not_your_turn", f"seat {seat} cannot answer its own hand")
         if state.passed >> seat & 1:
-            raise RuleViolation("R21", "passed_may_not_burn", f"seat {seat} passed in this round and may not burn")
+            raise RuleViolation(
+                "R21",
+                "passed_may_not_burn",
+                f"seat {seat} passed in this round and may not burn",
+            )
         if state.gone >> head_rival(seat) & 1:
             return R_HEADLESS  # D6: not a burn
         if state.table.rules.burn_requires_point and not (seat in state.points):
-            raise RuleViolation("R21", "burn_requires_point", f"seat {seat} has opened no point and may not burn")
+            raise RuleViolation(
+                "R21",
+                "burn_requires_point",
+                f"seat {seat} has opened no point and may not burn",
+            )
         return R_BURN
     raise EngineBug(f"no play role in phase {phase}")
 
@@ -475,8 +487,16 @@ def _check_play(state: State, seat: int, cards, role: int):
         # R26: the held 3s (or 4s) are the final hand, all of them, pure
         if left != NO_CARDS or hand.size != cards[rank]:
             if rank == THREE:
-                raise RuleViolation("R26", "hold_three", f"seat {seat} must keep its 3s, pure, for its final hand")
-            raise RuleViolation("R28", "hold_four", f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand")
+                raise RuleViolation(
+                    "R26",
+                    "hold_three",
+                    f"seat {seat} must keep its 3s, pure, for its final hand",
+                )
+            raise RuleViolation(
+                "R28",
+                "hold_four",
+                f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand",
+            )
     if role == R_LEAD or role == R_WINDOW_LEAD:
         return hand
     top = state.top
@@ -488,11 +508,23 @@ def _check_play(state: State, seat: int, cards, role: int):
 def _why_not_beaten(hand, top, rules) -> RuleViolation:
     """The rule a failed follow breaks (R9 size, R10–R12 by the top hand's joker class)."""
     if hand.size != top.size:
-        return RuleViolation("R9", "size_mismatch", f"{hand.size} cards played on a hand of {top.size}")
+        return RuleViolation(
+            "R9",
+            "size_mismatch",
+            f"{hand.size} cards played on a hand of {top.size}",
+        )
     if top.big:
-        return RuleViolation("R12", "does_not_beat", "a hand holding a big joker cannot be beaten that way")
+        return RuleViolation(
+            "R12",
+            "does_not_beat",
+            "a hand holding a big joker cannot be beaten that way",
+        )
     if top.small:
-        return RuleViolation("R11", "does_not_beat", "a hand with small jokers needs as many big jokers and a higher rank")
+        return RuleViolation(
+            "R11",
+            "does_not_beat",
+            "a hand with small jokers needs as many big jokers and a higher rank",
+        )
     return RuleViolation("R10", "does_not_beat", "the hand played is not higher than the top hand")
 
 
@@ -540,7 +572,7 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
     s.hands = tuple(hands)
     if role == R_LEAD:
         s.led |= 1 << seat
-    if rules.hold_four_before_point and cards[FOUR] and not seat in s.points:
+    if rules.hold_four_before_point and cards[FOUR] and seat not in s.points:
         s.no_point |= 1 << seat  # R28a: a 4 before a point forfeits the point
     rank = s.table.hold[seat]
     if rank >= 0 and not last_hand and left[rank] == sum(left):
@@ -615,7 +647,8 @@ def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
             _end_round(s, seat)
         return s
     # false_burn = "tribute": the burner owes tribute and the hand stands as an ordinary play
-    s.notes += (f"seat {seat} burned falsely (R22d) and owes {rules.false_burn_cards} burn tribute",)
+    owed = rules.false_burn_cards
+    s.notes += (f"seat {seat} burned falsely (R22d) and owes {owed} burn tribute",)
     return _after_play(_unburnt(s), seat, cards, hand, R_LEAD if role == R_LEAD else R_ANSWER)
 
 
@@ -648,7 +681,11 @@ def _pass(state: State, seat: int) -> State:
         return s
     if seat != state.turn:
         if phase == LAST_ANSWER:
-            raise RuleViolation("R25", "not_your_turn", f"seat {state.turn} answers the last hand first")
+            raise RuleViolation(
+                "R25",
+                "not_your_turn",
+                f"seat {state.turn} answers the last hand first",
+            )
         if state.passed >> seat & 1:
             raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
         raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
@@ -679,11 +716,19 @@ def _yield(state: State, seat: int) -> State:
     if phase == LAST_ANSWER:
         raise RuleViolation("R25", "no_yield", "there is no yielding on a last-hand answer (D3)")
     if seat != head_rival(state.owner) or phase == ANSWERED:
-        raise RuleViolation("R19", "yield_not_head_rival", f"only the head rival of seat {state.owner} may yield")
+        raise RuleViolation(
+            "R19",
+            "yield_not_head_rival",
+            f"only the head rival of seat {state.owner} may yield",
+        )
     if seat != state.turn:
         raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
     if state.yielded:
-        raise RuleViolation("R19", "already_yielded", "the head rival yields at most once a hand (D3)")
+        raise RuleViolation(
+            "R19",
+            "already_yielded",
+            "the head rival yields at most once a hand (D3)",
+        )
     if phase == GOUJI:
         s = state.copy()
         s.yielded = True  # D3: burners may answer first; the head rival decides again

@@ -53,8 +53,12 @@ def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
         if seat == burner:
             return []
         if could_burn(before, seat):
-            why = "a union mate" if union_of(seat) == union_of(burned) else "earlier in playing order"
-            return [f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too and had priority ({why})"]
+            mate = union_of(seat) == union_of(burned)
+            why = "a union mate of the burned seat" if mate else "earlier in playing order"
+            return [
+                f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too "
+                f"and had priority ({why})"
+            ]
     return []
 
 

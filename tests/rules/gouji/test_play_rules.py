@@ -24,7 +24,8 @@ CASES = [
     ("R15", "follow in playing order", SINGLES, "1:3 2:4 3:5 4:6 5:7 6:8", {}, LEGAL, {}),
     ("R15", "out of turn", SINGLES, "1:3 3:5", {}, (1, "R15", "not_your_turn"), {}),
     ("R15", "the leader may not pass", SINGLES, "1:pass", {}, (0, "R15", "must_lead"), {}),
-    ("R15", "only the leader leads", SINGLES, "1:3", {"leader": 2}, (0, "R15", "not_your_turn"), {}),
+    ("R15", "only the leader leads", SINGLES, "1:3", {"leader": 2},
+     (0, "R15", "not_your_turn"), {}),
     ("R15", "same size only (R9)", ["339", "449", "5", "6", "7", "8"], "1:33 2:4", {},
      (1, "R9", "size_mismatch"), {}),
     ("R15", "higher rank only (R10)", ["59", "49", "5", "6", "7", "8"], "1:5 2:4", {},
@@ -224,7 +225,8 @@ def test_position(rule, title, hands, moves, options, error, expect):
     if "points" in expect:
         assert verdict["points"] == expect["points"]
     if "burns" in expect:
-        assert [(b["burner"], b["burned"], b["outcome"]) for b in verdict["burns"]] == expect["burns"]
+        burns = [(b["burner"], b["burned"], b["outcome"]) for b in verdict["burns"]]
+        assert burns == expect["burns"]
     if "suffocated" in expect:
         assert [(s["seat"], s["by"]) for s in verdict["suffocated"]] == expect["suffocated"]
     if "finish" in expect:

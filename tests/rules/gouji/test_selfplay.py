@@ -98,7 +98,8 @@ def test_replayed_outcomes_settle_the_same_way(preset):
         settled = settle(summary)
         assert settled["valid"], (settled["errors"], summary)
         assert settled["union_scores"] == verdict["union_scores"]
-        if not any(kind == "clear" or kind == "unclear" for kind in summary["declarations"].values()):
+        if not summary["declarations"]:
+            # (with declarations, D12's late points can differ: a summary cannot carry them)
             assert settled["tributes"] == verdict["tributes"]
 
 
