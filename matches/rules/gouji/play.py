@@ -329,6 +329,10 @@ def _check_complete(s: State) -> bool:
             if strung:
                 s.filled |= 1 << seat
     s.places = tuple(places)
+    if s.burner:
+        # the burner did not play out before the deal ended: its burn came to nothing
+        _set_burn_outcome(s, s.burner, "stopped")
+        s.burner = 0
     s.phase = OVER
     s.turn = 0
     s.top = None

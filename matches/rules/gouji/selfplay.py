@@ -17,7 +17,7 @@ from matches.rules.gouji.cards import BIG, SMALL, TWO, full_deck
 from matches.rules.gouji.play import PASS, PLAY, SEATS, THREE, YIELD, Action, head_rival
 from matches.rules.gouji.record import DealRecord, write_record
 from matches.rules.gouji.replay import _finish, outcome_of
-from matches.rules.gouji.ruleset import PRESETS, RuleSet
+from matches.rules.gouji.ruleset import RuleSet
 from matches.rules.gouji.settle import union_scores
 
 PLAY_CHANCE = 0.8  # the seat in turn plays when it can
@@ -71,8 +71,12 @@ def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Ac
     held = state.hands[seat]
     options = list(engine.hands_in(held))
     if state.burner == seat:
-        # R22: a burner's step holds a joker (or is the last hand); bots mostly obey
-        keep = [c for c in options if c[SMALL] or c[BIG] or c == held]
+        # R22: a burner's step holds a joker (or is the last hand); bots mostly obey, and
+        # spend one joker a step on a whole rank so that the burn may last to the end
+        keep = [c for c in options if c == held] or [
+            c for c in options
+            if c[SMALL] + c[BIG] == 1 and all(c[r] in (0, held[r]) for r in range(TWO + 1))
+        ]
         if keep and rng.random() < KEEP_JOKER_RULE:
             options = keep
     rng.shuffle(options)
@@ -193,8 +197,8 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
 
 def selfplay(count: int, seed: int, rules: RuleSet | str = "standard") -> Iterator[dict]:
     """`count` self-played deal records (JSON objects) from `random.Random(seed)`."""
-    if isinstance(rules, str):
-        rules = PRESETS[rules] if rules in PRESETS else RuleSet.from_json(rules)
+    if not isinstance(rules, RuleSet):
+        rules = RuleSet.from_json(rules)  # a preset name or a rules object
     rng = random.Random(seed)
     for _ in range(count):
         yield write_record(play_deal(rules, rng))

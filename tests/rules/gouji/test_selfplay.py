@@ -116,3 +116,25 @@ def test_hold3_deals_buy_threes_and_keep_the_shares():
     assert [sum(bought[s]) for s in range(1, 7)] == [sum(hands[s]) for s in range(1, 7)]
     for doc in deals("qingdao-hold3", 1):
         assert all("3" in cards for cards in doc["hands"].values())
+
+
+VARIANTS = [
+    {"preset": "standard", "false_burn": "tribute"},
+    {"preset": "standard", "burn_first_hand_needs_joker": True},
+    {"preset": "standard", "burn_requires_point": True},
+    {"preset": "standard", "last_hand_answer": False},
+    {"preset": "standard", "hold_four_before_point": True},
+    {"preset": "standard", "short_deck": True},
+    {"preset": "standard", "point_sets": "en"},
+    {"preset": "qingdao-hold3", "suffocated_play_on": True},
+    {"preset": "qingdao-hold3", "no_three": "hold_four"},
+    {"preset": "qingdao-hold3", "no_three": "exempt"},
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=[str(v) for v in VARIANTS])
+def test_variant_deals_replay_valid_and_complete(rules):
+    for doc in selfplay(4, 3, rules):
+        assert doc["rules"] == rules
+        verdict = replay(doc)
+        assert verdict["valid"] and verdict["complete"] and not verdict["mismatches"]
