@@ -85,14 +85,13 @@ def _has_joker(counts: tuple) -> bool:
 class Table:
     """What does not change during a deal: the rule set and per-seat obligations."""
 
-    __slots__ = ("rules", "hold", "revolution", "declarations")
+    __slots__ = ("rules", "hold", "revolution")
 
-    def __init__(self, rules, hold: tuple, revolution: tuple, declarations: dict):
+    def __init__(self, rules, hold: tuple, revolution: tuple):
         self.rules = rules
         # hold[seat]: rank index the seat must keep for its final hand (R26, R28), or -1
         self.hold = hold
         self.revolution = revolution
-        self.declarations = declarations
 
 
 class State:
@@ -117,7 +116,6 @@ class State:
         "burns",  # tuple of [burner, burned, outcome, counter?] tuples, in order started
         "suffocated",  # tuple of (seat, by)
         "hold_pending",  # seat whose last hand before its held 3s is on top (R27), or 0
-        "led",  # mask of seats that have led a round (R34 special declarations)
         "notes",  # tuple of strings
         "late_points",  # mask: points opened by R25 after the head rival finished (D12)
         "filled",  # mask: places filled by D13 when a union strung three, not by play
@@ -147,7 +145,6 @@ class State:
         new.burns = self.burns
         new.suffocated = self.suffocated
         new.hold_pending = self.hold_pending
-        new.led = self.led
         new.notes = self.notes
         new.late_points = self.late_points
         new.filled = self.filled
@@ -204,11 +201,11 @@ def hold_ranks(rules, hands: tuple) -> tuple:
     return tuple(held)
 
 
-def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) -> State:
+def start(rules, hands: tuple, leader: int, revolution=()) -> State:
     """The state before the first action. `hands` is a 7-tuple of count tuples (index 0
     unused). Setup checks (deck totals, revolution rights) belong to `record.py`."""
     s = State.__new__(State)
-    s.table = Table(rules, hold_ranks(rules, hands), tuple(revolution), dict(declarations or {}))
+    s.table = Table(rules, hold_ranks(rules, hands), tuple(revolution))
     s.hands = tuple(hands)
     s.top = None
     s.owner = 0
@@ -226,7 +223,6 @@ def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) ->
     s.burns = ()
     s.suffocated = ()
     s.hold_pending = 0
-    s.led = 0
     s.notes = ()
     s.late_points = 0
     s.filled = 0
@@ -574,8 +570,6 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
     hands = list(s.hands)
     hands[seat] = left
     s.hands = tuple(hands)
-    if role == R_LEAD:
-        s.led |= 1 << seat
     if rules.hold_four_before_point and cards[FOUR] and seat not in s.points:
         s.no_point |= 1 << seat  # R28a: a 4 before a point forfeits the point
     rank = s.table.hold[seat]

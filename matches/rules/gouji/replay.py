@@ -14,9 +14,7 @@ def replay(doc) -> dict:
 
 
 def initial_state(record: DealRecord) -> engine.State:
-    return engine.start(
-        record.rules, record.hands, record.leader, record.revolution, record.declarations
-    )
+    return engine.start(record.rules, record.hands, record.leader, record.revolution)
 
 
 def replay_record(record: DealRecord) -> dict:

@@ -170,7 +170,7 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         rebels = [s for s in SEATS if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
         if len(rebels) == 1 and rng.random() < 0.5:
             revolution = (rebels[0],)
-    state = engine.start(rules, hands, leader, revolution, declarations)
+    state = engine.start(rules, hands, leader, revolution)
     actions = []
     while state.phase != engine.OVER:
         action, state = choose_action(state, rng)
