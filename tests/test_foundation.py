@@ -49,14 +49,8 @@ def test_healthz_is_503_when_the_database_is_down(client, monkeypatch):
 @pytest.mark.django_db
 def test_healthz_is_503_when_the_broker_is_down(client, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    from gouji_tournament.celery import app
-
-    old = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    try:
-        response = client.get("/healthz")
-    finally:
-        app.conf.broker_url = old
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"]["ok"] is False
 
