@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -137,7 +136,8 @@ LOGOUT_REDIRECT_URL = "home"
 
 # --- Internationalisation ---------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"
-LANGUAGES = [("zh-hans", _("简体中文")), ("en", _("English"))]
+# Each language is named in itself, so a reader can find their own in the switch.
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True

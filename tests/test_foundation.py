@@ -24,6 +24,8 @@ def test_language_switch_turns_the_page_english(client):
     assert response.status_code == 302
     body = client.get("/").content.decode()
     assert '<html lang="en">' in body
+    assert "Gou Ji events" in body
+    assert "Skip to content" in body
 
 
 @pytest.mark.django_db
