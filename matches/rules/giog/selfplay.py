@@ -42,11 +42,14 @@ def choose_play(state: HandState, rng: random.Random) -> str:
     return "".join(rng.sample(list(hand.elements()), trick.size))
 
 
-def play_hand(rng: random.Random, players: int = 4, rules: dict | None = None) -> HandRecord:
+def play_out(rng: random.Random, players: int, hands: dict[int, str], leader: int,
+             rules: dict | None = None, out: str = "") -> HandRecord:
+    """Play `hands` (a full deal or a position) to the end with random bots.
+
+    The record carries the outcome under `claimed`, so replaying it checks itself.
+    """
     rules = dict(rules or {})
     flags = {**DEFAULT_RULES, **rules}
-    hands, out = deal(rng, players)
-    leader = rng.randint(1, players)
     state = HandState(players, hands, leader, must_compete=flags["must_compete"],
                       tie_order=flags["tie_order"])
     actions = []
@@ -60,9 +63,15 @@ def play_hand(rng: random.Random, players: int = 4, rules: dict | None = None) -
     verdict = replay_record(record)
     if not verdict["complete"]:
         raise EngineBug(f"a self-played hand does not replay: {verdict['error']}")
-    record.claimed = {"won": state.won, "beheaded": verdict["beheaded"],
+    record.claimed = {"won": dict(state.won), "beheaded": verdict["beheaded"],
                       "places": verdict["places"]}
     return record
+
+
+def play_hand(rng: random.Random, players: int = 4, rules: dict | None = None) -> HandRecord:
+    """Deal (G4) and play one complete hand."""
+    hands, out = deal(rng, players)
+    return play_out(rng, players, hands, rng.randint(1, players), rules, out)
 
 
 def selfplay(count: int, seed: int, players: int = 4, rules: dict | None = None
