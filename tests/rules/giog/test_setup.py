@@ -9,7 +9,7 @@ import pytest
 from matches.rules.giog.pieces import FULL_SET
 from matches.rules.giog.selfplay import deal
 
-from .helpers import hand_doc, run
+from .helpers import run
 
 
 @pytest.mark.parametrize("players, hand_size, out_size", [(4, 8, 0), (3, 10, 2), (2, 12, 8)])

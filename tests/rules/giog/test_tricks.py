@@ -179,7 +179,8 @@ def test_g11_equal_counts_share_a_place():
 @pytest.mark.parametrize("hands, actions, beheaded, places, why", [
     (["Rp", "Kc", "Nn", "Pc"], "1R 2K 3N 4P 2c 3n 4c 1p", [2], [[3], [1, 4], [2]],
      "a General wins the first trick: that player ties for most pieces but is last"),
-    (["PPr", "Kcn", "Nnc", "ABp"], "1PP 2Kc 3Nn 4AB 1r 2n 3c 4p", [2], [[1], [3, 4], [2]], "a General discarded in the first trick"),
+    (["PPr", "Kcn", "Nnc", "ABp"], "1PP 2Kc 3Nn 4AB 1r 2n 3c 4p", [2], [[1], [3, 4], [2]],
+     "a General discarded in the first trick"),
     (["Rp", "kc"], "1R 2c 1p 2k", [2], [[1], [2]],
      "a General played in the last trick takes it, but its player loses"),
     (["RPP", "cKa"], "1R 2c 1PP 2Ka", [2], [[1], [2]],
