@@ -13,7 +13,7 @@ from typing import Iterable, Mapping
 
 from ..errors import BadDocument
 from .pieces import DISTRIBUTION, SET_SIZE
-from .record import _no_unknown, _object, parse_players, parse_seat_list, parse_won
+from .record import parse_players, parse_seat_list, parse_won, reject_unknown, require_object
 
 OUTCOME_FORMAT = "giog-outcome/1"
 OUTCOME_FIELDS = ("format", "players", "won", "beheaded")
@@ -65,8 +65,8 @@ def check_summary(document: object) -> dict:
     Raises `BadDocument` when it cannot be read. Every inconsistency is listed, each with its
     rule id; `places` is given only when the summary is valid.
     """
-    doc = _object(document, "document")
-    _no_unknown(doc, OUTCOME_FIELDS, "document")
+    doc = require_object(document, "document")
+    reject_unknown(doc, OUTCOME_FIELDS, "document")
     missing = [name for name in ("format", "players", "won") if name not in doc]
     if missing:
         raise BadDocument(f"document: missing field(s) {', '.join(missing)}")

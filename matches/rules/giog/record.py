@@ -49,24 +49,24 @@ class HandRecord:
         return range(1, self.players + 1)
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
     # bool is an int subclass in Python, but `true` is not a seat.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _object(value: object, where: str) -> dict:
+def require_object(value: object, where: str) -> dict:
     if not isinstance(value, dict):
         raise BadDocument(f"{where}: expected an object, got {type(value).__name__}")
     return value
 
 
-def _list(value: object, where: str) -> list:
+def require_list(value: object, where: str) -> list:
     if not isinstance(value, list):
         raise BadDocument(f"{where}: expected a list, got {type(value).__name__}")
     return value
 
 
-def _no_unknown(obj: dict, known: tuple[str, ...], where: str) -> None:
+def reject_unknown(obj: dict, known: tuple[str, ...], where: str) -> None:
     unknown = sorted(set(obj) - set(known))
     if unknown:
         raise BadDocument(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; "
@@ -74,7 +74,7 @@ def _no_unknown(obj: dict, known: tuple[str, ...], where: str) -> None:
 
 
 def parse_players(value: object) -> int:
-    if not _is_int(value):
+    if not is_int(value):
         raise BadDocument(f"players: expected an integer, got {type(value).__name__}")
     if value not in DISTRIBUTION:
         raise BadDocument(f"players: Giog is played by 2 to 4 players (G4), not {value}")
@@ -82,7 +82,7 @@ def parse_players(value: object) -> int:
 
 
 def parse_seat(value: object, players: int, where: str) -> int:
-    if not _is_int(value):
+    if not is_int(value):
         raise BadDocument(f"{where}: expected a seat number, got {type(value).__name__}")
     if not 1 <= value <= players:
         raise BadDocument(f"{where}: seat {value} is out of range 1..{players}")
@@ -96,14 +96,14 @@ def parse_seat_key(key: str, players: int, where: str) -> int:
 
 
 def parse_seat_list(value: object, players: int, where: str) -> list[int]:
-    return [parse_seat(s, players, f"{where}[{i}]") for i, s in enumerate(_list(value, where))]
+    return [parse_seat(s, players, f"{where}[{i}]") for i, s in enumerate(require_list(value, where))]
 
 
 def parse_won(value: object, players: int, where: str) -> dict[int, int]:
     won = {}
-    for key, count in _object(value, where).items():
+    for key, count in require_object(value, where).items():
         seat = parse_seat_key(key, players, where)
-        if not _is_int(count):
+        if not is_int(count):
             raise BadDocument(f"{where}[{key!r}]: expected a number of pieces, "
                               f"got {type(count).__name__}")
         won[seat] = count
@@ -111,8 +111,8 @@ def parse_won(value: object, players: int, where: str) -> dict[int, int]:
 
 
 def parse_rules(value: object) -> dict:
-    rules = _object(value, "rules")
-    _no_unknown(rules, tuple(DEFAULT_RULES), "rules")
+    rules = require_object(value, "rules")
+    reject_unknown(rules, tuple(DEFAULT_RULES), "rules")
     if "must_compete" in rules and not isinstance(rules["must_compete"], bool):
         raise BadDocument("rules.must_compete: expected true or false")
     if "tie_order" in rules and rules["tie_order"] not in TIE_ORDERS:
@@ -122,15 +122,15 @@ def parse_rules(value: object) -> dict:
 
 
 def parse_claimed(value: object, players: int) -> dict:
-    claimed = _object(value, "claimed")
-    _no_unknown(claimed, CLAIMED_FIELDS, "claimed")
+    claimed = require_object(value, "claimed")
+    reject_unknown(claimed, CLAIMED_FIELDS, "claimed")
     result: dict = {}
     if "won" in claimed:
         result["won"] = parse_won(claimed["won"], players, "claimed.won")
     if "beheaded" in claimed:
         result["beheaded"] = parse_seat_list(claimed["beheaded"], players, "claimed.beheaded")
     if "places" in claimed:
-        places = _list(claimed["places"], "claimed.places")
+        places = require_list(claimed["places"], "claimed.places")
         result["places"] = [parse_seat_list(group, players, f"claimed.places[{i}]")
                             for i, group in enumerate(places)]
     return result
@@ -138,8 +138,8 @@ def parse_claimed(value: object, players: int) -> dict:
 
 def parse_record(document: object) -> HandRecord:
     """Read a `giog-hand/1` document into a `HandRecord`, or raise `BadDocument`."""
-    doc = _object(document, "document")
-    _no_unknown(doc, TOP_LEVEL_FIELDS, "document")
+    doc = require_object(document, "document")
+    reject_unknown(doc, TOP_LEVEL_FIELDS, "document")
     missing = [name for name in REQUIRED_FIELDS if name not in doc]
     if missing:
         raise BadDocument(f"document: missing field(s) {', '.join(missing)}")
@@ -147,7 +147,7 @@ def parse_record(document: object) -> HandRecord:
         raise BadDocument(f"format: expected {FORMAT!r}, got {doc['format']!r}")
     players = parse_players(doc["players"])
 
-    hands_obj = _object(doc["hands"], "hands")
+    hands_obj = require_object(doc["hands"], "hands")
     hands = {parse_seat_key(k, players, "hands"): parse_pieces(v, f"hands[{k!r}]")
              for k, v in hands_obj.items()}
     absent = [str(s) for s in range(1, players + 1) if s not in hands]
@@ -155,10 +155,10 @@ def parse_record(document: object) -> HandRecord:
         raise BadDocument(f"hands: no hand for seat(s) {', '.join(absent)}")
 
     actions = []
-    for i, raw in enumerate(_list(doc["actions"], "actions")):
+    for i, raw in enumerate(require_list(doc["actions"], "actions")):
         where = f"actions[{i}]"
-        action = _object(raw, where)
-        _no_unknown(action, ("seat", "pieces"), where)
+        action = require_object(raw, where)
+        reject_unknown(action, ("seat", "pieces"), where)
         if "seat" not in action or "pieces" not in action:
             raise BadDocument(f"{where}: an action needs both seat and pieces")
         actions.append(Action(parse_seat(action["seat"], players, f"{where}.seat"),
