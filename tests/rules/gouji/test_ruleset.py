@@ -1,0 +1,100 @@
+"""Rule sets: presets, flags, JSON round trip (spec §8–9, D14)."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from matches.rules.errors import BadDocument
+from matches.rules.gouji.ruleset import FLAGS, PRESETS, RuleSet
+
+
+def test_d14_defaults_of_the_standard_preset():
+    rules = RuleSet.from_json("standard")
+    assert rules.point_sets == "zh"
+    assert rules.counter_burn_tribute == "two"
+    assert rules.union_score == "difference"
+    assert rules.string_three_waives == "all"
+    assert rules.place_tribute == "ranked"
+    assert rules.false_burn == "place"
+    assert rules.no_three == "buy"
+    assert rules.next_leader == "last"
+    assert rules.tribute_order == ("suffocation", "burn", "point", "place")
+    assert rules.decks == 4
+    assert rules.place_points == (2, 1, 0, 0, -1, -2)
+    assert rules.string_three_score == 12
+    assert not rules.hold_three and rules.last_hand_answer and rules.tributes
+    assert RuleSet.from_json(None) == rules == RuleSet.from_json({})
+
+
+def test_presets():
+    hold3 = RuleSet.from_json("qingdao-hold3")
+    assert (hold3.hold_three, hold3.last_hand_answer, hold3.no_three) == (True, False, "buy")
+    six = RuleSet.from_json("six-decks")
+    assert (six.decks, six.more_big_jokers_beat, six.twos_open_point) == (6, True, False)
+    assert set(PRESETS) == {"standard", "qingdao-hold3", "six-decks"}
+
+
+def test_flag_overrides_apply_on_top_of_the_preset():
+    rules = RuleSet.from_json({"preset": "six-decks", "twos_open_point": True, "tributes": False})
+    assert rules.decks == 6 and rules.twos_open_point and not rules.tributes
+
+
+def test_the_rule_set_is_immutable_and_hashable():
+    rules = RuleSet.from_json("standard")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.decks = 6
+    assert hash(rules) == hash(RuleSet.from_json("standard"))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "standard",
+        "six-decks",
+        "qingdao-hold3",
+        {"preset": "standard", "point_sets": "en", "place_points": [3, 2, 0, 0, -2, -3]},
+        {"preset": "six-decks", "decks": 4, "tribute_order": ["point", "burn", "suffocation", "place"]},
+        {"preset": "standard", "counter_burn_tribute": "doubling", "false_burn": "tribute",
+         "false_burn_cards": 2, "union_score": "own", "string_three_waives": "place"},
+    ],
+)
+def test_json_round_trip(value):
+    rules = RuleSet.from_json(value)
+    assert RuleSet.from_json(rules.to_json()) == rules
+    assert rules.to_json() == value
+
+
+def test_every_flag_is_a_field():
+    assert "preset" not in FLAGS and len(FLAGS) == 30
+    for flag in FLAGS:
+        assert hasattr(RuleSet(), flag)
+
+
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ("nine-decks", "unknown rules preset"),
+        ({"preset": 4}, "unknown rules preset"),
+        ({"preset": "standard", "jokers_wild": True}, "unknown rules flag 'jokers_wild'"),
+        ({"hold_three": "yes"}, "must be true or false"),
+        ({"decks": "6"}, "must be an integer"),
+        ({"decks": True}, "must be an integer"),
+        ({"decks": 5}, "4 or 6"),
+        ({"point_sets": "fr"}, "must be one of"),
+        ({"place_points": [2, 1, 0, 0, -1]}, "six integers"),
+        ({"place_points": [2, 1, 0, 0, -1, "x"]}, "six integers"),
+        ({"tribute_order": ["point", "burn", "place"]}, "tribute_order"),
+        ({"tribute_order": ["point", "burn", "place", "place"]}, "tribute_order"),
+        ({"false_burn_cards": 0}, "at least 1"),
+        ({"decks": 6, "short_deck": True}, "unsupported"),
+        ({"place_tribute": "pool"}, "unsupported"),
+        ({"special_declaration": True}, "unsupported"),
+        (7, "preset name or an object"),
+        (["standard"], "preset name or an object"),
+    ],
+)
+def test_bad_rules_are_bad_documents(value, words):
+    with pytest.raises(BadDocument) as caught:
+        RuleSet.from_json(value)
+    assert words in caught.value.message
