@@ -1,4 +1,20 @@
 """Models of the matches app, one module per room. Import every model here."""
+from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
+from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
 
-__all__ = ["WorkerProbe"]
+__all__ = [
+    "Deal",
+    "Event",
+    "Match",
+    "Registration",
+    "Round",
+    "RoundEntry",
+    "RoundLog",
+    "Stage",
+    "Table",
+    "TableSeat",
+    "Union",
+    "UnionMember",
+    "WorkerProbe",
+]

@@ -1,0 +1,324 @@
+"""Events, their stages, unions (联邦) and registrations."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+#: tie-breaks an event may order; standings (a later issue) compute them.
+TIE_BREAKS = (
+    "match_points",  # 场分 / match points
+    "score_difference",  # deal-score difference over all matches
+    "opponents_match_points",  # Buchholz: the sum of the opponents' match points
+    "head_to_head",
+    "deal_wins",
+    "seed",
+)
+DEFAULT_TIE_BREAKS = ["match_points", "score_difference", "opponents_match_points", "head_to_head"]
+#: 局/把/场 name different things in different cities; the event says which word it uses.
+LABEL_KEYS = ("deal", "match", "round")
+DEFAULT_LABELS = {"deal": "局", "match": "场", "round": "轮"}
+DEFAULT_RULES = {"preset": "standard"}
+
+
+def default_tie_breaks():
+    return list(DEFAULT_TIE_BREAKS)
+
+
+def default_labels():
+    return dict(DEFAULT_LABELS)
+
+
+def default_rules():
+    return dict(DEFAULT_RULES)
+
+
+def validate_rules(value) -> None:
+    """A rule set is a preset name plus overrides: {"preset": "standard", "flag": value, ...}.
+
+    The Gou Ji engine (matches.rules.gouji.ruleset) is the judge when it is installed; until
+    then only the shape is checked.
+    """
+    if not isinstance(value, dict) or not isinstance(value.get("preset", "standard"), str):
+        raise ValidationError(_("规则须为 {\"preset\": 名称, 规则项: 值} 形式"), code="rules")
+    try:
+        from matches.rules.gouji.ruleset import RuleSet
+    except ImportError:
+        return
+    from matches.rules.errors import BadDocument, RuleViolation
+
+    try:
+        RuleSet.from_json(value)
+    except (BadDocument, RuleViolation) as error:
+        raise ValidationError(str(getattr(error, "message", error)), code="rules") from error
+
+
+class Event(models.Model):
+    class EntryType(models.TextChoices):
+        TEAM = "team", _("团体赛（联邦报名）")
+        INDIVIDUAL = "individual", _("个人赛（每轮抽签组邦）")
+
+    class Game(models.TextChoices):
+        GOUJI = "gouji", _("够级")
+        GIOG = "giog", _("Giog")
+
+    name = models.CharField(_("名称"), max_length=200)
+    venue = models.CharField(_("地点"), max_length=200, blank=True)
+    start_date = models.DateField(_("开始日期"))
+    end_date = models.DateField(_("结束日期"), null=True, blank=True)
+    # An organiser acts only on their own events (enforced by the views of later issues).
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("组织者"), blank=True,
+        related_name="organised_events",
+    )
+    game = models.CharField(_("游戏"), max_length=16, choices=Game.choices, default=Game.GOUJI)
+    entry_type = models.CharField(
+        _("报名方式"), max_length=16, choices=EntryType.choices, default=EntryType.TEAM
+    )
+    rules = models.JSONField(_("规则"), default=default_rules, validators=[validate_rules])
+    rules_frozen_at = models.DateTimeField(_("规则锁定时间"), null=True, blank=True)
+    deals_per_match = models.PositiveSmallIntegerField(_("每场局数"), default=6)
+    # Extra deals to break a tied knockout match; blank = play on until one union leads.
+    tie_break_deals = models.PositiveSmallIntegerField(_("加赛局数"), null=True, blank=True)
+    points_win = models.PositiveSmallIntegerField(_("胜场分"), default=3)
+    points_draw = models.PositiveSmallIntegerField(_("平场分"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("负场分"), default=0)
+    points_bye = models.PositiveSmallIntegerField(_("轮空场分"), default=3)
+    tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
+    labels = models.JSONField(_("称谓"), default=default_labels)
+    check_in_required = models.BooleanField(_("须签到"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("赛事")
+        verbose_name_plural = _("赛事")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True) | Q(end_date__gte=F("start_date")),
+                name="event_ends_after_it_starts",
+            ),
+            models.CheckConstraint(
+                condition=Q(points_win__gte=F("points_draw")) & Q(points_draw__gte=F("points_loss")),
+                name="event_win_draw_loss_points_ordered",
+            ),
+            models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="event_deals_per_match_positive"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._stored_rules = instance.__dict__.get("rules")
+        return instance
+
+    def clean(self):
+        super().clean()
+        if not isinstance(self.tie_breaks, list) or not all(t in TIE_BREAKS for t in self.tie_breaks):
+            raise ValidationError({"tie_breaks": _("未知的名次判定项")})
+        if len(set(self.tie_breaks)) != len(self.tie_breaks):
+            raise ValidationError({"tie_breaks": _("名次判定项重复")})
+        if not isinstance(self.labels, dict) or set(self.labels) - set(LABEL_KEYS):
+            raise ValidationError({"labels": _("称谓只可设 deal / match / round")})
+
+    def save(self, *args, **kwargs):
+        # Results are judged by the rules they were played under: no change after the first deal.
+        stored = getattr(self, "_stored_rules", None)
+        if self.rules_frozen_at and self.pk and stored is not None and stored != self.rules:
+            raise ValidationError(_("首局成绩已录入，规则已锁定，不能再改"), code="rules_frozen")
+        super().save(*args, **kwargs)
+        self._stored_rules = self.rules
+
+    def freeze_rules(self) -> None:
+        """Called when the first deal is recorded (the deal-result issue calls it)."""
+        if self.rules_frozen_at is None:
+            self.rules_frozen_at = timezone.now()
+            Event.objects.filter(pk=self.pk, rules_frozen_at__isnull=True).update(
+                rules_frozen_at=self.rules_frozen_at
+            )
+
+    def is_organiser(self, user) -> bool:
+        return bool(user and user.is_authenticated) and self.organisers.filter(pk=user.pk).exists()
+
+    def label(self, key: str) -> str:
+        return (self.labels or {}).get(key) or DEFAULT_LABELS[key]
+
+    @property
+    def is_team(self) -> bool:
+        return self.entry_type == self.EntryType.TEAM
+
+
+class Stage(models.Model):
+    """One stage of an event: e.g. Swiss rounds, then a knockout of the best eight."""
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("瑞士制")
+        ROUND_ROBIN = "round_robin", _("循环赛")
+        SINGLE_ELIMINATION = "single_elimination", _("单败淘汰")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField(_("阶段顺序"), default=1)
+    name = models.CharField(_("名称"), max_length=100, blank=True)
+    format = models.CharField(_("赛制"), max_length=24, choices=Format.choices, default=Format.SWISS)
+    planned_rounds = models.PositiveSmallIntegerField(_("计划轮数"), null=True, blank=True)
+    group_count = models.PositiveSmallIntegerField(_("小组数"), default=1)
+    # How many entrants of the previous stage's standings go on into this one (blank: all).
+    qualifiers = models.PositiveIntegerField(_("晋级名额"), null=True, blank=True)
+    # Round 1 of the stage: by seed (True) or a random draw from the stored seed.
+    seeded = models.BooleanField(_("按种子排位"), default=False)
+
+    class Meta:
+        ordering = ["event", "order"]
+        verbose_name = _("阶段")
+        verbose_name_plural = _("阶段")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "order"], name="stage_order_unique_in_event"),
+            models.CheckConstraint(condition=Q(group_count__gte=1), name="stage_has_a_group"),
+        ]
+
+    def __str__(self):
+        return f"{self.event} · {self.name or self.get_format_display()}"
+
+
+class Union(models.Model):
+    """联邦: three players who sit on alternate seats of one table.
+
+    In a team event a union registers and plays the whole event; in an individual event the
+    draw forms new unions each round (`round` is then set).
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="unions")
+    round = models.ForeignKey(
+        "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="drawn_unions"
+    )
+    name = models.CharField(_("名称"), max_length=120)
+    club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["event", "name"]
+        verbose_name = _("联邦")
+        verbose_name_plural = _("联邦")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "name"], condition=Q(round__isnull=True),
+                name="union_name_unique_in_event",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def captain(self):
+        member = next((m for m in self.members.all() if m.is_captain), None)
+        return member.player if member else None
+
+    def players_in_order(self) -> list:
+        return [m.player for m in sorted(self.members.all(), key=lambda m: m.order)]
+
+
+class UnionMember(models.Model):
+    union = models.ForeignKey(Union, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="memberships")
+    # Denormalised from the union so the database itself refuses a player in two unions.
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey("matches.Round", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    order = models.PositiveSmallIntegerField(_("座次"))  # 1..3: the union's seats in order
+    is_captain = models.BooleanField(_("队长"), default=False)
+
+    class Meta:
+        ordering = ["union", "order"]
+        constraints = [
+            models.CheckConstraint(condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"),
+            models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
+            models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),
+            models.UniqueConstraint(
+                fields=["union"], condition=Q(is_captain=True), name="union_has_one_captain"
+            ),
+            models.UniqueConstraint(
+                fields=["event", "player"], condition=Q(round__isnull=True),
+                name="player_in_one_union_per_event",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "player"], condition=Q(round__isnull=False),
+                name="player_in_one_drawn_union_per_round",
+            ),
+        ]
+
+    def save(self, *args, **kwargs):
+        self.event_id = self.union.event_id
+        self.round_id = self.union.round_id
+        super().save(*args, **kwargs)
+
+
+class Registration(models.Model):
+    """An entry: a union (team events) or a player (individual events)."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("已报名")
+        CHECKED_IN = "checked_in", _("已签到")
+        WITHDRAWN = "withdrawn", _("已退赛")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    union = models.ForeignKey(Union, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="registrations")
+    player = models.ForeignKey("players.Player", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="registrations")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    seed = models.PositiveIntegerField(_("种子序号"), null=True, blank=True)
+    # Late entries join from this round on; withdrawals play no round after `withdrawn_after`.
+    joins_round = models.PositiveSmallIntegerField(_("起始轮"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(_("退赛于第几轮后"), null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "seed", "id"]
+        verbose_name = _("报名")
+        verbose_name_plural = _("报名")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(union__isnull=False) & Q(player__isnull=True))
+                | (Q(union__isnull=True) & Q(player__isnull=False)),
+                name="registration_is_a_union_or_a_player",
+            ),
+            models.UniqueConstraint(fields=["event", "union"], condition=Q(union__isnull=False),
+                                    name="union_registered_once"),
+            models.UniqueConstraint(fields=["event", "player"], condition=Q(player__isnull=False),
+                                    name="player_registered_once"),
+            models.UniqueConstraint(fields=["event", "seed"], condition=Q(seed__isnull=False),
+                                    name="seed_unique_in_event"),
+            models.CheckConstraint(condition=Q(joins_round__gte=1), name="registration_joins_round_1_on"),
+        ]
+
+    def __str__(self):
+        return f"{self.union or self.player} @ {self.event}"
+
+    @property
+    def entrant(self):
+        return self.union or self.player
+
+    def check_in(self) -> None:
+        self.status = self.Status.CHECKED_IN
+        self.checked_in_at = timezone.now()
+        self.save(update_fields=["status", "checked_in_at"])
+
+    def withdraw(self, after_round: int) -> None:
+        self.status = self.Status.WITHDRAWN
+        self.withdrawn_after = after_round
+        self.withdrawn_at = timezone.now()
+        self.save(update_fields=["status", "withdrawn_after", "withdrawn_at"])
+
+    def plays_in(self, round_number: int, check_in_required: bool = True) -> bool:
+        if round_number < self.joins_round:
+            return False
+        if self.status == self.Status.WITHDRAWN:
+            return self.withdrawn_after is not None and round_number <= self.withdrawn_after
+        return self.status == self.Status.CHECKED_IN or not check_in_required

@@ -1,0 +1,285 @@
+"""The individual draw (抽签组邦): six players a table, two unions formed at each table.
+
+1. Order the field: by score (players of like score sit together) or at random from the seed.
+   When the field is not a multiple of six, the lowest-placed players who have sat out least
+   sit out this round.
+2. Cut the order into tables of six, then improve by swapping players between nearby tables.
+   A table's cost ranks, strictly: pairs who have met before (as partners or opponents),
+   then clubmates at one table, then the spread of scores at the table.
+3. At each table choose, of the ten ways to form two unions of three, the one with the fewest
+   repeated partners and opponents, then the most even union scores. Union A takes seats
+   1-3-5, union B seats 2-4-6 (R1).
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable
+
+from . import types as flags
+from .types import SeatingError
+
+TABLE = 6
+NEIGHBOUR_TABLES = 8  # a conflict is resolved by swapping with a table at most this far away
+PASSES = 6
+ATTEMPTS = 20
+SIDEWAYS = 0.05
+ATTEMPT_BUDGET = 1200  # players x attempts
+
+
+@dataclass(frozen=True)
+class Player:
+    id: Hashable
+    score: int = 0
+    rank: int = 0
+    club: Hashable | None = None
+    partners: frozenset = frozenset()
+    opponents: frozenset = frozenset()
+    byes: int = 0
+
+
+@dataclass
+class TableDraw:
+    """Seat 1..6 in order: seats[0] sits on seat 1. Union A = seats 1-3-5, union B = 2-4-6."""
+
+    seats: list
+    flags: list = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def union_a(self) -> list:
+        return self.seats[0::2]
+
+    @property
+    def union_b(self) -> list:
+        return self.seats[1::2]
+
+
+@dataclass
+class IndividualDraw:
+    tables: list
+    sitting_out: list
+    quality: dict = field(default_factory=dict)
+
+
+def draw_individual(
+    players: Iterable[Player], *, round_number: int, seed: int = 0, by_score: bool = True
+) -> IndividualDraw:
+    players = list(players)
+    started = time.perf_counter()
+    if len(players) < TABLE:
+        raise SeatingError("an individual draw needs at least six players")
+    if len({p.id for p in players}) != len(players):
+        raise SeatingError("the same player is entered twice")
+    rng = random.Random(seed)
+    order = sorted(players, key=lambda p: (p.rank, str(p.id)))
+    rng.shuffle(order)
+    if by_score and round_number > 1:
+        order.sort(key=lambda p: -p.score)  # stable: random within a score group
+    order, sitting_out = _choose_sitting_out(order)
+    context = _Context(order)
+    # Small fields get several tries from reshuffled starts (within score groups); the best
+    # seating wins. Large fields have room enough for one try to reach no conflicts at all.
+    attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
+    best = None
+    for attempt in range(attempts):
+        start = list(order)
+        if attempt:
+            rng.shuffle(start)
+            if by_score and round_number > 1:
+                start.sort(key=lambda p: -p.score)
+        tables = [start[k:k + TABLE] for k in range(0, len(start), TABLE)]
+        swaps = _improve(tables, context, rng)
+        total = (0, 0, 0)
+        for table in tables:
+            total = _add(total, context.table_cost(table))
+        if best is None or total < best[0]:
+            best = (total, tables, swaps)
+        if total[:2] == (0, 0):
+            break
+    _, tables, swaps = best
+    drawn = [_form_unions(table, context, rng) for table in tables]
+    quality = _measure(drawn, context)
+    quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
+    return IndividualDraw(tables=drawn, sitting_out=[p.id for p in sitting_out], quality=quality)
+
+
+def _choose_sitting_out(order: list) -> tuple[list, list]:
+    extra = len(order) % TABLE
+    if not extra:
+        return order, []
+    fewest = min(p.byes for p in order)
+    out = []
+    for player in reversed(order):  # the lowest-placed first
+        if len(out) < extra and player.byes == fewest:
+            out.append(player)
+    for player in reversed(order):  # not enough with the fewest byes: the next fewest
+        if len(out) < extra and player not in out:
+            out.append(player)
+    return [p for p in order if p not in out], out
+
+
+class _Context:
+    def __init__(self, players: list):
+        self.met = {p.id: p.partners | p.opponents for p in players}
+
+    def table_cost(self, table: list) -> tuple[int, int, int]:
+        meetings = clubs = 0
+        for x, y in itertools.combinations(table, 2):
+            if y.id in self.met[x.id]:
+                meetings += 1
+            if x.club is not None and x.club == y.club:
+                clubs += 1
+        scores = [p.score for p in table]
+        return (meetings, clubs, max(scores) - min(scores))
+
+    def troubled(self, table: list) -> list:
+        """Players at the table who meet someone again or sit with a clubmate."""
+        found = []
+        for x, y in itertools.combinations(table, 2):
+            if y.id in self.met[x.id] or (x.club is not None and x.club == y.club):
+                found += [x, y]
+        return list(dict.fromkeys(found))
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    return tuple(i + j for i, j in zip(a, b))
+
+
+def _improve(tables: list, context: _Context, rng: random.Random) -> int:
+    """Swap players between nearby tables while that lowers the two tables' cost."""
+    costs = [context.table_cost(t) for t in tables]
+    swaps = 0
+    for _ in range(PASSES):
+        changed = False
+        for t in range(len(tables)):
+            if costs[t][:2] == (0, 0):
+                continue
+            for player in context.troubled(tables[t]):
+                if player not in tables[t]:
+                    continue
+                if _swap_away(t, player, tables, costs, context, rng):
+                    swaps += 1
+                    changed = True
+                if costs[t][:2] == (0, 0):
+                    break
+        if not changed:
+            break
+    return swaps
+
+
+def _swap_away(t: int, player: Player, tables: list, costs: list, context: _Context,
+               rng: random.Random) -> bool:
+    near = [u for u in range(t - NEIGHBOUR_TABLES, t + NEIGHBOUR_TABLES + 1)
+            if 0 <= u < len(tables) and u != t]
+    rng.shuffle(near)
+    before_t = costs[t]
+    for u in near:
+        before = _add(before_t, costs[u])
+        for k, other in enumerate(tables[u]):
+            new_t = [other if p is player else p for p in tables[t]]
+            new_u = tables[u][:k] + [player] + tables[u][k + 1:]
+            cost_t, cost_u = context.table_cost(new_t), context.table_cost(new_u)
+            after = _add(cost_t, cost_u)
+            # Sideways moves (same conflicts, any spread) now and then shake a stuck table.
+            if after < before or (after[:2] == before[:2] and rng.random() < SIDEWAYS):
+                tables[t], tables[u] = new_t, new_u
+                costs[t], costs[u] = cost_t, cost_u
+                return after < before
+    return False
+
+
+def _form_unions(table: list, context: _Context, rng: random.Random) -> TableDraw:
+    first, rest = table[0], table[1:]
+    best = None
+    for mates in itertools.combinations(rest, 2):
+        union_a = [first, *mates]
+        union_b = [p for p in rest if p not in mates]
+        repeats = _role_repeats(union_a, union_b)
+        balance = abs(sum(p.score for p in union_a) - sum(p.score for p in union_b))
+        key = (repeats[0] + repeats[1], balance)
+        if best is None or key < best[0]:
+            best = (key, union_a, union_b)
+    _, union_a, union_b = best
+    union_a, union_b = list(union_a), list(union_b)
+    rng.shuffle(union_a)
+    rng.shuffle(union_b)
+    if rng.random() < 0.5:
+        union_a, union_b = union_b, union_a
+    seats = [player for pair in zip(union_a, union_b) for player in pair]
+    return _annotate(TableDraw(seats=[p.id for p in seats]), union_a, union_b, context)
+
+
+def _role_repeats(union_a: list, union_b: list) -> tuple[list, list]:
+    partners = [
+        (x.id, y.id)
+        for union in (union_a, union_b)
+        for x, y in itertools.combinations(union, 2)
+        if y.id in x.partners
+    ]
+    opponents = [(x.id, y.id) for x in union_a for y in union_b if y.id in x.opponents]
+    return partners, opponents
+
+
+def _annotate(draw: TableDraw, union_a: list, union_b: list, context: _Context) -> TableDraw:
+    partners, opponents = _role_repeats(union_a, union_b)
+    everyone = union_a + union_b
+    clubs = [(x.id, y.id) for x, y in itertools.combinations(everyone, 2)
+             if x.club is not None and x.club == y.club]
+    met = [(x.id, y.id) for x, y in itertools.combinations(everyone, 2)
+           if y.id in context.met[x.id]]
+    if partners:
+        draw.flags.append(flags.REPEAT_PARTNER)
+        draw.details["repeat_partners"] = partners
+    if opponents:
+        draw.flags.append(flags.REPEAT_OPPONENT)
+        draw.details["repeat_opponents"] = opponents
+    if clubs:
+        draw.flags.append(flags.CLUB_CLASH)
+        draw.details["club_clashes"] = clubs
+    draw.details["met_before"] = met
+    return draw
+
+
+def _measure(tables: list, context: _Context) -> dict:
+    return {
+        "tables": len(tables),
+        "repeat_partners": sum(len(t.details.get("repeat_partners", ())) for t in tables),
+        "repeat_opponents": sum(len(t.details.get("repeat_opponents", ())) for t in tables),
+        "repeat_meetings": sum(len(t.details["met_before"]) for t in tables),
+        "club_clashes": sum(len(t.details.get("club_clashes", ())) for t in tables),
+    }
+
+
+def apply_individual_round(players: dict, draw: IndividualDraw, points: dict) -> dict:
+    """Players after a round: partners, opponents, byes and `points[id]` added to scores."""
+    from dataclasses import replace
+
+    updated = dict(players)
+    for table in draw.tables:
+        for union, other in ((table.union_a, table.union_b), (table.union_b, table.union_a)):
+            for pid in union:
+                p = updated[pid]
+                updated[pid] = replace(
+                    p,
+                    score=p.score + points.get(pid, 0),
+                    partners=p.partners | {q for q in union if q != pid},
+                    opponents=p.opponents | set(other),
+                )
+    for pid in draw.sitting_out:
+        p = updated[pid]
+        updated[pid] = replace(p, byes=p.byes + 1, score=p.score + points.get(pid, 0))
+    return updated
+
+
+def describe_table(seat_ids: list, players_by_id: dict) -> TableDraw:
+    """Flags and details of a table as seated (used again after a swap by hand)."""
+    players = [players_by_id[pid] for pid in seat_ids]
+    context = _Context(players)
+    return _annotate(TableDraw(seats=list(seat_ids)), players[0::2], players[1::2], context)
+
+
+def measure_tables(tables: list) -> dict:
+    return _measure(tables, None)

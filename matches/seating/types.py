@@ -1,0 +1,81 @@
+"""Plain values the seating engine reads and returns."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable
+
+# Side "A" sits on seats 1-3-5 (and moves first at table level), side "B" on 2-4-6 (R1).
+SIDE_A = "A"
+SIDE_B = "B"
+
+# Flags a pairing may carry; the organiser sees them before publishing.
+BYE = "bye"
+PULLED_DOWN = "pulled_down"  # the higher-scored union plays below its score group
+PULLED_UP = "pulled_up"  # the lower-scored union plays above its score group
+REMATCH_FORCED = "rematch_forced"  # no pairing without this rematch existed
+BYE_REPEATED = "bye_repeated"  # every candidate had already had a bye
+SEAT_AGAINST_PREFERENCE = "seat_against_preference"  # a union takes the same seats again
+CLUB_CLASH = "club_clash"  # clubmates meet (team) or sit at one table (individual)
+REPEAT_PARTNER = "repeat_partner"
+REPEAT_OPPONENT = "repeat_opponent"
+HAND_SWAP = "hand_swap"  # the organiser changed this pairing by hand
+
+ALL_FLAGS = (
+    BYE,
+    PULLED_DOWN,
+    PULLED_UP,
+    REMATCH_FORCED,
+    BYE_REPEATED,
+    SEAT_AGAINST_PREFERENCE,
+    CLUB_CLASH,
+    REPEAT_PARTNER,
+    REPEAT_OPPONENT,
+    HAND_SWAP,
+)
+
+
+class SeatingError(ValueError):
+    """The input cannot be seated (duplicate ids, too few entrants, bad options)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One union (team events) as the Swiss, round-robin and knockout pairers see it."""
+
+    id: Hashable
+    score: int = 0  # match points so far (integers: 3/1/0 by default)
+    rank: int = 0  # seed or current tie-break order; smaller is stronger
+    opponents: frozenset = frozenset()
+    sides: tuple = ()  # "A"/"B" per round played, oldest first
+    byes: int = 0
+    club: Hashable | None = None
+
+    @property
+    def seat_balance(self) -> int:
+        """Rounds on the odd seats minus rounds on the even seats."""
+        return sum(1 if side == SIDE_A else -1 for side in self.sides)
+
+
+@dataclass
+class Pairing:
+    """Two unions at one table, or one union with a bye (b is None).
+
+    `a` takes the odd seats 1-3-5, `b` the even seats 2-4-6.
+    """
+
+    a: Hashable
+    b: Hashable | None
+    flags: list = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b is None
+
+
+@dataclass
+class Draw:
+    """The result of pairing one round: the pairings in table order and the round's quality."""
+
+    pairings: list
+    quality: dict = field(default_factory=dict)

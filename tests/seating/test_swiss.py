@@ -1,0 +1,181 @@
+"""Team Swiss pairing, on plain objects (no database)."""
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from matches.seating import types as flags
+from matches.seating.simulate import apply_round, field_of, random_outcome
+from matches.seating.swiss import pair_swiss
+from matches.seating.types import Entrant, SeatingError
+
+import pytest
+
+
+def ids_of(draw):
+    return sorted(u for p in draw.pairings for u in (p.a, p.b) if u is not None)
+
+
+def test_round_one_seeded_pairs_top_half_against_bottom_half():
+    draw = pair_swiss(field_of(8).values(), round_number=1)
+    assert sorted(tuple(sorted((p.a, p.b))) for p in draw.pairings) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+
+
+def test_round_one_odd_field_gives_the_lowest_seed_the_bye():
+    draw = pair_swiss(field_of(7).values(), round_number=1)
+    byes = [p for p in draw.pairings if p.is_bye]
+    assert [p.a for p in byes] == [7]
+    assert byes[0].flags == [flags.BYE]
+    assert ids_of(draw) == list(range(1, 8))
+
+
+def test_random_round_one_is_reproducible_from_its_seed():
+    def pairs(seed):
+        draw = pair_swiss(field_of(20).values(), round_number=1, seed=seed, seeded=False)
+        return [(p.a, p.b) for p in draw.pairings]
+
+    assert pairs(41) == pairs(41)
+    assert pairs(41) != pairs(42)
+
+
+def test_rejects_duplicates_and_tiny_fields():
+    with pytest.raises(SeatingError):
+        pair_swiss([Entrant(id=1), Entrant(id=1)], round_number=2)
+    with pytest.raises(SeatingError):
+        pair_swiss([Entrant(id=1)], round_number=2)
+
+
+def test_avoids_a_rematch_even_at_the_cost_of_a_float():
+    # 1 and 2 lead alone and have met: each must play someone from the group below.
+    field = [
+        Entrant(id=1, score=6, rank=1, opponents=frozenset({2})),
+        Entrant(id=2, score=6, rank=2, opponents=frozenset({1})),
+        Entrant(id=3, score=3, rank=3),
+        Entrant(id=4, score=3, rank=4),
+    ]
+    draw = pair_swiss(field, round_number=3)
+    pairs = {frozenset((p.a, p.b)) for p in draw.pairings}
+    assert frozenset({1, 2}) not in pairs
+    assert draw.quality["rematches"] == 0
+    assert draw.quality["score_diff_sum"] == 6
+    assert draw.quality["score_diff_lower_bound"] == 0
+    for p in draw.pairings:
+        assert flags.PULLED_DOWN in p.flags and flags.PULLED_UP in p.flags
+        assert {p.details["pulled_down"], p.details["pulled_up"]} & {1, 2}
+
+
+def test_forced_rematch_is_flagged():
+    field = [Entrant(id=1, opponents=frozenset({2})), Entrant(id=2, opponents=frozenset({1}))]
+    draw = pair_swiss(field, round_number=2)
+    assert flags.REMATCH_FORCED in draw.pairings[0].flags
+    assert draw.quality["rematches"] == 1
+
+
+def test_seat_wishes_decide_who_takes_the_odd_seats():
+    wants_a = Entrant(id="x", score=3, sides=("B",))
+    wants_b = Entrant(id="y", score=3, sides=("A",))
+    draw = pair_swiss([wants_a, wants_b], round_number=2)
+    assert (draw.pairings[0].a, draw.pairings[0].b) == ("x", "y")
+
+
+def test_seat_balance_ranks_below_score_difference_but_above_the_fold():
+    # Two A-wanters and two B-wanters in one score group: pair across the wishes.
+    field = [
+        Entrant(id=1, score=3, rank=1, sides=("A", "B", "B")),  # needs A
+        Entrant(id=2, score=3, rank=2, sides=("A", "B", "B")),  # needs A
+        Entrant(id=3, score=3, rank=3, sides=("A", "A", "B")),  # needs B
+        Entrant(id=4, score=3, rank=4, sides=("A", "A", "B")),  # needs B
+    ]
+    draw = pair_swiss(field, round_number=4)
+    assert {p.a for p in draw.pairings} == {1, 2}
+    assert draw.quality["seat_against_preference"] == 0
+
+
+def test_byes_go_round_fairly_one_per_union():
+    field = field_of(7)
+    rng = random.Random(5)
+    bye_takers = []
+    for round_number in range(1, 8):
+        draw = pair_swiss(field.values(), round_number=round_number, seed=round_number)
+        bye_takers += [p.a for p in draw.pairings if p.is_bye]
+        outcomes = {(p.a, p.b): random_outcome(rng) for p in draw.pairings if not p.is_bye}
+        field = apply_round(field, draw, outcomes)
+    assert sorted(bye_takers) == list(range(1, 8))
+
+
+def brute_force_best(field):
+    """The least (rematches, score difference) over every perfect matching (+bye)."""
+    people = list(field)
+    best = None
+
+    def walk(rest, rematches, diff):
+        nonlocal best
+        if not rest:
+            if best is None or (rematches, diff) < best:
+                best = (rematches, diff)
+            return
+        x = rest[0]
+        for k in range(1, len(rest)):
+            y = rest[k]
+            walk(rest[1:k] + rest[k + 1:], rematches + (y.id in x.opponents),
+                 diff + abs(x.score - y.score))
+
+    walk(people, 0, 0)
+    return best
+
+
+@st.composite
+def histories(draw):
+    size = draw(st.sampled_from([4, 6, 8, 10]))
+    scores = draw(st.lists(st.sampled_from([0, 1, 3, 4, 6]), min_size=size, max_size=size))
+    pairs = list(itertools.combinations(range(size), 2))
+    met = draw(st.sets(st.sampled_from(pairs), max_size=size * 2))
+    opponents = {i: set() for i in range(size)}
+    for i, j in met:
+        opponents[i].add(j)
+        opponents[j].add(i)
+    return [Entrant(id=i, score=scores[i], rank=i, opponents=frozenset(opponents[i]))
+            for i in range(size)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories())
+def test_matching_is_optimal_on_rematches_then_score_difference(field):
+    draw = pair_swiss(field, round_number=2)
+    assert ids_of(draw) == sorted(e.id for e in field)
+    assert (draw.quality["rematches"], draw.quality["score_diff_sum"]) == brute_force_best(field)
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories())
+def test_chunked_path_is_as_good_as_exact_on_small_fields(field):
+    exact = pair_swiss(field, round_number=2)
+    chunked = pair_swiss(field, round_number=2, exact_limit=0, chunk_size=2, window=2)
+    assert chunked.quality["method"] == "chunked"
+    assert chunked.quality["rematches"] == exact.quality["rematches"]
+    assert ids_of(chunked) == ids_of(exact)
+
+
+def test_chunked_path_loses_nothing_on_a_large_simulated_event():
+    field = field_of(500)
+    rng = random.Random(11)
+    for round_number in range(1, 8):
+        draw = pair_swiss(field.values(), round_number=round_number, seed=round_number,
+                          exact_limit=100)
+        q = draw.quality
+        assert q["rematches"] == 0
+        assert q["score_diff_sum"] == q["score_diff_lower_bound"]
+        if round_number > 1:
+            assert q["method"] == "chunked"
+        assert ids_of(draw) == list(range(1, 501))
+        outcomes = {(p.a, p.b): random_outcome(rng) for p in draw.pairings if not p.is_bye}
+        field = apply_round(field, draw, outcomes)
+    assert all(abs(e.seat_balance) <= 2 for e in field.values())
+
+
+def test_top_boards_come_first():
+    field = [Entrant(id=i, score=s, rank=i) for i, s in enumerate([0, 0, 6, 6, 3, 3])]
+    draw = pair_swiss(field, round_number=3)
+    assert [p.details["score_a"] for p in draw.pairings] == [6, 3, 0]
