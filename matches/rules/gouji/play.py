@@ -770,6 +770,35 @@ def hands_in(counts: tuple, size: int = 0):
         yield tuple(c)
 
 
+def playable(state: State, seat: int) -> list[tuple]:
+    """Every card set `seat` may play now (none when it may not play)."""
+    if state.phase == OVER or state.gone >> seat & 1:
+        return []
+    try:
+        role = _play_role(state, seat)
+    except RuleViolation:
+        return []
+    size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else state.top.size
+    found = []
+    for cards in hands_in(state.hands[seat], size):
+        try:
+            _check_play(state, seat, cards, role)
+        except RuleViolation:
+            continue
+        found.append(cards)
+    return found
+
+
+def may_burn(state: State, seat: int) -> bool:
+    """Would a play by `seat` now be a burn (R21), cards permitting?"""
+    if state.phase == OVER or state.gone >> seat & 1:
+        return False
+    try:
+        return _play_role(state, seat) == R_BURN
+    except RuleViolation:
+        return False
+
+
 def legal_actions(state: State) -> list[Action]:
     """Every action `apply` accepts in `state` (and no other)."""
     if state.phase == OVER:
@@ -778,18 +807,7 @@ def legal_actions(state: State) -> list[Action]:
     for seat in SEATS:
         if state.gone >> seat & 1:
             continue
-        try:
-            role = _play_role(state, seat)
-        except RuleViolation:
-            pass
-        else:
-            size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else state.top.size
-            for cards in hands_in(state.hands[seat], size):
-                try:
-                    _check_play(state, seat, cards, role)
-                except RuleViolation:
-                    continue
-                actions.append(Action(seat, PLAY, cards))
+        actions.extend(Action(seat, PLAY, cards) for cards in playable(state, seat))
         for kind in (PASS, YIELD):
             try:
                 apply(state, Action(seat, kind, None))

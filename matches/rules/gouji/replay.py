@@ -61,21 +61,7 @@ def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
 
 
 def could_burn(state: engine.State, seat: int) -> bool:
-    if state.gone >> seat & 1:
-        return False
-    try:
-        role = engine._play_role(state, seat)
-    except RuleViolation:
-        return False
-    if role != engine.R_BURN:
-        return False
-    for cards in engine.hands_in(state.hands[seat], state.top.size):
-        try:
-            engine._check_play(state, seat, cards, role)
-        except RuleViolation:
-            continue
-        return True
-    return False
+    return engine.may_burn(state, seat) and bool(engine.playable(state, seat))
 
 
 def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Outcome:

@@ -90,22 +90,6 @@ def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Ac
     raise EngineBug(f"seat {seat} has no legal lead in {state!r}")
 
 
-def _plays(state: engine.State, seat: int) -> list[tuple]:
-    """The hands `seat` may play now on the top hand (empty when it may not play)."""
-    try:
-        role = engine._play_role(state, seat)
-    except RuleViolation:
-        return []
-    found = []
-    for cards in engine.hands_in(state.hands[seat], state.top.size):
-        try:
-            engine._check_play(state, seat, cards, role)
-        except RuleViolation:
-            continue
-        found.append(cards)
-    return found
-
-
 def _jump_in_chance(state: engine.State, seat: int) -> float:
     """Headless answers are cheap; a burn is worth trying only with jokers for every step."""
     if state.headless(seat):
@@ -129,7 +113,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
         rng.shuffle(others)
         for seat in others:
             if rng.random() < _jump_in_chance(state, seat):
-                plays = _plays(state, seat)
+                plays = engine.playable(state, seat)
                 if plays:
                     action = Action(seat, PLAY, rng.choice(plays))
                     return action, engine.apply(state, action)
@@ -138,7 +122,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
                 return action, engine.apply(state, action)
         if phase == engine.ANSWERED:
             return _choose_lead(state, turn, rng)
-    plays = _plays(state, turn)
+    plays = engine.playable(state, turn)
     if plays and rng.random() < PLAY_CHANCE:
         action = Action(turn, PLAY, rng.choice(plays))
         return action, engine.apply(state, action)

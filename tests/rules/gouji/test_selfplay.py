@@ -138,3 +138,10 @@ def test_variant_deals_replay_valid_and_complete(rules):
         assert doc["rules"] == rules
         verdict = replay(doc)
         assert verdict["valid"] and verdict["complete"] and not verdict["mismatches"]
+
+
+def test_game_replay_raises_bad_document():
+    from matches.rules.errors import BadDocument
+
+    with pytest.raises(BadDocument):
+        GoujiGame().replay({"format": "gouji-deal/1"})
