@@ -596,12 +596,7 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
         if last_hand:
             _end_round(s, seat)  # the lead passes on (R17)
             return s
-        if s.gone_count < 2 and is_gouji(hand) and _anyone_may_burn(s, seat):
-            s.phase = ANSWERED
-            s.turn = seat
-            return s
-        _open_point(s, seat, hand, by_last_answer=True)
-        _end_round(s, seat)
+        _open_burn_window(s, seat, hand)
         return s
     if last_hand:
         # R25 (not used with hold-3, whose last hand is a lead of pure 3s)
@@ -626,10 +621,21 @@ def _is_counter(s: State, seat: int) -> bool:
     return False
 
 
-def _anyone_may_burn(s: State, answerer: int) -> bool:
-    """D8: someone in play, other than the answerer, who has not passed, could still burn."""
-    blocked = s.gone | s.passed | (1 << answerer)
-    return any(not blocked >> seat & 1 for seat in SEATS)
+def _open_burn_window(s: State, answerer: int, answer) -> None:
+    """D8: after a last-hand answer the others may only burn it (a Gou Ji hand while Gou Ji is
+    in force); the window closes when the answerer leads or nobody left could burn, and the
+    answer then opens its point."""
+    if s.gone_count < 2 and is_gouji(answer):
+        s.phase = ANSWERED
+        s.turn = answerer
+        if _anyone_could_answer(s, answerer):
+            return
+    _open_point(s, answerer, answer, by_last_answer=True)
+    _end_round(s, answerer)
+
+
+def _anyone_could_answer(s: State, answerer: int) -> bool:
+    return any(seat != answerer and playable(s, seat) for seat in SEATS)
 
 
 def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
@@ -676,6 +682,8 @@ def _pass(state: State, seat: int) -> State:
         # D1: a written non-rival pass counts as an R16 pass: no burning later in the round
         s = state.copy()
         s.passed |= 1 << seat
+        if phase == ANSWERED and not _anyone_could_answer(s, s.owner):
+            _open_burn_window(s, s.owner, s.top)  # nobody left who could burn: it closes
         return s
     if seat != state.turn:
         if phase == LAST_ANSWER:
