@@ -261,6 +261,16 @@ def deal_for(match: Match, number: int) -> Deal:
     return deal
 
 
+def deal_allowed(match: Match, number: int) -> bool:
+    """Whether deal `number` is (or may be) played, without creating it."""
+    if number < 1:
+        return False
+    if number <= match.round.event.deals_per_match:
+        return True
+    return Deal.objects.filter(match=match, number=number).exists() or _extra_deal_allowed(
+        match, number)
+
+
 def _extra_deal_allowed(match: Match, number: int) -> bool:
     event = match.round.event
     if match.round.stage.format != Stage.Format.SINGLE_ELIMINATION:
