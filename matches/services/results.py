@@ -439,7 +439,8 @@ def _rejection(checked: Checked) -> ResultError:
 def _lock_deal(deal_id: int) -> Deal:
     """Lock the deal row for the rest of the transaction; refuse a deal that no longer exists or
     whose round is not open for results."""
-    deal = Deal.objects.select_for_update().filter(pk=deal_id).first()
+    # order_by(): the default ordering joins the (nullable) table, which FOR UPDATE refuses.
+    deal = Deal.objects.select_for_update(of=("self",)).filter(pk=deal_id).order_by("pk").first()
     if deal is None:
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
