@@ -259,3 +259,10 @@ def test_the_qr_code_encodes_the_link(setup):
     image = Image.open(BytesIO(png.content)).convert("1")
     expected = qrcode.make(f"http://testserver/ref/{setup.link.token}/", box_size=8, border=2)
     assert image.tobytes() == expected.get_image().convert("1").tobytes()
+
+
+def test_the_referee_page_speaks_english_too(setup, settings):
+    client = Client(headers={"Accept-Language": "en"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(link_url(setup)).content.decode()
+    assert "Table 1" in html and "Finishing order: tap the seats" in html
