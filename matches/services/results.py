@@ -495,6 +495,9 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     422 inconsistent with the rules (nothing stored).
     """
     idempotency_key = (idempotency_key or "").strip()[:100]
+    table = Table.objects.filter(match__deals=deal.pk).select_related("round__event").first()
+    if table is not None and not can_enter_results(actor, table):
+        raise _forbidden("you do not referee this table")
     if idempotency_key:
         earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
         if earlier is not None:

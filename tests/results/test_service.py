@@ -333,3 +333,10 @@ def test_a_recheck_after_a_correction_resettles_the_streak(setup):
     assert not Deal.objects.get(pk=deal3.pk).needs_recheck
     with pytest.raises(ResultError):
         results.recheck_deal(deal3, ref(setup))
+
+
+def test_an_idempotency_key_reveals_nothing_to_another_actor(setup):
+    submit(setup, key="secret")
+    with pytest.raises(ResultError) as error:
+        submit(setup, key="secret", actor=Actor(user=setup.outsider))
+    assert error.value.status == 403

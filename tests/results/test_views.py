@@ -281,3 +281,13 @@ def test_organiser_rechecks_a_flagged_deal(setup):
     assert "deals/2/recheck" in page and "需复核" in page
     assert client.post(f"{base}/deals/2/recheck").status_code == 302
     assert "deals/2/recheck" not in client.get(f"{base}/").content.decode()
+
+
+def test_a_table_gone_after_a_redraw_is_explained(setup):
+    client = logged_in(setup.referee)
+    table_id = setup.table.pk
+    DealReport.objects.all().delete()
+    setup.table.delete()
+    response = client.post(f"/referee/tables/{table_id}/deals/1/submit", GOOD_FORM)
+    assert response.status_code == 404 and "重新编排" in response.content.decode()
+    assert not DealReport.objects.exists()
