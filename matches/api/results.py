@@ -7,6 +7,7 @@ Authentication: a DRF token (`Authorization: Token <key>`), a session, or a refe
 """
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions
@@ -53,6 +54,18 @@ class RefereeLinkAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class RefereeLinkScheme(OpenApiAuthenticationExtension):
+    """Documents `Authorization: Referee <token>` in the OpenAPI schema."""
+
+    target_class = RefereeLinkAuthentication
+    name = "refereeLink"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "Authorization",
+                "description": "`Referee <token>`: the token of a referee link (its QR code); "
+                               "acts on that link's table only."}
 
 
 AUTHENTICATION = [RefereeLinkAuthentication, TokenAuthentication, SessionAuthentication]

@@ -207,3 +207,4 @@ def test_the_openapi_schema_lists_the_result_endpoints(client):
                  "/api/v1/reports/{report_id}/confirm", "/api/v1/tables/{table_id}",
                  "/api/v1/deals/{deal_id}/corrections"):
         assert path in schema["paths"]
+    assert "refereeLink" in schema["components"]["securitySchemes"]
