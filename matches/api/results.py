@@ -247,7 +247,8 @@ def submit_deal_report(request, table_id: int, number: int):
 
 def _report(report_id: int) -> DealReport:
     report = DealReport.objects.select_related(
-        "deal__match__round__event", "deal__match__table", "submitted_by").filter(pk=report_id).first()
+        "deal__match__round__event", "deal__match__table", "submitted_by",
+    ).filter(pk=report_id).first()
     if report is None:
         raise _not_found("report")
     return report

@@ -35,7 +35,7 @@ from matches.models import (
     Table,
 )
 from matches.permissions import can_manage_event
-from matches.rules.errors import BadDocument, RuleViolation
+from matches.rules.errors import BadDocument
 from matches.rules.gouji.ruleset import RuleSet
 from matches.rules.gouji.settle import OUTCOME_FORMAT, union_of
 from matches.rules.registry import get_game
@@ -416,7 +416,8 @@ def _with_replay(verdict: dict, replay_verdict: dict, summary: dict, rules, erro
         tributes = replay_verdict["tributes"]
         finish = summary.get("finish") or []
         strung = len({union_of(seat) for seat in finish[:3]}) == 1
-        if strung and summary["string_three_streak"] >= 2 and RuleSet.from_json(rules).string_three_amnesty:
+        amnesty = RuleSet.from_json(rules).string_three_amnesty
+        if strung and summary["string_three_streak"] >= 2 and amnesty:
             tributes = []  # R40
         combined["tributes"] = tributes
         combined["settled_from"] = "replay"
@@ -441,8 +442,10 @@ def _lock_deal(deal_id: int) -> Deal:
     if deal is None:
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
-    deal = Deal.objects.select_related("match__round__event", "match__round__stage",
-                                       "match__table", "match__union_a", "match__union_b").get(pk=deal_id)
+    deal = Deal.objects.select_related(
+        "match__round__event", "match__round__stage", "match__table", "match__union_a",
+        "match__union_b",
+    ).get(pk=deal_id)
     return deal
 
 
@@ -469,6 +472,10 @@ def _require_previous_final(deal: Deal) -> None:
             f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
             status=409, rule="R35",
         )
+
+
+def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
+    return DealReport.objects.filter(deal_id=deal_id, idempotency_key=idempotency_key).first()
 
 
 def _notify(deal_id: int) -> None:
@@ -499,7 +506,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     if table is not None and not can_enter_results(actor, table):
         raise _forbidden("you do not referee this table")
     if idempotency_key:
-        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        earlier = _by_key(deal.pk, idempotency_key)
         if earlier is not None:
             return earlier, False
     try:
@@ -512,7 +519,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
                 raise _forbidden("you do not referee this table")
             _require_open_round(match.round)
             if idempotency_key:
-                earlier = DealReport.objects.filter(deal=deal, idempotency_key=idempotency_key).first()
+                earlier = _by_key(deal.pk, idempotency_key)
                 if earlier is not None:
                     return earlier, False
             reports = DealReport.objects.filter(deal=deal)
@@ -550,7 +557,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     except IntegrityError:
         # Another process stored a report for this deal at the same moment.
         if idempotency_key:
-            earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+            earlier = _by_key(deal.pk, idempotency_key)
             if earlier is not None:
                 return earlier, False
         raise ResultError("already_final", "another result for this deal was stored at the same "
@@ -604,7 +611,7 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
         raise ResultError("reason_required", "a correction needs a reason")
     idempotency_key = (idempotency_key or "").strip()[:100]
     if idempotency_key:
-        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        earlier = _by_key(deal.pk, idempotency_key)
         if earlier is not None:
             return earlier
     with transaction.atomic():

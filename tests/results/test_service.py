@@ -231,7 +231,8 @@ def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,
         correction = results.correct_result(first.deal, STRING_THREE_A, None,
                                             Actor(user=setup.organiser), "计分错误")
     first.refresh_from_db()
-    assert first.state == DealReport.State.SUPERSEDED and first.summary["finish"] == SUMMARY["finish"]
+    assert first.state == DealReport.State.SUPERSEDED
+    assert first.summary["finish"] == SUMMARY["finish"]  # the old row is kept as it was sent
     assert correction.state == DealReport.State.FINAL and correction.kind == "correction"
     assert correction.replaces == first and correction.reason == "计分错误"
     assert DealReport.objects.final().filter(deal=first.deal).get() == correction

@@ -141,7 +141,8 @@ def test_a_play_log_file_is_replayed(setup):
 
 
 def test_a_bad_play_log_is_explained(setup):
-    html = Client().post(link_url(setup, "deals/1/check"), {"play_log": "{oops"}, **HX).content.decode()
+    response = Client().post(link_url(setup, "deals/1/check"), {"play_log": "{oops"}, **HX)
+    html = response.content.decode()
     assert 'data-code="bad_document"' in html
 
 
