@@ -292,3 +292,24 @@ def test_a_table_gone_after_a_redraw_is_explained(setup):
     response = client.post(f"/referee/tables/{table_id}/deals/1/submit", GOOD_FORM)
     assert response.status_code == 404 and "重新编排" in response.content.decode()
     assert not DealReport.objects.exists()
+
+
+def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
+    from django.contrib import admin as django_admin
+
+    from matches import admin_results  # noqa: F401  (registers; matches/admin.py imports it)
+
+    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                          Actor(user=setup.referee), "")
+    assert django_admin.site.is_registered(DealReport)
+    model_admin = django_admin.site._registry[DealReport]
+    request = type("Request", (), {"user": setup.admin})()
+    assert not model_admin.has_change_permission(request)
+    assert not model_admin.has_delete_permission(request)
+    from matches.models import PlayerAccount, RefereeLink
+
+    assert django_admin.site.is_registered(PlayerAccount)
+    link_admin = django_admin.site._registry[RefereeLink]
+    link_admin.revoke(None, RefereeLink.objects.filter(pk=setup.link.pk))
+    setup.link.refresh_from_db()
+    assert setup.link.revoked_at is not None
