@@ -341,3 +341,21 @@ def test_an_idempotency_key_reveals_nothing_to_another_actor(setup):
     with pytest.raises(ResultError) as error:
         submit(setup, key="secret", actor=Actor(user=setup.outsider))
     assert error.value.status == 403
+
+
+def test_extra_deals_break_a_tied_knockout_match_only(setup):
+    from matches.models import Stage
+
+    draw = {"format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 6, 5], "points": []}
+    Event.objects.filter(pk=setup.event.pk).update(deals_per_match=1, tie_break_deals=2)
+    setup.match.round.event.refresh_from_db()
+    report = finalise(setup, 1, draw)
+    assert report.score_a == 0
+    assert not results.deal_allowed(setup.match, 2)  # a Swiss match may end drawn
+    Stage.objects.filter(pk=setup.round.stage_id).update(format=Stage.Format.SINGLE_ELIMINATION)
+    setup.match.round.stage.refresh_from_db()
+    assert results.deal_allowed(setup.match, 2)
+    extra = results.deal_for(setup.match, 2)
+    assert extra.is_extra
+    finalise(setup, 2, SUMMARY)  # union A now leads: no third deal
+    assert not results.deal_allowed(setup.match, 3)

@@ -313,3 +313,11 @@ def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
     link_admin.revoke(None, RefereeLink.objects.filter(pk=setup.link.pk))
     setup.link.refresh_from_db()
     assert setup.link.revoked_at is not None
+
+
+def test_the_correction_form_refreshes_its_verdict_partial(setup):
+    client = logged_in(setup.organiser)
+    url = (f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
+           "?check=1&part=verdict")
+    html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
+    assert html.startswith('<div id="verdict"') and 'data-rule="R30"' in html
