@@ -372,7 +372,9 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
                 "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
                            f"the play log gives {mismatch['replayed']}",
             })
-        if summary is None:
+        if summary is not None:
+            errors.extend(_setup_mismatches(summary, play_log))
+        else:
             summary = _summary_from_replay(play_log, replay_verdict)
     summary = dict(summary)
     summary.setdefault("format", OUTCOME_FORMAT)
@@ -387,6 +389,28 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
     else:
         errors.extend(verdict["errors"])
     return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
+
+
+def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
+    """Declarations and revolution are set up before play: the summary must say what the play
+    log says (the replay's `claimed` check covers only what play produces)."""
+    errors = []
+    for name in ("declarations", "revolution"):
+        said, logged = summary.get(name), play_log.get(name)
+        if said is None:
+            continue
+        if name == "declarations" and isinstance(said, dict) and isinstance(logged or {}, dict):
+            same = {str(k): v for k, v in said.items()} == {
+                str(k): v for k, v in (logged or {}).items()}
+        else:
+            same = isinstance(said, list) and sorted(map(str, said)) == sorted(
+                map(str, logged or []))
+        if not same:
+            errors.append({
+                "rule": "R34" if name == "declarations" else "R29", "code": "play_log_mismatch",
+                "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
+            })
+    return errors
 
 
 def _summary_from_replay(play_log: dict, replay_verdict: dict) -> dict:

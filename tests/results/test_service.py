@@ -359,3 +359,15 @@ def test_extra_deals_break_a_tied_knockout_match_only(setup):
     assert extra.is_extra
     finalise(setup, 2, SUMMARY)  # union A now leads: no third deal
     assert not results.deal_allowed(setup.match, 3)
+
+
+def test_a_summary_must_declare_what_its_play_log_declares(setup, record):
+    summary = {"format": "gouji-outcome/1", "finish": record["claimed"]["finish"],
+               "points": record["claimed"]["points"], "declarations": {"2": "clear"}}
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=summary, play_log=record)
+    assert [e["rule"] for e in error.value.errors] == ["R34"]
+    # The form sends empty declarations and revolution when none were made: that agrees.
+    agreeing = {**summary, "declarations": dict(record.get("declarations") or {}),
+                "revolution": list(record.get("revolution") or [])}
+    assert submit(setup, summary=agreeing, play_log=record)[1]
