@@ -14,7 +14,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-install: $(VENV)/.installed
+# Translations are compiled, not committed (gettext's msgfmt does it).
+locale/en/LC_MESSAGES/django.mo: locale/en/LC_MESSAGES/django.po $(VENV)/.installed
+	$(PY) manage.py compilemessages --ignore=.venv >/dev/null
+
+install: $(VENV)/.installed locale/en/LC_MESSAGES/django.mo
 
 # Browser tests drive Debian's Chromium; install it when it is missing (needs root or sudo).
 chromium:

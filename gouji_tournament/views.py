@@ -25,11 +25,12 @@ def _database_state() -> dict:
 def _broker_state() -> dict:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager"}
-    from gouji_tournament.celery import app
+    from kombu import Connection
 
     try:
-        # A short timeout: the health check must answer quickly even when the broker hangs.
-        with app.connection_for_write() as conn:
+        # A fresh connection with a short timeout: the answer must be quick and must not come
+        # from a pooled connection that was fine a minute ago.
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
         return {"ok": True, "mode": "broker"}
     except Exception as exc:

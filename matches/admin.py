@@ -95,3 +95,6 @@ admin.site.register(Stage)
 admin.site.register(RoundEntry)
 admin.site.register(RoundLog)
 admin.site.register(WorkerProbe)
+
+# Deal results live in their own module; importing it registers them.
+from matches import admin_results  # noqa: E402,F401

@@ -24,6 +24,8 @@ def test_language_switch_turns_the_page_english(client):
     assert response.status_code == 302
     body = client.get("/").content.decode()
     assert '<html lang="en">' in body
+    assert "Gou Ji events" in body
+    assert "Skip to content" in body
 
 
 @pytest.mark.django_db
@@ -49,14 +51,8 @@ def test_healthz_is_503_when_the_database_is_down(client, monkeypatch):
 @pytest.mark.django_db
 def test_healthz_is_503_when_the_broker_is_down(client, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    from gouji_tournament.celery import app
-
-    old = app.conf.broker_url
-    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    try:
-        response = client.get("/healthz")
-    finally:
-        app.conf.broker_url = old
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"]["ok"] is False
 

@@ -1,9 +1,14 @@
 """Models of the matches app, one module per room. Import every model here."""
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
+from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
 
 __all__ = [
+    "Confirmation",
+    "DealReport",
+    "PlayerAccount",
+    "RefereeLink",
     "Deal",
     "Event",
     "Match",
