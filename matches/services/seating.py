@@ -272,8 +272,11 @@ def _require_draft(round_: Round) -> None:
 
 
 @transaction.atomic
-def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> None:
-    """Exchange the places of two unions in a draft team round (a bye's place included)."""
+def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> list[dict]:
+    """Exchange the places of two unions in a draft team round (a bye's place included).
+
+    Returns the explanation of the changed tables, so the organiser sees at once whether the
+    swap made a rematch, a repeated bye or a seat imbalance."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft(round_)
     if not round_.event.is_team:
@@ -315,6 +318,7 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> Non
         details={"unions": [first.pk, second.pk], "before": before,
                  "after": _describe_matches(touched.values())},
     )
+    return _explain(round_, touched.values())
 
 
 def _reflag_team(round_: Round, matches) -> None:
@@ -348,16 +352,24 @@ def _team_quality(round_: Round, entrants: dict) -> dict:
 
 
 @transaction.atomic
-def swap_players(round_: Round, first_player_id: int, second_player_id: int, *, user=None) -> None:
-    """Exchange two players' seats in a draft round.
+def swap_players(
+    round_: Round, first_player_id: int, second_player_id: int, *, user=None
+) -> list[dict]:
+    """Exchange two players' seats in a draft round; returns the changed tables explained.
 
-    In an individual event the players also change drawn unions. In a team event only two
-    players of one union may swap (the union's seating order); unions stay as registered.
+    In an individual event the players also change drawn unions, and a seated player may
+    change places with one who sits out this round. In a team event only two players of one
+    union may swap (the union's seating order); unions stay as registered.
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft(round_)
     seats = {s.player_id: s for s in TableSeat.objects.filter(
         round=round_, player_id__in=[first_player_id, second_player_id]).select_related("table")}
+    sitting_out = set(round_.quality.get("sitting_out", []))
+    if first_player_id != second_player_id and len(seats) == 1 and not round_.event.is_team:
+        waiting = first_player_id if first_player_id not in seats else second_player_id
+        if waiting in sitting_out:
+            return _seat_instead(round_, next(iter(seats.values())), waiting, user)
     if first_player_id == second_player_id or len(seats) != 2:
         raise SeatingRefused(_("请选择本轮已入座的两名不同选手"))
     x, y = seats[first_player_id], seats[second_player_id]
@@ -389,6 +401,24 @@ def swap_players(round_: Round, first_player_id: int, second_player_id: int, *, 
         details={"players": [first_player_id, second_player_id], "before": before,
                  "after": {"first": before["second"], "second": before["first"]}},
     )
+    return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
+
+
+def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[dict]:
+    """Individual events: the player who sat out takes `seat`; its player sits out instead."""
+    leaving = seat.player_id
+    TableSeat.objects.filter(pk=seat.pk).update(player_id=waiting)
+    UnionMember.objects.filter(round=round_, player_id=leaving).update(player_id=waiting)
+    round_.quality = {**round_.quality, "sitting_out": [
+        leaving if pid == waiting else pid for pid in round_.quality["sitting_out"]]}
+    round_.save(update_fields=["quality"])
+    _reflag_individual(round_, {seat.table_id})
+    RoundLog.objects.create(
+        round=round_, action=RoundLog.Action.SWAP_PLAYERS, user=user,
+        details={"players": [leaving, waiting], "before": {"seated": leaving},
+                 "after": {"seated": waiting, "sitting_out": leaving}},
+    )
+    return _explain(round_, Match.objects.filter(table_id=seat.table_id))
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
@@ -469,37 +499,49 @@ def check_round(round_: Round) -> list[str]:
 
 def explain_round(round_: Round) -> list[dict]:
     """Why the draw is what it is, table by table: for the organiser before publishing."""
-    lines = []
+    return _explain(round_, round_.matches.all())
+
+
+def _explain(round_: Round, matches) -> list[dict]:
     names = dict(Union.objects.filter(round_entries__round=round_).values_list("id", "name"))
-    for match in round_.matches.select_related("table").order_by("table__number", "id"):
-        reasons = []
-        d = match.details
-        if flags.BYE in match.flags:
-            reasons.append(_("轮空：本组排名最后且尚未轮空"))
-        if flags.BYE_REPEATED in match.flags:
-            reasons.append(_("所有候选联邦都已轮空过，只能再次轮空"))
-        if flags.PULLED_DOWN in match.flags:
-            reasons.append(_("%(down)s（%(sd)s 分）下调，%(up)s 上调：同分组内无可配对手") % {
-                "down": names.get(d.get("pulled_down")), "up": names.get(d.get("pulled_up")),
-                "sd": max(d.get("score_a", 0), d.get("score_b") or 0)})
-        if flags.REMATCH_FORCED in match.flags:
-            reasons.append(_("重复交手：没有其他可行的配对"))
-        if flags.SEAT_AGAINST_PREFERENCE in match.flags:
-            reasons.append(_("座次失衡：双方都该坐同一侧"))
-        if flags.CLUB_CLASH in match.flags:
-            reasons.append(_("同俱乐部联邦相遇") if round_.event.is_team
-                           else _("同桌有同俱乐部选手：无法全部避开"))
-        if flags.REPEAT_PARTNER in match.flags:
-            reasons.append(_("有选手再次同邦"))
-        if flags.REPEAT_OPPONENT in match.flags:
-            reasons.append(_("有选手再次对阵"))
-        if flags.HAND_SWAP in match.flags:
-            reasons.append(_("组织者手动调整"))
-        lines.append({
-            "table": match.table.number if match.table_id else None,
-            "union_a": names.get(match.union_a_id),
-            "union_b": names.get(match.union_b_id),
-            "flags": list(match.flags),
-            "reasons": reasons,
-        })
-    return lines
+    ordered = Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("table")
+    return [_explain_match(round_, match, names)
+            for match in ordered.order_by("table__number", "id")]
+
+
+def _explain_match(round_: Round, match: Match, names: dict) -> dict:
+    reasons = []
+    d = match.details
+    by_hand = flags.HAND_SWAP in match.flags
+    if flags.BYE in match.flags:
+        reasons.append({
+            Stage.Format.SINGLE_ELIMINATION: _("轮空：种子排位靠前"),
+            Stage.Format.ROUND_ROBIN: _("轮空：循环赛本轮轮空"),
+        }.get(round_.stage.format, _("轮空：排名最后且尚未轮空")))
+    if flags.BYE_REPEATED in match.flags:
+        reasons.append(_("所有候选联邦都已轮空过，只能再次轮空"))
+    if flags.PULLED_DOWN in match.flags:
+        reasons.append(_("%(down)s（%(sd)s 分）下调，%(up)s 上调：同分组内无可配对手") % {
+            "down": names.get(d.get("pulled_down")), "up": names.get(d.get("pulled_up")),
+            "sd": max(d.get("score_a", 0), d.get("score_b") or 0)})
+    if flags.REMATCH_FORCED in match.flags:
+        reasons.append(_("重复交手：由手动调整造成") if by_hand
+                       else _("重复交手：没有其他可行的配对"))
+    if flags.SEAT_AGAINST_PREFERENCE in match.flags:
+        reasons.append(_("座次失衡：双方都该坐同一侧"))
+    if flags.CLUB_CLASH in match.flags:
+        reasons.append(_("同俱乐部联邦相遇") if round_.event.is_team
+                       else _("同桌有同俱乐部选手：无法全部避开"))
+    if flags.REPEAT_PARTNER in match.flags:
+        reasons.append(_("有选手再次同邦"))
+    if flags.REPEAT_OPPONENT in match.flags:
+        reasons.append(_("有选手再次对阵"))
+    if by_hand:
+        reasons.append(_("组织者手动调整"))
+    return {
+        "table": match.table.number if match.table_id else None,
+        "union_a": names.get(match.union_a_id),
+        "union_b": names.get(match.union_b_id),
+        "flags": list(match.flags),
+        "reasons": reasons,
+    }

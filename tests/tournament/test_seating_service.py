@@ -98,7 +98,8 @@ def test_a_swap_into_a_rematch_is_flagged(demo_event):
     met = RoundEntry.objects.filter(round__number__lt=4, round__event=demo_event,
                                     match__in=Match.objects.filter(union_a=first.union_a)
                                     ).exclude(union=first.union_a).first().union
-    seating.swap_unions(round4, first.union_b, met)
+    changed = seating.swap_unions(round4, first.union_b, met)
+    assert any("由手动调整造成" in reason for line in changed for reason in line["reasons"])
     first.refresh_from_db()
     assert flags.REMATCH_FORCED in first.flags
     round4.refresh_from_db()
@@ -213,6 +214,22 @@ def test_player_swap_in_an_individual_round_moves_union_membership(db):
     assert seating.check_round(round2) == []
     assert round2.log.filter(action="swap_players").exists()
     assert flags.HAND_SWAP in Match.objects.get(table=t1).flags
+
+
+def test_a_player_who_sits_out_can_take_a_seat_by_hand(db):
+    event = build_demo_event(entry_type=Event.EntryType.INDIVIDUAL, players=25, rounds=0, seed=7)
+    round1 = seating.create_round(event.stages.get(), seed=3)
+    (waiting,) = round1.quality["sitting_out"]
+    seat = TableSeat.objects.filter(round=round1).order_by("table__number", "seat").first()
+    leaving = seat.player_id
+    changed = seating.swap_players(round1, leaving, waiting)
+    round1.refresh_from_db()
+    assert round1.quality["sitting_out"] == [leaving]
+    assert TableSeat.objects.get(pk=seat.pk).player_id == waiting
+    assert waiting in [p.pk for p in Union.objects.get(pk=seat.union_id).players_in_order()]
+    assert seating.check_round(round1) == []
+    assert changed[0]["table"] == seat.table.number and "组织者手动调整" in changed[0]["reasons"]
+    seating.publish_round(round1)
 
 
 def test_team_player_swap_stays_inside_a_union(demo_event):
