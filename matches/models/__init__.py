@@ -2,8 +2,12 @@
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
+from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "ComputationRun",
+    "DealTally",
+    "StandingsSnapshot",
     "Deal",
     "Event",
     "Match",
