@@ -13,7 +13,7 @@ import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from matches.rules.gouji.cards import parse_cards, remove_cards  # noqa: E402
+from matches.rules.gouji.cards import holds, parse_cards, remove_cards  # noqa: E402
 from matches.rules.gouji.hands import beats, classify, is_gouji, opens_point  # noqa: E402
 from matches.rules.gouji.ruleset import RuleSet  # noqa: E402
 
@@ -30,7 +30,8 @@ def one_action(text, top_text):
     beats(hand, top, RULES)
     is_gouji(hand)
     opens_point(hand, RULES)
-    remove_cards(HELD, cards) if all(h >= c for h, c in zip(HELD, cards)) else None
+    if holds(HELD, cards):
+        remove_cards(HELD, cards)
 
 
 def per_call(statement, number=20000):

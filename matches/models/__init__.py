@@ -1,6 +1,7 @@
 """Models of the matches app, one module per room. Import every model here."""
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
+from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
@@ -8,6 +9,10 @@ __all__ = [
     "ComputationRun",
     "DealTally",
     "StandingsSnapshot",
+    "Confirmation",
+    "DealReport",
+    "PlayerAccount",
+    "RefereeLink",
     "Deal",
     "Event",
     "Match",

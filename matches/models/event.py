@@ -62,6 +62,11 @@ class Event(models.Model):
         TEAM = "team", _("团体赛（联邦报名）")
         INDIVIDUAL = "individual", _("个人赛（每轮抽签组邦）")
 
+    class Confirmation(models.TextChoices):
+        CAPTAIN = "captain", _("对方联邦队长确认")
+        REFEREE = "referee", _("第二名裁判确认")
+        NONE = "none", _("裁判提交即生效")
+
     class Game(models.TextChoices):
         GOUJI = "gouji", _("够级")
         GIOG = "giog", _("Giog")
@@ -93,6 +98,10 @@ class Event(models.Model):
     check_in_required = models.BooleanField(_("须签到"), default=True)
     # Only published events are visible on the public pages and the public API.
     published = models.BooleanField(_("公开"), default=False)
+    # Who turns a referee's deal report into the final result (the result-entry issue).
+    result_confirmation = models.CharField(
+        _("成绩确认方式"), max_length=8, choices=Confirmation.choices, default=Confirmation.CAPTAIN
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

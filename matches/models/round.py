@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
 SIDE_A = "A"  # seats 1-3-5
@@ -170,6 +170,17 @@ class TableSeat(models.Model):
         super().save(*args, **kwargs)
 
 
+class DealQuerySet(models.QuerySet):
+    def with_final_result(self):
+        """Deals that have a final result; `deal.final_reports` holds it (a one-item list)."""
+        from .result import DealReport
+
+        final = DealReport.objects.final()
+        return self.filter(Exists(final.filter(deal=OuterRef("pk")))).prefetch_related(
+            Prefetch("reports", queryset=final, to_attr="final_reports")
+        )
+
+
 class Deal(models.Model):
     """One deal (局/把) of a match, numbered 1..n; extra deals break a tied knockout match.
 
@@ -181,6 +192,14 @@ class Deal(models.Model):
     number = models.PositiveSmallIntegerField(_("局号"))
     is_extra = models.BooleanField(_("加赛局"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The tribute ledger owed at the start of this deal (R35-R42), written by the computation
+    # side from the previous final deal of the match; null until computed.
+    tributes_owed = models.JSONField(_("开局前应进贡"), null=True, blank=True)
+    # An earlier deal of the match was corrected: this deal's string-three streak and tributes
+    # were worked out from a result that no longer stands.
+    needs_recheck = models.BooleanField(_("需复核"), default=False)
+
+    objects = DealQuerySet.as_manager()
 
     class Meta:
         ordering = ["match", "number"]
@@ -190,6 +209,16 @@ class Deal(models.Model):
             models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
         ]
+
+    def __str__(self):
+        return f"{self.match} · {self.number}"
+
+    @property
+    def final_report(self):
+        """The accepted result, or None (uses `final_reports` when prefetched)."""
+        if hasattr(self, "final_reports"):
+            return self.final_reports[0] if self.final_reports else None
+        return self.reports.final().first()
 
 
 class RoundLog(models.Model):

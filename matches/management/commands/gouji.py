@@ -13,6 +13,8 @@ from typing import Any, Callable
 from django.core.management.base import BaseCommand
 
 from matches.rules.errors import BadDocument
+from matches.rules.gouji.replay import replay
+from matches.rules.gouji.selfplay import selfplay, write_jsonl
 from matches.rules.gouji.settle import settle
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -35,7 +37,10 @@ def read_document(path: str, stdin=None) -> Any:
 
 
 class Command(BaseCommand):
-    help = "Gou Ji rules engine: settle an outcome summary (gouji-outcome/1)."
+    help = (
+        "Gou Ji rules engine: settle an outcome summary (gouji-outcome/1), replay a deal "
+        "record (gouji-deal/1), or write self-played deal records."
+    )
 
     def add_arguments(self, parser):
         subcommands = parser.add_subparsers(dest="subcommand", required=True)
@@ -43,6 +48,17 @@ class Command(BaseCommand):
             "settle", help="check a gouji-outcome/1 summary; print scores and tributes"
         )
         settle_parser.add_argument("file", help="the JSON file, or - for standard input")
+        replay_parser = subcommands.add_parser(
+            "replay", help="replay a gouji-deal/1 record; print the verdict"
+        )
+        replay_parser.add_argument("file", help="the JSON file, or - for standard input")
+        selfplay_parser = subcommands.add_parser(
+            "selfplay", help="write self-played deal records, one JSON document a line"
+        )
+        selfplay_parser.add_argument("--deals", type=int, default=10)
+        selfplay_parser.add_argument("--seed", type=int, default=0)
+        selfplay_parser.add_argument("--rules", default="standard", help="a preset name")
+        selfplay_parser.add_argument("--out", default="-", help="the .jsonl file, or - for stdout")
 
     def handle(self, *args, subcommand: str, **options):
         status = getattr(self, f"run_{subcommand}")(**options)
@@ -51,6 +67,22 @@ class Command(BaseCommand):
 
     def run_settle(self, file: str, **options) -> int:
         return self.check_document(file, settle)
+
+    def run_replay(self, file: str, **options) -> int:
+        return self.check_document(file, replay)
+
+    def run_selfplay(self, deals: int, seed: int, rules: str, out: str, **options) -> int:
+        try:
+            records = selfplay(deals, seed, rules)
+            if out == "-":
+                write_jsonl(records, self.stdout)
+            else:
+                with open(out, "w", encoding="utf-8", newline="\n") as handle:
+                    write_jsonl(records, handle)
+        except BadDocument as error:
+            self.stderr.write(f"bad --rules: {error.message}")
+            return EXIT_UNREADABLE
+        return EXIT_VALID
 
     def check_document(self, path: str, check: Callable[[Any], dict]) -> int:
         """Read, check and print one document; the verdict decides the exit status."""

@@ -88,7 +88,8 @@ def remove_cards(have: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...
         raise RuleViolation(
             "R18",
             "cards_not_held",
-            f"cards {format_cards(missing)} are not held (holding {format_cards(have) or 'nothing'})",
+            f"cards {format_cards(missing)} are not held "
+            f"(holding {format_cards(have) or 'nothing'})",
         )
     return left
 

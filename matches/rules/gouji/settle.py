@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.rules.errors import BadDocument, RuleViolation
+from matches.rules.errors import BadDocument, EngineBug, RuleViolation
 from matches.rules.gouji.ruleset import RuleSet
 
 OUTCOME_FORMAT = "gouji-outcome/1"
@@ -101,9 +101,8 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
     revolution = tuple(_seat_list(doc.get("revolution", []), "revolution"))
     declarations = _declarations(doc.get("declarations", {}))
     burns = tuple(_burn(entry, i) for i, entry in enumerate(_list(doc.get("burns", []), "burns")))
-    suffocated = tuple(
-        _suffocation(entry, i) for i, entry in enumerate(_list(doc.get("suffocated", []), "suffocated"))
-    )
+    suffocations = _list(doc.get("suffocated", []), "suffocated")
+    suffocated = tuple(_suffocation(entry, i) for i, entry in enumerate(suffocations))
     streak = doc.get("string_three_streak", 0)
     if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
         raise BadDocument("field 'string_three_streak' must be a whole number 0 or more")
@@ -140,7 +139,9 @@ def _declarations(value: Any) -> dict[int, str]:
     declarations = {}
     for key, kind in value.items():
         if not isinstance(key, str) or key not in {str(s) for s in SEATS}:
-            raise BadDocument(f"field 'declarations': there is no seat {key!r} (seats are \"1\"-\"6\")")
+            raise BadDocument(
+                f"field 'declarations': there is no seat {key!r} (seats are \"1\"-\"6\")"
+            )
         if kind not in DECLARATIONS:
             raise BadDocument(
                 f"field 'declarations': seat {key} declares {kind!r}, not one of "
@@ -260,7 +261,11 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
         mates_top_two = {outcome.place_of(m) for m in mates} == {0, 1}
         expected = 2 if mates_top_two else 3
         if outcome.place_of(rebel) != expected:
-            why = "both union mates are 1st and 2nd" if mates_top_two else "the union mates are not 1st and 2nd"
+            why = (
+                "both union mates are 1st and 2nd"
+                if mates_top_two
+                else "the union mates are not 1st and 2nd"
+            )
             errors.append(RuleViolation(
                 "R29", "revolution_place",
                 f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
@@ -283,7 +288,9 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
         burner, burned, result = burn
         where = f"burn {index + 1} (seat {burner} burning seat {burned})"
         if burner == burned:
-            errors.append(RuleViolation("R21", "burn_self", f"{where}: a player cannot burn themselves"))
+            errors.append(RuleViolation(
+                "R21", "burn_self", f"{where}: a player cannot burn themselves"
+            ))
         elif burner == head_rival(burned):
             errors.append(RuleViolation(
                 "R21", "burn_by_head_rival",
@@ -294,7 +301,8 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                 "R21", "burn_without_point",
                 f"{where}: under burn_requires_point the burner must have opened a point",
             ))
-        if result == "counter" and not (previous and previous[0] == burned and previous[2] == "stopped"):
+        interrupts_previous = previous and previous[0] == burned and previous[2] == "stopped"
+        if result == "counter" and not interrupts_previous:
             errors.append(RuleViolation(
                 "R22", "counter_without_burn",
                 f"{where}: a counter-burn must follow the burn by seat {burned} that it "
@@ -329,9 +337,13 @@ def _check_suffocation(outcome, rules, errors) -> None:
     seen = set()
     for seat, by in outcome.suffocated:
         if seat == by:
-            errors.append(RuleViolation("R27", "suffocated_self", f"seat {seat} cannot suffocate themselves"))
+            errors.append(RuleViolation(
+                "R27", "suffocated_self", f"seat {seat} cannot suffocate themselves"
+            ))
         if seat in seen:
-            errors.append(RuleViolation("R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"))
+            errors.append(RuleViolation(
+                "R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"
+            ))
         seen.add(seat)
 
 
@@ -353,15 +365,22 @@ def _check_forced_places(outcome, rules, errors) -> None:
             who = "false burner" if rule == "R22" else "suffocated seat"
             errors.append(RuleViolation(
                 rule, "forced_place",
-                f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false burners and "
-                "suffocated players take the lowest places still open",
+                f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false "
+                "burners and suffocated players take the lowest places still open",
             ))
 
 
 # --- scores ---------------------------------------------------------------------------------
 
+def _require_complete(outcome: Outcome) -> None:
+    # Callers settle only complete, checked outcomes; anything else is a bug of the caller.
+    if sorted(outcome.finish) != list(SEATS) or len(outcome.revolution) > 1:
+        raise EngineBug(f"cannot settle an incomplete or void deal: {outcome!r}")
+
+
 def union_scores(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
     """R31–R33: each union's deal score, from a complete finishing order."""
+    _require_complete(outcome)
     finish = outcome.finish
     own = {"A": 0, "B": 0}
     for place, seat in enumerate(finish):
@@ -429,7 +448,8 @@ def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
         if result == "success":
             ledger.append(_tribute(burned, burner, "burn", 1))
         elif result == "counter":
-            cards = {"two": 2, "one_each": 1, "doubling": 2 ** max(depth, 1)}[rules.counter_burn_tribute]
+            amounts = {"two": 2, "one_each": 1, "doubling": 2 ** max(depth, 1)}
+            cards = amounts[rules.counter_burn_tribute]
             ledger.append(_tribute(burned, burner, "burn", cards))
         elif result == "false" and rules.false_burn == "tribute":
             ledger.append(_tribute(burner, burned, "burn", rules.false_burn_cards))
@@ -461,6 +481,7 @@ def string_three_tributes(outcome: Outcome, strung: str) -> list[dict]:
 
 def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
     """R35–R43: what is owed at the start of the next deal, in paying order (R42)."""
+    _require_complete(outcome)
     if not rules.tributes:  # R43
         return []
     strung = outcome.string_three_union

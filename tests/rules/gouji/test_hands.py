@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.rules.errors import RuleViolation
@@ -88,7 +88,7 @@ def test_classify_is_memoised():
         ("R10", "444B", "5555", False, False),  # a joker does not lift a lower rank
         ("R10", "44R", "333", True, True),
         # R11: top of class 1 needs as many big jokers as it has small ones, and a higher rank.
-        ("R11", "66666R", "55555B", True, True),  # ZH example, with the sizes made equal
+        ("R11", "66666R", "55555B", True, True),  # ZH: 66666+大王 beats 55555+小王
         ("R11", "666666", "55555B", False, False),
         ("R11", "66666B", "55555B", False, False),  # small on small never beats
         ("R11", "QQQRR", "JJJBB", True, True),  # ZH: QQQ+2 big beats JJJ+2 small
@@ -235,6 +235,7 @@ def test_beating_is_transitive_exhaustively_for_small_sizes(size):
 
 
 def test_more_big_jokers_beat_is_not_transitive():
-    # Recorded in docs/rules.md: R12's variant ignores rank, so 333RR > AAAAR > QQQQQ but not > QQQQQ.
+    # docs/rules.md, R12: the variant ignores rank, so 333RR > AAAAR > QQQQQ,
+    # yet 333RR does not beat QQQQQ.
     a, b, c = hand("333RR"), hand("AAAAR"), hand("QQQQQ")
     assert beats(a, b, MORE_BIG) and beats(b, c, MORE_BIG) and not beats(a, c, MORE_BIG)

@@ -216,11 +216,13 @@ def test_r29_revolution_contest_takes_points_as_reported():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 8) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=12,
 )
 field_values = st.fixed_dictionaries({}, optional={
-    "rules": st.sampled_from(["standard", "qingdao-hold3", None, {"tributes": False}]) | json_values,
+    "rules": (st.sampled_from(["standard", "qingdao-hold3", None, {"tributes": False}])
+              | json_values),
     "finish": st.permutations([1, 2, 3, 4, 5, 6]).map(list) | json_values,
     "points": st.lists(st.integers(0, 7), max_size=3) | json_values,
     "declarations": st.dictionaries(st.sampled_from(["1", "2", "7"]),

@@ -6,7 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.rules.gouji.ruleset import RuleSet
-from matches.rules.gouji.settle import Outcome, head_rival, tribute_ledger, union_of
+from matches.rules.errors import EngineBug
+from matches.rules.gouji.settle import (
+    Outcome,
+    head_rival,
+    tribute_ledger,
+    union_of,
+    union_scores,
+)
 
 STANDARD = RuleSet.from_json("standard")
 NO_PLACE = (1, 2, 3, 4, 5, 6)  # 1st A, 2nd B, ...: 6th (B) owes 1st (A), 5th (A) owes 2nd (B)
@@ -14,7 +21,8 @@ NO_PLACE = (1, 2, 3, 4, 5, 6)  # 1st A, 2nd B, ...: 6th (B) owes 1st (A), 5th (A
 
 def ledger(outcome, rules=STANDARD, kind=None):
     entries = tribute_ledger(outcome, rules)
-    return [(e["from"], e["to"], e["kind"], e["cards"]) for e in entries if kind in (None, e["kind"])]
+    return [(e["from"], e["to"], e["kind"], e["cards"])
+            for e in entries if kind in (None, e["kind"])]
 
 
 # --- R35: EN's point-tribute chart, all 27 rows ----------------------------------------------
@@ -66,7 +74,9 @@ def test_r35_reproduces_the_en_chart(situation, mine, theirs, rival_pays, player
     }[situation]
     # The other two pairs both open a point, so only this pair owes point tributes.
     points |= {1, 4, 3, 6}
-    declarations = {seat: kind for seat, kind in ((player, mine), (rival, theirs)) if kind != "none"}
+    declarations = {
+        seat: kind for seat, kind in ((player, mine), (rival, theirs)) if kind != "none"
+    }
     outcome = Outcome(NO_PLACE, frozenset(points), declarations)
     owed = {(f, t): cards for f, t, _, cards in ledger(outcome, kind="point")}
     assert owed.get((rival, player), 0) == amount(rival_pays)
@@ -149,7 +159,8 @@ def test_r22_r36_burn_tributes(burns, flags, expected):
 def test_r37_suffocation_tribute_goes_to_the_suffocator():
     outcome = Outcome(NO_PLACE, ALL_POINTS, suffocated=((6, 5), (4, 2)))
     rules = RuleSet.from_json("qingdao-hold3")
-    assert ledger(outcome, rules, kind="suffocation") == [(6, 5, "suffocation", 1), (4, 2, "suffocation", 1)]
+    assert ledger(outcome, rules, kind="suffocation") == [
+        (6, 5, "suffocation", 1), (4, 2, "suffocation", 1)]
 
 
 @pytest.mark.parametrize(
@@ -157,7 +168,8 @@ def test_r37_suffocation_tribute_goes_to_the_suffocator():
     [
         ((1, 2, 3, 4, 5, 6), {}, [(6, 1, "place", 2), (5, 2, "place", 1)]),
         ((1, 3, 2, 4, 6, 5), {}, [(6, 3, "place", 1)]),  # R41: 6th (5) owes its mate 1: waived
-        ((1, 3, 2, 4, 6, 5), {"same_union_tribute": True}, [(5, 1, "place", 2), (6, 3, "place", 1)]),
+        ((1, 3, 2, 4, 6, 5), {"same_union_tribute": True},
+         [(5, 1, "place", 2), (6, 3, "place", 1)]),
         ((1, 2, 4, 3, 5, 6), {}, [(6, 1, "place", 2), (5, 2, "place", 1)]),
         ((1, 2, 4, 3, 6, 5), {}, []),  # both losers pay their own mates: waived
     ],
@@ -231,6 +243,17 @@ def test_r42_tribute_order_variant():
         "point", "point", "burn", "suffocation", "place", "place",
     ]
     assert ledger(busy_outcome(), rules)[0] == (4, 1, "point", 1)
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [Outcome((1, 2, 3, 4, 5)), Outcome((1, 2, 3, 4, 5, 5)), Outcome(NO_PLACE, revolution=(2, 3))],
+)
+def test_settling_an_incomplete_or_void_deal_is_a_caller_bug(outcome):
+    with pytest.raises(EngineBug):
+        tribute_ledger(outcome, STANDARD)
+    with pytest.raises(EngineBug):
+        union_scores(outcome, STANDARD)
 
 
 def test_r43_no_tributes():

@@ -1,0 +1,84 @@
+"""Property tests: `legal_actions` and `apply` agree on states reached by self-play."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matches.rules.errors import RuleViolation
+from matches.rules.gouji import play
+from matches.rules.gouji.selfplay import choose_action, deal_hands
+from matches.rules.gouji.ruleset import PRESETS
+
+
+def reached_state(preset: str, seed: int, steps: int) -> play.State:
+    rng = random.Random(seed)
+    rules = PRESETS[preset]
+    state = play.start(rules, deal_hands(rules, rng), rng.randint(1, 6))
+    for _ in range(steps):
+        if state.over:
+            break
+        _, state = choose_action(state, rng)
+    return state
+
+
+def accepts(state, action) -> bool:
+    try:
+        play.apply(state, action)
+    except RuleViolation:
+        return False
+    return True
+
+
+def random_cards(held: tuple, rng: random.Random) -> tuple:
+    """A random sub-multiset of the cards held, or (sometimes) one card too many."""
+    counts = [rng.randint(0, n) if rng.random() < 0.3 else 0 for n in held]
+    if rng.random() < 0.5:
+        rank = rng.choice([r for r, n in enumerate(held) if n] or [0])
+        counts[rank] = rng.randint(1, max(held[rank], 1))
+    if rng.random() < 0.1:
+        counts[rng.randrange(15)] += 1
+    return tuple(counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 150),
+)
+def test_legal_actions_are_exactly_what_apply_accepts(preset, seed, steps):
+    state = reached_state(preset, seed, steps)
+    legal = play.legal_actions(state)
+    assert len(set(legal)) == len(legal)
+    for action in legal:
+        assert accepts(state, action), action
+    legal = set(legal)
+    rng = random.Random(seed)
+    for seat in play.SEATS:
+        for kind in (play.PASS, play.YIELD):
+            action = play.Action(seat, kind, None)
+            assert accepts(state, action) == (action in legal)
+        for _ in range(15):
+            action = play.Action(seat, play.PLAY, random_cards(state.hands[seat], rng))
+            if sum(action.cards) == 0:
+                continue
+            assert accepts(state, action) == (action in legal), action
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6))
+def test_self_play_ends_with_every_place_given_once(preset, seed):
+    state = reached_state(preset, seed, 10_000)
+    assert state.over
+    assert sorted(state.places[1:]) == [1, 2, 3, 4, 5, 6]
+    assert len(set(state.finished)) == len(state.finished)
+    assert len(state.points) == len(set(state.points))
+
+
+def test_copy_keeps_every_field():
+    state = reached_state("standard", 3, 40)
+    copied = state.copy()
+    for name in play.State.__slots__:
+        assert getattr(copied, name) is getattr(state, name), name
