@@ -15,4 +15,4 @@ def queue_settlement(sender, deal_id: int, **kwargs) -> None:
     if deal is None:
         return
     event_id = deal.match.round.event_id
-    enqueue(settle_deal, event_id, f"match:{deal.match_id}", deal_id=deal_id)
+    enqueue(settle_deal, event_id, f"match:{deal.match_id}", {"deal_id": deal_id})
