@@ -1,0 +1,661 @@
+"""Deal results: the only code that moves results between the database and the rules engine.
+
+- `submit_report`: a referee (private link, signed-in account or API token) reports a deal. The
+  engine checks it (settle for a summary, replay for a play log); an inconsistent report is not
+  stored at all. Depending on the event it is final at once or waits for a confirmation.
+- `confirm_report`: the other union's captain, or a second referee, agrees (final) or disagrees
+  (disputed, for the organiser).
+- `correct_result`: an organiser replaces a result. A new row, never an edit: the old final row
+  becomes `superseded`, and later deals of the match are flagged `needs_recheck`.
+
+Every write holds a row lock on the Deal (`select_for_update`), and the database refuses a second
+final report for a deal (partial unique index), so several web processes cannot store two final
+results. `deal_result_changed` is sent from `transaction.on_commit`, only for committed results.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from matches.models import (
+    Confirmation,
+    Deal,
+    DealReport,
+    Event,
+    Match,
+    PlayerAccount,
+    RefereeLink,
+    Round,
+    Stage,
+    Table,
+)
+from matches.permissions import can_manage_event
+from matches.rules.errors import BadDocument, RuleViolation
+from matches.rules.gouji.ruleset import RuleSet
+from matches.rules.gouji.settle import OUTCOME_FORMAT, union_of
+from matches.rules.registry import get_game
+from matches.signals import deal_result_changed
+
+DEAL_FORMAT = "gouji-deal/1"
+#: Outcome fields a summary and a replay can both say; a summary's are checked against the replay.
+CLAIMABLE = ("finish", "points", "burns", "suffocated")
+
+
+class ResultError(Exception):
+    """A refused request, with a stable code, an HTTP status and the rule id where one applies.
+
+    `errors` lists every inconsistency the engine found; `verdict` is the engine's verdict.
+    """
+
+    def __init__(self, code: str, message: str, *, status: int = 400, rule: str | None = None,
+                 errors: list | None = None, verdict: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.rule = rule
+        self.errors = errors or []
+        self.verdict = verdict
+
+    def as_dict(self) -> dict:
+        error = {"code": self.code, "message": self.message}
+        if self.rule:
+            error["rule"] = self.rule
+        if self.errors:
+            error["errors"] = self.errors
+        if self.verdict is not None:
+            error["verdict"] = self.verdict
+        return error
+
+
+def _forbidden(message: str) -> ResultError:
+    return ResultError("permission_denied", message, status=403)
+
+
+# --- who is acting ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a request: a signed-in user (session or API token) or a referee link."""
+
+    user: Any = None
+    link: RefereeLink | None = None
+    via: str = DealReport.Via.SESSION
+
+    @classmethod
+    def from_link(cls, link: RefereeLink) -> Actor:
+        return cls(user=None, link=link, via=DealReport.Via.REFEREE_LINK)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return bool(self.user is not None and getattr(self.user, "is_authenticated", False))
+
+    @property
+    def identity(self) -> tuple:
+        """Two actors with the same identity are one person for confirmation purposes."""
+        if self.link is not None:
+            return ("link", self.link.pk)
+        return ("user", getattr(self.user, "pk", None))
+
+
+def link_for_token(token: str) -> RefereeLink | None:
+    """The active link with this token (None when unknown or revoked)."""
+    if not token:
+        return None
+    link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
+    if link is None or link.revoked_at is not None:
+        return None
+    return link
+
+
+def is_table_referee(actor: Actor, table: Table) -> bool:
+    """A referee acts on their own tables only: the link's table, or tables they are assigned."""
+    if actor.link is not None:
+        return actor.link.revoked_at is None and actor.link.table_id == table.pk
+    if not actor.is_authenticated:
+        return False
+    return table.referees.filter(pk=actor.user.pk).exists()
+
+
+def can_enter_results(actor: Actor, table: Table) -> bool:
+    if is_table_referee(actor, table):
+        return True
+    return actor.is_authenticated and can_manage_event(actor.user, table.round.event)
+
+
+def player_of(actor: Actor):
+    if not actor.is_authenticated:
+        return None
+    account = PlayerAccount.objects.select_related("player").filter(user=actor.user).first()
+    return account.player if account else None
+
+
+def captain_union(actor: Actor, match: Match):
+    """The union of the match this actor captains, or None."""
+    player = player_of(actor)
+    if player is None:
+        return None
+    for union in (match.union_a, match.union_b):
+        if union is not None and union.members.filter(player=player, is_captain=True).exists():
+            return union
+    return None
+
+
+def union_of_actor(actor: Actor, match: Match):
+    """The union of the match the actor plays in (a captain acting as table referee), or None."""
+    player = player_of(actor)
+    if player is None:
+        return None
+    for union in (match.union_a, match.union_b):
+        if union is not None and union.members.filter(player=player).exists():
+            return union
+    return None
+
+
+def tables_of(actor: Actor):
+    """The tables this actor referees, newest round first."""
+    if actor.link is not None:
+        return Table.objects.filter(pk=actor.link.table_id)
+    if not actor.is_authenticated:
+        return Table.objects.none()
+    return Table.objects.filter(referees=actor.user).order_by("-round__id", "number")
+
+
+def confirmable_reports(actor: Actor):
+    """Pending reports this actor may confirm (as a captain or a second referee)."""
+    candidates = DealReport.objects.filter(state=DealReport.State.PENDING).select_related(
+        "deal__match__round__event", "deal__match__table", "submitted_by", "referee_link"
+    )
+    if actor.link is not None:
+        candidates = candidates.filter(deal__match__table_id=actor.link.table_id)
+    elif actor.is_authenticated:
+        player = player_of(actor)
+        captain_matches = Match.objects.none()
+        if player is not None:
+            from django.db.models import Q
+
+            captain_matches = Match.objects.filter(
+                Q(union_a__members__player=player, union_a__members__is_captain=True)
+                | Q(union_b__members__player=player, union_b__members__is_captain=True)
+            )
+        from django.db.models import Q
+
+        candidates = candidates.filter(
+            Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
+        ).distinct()
+    else:
+        return []
+    return [report for report in candidates if confirmation_role(actor, report) is not None]
+
+
+def confirmation_role(actor: Actor, report: DealReport) -> str | None:
+    """The role in which this actor may confirm this report, or None when they may not."""
+    match = report.deal.match
+    event = match.round.event
+    mode = event.result_confirmation
+    submitter = Actor(user=report.submitted_by, link=report.referee_link)
+    if mode == Event.Confirmation.CAPTAIN:
+        union = captain_union(actor, match)
+        if union is None:
+            return None
+        # The other union's captain: not the union of whoever reported (a captain may referee).
+        reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
+        if reporter_union is not None and reporter_union.pk == union.pk:
+            return None
+        return Confirmation.Role.CAPTAIN
+    if mode == Event.Confirmation.REFEREE:
+        if actor.identity == submitter.identity:
+            return None
+        table = match.table
+        if table is not None and is_table_referee(actor, table):
+            return Confirmation.Role.REFEREE
+        if actor.is_authenticated and can_manage_event(actor.user, event):
+            return Confirmation.Role.REFEREE
+    return None
+
+
+# --- deals --------------------------------------------------------------------------------------
+
+def deal_limit(match: Match) -> int:
+    return match.round.event.deals_per_match
+
+
+def deal_for(match: Match, number: int) -> Deal:
+    """The deal `number` of a match, created on first use.
+
+    Deals 1..deals_per_match are always allowed; extra deals only break a tied knockout match
+    (up to the event's tie_break_deals when set).
+    """
+    event = match.round.event
+    if number < 1:
+        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+    existing = Deal.objects.filter(match=match, number=number).first()
+    if existing is not None:
+        return existing
+    if number > event.deals_per_match:
+        if not _extra_deal_allowed(match, number):
+            raise ResultError(
+                "no_such_deal",
+                f"a match has {event.deals_per_match} deals; deal {number} is not played",
+                status=404,
+            )
+        is_extra = True
+    else:
+        is_extra = False
+    deal, _created = Deal.objects.get_or_create(match=match, number=number,
+                                                defaults={"is_extra": is_extra})
+    return deal
+
+
+def _extra_deal_allowed(match: Match, number: int) -> bool:
+    event = match.round.event
+    if match.round.stage.format != Stage.Format.SINGLE_ELIMINATION:
+        return False
+    if event.tie_break_deals is not None and number > event.deals_per_match + event.tie_break_deals:
+        return False
+    played = list(Deal.objects.filter(match=match, number__lt=number).with_final_result())
+    if len(played) != number - 1:
+        return False
+    total = sum(deal.final_report.score_a or 0 for deal in played)
+    return total == 0
+
+
+def current_deal_number(match: Match) -> int:
+    """The first deal of the match without a final result (the one the referee reports next)."""
+    finals = set(
+        DealReport.objects.final().filter(deal__match=match).values_list("deal__number", flat=True)
+    )
+    number = 1
+    while number in finals:
+        number += 1
+    return number
+
+
+def string_three_streak(match: Match, number: int) -> int:
+    """R40: how many final deals in a row just before deal `number` one union strung three."""
+    finals = {
+        report.deal.number: report
+        for report in DealReport.objects.final().filter(deal__match=match, deal__number__lt=number)
+        .select_related("deal")
+    }
+    streak, union = 0, None
+    previous = number - 1
+    while previous in finals:
+        finish = (finals[previous].summary or {}).get("finish") or []
+        strung = {union_of(seat) for seat in finish[:3]} if len(finish) >= 3 else set()
+        if len(strung) != 1 or (union is not None and strung != {union}):
+            break
+        union = next(iter(strung))
+        streak += 1
+        previous -= 1
+    return streak
+
+
+# --- checking a report with the engine --------------------------------------------------------
+
+@dataclass
+class Checked:
+    summary: dict
+    play_log: dict | None
+    verdict: dict
+    errors: list = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+
+def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any) -> Checked:
+    """Run the engine on a report for a deal; nothing is stored. Raises ResultError (400) when a
+    document cannot be read. The returned `errors` are every reason not to accept it."""
+    if isinstance(deal_or_match, Deal):
+        match, number = deal_or_match.match, deal_or_match.number
+    else:
+        match = deal_or_match
+    event = match.round.event
+    if event.game != Event.Game.GOUJI:
+        raise ResultError("unsupported_game", f"results of {event.game} are not recorded here")
+    if summary is None and play_log is None:
+        raise ResultError("bad_document", "send a summary (gouji-outcome/1), a play log "
+                                          "(gouji-deal/1) or both")
+    for name, doc in (("summary", summary), ("play_log", play_log)):
+        if doc is not None and not isinstance(doc, dict):
+            raise ResultError("bad_document", f"the {name} must be a JSON object")
+    rules = event.rules
+    streak = string_three_streak(match, number)
+    game = get_game("gouji")
+    replay_verdict = None
+    errors: list[dict] = []
+    if play_log is not None:
+        record = copy.deepcopy(play_log)
+        record["rules"] = rules
+        if summary is not None:
+            claimed = dict(record.get("claimed") or {})
+            claimed.update({key: summary[key] for key in CLAIMABLE if key in summary})
+            record["claimed"] = claimed
+        try:
+            replay_verdict = game.replay(record)
+        except BadDocument as exc:
+            raise ResultError("bad_document", f"play log: {exc.message}")
+        if not replay_verdict["valid"]:
+            error = replay_verdict.get("error") or {}
+            errors.append({"rule": error.get("rule"), "code": error.get("code", "illegal_play"),
+                           "message": f"play log, action {error.get('action')}: "
+                                      f"{error.get('message', '')}"})
+        elif not replay_verdict["complete"]:
+            errors.append({"rule": "R30", "code": "play_log_incomplete",
+                           "message": "the play log stops before the deal is over"})
+        for mismatch in replay_verdict.get("mismatches") or []:
+            errors.append({
+                "rule": None, "code": "play_log_mismatch",
+                "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
+                           f"the play log gives {mismatch['replayed']}",
+            })
+        if summary is None:
+            summary = _summary_from_replay(play_log, replay_verdict)
+    summary = dict(summary)
+    summary.setdefault("format", OUTCOME_FORMAT)
+    summary["rules"] = rules
+    summary["string_three_streak"] = streak
+    try:
+        verdict = game.check_summary(summary)
+    except BadDocument as exc:
+        raise ResultError("bad_document", f"summary: {exc.message}")
+    if replay_verdict is not None:
+        verdict = _with_replay(verdict, replay_verdict, summary, rules, errors)
+    else:
+        errors.extend(verdict["errors"])
+    return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
+
+
+def _summary_from_replay(play_log: dict, replay_verdict: dict) -> dict:
+    return {
+        "format": OUTCOME_FORMAT,
+        "finish": replay_verdict.get("finish") or [],
+        "points": replay_verdict.get("points") or [],
+        "declarations": play_log.get("declarations") or {},
+        "burns": [b for b in replay_verdict.get("burns") or [] if b.get("outcome")],
+        "suffocated": replay_verdict.get("suffocated") or [],
+        "revolution": play_log.get("revolution") or [],
+    }
+
+
+def _with_replay(verdict: dict, replay_verdict: dict, summary: dict, rules, errors: list) -> dict:
+    """A played deal is judged by its replay. Settling the summary adds the streak (R40, which a
+    single record cannot know); where the two differ the replay wins, since it also knows which
+    points were opened after a head rival finished (D12), which no summary can say."""
+    combined = dict(verdict)
+    combined["replay"] = replay_verdict
+    if errors:
+        return combined
+    if not verdict["valid"] or verdict["union_scores"] != replay_verdict["union_scores"]:
+        combined["valid"] = True
+        combined["errors"] = []
+        combined["union_scores"] = replay_verdict["union_scores"]
+        tributes = replay_verdict["tributes"]
+        finish = summary.get("finish") or []
+        strung = len({union_of(seat) for seat in finish[:3]}) == 1
+        if strung and summary["string_three_streak"] >= 2 and RuleSet.from_json(rules).string_three_amnesty:
+            tributes = []  # R40
+        combined["tributes"] = tributes
+        combined["settled_from"] = "replay"
+    return combined
+
+
+def _rejection(checked: Checked) -> ResultError:
+    first = checked.errors[0]
+    count = len(checked.errors)
+    message = first["message"] if count == 1 else f"{first['message']} (and {count - 1} more)"
+    return ResultError("inconsistent_result", message, status=422, rule=first.get("rule"),
+                       errors=checked.errors, verdict=checked.verdict)
+
+
+# --- locking and staleness ----------------------------------------------------------------------
+
+def _lock_deal(deal_id: int) -> Deal:
+    """Lock the deal row for the rest of the transaction; refuse a deal that no longer exists or
+    whose round is not open for results."""
+    deal = Deal.objects.select_for_update().filter(pk=deal_id).first()
+    if deal is None:
+        raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
+                          status=409)
+    deal = Deal.objects.select_related("match__round__event", "match__round__stage",
+                                       "match__table", "match__union_a", "match__union_b").get(pk=deal_id)
+    return deal
+
+
+def _require_open_round(round_: Round, allow_closed: bool = False) -> None:
+    if round_.state == Round.State.PUBLISHED:
+        return
+    if round_.state == Round.State.CLOSED and allow_closed:
+        return
+    if round_.state == Round.State.DRAFT:
+        raise ResultError("round_not_published", "this round is not published yet", status=409)
+    raise ResultError("round_closed", "this round is closed: only an organiser can correct it",
+                      status=409)
+
+
+def _require_previous_final(deal: Deal) -> None:
+    """R35: the tributes of a deal are paid from the previous deal's result, so the previous deal
+    must be final before this one is reported."""
+    if deal.number == 1:
+        return
+    previous = Deal.objects.filter(match_id=deal.match_id, number=deal.number - 1).first()
+    if previous is None or not DealReport.objects.final().filter(deal=previous).exists():
+        raise ResultError(
+            "previous_deal_open",
+            f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
+            status=409, rule="R35",
+        )
+
+
+def _notify(deal_id: int) -> None:
+    transaction.on_commit(lambda: deal_result_changed.send(sender=DealReport, deal_id=deal_id))
+
+
+def _now():
+    return timezone.now()
+
+
+def _scores(verdict: dict) -> tuple[int | None, int | None]:
+    scores = verdict.get("union_scores") or {}
+    return scores.get("A"), scores.get("B")
+
+
+# --- the three operations -----------------------------------------------------------------------
+
+def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
+                  idempotency_key: str = "") -> tuple[DealReport, bool]:
+    """Store a referee's report of a deal. Returns (report, created).
+
+    The same idempotency key for the same deal returns the first report (created False).
+    Raises ResultError: 400 unreadable, 403 not this actor's table, 409 stale or already final,
+    422 inconsistent with the rules (nothing stored).
+    """
+    idempotency_key = (idempotency_key or "").strip()[:100]
+    if idempotency_key:
+        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier, False
+    try:
+        with transaction.atomic():
+            deal = _lock_deal(deal.pk)
+            match = deal.match
+            if match.table is None:
+                raise ResultError("table_gone", "this match has no table", status=409)
+            if not can_enter_results(actor, match.table):
+                raise _forbidden("you do not referee this table")
+            _require_open_round(match.round)
+            if idempotency_key:
+                earlier = DealReport.objects.filter(deal=deal, idempotency_key=idempotency_key).first()
+                if earlier is not None:
+                    return earlier, False
+            reports = DealReport.objects.filter(deal=deal)
+            if reports.final().exists():
+                raise ResultError("already_final", f"deal {deal.number} already has a final "
+                                  "result; an organiser can correct it", status=409)
+            if reports.filter(state=DealReport.State.DISPUTED).exists():
+                raise ResultError("deal_disputed", f"deal {deal.number} is disputed: the "
+                                  "organiser decides it", status=409)
+            _require_previous_final(deal)
+            checked = check_report(deal, None, summary, play_log)
+            if not checked.accepted:
+                raise _rejection(checked)
+            event = match.round.event
+            final_now = event.result_confirmation == Event.Confirmation.NONE
+            now = _now()
+            # A new report replaces one still waiting for confirmation (the referee fixed it).
+            reports.filter(state=DealReport.State.PENDING).update(
+                state=DealReport.State.SUPERSEDED, state_changed_at=now
+            )
+            score_a, score_b = _scores(checked.verdict)
+            report = DealReport.objects.create(
+                deal=deal, kind=DealReport.Kind.REPORT,
+                state=DealReport.State.FINAL if final_now else DealReport.State.PENDING,
+                summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
+                score_a=score_a, score_b=score_b,
+                submitted_by=actor.user if actor.is_authenticated else None, via=actor.via,
+                referee_link=actor.link, idempotency_key=idempotency_key, created_at=now,
+                state_changed_at=now,
+            )
+            event.freeze_rules()
+            if final_now:
+                _notify(deal.pk)
+            return report, True
+    except IntegrityError:
+        # Another process stored a report for this deal at the same moment.
+        if idempotency_key:
+            earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                return earlier, False
+        raise ResultError("already_final", "another result for this deal was stored at the same "
+                          "moment", status=409)
+
+
+def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "") -> DealReport:
+    """A captain or second referee agrees (the report becomes final) or disagrees (disputed)."""
+    try:
+        with transaction.atomic():
+            deal = _lock_deal(report.deal_id)
+            report = DealReport.objects.select_for_update().get(pk=report.pk)
+            report.deal = deal
+            role = confirmation_role(actor, report)
+            if role is None:
+                if report.deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
+                    raise ResultError("no_confirmation", "this event needs no confirmation",
+                                      status=409)
+                raise _forbidden("you may not confirm this result")
+            _require_open_round(deal.match.round)
+            if report.state != DealReport.State.PENDING:
+                already = report.confirmations.filter(agrees=agrees)
+                already = (already.filter(referee_link=actor.link) if actor.link is not None
+                           else already.filter(user=actor.user))
+                if already.exists():
+                    return report  # the same answer twice (a double tap or a retry)
+                raise ResultError("not_pending", f"this report is {report.state}, not waiting "
+                                  "for confirmation", status=409)
+            now = _now()
+            Confirmation.objects.create(
+                report=report, user=actor.user if actor.is_authenticated else None,
+                referee_link=actor.link, role=role, agrees=agrees, note=note or "", at=now,
+            )
+            report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
+            report.state_changed_at = now
+            report.save(update_fields=["state", "state_changed_at"])
+            if agrees:
+                _notify(deal.pk)
+            return report
+    except IntegrityError:
+        raise ResultError("already_final", "this deal already has a final result", status=409)
+
+
+def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str,
+                   idempotency_key: str = "") -> DealReport:
+    """An organiser replaces the result of a deal (also how a dispute is decided)."""
+    reason = (reason or "").strip()
+    if not actor.is_authenticated or not can_manage_event(actor.user, deal.match.round.event):
+        raise _forbidden("only the event's organisers correct results")
+    if not reason:
+        raise ResultError("reason_required", "a correction needs a reason")
+    idempotency_key = (idempotency_key or "").strip()[:100]
+    if idempotency_key:
+        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+    with transaction.atomic():
+        deal = _lock_deal(deal.pk)
+        _require_open_round(deal.match.round, allow_closed=True)
+        _require_previous_final(deal)
+        checked = check_report(deal, None, summary, play_log)
+        if not checked.accepted:
+            raise _rejection(checked)
+        now = _now()
+        reports = DealReport.objects.filter(deal=deal)
+        old_final = reports.final().first()
+        reports.filter(state__in=[DealReport.State.FINAL, DealReport.State.PENDING,
+                                  DealReport.State.DISPUTED]).update(
+            state=DealReport.State.SUPERSEDED, state_changed_at=now
+        )
+        score_a, score_b = _scores(checked.verdict)
+        report = DealReport.objects.create(
+            deal=deal, kind=DealReport.Kind.CORRECTION, state=DealReport.State.FINAL,
+            summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
+            score_a=score_a, score_b=score_b, submitted_by=actor.user, via=actor.via,
+            idempotency_key=idempotency_key, reason=reason, replaces=old_final, created_at=now,
+            state_changed_at=now,
+        )
+        Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
+        if old_final is not None:
+            Deal.objects.filter(match_id=deal.match_id, number__gt=deal.number).update(
+                needs_recheck=True
+            )
+        deal.match.round.event.freeze_rules()
+        _notify(deal.pk)
+        return report
+
+
+# --- what a table page shows --------------------------------------------------------------------
+
+TABLE_WAITING, TABLE_REPORTED, TABLE_CONFIRMED, TABLE_DISPUTED = (
+    "waiting", "reported", "confirmed", "disputed"
+)
+
+
+def table_state(table: Table) -> str:
+    """waiting (nothing open, deals left), reported (a report awaits confirmation), confirmed (all
+    deals final), disputed (a report was disputed)."""
+    match = getattr(table, "match", None)
+    if match is None:
+        return TABLE_WAITING
+    reports = DealReport.objects.filter(deal__match=match)
+    if reports.filter(state=DealReport.State.DISPUTED).exists():
+        return TABLE_DISPUTED
+    if reports.filter(state=DealReport.State.PENDING).exists():
+        return TABLE_REPORTED
+    finals = reports.final().count()
+    if finals >= match.round.event.deals_per_match:
+        return TABLE_CONFIRMED
+    return TABLE_WAITING
+
+
+def match_deals(match: Match) -> list[dict]:
+    """Each deal of the match (played or to play) with its final and open reports."""
+    deals = {deal.number: deal for deal in Deal.objects.filter(match=match)}
+    reports = DealReport.objects.filter(deal__match=match).select_related("deal")
+    by_number: dict[int, list[DealReport]] = {}
+    for report in reports:
+        by_number.setdefault(report.deal.number, []).append(report)
+    count = max([match.round.event.deals_per_match, *deals.keys()] or [0])
+    rows = []
+    for number in range(1, count + 1):
+        history = by_number.get(number, [])
+        final = next((r for r in history if r.state == DealReport.State.FINAL), None)
+        open_ = next((r for r in history if r.state in (DealReport.State.PENDING,
+                                                        DealReport.State.DISPUTED)), None)
+        rows.append({"number": number, "deal": deals.get(number), "final": final, "open": open_,
+                     "history": history})
+    return rows

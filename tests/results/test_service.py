@@ -1,0 +1,315 @@
+"""The result-entry service: engine checks, idempotency, confirmation, correction, staleness."""
+from __future__ import annotations
+
+import pytest
+
+from matches.models import Deal, DealReport, Event, Round
+from matches.rules.registry import get_game
+from matches.services import results
+from matches.services.results import Actor, ResultError
+from matches.signals import deal_result_changed
+
+from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
+
+pytestmark = pytest.mark.django_db
+
+
+def ref(setup):
+    return Actor(user=setup.referee)
+
+
+def submit(setup, number=1, summary=SUMMARY, play_log=None, actor=None, key=""):
+    deal = results.deal_for(setup.match, number)
+    return results.submit_report(deal, summary, play_log, actor or ref(setup), key)
+
+
+def confirm(setup, report, agrees=True, user=None):
+    return results.confirm_report(report, Actor(user=user or setup.captain_b), agrees)
+
+
+def finalise(setup, number=1, summary=SUMMARY):
+    report, _ = submit(setup, number, summary)
+    return confirm(setup, report)
+
+
+@pytest.fixture
+def signals():
+    received = []
+
+    def handler(sender, deal_id, **kwargs):
+        received.append(deal_id)
+
+    deal_result_changed.connect(handler)
+    yield received
+    deal_result_changed.disconnect(handler)
+
+
+def test_a_valid_report_is_stored_pending_with_the_engine_verdict_and_event_rules(setup):
+    report, created = submit(setup)
+    assert created and report.state == DealReport.State.PENDING
+    assert report.summary["rules"] == setup.event.rules
+    assert report.summary["string_three_streak"] == 0
+    assert report.verdict["union_scores"] == {"A": 2, "B": -2}
+    assert (report.score_a, report.score_b) == (2, -2)
+    assert report.verdict["tributes"]  # the engine's ledger is kept with the result
+    assert report.submitted_by == setup.referee and report.via == DealReport.Via.SESSION
+    setup.event.refresh_from_db()
+    assert setup.event.rules_frozen_at is not None
+
+
+def test_an_inconsistent_report_is_refused_with_its_rule_and_nothing_is_stored(setup):
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=BAD_FINISH)
+    assert error.value.status == 422 and error.value.rule == "R30"
+    assert error.value.errors[0]["code"] == "finish_not_permutation"
+    assert not DealReport.objects.exists()
+    setup.event.refresh_from_db()
+    assert setup.event.rules_frozen_at is None
+
+
+@pytest.mark.parametrize("summary", ["text", [1, 2], {"finish": "x"}, {"bogus": 1}])
+def test_an_unreadable_summary_is_a_bad_document(setup, summary):
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=summary)
+    assert error.value.code == "bad_document" and error.value.status == 400
+    assert not DealReport.objects.exists()
+
+
+def test_the_same_idempotency_key_returns_the_first_report(setup):
+    first, created = submit(setup, key="tap-1")
+    again, created_again = submit(setup, key="tap-1")
+    assert created and not created_again and again.pk == first.pk
+    assert DealReport.objects.count() == 1
+
+
+def test_a_new_report_replaces_one_still_waiting(setup):
+    first, _ = submit(setup, key="a")
+    second, _ = submit(setup, summary=STRING_THREE_A, key="b")
+    first.refresh_from_db()
+    assert first.state == DealReport.State.SUPERSEDED and second.state == DealReport.State.PENDING
+
+
+def test_the_other_captain_confirms_and_the_result_becomes_final(setup, signals,
+                                                                django_capture_on_commit_callbacks):
+    report, _ = submit(setup)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = confirm(setup, report)
+    assert confirmed.state == DealReport.State.FINAL
+    assert signals == [report.deal_id]
+    assert list(DealReport.objects.final()) == [confirmed]
+    assert [d.pk for d in Deal.objects.with_final_result()] == [report.deal_id]
+    assert confirmed.confirmations.get().role == "captain"
+
+
+def test_no_signal_while_a_report_waits(setup, signals, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(setup)
+    assert signals == []
+
+
+def test_a_disagreement_marks_the_report_disputed_and_blocks_new_reports(setup):
+    report, _ = submit(setup)
+    disputed = confirm(setup, report, agrees=False)
+    assert disputed.state == DealReport.State.DISPUTED
+    assert not DealReport.objects.final().exists()
+    with pytest.raises(ResultError) as error:
+        submit(setup, key="again")
+    assert error.value.code == "deal_disputed" and error.value.status == 409
+
+
+def test_only_the_other_unions_captain_confirms(setup):
+    report, _ = submit(setup)
+    for user in (setup.player_a2, setup.outsider, setup.referee, setup.organiser):
+        with pytest.raises(ResultError) as error:
+            confirm(setup, report, user=user)
+        assert error.value.status == 403
+    # A captain who refereed their own table is confirmed by the other captain, not by themselves.
+    setup.table.referees.add(setup.captain_a)
+    own, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                   Actor(user=setup.captain_a), "captain-entry")
+    with pytest.raises(ResultError):
+        confirm(setup, own, user=setup.captain_a)
+    assert confirm(setup, own, user=setup.captain_b).state == DealReport.State.FINAL
+
+
+def test_a_second_referee_confirms_when_the_event_says_so(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    report, _ = submit(setup)
+    with pytest.raises(ResultError):
+        results.confirm_report(report, Actor(user=setup.referee), True)  # not the same referee
+    with pytest.raises(ResultError):
+        results.confirm_report(report, Actor(user=setup.captain_b), True)
+    final = results.confirm_report(report, Actor(user=setup.second_referee), True)
+    assert final.state == DealReport.State.FINAL
+
+
+def test_reports_are_final_at_once_without_confirmation(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    report, _ = submit(setup, actor=Actor.from_link(setup.link))
+    assert report.state == DealReport.State.FINAL and report.referee_link == setup.link
+    with pytest.raises(ResultError) as error:
+        submit(setup, key="second")
+    assert error.value.code == "already_final" and error.value.status == 409
+
+
+def test_confirming_twice_the_same_way_is_harmless_but_a_changed_mind_conflicts(setup):
+    report, _ = submit(setup)
+    confirm(setup, report)
+    assert confirm(setup, report).state == DealReport.State.FINAL
+    with pytest.raises(ResultError) as error:
+        confirm(setup, report, agrees=False)
+    assert error.value.code == "not_pending"
+
+
+def test_a_referee_acts_only_on_their_own_table(setup):
+    from .conftest import build_table
+
+    _, other_table, other_match = build_table(setup.event, number=2)
+    deal = results.deal_for(other_match, 1)
+    for actor in (ref(setup), Actor.from_link(setup.link), Actor(user=setup.outsider),
+                  Actor(user=setup.captain_a)):
+        with pytest.raises(ResultError) as error:
+            results.submit_report(deal, SUMMARY, None, actor, "")
+        assert error.value.status == 403
+    setup.link.revoke()
+    with pytest.raises(ResultError):
+        submit(setup, actor=Actor.from_link(setup.link))
+    # Organisers and admins may enter results for any table of their events.
+    assert results.submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "o")[1]
+
+
+@pytest.mark.parametrize("state,code", [(Round.State.DRAFT, "round_not_published"),
+                                        (Round.State.CLOSED, "round_closed")])
+def test_stale_submissions_store_nothing(setup, state, code):
+    deal = results.deal_for(setup.match, 1)
+    Round.objects.filter(pk=setup.round.pk).update(state=state)
+    with pytest.raises(ResultError) as error:
+        results.submit_report(deal, SUMMARY, None, ref(setup), "")
+    assert error.value.code == code and error.value.status == 409
+    assert not DealReport.objects.exists()
+
+
+def test_a_deal_of_a_redrawn_round_is_gone(setup):
+    deal = results.deal_for(setup.match, 1)
+    deal_id = deal.pk
+    setup.match.delete()  # a re-draw deletes the round's matches (no result stored yet)
+    with pytest.raises(ResultError) as error:
+        results.submit_report(Deal(pk=deal_id), SUMMARY, None, ref(setup), "")
+    assert error.value.code == "deal_gone"
+
+
+def test_deals_are_reported_in_order(setup):
+    with pytest.raises(ResultError) as error:
+        submit(setup, number=2)
+    assert error.value.code == "previous_deal_open" and error.value.rule == "R35"
+    finalise(setup, 1)
+    report, _ = submit(setup, number=2)
+    assert report.deal.number == 2
+    with pytest.raises(ResultError):
+        results.deal_for(setup.match, setup.event.deals_per_match + 1)
+
+
+def test_the_string_three_streak_comes_from_previous_final_deals(setup):
+    """R40: third string of three in a row for union A: amnesty, no tributes."""
+    for number in (1, 2):
+        finalise(setup, number, STRING_THREE_A)
+    report, _ = submit(setup, number=3, summary=STRING_THREE_A)
+    assert report.summary["string_three_streak"] == 2
+    assert report.verdict["tributes"] == []
+    assert results.string_three_streak(setup.match, 2) == 1
+    # A deal that is not a string of three breaks the streak.
+    confirm(setup, report)
+    finalise(setup, 4, SUMMARY)
+    assert results.string_three_streak(setup.match, 5) == 0
+
+
+def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,
+                                                              django_capture_on_commit_callbacks):
+    first = finalise(setup, 1)
+    finalise(setup, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        correction = results.correct_result(first.deal, STRING_THREE_A, None,
+                                            Actor(user=setup.organiser), "计分错误")
+    first.refresh_from_db()
+    assert first.state == DealReport.State.SUPERSEDED and first.summary["finish"] == SUMMARY["finish"]
+    assert correction.state == DealReport.State.FINAL and correction.kind == "correction"
+    assert correction.replaces == first and correction.reason == "计分错误"
+    assert DealReport.objects.final().filter(deal=first.deal).get() == correction
+    assert signals == [first.deal_id]
+    assert Deal.objects.get(match=setup.match, number=2).needs_recheck
+    assert not Deal.objects.get(match=setup.match, number=1).needs_recheck
+
+
+def test_corrections_need_an_organiser_and_a_reason(setup):
+    first = finalise(setup, 1)
+    with pytest.raises(ResultError) as error:
+        results.correct_result(first.deal, SUMMARY, None, ref(setup), "x")
+    assert error.value.status == 403
+    with pytest.raises(ResultError) as error:
+        results.correct_result(first.deal, SUMMARY, None, Actor(user=setup.organiser), "  ")
+    assert error.value.code == "reason_required"
+    with pytest.raises(ResultError) as error:
+        results.correct_result(first.deal, BAD_FINISH, None, Actor(user=setup.admin), "x")
+    assert error.value.status == 422
+    assert DealReport.objects.final().get() == first
+
+
+def test_an_organiser_decides_a_dispute_by_correcting(setup):
+    report, _ = submit(setup)
+    confirm(setup, report, agrees=False)
+    decided = results.correct_result(report.deal, STRING_THREE_A, None,
+                                     Actor(user=setup.organiser), "双方队长同意")
+    report.refresh_from_db()
+    assert report.state == DealReport.State.SUPERSEDED and decided.replaces is None
+    assert decided.state == DealReport.State.FINAL
+
+
+def test_a_closed_round_can_still_be_corrected(setup):
+    first = finalise(setup, 1)
+    Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
+    assert results.correct_result(first.deal, STRING_THREE_A, None, Actor(user=setup.organiser),
+                                  "赛后更正").is_final
+
+
+# --- play logs ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def record():
+    return next(iter(get_game("gouji").selfplay(1, 7)))
+
+
+def test_a_play_log_alone_is_replayed_and_its_outcome_recorded(setup, record):
+    report, _ = submit(setup, summary=None, play_log=record)
+    replayed = get_game("gouji").replay(record)
+    assert report.summary["finish"] == replayed["finish"]
+    assert report.verdict["union_scores"] == replayed["union_scores"]
+    assert report.verdict["replay"]["valid"] and report.play_log == record
+
+
+def test_a_summary_that_disagrees_with_its_play_log_is_refused(setup, record):
+    finish = record["claimed"]["finish"]
+    wrong = {"format": "gouji-outcome/1", "finish": list(reversed(finish)),
+             "points": record["claimed"]["points"]}
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=wrong, play_log={**record, "claimed": {}})
+    assert error.value.status == 422
+    assert any(e["code"] == "play_log_mismatch" for e in error.value.errors)
+    assert not DealReport.objects.exists()
+
+
+def test_a_summary_that_agrees_with_its_play_log_is_accepted(setup, record):
+    summary = {"format": "gouji-outcome/1", "finish": record["claimed"]["finish"],
+               "points": record["claimed"]["points"]}
+    report, _ = submit(setup, summary=summary, play_log=record)
+    assert report.verdict["replay"]["mismatches"] == []
+
+
+def test_an_illegal_or_unfinished_play_log_is_refused(setup, record):
+    cut = {**record, "actions": record["actions"][:10], "claimed": {}}
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=None, play_log=cut)
+    assert error.value.errors[0]["code"] == "play_log_incomplete"
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=None, play_log={**record, "hands": {"1": "ZZ"}})
+    assert error.value.status in (400, 422)
+    assert not DealReport.objects.exists()
