@@ -192,6 +192,19 @@ def confirmable_reports(actor: Actor):
     return [report for report in candidates if confirmation_role(actor, report) is not None]
 
 
+def _confirming_union_id(report: DealReport, submitter: Actor) -> int | None:
+    """Whose captain confirms: the union other than the reporter's when a player of the match
+    reported (a captain refereeing their own table); otherwise the union the report makes lose
+    the deal, who has every reason to check it. None: either captain (a drawn deal)."""
+    match = report.deal.match
+    reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
+    if reporter_union is not None:
+        return match.union_b_id if reporter_union.pk == match.union_a_id else match.union_a_id
+    if report.score_a is None or report.score_a == 0:
+        return None
+    return match.union_a_id if report.score_a < 0 else match.union_b_id
+
+
 def confirmation_role(actor: Actor, report: DealReport) -> str | None:
     """The role in which this actor may confirm this report, or None when they may not."""
     match = report.deal.match
@@ -202,11 +215,8 @@ def confirmation_role(actor: Actor, report: DealReport) -> str | None:
         union = captain_union(actor, match)
         if union is None:
             return None
-        # The other union's captain: not the union of whoever reported (a captain may referee).
-        reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
-        if reporter_union is not None and reporter_union.pk == union.pk:
-            return None
-        return Confirmation.Role.CAPTAIN
+        expected = _confirming_union_id(report, submitter)
+        return Confirmation.Role.CAPTAIN if expected in (None, union.pk) else None
     if mode == Event.Confirmation.REFEREE:
         if actor.identity == submitter.identity:
             return None
@@ -249,6 +259,16 @@ def deal_for(match: Match, number: int) -> Deal:
     deal, _created = Deal.objects.get_or_create(match=match, number=number,
                                                 defaults={"is_extra": is_extra})
     return deal
+
+
+def deal_allowed(match: Match, number: int) -> bool:
+    """Whether deal `number` is (or may be) played, without creating it."""
+    if number < 1:
+        return False
+    if number <= match.round.event.deals_per_match:
+        return True
+    return Deal.objects.filter(match=match, number=number).exists() or _extra_deal_allowed(
+        match, number)
 
 
 def _extra_deal_allowed(match: Match, number: int) -> bool:

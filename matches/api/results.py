@@ -1,0 +1,305 @@
+"""Deal results over the API: a digital table or a referee's app reports deals, a captain or a
+second referee confirms, an organiser corrects; anyone reads a published table's results.
+
+Authentication: a DRF token (`Authorization: Token <key>`), a session, or a referee link's token
+(`Authorization: Referee <token>`), which acts on that link's table only. Errors are
+`{"error": {"code", "message", "rule"?, "errors"?, "verdict"?}}`.
+"""
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from matches.api.documents import read_json_document
+from matches.api.errors import ApiError
+from matches.models import Deal, DealReport, RefereeLink, Round, Table
+from matches.permissions import can_manage_event
+from matches.services import results
+from matches.services.results import Actor, ResultError
+
+
+class RefereeLinkAuthentication(BaseAuthentication):
+    """`Authorization: Referee <token>`: the bearer holds a referee link (its QR code)."""
+
+    keyword = "Referee"
+
+    def authenticate(self, request):
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("give the referee token after 'Referee '")
+        try:
+            token = parts[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed("the referee token is not valid")
+        link = results.link_for_token(token)
+        if link is None:
+            raise exceptions.AuthenticationFailed("unknown or revoked referee link")
+        from django.contrib.auth.models import AnonymousUser
+
+        return AnonymousUser(), link
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+AUTHENTICATION = [RefereeLinkAuthentication, TokenAuthentication, SessionAuthentication]
+
+
+def actor_of(request) -> Actor:
+    if isinstance(request.auth, RefereeLink):
+        return Actor.from_link(request.auth)
+    if isinstance(request.auth, Token):
+        return Actor(user=request.user, via=DealReport.Via.API_TOKEN)
+    return Actor(user=request.user if request.user.is_authenticated else None)
+
+
+def _error(exc: ResultError) -> Response:
+    return Response({"error": exc.as_dict()}, status=exc.status)
+
+
+def _not_found(what: str) -> ApiError:
+    return ApiError("not_found", f"no such {what}", status_code=404)
+
+
+# --- JSON shapes ------------------------------------------------------------------------------
+
+def report_json(report: DealReport, full: bool = True) -> dict:
+    data = {
+        "id": report.pk,
+        "deal": report.deal.number,
+        "deal_id": report.deal_id,
+        "kind": report.kind,
+        "state": report.state,
+        "union_scores": report.union_scores,
+        "tributes": report.tributes,
+        "created_at": report.created_at.isoformat(),
+    }
+    if full:
+        data.update({
+            "summary": report.summary,
+            "has_play_log": report.play_log is not None,
+            "verdict": report.verdict,
+            "submitted_by": report.submitted_by.get_username() if report.submitted_by else None,
+            "via": report.via,
+            "referee_link": report.referee_link_id,
+            "reason": report.reason,
+            "replaces": report.replaces_id,
+            "confirmations": [
+                {"role": c.role, "agrees": c.agrees, "note": c.note, "at": c.at.isoformat(),
+                 "by": c.user.get_username() if c.user else None, "referee_link": c.referee_link_id}
+                for c in report.confirmations.select_related("user")
+            ],
+        })
+    return data
+
+
+def is_participant(actor: Actor, table: Table) -> bool:
+    """Referees of the table, the two captains and the organisers see open reports."""
+    match = getattr(table, "match", None)
+    if results.can_enter_results(actor, table):
+        return True
+    return match is not None and results.captain_union(actor, match) is not None
+
+
+def table_json(table: Table, actor: Actor) -> dict:
+    round_ = table.round
+    match = getattr(table, "match", None)
+    participant = is_participant(actor, table)
+    show_results = participant or not round_.silent
+    data = {
+        "table": {"id": table.pk, "number": table.number},
+        "round": {"id": round_.pk, "number": round_.number, "state": round_.state,
+                  "silent": round_.silent},
+        "event": {"id": round_.event_id, "name": round_.event.name,
+                  "result_confirmation": round_.event.result_confirmation},
+        "seats": [
+            {"seat": seat.seat, "side": seat.side, "player": str(seat.player),
+             "union": seat.union.name}
+            for seat in table.seats.select_related("player", "union")
+        ],
+        "unions": None,
+        "state": results.table_state(table) if show_results else None,
+        "current_deal": None,
+        "tributes_owed": None,
+        "deals": [],
+    }
+    if match is None:
+        return data
+    data["unions"] = {"A": match.union_a.name, "B": match.union_b.name if match.union_b else None}
+    current = results.current_deal_number(match)
+    data["current_deal"] = current
+    if not show_results:
+        return data
+    for row in results.match_deals(match):
+        deal = row["deal"]
+        entry = {
+            "number": row["number"],
+            "needs_recheck": bool(deal and deal.needs_recheck),
+            "tributes_owed": deal.tributes_owed if deal else None,
+            "final": report_json(row["final"], full=participant) if row["final"] else None,
+        }
+        if participant:
+            entry["open"] = report_json(row["open"]) if row["open"] else None
+        data["deals"].append(entry)
+        if row["number"] == current:
+            data["tributes_owed"] = entry["tributes_owed"]
+    return data
+
+
+def _visible_table(table_id: int, actor: Actor) -> Table:
+    table = Table.objects.select_related("round__event", "match__union_a", "match__union_b").filter(
+        pk=table_id).first()
+    if table is None:
+        raise _not_found("table")
+    if table.round.state == Round.State.DRAFT and not (
+        actor.is_authenticated and can_manage_event(actor.user, table.round.event)
+    ):
+        raise _not_found("table")  # a draft round is not published data
+    return table
+
+
+def _body(request) -> dict:
+    document = read_json_document(request)
+    if not isinstance(document, dict):
+        raise ApiError("malformed", "the body must be a JSON object")
+    unknown = set(document) - {"summary", "play_log", "agrees", "note", "reason"}
+    if unknown:
+        raise ApiError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
+    return document
+
+
+# --- endpoints ---------------------------------------------------------------------------------
+
+_idempotency = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    description="A retry or double tap with the same key returns the first report.",
+)
+_responses = {code: OpenApiTypes.OBJECT for code in (200, 201, 400, 401, 403, 404, 409, 422)}
+
+
+@extend_schema(summary="A table's seats, deals, result states and the tributes owed",
+               responses=_responses)
+@api_view(["GET"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def table_detail(request, table_id: int):
+    actor = actor_of(request)
+    return Response(table_json(_visible_table(table_id, actor), actor))
+
+
+@extend_schema(
+    summary="Report a deal: a gouji-outcome/1 summary and/or a gouji-deal/1 play log",
+    request=OpenApiTypes.OBJECT, responses=_responses, parameters=[_idempotency],
+)
+@api_view(["POST"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def submit_deal_report(request, table_id: int, number: int):
+    actor = actor_of(request)
+    if actor.link is None and not actor.is_authenticated:
+        raise exceptions.NotAuthenticated("sign in, or send a token or a referee link")
+    body = _body(request)
+    table = _visible_table(table_id, actor)
+    match = getattr(table, "match", None)
+    if match is None:
+        raise _not_found("match at this table")
+    try:
+        if not results.can_enter_results(actor, table):
+            raise ResultError("permission_denied", "you do not referee this table", status=403)
+        deal = results.deal_for(match, number)
+        report, created = results.submit_report(
+            deal, body.get("summary"), body.get("play_log"), actor,
+            request.headers.get("Idempotency-Key", ""),
+        )
+    except ResultError as exc:
+        return _error(exc)
+    response = Response({"report": report_json(report)}, status=201 if created else 200)
+    if not created:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _report(report_id: int) -> DealReport:
+    report = DealReport.objects.select_related(
+        "deal__match__round__event", "deal__match__table", "submitted_by").filter(pk=report_id).first()
+    if report is None:
+        raise _not_found("report")
+    return report
+
+
+@extend_schema(summary="One deal report with its verdict, confirmations and history links",
+               responses=_responses)
+@api_view(["GET"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def report_detail(request, report_id: int):
+    actor = actor_of(request)
+    report = _report(report_id)
+    table = report.deal.match.table
+    participant = table is not None and is_participant(actor, table)
+    round_ = report.deal.match.round
+    public = report.is_final and round_.state != Round.State.DRAFT and not round_.silent
+    if not (participant or public):
+        raise _not_found("report")
+    return Response({"report": report_json(report, full=participant)})
+
+
+@extend_schema(summary="Confirm (agrees: true) or dispute (agrees: false) a pending report",
+               request=OpenApiTypes.OBJECT, responses=_responses)
+@api_view(["POST"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def confirm_deal_report(request, report_id: int):
+    actor = actor_of(request)
+    if actor.link is None and not actor.is_authenticated:
+        raise exceptions.NotAuthenticated("sign in, or send a token or a referee link")
+    body = _body(request)
+    agrees = body.get("agrees")
+    if not isinstance(agrees, bool):
+        raise ApiError("malformed", "'agrees' must be true or false")
+    note = body.get("note", "")
+    if not isinstance(note, str):
+        raise ApiError("malformed", "'note' must be text")
+    report = _report(report_id)
+    try:
+        report = results.confirm_report(report, actor, agrees, note[:2000])
+    except ResultError as exc:
+        return _error(exc)
+    return Response({"report": report_json(report)})
+
+
+@extend_schema(summary="Organisers: replace a deal's result (a new final report, with a reason)",
+               request=OpenApiTypes.OBJECT, responses=_responses, parameters=[_idempotency])
+@api_view(["POST"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def correct_deal(request, deal_id: int):
+    actor = actor_of(request)
+    if actor.link is None and not actor.is_authenticated:
+        raise exceptions.NotAuthenticated("sign in with an organiser account")
+    body = _body(request)
+    reason = body.get("reason", "")
+    if not isinstance(reason, str):
+        raise ApiError("malformed", "'reason' must be text")
+    deal = Deal.objects.select_related("match__round__event").filter(pk=deal_id).first()
+    if deal is None:
+        raise _not_found("deal")
+    try:
+        report = results.correct_result(deal, body.get("summary"), body.get("play_log"), actor,
+                                        reason, request.headers.get("Idempotency-Key", ""))
+    except ResultError as exc:
+        return _error(exc)
+    return Response({"report": report_json(report)}, status=201)

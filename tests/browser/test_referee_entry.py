@@ -1,0 +1,86 @@
+"""A referee enters a deal on a phone, sees an inconsistency flagged by the engine, fixes it and
+submits; the other union's captain signs in and confirms."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import DealReport
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def table_setup(transactional_db):
+    from tests.results.conftest import build_table, make_user
+    from matches.models import PlayerAccount, RefereeLink
+
+    round_, table, match = build_table()
+    captain_b = make_user("captain_b")
+    PlayerAccount.objects.create(user=captain_b, player=match.union_b.captain)
+    link = RefereeLink.objects.create(table=table)
+    return {"table": table, "match": match, "link": link, "captain_b": captain_b}
+
+
+def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_server, phone_page,
+                                                                         browser, table_setup):
+    page = phone_page
+    page.goto(f"{live_server.url}/ref/{table_setup['link'].token}/")
+    expect(page.locator("h1")).to_contain_text("第1桌")
+
+    # Tap the six seats in finishing order.
+    for seat in (1, 2, 3, 4, 5, 6):
+        page.locator(f"button.tap[data-seat='{seat}']").click()
+        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
+    expect(page.locator("#finish-order")).to_contain_text("6. 6号")
+    expect(page.locator("#verdict-ok")).to_be_visible()  # six seats in order: consistent
+
+    # Seat 1 declares revolution: the engine says why that cannot be, with the rule id.
+    page.locator("input[name='revolution_1']").check()
+    problem = page.locator("#verdict .problem").first
+    expect(problem).to_contain_text("R29")
+    expect(page.locator("#verdict .problem[data-code='revolution_place']")).to_have_count(1)
+
+    # Nothing scrolls sideways on the phone, even with the problems listed.
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+
+    # Submitting now is refused and nothing is stored.
+    page.locator("#submit-deal").click()
+    expect(page.locator("#verdict .problem").first).to_contain_text("R29")
+    assert DealReport.objects.count() == 0
+
+    # Fix it: no revolution after all; seat 3 opened a point.
+    page.locator("input[name='revolution_1']").uncheck()
+    page.locator("input[name='point_3']").check()
+    expect(page.locator("#verdict-ok")).to_contain_text("A +2")
+    page.locator("#submit-deal").click()
+    expect(page.locator("#open-report")).to_contain_text("等待确认")
+    report = DealReport.objects.get()
+    assert report.state == "pending" and report.summary["points"] == [3]
+
+    # The other union's captain signs in on their own phone and confirms.
+    context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True)
+    captain = context.new_page()
+    captain.set_default_timeout(10_000)
+    captain.goto(f"{live_server.url}/accounts/login/?next=/referee/")
+    captain.fill("input[name='username']", "captain_b")
+    captain.fill("input[name='password']", "pw-captain_b")
+    captain.locator("form button[type='submit'], form input[type='submit']").last.click()
+    captain.wait_for_url(re.compile(r"/referee/$"))
+    captain.get_by_role("link", name=re.compile("第1局")).click()
+    expect(captain.locator(".finish-list li").first).to_contain_text("1号")
+    captain.get_by_role("button", name="确认无误").click()
+    expect(captain.locator("#report-state")).to_have_text("已确认")
+    context.close()
+    report.refresh_from_db()
+    assert report.state == "final"

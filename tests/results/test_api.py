@@ -1,0 +1,209 @@
+"""API: every endpoint, every error shape, and the three ways to authenticate."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from matches.models import DealReport, Event, Round
+from matches.services import results
+from matches.services.results import Actor
+
+from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
+
+pytestmark = pytest.mark.django_db
+
+
+def token_client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.get_or_create(user=user)[0].key)
+    return client
+
+
+def link_client(link) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Referee " + link.token)
+    return client
+
+
+def submit_url(setup, number=1):
+    return f"/api/v1/tables/{setup.table.pk}/deals/{number}/reports"
+
+
+def post(client, url, body, **headers):
+    return client.post(url, data=json.dumps(body) if not isinstance(body, bytes) else body,
+                       content_type="application/json", **headers)
+
+
+def test_a_referee_token_submits_and_the_other_captain_confirms(setup):
+    response = post(token_client(setup.referee), submit_url(setup), {"summary": SUMMARY},
+                    HTTP_IDEMPOTENCY_KEY="k1")
+    assert response.status_code == 201, response.json()
+    report = response.json()["report"]
+    assert report["state"] == "pending" and report["union_scores"] == {"A": 2, "B": -2}
+    assert report["via"] == "api_token"
+    confirm = post(token_client(setup.captain_b), f"/api/v1/reports/{report['id']}/confirm",
+                   {"agrees": True})
+    assert confirm.status_code == 200 and confirm.json()["report"]["state"] == "final"
+    assert confirm.json()["report"]["confirmations"][0]["role"] == "captain"
+
+
+def test_the_referee_link_header_authenticates_for_its_table_only(setup):
+    from .conftest import build_table
+
+    response = post(link_client(setup.link), submit_url(setup), {"summary": SUMMARY})
+    assert response.status_code == 201
+    assert response.json()["report"]["via"] == "referee_link"
+    _, other, _ = build_table(setup.event, number=2)
+    response = post(link_client(setup.link), f"/api/v1/tables/{other.pk}/deals/1/reports",
+                    {"summary": SUMMARY})
+    assert response.status_code == 403 and response.json()["error"]["code"] == "permission_denied"
+    setup.link.revoke()
+    response = post(link_client(setup.link), submit_url(setup), {"summary": SUMMARY})
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "authentication_failed"
+
+
+def test_the_same_idempotency_key_creates_one_report(setup):
+    client = token_client(setup.referee)
+    first = post(client, submit_url(setup), {"summary": SUMMARY}, HTTP_IDEMPOTENCY_KEY="tap")
+    second = post(client, submit_url(setup), {"summary": SUMMARY}, HTTP_IDEMPOTENCY_KEY="tap")
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert second["Idempotent-Replayed"] == "true"
+    assert first.json()["report"]["id"] == second.json()["report"]["id"]
+    assert DealReport.objects.count() == 1
+
+
+def test_an_inconsistent_report_is_422_with_every_rule(setup):
+    response = post(token_client(setup.referee), submit_url(setup), {"summary": BAD_FINISH})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "inconsistent_result" and error["rule"] == "R30"
+    assert error["errors"][0]["code"] == "finish_not_permutation"
+    assert not DealReport.objects.exists()
+
+
+@pytest.mark.parametrize("body,code", [
+    (b"{not json", "bad_document"),
+    (b"[1, 2]", "malformed"),
+    (b'{"summary": 5}', "bad_document"),
+    (b'{"summary": {"finish": [1,2,3,4,5,6], "colour": "red"}}', "bad_document"),
+    (b'{"verdict": {}}', "malformed"),
+    (b"{}", "bad_document"),
+    (b'{"summary": null, "play_log": {"format": "gouji-deal/1"}}', "bad_document"),
+    (b"\xff\xfe", "bad_document"),
+    (b"[" * 100 + b"]" * 100, "bad_document"),
+])
+def test_malformed_bodies_are_400(setup, body, code):
+    response = post(token_client(setup.referee), submit_url(setup), body)
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == code
+
+
+def test_a_second_final_report_is_a_409(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    client = token_client(setup.referee)
+    assert post(client, submit_url(setup), {"summary": SUMMARY}).status_code == 201
+    response = post(client, submit_url(setup), {"summary": STRING_THREE_A})
+    assert response.status_code == 409 and response.json()["error"]["code"] == "already_final"
+    assert DealReport.objects.final().count() == 1
+
+
+@pytest.mark.parametrize("url_number,status,code", [(99, 404, "no_such_deal"), (2, 409, "previous_deal_open")])
+def test_deals_out_of_range_or_order(setup, url_number, status, code):
+    response = post(token_client(setup.referee), submit_url(setup, url_number), {"summary": SUMMARY})
+    assert response.status_code == status and response.json()["error"]["code"] == code
+
+
+def test_a_stale_table_or_an_unpublished_round(setup):
+    client = token_client(setup.referee)
+    Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
+    response = post(client, submit_url(setup), {"summary": SUMMARY})
+    assert response.status_code == 409 and response.json()["error"]["code"] == "round_closed"
+    response = post(client, "/api/v1/tables/999999/deals/1/reports", {"summary": SUMMARY})
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_anonymous_cannot_submit_or_confirm(setup):
+    response = post(APIClient(), submit_url(setup), {"summary": SUMMARY})
+    assert response.status_code in (401, 403)
+    assert response.json()["error"]["code"] == "not_authenticated"
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "")
+    response = post(APIClient(), f"/api/v1/reports/{report.pk}/confirm", {"agrees": True})
+    assert response.status_code in (401, 403)
+
+
+def test_confirm_errors(setup):
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "")
+    url = f"/api/v1/reports/{report.pk}/confirm"
+    captain_b = token_client(setup.captain_b)
+    assert post(captain_b, url, {"agrees": "yes"}).json()["error"]["code"] == "malformed"
+    assert post(token_client(setup.captain_a), url, {"agrees": True}).status_code == 403
+    assert post(captain_b, "/api/v1/reports/999999/confirm", {"agrees": True}).status_code == 404
+    disputed = post(captain_b, url, {"agrees": False, "note": "第三名不对"})
+    assert disputed.status_code == 200 and disputed.json()["report"]["state"] == "disputed"
+    response = post(captain_b, url, {"agrees": True})
+    assert response.status_code == 409 and response.json()["error"]["code"] == "not_pending"
+
+
+def test_table_state_shows_seats_deals_and_tributes_owed(setup):
+    client = token_client(setup.referee)
+    post(client, submit_url(setup), {"summary": SUMMARY})
+    deal = results.deal_for(setup.match, 1)
+    report = deal.reports.get()
+    results.confirm_report(report, Actor(user=setup.captain_b), True)
+    owed = [{"from": 6, "to": 1, "kind": "place", "cards": 2}]
+    deal2 = results.deal_for(setup.match, 2)
+    deal2.tributes_owed = owed
+    deal2.save()
+    data = client.get(f"/api/v1/tables/{setup.table.pk}").json()
+    assert [s["seat"] for s in data["seats"]] == [1, 2, 3, 4, 5, 6]
+    assert data["current_deal"] == 2 and data["tributes_owed"] == owed
+    assert data["deals"][0]["final"]["union_scores"] == {"A": 2, "B": -2}
+    assert data["state"] == "waiting"
+
+
+def test_anonymous_reads_only_published_final_results(setup):
+    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                          Actor(user=setup.referee), "")
+    data = APIClient().get(f"/api/v1/tables/{setup.table.pk}").json()
+    assert data["deals"][0]["final"] is None and "open" not in data["deals"][0]
+    pending = DealReport.objects.get()
+    assert APIClient().get(f"/api/v1/reports/{pending.pk}").status_code == 404
+    results.confirm_report(pending, Actor(user=setup.captain_b), True)
+    public = APIClient().get(f"/api/v1/reports/{pending.pk}").json()["report"]
+    assert public["state"] == "final" and "summary" not in public
+    Round.objects.filter(pk=setup.round.pk).update(silent=True)
+    assert APIClient().get(f"/api/v1/reports/{pending.pk}").status_code == 404
+    assert APIClient().get(f"/api/v1/tables/{setup.table.pk}").json()["deals"] == []
+    Round.objects.filter(pk=setup.round.pk).update(state=Round.State.DRAFT, silent=False)
+    assert APIClient().get(f"/api/v1/tables/{setup.table.pk}").status_code == 404
+    assert token_client(setup.organiser).get(f"/api/v1/tables/{setup.table.pk}").status_code == 200
+
+
+def test_organiser_corrects_over_the_api(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    post(token_client(setup.referee), submit_url(setup), {"summary": SUMMARY})
+    deal = results.deal_for(setup.match, 1)
+    url = f"/api/v1/deals/{deal.pk}/corrections"
+    assert post(token_client(setup.referee), url, {"summary": STRING_THREE_A, "reason": "x"}).status_code == 403
+    assert post(link_client(setup.link), url, {"summary": STRING_THREE_A, "reason": "x"}).status_code == 403
+    missing = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A})
+    assert missing.status_code == 400 and missing.json()["error"]["code"] == "reason_required"
+    done = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A, "reason": "记错"})
+    assert done.status_code == 201 and done.json()["report"]["kind"] == "correction"
+    assert DealReport.objects.final().get().union_scores == {"A": 12, "B": -12}
+    assert post(token_client(setup.organiser), "/api/v1/deals/999999/corrections",
+                {"summary": SUMMARY, "reason": "x"}).status_code == 404
+
+
+def test_the_openapi_schema_lists_the_result_endpoints(client):
+    schema = client.get("/api/schema/?format=json").json()
+    for path in ("/api/v1/tables/{table_id}/deals/{number}/reports",
+                 "/api/v1/reports/{report_id}/confirm", "/api/v1/tables/{table_id}",
+                 "/api/v1/deals/{deal_id}/corrections"):
+        assert path in schema["paths"]

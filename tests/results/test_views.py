@@ -1,0 +1,261 @@
+"""Referee, captain and organiser pages: full-page and htmx-fragment paths."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from matches.models import DealReport, Event, Round
+from matches.services import results
+from matches.services.results import Actor
+
+from .conftest import STRING_THREE_A, SUMMARY
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+GOOD_FORM = {"finish": "1,2,3,4,5,6", "point_3": "1", "idempotency_key": "form-key-1",
+             "burn_rows": "1", "suff_rows": "1"}
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def link_url(setup, tail=""):
+    return f"/ref/{setup.link.token}/{tail}"
+
+
+def test_the_link_page_shows_table_seats_and_the_deal_form(setup):
+    response = Client().get(link_url(setup))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for player in setup.table.seats.all():
+        assert player.player.name in html
+    assert 'id="deal-form"' in html and "第1局" in html.replace(" ", "")
+    assert "开局前的进贡尚未算出" in html
+
+
+def test_the_page_shows_tributes_owed_once_computed(setup):
+    deal = results.deal_for(setup.match, 1)
+    deal.tributes_owed = [{"from": 6, "to": 1, "kind": "place", "cards": 2}]
+    deal.save()
+    html = Client().get(link_url(setup)).content.decode()
+    assert "落贡 2" in html and "6号" in html
+
+
+def test_a_revoked_or_unknown_link_is_gone(setup):
+    setup.link.revoke()
+    assert Client().get(link_url(setup)).status_code == 404
+    assert Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM).status_code == 404
+    assert Client().get("/ref/not-a-token/").status_code == 404
+
+
+def test_tapping_seats_builds_the_order_in_a_fragment(setup):
+    response = Client().post(link_url(setup, "deals/1/check"),
+                             {"finish": "3", "tap": "1", "idempotency_key": "k"}, **HX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'name="finish" value="3,1"' in html
+    # The order is not complete yet: the engine names rule R30.
+    assert 'data-rule="R30"' in html and "finish_not_permutation" in html
+    undo = Client().post(link_url(setup, "deals/1/check"), {"finish": "3,1", "tap": "undo"}, **HX)
+    assert 'name="finish" value="3"' in undo.content.decode()
+
+
+def test_a_live_check_of_a_consistent_entry_shows_the_scores(setup):
+    html = Client().post(link_url(setup, "deals/1/check"), GOOD_FORM, **HX).content.decode()
+    assert 'id="verdict-ok"' in html and "A +2" in html
+
+
+def test_a_changed_field_refreshes_only_the_verdict_partial(setup):
+    form = {**GOOD_FORM, "revolution_1": "1"}
+    response = Client().post(link_url(setup, "deals/1/check") + "?part=verdict", form, **HX)
+    html = response.content.decode().strip()
+    assert html.startswith('<div id="verdict"') and "<form" not in html
+    assert 'data-rule="R29"' in html
+
+
+def test_a_live_check_names_each_inconsistency_with_its_rule(setup):
+    form = {**GOOD_FORM, "revolution_1": "1", "revolution_2": "1"}
+    html = Client().post(link_url(setup, "deals/1/check"), form, **HX).content.decode()
+    assert 'data-code="two_revolutions"' in html and "R29" in html
+    assert not DealReport.objects.exists()
+
+
+def test_the_full_page_check_works_without_javascript(setup):
+    response = Client().post(link_url(setup, "deals/1/check"), GOOD_FORM)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" in html and 'id="verdict-ok"' in html
+
+
+def test_submitting_through_the_link_stores_a_pending_report(setup):
+    response = Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM)
+    assert response.status_code == 302
+    report = DealReport.objects.get()
+    assert report.via == "referee_link" and report.referee_link == setup.link
+    assert report.state == "pending" and report.summary["points"] == [3]
+    # A double tap sends the same form key: still one report.
+    Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM, **HX)
+    assert DealReport.objects.count() == 1
+    html = Client().get(link_url(setup)).content.decode()
+    assert "等待确认" in html
+
+
+def test_an_htmx_submit_redirects_the_client(setup):
+    response = Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM, **HX)
+    assert response.status_code == 200 and response["HX-Redirect"] == link_url(setup)
+
+
+def test_an_inconsistent_submit_is_refused_and_shown(setup):
+    form = {**GOOD_FORM, "finish": "1,2,3"}
+    full = Client().post(link_url(setup, "deals/1/submit"), form)
+    assert full.status_code == 422 and "R30" in full.content.decode()
+    fragment = Client().post(link_url(setup, "deals/1/submit"), form, **HX)
+    assert fragment.status_code == 200 and 'data-rule="R30"' in fragment.content.decode()
+    assert not DealReport.objects.exists()
+
+
+def test_a_stale_submit_stores_nothing(setup):
+    Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
+    response = Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM)
+    assert response.status_code == 409 and "round_closed" in response.content.decode()
+    assert not DealReport.objects.exists()
+
+
+def test_a_play_log_file_is_replayed(setup):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.rules.registry import get_game
+
+    record = next(iter(get_game("gouji").selfplay(1, 7)))
+    upload = SimpleUploadedFile("deal.json", json.dumps(record).encode(), "application/json")
+    response = Client().post(link_url(setup, "deals/1/submit"),
+                             {"idempotency_key": "log", "play_log_file": upload})
+    assert response.status_code == 302
+    assert DealReport.objects.get().summary["finish"] == record["claimed"]["finish"]
+
+
+def test_a_bad_play_log_is_explained(setup):
+    html = Client().post(link_url(setup, "deals/1/check"), {"play_log": "{oops"}, **HX).content.decode()
+    assert 'data-code="bad_document"' in html
+
+
+def test_signed_in_referee_sees_their_tables_and_enters_a_deal(setup):
+    client = logged_in(setup.referee)
+    home = client.get("/referee/").content.decode()
+    assert f"/referee/tables/{setup.table.pk}/" in home
+    assert client.get(f"/referee/tables/{setup.table.pk}/").status_code == 200
+    response = client.post(f"/referee/tables/{setup.table.pk}/deals/1/submit", GOOD_FORM)
+    assert response.status_code == 302
+    assert DealReport.objects.get().submitted_by == setup.referee
+
+
+def test_the_captain_confirms_on_their_page(setup):
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "")
+    client = logged_in(setup.captain_b)
+    assert f"/referee/reports/{report.pk}/" in client.get("/referee/").content.decode()
+    page = client.get(f"/referee/reports/{report.pk}/").content.decode()
+    assert "确认无误" in page
+    assert client.post(f"/referee/reports/{report.pk}/", {"agrees": "yes"}).status_code == 302
+    report.refresh_from_db()
+    assert report.state == "final"
+
+
+def test_a_captain_disputes_with_a_note(setup):
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "")
+    logged_in(setup.captain_b).post(f"/referee/reports/{report.pk}/",
+                                    {"agrees": "no", "note": "3号没开点"}, **HX)
+    report.refresh_from_db()
+    assert report.state == "disputed"
+    assert report.confirmations.get().note == "3号没开点"
+    html = Client().get(link_url(setup)).content.decode()
+    assert "有争议" in html and 'id="deal-form"' not in html
+
+
+def test_a_second_referee_link_confirms_on_the_table_page(setup):
+    from matches.models import RefereeLink
+
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    Client().post(link_url(setup, "deals/1/submit"), GOOD_FORM)
+    report = DealReport.objects.get()
+    # The submitting link is not offered a confirmation; a second link is.
+    assert f"reports/{report.pk}/confirm" not in Client().get(link_url(setup)).content.decode()
+    second = RefereeLink.objects.create(table=setup.table)
+    page = Client().get(f"/ref/{second.token}/").content.decode()
+    assert f"/ref/{second.token}/reports/{report.pk}/confirm" in page
+    Client().post(f"/ref/{second.token}/reports/{report.pk}/confirm", {"agrees": "yes"})
+    report.refresh_from_db()
+    assert report.state == "final"
+
+
+def test_organiser_sees_every_table_state_and_the_history(setup):
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "")
+    client = logged_in(setup.organiser)
+    page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
+    assert "已报，待确认" in page
+    results.confirm_report(report, Actor(user=setup.captain_b), False, "不对")
+    page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
+    assert "有争议" in page
+    detail = client.get(f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/")
+    html = detail.content.decode()
+    assert "referee" in html and "不对" in html and "异议" in html
+
+
+def test_organiser_corrects_a_result_with_a_reason(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                          Actor(user=setup.referee), "")
+    client = logged_in(setup.organiser)
+    url = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
+    page = client.get(url).content.decode()
+    assert 'name="finish" value="1,2,3,4,5,6"' in page and 'name="reason"' in page
+    form = {"finish": "1,3,5,2,4,6", "idempotency_key": "fix", "reason": "名次记错"}
+    check = client.post(url + "?check=1", form, **HX).content.decode()
+    assert "A +12" in check and "<html" not in check
+    no_reason = client.post(url, {**form, "reason": "", "idempotency_key": "fix0"})
+    assert no_reason.status_code == 422 and "reason_required" in no_reason.content.decode()
+    assert client.post(url, form).status_code == 302
+    final = DealReport.objects.final().get()
+    assert final.kind == "correction" and final.reason == "名次记错"
+    assert final.summary["finish"] == STRING_THREE_A["finish"]
+    history = client.get(f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/")
+    assert "名次记错" in history.content.decode() and "已被取代" in history.content.decode()
+
+
+def test_organiser_makes_and_revokes_referee_links_with_qr_codes(setup):
+    client = logged_in(setup.organiser)
+    base = f"/manage/events/{setup.event.pk}/results"
+    client.post(f"{base}/tables/{setup.table.pk}/links")
+    link = setup.table.referee_links.latest("id")
+    svg = client.get(f"{base}/links/{link.pk}/qr.svg")
+    assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
+    assert b"<svg" in svg.content
+    png = client.get(f"{base}/links/{link.pk}/qr.png")
+    assert png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert client.get(f"{base}/links/{link.pk}/qr.gif").status_code == 404
+    client.post(f"{base}/links/{link.pk}/revoke")
+    link.refresh_from_db()
+    assert link.revoked_at is not None
+    assert Client().get(f"/ref/{link.token}/").status_code == 404
+
+
+def test_the_qr_code_encodes_the_link(setup):
+    """Decode the PNG's modules back (qrcode writes a plain black/white grid)."""
+    from io import BytesIO
+
+    import qrcode
+    from PIL import Image
+
+    client = logged_in(setup.organiser)
+    png = client.get(f"/manage/events/{setup.event.pk}/results/links/{setup.link.pk}/qr.png")
+    image = Image.open(BytesIO(png.content)).convert("1")
+    expected = qrcode.make(f"http://testserver/ref/{setup.link.token}/", box_size=8, border=2)
+    assert image.tobytes() == expected.get_image().convert("1").tobytes()
