@@ -49,7 +49,7 @@ def _captain_actor(union: Union) -> results.Actor:
 
 
 def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None = True) -> None:
-    """The table's referee reports deal `number`; the other union's captain confirms (or not)."""
+    """The table's referee reports deal `number`; the losing union's captain confirms (or not)."""
     link = RefereeLink.objects.filter(table=match.table, revoked_at__isnull=True).first() or \
         RefereeLink.objects.create(table=match.table, label="demo")
     referee = results.Actor.from_link(link)
@@ -63,7 +63,9 @@ def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None 
     else:
         raise RuntimeError("could not make a valid demo result")
     if report.state == report.State.PENDING and confirm is not None:
-        results.confirm_report(report, _captain_actor(match.union_b), agrees=confirm,
+        # The captain of the union the result makes lose confirms it (results service rule).
+        loser = match.union_a if (report.score_a or 0) < 0 else match.union_b
+        results.confirm_report(report, _captain_actor(loser), agrees=confirm,
                                note="" if confirm else "名次记错了")
 
 
