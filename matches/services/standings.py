@@ -114,8 +114,10 @@ def ensure_regular_deals(match: Match) -> None:
 @transaction.atomic
 def settle_match(match_id: int) -> Match | None:
     """Recompute every deal tally of a match, the tributes each deal owes, and the result."""
-    match = (Match.objects.select_for_update().select_related("round__event", "round__stage")
-             .filter(pk=match_id).first())
+    # Lock the match row only (Match's default ordering joins the nullable table: no FOR UPDATE
+    # on an outer join in PostgreSQL).
+    match = (Match.objects.select_for_update(of=("self",))
+             .select_related("round__event", "round__stage").filter(pk=match_id).order_by("pk").first())
     if match is None or match.is_bye:
         return match
     event = match.round.event
@@ -321,7 +323,8 @@ def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]
 @transaction.atomic
 def snapshot_round(round_: Round) -> None:
     """Write the standings as they stand after `round_` (union and player; event and stage)."""
-    round_ = Round.objects.select_for_update().select_related("event", "stage").get(pk=round_.pk)
+    round_ = (Round.objects.select_for_update(of=("self",)).select_related("event", "stage")
+              .order_by("pk").get(pk=round_.pk))
     event = round_.event
     if round_.state == Round.State.DRAFT or event.game != Event.Game.GOUJI:
         StandingsSnapshot.objects.filter(round=round_).delete()

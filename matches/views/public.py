@@ -44,7 +44,14 @@ def _page(request, full: str, fragment: str, context: dict):
 
 
 def _is_live(event) -> bool:
-    return event.rounds.filter(state="published").exists()
+    """Whether the standings may still change: until every planned round is closed.
+
+    Between rounds nothing is published, yet the next round is coming: keep polling (an
+    unchanged page costs a 304)."""
+    if event.rounds.exclude(state="closed").exists() or not event.rounds.exists():
+        return True
+    planned = sum(stage.planned_rounds or 0 for stage in event.stages.all())
+    return not planned or event.rounds.count() < planned
 
 
 # --- helpers that read a round ------------------------------------------------------------------
