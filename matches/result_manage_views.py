@@ -149,6 +149,27 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
 
 @login_required
 @require_POST
+def recheck_deal(request, event_id: int, table_id: int, number: int):
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    match = getattr(table, "match", None)
+    deal = match.deals.filter(number=number).first() if match else None
+    if deal is None:
+        raise Http404
+    try:
+        changed = results.recheck_deal(deal, Actor(user=request.user))
+    except ResultError as exc:
+        messages.error(request, exc.message)
+    else:
+        if changed is None:
+            messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
+        else:
+            messages.warning(request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number})
+    return redirect("referee:manage-table", event.pk, table.pk)
+
+
+@login_required
+@require_POST
 def create_link(request, event_id: int, table_id: int):
     event = _event(request, event_id)
     table = _table(event, table_id)

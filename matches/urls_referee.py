@@ -27,6 +27,8 @@ urlpatterns = [
          name="manage-table"),
     path("manage/events/<int:event_id>/results/tables/<int:table_id>/deals/<int:number>/correct",
          manage.correct_deal, name="manage-correct"),
+    path("manage/events/<int:event_id>/results/tables/<int:table_id>/deals/<int:number>/recheck",
+         manage.recheck_deal, name="manage-recheck"),
     path("manage/events/<int:event_id>/results/tables/<int:table_id>/links", manage.create_link,
          name="manage-link-create"),
     path("manage/events/<int:event_id>/results/links/<int:link_id>/revoke", manage.revoke_link,

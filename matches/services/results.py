@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import (
@@ -176,14 +177,10 @@ def confirmable_reports(actor: Actor):
         player = player_of(actor)
         captain_matches = Match.objects.none()
         if player is not None:
-            from django.db.models import Q
-
             captain_matches = Match.objects.filter(
                 Q(union_a__members__player=player, union_a__members__is_captain=True)
                 | Q(union_b__members__player=player, union_b__members__is_captain=True)
             )
-        from django.db.models import Q
-
         candidates = candidates.filter(
             Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
         ).distinct()
@@ -439,7 +436,8 @@ def _rejection(checked: Checked) -> ResultError:
 def _lock_deal(deal_id: int) -> Deal:
     """Lock the deal row for the rest of the transaction; refuse a deal that no longer exists or
     whose round is not open for results."""
-    deal = Deal.objects.select_for_update().filter(pk=deal_id).first()
+    # order_by(): the default ordering joins the (nullable) table, which FOR UPDATE refuses.
+    deal = Deal.objects.select_for_update(of=("self",)).filter(pk=deal_id).order_by("pk").first()
     if deal is None:
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
@@ -636,6 +634,36 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
         deal.match.round.event.freeze_rules()
         _notify(deal.pk)
         return report
+
+
+def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
+    """After an earlier deal of the match was corrected, settle this deal's final result again
+    with the string-three streak (R40) the corrected results give. An unchanged verdict just
+    clears the flag; a changed one becomes a correction (the old row is kept, superseded).
+    Returns the new correction, or None when nothing changed."""
+    if not actor.is_authenticated or not can_manage_event(actor.user, deal.match.round.event):
+        raise _forbidden("only the event's organisers recheck results")
+    with transaction.atomic():
+        deal = _lock_deal(deal.pk)
+        final = DealReport.objects.final().filter(deal=deal).first()
+        if final is None:
+            Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
+            return None
+        summary = {k: v for k, v in (final.summary or {}).items() if k != "string_three_streak"}
+        checked = check_report(deal, None, summary if final.play_log is None else None,
+                               final.play_log)
+        same = checked.accepted and (
+            checked.verdict.get("union_scores") == final.verdict.get("union_scores")
+            and checked.verdict.get("tributes") == final.verdict.get("tributes")
+        )
+        if same or not checked.accepted:
+            # Not accepted can only mean the rules engine changed its mind about a stored
+            # result; the flag stays for the organiser to correct by hand.
+            if same:
+                Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
+            return None
+        return correct_result(deal, summary if final.play_log is None else None, final.play_log,
+                              actor, "复核：本场前面的牌局已更正，按新的串三户连续次数重新结算（R40）")
 
 
 # --- what a table page shows --------------------------------------------------------------------

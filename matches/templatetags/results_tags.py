@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.referee_forms import BURN_OUTCOME_LABELS, DECLARATION_LABELS
@@ -14,7 +15,8 @@ TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("�
 
 def _name(seat_names: dict, seat) -> str:
     player = seat_names.get(seat) or seat_names.get(str(seat))
-    return f"{seat}号 {player}" if player else f"{seat}号"
+    label = gettext("%(seat)s号") % {"seat": seat}
+    return f"{label} {player}" if player else label
 
 
 def tribute_rows(tributes, seat_names: dict) -> list[dict]:

@@ -54,8 +54,12 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_se
     assert overflow <= 0
 
     # Submitting now is refused and nothing is stored.
+    # Mark the form, so the test waits for the server's answer to replace it.
+    page.evaluate("document.getElementById('deal-form').dataset.old = '1'")
     page.locator("#submit-deal").click()
+    page.wait_for_selector("#deal-form:not([data-old])")
     expect(page.locator("#verdict .problem").first).to_contain_text("R29")
+    expect(page.locator("input[name='revolution_1']")).to_be_checked()  # the form kept the entry
     assert DealReport.objects.count() == 0
 
     # Fix it: no revolution after all; seat 3 opened a point.

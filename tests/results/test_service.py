@@ -313,3 +313,23 @@ def test_an_illegal_or_unfinished_play_log_is_refused(setup, record):
         submit(setup, summary=None, play_log={**record, "hands": {"1": "ZZ"}})
     assert error.value.status in (400, 422)
     assert not DealReport.objects.exists()
+
+
+def test_a_recheck_after_a_correction_resettles_the_streak(setup):
+    """Deals 1-3 all strung three by union A; deal 3 had amnesty (R40). Correcting deal 1 breaks
+    the streak, so deal 3's tributes come back; deal 2's stay as they were."""
+    for number in (1, 2, 3):
+        finalise(setup, number, STRING_THREE_A)
+    deal3 = Deal.objects.get(match=setup.match, number=3)
+    assert deal3.final_report.verdict["tributes"] == []
+    first = Deal.objects.get(match=setup.match, number=1)
+    results.correct_result(first, SUMMARY, None, Actor(user=setup.organiser), "记错")
+    organiser = Actor(user=setup.organiser)
+    assert results.recheck_deal(Deal.objects.get(match=setup.match, number=2), organiser) is None
+    assert not Deal.objects.get(match=setup.match, number=2).needs_recheck
+    changed = results.recheck_deal(deal3, organiser)
+    assert changed.kind == "correction" and changed.summary["string_three_streak"] == 1
+    assert changed.verdict["tributes"] != []
+    assert not Deal.objects.get(pk=deal3.pk).needs_recheck
+    with pytest.raises(ResultError):
+        results.recheck_deal(deal3, ref(setup))

@@ -259,3 +259,25 @@ def test_the_qr_code_encodes_the_link(setup):
     image = Image.open(BytesIO(png.content)).convert("1")
     expected = qrcode.make(f"http://testserver/ref/{setup.link.token}/", box_size=8, border=2)
     assert image.tobytes() == expected.get_image().convert("1").tobytes()
+
+
+def test_the_referee_page_speaks_english_too(setup, settings):
+    client = Client(headers={"Accept-Language": "en"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(link_url(setup)).content.decode()
+    assert "Table 1" in html and "Finishing order: tap the seats" in html
+
+
+def test_organiser_rechecks_a_flagged_deal(setup):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    for number in (1, 2):
+        results.submit_report(results.deal_for(setup.match, number), STRING_THREE_A, None,
+                              Actor(user=setup.referee), "")
+    client = logged_in(setup.organiser)
+    base = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}"
+    client.post(f"{base}/deals/1/correct", {"finish": "1,2,3,4,5,6", "reason": "记错",
+                                            "idempotency_key": "c"})
+    page = client.get(f"{base}/").content.decode()
+    assert "deals/2/recheck" in page and "需复核" in page
+    assert client.post(f"{base}/deals/2/recheck").status_code == 302
+    assert "deals/2/recheck" not in client.get(f"{base}/").content.decode()

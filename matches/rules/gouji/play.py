@@ -85,14 +85,13 @@ def _has_joker(counts: tuple) -> bool:
 class Table:
     """What does not change during a deal: the rule set and per-seat obligations."""
 
-    __slots__ = ("rules", "hold", "revolution", "declarations")
+    __slots__ = ("rules", "hold", "revolution")
 
-    def __init__(self, rules, hold: tuple, revolution: tuple, declarations: dict):
+    def __init__(self, rules, hold: tuple, revolution: tuple):
         self.rules = rules
         # hold[seat]: rank index the seat must keep for its final hand (R26, R28), or -1
         self.hold = hold
         self.revolution = revolution
-        self.declarations = declarations
 
 
 class State:
@@ -117,7 +116,6 @@ class State:
         "burns",  # tuple of [burner, burned, outcome, counter?] tuples, in order started
         "suffocated",  # tuple of (seat, by)
         "hold_pending",  # seat whose last hand before its held 3s is on top (R27), or 0
-        "led",  # mask of seats that have led a round (R34 special declarations)
         "notes",  # tuple of strings
         "late_points",  # mask: points opened by R25 after the head rival finished (D12)
         "filled",  # mask: places filled by D13 when a union strung three, not by play
@@ -147,7 +145,6 @@ class State:
         new.burns = self.burns
         new.suffocated = self.suffocated
         new.hold_pending = self.hold_pending
-        new.led = self.led
         new.notes = self.notes
         new.late_points = self.late_points
         new.filled = self.filled
@@ -204,11 +201,11 @@ def hold_ranks(rules, hands: tuple) -> tuple:
     return tuple(held)
 
 
-def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) -> State:
+def start(rules, hands: tuple, leader: int, revolution=()) -> State:
     """The state before the first action. `hands` is a 7-tuple of count tuples (index 0
     unused). Setup checks (deck totals, revolution rights) belong to `record.py`."""
     s = State.__new__(State)
-    s.table = Table(rules, hold_ranks(rules, hands), tuple(revolution), dict(declarations or {}))
+    s.table = Table(rules, hold_ranks(rules, hands), tuple(revolution))
     s.hands = tuple(hands)
     s.top = None
     s.owner = 0
@@ -226,7 +223,6 @@ def start(rules, hands: tuple, leader: int, revolution=(), declarations=None) ->
     s.burns = ()
     s.suffocated = ()
     s.hold_pending = 0
-    s.led = 0
     s.notes = ()
     s.late_points = 0
     s.filled = 0
@@ -329,6 +325,10 @@ def _check_complete(s: State) -> bool:
             if strung:
                 s.filled |= 1 << seat
     s.places = tuple(places)
+    if s.burner:
+        # the burner did not play out before the deal ended: its burn came to nothing
+        _set_burn_outcome(s, s.burner, "stopped")
+        s.burner = 0
     s.phase = OVER
     s.turn = 0
     s.top = None
@@ -440,7 +440,11 @@ def _play_role(state: State, seat: int) -> int:
                 )
             if state.passed >> seat & 1:
                 raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
-            raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
+            raise RuleViolation(
+                "R15",
+                "not_your_turn",
+                f"it is seat {state.turn}'s turn, not {seat}'s",
+            )
         return R_ANSWER
     if phase == GOUJI or phase == ANSWERED:
         owner = state.owner
@@ -449,11 +453,19 @@ def _play_role(state: State, seat: int) -> int:
         if seat == owner:
             raise RuleViolation("R19", "not_your_turn", f"seat {seat} cannot answer its own hand")
         if state.passed >> seat & 1:
-            raise RuleViolation("R21", "passed_may_not_burn", f"seat {seat} passed in this round and may not burn")
+            raise RuleViolation(
+                "R21",
+                "passed_may_not_burn",
+                f"seat {seat} passed in this round and may not burn",
+            )
         if state.gone >> head_rival(seat) & 1:
             return R_HEADLESS  # D6: not a burn
         if state.table.rules.burn_requires_point and not (seat in state.points):
-            raise RuleViolation("R21", "burn_requires_point", f"seat {seat} has opened no point and may not burn")
+            raise RuleViolation(
+                "R21",
+                "burn_requires_point",
+                f"seat {seat} has opened no point and may not burn",
+            )
         return R_BURN
     raise EngineBug(f"no play role in phase {phase}")
 
@@ -475,8 +487,16 @@ def _check_play(state: State, seat: int, cards, role: int):
         # R26: the held 3s (or 4s) are the final hand, all of them, pure
         if left != NO_CARDS or hand.size != cards[rank]:
             if rank == THREE:
-                raise RuleViolation("R26", "hold_three", f"seat {seat} must keep its 3s, pure, for its final hand")
-            raise RuleViolation("R28", "hold_four", f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand")
+                raise RuleViolation(
+                    "R26",
+                    "hold_three",
+                    f"seat {seat} must keep its 3s, pure, for its final hand",
+                )
+            raise RuleViolation(
+                "R28",
+                "hold_four",
+                f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand",
+            )
     if role == R_LEAD or role == R_WINDOW_LEAD:
         return hand
     top = state.top
@@ -488,11 +508,23 @@ def _check_play(state: State, seat: int, cards, role: int):
 def _why_not_beaten(hand, top, rules) -> RuleViolation:
     """The rule a failed follow breaks (R9 size, R10–R12 by the top hand's joker class)."""
     if hand.size != top.size:
-        return RuleViolation("R9", "size_mismatch", f"{hand.size} cards played on a hand of {top.size}")
+        return RuleViolation(
+            "R9",
+            "size_mismatch",
+            f"{hand.size} cards played on a hand of {top.size}",
+        )
     if top.big:
-        return RuleViolation("R12", "does_not_beat", "a hand holding a big joker cannot be beaten that way")
+        return RuleViolation(
+            "R12",
+            "does_not_beat",
+            "a hand holding a big joker cannot be beaten that way",
+        )
     if top.small:
-        return RuleViolation("R11", "does_not_beat", "a hand with small jokers needs as many big jokers and a higher rank")
+        return RuleViolation(
+            "R11",
+            "does_not_beat",
+            "a hand with small jokers needs as many big jokers and a higher rank",
+        )
     return RuleViolation("R10", "does_not_beat", "the hand played is not higher than the top hand")
 
 
@@ -538,9 +570,7 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
     hands = list(s.hands)
     hands[seat] = left
     s.hands = tuple(hands)
-    if role == R_LEAD:
-        s.led |= 1 << seat
-    if rules.hold_four_before_point and cards[FOUR] and not seat in s.points:
+    if rules.hold_four_before_point and cards[FOUR] and seat not in s.points:
         s.no_point |= 1 << seat  # R28a: a 4 before a point forfeits the point
     rank = s.table.hold[seat]
     if rank >= 0 and not last_hand and left[rank] == sum(left):
@@ -566,15 +596,11 @@ def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
         if last_hand:
             _end_round(s, seat)  # the lead passes on (R17)
             return s
-        if s.gone_count < 2 and is_gouji(hand) and _anyone_may_burn(s, seat):
-            s.phase = ANSWERED
-            s.turn = seat
-            return s
-        _open_point(s, seat, hand, by_last_answer=True)
-        _end_round(s, seat)
+        _open_burn_window(s, seat, hand)
         return s
     if last_hand:
-        if rules.last_hand_answer and len(s.finished) <= 2 and rival_in:
+        # R25 (not used with hold-3, whose last hand is a lead of pure 3s)
+        if rules.last_hand_answer and not rules.hold_three and len(s.finished) <= 2 and rival_in:
             s.phase = LAST_ANSWER  # R25
             s.turn = rival
             return s
@@ -595,10 +621,21 @@ def _is_counter(s: State, seat: int) -> bool:
     return False
 
 
-def _anyone_may_burn(s: State, answerer: int) -> bool:
-    """D8: someone in play, other than the answerer, who has not passed, could still burn."""
-    blocked = s.gone | s.passed | (1 << answerer)
-    return any(not blocked >> seat & 1 for seat in SEATS)
+def _open_burn_window(s: State, answerer: int, answer) -> None:
+    """D8: after a last-hand answer the others may only burn it (a Gou Ji hand while Gou Ji is
+    in force); the window closes when the answerer leads or nobody left could burn, and the
+    answer then opens its point."""
+    if s.gone_count < 2 and is_gouji(answer):
+        s.phase = ANSWERED
+        s.turn = answerer
+        if _anyone_could_answer(s, answerer):
+            return
+    _open_point(s, answerer, answer, by_last_answer=True)
+    _end_round(s, answerer)
+
+
+def _anyone_could_answer(s: State, answerer: int) -> bool:
+    return any(seat != answerer and playable(s, seat) for seat in SEATS)
 
 
 def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
@@ -614,7 +651,8 @@ def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
             _end_round(s, seat)
         return s
     # false_burn = "tribute": the burner owes tribute and the hand stands as an ordinary play
-    s.notes += (f"seat {seat} burned falsely (R22d) and owes {rules.false_burn_cards} burn tribute",)
+    owed = rules.false_burn_cards
+    s.notes += (f"seat {seat} burned falsely (R22d) and owes {owed} burn tribute",)
     return _after_play(_unburnt(s), seat, cards, hand, R_LEAD if role == R_LEAD else R_ANSWER)
 
 
@@ -644,10 +682,16 @@ def _pass(state: State, seat: int) -> State:
         # D1: a written non-rival pass counts as an R16 pass: no burning later in the round
         s = state.copy()
         s.passed |= 1 << seat
+        if phase == ANSWERED and not _anyone_could_answer(s, s.owner):
+            _open_burn_window(s, s.owner, s.top)  # nobody left who could burn: it closes
         return s
     if seat != state.turn:
         if phase == LAST_ANSWER:
-            raise RuleViolation("R25", "not_your_turn", f"seat {state.turn} answers the last hand first")
+            raise RuleViolation(
+                "R25",
+                "not_your_turn",
+                f"seat {state.turn} answers the last hand first",
+            )
         if state.passed >> seat & 1:
             raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
         raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
@@ -678,11 +722,19 @@ def _yield(state: State, seat: int) -> State:
     if phase == LAST_ANSWER:
         raise RuleViolation("R25", "no_yield", "there is no yielding on a last-hand answer (D3)")
     if seat != head_rival(state.owner) or phase == ANSWERED:
-        raise RuleViolation("R19", "yield_not_head_rival", f"only the head rival of seat {state.owner} may yield")
+        raise RuleViolation(
+            "R19",
+            "yield_not_head_rival",
+            f"only the head rival of seat {state.owner} may yield",
+        )
     if seat != state.turn:
         raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
     if state.yielded:
-        raise RuleViolation("R19", "already_yielded", "the head rival yields at most once a hand (D3)")
+        raise RuleViolation(
+            "R19",
+            "already_yielded",
+            "the head rival yields at most once a hand (D3)",
+        )
     if phase == GOUJI:
         s = state.copy()
         s.yielded = True  # D3: burners may answer first; the head rival decides again
@@ -726,6 +778,35 @@ def hands_in(counts: tuple, size: int = 0):
         yield tuple(c)
 
 
+def playable(state: State, seat: int) -> list[tuple]:
+    """Every card set `seat` may play now (none when it may not play)."""
+    if state.phase == OVER or state.gone >> seat & 1:
+        return []
+    try:
+        role = _play_role(state, seat)
+    except RuleViolation:
+        return []
+    size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else state.top.size
+    found = []
+    for cards in hands_in(state.hands[seat], size):
+        try:
+            _check_play(state, seat, cards, role)
+        except RuleViolation:
+            continue
+        found.append(cards)
+    return found
+
+
+def may_burn(state: State, seat: int) -> bool:
+    """Would a play by `seat` now be a burn (R21), cards permitting?"""
+    if state.phase == OVER or state.gone >> seat & 1:
+        return False
+    try:
+        return _play_role(state, seat) == R_BURN
+    except RuleViolation:
+        return False
+
+
 def legal_actions(state: State) -> list[Action]:
     """Every action `apply` accepts in `state` (and no other)."""
     if state.phase == OVER:
@@ -734,18 +815,7 @@ def legal_actions(state: State) -> list[Action]:
     for seat in SEATS:
         if state.gone >> seat & 1:
             continue
-        try:
-            role = _play_role(state, seat)
-        except RuleViolation:
-            pass
-        else:
-            size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else state.top.size
-            for cards in hands_in(state.hands[seat], size):
-                try:
-                    _check_play(state, seat, cards, role)
-                except RuleViolation:
-                    continue
-                actions.append(Action(seat, PLAY, cards))
+        actions.extend(Action(seat, PLAY, cards) for cards in playable(state, seat))
         for kind in (PASS, YIELD):
             try:
                 apply(state, Action(seat, kind, None))

@@ -166,7 +166,9 @@ def read_record(doc) -> DealRecord:
     declarations = {}
     for key, kind in raw_declarations.items():
         if kind not in DECLARATIONS:
-            raise BadDocument(f"declarations: unknown declaration {kind!r} (R34: clear, unclear, special)")
+            raise BadDocument(
+                f"declarations: unknown declaration {kind!r} (R34: clear, unclear, special)"
+            )
         declarations[_seat_key(key, "declarations")] = kind
     revolution = _seat_list(doc.get("revolution", []), "revolution")
     if len(set(revolution)) != len(revolution):
@@ -196,7 +198,11 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
         dealt = sum(hands[seat][rank] for seat in SEATS)
         if dealt > deck[rank]:
             char = format_cards(tuple(1 if i == rank else 0 for i in range(15)))
-            return RuleViolation("R3", "too_many_cards", f"{dealt} cards {char} dealt; the deck holds {deck[rank]}")
+            return RuleViolation(
+                "R3",
+                "too_many_cards",
+                f"{dealt} cards {char} dealt; the deck holds {deck[rank]}",
+            )
     total = sum(sum(hands[seat]) for seat in SEATS)
     for seat in SEATS:
         if seat not in record.revolution and not sum(hands[seat]):
@@ -207,13 +213,22 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
             if sum(hands[seat]) != per_seat:
                 return RuleViolation(
                     "D10", "uneven_deal",
-                    f"a full deal gives every seat {per_seat} cards; seat {seat} holds {sum(hands[seat])}",
+                    f"a full deal gives every seat {per_seat} cards; "
+                    f"seat {seat} holds {sum(hands[seat])}",
                 )
     if record.revolution:
         if not rules.revolution:
-            return RuleViolation("R29", "revolution_disabled", "the rule set does not allow revolution")
+            return RuleViolation(
+                "R29",
+                "revolution_disabled",
+                "the rule set does not allow revolution",
+            )
         if len(record.revolution) > 1:
-            return RuleViolation("R29", "void_deal", "two or more revolutions void the deal: redeal")
+            return RuleViolation(
+                "R29",
+                "two_revolutions",
+                "two or more revolutions void the deal: redeal",
+            )
         if rules.revolution_contest:
             return RuleViolation(
                 "R29", "unsupported",
@@ -222,10 +237,18 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
         seat = record.revolution[0]
         counts = hands[seat]
         if counts[TWO] or counts[SMALL] or counts[BIG]:
-            return RuleViolation("R29", "revolution_not_allowed", f"seat {seat} holds a 2 or a joker and may not declare revolution")
+            return RuleViolation(
+                "R29",
+                "revolution_not_allowed",
+                f"seat {seat} holds a 2 or a joker and may not declare revolution",
+            )
     for seat, kind in record.declarations.items():
         if kind == "special" and not rules.special_declaration:
-            return RuleViolation("R34", "special_not_allowed", "special declarations need the 'special_declaration' rule")
+            return RuleViolation(
+                "R34",
+                "special_not_allowed",
+                "special declarations need the 'special_declaration' rule",
+            )
     return None
 
 

@@ -14,9 +14,7 @@ def replay(doc) -> dict:
 
 
 def initial_state(record: DealRecord) -> engine.State:
-    return engine.start(
-        record.rules, record.hands, record.leader, record.revolution, record.declarations
-    )
+    return engine.start(record.rules, record.hands, record.leader, record.revolution)
 
 
 def replay_record(record: DealRecord) -> dict:
@@ -53,27 +51,17 @@ def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
         if seat == burner:
             return []
         if could_burn(before, seat):
-            why = "a union mate" if union_of(seat) == union_of(burned) else "earlier in playing order"
-            return [f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too and had priority ({why})"]
+            mate = union_of(seat) == union_of(burned)
+            why = "a union mate of the burned seat" if mate else "earlier in playing order"
+            return [
+                f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too "
+                f"and had priority ({why})"
+            ]
     return []
 
 
 def could_burn(state: engine.State, seat: int) -> bool:
-    if state.gone >> seat & 1:
-        return False
-    try:
-        role = engine._play_role(state, seat)
-    except RuleViolation:
-        return False
-    if role != engine.R_BURN:
-        return False
-    for cards in engine.hands_in(state.hands[seat], state.top.size):
-        try:
-            engine._check_play(state, seat, cards, role)
-        except RuleViolation:
-            continue
-        return True
-    return False
+    return engine.may_burn(state, seat) and bool(engine.playable(state, seat))
 
 
 def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Outcome:

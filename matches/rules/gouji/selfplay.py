@@ -14,10 +14,10 @@ from typing import Iterator
 from matches.rules.errors import EngineBug, RuleViolation
 from matches.rules.gouji import play as engine
 from matches.rules.gouji.cards import BIG, SMALL, TWO, full_deck
-from matches.rules.gouji.play import PASS, PLAY, SEATS, YIELD, Action
+from matches.rules.gouji.play import PASS, PLAY, SEATS, THREE, YIELD, Action, head_rival
 from matches.rules.gouji.record import DealRecord, write_record
 from matches.rules.gouji.replay import _finish, outcome_of
-from matches.rules.gouji.ruleset import PRESETS, RuleSet
+from matches.rules.gouji.ruleset import RuleSet
 from matches.rules.gouji.settle import union_scores
 
 PLAY_CHANCE = 0.8  # the seat in turn plays when it can
@@ -42,12 +42,41 @@ def deal_hands(rules: RuleSet, rng: random.Random) -> tuple:
     return tuple(hands)
 
 
+def buy_threes(hands: tuple) -> tuple:
+    """R28 (hold-3, `no_three = "buy"`): a seat dealt no 3 buys one from its head rival, else a
+    union mate, else a mate's head rival, from a seller that keeps a 3 of its own. The buyer
+    always pays (a 2, else a small joker, else a big one, else its highest card), so that every
+    seat keeps its share of a full deal (D10)."""
+    hands = [list(counts) if counts else None for counts in hands]
+    for buyer in SEATS:
+        if hands[buyer][THREE]:
+            continue
+        mates = [(buyer + 1) % 6 + 1, (buyer + 3) % 6 + 1]
+        sellers = [head_rival(buyer), *mates, *(head_rival(mate) for mate in mates)]
+        seller = next((s for s in sellers if hands[s][THREE] >= 2), None)
+        if seller is None:
+            continue  # nobody can sell: the seat plays without a 3 (no hold-3 obligation)
+        held = hands[buyer]
+        payment = next((r for r in (TWO, SMALL, BIG) if held[r]), None)
+        if payment is None:
+            payment = max(r for r in range(15) if held[r])
+        held[payment] -= 1
+        held[THREE] += 1
+        hands[seller][THREE] -= 1
+        hands[seller][payment] += 1
+    return tuple(tuple(counts) if counts else None for counts in hands)
+
+
 def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Action, engine.State]:
     held = state.hands[seat]
     options = list(engine.hands_in(held))
     if state.burner == seat:
-        # R22: a burner's step holds a joker (or is the last hand); bots mostly obey
-        keep = [c for c in options if c[SMALL] or c[BIG] or c == held]
+        # R22: a burner's step holds a joker (or is the last hand); bots mostly obey, and
+        # spend one joker a step on a whole rank so that the burn may last to the end
+        keep = [c for c in options if c == held] or [
+            c for c in options
+            if c[SMALL] + c[BIG] == 1 and all(c[r] in (0, held[r]) for r in range(TWO + 1))
+        ]
         if keep and rng.random() < KEEP_JOKER_RULE:
             options = keep
     rng.shuffle(options)
@@ -59,22 +88,6 @@ def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Ac
         except RuleViolation:
             continue
     raise EngineBug(f"seat {seat} has no legal lead in {state!r}")
-
-
-def _plays(state: engine.State, seat: int) -> list[tuple]:
-    """The hands `seat` may play now on the top hand (empty when it may not play)."""
-    try:
-        role = engine._play_role(state, seat)
-    except RuleViolation:
-        return []
-    found = []
-    for cards in engine.hands_in(state.hands[seat], state.top.size):
-        try:
-            engine._check_play(state, seat, cards, role)
-        except RuleViolation:
-            continue
-        found.append(cards)
-    return found
 
 
 def _jump_in_chance(state: engine.State, seat: int) -> float:
@@ -100,7 +113,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
         rng.shuffle(others)
         for seat in others:
             if rng.random() < _jump_in_chance(state, seat):
-                plays = _plays(state, seat)
+                plays = engine.playable(state, seat)
                 if plays:
                     action = Action(seat, PLAY, rng.choice(plays))
                     return action, engine.apply(state, action)
@@ -109,7 +122,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
                 return action, engine.apply(state, action)
         if phase == engine.ANSWERED:
             return _choose_lead(state, turn, rng)
-    plays = _plays(state, turn)
+    plays = engine.playable(state, turn)
     if plays and rng.random() < PLAY_CHANCE:
         action = Action(turn, PLAY, rng.choice(plays))
         return action, engine.apply(state, action)
@@ -126,6 +139,8 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
 def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
     """Deal and play one full deal; the record claims the outcome the engine reached."""
     hands = deal_hands(rules, rng)
+    if rules.hold_three and rules.no_three == "buy":
+        hands = buy_threes(hands)
     leader = rng.randint(1, 6)
     declarations = {}
     for seat in SEATS:
@@ -139,7 +154,7 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         rebels = [s for s in SEATS if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
         if len(rebels) == 1 and rng.random() < 0.5:
             revolution = (rebels[0],)
-    state = engine.start(rules, hands, leader, revolution, declarations)
+    state = engine.start(rules, hands, leader, revolution)
     actions = []
     while state.phase != engine.OVER:
         action, state = choose_action(state, rng)
@@ -166,8 +181,8 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
 
 def selfplay(count: int, seed: int, rules: RuleSet | str = "standard") -> Iterator[dict]:
     """`count` self-played deal records (JSON objects) from `random.Random(seed)`."""
-    if isinstance(rules, str):
-        rules = PRESETS[rules] if rules in PRESETS else RuleSet.from_json(rules)
+    if not isinstance(rules, RuleSet):
+        rules = RuleSet.from_json(rules)  # a preset name or a rules object
     rng = random.Random(seed)
     for _ in range(count):
         yield write_record(play_deal(rules, rng))

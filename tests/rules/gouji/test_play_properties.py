@@ -82,3 +82,45 @@ def test_copy_keeps_every_field():
     copied = state.copy()
     for name in play.State.__slots__:
         assert getattr(copied, name) is getattr(state, name), name
+
+
+def check_invariants(state: play.State) -> None:
+    placed = [seat for seat in play.SEATS if state.places[seat]]
+    assert len({state.places[seat] for seat in placed}) == len(placed)
+    if state.over:
+        assert sorted(state.places[1:]) == [1, 2, 3, 4, 5, 6]
+        assert state.burner == 0
+        return
+    assert placed == [seat for seat in play.SEATS if not state.active(seat)]
+    assert state.gone_count == len(placed)
+    assert state.active(state.turn)
+    assert all(min(state.hands[seat]) >= 0 for seat in play.SEATS)
+    assert all(sum(state.hands[seat]) for seat in play.SEATS if state.active(seat))
+    if state.phase == play.LEAD:
+        assert state.top is None and state.passed == 0
+    else:
+        assert state.top is not None and state.turn != state.owner or state.phase == play.ANSWERED
+    if state.phase == play.LAST_ANSWER:
+        assert not state.active(state.owner) and state.turn == play.head_rival(state.owner)
+    if state.phase == play.GOUJI:
+        assert state.gone_count < 2 and state.turn == play.head_rival(state.owner)
+    if state.burner:
+        assert state.active(state.burner)
+        assert state.owner == state.burner or (
+            state.phase == play.LEAD and state.turn == state.burner
+        )
+        assert sum(1 for burn in state.burns if burn[2] is None) == 1
+    else:
+        assert all(burn[2] is not None for burn in state.burns)
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6))
+def test_invariants_hold_through_a_deal(preset, seed):
+    rng = random.Random(seed)
+    rules = PRESETS[preset]
+    state = play.start(rules, deal_hands(rules, rng), rng.randint(1, 6))
+    while not state.over:
+        check_invariants(state)
+        _, state = choose_action(state, rng)
+    check_invariants(state)

@@ -24,7 +24,8 @@ CASES = [
     ("R15", "follow in playing order", SINGLES, "1:3 2:4 3:5 4:6 5:7 6:8", {}, LEGAL, {}),
     ("R15", "out of turn", SINGLES, "1:3 3:5", {}, (1, "R15", "not_your_turn"), {}),
     ("R15", "the leader may not pass", SINGLES, "1:pass", {}, (0, "R15", "must_lead"), {}),
-    ("R15", "only the leader leads", SINGLES, "1:3", {"leader": 2}, (0, "R15", "not_your_turn"), {}),
+    ("R15", "only the leader leads", SINGLES, "1:3", {"leader": 2},
+     (0, "R15", "not_your_turn"), {}),
     ("R15", "same size only (R9)", ["339", "449", "5", "6", "7", "8"], "1:33 2:4", {},
      (1, "R9", "size_mismatch"), {}),
     ("R15", "higher rank only (R10)", ["59", "49", "5", "6", "7", "8"], "1:5 2:4", {},
@@ -39,6 +40,12 @@ CASES = [
     ("R16", "the final chance is the head rival's alone",
      ["359", "49", "9", "69", "9", "9"], "1:3 2:4 3:pass 4:pass 5:pass 6:pass 1:5 2:pass 3:9",
      {}, (8, "R16", "already_passed"), {}),
+    ("R16", "the head rival's own pass, the last on the hand, ends the round (D2)",
+     ["59", "9", "9", "369", "9", "9"], "4:3 5:pass 6:pass 1:5 2:pass 3:pass 4:pass 1:9",
+     {"leader": 4}, LEGAL, {}),
+    ("R16", "no final chance after the head rival's own last pass (D2)",
+     ["59", "9", "9", "369", "9", "9"], "4:3 5:pass 6:pass 1:5 2:pass 3:pass 4:pass 4:6",
+     {"leader": 4}, (7, "R15", "not_your_turn"), {}),
     # --- R17: who leads the next round --------------------------------------------------
     ("R17", "the top hand's owner leads",
      ["359", "49", "9", "69", "9", "9"], "1:3 2:pass 3:pass 4:pass 5:pass 6:pass 4:pass 1:5",
@@ -101,6 +108,17 @@ CASES = [
      {"burns": [(3, 1, "false")]}),
     ("R22", "the false burner is out of play", ["TTTTT3", "49", "JJJJJ99B", "59", "69", "79"],
      "1:TTTTT 3:JJJJJ 6:pass 3:99 4:5 5:6 6:7 1:pass 3:B", {}, (8, "R30", "seat_out"), {}),
+    ("R22", "a counter-burn stopped by its burner's head rival: both burns stopped",
+     ["TTTTT3", "QQQQQ4", "JJJJJB", "9", "KKKKK9", "9"], "1:TTTTT 3:JJJJJ 2:QQQQQ 5:KKKKK", {},
+     LEGAL, {"burns": [(3, 1, "stopped"), (2, 3, "stopped")]}),
+    ("R22", "a headless seat's answer stops a burn (D6)",
+     ["3", "TTTTT9", "JJJJJB", "QQQQQ9", "9", "9"],
+     "1:3 4:pass 2:pass 3:pass 5:pass 6:pass 2:TTTTT 3:JJJJJ 4:QQQQQ 5:pass", {}, LEGAL,
+     {"burns": [(3, 2, "stopped")]}),
+    ("R22", "false_burn = tribute: the burner plays on and owes a tribute",
+     ["TTTTT3", "49", "JJJJJ99B", "59", "69", "79"], "1:TTTTT 3:JJJJJ 6:pass 3:99 4:pass 5:pass",
+     {"rules": {"preset": "standard", "false_burn": "tribute"}}, LEGAL,
+     {"burns": [(3, 1, "false")]}),
     ("R22", "burn_first_hand_needs_joker: a plain first hand is false",
      ["TTTTT3", "4", "JJJJJB", "5", "6", "7"], "1:TTTTT 3:JJJJJ 4:5",
      {"rules": {"preset": "standard", "burn_first_hand_needs_joker": True}}, LEGAL,
@@ -134,10 +152,16 @@ CASES = [
     ("R25", "after the answer others may only burn it (and the point is lost)",
      ["TTTTT", "9", "QQQQQ9", "JJJJJ9", "9", "9"], "1:TTTTT 4:JJJJJ 3:QQQQQ", {}, LEGAL,
      {"points": [], "burns": [(3, 4, None)]}),
+    ("R25", "an answer that is the answerer's own last hand: the lead passes on, no point",
+     ["TTTTT", "9", "9", "JJJJJ", "9", "9"], "1:TTTTT 4:JJJJJ 5:9", {}, LEGAL,
+     {"points": [], "finish": [1, 4, 5]}),
     ("R25", "the head rival answers first", ["TTTTT", "JJJJJ9", "9", "JJJJJ9", "9", "9"],
      "1:TTTTT 2:JJJJJ", {}, (1, "R25", "not_your_turn"), {}),
     ("R25", "no yield on a last hand (D3)", ["TTTTT", "9", "9", "JJJJJ9", "9", "9"],
      "1:TTTTT 4:yield", {}, (1, "R25", "no_yield"), {}),
+    ("R25", "not used with hold-3: normal order after the finisher",
+     ["TTTTT", "9", "9", "JJJJJ99", "9", "9"], "1:TTTTT 2:pass 3:pass 4:JJJJJ",
+     {"rules": {"preset": HOLD3, "last_hand_answer": True}}, LEGAL, {"points": []}),
     # --- R26: hold-3 ----------------------------------------------------------------------
     ("R26", "the 3s are the final hand", ["339", "4", "5", "6", "7", "8"],
      "1:9 2:pass 3:pass 4:pass 5:pass 6:pass 4:pass 1:33", {"rules": HOLD3}, LEGAL,
@@ -171,12 +195,16 @@ CASES = [
     ("R29", "the revolutionary never plays; its head rival has a point",
      ["39", "49", "59", "69", "79", "89"], "2:4 3:5", {"revolution": [1]}, LEGAL,
      {"points": [4]}),
+    ("R29", "3rd when both union mates take 1st and 2nd, which strings three",
+     ["9", "3", "9", "T", "9", "J"], "4:T 1:pass 5:pass 6:J", {"revolution": [2], "leader": 4},
+     LEGAL, {"complete": True, "finish": [4, 6, 2, 3, 5, 1], "points": [5],
+             "union_scores": {"A": -12, "B": 12}}),
     ("R29", "the revolutionary may not act", ["39", "49", "59", "69", "79", "89"], "2:4 3:5 1:9",
      {"revolution": [1]}, (2, "R30", "seat_out"), {}),
     ("R29", "no revolution with a 2", ["329", "49", "59", "69", "79", "89"], "2:4",
      {"revolution": [1]}, (None, "R29", "revolution_not_allowed"), {}),
     ("R29", "two revolutions void the deal", ["39", "49", "59", "69", "79", "89"], "",
-     {"revolution": [1, 2]}, (None, "R29", "void_deal"), {}),
+     {"revolution": [1, 2]}, (None, "R29", "two_revolutions"), {}),
     ("R29", "revolution = false", ["39", "49", "59", "69", "79", "89"], "",
      {"revolution": [1], "rules": {"preset": "standard", "revolution": False}},
      (None, "R29", "revolution_disabled"), {}),
@@ -217,7 +245,8 @@ def test_position(rule, title, hands, moves, options, error, expect):
     if "points" in expect:
         assert verdict["points"] == expect["points"]
     if "burns" in expect:
-        assert [(b["burner"], b["burned"], b["outcome"]) for b in verdict["burns"]] == expect["burns"]
+        burns = [(b["burner"], b["burned"], b["outcome"]) for b in verdict["burns"]]
+        assert burns == expect["burns"]
     if "suffocated" in expect:
         assert [(s["seat"], s["by"]) for s in verdict["suffocated"]] == expect["suffocated"]
     if "finish" in expect:

@@ -55,7 +55,8 @@ BAD_DOCUMENTS = [
     ("unknown flag", lambda d: d.update(rules={"preset": "standard", "jokers_wild": True})),
     ("flag of the wrong type", lambda d: d.update(rules={"hold_three": "yes"})),
     ("unknown declaration", lambda d: d.update(declarations={"1": "loud"})),
-    ("action with two kinds", lambda d: d["actions"].append({"seat": 3, "pass": True, "yield": True})),
+    ("action with two kinds",
+     lambda d: d["actions"].append({"seat": 3, "pass": True, "yield": True})),
     ("pass false", lambda d: d["actions"].append({"seat": 3, "pass": False})),
     ("action field unknown", lambda d: d["actions"].append({"seat": 3, "pass": True, "note": 1})),
     ("action seat out of range", lambda d: d["actions"].append({"seat": 9, "pass": True})),
@@ -86,7 +87,9 @@ SETUP_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("title, hands, fields, expected", SETUP_ERRORS, ids=[s[0] for s in SETUP_ERRORS])
+@pytest.mark.parametrize(
+    "title, hands, fields, expected", SETUP_ERRORS, ids=[s[0] for s in SETUP_ERRORS]
+)
 def test_setup_errors_are_invalid_with_no_action(title, hands, fields, expected):
     verdict = replay(deal(hands, "", **fields))
     assert not verdict["valid"] and not verdict["complete"]

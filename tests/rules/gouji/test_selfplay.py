@@ -11,6 +11,7 @@ from matches.rules.gouji.game import GoujiGame
 from matches.rules.gouji.record import read_record
 from matches.rules.gouji.replay import initial_state, replay
 from matches.rules.gouji.selfplay import selfplay, write_jsonl
+from matches.rules.gouji.settle import settle
 
 PRESETS = ("standard", "qingdao-hold3", "six-decks")
 SEEDS = (1, 2)
@@ -76,3 +77,71 @@ def test_game_interface():
     docs = list(game.selfplay(2, 5, rules="qingdao-hold3"))
     assert len(docs) == 2 and docs[0]["rules"] == "qingdao-hold3"
     assert all(game.replay(doc)["valid"] for doc in docs)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_replayed_outcomes_settle_the_same_way(preset):
+    """The replay's outcome, written as a referee's summary, passes `gouji settle` with the
+    same union scores and tribute ledger."""
+    for doc in deals(preset, 2):
+        verdict = replay(doc)
+        summary = {
+            "format": "gouji-outcome/1",
+            "rules": doc["rules"],
+            "finish": verdict["finish"],
+            "points": verdict["points"],
+            "declarations": doc.get("declarations", {}),
+            "burns": verdict["burns"],
+            "suffocated": verdict["suffocated"],
+            "revolution": doc.get("revolution", []),
+        }
+        settled = settle(summary)
+        assert settled["valid"], (settled["errors"], summary)
+        assert settled["union_scores"] == verdict["union_scores"]
+        if not summary["declarations"]:
+            # (with declarations, D12's late points can differ: a summary cannot carry them)
+            assert settled["tributes"] == verdict["tributes"]
+
+
+def test_hold3_deals_buy_threes_and_keep_the_shares():
+    from matches.rules.gouji.selfplay import buy_threes
+    from matches.rules.gouji.cards import parse_cards
+
+    hands = (None,) + tuple(parse_cards(text) for text in
+                            ["3349", "5562", "3339", "5559", "566B", "5557"])
+    bought = buy_threes(hands)
+    # seat 2 has no 3: its head rival 5 and its mates 4 and 6 have none to sell, so the first
+    # mate's head rival, seat 1, sells one of its two 3s for seat 2's 2
+    assert bought[2][0] == 1 and bought[2][12] == 0 and bought[1][12] == 1 and bought[1][0] == 1
+    assert [sum(bought[s]) for s in range(1, 7)] == [sum(hands[s]) for s in range(1, 7)]
+    for doc in deals("qingdao-hold3", 1):
+        assert all("3" in cards for cards in doc["hands"].values())
+
+
+VARIANTS = [
+    {"preset": "standard", "false_burn": "tribute"},
+    {"preset": "standard", "burn_first_hand_needs_joker": True},
+    {"preset": "standard", "burn_requires_point": True},
+    {"preset": "standard", "last_hand_answer": False},
+    {"preset": "standard", "hold_four_before_point": True},
+    {"preset": "standard", "short_deck": True},
+    {"preset": "standard", "point_sets": "en"},
+    {"preset": "qingdao-hold3", "suffocated_play_on": True},
+    {"preset": "qingdao-hold3", "no_three": "hold_four"},
+    {"preset": "qingdao-hold3", "no_three": "exempt"},
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=[str(v) for v in VARIANTS])
+def test_variant_deals_replay_valid_and_complete(rules):
+    for doc in selfplay(4, 3, rules):
+        assert doc["rules"] == rules
+        verdict = replay(doc)
+        assert verdict["valid"] and verdict["complete"] and not verdict["mismatches"]
+
+
+def test_game_replay_raises_bad_document():
+    from matches.rules.errors import BadDocument
+
+    with pytest.raises(BadDocument):
+        GoujiGame().replay({"format": "gouji-deal/1"})

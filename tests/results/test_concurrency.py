@@ -1,0 +1,128 @@
+"""Races between processes: however the requests interleave, a deal has one final result.
+
+The threads use separate database connections, like separate web processes. SQLite serialises
+all writes, so the row lock (`select_for_update`) only really works on PostgreSQL: these tests run
+in CI's PostgreSQL pass and are skipped on the embedded default, unless
+GOUJI_REQUIRE_INTEGRATION=1 says PostgreSQL must be there.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+
+from matches.models import Confirmation, DealReport, Event
+from matches.services import results
+from matches.services.results import Actor, ResultError
+
+from .conftest import STRING_THREE_A, SUMMARY
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def require_postgres():
+    if connection.vendor != "postgresql":
+        if os.environ.get("GOUJI_REQUIRE_INTEGRATION") == "1":
+            pytest.fail("the concurrency tests need DATABASE_URL pointing at PostgreSQL")
+        pytest.skip("needs PostgreSQL (row locks); set DATABASE_URL")
+
+
+def race(*calls):
+    """Run the calls at the same moment in threads; return each one's result or exception."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            outcomes[index] = call()
+        except Exception as exc:  # the outcome is what the test inspects
+            outcomes[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
+
+
+def test_the_database_refuses_a_second_final_report(setup):
+    """Holds on every backend: the partial unique index is the last line of defence."""
+    deal = results.deal_for(setup.match, 1)
+    DealReport.objects.create(deal=deal, state="final", summary=SUMMARY, verdict={})
+    with pytest.raises(IntegrityError), transaction.atomic():
+        DealReport.objects.create(deal=deal, state="final", summary=STRING_THREE_A, verdict={})
+    DealReport.objects.create(deal=deal, state="superseded", summary=SUMMARY, verdict={})
+    assert DealReport.objects.final().count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_confirmations_race_and_one_final_result_exists(require_postgres, setup, attempt):
+    """The captain taps 'confirm' on two phones at once, while the second referee confirms too."""
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="captain")
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "k")
+    outcomes = race(
+        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
+                                       Actor(user=setup.captain_b), True),
+        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
+                                       Actor(user=setup.captain_b), True),
+    )
+    assert all(isinstance(o, DealReport) for o in outcomes), outcomes
+    assert DealReport.objects.final().filter(deal=report.deal).count() == 1
+    assert Confirmation.objects.filter(report=report).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_agree_and_disagree_race_and_the_first_one_wins(require_postgres, setup, attempt):
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                                      Actor(user=setup.referee), "k")
+    outcomes = race(
+        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
+                                       Actor(user=setup.second_referee), True),
+        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
+                                       Actor(user=setup.organiser), False),
+    )
+    winners = [o for o in outcomes if isinstance(o, DealReport)]
+    losers = [o for o in outcomes if isinstance(o, ResultError)]
+    assert len(winners) == 1 and len(losers) == 1 and losers[0].code == "not_pending"
+    report.refresh_from_db()
+    assert report.state == winners[0].state
+    assert Confirmation.objects.filter(report=report).count() == 1
+    assert DealReport.objects.final().filter(deal=report.deal).count() == (report.state == "final")
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_final_reports_race_and_one_is_refused(require_postgres, setup, attempt):
+    """No confirmation needed: two referees submit different results at the same moment."""
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
+    deal = results.deal_for(setup.match, 1)
+    outcomes = race(
+        lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "a"),
+        lambda: results.submit_report(deal, STRING_THREE_A, None,
+                                      Actor(user=setup.second_referee), "b"),
+    )
+    stored = [o for o in outcomes if isinstance(o, tuple)]
+    refused = [o for o in outcomes if isinstance(o, ResultError)]
+    assert len(stored) == 1 and len(refused) == 1, outcomes
+    assert refused[0].status == 409 and refused[0].code == "already_final"
+    assert DealReport.objects.final().filter(deal=deal).count() == 1
+    assert DealReport.objects.filter(deal=deal).count() == 1
+
+
+def test_a_double_tap_with_one_key_stores_one_report(require_postgres, setup):
+    deal = results.deal_for(setup.match, 1)
+    outcomes = race(*[
+        (lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "tap"))
+        for _ in range(3)
+    ])
+    reports = {o[0].pk for o in outcomes if isinstance(o, tuple)}
+    assert len(reports) == 1, outcomes
+    assert DealReport.objects.filter(deal=deal).count() == 1
