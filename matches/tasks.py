@@ -73,7 +73,7 @@ def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
     transaction.on_commit(send)
 
 
-def run_tracked(task, event_id: int, key: str, compute) -> None:
+def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | None = None) -> None:
     """Run `compute()` and record it; retry a failure up to MAX_RETRIES times, then mark it failed.
 
     A worker retries through the broker with a growing delay; in eager mode (the embedded
@@ -100,7 +100,7 @@ def run_tracked(task, event_id: int, key: str, compute) -> None:
             if task.request.is_eager:
                 retries += 1
                 continue
-            raise task.retry(exc=exc, countdown=2 ** retries)
+            raise task.retry(exc=exc, countdown=2 ** retries, kwargs=retry_kwargs)
         ComputationRun.objects.filter(pk=row.pk).update(
             state=ComputationRun.State.DONE, error="", finished_at=timezone.now(),
             succeeded_at=timezone.now())
@@ -138,18 +138,32 @@ def settle_match(self, match_id: int) -> None:
     _settle_match_now(self, match_id)
 
 
+def _claim(event_id: int, from_round: int) -> int:
+    """Take over a queued standings request: under the row lock, so a request that `enqueue`
+    folds into it (a lower round) is either seen here or queued anew, never lost."""
+    from matches.models import ComputationRun
+
+    with transaction.atomic():
+        row = (ComputationRun.objects.select_for_update()
+               .filter(event_id=event_id, task="update_standings", key="standings").first())
+        if row is None:
+            return from_round
+        if row.state == ComputationRun.State.QUEUED and isinstance(row.args, dict):
+            from_round = min(from_round, row.args.get("from_round", from_round))
+        row.state = ComputationRun.State.RUNNING
+        row.save(update_fields=["state"])
+    return from_round
+
+
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def update_standings(self, event_id: int, from_round: int = 1) -> None:
     """The standings snapshots of round `from_round` and every later round."""
-    from matches.models import ComputationRun
     from matches.services import standings
 
-    queued = ComputationRun.objects.filter(event_id=event_id, task="update_standings",
-                                           key="standings").values_list("args", flat=True).first()
-    if queued and isinstance(queued, dict):
-        from_round = min(from_round, queued.get("from_round", from_round))
+    from_round = _claim(event_id, from_round)
     run_tracked(self, event_id, "standings",
-                lambda: standings.update_standings(event_id, from_round))
+                lambda: standings.update_standings(event_id, from_round),
+                retry_kwargs={"event_id": event_id, "from_round": from_round})
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)

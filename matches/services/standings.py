@@ -100,6 +100,22 @@ def streak_before(strung_by_number: dict[int, str], number: int, union: str | No
     return streak
 
 
+def ledger_of(report, outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """The tributes a deal leaves for the next one.
+
+    From a play log, the replay's ledger stands (only the replay knows which points came after
+    the head rival finished, D12), with R40's amnesty applied here: the replay cannot know the
+    streak. From a summary, the engine settles the outcome with the streak counted here.
+    """
+    replay = (report.verdict or {}).get("replay") if report.play_log else None
+    if replay and isinstance(replay.get("tributes"), list):
+        strung = outcome.string_three_union
+        if strung and rules.string_three_amnesty and outcome.string_three_streak >= 2:
+            return []
+        return replay["tributes"] if rules.tributes else []
+    return tribute_ledger(outcome, rules)
+
+
 # --- one match ----------------------------------------------------------------------------------
 
 def ensure_regular_deals(match: Match) -> None:
@@ -153,7 +169,7 @@ def settle_match(match_id: int) -> Match | None:
         streak = streak_before(strung, deal.number, union)
         outcome = dataclasses.replace(outcome, string_three_streak=streak)
         scores = union_scores(outcome, rules)
-        ledger = tribute_ledger(outcome, rules)
+        ledger = ledger_of(report, outcome, rules)
         strung[deal.number] = union or ""
         values = {
             "match": match, "report_id": report.pk, "score_a": scores["A"], "score_b": scores["B"],

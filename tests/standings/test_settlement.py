@@ -160,3 +160,19 @@ def test_settling_twice_changes_nothing(build):
     assert list(DealTally.objects.filter(match=match).values()) == first
     assert list(Deal.objects.filter(match=match).values_list("number", "tributes_owed")) == owed
     assert Match.objects.get(pk=match.pk).points_a == 3
+
+
+def test_a_play_logs_ledger_comes_from_its_replay_with_the_amnesty_applied_here(build):
+    from matches.models import DealReport
+
+    b = build(unions=2, deals=4)
+    match = b.match(b.round([(0, 1)]), 1)
+    replayed = [{"from": 4, "to": 1, "kind": "string_three", "cards": 1}]  # what the replay said
+    for number in (1, 2, 3):
+        report = b.final(match, number, STRING_A, points=[1, 3, 5])
+        DealReport.objects.filter(pk=report.pk).update(
+            play_log={"format": "gouji-deal/1"}, verdict={"replay": {"tributes": replayed}})
+    standings.settle_match(match.pk)
+    owed = {d.number: d.tributes_owed for d in match.deals.all()}
+    assert owed[2] == replayed and owed[3] == replayed
+    assert owed[4] == []  # R40: third string in a row, whatever the replay's ledger

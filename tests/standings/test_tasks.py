@@ -141,3 +141,9 @@ def test_a_queued_standings_run_absorbs_further_requests(build):
             tasks.enqueue(tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 1})
     row = ComputationRun.objects.get(event=b.event, task="update_standings")
     assert row.state == "queued" and row.args["from_round"] == 1
+    # The message that arrives still says round 3; the run takes over the folded request.
+    assert not StandingsSnapshot.objects.filter(event=b.event).exists()
+    tasks.update_standings.apply(kwargs={"event_id": b.event.pk, "from_round": 3})
+    assert StandingsSnapshot.objects.filter(event=b.event, round__number=1).exists()
+    row.refresh_from_db()
+    assert row.state == "done"
