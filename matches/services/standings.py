@@ -29,6 +29,7 @@ from matches.models import (
     Stage,
     StandingsSnapshot,
     TableSeat,
+    UnionMember,
 )
 from matches.models.round import SIDE_A
 from matches.rules.errors import BadDocument, RuleViolation
@@ -276,62 +277,65 @@ def _scoped_rounds(round_: Round, scope: str) -> list[Round]:
 
 def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
     entrants = {
-        r.union_id: (r.seed, r.union.name)
-        for r in Registration.objects.filter(event=event, union__isnull=False).select_related("union")
+        union_id: (seed, name)
+        for union_id, seed, name in Registration.objects.filter(event=event, union__isnull=False)
+        .values_list("union_id", "seed", "union__name")
     }
-    matches = Match.objects.filter(round__in=rounds, points_a__isnull=False).select_related("round")
+    matches = list(Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
+        "pk", "round__number", "union_a_id", "union_b_id", "points_a", "points_b", "score_a",
+        "score_b"))
     strings, wins = {}, {}
-    for t in DealTally.objects.filter(match__in=matches):
-        strings.setdefault(t.match_id, {"A": 0, "B": 0})
-        wins.setdefault(t.match_id, {"A": 0, "B": 0})
-        if t.strung:
-            strings[t.match_id][t.strung] += 1
-        if t.score_a > t.score_b:
-            wins[t.match_id]["A"] += 1
-        elif t.score_b > t.score_a:
-            wins[t.match_id]["B"] += 1
+    for match_id, strung, score_a, score_b in DealTally.objects.filter(
+            match_id__in=[m[0] for m in matches]).values_list("match_id", "strung", "score_a", "score_b"):
+        s = strings.setdefault(match_id, {"A": 0, "B": 0})
+        w = wins.setdefault(match_id, {"A": 0, "B": 0})
+        if strung:
+            s[strung] += 1
+        if score_a > score_b:
+            w["A"] += 1
+        elif score_b > score_a:
+            w["B"] += 1
     records = []
-    for m in matches:
-        if m.is_bye:
-            records.append(MatchRecord(round=m.round.number, union_a=m.union_a_id, union_b=None,
-                                       points_a=m.points_a))
+    for pk, number, union_a, union_b, points_a, points_b, score_a, score_b in matches:
+        if union_b is None:
+            records.append(MatchRecord(round=number, union_a=union_a, union_b=None, points_a=points_a))
             continue
-        s, w = strings.get(m.pk, {"A": 0, "B": 0}), wins.get(m.pk, {"A": 0, "B": 0})
+        s, w = strings.get(pk, {"A": 0, "B": 0}), wins.get(pk, {"A": 0, "B": 0})
         records.append(MatchRecord(
-            round=m.round.number, union_a=m.union_a_id, union_b=m.union_b_id,
-            points_a=m.points_a, points_b=m.points_b or 0, score_a=m.score_a or 0,
-            score_b=m.score_b or 0, deal_wins_a=w["A"], deal_wins_b=w["B"],
-            strings_a=s["A"], strings_b=s["B"],
+            round=number, union_a=union_a, union_b=union_b, points_a=points_a,
+            points_b=points_b or 0, score_a=score_a or 0, score_b=score_b or 0,
+            deal_wins_a=w["A"], deal_wins_b=w["B"], strings_a=s["A"], strings_b=s["B"],
         ))
     return [line.as_dict() for line in rank_unions(entrants, records, list(event.tie_breaks or []))]
 
 
 def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]:
+    # Plain values, not model instances: this runs after every result on every player.
     seats = {}
-    for s in TableSeat.objects.filter(round__in=rounds).select_related("player", "union"):
-        seats[(s.table_id, s.seat)] = s
     players = {}
     if event.is_team:
-        for r in Registration.objects.filter(event=event, union__isnull=False).prefetch_related(
-                "union__members__player"):
-            for m in r.union.members.all():
-                players[m.player_id] = (m.player.name, r.union.name)
+        for player_id, name, union in UnionMember.objects.filter(
+                event=event, round__isnull=True).values_list("player_id", "player__name", "union__name"):
+            players[player_id] = (name, union)
     else:
-        for r in Registration.objects.filter(event=event, player__isnull=False).select_related("player"):
-            players[r.player_id] = (r.player.name, "")
-    for s in seats.values():
-        players.setdefault(s.player_id, (s.player.name, s.union.name if event.is_team else ""))
+        for player_id, name in Registration.objects.filter(
+                event=event, player__isnull=False).values_list("player_id", "player__name"):
+            players[player_id] = (name, "")
+    for table_id, seat, player_id, name, union in TableSeat.objects.filter(round__in=rounds).values_list(
+            "table_id", "seat", "player_id", "player__name", "union__name"):
+        seats[(table_id, seat)] = player_id
+        players.setdefault(player_id, (name, union if event.is_team else ""))
     records = []
-    tallies = DealTally.objects.filter(match__round__in=rounds).select_related("match")
-    for t in tallies:
-        for place, seat_number in enumerate(t.finish):
-            seat = seats.get((t.match.table_id, seat_number))
-            if seat is None:
+    for table_id, finish, points, burners in DealTally.objects.filter(
+            match__round__in=rounds).values_list("match__table_id", "finish", "points", "burners"):
+        for place, seat_number in enumerate(finish):
+            player_id = seats.get((table_id, seat_number))
+            if player_id is None:
                 continue
             records.append(SeatRecord(
-                player=seat.player_id, table=t.match.table_id, place=place,
-                place_points=rules.place_points[place], opened_point=seat_number in t.points,
-                burns=t.burners.count(seat_number),
+                player=player_id, table=table_id, place=place,
+                place_points=rules.place_points[place], opened_point=seat_number in points,
+                burns=burners.count(seat_number),
             ))
     return [line.as_dict() for line in rank_players(players, records)]
 
@@ -347,11 +351,16 @@ def snapshot_round(round_: Round) -> None:
         return
     rules = event_rules(event)
     unfinished = round_.matches.filter(union_b__isnull=False, points_a__isnull=True).count()
+    computed = {}  # one stage only: the stage's rounds are the event's, compute once
     for scope in StandingsSnapshot.Scope.values:
         rounds = _scoped_rounds(round_, scope)
-        kinds = {StandingsSnapshot.Kind.PLAYERS: player_rows(event, rounds, rules)}
-        if event.is_team:
-            kinds[StandingsSnapshot.Kind.UNIONS] = union_rows(event, rounds)
+        key = tuple(sorted(r.pk for r in rounds))
+        if key not in computed:
+            kinds = {StandingsSnapshot.Kind.PLAYERS: player_rows(event, rounds, rules)}
+            if event.is_team:
+                kinds[StandingsSnapshot.Kind.UNIONS] = union_rows(event, rounds)
+            computed[key] = kinds
+        kinds = computed[key]
         for kind, rows in kinds.items():
             snapshot = StandingsSnapshot.objects.filter(round=round_, kind=kind, scope=scope).first()
             if snapshot is None:
