@@ -11,7 +11,10 @@ import hashlib
 from django.http import Http404
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
-from rest_framework.decorators import api_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
@@ -54,13 +57,19 @@ def _round_json(round_) -> dict:
 
 
 @condition(etag_func=_etag)
+@extend_schema(operation_id="public_events", summary="Published events", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
 def events(request):
     return _cache(Response({"events": [_event_json(e) for e in live.public_events()]}))
 
 
 @condition(etag_func=_etag)
+@extend_schema(operation_id="public_event", summary="One published event with its visible rounds", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
 def event_detail(request, event_id: int):
     event = _event(event_id)
     return _cache(Response({**_event_json(event),
@@ -68,14 +77,20 @@ def event_detail(request, event_id: int):
 
 
 @condition(etag_func=_etag)
+@extend_schema(operation_id="public_rounds", summary="The visible rounds of an event", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
 def rounds(request, event_id: int):
     event = _event(event_id)
     return _cache(Response({"rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
 
 
 @condition(etag_func=_etag)
+@extend_schema(operation_id="public_pairings", summary="A round's tables, unions and seats; results unless the round is silent", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
 def pairings(request, event_id: int, number: int):
     event = _event(event_id)
     try:
@@ -111,7 +126,10 @@ def pairings(request, event_id: int, number: int):
 
 
 @condition(etag_func=_etag)
+@extend_schema(operation_id="public_standings", summary="Union or individual standings after a round", responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("kind", str, enum=["unions", "players"]), OpenApiParameter("scope", str, enum=["event", "stage"]), OpenApiParameter("round", int)], tags=["public"])
 @api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
 def standings(request, event_id: int):
     event = _event(event_id)
     kinds = ("unions", "players") if event.is_team else ("players",)

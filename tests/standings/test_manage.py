@@ -253,3 +253,29 @@ def test_exports_in_csv_and_excel(client, build, organiser):
     rows = list(load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True))
     assert rows[1][:7] == (1, 1, 1, "联邦1", "联邦2", 2, -2)
     assert rows[2][2] == "合计" and rows[2][9:] == (3, 0)
+
+
+def test_an_unreadable_upload_is_refused_as_a_whole(client, build, organiser):
+    b = build(unions=0, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    url = reverse("manage:import", args=[b.event.pk])
+    wrong = client.post(url, {"file": SimpleUploadedFile("e.txt", b"hello")})
+    assert wrong.status_code == 400 and "只支持 .csv 或 .xlsx 文件" in wrong.content.decode()
+    broken = client.post(url, {"file": SimpleUploadedFile("e.xlsx", b"not a zip")})
+    assert broken.status_code == 400 and "无法读取 Excel 文件" in broken.content.decode()
+    headless = client.post(url, {"file": sheet_csv(["王伟,李娜"])})
+    assert headless.status_code == 400 and "表头" in headless.content.decode()
+
+
+def test_register_players_of_an_individual_event(client, build, organiser):
+    b = build(unions=0, deals=1)
+    b.event.entry_type = "individual"
+    b.event.save()
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    url = reverse("manage:import", args=[b.event.pk])
+    client.post(url, {"file": sheet_csv(["选手,俱乐部,种子", "王伟,崂山,1", "李娜,,2"])})
+    client.post(url, {"confirm": "1"})
+    names = sorted(Registration.objects.filter(event=b.event).values_list("player__name", flat=True))
+    assert names == ["李娜", "王伟"]

@@ -118,3 +118,28 @@ def test_draft_rounds_get_no_snapshot(build, scope):
     r1 = b.round([(0, 1), (2, 3)], publish=False)
     standings.recompute_event(b.event.pk)
     assert not StandingsSnapshot.objects.filter(round=r1, scope=scope).exists()
+
+
+def test_an_individual_event_ranks_players_and_has_no_union_table(db):
+    from matches.demo import build_demo_event
+    from matches.models import DealReport, Event
+
+    event = build_demo_event(unions=2, rounds=0, entry_type=Event.EntryType.INDIVIDUAL, players=12)
+    event.deals_per_match = 1
+    event.save()
+    from matches.services import seating
+
+    round_ = seating.create_round(event.stages.get(), seed=9)
+    seating.publish_round(round_)
+    for match in round_.matches.filter(table__isnull=False):
+        deal = match.deals.create(number=1)
+        DealReport.objects.create(deal=deal, state="final", summary={
+            "format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 5, 6], "points": [1]})
+    standings.recompute_event(event.pk)
+    assert not StandingsSnapshot.objects.filter(event=event, kind="unions").exists()
+    rows = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
+    assert len(rows) == 12
+    # Two tables: the two seat-1 players share first place (+2, one point each).
+    assert [r["place_points"] for r in rows] == [2, 2, 1, 1, 0, 0, 0, 0, -1, -1, -2, -2]
+    assert rows[0]["rank"] == rows[1]["rank"] == 1 and rows[2]["rank"] == 3
+    assert rows[0]["points_opened"] == 1
