@@ -12,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import condition
 
 from matches.models import DealTally, Match, StandingsSnapshot, TableSeat, Union
@@ -21,6 +22,13 @@ from matches.services.charts import rank_chart_svg
 from players.models import Player
 
 POLL_SECONDS = 5
+TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
+                 "place": _("落贡"), "string_three": _("串三户贡")}
+
+
+def _seat_label(seats: dict, seat: int) -> str:
+    player = seats.get(seat)
+    return f"{seat} {player.player.name}" if player else str(seat)
 
 
 def _etag(request, event_id, *args, **kwargs):
@@ -131,8 +139,12 @@ def table_page(request, event_id: int, number: int, table: int):
         if tally:
             finish = [{"place": k + 1, "seat": seat, "player": seats.get(seat),
                        "opened": seat in tally.points} for k, seat in enumerate(tally.finish)]
-        deals.append({"deal": deal, "tally": tally, "finish": finish,
-                      "owed": deal.tributes_owed if visible else None})
+        owed = None
+        if visible and deal.tributes_owed is not None:
+            owed = [{"from": _seat_label(seats, t["from"]), "to": _seat_label(seats, t["to"]),
+                     "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]), "cards": t["cards"]}
+                    for t in deal.tributes_owed]
+        deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
     context = {"event": event, "round": round_, "match": match, "seats": sorted(seats.values(), key=lambda s: s.seat),
                "deals": deals, "results_visible": visible, "live": round_.state == "published",
                "poll": POLL_SECONDS, "seat_names": {k: v.player.name for k, v in seats.items()}}

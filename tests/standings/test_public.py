@@ -127,3 +127,15 @@ def test_event_api_lists_rounds(client, played):
     assert [(r["number"], r["results_visible"]) for r in data["rounds"]] == [(1, True), (2, False)]
     missing = client.get("/api/v1/public/events/999999/")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
+    b = build(unions=2, deals=2)
+    r1 = b.round([(0, 1)])
+    match = b.match(r1, 1)
+    b.final(match, 1, [1, 3, 5, 2, 4, 6], points=[1, 3, 5])
+    standings.recompute_event(b.event.pk)
+    page = client.get(reverse("public:table", args=[b.event.pk, 1, 1])).content.decode()
+    names = {s.seat: s.player.name for s in match.table.seats.select_related("player")}
+    assert f"串三户贡: 6 {names[6]} → 3 {names[3]} ×1" in page
+    assert ">12<" in page and ">-12<" in page
