@@ -79,8 +79,10 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
     A worker retries through the broker with a growing delay; in eager mode (the embedded
     default) the retries run at once, in-process.
     """
-    from matches.models import ComputationRun
+    from matches.models import ComputationRun, Event
 
+    if not Event.objects.filter(pk=event_id).exists():
+        return  # deleted since the task was queued: nothing to compute, nowhere to record it
     name = task.name.rsplit(".", 1)[-1]
     row = _run_row(event_id, name, key)
     retries = task.request.retries or 0

@@ -147,3 +147,12 @@ def test_a_queued_standings_run_absorbs_further_requests(build):
     assert StandingsSnapshot.objects.filter(event=b.event, round__number=1).exists()
     row.refresh_from_db()
     assert row.state == "done"
+
+
+def test_tasks_for_a_missing_event_or_match_do_nothing(db):
+    # A task may arrive after its event or match is gone (a re-draw, a test database flushed).
+    tasks.settle_match.apply(kwargs={"match_id": 999_999}).get()
+    tasks.settle_deal.apply(kwargs={"deal_id": 999_999}).get()
+    tasks.update_standings.apply(kwargs={"event_id": 999_999, "from_round": 1}).get()
+    tasks.recompute_event.apply(kwargs={"event_id": 999_999}).get()
+    assert not ComputationRun.objects.exists()
