@@ -139,3 +139,25 @@ def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
     names = {s.seat: s.player.name for s in match.table.seats.select_related("player")}
     assert f"串三户贡: 6 {names[6]} → 3 {names[3]} ×1" in page
     assert ">12<" in page and ">-12<" in page
+
+
+def test_an_individual_event_shows_player_standings_everywhere(client):
+    from django.contrib.auth import get_user_model
+
+    from matches.demo import build_demo_event
+    from matches.models import Event
+
+    get_user_model().objects.create_superuser("su", password="pw")
+    event = build_demo_event(unions=2, rounds=2, entry_type=Event.EntryType.INDIVIDUAL, players=18)
+    event.published = True
+    event.save()
+    standings.recompute_event(event.pk)
+    api = client.get(f"/api/v1/public/events/{event.pk}/standings/").json()
+    assert api["kind"] == "players" and len(api["rows"]) == 18
+    page = client.get(reverse("public:standings", args=[event.pk])).content.decode()
+    assert api["rows"][0]["name"] in page and 'data-kind="players"' in page
+    assert client.get(f"/api/v1/public/events/{event.pk}/standings/?kind=unions").status_code == 404
+    client.login(username="su", password="pw")
+    for url in (reverse("manage:dashboard", args=[event.pk]), reverse("manage:register", args=[event.pk]),
+                reverse("manage:export", args=[event.pk, "standings", "csv"])):
+        assert client.get(url).status_code == 200, url
