@@ -141,7 +141,7 @@ def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
     assert ">12<" in page and ">-12<" in page
 
 
-def test_an_individual_event_shows_player_standings_everywhere(client):
+def test_an_individual_event_shows_player_standings_everywhere(client, db):
     from django.contrib.auth import get_user_model
 
     from matches.demo import build_demo_event
