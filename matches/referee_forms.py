@@ -140,8 +140,10 @@ class DealEntry:
         errors = list(self.form_errors)
         for number, burn in enumerate(self.filled_burns, 1):
             if not (burn["burner"] and burn["burned"]):
-                errors.append({"rule": "R21", "code": "incomplete_row",
-                               "message": f"burn row {number}: give both the burner and the burned seat"})
+                errors.append({
+                    "rule": "R21", "code": "incomplete_row",
+                    "message": f"burn row {number}: give both the burner and the burned seat",
+                })
         for number, row in enumerate(self.filled_suffocations, 1):
             if not (row["seat"] and row["by"]):
                 errors.append({"rule": "R27", "code": "incomplete_row",

@@ -58,6 +58,9 @@ def _link_access(request, token: str) -> Access | HttpResponse:
 
 
 def _user_access(request, table_id: int) -> Access | HttpResponse:
+    if not Table.objects.filter(pk=table_id).exists():
+        # A page opened before the round was re-drawn: say so rather than a bare 404.
+        return render(request, "referee/link_gone.html", {"table_gone": True}, status=404)
     table = _table(table_id)
     actor = Actor(user=request.user)
     if not results.can_enter_results(actor, table):

@@ -64,8 +64,11 @@ def table_results(request, event_id: int, table_id: int):
             .select_related("submitted_by", "referee_link", "replaces")
             .prefetch_related("confirmations__user").order_by("created_at", "id")
         )
-    links = [{"link": link, "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))}
-             for link in table.referee_links.all()]
+    links = [
+        {"link": link,
+         "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))}
+        for link in table.referee_links.all()
+    ]
     return render(request, "manage/results/table.html", {
         "event": event, "table": table, "round": table.round, "match": match, "seats": seats,
         "seat_names": {s["seat"]: s["player"] for s in seats}, "deal_rows": rows, "links": links,
@@ -91,7 +94,8 @@ def _correct_context(event, table, match, number, entry, checked=None, problems=
         ],
         "finish_names": [(place, seat, seat_names.get(seat))
                          for place, seat in enumerate(entry.finish, 1)],
-        "current": DealReport.objects.final().filter(deal__match=match, deal__number=number).first(),
+        "current": DealReport.objects.final()
+        .filter(deal__match=match, deal__number=number).first(),
     }
 
 

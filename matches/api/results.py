@@ -7,6 +7,7 @@ Authentication: a DRF token (`Authorization: Token <key>`), a session, or a refe
 """
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions
@@ -53,6 +54,18 @@ class RefereeLinkAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class RefereeLinkScheme(OpenApiAuthenticationExtension):
+    """Documents `Authorization: Referee <token>` in the OpenAPI schema."""
+
+    target_class = RefereeLinkAuthentication
+    name = "refereeLink"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "apiKey", "in": "header", "name": "Authorization",
+                "description": "`Referee <token>`: the token of a referee link (its QR code); "
+                               "acts on that link's table only."}
 
 
 AUTHENTICATION = [RefereeLinkAuthentication, TokenAuthentication, SessionAuthentication]
@@ -234,7 +247,8 @@ def submit_deal_report(request, table_id: int, number: int):
 
 def _report(report_id: int) -> DealReport:
     report = DealReport.objects.select_related(
-        "deal__match__round__event", "deal__match__table", "submitted_by").filter(pk=report_id).first()
+        "deal__match__round__event", "deal__match__table", "submitted_by",
+    ).filter(pk=report_id).first()
     if report is None:
         raise _not_found("report")
     return report

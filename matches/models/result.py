@@ -112,7 +112,8 @@ class DealReport(models.Model):
 class RefereeLink(models.Model):
     """A private link (and QR code) that opens one table for whoever holds it."""
 
-    table = models.ForeignKey("matches.Table", on_delete=models.CASCADE, related_name="referee_links")
+    table = models.ForeignKey("matches.Table", on_delete=models.CASCADE,
+                              related_name="referee_links")
     token = models.CharField(max_length=64, unique=True, default=new_link_token)
     label = models.CharField(_("说明"), max_length=120, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -164,7 +165,8 @@ class PlayerAccount(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="player_account")
-    player = models.OneToOneField("players.Player", on_delete=models.CASCADE, related_name="account")
+    player = models.OneToOneField("players.Player", on_delete=models.CASCADE,
+                                  related_name="account")
 
     class Meta:
         verbose_name = _("选手账号")

@@ -35,7 +35,7 @@ from matches.models import (
     Table,
 )
 from matches.permissions import can_manage_event
-from matches.rules.errors import BadDocument, RuleViolation
+from matches.rules.errors import BadDocument
 from matches.rules.gouji.ruleset import RuleSet
 from matches.rules.gouji.settle import OUTCOME_FORMAT, union_of
 from matches.rules.registry import get_game
@@ -372,7 +372,9 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
                 "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
                            f"the play log gives {mismatch['replayed']}",
             })
-        if summary is None:
+        if summary is not None:
+            errors.extend(_setup_mismatches(summary, play_log))
+        else:
             summary = _summary_from_replay(play_log, replay_verdict)
     summary = dict(summary)
     summary.setdefault("format", OUTCOME_FORMAT)
@@ -387,6 +389,28 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
     else:
         errors.extend(verdict["errors"])
     return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
+
+
+def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
+    """Declarations and revolution are set up before play: the summary must say what the play
+    log says (the replay's `claimed` check covers only what play produces)."""
+    errors = []
+    for name in ("declarations", "revolution"):
+        said, logged = summary.get(name), play_log.get(name)
+        if said is None:
+            continue
+        if name == "declarations" and isinstance(said, dict) and isinstance(logged or {}, dict):
+            same = {str(k): v for k, v in said.items()} == {
+                str(k): v for k, v in (logged or {}).items()}
+        else:
+            same = isinstance(said, list) and sorted(map(str, said)) == sorted(
+                map(str, logged or []))
+        if not same:
+            errors.append({
+                "rule": "R34" if name == "declarations" else "R29", "code": "play_log_mismatch",
+                "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
+            })
+    return errors
 
 
 def _summary_from_replay(play_log: dict, replay_verdict: dict) -> dict:
@@ -416,7 +440,8 @@ def _with_replay(verdict: dict, replay_verdict: dict, summary: dict, rules, erro
         tributes = replay_verdict["tributes"]
         finish = summary.get("finish") or []
         strung = len({union_of(seat) for seat in finish[:3]}) == 1
-        if strung and summary["string_three_streak"] >= 2 and RuleSet.from_json(rules).string_three_amnesty:
+        amnesty = RuleSet.from_json(rules).string_three_amnesty
+        if strung and summary["string_three_streak"] >= 2 and amnesty:
             tributes = []  # R40
         combined["tributes"] = tributes
         combined["settled_from"] = "replay"
@@ -441,8 +466,10 @@ def _lock_deal(deal_id: int) -> Deal:
     if deal is None:
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
-    deal = Deal.objects.select_related("match__round__event", "match__round__stage",
-                                       "match__table", "match__union_a", "match__union_b").get(pk=deal_id)
+    deal = Deal.objects.select_related(
+        "match__round__event", "match__round__stage", "match__table", "match__union_a",
+        "match__union_b",
+    ).get(pk=deal_id)
     return deal
 
 
@@ -471,6 +498,10 @@ def _require_previous_final(deal: Deal) -> None:
         )
 
 
+def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
+    return DealReport.objects.filter(deal_id=deal_id, idempotency_key=idempotency_key).first()
+
+
 def _notify(deal_id: int) -> None:
     transaction.on_commit(lambda: deal_result_changed.send(sender=DealReport, deal_id=deal_id))
 
@@ -495,8 +526,11 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     422 inconsistent with the rules (nothing stored).
     """
     idempotency_key = (idempotency_key or "").strip()[:100]
+    table = Table.objects.filter(match__deals=deal.pk).select_related("round__event").first()
+    if table is not None and not can_enter_results(actor, table):
+        raise _forbidden("you do not referee this table")
     if idempotency_key:
-        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        earlier = _by_key(deal.pk, idempotency_key)
         if earlier is not None:
             return earlier, False
     try:
@@ -509,7 +543,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
                 raise _forbidden("you do not referee this table")
             _require_open_round(match.round)
             if idempotency_key:
-                earlier = DealReport.objects.filter(deal=deal, idempotency_key=idempotency_key).first()
+                earlier = _by_key(deal.pk, idempotency_key)
                 if earlier is not None:
                     return earlier, False
             reports = DealReport.objects.filter(deal=deal)
@@ -547,7 +581,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     except IntegrityError:
         # Another process stored a report for this deal at the same moment.
         if idempotency_key:
-            earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+            earlier = _by_key(deal.pk, idempotency_key)
             if earlier is not None:
                 return earlier, False
         raise ResultError("already_final", "another result for this deal was stored at the same "
@@ -601,7 +635,7 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
         raise ResultError("reason_required", "a correction needs a reason")
     idempotency_key = (idempotency_key or "").strip()[:100]
     if idempotency_key:
-        earlier = DealReport.objects.filter(deal_id=deal.pk, idempotency_key=idempotency_key).first()
+        earlier = _by_key(deal.pk, idempotency_key)
         if earlier is not None:
             return earlier
     with transaction.atomic():

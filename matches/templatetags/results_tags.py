@@ -31,7 +31,8 @@ def deal_summary(report, seat_names):
     names = seat_names or {}
     return {
         "report": report,
-        "finish": [(place, _name(names, seat)) for place, seat in enumerate(summary.get("finish") or [], 1)],
+        "finish": [(place, _name(names, seat))
+                   for place, seat in enumerate(summary.get("finish") or [], 1)],
         "points": [_name(names, seat) for seat in summary.get("points") or []],
         "declarations": [(_name(names, int(seat)), DECLARATION_LABELS.get(kind, kind))
                          for seat, kind in (summary.get("declarations") or {}).items()],

@@ -111,9 +111,11 @@ def test_a_second_final_report_is_a_409(setup):
     assert DealReport.objects.final().count() == 1
 
 
-@pytest.mark.parametrize("url_number,status,code", [(99, 404, "no_such_deal"), (2, 409, "previous_deal_open")])
+@pytest.mark.parametrize("url_number,status,code",
+                         [(99, 404, "no_such_deal"), (2, 409, "previous_deal_open")])
 def test_deals_out_of_range_or_order(setup, url_number, status, code):
-    response = post(token_client(setup.referee), submit_url(setup, url_number), {"summary": SUMMARY})
+    response = post(token_client(setup.referee), submit_url(setup, url_number),
+                    {"summary": SUMMARY})
     assert response.status_code == status and response.json()["error"]["code"] == code
 
 
@@ -190,8 +192,9 @@ def test_organiser_corrects_over_the_api(setup):
     post(token_client(setup.referee), submit_url(setup), {"summary": SUMMARY})
     deal = results.deal_for(setup.match, 1)
     url = f"/api/v1/deals/{deal.pk}/corrections"
-    assert post(token_client(setup.referee), url, {"summary": STRING_THREE_A, "reason": "x"}).status_code == 403
-    assert post(link_client(setup.link), url, {"summary": STRING_THREE_A, "reason": "x"}).status_code == 403
+    body = {"summary": STRING_THREE_A, "reason": "x"}
+    assert post(token_client(setup.referee), url, body).status_code == 403
+    assert post(link_client(setup.link), url, body).status_code == 403
     missing = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A})
     assert missing.status_code == 400 and missing.json()["error"]["code"] == "reason_required"
     done = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A, "reason": "记错"})
@@ -207,3 +210,4 @@ def test_the_openapi_schema_lists_the_result_endpoints(client):
                  "/api/v1/reports/{report_id}/confirm", "/api/v1/tables/{table_id}",
                  "/api/v1/deals/{deal_id}/corrections"):
         assert path in schema["paths"]
+    assert "refereeLink" in schema["components"]["securitySchemes"]

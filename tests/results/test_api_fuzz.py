@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 seats = st.integers(min_value=-1, max_value=8)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=8) | seats,
-    lambda inner: st.lists(inner, max_size=7) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    lambda inner: st.lists(inner, max_size=7)
+    | st.dictionaries(st.text(max_size=10), inner, max_size=5),
     max_leaves=20,
 )
 summaries = st.fixed_dictionaries(
@@ -26,14 +27,19 @@ summaries = st.fixed_dictionaries(
         "points": st.lists(seats, max_size=4) | json_values,
         "declarations": st.dictionaries(st.sampled_from(["1", "2", "7", "x"]),
                                         st.sampled_from(["clear", "unclear", "special", "no"])),
-        "burns": st.lists(st.fixed_dictionaries({"burner": seats, "burned": seats,
-                                                 "outcome": st.sampled_from(["success", "counter", "x"])}),
-                          max_size=3) | json_values,
+        "burns": st.lists(st.fixed_dictionaries({
+            "burner": seats, "burned": seats,
+            "outcome": st.sampled_from(["success", "counter", "x"]),
+        }), max_size=3) | json_values,
         "suffocated": st.lists(st.fixed_dictionaries({"seat": seats, "by": seats}), max_size=2),
         "revolution": st.lists(seats, max_size=2),
         "string_three_streak": json_values,
     },
 )
+def token(user) -> str:
+    return Token.objects.get_or_create(user=user)[0].key
+
+
 bodies = st.fixed_dictionaries({}, optional={"summary": summaries | json_values,
                                              "play_log": json_values}) | json_values
 
@@ -43,7 +49,7 @@ bodies = st.fixed_dictionaries({}, optional={"summary": summaries | json_values,
 @given(body=bodies)
 def test_any_body_gets_a_json_answer_never_a_500(setup, body):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.get_or_create(user=setup.referee)[0].key)
+    client.credentials(HTTP_AUTHORIZATION="Token " + token(setup.referee))
     response = client.post(f"/api/v1/tables/{setup.table.pk}/deals/1/reports", json.dumps(body),
                            content_type="application/json")
     assert response.status_code in (200, 201, 400, 409, 422), response.content
@@ -64,7 +70,7 @@ def test_any_confirmation_body_gets_a_json_answer(setup, body):
     report = DealReport.objects.filter(state="pending").first() or results.submit_report(
         results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "fuzz")[0]
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.get_or_create(user=setup.captain_a)[0].key)
+    client.credentials(HTTP_AUTHORIZATION="Token " + token(setup.captain_a))
     response = client.post(f"/api/v1/reports/{report.pk}/confirm", json.dumps(body),
                            content_type="application/json")
     assert response.status_code in (400, 403), response.content

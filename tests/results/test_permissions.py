@@ -162,7 +162,8 @@ def test_a_referee_link_acts_on_its_own_table_only(world):
     assert Client().post(f"/ref/{setup.link.token}/deals/1/submit", FORM).status_code == 302
     report = DealReport.objects.get()
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    response = Client().post(f"/ref/{other_link.token}/reports/{report.pk}/confirm", {"agrees": "yes"})
+    response = Client().post(f"/ref/{other_link.token}/reports/{report.pk}/confirm",
+                             {"agrees": "yes"})
     assert response.status_code == 404
     report.refresh_from_db()
     assert report.state == "pending"

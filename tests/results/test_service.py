@@ -231,7 +231,8 @@ def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,
         correction = results.correct_result(first.deal, STRING_THREE_A, None,
                                             Actor(user=setup.organiser), "计分错误")
     first.refresh_from_db()
-    assert first.state == DealReport.State.SUPERSEDED and first.summary["finish"] == SUMMARY["finish"]
+    assert first.state == DealReport.State.SUPERSEDED
+    assert first.summary["finish"] == SUMMARY["finish"]  # the old row is kept as it was sent
     assert correction.state == DealReport.State.FINAL and correction.kind == "correction"
     assert correction.replaces == first and correction.reason == "计分错误"
     assert DealReport.objects.final().filter(deal=first.deal).get() == correction
@@ -333,3 +334,40 @@ def test_a_recheck_after_a_correction_resettles_the_streak(setup):
     assert not Deal.objects.get(pk=deal3.pk).needs_recheck
     with pytest.raises(ResultError):
         results.recheck_deal(deal3, ref(setup))
+
+
+def test_an_idempotency_key_reveals_nothing_to_another_actor(setup):
+    submit(setup, key="secret")
+    with pytest.raises(ResultError) as error:
+        submit(setup, key="secret", actor=Actor(user=setup.outsider))
+    assert error.value.status == 403
+
+
+def test_extra_deals_break_a_tied_knockout_match_only(setup):
+    from matches.models import Stage
+
+    draw = {"format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 6, 5], "points": []}
+    Event.objects.filter(pk=setup.event.pk).update(deals_per_match=1, tie_break_deals=2)
+    setup.match.round.event.refresh_from_db()
+    report = finalise(setup, 1, draw)
+    assert report.score_a == 0
+    assert not results.deal_allowed(setup.match, 2)  # a Swiss match may end drawn
+    Stage.objects.filter(pk=setup.round.stage_id).update(format=Stage.Format.SINGLE_ELIMINATION)
+    setup.match.round.stage.refresh_from_db()
+    assert results.deal_allowed(setup.match, 2)
+    extra = results.deal_for(setup.match, 2)
+    assert extra.is_extra
+    finalise(setup, 2, SUMMARY)  # union A now leads: no third deal
+    assert not results.deal_allowed(setup.match, 3)
+
+
+def test_a_summary_must_declare_what_its_play_log_declares(setup, record):
+    summary = {"format": "gouji-outcome/1", "finish": record["claimed"]["finish"],
+               "points": record["claimed"]["points"], "declarations": {"2": "clear"}}
+    with pytest.raises(ResultError) as error:
+        submit(setup, summary=summary, play_log=record)
+    assert [e["rule"] for e in error.value.errors] == ["R34"]
+    # The form sends empty declarations and revolution when none were made: that agrees.
+    agreeing = {**summary, "declarations": dict(record.get("declarations") or {}),
+                "revolution": list(record.get("revolution") or [])}
+    assert submit(setup, summary=agreeing, play_log=record)[1]

@@ -141,7 +141,8 @@ def test_a_play_log_file_is_replayed(setup):
 
 
 def test_a_bad_play_log_is_explained(setup):
-    html = Client().post(link_url(setup, "deals/1/check"), {"play_log": "{oops"}, **HX).content.decode()
+    response = Client().post(link_url(setup, "deals/1/check"), {"play_log": "{oops"}, **HX)
+    html = response.content.decode()
     assert 'data-code="bad_document"' in html
 
 
@@ -281,3 +282,42 @@ def test_organiser_rechecks_a_flagged_deal(setup):
     assert "deals/2/recheck" in page and "需复核" in page
     assert client.post(f"{base}/deals/2/recheck").status_code == 302
     assert "deals/2/recheck" not in client.get(f"{base}/").content.decode()
+
+
+def test_a_table_gone_after_a_redraw_is_explained(setup):
+    client = logged_in(setup.referee)
+    table_id = setup.table.pk
+    DealReport.objects.all().delete()
+    setup.table.delete()
+    response = client.post(f"/referee/tables/{table_id}/deals/1/submit", GOOD_FORM)
+    assert response.status_code == 404 and "重新编排" in response.content.decode()
+    assert not DealReport.objects.exists()
+
+
+def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
+    from django.contrib import admin as django_admin
+
+    from matches import admin_results  # noqa: F401  (registers; matches/admin.py imports it)
+
+    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
+                          Actor(user=setup.referee), "")
+    assert django_admin.site.is_registered(DealReport)
+    model_admin = django_admin.site._registry[DealReport]
+    request = type("Request", (), {"user": setup.admin})()
+    assert not model_admin.has_change_permission(request)
+    assert not model_admin.has_delete_permission(request)
+    from matches.models import PlayerAccount, RefereeLink
+
+    assert django_admin.site.is_registered(PlayerAccount)
+    link_admin = django_admin.site._registry[RefereeLink]
+    link_admin.revoke(None, RefereeLink.objects.filter(pk=setup.link.pk))
+    setup.link.refresh_from_db()
+    assert setup.link.revoked_at is not None
+
+
+def test_the_correction_form_refreshes_its_verdict_partial(setup):
+    client = logged_in(setup.organiser)
+    url = (f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
+           "?check=1&part=verdict")
+    html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
+    assert html.startswith('<div id="verdict"') and 'data-rule="R30"' in html
