@@ -17,7 +17,6 @@ import dataclasses
 import logging
 
 from django.db import transaction
-from django.db.models import Max
 
 from matches.models import (
     Deal,
@@ -31,7 +30,6 @@ from matches.models import (
     TableSeat,
     UnionMember,
 )
-from matches.models.round import SIDE_A
 from matches.rules.errors import BadDocument, RuleViolation
 from matches.rules.gouji.ruleset import RuleSet
 from matches.rules.gouji.settle import (
@@ -39,7 +37,6 @@ from matches.rules.gouji.settle import (
     Outcome,
     parse_outcome,
     tribute_ledger,
-    union_of,
     union_scores,
 )
 from matches.services.ranking import MatchRecord, SeatRecord, rank_players, rank_unions
@@ -398,11 +395,3 @@ def recompute_event(event_id: int) -> None:
         settle_match(match_id)
     # Tallies of deals that no longer exist are removed with them (cascade); nothing else is kept.
     update_standings(event_id, 1)
-
-
-def latest_round_number(event: Event) -> int:
-    return event.rounds.aggregate(n=Max("number"))["n"] or 0
-
-
-def side_of_seat(seat: int) -> str:
-    return SIDE_A if union_of(seat) == "A" else "B"

@@ -8,7 +8,6 @@ from collections import Counter, defaultdict
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -16,20 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import tasks
-from matches.models import (
-    ComputationRun,
-    DealReport,
-    Event,
-    Match,
-    Registration,
-    Round,
-    Stage,
-    Union,
-    UnionMember,
-)
+from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
 from matches.permissions import can_manage_event, events_managed_by
 from matches.services import exports, importing, printing, seating
-from players.models import Club, Player
 
 POLL_SECONDS = 5
 
