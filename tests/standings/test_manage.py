@@ -249,6 +249,10 @@ def test_exports_in_csv_and_excel(client, build, organiser):
     csv_text = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"])).content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("名次,联邦,场分") and lines[1].startswith("1,联邦1,3")
+    players = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"]) + "?kind=players")
+    assert "standings-players" in players["Content-Disposition"]
+    player_lines = players.content.decode("utf-8-sig").strip().splitlines()
+    assert player_lines[0].startswith("名次,选手,名次分") and len(player_lines) == 1 + 6
     xlsx = client.get(reverse("manage:export", args=[b.event.pk, "results", "xlsx"])).content
     rows = list(load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True))
     assert rows[1][:7] == (1, 1, 1, "联邦1", "联邦2", 2, -2)
