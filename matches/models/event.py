@@ -114,10 +114,13 @@ class Event(models.Model):
                 name="event_ends_after_it_starts",
             ),
             models.CheckConstraint(
-                condition=Q(points_win__gte=F("points_draw")) & Q(points_draw__gte=F("points_loss")),
+                condition=Q(points_win__gte=F("points_draw"))
+                & Q(points_draw__gte=F("points_loss")),
                 name="event_win_draw_loss_points_ordered",
             ),
-            models.CheckConstraint(condition=Q(deals_per_match__gte=1), name="event_deals_per_match_positive"),
+            models.CheckConstraint(
+                condition=Q(deals_per_match__gte=1), name="event_deals_per_match_positive"
+            ),
         ]
 
     def __str__(self):
@@ -131,7 +134,8 @@ class Event(models.Model):
 
     def clean(self):
         super().clean()
-        if not isinstance(self.tie_breaks, list) or not all(t in TIE_BREAKS for t in self.tie_breaks):
+        tie_breaks = self.tie_breaks
+        if not isinstance(tie_breaks, list) or not all(t in TIE_BREAKS for t in tie_breaks):
             raise ValidationError({"tie_breaks": _("未知的名次判定项")})
         if len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise ValidationError({"tie_breaks": _("名次判定项重复")})
@@ -206,7 +210,8 @@ class Union(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="unions")
     round = models.ForeignKey(
-        "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="drawn_unions"
+        "matches.Round", null=True, blank=True, on_delete=models.CASCADE,
+        related_name="drawn_unions",
     )
     name = models.CharField(_("名称"), max_length=120)
     club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL)
@@ -236,7 +241,8 @@ class Union(models.Model):
 
 class UnionMember(models.Model):
     union = models.ForeignKey(Union, on_delete=models.CASCADE, related_name="members")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="memberships")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT,
+                               related_name="memberships")
     # Denormalised from the union so the database itself refuses a player in two unions.
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     round = models.ForeignKey("matches.Round", null=True, blank=True, on_delete=models.CASCADE,
@@ -247,7 +253,8 @@ class UnionMember(models.Model):
     class Meta:
         ordering = ["union", "order"]
         constraints = [
-            models.CheckConstraint(condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"),
+            models.CheckConstraint(condition=Q(order__gte=1) & Q(order__lte=3),
+                                   name="member_order_1_to_3"),
             models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
             models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),
             models.UniqueConstraint(
@@ -307,7 +314,8 @@ class Registration(models.Model):
                                     name="player_registered_once"),
             models.UniqueConstraint(fields=["event", "seed"], condition=Q(seed__isnull=False),
                                     name="seed_unique_in_event"),
-            models.CheckConstraint(condition=Q(joins_round__gte=1), name="registration_joins_round_1_on"),
+            models.CheckConstraint(condition=Q(joins_round__gte=1),
+                                   name="registration_joins_round_1_on"),
         ]
 
     def __str__(self):

@@ -43,7 +43,8 @@ class Round(models.Model):
         verbose_name = _("轮次")
         verbose_name_plural = _("轮次")
         constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="round_number_unique_in_event"),
+            models.UniqueConstraint(fields=["event", "number"],
+                                    name="round_number_unique_in_event"),
             models.UniqueConstraint(fields=["stage", "stage_round"], name="round_unique_in_stage"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
         ]
@@ -67,7 +68,8 @@ class Table(models.Model):
         verbose_name = _("牌桌")
         verbose_name_plural = _("牌桌")
         constraints = [
-            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round"),
+            models.UniqueConstraint(fields=["round", "number"],
+                                    name="table_number_unique_in_round"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
@@ -132,7 +134,8 @@ class RoundEntry(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
-    union = models.ForeignKey("matches.Union", on_delete=models.PROTECT, related_name="round_entries")
+    union = models.ForeignKey("matches.Union", on_delete=models.PROTECT,
+                              related_name="round_entries")
     side = models.CharField(max_length=4, choices=Side.choices)
 
     class Meta:
@@ -162,7 +165,8 @@ class TableSeat(models.Model):
                 name="seat_parity_matches_side",
             ),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
-            models.UniqueConstraint(fields=["round", "player"], name="player_at_one_table_per_round"),
+            models.UniqueConstraint(fields=["round", "player"],
+                                    name="player_at_one_table_per_round"),
         ]
 
     def save(self, *args, **kwargs):
@@ -185,7 +189,8 @@ class Deal(models.Model):
     """One deal (局/把) of a match, numbered 1..n; extra deals break a tied knockout match.
 
     Its result (the gouji-deal/1 record or gouji-outcome/1 summary, its verdict and the deal
-    scores) is a separate model of the deal-recording issue, one-to-one with this row.
+    scores) is a separate model of the deal-recording issue, one-to-one with this row; storing
+    the event's first result must call `Event.freeze_rules()`.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")

@@ -74,22 +74,33 @@ def draw_individual(
     if len({p.id for p in players}) != len(players):
         raise SeatingError("the same player is entered twice")
     rng = random.Random(seed)
-    order = sorted(players, key=lambda p: (p.rank, str(p.id)))
-    rng.shuffle(order)
-    if by_score and round_number > 1:
-        order.sort(key=lambda p: -p.score)  # stable: random within a score group
+    group_by_score = by_score and round_number > 1
+    order = _shuffled(sorted(players, key=lambda p: (p.rank, str(p.id))), rng, group_by_score)
     order, sitting_out = _choose_sitting_out(order)
     context = _Context(order)
-    # Small fields get several tries from reshuffled starts (within score groups); the best
-    # seating wins. Large fields have room enough for one try to reach no conflicts at all.
+    tables, swaps = _best_seating(order, context, rng, group_by_score)
+    drawn = [_form_unions(table, context, rng) for table in tables]
+    quality = _measure(drawn, context)
+    quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
+    return IndividualDraw(tables=drawn, sitting_out=[p.id for p in sitting_out], quality=quality)
+
+
+def _shuffled(players: list, rng: random.Random, group_by_score: bool) -> list:
+    order = list(players)
+    rng.shuffle(order)
+    if group_by_score:
+        order.sort(key=lambda p: -p.score)  # stable: random within a score group
+    return order
+
+
+def _best_seating(order: list, context: "_Context", rng: random.Random,
+                  group_by_score: bool) -> tuple[list, int]:
+    """Tables of six from the order, improved by swaps. Small fields get several tries from
+    reshuffled starts and keep the best; large fields have room enough for one try."""
     attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
     best = None
     for attempt in range(attempts):
-        start = list(order)
-        if attempt:
-            rng.shuffle(start)
-            if by_score and round_number > 1:
-                start.sort(key=lambda p: -p.score)
+        start = _shuffled(order, rng, group_by_score) if attempt else list(order)
         tables = [start[k:k + TABLE] for k in range(0, len(start), TABLE)]
         swaps = _improve(tables, context, rng)
         total = (0, 0, 0)
@@ -99,26 +110,19 @@ def draw_individual(
             best = (total, tables, swaps)
         if total[:2] == (0, 0):
             break
-    _, tables, swaps = best
-    drawn = [_form_unions(table, context, rng) for table in tables]
-    quality = _measure(drawn, context)
-    quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
-    return IndividualDraw(tables=drawn, sitting_out=[p.id for p in sitting_out], quality=quality)
+    return best[1], best[2]
 
 
 def _choose_sitting_out(order: list) -> tuple[list, list]:
+    """The players who sit out when the field is not a multiple of six: fewest sit-outs so
+    far first, then the lowest-placed."""
     extra = len(order) % TABLE
     if not extra:
         return order, []
-    fewest = min(p.byes for p in order)
-    out = []
-    for player in reversed(order):  # the lowest-placed first
-        if len(out) < extra and player.byes == fewest:
-            out.append(player)
-    for player in reversed(order):  # not enough with the fewest byes: the next fewest
-        if len(out) < extra and player not in out:
-            out.append(player)
-    return [p for p in order if p not in out], out
+    chosen = sorted(range(len(order)), key=lambda i: (order[i].byes, -i))[:extra]
+    out = [order[i] for i in chosen]
+    leaving = set(chosen)
+    return [p for i, p in enumerate(order) if i not in leaving], out
 
 
 class _Context:

@@ -13,7 +13,8 @@ from .types import Pairing, SeatingError
 
 
 def bracket_order(places: int) -> list[int]:
-    """Seed numbers in bracket order: 2 -> [1, 2]; 4 -> [1, 4, 2, 3]; 8 -> [1, 8, 4, 5, 2, 7, 3, 6]."""
+    """Seed numbers in bracket order: 2 -> [1, 2]; 4 -> [1, 4, 2, 3];
+    8 -> [1, 8, 4, 5, 2, 7, 3, 6]."""
     if places < 2 or places & (places - 1):
         raise SeatingError("a bracket has a power of two places")
     order = [1, 2]

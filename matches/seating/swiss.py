@@ -4,21 +4,29 @@ Every round is one minimum-cost perfect matching over the unions whose edge cost
 criteria strictly (see `matching.combine_costs`):
 
 1. no rematch (and no second bye),
-2. the smallest sum of score differences across tables (then the smallest sum of their squares,
-   so one union floating two groups costs more than two unions floating one),
-3. seat balance (which union takes the odd seats),
-4. in a score group, the top half meets the bottom half (the classic Swiss fold);
-   for the bye, the lowest-placed union takes it.
+2. the bye, if any, to a union with the lowest score possible (as FIDE C.04.3 C.5),
+3. the smallest sum of score differences across tables,
+4. seat balance (which union takes the odd seats),
+5. the smallest sum of squared score differences (one union floating two groups is worse than
+   two unions floating one),
+6. in a score group, the top half meets the bottom half (the classic Swiss fold);
+   of the unions that could take the bye, the lowest-placed takes it.
 
 Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece, over every
 possible pair. Above that, Edmonds' algorithm in Python is too slow for the 2 s a round the
 organisers need at 3,000+ unions, so the score-ordered list is cut into even chunks of about
-`CHUNK_SIZE` and each chunk is matched exactly over pairs at most `WINDOW` places apart. A
-chunk that cannot avoid a rematch grows (wider window, then the next chunk, then the previous
-one) until it can. Cutting an ordered list into even pieces never raises the score-difference
-optimum: pairing neighbours in score order is optimal without the rematch rule, and every
-chunk can still pair its neighbours. Each round reports that lower bound next to what it
-achieved, so "the chunking lost nothing" is checked on every round, not just claimed.
+`CHUNK_SIZE` and each chunk is matched exactly over pairs at most `WINDOW` places apart
+(inside each score group, unions that want the odd seats alternate with those that want the
+even ones, so every chunk can balance seats). A chunk that cannot avoid a rematch grows (wider
+window, then the next chunk, then the previous one) until it can; a chunk whose score
+differences exceed its neighbour pairing grows too, up to `GROWTH` chunks.
+
+Why this loses nothing: pairing neighbours in score order is optimal when rematches are
+ignored, and every even chunk of the ordered list can still pair its neighbours, so cutting
+never raises that bound. Each round reports the bound (`score_diff_lower_bound`) next to what
+it achieved; when they are equal and there is no rematch, the round is optimal on the first two
+criteria. Where the bound is out of reach because rematches force floats, `bench/seating.py
+--check-exact` matches the same standings in one piece and shows the same figures.
 """
 from __future__ import annotations
 
@@ -34,6 +42,7 @@ from .types import SIDE_A, SIDE_B, Draw, Entrant, Pairing, SeatingError
 EXACT_LIMIT = 128
 CHUNK_SIZE = 48
 WINDOW = 12
+GROWTH = 4  # a chunk grows to at most this many chunks to reach the neighbour-pairing bound
 
 
 class _ByeSlot:
@@ -110,13 +119,13 @@ def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tup
         lowest_score, last = position[BYE_SLOT]
         above = union.score - lowest_score
         # The bye goes to the lowest-placed union that has not had one.
-        return (1 if union.byes else 0, above, above * above, 0, last - position[union.id])
+        return (1 if union.byes else 0, above, 0, 0, 0, last - position[union.id])
     rematch = 1 if y.id in x.opponents or x.id in y.opponents else 0
     diff = abs(x.score - y.score)
     fold = 0
     if diff == 0:
         fold = abs(abs(position[x.id] - position[y.id]) - group_half[x.score])
-    return (rematch, diff, diff * diff, seat_conflict(x, y), fold)
+    return (rematch, 0, diff, seat_conflict(x, y), diff * diff, fold)
 
 
 def _match_block(block: list, order: list, window: int | None) -> list | None:
@@ -158,7 +167,12 @@ def _violations(pairs: list) -> int:
 
 
 def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, int]:
-    """Match an ordered field chunk by chunk (see the module docstring)."""
+    """Match an ordered field chunk by chunk (see the module docstring).
+
+    A chunk grows while it cannot avoid a rematch, and also (up to `GROWTH` chunks) while its
+    score differences exceed what pairing neighbours would give: e.g. a chunk that ends on
+    two unions of a lower group who have met each other does better with the next chunk.
+    """
     n = len(order)
     chunk_size += chunk_size % 2
     done: list[tuple[int, list]] = []  # (start, pairs) per accepted chunk
@@ -169,19 +183,50 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
         while True:
             block = order[start:end]
             pairs = _match_block(block, order, None if width >= len(block) else width)
-            if pairs is not None and _violations(pairs) == 0:
+            rematches = pairs is None or _violations(pairs) > 0
+            if not rematches and _excess(pairs) == 0:
                 break
-            if width < len(block):
-                width *= 2
-            elif end < n:
-                end, width = _chunk_end(start, end + chunk_size, n, chunk_size), window
-            elif done:
-                start, width = done.pop()[0], window
-            else:
-                break  # the whole field in one piece: what remains is forced
+            if rematches and width < len(block):
+                width *= 2  # farther partners first; growing comes next
+                continue
+            may_grow = rematches or len(block) < GROWTH * chunk_size
+            if may_grow and end < n:
+                end = _chunk_end(start, end + chunk_size, n, chunk_size)
+                continue
+            if may_grow and done:
+                start = done.pop()[0]
+                continue
+            wider = _wider(width, len(block), window)
+            if not rematches and wider:
+                width = wider  # the floats may lie farther apart than the window
+                continue
+            break  # what remains is forced
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)
+
+
+def _wider(width: int, size: int, window: int) -> int | None:
+    """The next window for a chunk still above its bound: doubling, up to every pair when the
+    chunk is small enough for the exact path, else up to four windows."""
+    cap = size if size <= EXACT_LIMIT else min(size, 4 * window)
+    return min(width * 2, cap) if width < cap else None
+
+
+def _excess(pairs: list) -> int:
+    """How far the chunk's pairing is above its bounds: the score differences above the
+    neighbour pairing of the same unions, plus the bye's score above the lowest score of a
+    union that could have taken it."""
+    played = [(x, y) for x, y in pairs if x is not BYE_SLOT and y is not BYE_SLOT]
+    scores = sorted((e.score for pair in played for e in pair), reverse=True)
+    bound = sum(scores[i] - scores[i + 1] for i in range(0, len(scores), 2))
+    excess = sum(abs(x.score - y.score) for x, y in played) - bound
+    bye = [x if y is BYE_SLOT else y for x, y in pairs if BYE_SLOT in (x, y)]
+    if bye:
+        everyone = [e for pair in played for e in pair] + bye
+        eligible = [e.score for e in everyone if not e.byes] or [e.score for e in everyone]
+        excess += bye[0].score - min(eligible)
+    return excess
 
 
 def _interleave_wishes(order: list) -> list:

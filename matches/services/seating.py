@@ -1,14 +1,13 @@
 """The one place where draws become database rows: create, re-draw, swap by hand, publish, close.
 
-The pairing itself is done by the pure engine in `matches.seating`; this module reads the
-event's history into plain values, asks the engine, and writes tables, matches, seats and an
-audit record (`RoundLog`) in one transaction.
+The pairing itself is done by the pure engine in `matches.seating`; `history` reads the event
+into plain values; this module asks the engine and writes tables, matches, seats and an audit
+record (`RoundLog`) in one transaction.
 """
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max
@@ -16,9 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches.models import (
-    Event,
     Match,
-    Registration,
     Round,
     RoundEntry,
     RoundLog,
@@ -31,136 +28,18 @@ from matches.models import (
 from matches.models.round import SIDE_A, SIDE_B
 from matches.seating import knockout, robin
 from matches.seating import types as flags
-from matches.seating.individual import Player as DrawPlayer
 from matches.seating.individual import describe_table, draw_individual, measure_tables
 from matches.seating.swiss import annotate, measure, pair_swiss
 from matches.seating.types import Draw, Entrant, Pairing, SeatingError
+from matches.services import history
+
+
+#: details of a match that describe its place, not its unions: a swap keeps them.
+KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
 
 
 class SeatingRefused(Exception):
     """The action is not allowed in the round's state or with these entrants."""
-
-
-# --- reading the event into plain values ----------------------------------------------------
-
-@dataclass
-class History:
-    """What earlier rounds of an event say about each union (team) or player (individual)."""
-
-    score: dict = field(default_factory=lambda: defaultdict(int))
-    score_difference: dict = field(default_factory=lambda: defaultdict(int))
-    opponents: dict = field(default_factory=lambda: defaultdict(set))
-    partners: dict = field(default_factory=lambda: defaultdict(set))
-    sides: dict = field(default_factory=lambda: defaultdict(list))
-    byes: dict = field(default_factory=lambda: defaultdict(int))
-
-
-def union_history(event: Event, before_round: int) -> History:
-    history = History()
-    entries = (
-        RoundEntry.objects.filter(round__event=event, round__number__lt=before_round)
-        .select_related("match", "round")
-        .order_by("round__number")
-    )
-    for entry in entries:
-        match, union = entry.match, entry.union_id
-        if entry.side == RoundEntry.Side.BYE:
-            history.byes[union] += 1
-            history.score[union] += match.points_a or 0
-            continue
-        mine, theirs = (("a", "b") if entry.side == SIDE_A else ("b", "a"))
-        history.opponents[union].add(getattr(match, f"union_{theirs}_id"))
-        history.sides[union].append(entry.side)
-        history.score[union] += getattr(match, f"points_{mine}") or 0
-        own, other = getattr(match, f"score_{mine}"), getattr(match, f"score_{theirs}")
-        if own is not None and other is not None:
-            history.score_difference[union] += own - other
-    return history
-
-
-def player_history(event: Event, before_round: int) -> History:
-    history = History()
-    seats = (
-        TableSeat.objects.filter(round__event=event, round__number__lt=before_round)
-        .select_related("table__match")
-        .order_by("table_id", "seat")
-    )
-    by_table = defaultdict(list)
-    for seat in seats:
-        by_table[seat.table_id].append(seat)
-    for table_seats in by_table.values():
-        match = table_seats[0].table.match
-        for seat in table_seats:
-            mates = {s.player_id for s in table_seats if s.side == seat.side} - {seat.player_id}
-            others = {s.player_id for s in table_seats if s.side != seat.side}
-            history.partners[seat.player_id] |= mates
-            history.opponents[seat.player_id] |= others
-            history.sides[seat.player_id].append(seat.side)
-            points = match.points_a if seat.side == SIDE_A else match.points_b
-            history.score[seat.player_id] += points or 0
-    for past in Round.objects.filter(event=event, number__lt=before_round):
-        for player_id in past.quality.get("sitting_out", []):
-            history.byes[player_id] += 1
-            history.score[player_id] += event.points_bye
-    return history
-
-
-def active_registrations(event: Event, round_number: int) -> list[Registration]:
-    registrations = event.registrations.select_related("union", "player").order_by("seed", "id")
-    return [r for r in registrations if r.plays_in(round_number, event.check_in_required)]
-
-
-def standings(event: Event, before_round: int) -> list[int]:
-    """Union ids best first: match points, then deal-score difference, then seed.
-
-    (The full, configurable tie-break order is the standings issue's; this is enough to seed a
-    knockout that follows a Swiss stage.)
-    """
-    history = union_history(event, before_round)
-    registrations = active_registrations(event, before_round)
-    order = {r.union_id: index for index, r in enumerate(registrations)}
-    return sorted(
-        order,
-        key=lambda u: (-history.score[u], -history.score_difference[u], order[u]),
-    )
-
-
-def _entrants(event: Event, round_number: int) -> dict:
-    history = union_history(event, round_number)
-    entrants = {}
-    for rank, registration in enumerate(active_registrations(event, round_number), start=1):
-        union = registration.union
-        if union is None:
-            continue
-        entrants[union.id] = Entrant(
-            id=union.id,
-            score=history.score[union.id],
-            rank=rank,
-            opponents=frozenset(history.opponents[union.id]),
-            sides=tuple(history.sides[union.id]),
-            byes=history.byes[union.id],
-            club=union.club_id,
-        )
-    return entrants
-
-
-def _players(event: Event, round_number: int) -> dict:
-    history = player_history(event, round_number)
-    players = {}
-    for rank, registration in enumerate(active_registrations(event, round_number), start=1):
-        player = registration.player
-        if player is None:
-            continue
-        players[player.id] = DrawPlayer(
-            id=player.id,
-            score=history.score[player.id],
-            rank=rank,
-            club=player.club_id,
-            partners=frozenset(history.partners[player.id]),
-            opponents=frozenset(history.opponents[player.id]),
-            byes=history.byes[player.id],
-        )
-    return players
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -170,7 +49,9 @@ def _new_seed() -> int:
 
 
 @transaction.atomic
-def create_round(stage: Stage, *, user=None, seed: int | None = None, silent: bool = False) -> Round:
+def create_round(
+    stage: Stage, *, user=None, seed: int | None = None, silent: bool = False
+) -> Round:
     """Draw the next round of `stage` as a draft. Every earlier round must be closed."""
     event = stage.event
     if event.rounds.exclude(state=Round.State.CLOSED).exists():
@@ -220,7 +101,7 @@ def _draw_into(round_: Round) -> None:
         if not event.is_team:
             _draw_individual(round_)
         elif stage.format == Stage.Format.SWISS:
-            entrants = _entrants(event, round_.number)
+            entrants = history.entrants(event, round_.number)
             draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
                               seed=round_.seed, seeded=stage.seeded)
             _write_team_draw(round_, draw.pairings, draw.quality)
@@ -235,13 +116,11 @@ def _draw_into(round_: Round) -> None:
 def _seeded_union_ids(round_: Round) -> list[int]:
     """A stage's field in seed order: the previous stage's standings when there is one."""
     event, stage = round_.event, round_.stage
-    active = [r.union_id for r in active_registrations(event, round_.number) if r.union_id]
-    first_round_of_stage = (
-        stage.rounds.exclude(pk=round_.pk).order_by("number").values_list("number", flat=True).first()
-        or round_.number
-    )
+    active = [r.union_id for r in history.active_registrations(event, round_.number) if r.union_id]
+    earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
+    first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
     if first_round_of_stage > 1:
-        ranked = [u for u in standings(event, first_round_of_stage) if u in set(active)]
+        ranked = [u for u in history.standings(event, first_round_of_stage) if u in set(active)]
     else:
         ranked = active
     if stage.qualifiers:
@@ -252,7 +131,7 @@ def _seeded_union_ids(round_: Round) -> list[int]:
 def _draw_round_robin(round_: Round) -> None:
     seeded = _seeded_union_ids(round_)
     groups = robin.snake_groups(seeded, round_.stage.group_count)
-    entrants = _entrants(round_.event, round_.number)
+    entrants = history.entrants(round_.event, round_.number)
     pairings = []
     for group_number, group in enumerate(groups, start=1):
         if len(group) < 2:
@@ -263,12 +142,14 @@ def _draw_round_robin(round_: Round) -> None:
             described = annotate(entrants[pairing.a], entrants.get(pairing.b))
             described.details["group"] = group_number
             pairings.append(described)
+    if not pairings:
+        raise SeatingRefused(_("循环赛的轮次已全部打完"))
     pairings.sort(key=lambda p: p.is_bye)
     _write_team_draw(round_, pairings, {"method": "berger", "groups": len(groups)})
 
 
 def _draw_knockout(round_: Round) -> None:
-    entrants = _entrants(round_.event, round_.number)
+    entrants = history.entrants(round_.event, round_.number)
     if round_.stage_round == 1:
         pairings = knockout.first_round(_seeded_union_ids(round_))
     else:
@@ -336,7 +217,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 
 
 def _draw_individual(round_: Round) -> None:
-    players = _players(round_.event, round_.number)
+    players = history.players(round_.event, round_.number)
     draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed)
     _write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
@@ -354,7 +235,8 @@ def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
     members, matches, entries, seats = [], [], [], []
     for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        for union, side, players in ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b)):
+        sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
+        for union, side, players in sides:
             for order, player_id in enumerate(players, start=1):
                 members.append(UnionMember(union=union, player_id=player_id, event=round_.event,
                                            round=round_, order=order, is_captain=order == 1))
@@ -436,13 +318,13 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> Non
 
 
 def _reflag_team(round_: Round, matches) -> None:
-    entrants = _entrants(round_.event, round_.number)
+    entrants = history.entrants(round_.event, round_.number)
     for match in matches:
         a = entrants.get(match.union_a_id) or Entrant(id=match.union_a_id)
         b = None if match.union_b_id is None else (entrants.get(match.union_b_id)
                                                   or Entrant(id=match.union_b_id))
         described = annotate(a, b)
-        extra = {k: v for k, v in match.details.items() if k in ("group", "bracket", "seed_a", "seed_b")}
+        extra = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
         match.flags = described.flags + [flags.HAND_SWAP]
         match.details = {**_jsonable(described.details), **extra}
         match.save(update_fields=["flags", "details"])
@@ -455,6 +337,8 @@ def _team_quality(round_: Round, entrants: dict) -> dict:
         Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
         for m in round_.matches.all()
     ])
+    placed = {u for p in draw.pairings for u in (p.a, p.b) if u is not None}
+    entrants = {**{u: Entrant(id=u) for u in placed}, **entrants}
     for p in draw.pairings:
         p.details = {**p.details, "score_a": entrants[p.a].score,
                      "score_b": entrants[p.b].score if p.b else None}
@@ -508,7 +392,7 @@ def swap_players(round_: Round, first_player_id: int, second_player_id: int, *, 
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
-    players = _players(round_.event, round_.number)
+    players = history.players(round_.event, round_.number)
     seats_by_table = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         seats_by_table[seat.table_id][seat.seat] = seat.player_id

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.services import seating
+
+from ._seating import describe, round_by_id, user_named
+
+
+class Command(BaseCommand):
+    help = "Close a published round once every match has its result."
+
+    def add_arguments(self, parser):
+        parser.add_argument("round_id", type=int)
+        parser.add_argument("--user")
+
+    def handle(self, round_id, user=None, **options):
+        try:
+            round_ = seating.close_round(round_by_id(round_id), user=user_named(user))
+        except seating.SeatingRefused as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(describe(round_))

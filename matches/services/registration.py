@@ -1,0 +1,85 @@
+"""Entries: register unions or players, check them in, late entries and withdrawals.
+
+Between rounds only: a late entry plays from the next round to be drawn, a withdrawal plays no
+round after the last one drawn.
+"""
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from matches.models import Event, Registration, Union, UnionMember
+
+
+class RegistrationRefused(Exception):
+    pass
+
+
+def next_round_number(event: Event) -> int:
+    return (event.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def _joins_round(event: Event) -> int:
+    if event.rounds.exclude(state="closed").exists():
+        raise RegistrationRefused(_("本轮进行中，请在两轮之间报名"))
+    return next_round_number(event)
+
+
+@transaction.atomic
+def register_union(event: Event, name: str, players: list, *, captain=None, club=None,
+                   seed: int | None = None) -> Registration:
+    """A union of three players (in seat order); the captain defaults to the first."""
+    if not event.is_team:
+        raise RegistrationRefused(_("个人赛按选手报名"))
+    if len(players) != 3 or len({p.pk for p in players}) != 3:
+        raise RegistrationRefused(_("联邦须由三名不同选手组成"))
+    captain = captain or players[0]
+    if captain not in players:
+        raise RegistrationRefused(_("队长须是联邦成员"))
+    taken = UnionMember.objects.filter(event=event, round__isnull=True,
+                                       player__in=players).select_related("player", "union")
+    if taken:
+        member = taken[0]
+        raise RegistrationRefused(
+            _("%(player)s 已在联邦 %(union)s 中") % {"player": member.player, "union": member.union})
+    joins = _joins_round(event)
+    try:
+        with transaction.atomic():
+            union = Union.objects.create(event=event, name=name, club=club)
+            for order, player in enumerate(players, start=1):
+                UnionMember.objects.create(union=union, player=player, order=order,
+                                           is_captain=player == captain)
+            return Registration.objects.create(event=event, union=union, seed=seed,
+                                               joins_round=joins)
+    except IntegrityError as error:
+        raise RegistrationRefused(_("联邦名称或种子序号已被占用")) from error
+
+
+@transaction.atomic
+def register_player(event: Event, player, *, seed: int | None = None) -> Registration:
+    if event.is_team:
+        raise RegistrationRefused(_("团体赛按联邦报名"))
+    joins = _joins_round(event)
+    try:
+        with transaction.atomic():
+            return Registration.objects.create(event=event, player=player, seed=seed,
+                                               joins_round=joins)
+    except IntegrityError as error:
+        raise RegistrationRefused(_("该选手已报名或种子序号已被占用")) from error
+
+
+def check_in(registration: Registration) -> Registration:
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise RegistrationRefused(_("已退赛，不能签到"))
+    registration.check_in()
+    return registration
+
+
+def withdraw(registration: Registration) -> Registration:
+    """Out from the next round on; results already played stay."""
+    event = registration.event
+    if event.rounds.filter(state="draft").exists():
+        raise RegistrationRefused(_("草稿轮次中仍有该报名：请先重新编排或公布后再退赛"))
+    registration.withdraw(after_round=next_round_number(event) - 1)
+    return registration

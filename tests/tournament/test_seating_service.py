@@ -1,0 +1,251 @@
+"""The seating service: drawing, re-drawing, hand swaps, publishing, stages, commands."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from matches.demo import build_demo_event, play_random_results
+from matches.models import (
+    Event, Match, Registration, Round, RoundEntry, RoundLog, Stage, TableSeat, Union,
+)
+from matches.seating import types as flags
+from matches.services import history, seating
+
+pytestmark = pytest.mark.django_db
+
+
+def pairs_of(round_):
+    return [(m.union_a_id, m.union_b_id) for m in round_.matches.order_by("table__number", "id")]
+
+
+def test_demo_event_has_three_closed_rounds_without_rematches(demo_event):
+    rounds = list(demo_event.rounds.order_by("number"))
+    assert [r.state for r in rounds] == ["closed"] * 3
+    met = Counter()
+    for r in rounds:
+        assert r.matches.count() == 6 and r.tables.count() == 6
+        assert r.quality["rematches"] == 0
+        for m in r.matches.all():
+            met[frozenset((m.union_a_id, m.union_b_id))] += 1
+            assert m.points_a is not None
+        seats = TableSeat.objects.filter(round=r)
+        assert seats.count() == 36
+        assert seating.check_round(r) == []
+    assert max(met.values()) == 1
+    assert RoundLog.objects.filter(round__event=demo_event, action="publish").count() == 3
+
+
+def test_a_round_waits_for_the_previous_one_to_close(demo_event):
+    stage = demo_event.stages.get()
+    round4 = seating.create_round(stage, seed=4)
+    with pytest.raises(seating.SeatingRefused):
+        seating.create_round(stage)
+    assert round4.state == "draft" and round4.number == 4
+
+
+def test_the_same_seed_redraws_the_same_round(demo_event):
+    stage = demo_event.stages.get()
+    round4 = seating.create_round(stage, seed=77)
+    first = pairs_of(round4)
+    seating.redraw_round(round4, seed=77)
+    assert pairs_of(round4) == first
+    seating.redraw_round(round4, seed=78)
+    log = list(round4.log.values_list("action", flat=True))
+    assert log == ["draw", "redraw", "redraw"]
+    assert round4.log.last().details["old_seed"] == 77
+
+
+def test_published_rounds_cannot_be_redrawn_or_swapped(demo_event):
+    stage = demo_event.stages.get()
+    round4 = seating.publish_round(seating.create_round(stage, seed=5))
+    with pytest.raises(seating.SeatingRefused):
+        seating.redraw_round(round4)
+    a, b = [m.union_a for m in round4.matches.all()[:2]]
+    with pytest.raises(seating.SeatingRefused):
+        seating.swap_unions(round4, a, b)
+
+
+def test_hand_swap_of_unions_is_checked_flagged_and_audited(demo_event):
+    user = get_user_model().objects.create_user("organiser")
+    stage = demo_event.stages.get()
+    round4 = seating.create_round(stage, seed=6)
+    m1, m2 = round4.matches.order_by("table__number")[:2]
+    # Swap m1's B union with m2's A union.
+    x, y = m1.union_b, m2.union_a
+    seating.swap_unions(round4, x, y, user=user)
+    m1.refresh_from_db()
+    m2.refresh_from_db()
+    assert m1.union_b_id == y.pk and m2.union_a_id == x.pk
+    assert flags.HAND_SWAP in m1.flags and flags.HAND_SWAP in m2.flags
+    seats_m1 = TableSeat.objects.filter(table=m1.table).order_by("seat")
+    assert [s.union_id for s in seats_m1] == [m1.union_a_id, y.pk] * 3
+    assert seating.check_round(round4) == []
+    entry = round4.log.get(action="swap_unions")
+    assert entry.user == user and entry.details["unions"] == [x.pk, y.pk]
+    round4.refresh_from_db()
+    assert round4.quality["hand_swaps"] == 2
+
+
+def test_a_swap_into_a_rematch_is_flagged(demo_event):
+    stage = demo_event.stages.get()
+    round4 = seating.create_round(stage, seed=8)
+    first = round4.matches.order_by("table__number").first()
+    # Find a union that `first.union_a` has already met, and put it opposite.
+    met = RoundEntry.objects.filter(round__number__lt=4, round__event=demo_event,
+                                    match__in=Match.objects.filter(union_a=first.union_a)
+                                    ).exclude(union=first.union_a).first().union
+    seating.swap_unions(round4, first.union_b, met)
+    first.refresh_from_db()
+    assert flags.REMATCH_FORCED in first.flags
+    round4.refresh_from_db()
+    flagged = sum(flags.REMATCH_FORCED in m.flags for m in round4.matches.all())
+    assert round4.quality["rematches"] == flagged >= 1
+    reasons = seating.explain_round(round4)[0]["reasons"]
+    assert any("重复交手" in r for r in reasons)
+
+
+def test_odd_field_gives_a_bye_worth_a_win(db):
+    event = build_demo_event(unions=13, rounds=2, seed=9)
+    for r in event.rounds.all():
+        bye = r.matches.get(union_b__isnull=True)
+        assert bye.table is None and bye.points_a == event.points_bye
+        assert flags.BYE in bye.flags
+        assert r.entries.filter(side="bye").count() == 1
+        bye_line = [line for line in seating.explain_round(r) if line["table"] is None]
+        assert bye_line and "轮空" in bye_line[0]["reasons"][0]
+    takers = [r.matches.get(union_b__isnull=True).union_a_id for r in event.rounds.all()]
+    assert len(set(takers)) == 2
+
+
+def test_closing_needs_every_result(demo_event):
+    round4 = seating.publish_round(seating.create_round(demo_event.stages.get(), seed=3))
+    with pytest.raises(seating.SeatingRefused):
+        seating.close_round(round4)
+    play_random_results(round4, random.Random(1))
+    assert seating.close_round(round4).state == "closed"
+
+
+def test_withdrawals_and_late_entries_between_rounds(demo_event):
+    leaving = demo_event.registrations.order_by("seed").first()
+    leaving.withdraw(after_round=3)
+    late_union = Union.objects.create(event=demo_event, name="迟到联邦")
+    from players.models import Player
+    from matches.models import UnionMember
+    for order in (1, 2, 3):
+        UnionMember.objects.create(union=late_union, player=Player.objects.create(name=f"迟{order}"),
+                                   order=order, is_captain=order == 1)
+    Registration.objects.create(event=demo_event, union=late_union, joins_round=4,
+                                status=Registration.Status.CHECKED_IN)
+    round4 = seating.create_round(demo_event.stages.get(), seed=10)
+    in_round = set(round4.entries.values_list("union_id", flat=True))
+    assert leaving.union_id not in in_round
+    assert late_union.pk in in_round
+    assert len(in_round) == 12
+
+
+def test_swiss_then_knockout_of_the_best_four(demo_event):
+    knockout = Stage.objects.create(event=demo_event, order=2, qualifiers=4, seeded=True,
+                                    format=Stage.Format.SINGLE_ELIMINATION)
+    top = history.standings(demo_event, 4)[:4]
+    semi = seating.create_round(knockout, seed=1)
+    assert {frozenset(p) for p in pairs_of(semi)} == {frozenset((top[0], top[3])),
+                                                       frozenset((top[1], top[2]))}
+    seating.publish_round(semi)
+    for m in semi.matches.all():
+        m.points_a, m.points_b = 1, 1  # a tie: extra deals must decide
+        m.save()
+    seating.close_round(semi)
+    with pytest.raises(seating.SeatingRefused, match="加赛"):
+        seating.create_round(knockout, seed=2)
+    for m in semi.matches.all():
+        m.points_a, m.points_b = 3, 0
+        m.save()
+    final = seating.create_round(knockout, seed=2)
+    assert {final.matches.get().union_a_id, final.matches.get().union_b_id} == {
+        m.union_a_id for m in semi.matches.all()}
+
+
+def test_round_robin_stage_plays_everyone_once(db):
+    event = build_demo_event(unions=4, rounds=0, seed=4)
+    stage = event.stages.get()
+    stage.format, stage.planned_rounds = Stage.Format.ROUND_ROBIN, None
+    stage.save()
+    met = Counter()
+    for _ in range(3):
+        r = seating.publish_round(seating.create_round(stage))
+        play_random_results(r, random.Random(r.number))
+        seating.close_round(r)
+        met.update(frozenset(p) for p in pairs_of(r))
+    assert len(met) == 6 and set(met.values()) == {1}
+    with pytest.raises(seating.SeatingRefused):
+        seating.create_round(stage)
+
+
+def test_individual_event_draws_unions_at_each_table(db):
+    event = build_demo_event(entry_type=Event.EntryType.INDIVIDUAL, players=26, rounds=2, seed=5)
+    for r in event.rounds.all():
+        assert r.tables.count() == 4
+        assert len(r.quality["sitting_out"]) == 2
+        assert Union.objects.filter(round=r).count() == 8
+        for m in r.matches.all():
+            seats = list(TableSeat.objects.filter(table=m.table).order_by("seat"))
+            assert [s.union_id for s in seats] == [m.union_a_id, m.union_b_id] * 3
+            assert [s.player_id for s in seats if s.side == "A"] == [
+                p.pk for p in m.union_a.players_in_order()]
+    sat_out = [p for r in event.rounds.all() for p in r.quality["sitting_out"]]
+    assert len(set(sat_out)) == 4  # nobody sits out twice while others have not
+
+
+def test_player_swap_in_an_individual_round_moves_union_membership(db):
+    event = build_demo_event(entry_type=Event.EntryType.INDIVIDUAL, players=24, rounds=1, seed=6)
+    round2 = seating.create_round(event.stages.get(), seed=1)
+    t1, t2 = round2.tables.order_by("number")[:2]
+    x = TableSeat.objects.get(table=t1, seat=1)
+    y = TableSeat.objects.get(table=t2, seat=2)
+    seating.swap_players(round2, x.player_id, y.player_id)
+    assert TableSeat.objects.get(table=t1, seat=1).player_id == y.player_id
+    assert TableSeat.objects.get(table=t2, seat=2).player_id == x.player_id
+    assert y.player_id in [p.pk for p in Union.objects.get(pk=x.union_id).players_in_order()]
+    assert seating.check_round(round2) == []
+    assert round2.log.filter(action="swap_players").exists()
+    assert flags.HAND_SWAP in Match.objects.get(table=t1).flags
+
+
+def test_team_player_swap_stays_inside_a_union(demo_event):
+    round4 = seating.create_round(demo_event.stages.get(), seed=12)
+    m = round4.matches.order_by("table__number").first()
+    a_seats = list(TableSeat.objects.filter(table=m.table, side="A").order_by("seat"))
+    b_seat = TableSeat.objects.filter(table=m.table, side="B").first()
+    with pytest.raises(seating.SeatingRefused):
+        seating.swap_players(round4, a_seats[0].player_id, b_seat.player_id)
+    seating.swap_players(round4, a_seats[0].player_id, a_seats[1].player_id)
+    assert TableSeat.objects.get(table=m.table, seat=1).player_id == a_seats[1].player_id
+
+
+def test_commands_create_redraw_publish_and_close(demo_event, capsys):
+    call_command("create_round", demo_event.pk, "--seed", "41")
+    round4 = demo_event.rounds.get(number=4)
+    assert round4.seed == 41 and round4.state == "draft"
+    call_command("redraw_round", round4.pk, "--seed", "42")
+    round4.refresh_from_db()
+    assert round4.seed == 42
+    call_command("publish_round", round4.pk)
+    round4.refresh_from_db()
+    assert round4.state == "published"
+    with pytest.raises(CommandError):
+        call_command("redraw_round", round4.pk)
+    with pytest.raises(CommandError):
+        call_command("close_round", round4.pk)
+    call_command("explain_round", round4.pk)
+    out = capsys.readouterr().out
+    assert "round 4" in out and "rematches=0" in out
+    assert "table 1:" in out
+
+
+def test_silent_round_is_recorded(demo_event):
+    round4 = seating.create_round(demo_event.stages.get(), seed=2, silent=True)
+    assert Round.objects.get(pk=round4.pk).silent is True
