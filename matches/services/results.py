@@ -292,21 +292,33 @@ def current_deal_number(match: Match) -> int:
     return number
 
 
-def string_three_streak(match: Match, number: int) -> int:
-    """R40: how many final deals in a row just before deal `number` one union strung three."""
+def _strung_by(finish) -> str | None:
+    """The union ("A"/"B") that took 1st, 2nd and 3rd, or None. An unreadable finish gives None
+    here; the engine reports it when it settles the summary."""
+    if not isinstance(finish, list) or len(finish) < 3:
+        return None
+    top = finish[:3]
+    if not all(type(seat) is int and 1 <= seat <= 6 for seat in top):
+        return None
+    unions = {union_of(seat) for seat in top}
+    return unions.pop() if len(unions) == 1 else None
+
+
+def string_three_streak(match: Match, number: int, finish) -> int:
+    """R40: how many final deals in a row just before deal `number` were strung three by the
+    union that strings three in this deal (whose finishing order is `finish`); 0 when this deal
+    strings no three. The standings' tally counts it the same way (`standings.streak_before`):
+    A, A, then B is no amnesty for B."""
+    union = _strung_by(finish)
+    if union is None:
+        return 0
     finals = {
         report.deal.number: report
         for report in DealReport.objects.final().filter(deal__match=match, deal__number__lt=number)
         .select_related("deal")
     }
-    streak, union = 0, None
-    previous = number - 1
-    while previous in finals:
-        finish = (finals[previous].summary or {}).get("finish") or []
-        strung = {union_of(seat) for seat in finish[:3]} if len(finish) >= 3 else set()
-        if len(strung) != 1 or (union is not None and strung != {union}):
-            break
-        union = next(iter(strung))
+    streak, previous = 0, number - 1
+    while previous in finals and _strung_by((finals[previous].summary or {}).get("finish")) == union:
         streak += 1
         previous -= 1
     return streak
@@ -343,7 +355,6 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
         if doc is not None and not isinstance(doc, dict):
             raise ResultError("bad_document", f"the {name} must be a JSON object")
     rules = event.rules
-    streak = string_three_streak(match, number)
     game = get_game("gouji")
     replay_verdict = None
     errors: list[dict] = []
@@ -379,7 +390,7 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
     summary = dict(summary)
     summary.setdefault("format", OUTCOME_FORMAT)
     summary["rules"] = rules
-    summary["string_three_streak"] = streak
+    summary["string_three_streak"] = string_three_streak(match, number, summary.get("finish"))
     try:
         verdict = game.check_summary(summary)
     except BadDocument as exc:

@@ -216,11 +216,15 @@ def test_the_string_three_streak_comes_from_previous_final_deals(setup):
     report, _ = submit(setup, number=3, summary=STRING_THREE_A)
     assert report.summary["string_three_streak"] == 2
     assert report.verdict["tributes"] == []
-    assert results.string_three_streak(setup.match, 2) == 1
+    a_strings = STRING_THREE_A["finish"]
+    b_strings = [2, 4, 6, 1, 3, 5]
+    assert results.string_three_streak(setup.match, 2, a_strings) == 1
+    # Two strings by A are no streak for B (R40 counts the same union).
+    assert results.string_three_streak(setup.match, 3, b_strings) == 0
     # A deal that is not a string of three breaks the streak.
     confirm(setup, report)
     finalise(setup, 4, SUMMARY)
-    assert results.string_three_streak(setup.match, 5) == 0
+    assert results.string_three_streak(setup.match, 5, a_strings) == 0
 
 
 def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,
