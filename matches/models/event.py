@@ -37,6 +37,24 @@ def default_rules():
     return dict(DEFAULT_RULES)
 
 
+#: Giog: tournament points per place of a hand, best place first (docs/giog.md).
+DEFAULT_PLACE_POINTS = [3, 2, 1, 0]
+
+
+def default_place_points():
+    return list(DEFAULT_PLACE_POINTS)
+
+
+def validate_place_points(value) -> None:
+    """Four whole numbers, best place first, never rising: a table of 2-4 players uses the
+    first entries (G11 places; shared places split their points)."""
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(type(v) is int and 0 <= v <= 1000 for v in value)
+            or any(a < b for a, b in zip(value, value[1:]))):
+        raise ValidationError(_("名次分须为四个不递增的非负整数，如 [3, 2, 1, 0]"),
+                              code="place_points")
+
+
 def validate_rules(value) -> None:
     """A rule set is a preset name plus overrides: {"preset": "standard", "flag": value, ...}.
 
@@ -93,6 +111,9 @@ class Event(models.Model):
     points_draw = models.PositiveSmallIntegerField(_("平场分"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("负场分"), default=0)
     points_bye = models.PositiveSmallIntegerField(_("轮空场分"), default=3)
+    # Giog events: points per place of each hand (deals_per_match is then hands per round).
+    place_points = models.JSONField(_("每手名次分"), default=default_place_points,
+                                    validators=[validate_place_points])
     tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
     labels = models.JSONField(_("称谓"), default=default_labels)
     check_in_required = models.BooleanField(_("须签到"), default=True)
@@ -141,6 +162,8 @@ class Event(models.Model):
             raise ValidationError({"tie_breaks": _("名次判定项重复")})
         if not isinstance(self.labels, dict) or set(self.labels) - set(LABEL_KEYS):
             raise ValidationError({"labels": _("称谓只可设 deal / match / round")})
+        if self.game == self.Game.GIOG and self.entry_type != self.EntryType.INDIVIDUAL:
+            raise ValidationError({"entry_type": _("Giog 赛事只能个人报名")})
 
     def save(self, *args, **kwargs):
         # Results are judged by the rules they were played under: no change after the first deal.
@@ -167,6 +190,10 @@ class Event(models.Model):
     @property
     def is_team(self) -> bool:
         return self.entry_type == self.EntryType.TEAM
+
+    @property
+    def is_giog(self) -> bool:
+        return self.game == self.Game.GIOG
 
 
 class Stage(models.Model):

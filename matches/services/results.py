@@ -346,6 +346,10 @@ def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any)
     else:
         match = deal_or_match
     event = match.round.event
+    if event.game == Event.Game.GIOG:
+        from matches.services.giog_results import check_hand
+
+        return check_hand(match, number, summary, play_log)
     if event.game != Event.Game.GOUJI:
         raise ResultError("unsupported_game", f"results of {event.game} are not recorded here")
     if summary is None and play_log is None:
@@ -497,8 +501,8 @@ def _require_open_round(round_: Round, allow_closed: bool = False) -> None:
 
 def _require_previous_final(deal: Deal) -> None:
     """R35: the tributes of a deal are paid from the previous deal's result, so the previous deal
-    must be final before this one is reported."""
-    if deal.number == 1:
+    must be final before this one is reported. Giog hands owe nothing to each other."""
+    if deal.number == 1 or deal.match.round.event.is_giog:
         return
     previous = Deal.objects.filter(match_id=deal.match_id, number=deal.number - 1).first()
     if previous is None or not DealReport.objects.final().filter(deal=previous).exists():
@@ -672,7 +676,8 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
             state_changed_at=now,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
-        if old_final is not None:
+        if old_final is not None and not deal.match.round.event.is_giog:
+            # R40: later deals' streaks depend on this one (Giog hands are independent).
             Deal.objects.filter(match_id=deal.match_id, number__gt=deal.number).update(
                 needs_recheck=True
             )

@@ -98,7 +98,11 @@ def _clear(round_: Round) -> None:
 def _draw_into(round_: Round) -> None:
     event, stage = round_.event, round_.stage
     try:
-        if not event.is_team:
+        if event.is_giog:
+            from matches.services import giog_seating
+
+            giog_seating.draw_round(round_)
+        elif not event.is_team:
             _draw_individual(round_)
         elif stage.format == Stage.Format.SWISS:
             entrants = history.entrants(event, round_.number)
@@ -422,6 +426,10 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
+    if round_.event.is_giog:
+        from matches.services import giog_seating
+
+        return giog_seating.reflag(round_, table_ids)
     players = history.players(round_.event, round_.number)
     seats_by_table = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
@@ -480,6 +488,8 @@ def close_round(round_: Round, *, user=None) -> Round:
 def check_round(round_: Round) -> list[str]:
     """What the database cannot refuse by itself: every table full, each union on one side."""
     problems = []
+    # Giog tables seat 2-4 players (G4) on seats 1..n; Gou Ji tables six.
+    giog = round_.event.is_giog
     seats = defaultdict(list)
     for seat in TableSeat.objects.filter(round=round_):
         seats[seat.table_id].append(seat)
@@ -487,7 +497,8 @@ def check_round(round_: Round) -> list[str]:
         if match.is_bye:
             continue
         table_seats = seats[match.table_id]
-        if sorted(s.seat for s in table_seats) != [1, 2, 3, 4, 5, 6]:
+        full = list(range(1, max(2, len(table_seats)) + 1)) if giog else [1, 2, 3, 4, 5, 6]
+        if sorted(s.seat for s in table_seats) != full or (giog and len(full) > 4):
             problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
         for s in table_seats:
             expected = match.union_a_id if s.side == SIDE_A else match.union_b_id

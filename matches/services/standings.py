@@ -135,8 +135,12 @@ def settle_match(match_id: int) -> Match | None:
     if match is None or match.is_bye:
         return match
     event = match.round.event
+    if event.game == Event.Game.GIOG:
+        from matches.services import giog_standings
+
+        return giog_standings.settle_match(match)
     if event.game != Event.Game.GOUJI:
-        return match  # Giog standings are not computed (see the report)
+        return match
     rules = event_rules(event)
     ensure_regular_deals(match)
     deals = list(match.deals.order_by("number"))
@@ -345,17 +349,23 @@ def snapshot_round(round_: Round) -> None:
     round_ = (Round.objects.select_for_update(of=("self",)).select_related("event", "stage")
               .order_by("pk").get(pk=round_.pk))
     event = round_.event
-    if round_.state == Round.State.DRAFT or event.game != Event.Game.GOUJI:
+    if round_.state == Round.State.DRAFT or event.game not in (Event.Game.GOUJI, Event.Game.GIOG):
         StandingsSnapshot.objects.filter(round=round_).delete()
         return
-    rules = event_rules(event)
+    if event.is_giog:
+        from matches.services.giog_standings import player_rows as giog_rows
+
+        rows_for = (lambda rounds: giog_rows(event, rounds))
+    else:
+        rules = event_rules(event)
+        rows_for = (lambda rounds: player_rows(event, rounds, rules))
     unfinished = round_.matches.filter(union_b__isnull=False, points_a__isnull=True).count()
     computed = {}  # one stage only: the stage's rounds are the event's, compute once
     for scope in StandingsSnapshot.Scope.values:
         rounds = _scoped_rounds(round_, scope)
         key = tuple(sorted(r.pk for r in rounds))
         if key not in computed:
-            kinds = {StandingsSnapshot.Kind.PLAYERS: player_rows(event, rounds, rules)}
+            kinds = {StandingsSnapshot.Kind.PLAYERS: rows_for(rounds)}
             if event.is_team:
                 kinds[StandingsSnapshot.Kind.UNIONS] = union_rows(event, rounds)
             computed[key] = kinds
