@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from matches import giog_referee
 from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.referee_forms import (
     BURN_OUTCOME_LABELS,
@@ -146,10 +147,16 @@ def run_check(match, number: int, entry: DealEntry):
 
 # --- link and account routes ------------------------------------------------------------------
 
+def _is_giog(access: Access) -> bool:
+    return access.table.round.event.is_giog
+
+
 def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
+    if _is_giog(access):
+        return giog_referee.table_page(request, access)
     return render(request, "referee/table.html", table_context(access))
 
 
@@ -158,6 +165,8 @@ def user_table(request, table_id: int):
     access = _user_access(request, table_id)
     if isinstance(access, HttpResponse):
         return access
+    if _is_giog(access):
+        return giog_referee.table_page(request, access)
     return render(request, "referee/table.html", table_context(access))
 
 
@@ -167,6 +176,8 @@ def _check(request, access: Access, number: int):
     match = getattr(access.table, "match", None)
     if match is None:
         raise Http404
+    if _is_giog(access):
+        return giog_referee.check(request, access, number)
     entry = DealEntry.from_post(request.POST, request.FILES)
     checked, problems = run_check(match, number, entry)
     return _render_table(request, access, entry=entry, checked=checked, problems=problems)
@@ -178,6 +189,8 @@ def _submit(request, access: Access, number: int):
     match = getattr(access.table, "match", None)
     if match is None:
         raise Http404
+    if _is_giog(access):
+        return giog_referee.submit(request, access, number)
     entry = DealEntry.from_post(request.POST, request.FILES)
     problems = entry.row_errors()
     if problems:

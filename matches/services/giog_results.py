@@ -25,11 +25,15 @@ def table_size(match) -> int:
 
 
 def hand_points(places: list, place_points: list) -> dict[str, str]:
-    """Tournament points of each seat for a hand, as exact fractions written "3", "3/2"."""
+    """Tournament points of each seat for a hand, for display ("3", "1.5"); the standings
+    add exact fractions from the places."""
+    from matches.services.giog_standings import format_points, points_table
+
     if not places:
         return {}
-    points = points_for_places(places, list(place_points))
-    return {str(seat): str(value) for seat, value in sorted(points.items())}
+    seated = sum(len(group) for group in places)
+    points = points_for_places(places, points_table(place_points, seated))
+    return {str(seat): format_points(value) for seat, value in sorted(points.items())}
 
 
 def check_hand(match, number: int, summary: Any, play_log: Any):

@@ -70,6 +70,14 @@ def settle_match(match: Match) -> Match:
     return match
 
 
+def points_table(place_points: list, players: int) -> list[int]:
+    """The event's points for a table of `players`: the best places take the first entries,
+    the last place always the last entry (so a beheaded or last player scores the bottom
+    value at any table, and tables of 3 and 4 give nearly the same points on average)."""
+    table = list(place_points)
+    return table[:players - 1] + [table[-1]]
+
+
 def format_points(value: Fraction) -> str:
     """7.5, 4⅓ would be 4.33: two decimals at most, exact value kept in `points`."""
     if value.denominator == 1:
@@ -88,10 +96,10 @@ def player_rows(event, rounds) -> list[dict]:
     lines = {pid: {"player": pid, "name": name, "union": "", "points": Fraction(0), "pieces": 0,
                    "firsts": 0, "beheaded": 0, "hands": 0}
              for pid, name in players.items()}
-    table = list(event.place_points)
     for table_id, finish, won, beheaded in DealTally.objects.filter(
             match__round__in=rounds).values_list("match__table_id", "finish", "points", "burners"):
-        points = points_for_places(finish, table)
+        seated = sum(len(group) for group in finish)
+        points = points_for_places(finish, points_table(event.place_points, seated))
         for seat, value in points.items():
             pid = seats.get((table_id, seat))
             if pid is None:

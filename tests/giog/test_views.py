@@ -1,0 +1,105 @@
+"""The Giog referee page: full page, htmx verdict fragment, submit, and who may see it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from matches.models import DealReport, RefereeLink
+from matches.rules.giog.selfplay import selfplay
+from tests.giog.conftest import GiogBuilder
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(db):
+    builder = GiogBuilder(players=7)  # tables of 4 and 3
+    round_ = builder.draw(seed=5)
+    match = round_.matches.select_related("table").order_by("table__number").last()
+    link = RefereeLink.objects.create(table=match.table)
+    return builder, match, link
+
+
+def url(link, name, **kw):
+    return reverse(f"referee:link-{name}", kwargs={"token": link.token, **kw})
+
+
+def test_the_page_lists_the_seats_and_the_hand_form(client, table):
+    builder, match, link = table
+    page = client.get(url(link, "table"))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert 'data-game="giog"' in body and "第1手" in body
+    for seat in match.table.seats.select_related("player"):
+        assert seat.player.name in body and f'name="won_{seat.seat}"' in body
+    assert 'name="won_4"' not in body  # a table of three
+    assert "burn_0_burner" not in body  # no Gou Ji fields
+
+
+def test_the_verdict_fragment_shows_errors_with_their_rule(client, table):
+    _builder, _match, link = table
+    response = client.post(url(link, "check", number=1) + "?part=verdict",
+                           {"won_1": "15", "won_2": "9", "won_3": "9"}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.strip().startswith('<div id="verdict"')
+    assert 'data-rule="G10"' in body and 'data-code="won_total"' in body
+
+
+def test_a_consistent_entry_is_shown_with_its_points(client, table):
+    _builder, _match, link = table
+    response = client.post(url(link, "check", number=1) + "?part=verdict",
+                           {"won_1": "15", "won_2": "9", "won_3": "6", "beheaded_3": "1"},
+                           HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert 'id="verdict-ok"' in body and "3号 0分" in body and "1号 3分" in body
+
+
+def test_submit_stores_the_hand_and_moves_to_the_next(client, table):
+    _builder, match, link = table
+    response = client.post(url(link, "submit", number=1),
+                           {"won_1": "15", "won_2": "9", "won_3": "6", "idempotency_key": "x1"})
+    assert response.status_code == 302
+    report = DealReport.objects.get(deal__match=match, deal__number=1)
+    assert report.state == DealReport.State.FINAL and report.verdict["places"] == [[1], [2], [3]]
+    page = client.get(url(link, "table")).content.decode()
+    assert "第2手" in page and 'data-hand="1"' in page
+
+
+def test_a_refused_submit_shows_the_rule_and_stores_nothing(client, table):
+    _builder, match, link = table
+    response = client.post(url(link, "submit", number=1),
+                           {"won_1": "15", "won_2": "15", "won_3": "0", "beheaded_1": "1",
+                            "beheaded_2": "1", "beheaded_3": "1"})
+    assert response.status_code == 422
+    assert 'data-rule="G12"' in response.content.decode()
+    assert not DealReport.objects.filter(deal__match=match).exists()
+
+
+def test_an_uploaded_hand_record_is_replayed(client, table):
+    _builder, match, link = table
+    record = next(iter(selfplay(1, 11, players=3)))
+    response = client.post(url(link, "submit", number=1),
+                           {"hand_record": json.dumps(record), "idempotency_key": "rec"})
+    assert response.status_code == 302
+    report = DealReport.objects.get(deal__match=match)
+    assert report.play_log == record and report.verdict["replay"]["complete"]
+
+
+def test_a_signed_in_outsider_may_not_open_the_table(client, table):
+    from django.contrib.auth import get_user_model
+
+    _builder, match, _link = table
+    get_user_model().objects.create_user("nosy", password="pw")
+    client.login(username="nosy", password="pw")
+    response = client.get(reverse("referee:table-table", kwargs={"table_id": match.table_id}))
+    assert response.status_code == 403
+
+
+def test_the_organiser_opens_the_table_signed_in(client, table):
+    builder, match, _link = table
+    client.force_login(builder.organiser)
+    response = client.get(reverse("referee:table-table", kwargs={"table_id": match.table_id}))
+    assert response.status_code == 200 and 'data-game="giog"' in response.content.decode()
