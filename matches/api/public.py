@@ -44,10 +44,13 @@ def _cache(response):
 
 
 def _event_json(event) -> dict:
-    return {"id": event.pk, "name": event.name, "venue": event.venue,
+    data = {"id": event.pk, "name": event.name, "venue": event.venue,
             "start_date": event.start_date, "end_date": event.end_date, "game": event.game,
             "entry_type": event.entry_type, "deals_per_match": event.deals_per_match,
             "labels": event.labels}
+    if event.is_giog:
+        data["place_points"] = event.place_points  # per hand, best place first
+    return data
 
 
 def _round_json(round_) -> dict:
@@ -98,6 +101,11 @@ def pairings(request, event_id: int, number: int):
     except Http404:
         raise NotFound("no such round")
     visible = live.results_visible(round_)
+    if event.is_giog:
+        from matches.api.giog import giog_tables
+
+        return _cache(Response({"event": event.pk, "round": _round_json(round_),
+                                "tables": giog_tables(round_, visible)}))
     seats = {}
     for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
         seats.setdefault(seat.table_id, []).append(seat)

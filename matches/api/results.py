@@ -136,7 +136,7 @@ def table_json(table: Table, actor: Actor) -> dict:
         "table": {"id": table.pk, "number": table.number},
         "round": {"id": round_.pk, "number": round_.number, "state": round_.state,
                   "silent": round_.silent},
-        "event": {"id": round_.event_id, "name": round_.event.name,
+        "event": {"id": round_.event_id, "name": round_.event.name, "game": round_.event.game,
                   "result_confirmation": round_.event.result_confirmation},
         "seats": [
             {"seat": seat.seat, "side": seat.side, "player": str(seat.player),

@@ -22,6 +22,7 @@ from matches.models import DealTally, Match, StandingsSnapshot, TableSeat, Union
 from matches.models.round import SIDE_A
 from matches.services import live
 from matches.services.charts import rank_chart_svg
+from matches.views import giog_public
 from players.models import Player
 
 POLL_SECONDS = 5
@@ -115,6 +116,7 @@ def round_tables(round_, with_results: bool) -> list[dict]:
         played = tallies.get(m.pk, [])
         rows.append({
             "match": m,
+            "seats": table_seats,
             "seats_a": [s for s in table_seats if s.side == SIDE_A],
             "seats_b": [s for s in table_seats if s.side != SIDE_A],
             "deals": played,
@@ -162,6 +164,9 @@ def table_page(request, event_id: int, number: int, table: int):
     round_ = live.visible_round_or_404(event, number)
     match = get_object_or_404(Match.objects.select_related("table", "union_a", "union_b"),
                               round=round_, table__number=table)
+    if event.is_giog:
+        context = giog_public.table_context(event, round_, match, POLL_SECONDS)
+        return _page(request, "public/giog/table.html", "public/giog/_table_hands.html", context)
     visible = live.results_visible(round_)
     seats = {s.seat: s for s in TableSeat.objects.filter(table=match.table).select_related("player")}
     deals = []
@@ -213,6 +218,8 @@ def player_page(request, event_id: int, player_id: int):
     if not seats and not event.registrations.filter(player=player).exists() and not \
             event.unions.filter(members__player=player).exists():
         raise Http404("not in this event")
+    if event.is_giog:
+        return _cacheable(giog_public.player_page(request, event, player))
     rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
     place_points = _place_points(event)
     for seat in seats:
