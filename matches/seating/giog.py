@@ -22,7 +22,9 @@ from . import types as flags
 from .types import SeatingError
 
 MAX_TABLE = 4
-ATTEMPTS = 12
+ATTEMPTS = 12  # shuffles tried at least; small fields get more (ATTEMPT_BUDGET // players)
+MAX_ATTEMPTS = 60
+ATTEMPT_BUDGET = 1200
 PASSES = 20
 
 
@@ -86,12 +88,14 @@ def _add(a: tuple, b: tuple) -> tuple:
 
 
 def draw_giog(players: Iterable[GiogPlayer], *, seed: int = 0,
-              attempts: int = ATTEMPTS) -> GiogDraw:
+              attempts: int | None = None) -> GiogDraw:
     started = time.perf_counter()
     players = sorted(players, key=lambda p: (p.rank, str(p.id)))
     if len({p.id for p in players}) != len(players):
         raise SeatingError("the same player is entered twice")
     sizes = table_sizes(len(players))
+    if attempts is None:
+        attempts = max(ATTEMPTS, min(MAX_ATTEMPTS, ATTEMPT_BUDGET // len(players)))
     rng = random.Random(seed)
     best = None
     for _attempt in range(max(1, attempts)):
