@@ -22,6 +22,17 @@ class Command(BaseCommand):
         self.stdout.write("Demo organiser: user 'demo', password 'demo' (local use only).")
         if Event.objects.filter(name=DEMO_NAME, organisers=organiser).exists():
             self.stdout.write("The demo event is already loaded.")
+        else:
+            event = build_live_demo(organiser)
+            self.stdout.write(f"Demo event: /events/{event.pk}/ (public), /manage/events/{event.pk}/ (organiser)")
+        self._giog(organiser)
+
+    def _giog(self, organiser):
+        from matches.demo_giog import GIOG_DEMO_NAME, build_giog_demo
+        from matches.models import Event
+
+        if Event.objects.filter(name=GIOG_DEMO_NAME, organisers=organiser).exists():
+            self.stdout.write("The Giog demo event is already loaded.")
             return
-        event = build_live_demo(organiser)
-        self.stdout.write(f"Demo event: /events/{event.pk}/ (public), /manage/events/{event.pk}/ (organiser)")
+        event = build_giog_demo(organiser)
+        self.stdout.write(f"Giog demo event: /events/{event.pk}/ (public)")
