@@ -1,0 +1,94 @@
+"""A small Giog event from draw to standings, in Chromium: the organiser draws and publishes,
+referees enter each table's hand on a phone (live check, then submit), and the public standings
+page shows the Giog table of points."""
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from matches.models import DealReport, Event, RefereeLink, Registration, Round, Stage
+from players.models import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ["王伟", "李娜", "张强", "刘洋", "陈静", "杨勇"]
+# Six players: two tables of three; 30 pieces in play, each count a multiple of 3 (G10).
+WON = {1: 15, 2: 9, 3: 6}
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def event(transactional_db):
+    organiser = get_user_model().objects.create_user("org", password="pw-org")
+    event = Event.objects.create(
+        name="Giog 崂山杯", start_date=datetime.date(2026, 6, 1), game=Event.Game.GIOG,
+        entry_type=Event.EntryType.INDIVIDUAL, deals_per_match=1,
+        result_confirmation=Event.Confirmation.NONE,
+    )
+    event.organisers.add(organiser)
+    Stage.objects.create(event=event, order=1, name="轮换", planned_rounds=1)
+    for seed, name in enumerate(NAMES, start=1):
+        Registration.objects.create(event=event, player=Player.objects.create(name=name),
+                                    seed=seed, status=Registration.Status.CHECKED_IN)
+    return event
+
+
+def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
+    base = live_server.url
+    page.goto(f"{base}/accounts/login/?next=/manage/")
+    page.fill("input[name='username']", "org")
+    page.fill("input[name='password']", "pw-org")
+    page.locator("form button[type='submit'], form input[type='submit']").last.click()
+    page.wait_for_url(re.compile(r"/manage/$"))
+    page.get_by_role("link", name="Giog 崂山杯").click()
+    page.locator("#toggle-published").click()
+
+    page.locator("#draw-round").click()
+    expect(page.locator("tr[data-round='1']")).to_contain_text("草稿")
+    page.locator("tr[data-round='1'] button", has_text="公布").click()
+    expect(page.locator("tr[data-round='1']")).to_contain_text("已公布")
+    round_ = Round.objects.get(event=event, number=1)
+    assert sorted(t.seats.count() for t in round_.tables.all()) == [3, 3]
+
+    for table in round_.tables.order_by("number"):
+        link = RefereeLink.objects.create(table=table, label="browser")
+        context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                                      is_mobile=True, has_touch=True)
+        phone = context.new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(f"{base}/ref/{link.token}/")
+        expect(phone.locator("#hand-title")).to_contain_text("第1手")
+        # A wrong total first: the live check names the rule.
+        phone.fill("#won_1", "15")
+        phone.fill("#won_2", "9")
+        phone.fill("#won_3", "9")
+        phone.locator("#won_3").blur()
+        expect(phone.locator("#verdict li[data-rule='G10']").first).to_be_visible()
+        phone.fill("#won_3", str(WON[3]))
+        phone.locator("#won_3").blur()
+        expect(phone.locator("#verdict-ok")).to_be_visible()
+        overflow = phone.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        phone.locator("#submit-hand").click()
+        expect(phone.locator("tr[data-hand='1']")).to_contain_text("已确认")
+        expect(phone.locator("main")).to_contain_text("本桌所有手均已确认")
+        context.close()
+    assert DealReport.objects.final().filter(deal__match__round=round_).count() == 2
+
+    spectator = browser.new_context(locale="zh-CN").new_page()
+    spectator.goto(f"{base}/events/{event.pk}/standings/")
+    rows = spectator.locator("table.standings[data-game='giog'] tbody tr")
+    expect(rows).to_have_count(6, timeout=20_000)
+    # Both seat-1 players won their hand: 3 points each, ranked first together.
+    expect(rows.locator("td:nth-child(3)")).to_have_text(["3", "3", "2", "2", "0", "0"],
+                                                         timeout=20_000)
+    expect(rows.locator("td:nth-child(1)")).to_have_text(["1", "1", "3", "3", "5", "5"])
