@@ -200,3 +200,35 @@ def test_the_second_round_rotates_opponents(db, committed):
         origins = sorted(first_tables[p] for p in table.seats.values_list("player_id", flat=True))
         assert origins.count(origins[0]) == 2
     assert second.quality["repeat_opponents"] == 4
+
+
+def test_a_hand_swap_before_publishing_reflags_the_tables(db):
+    builder = GiogBuilder(players=8)
+    first = builder.draw(seed=1, publish=False)
+    seating.publish_round(first)
+    for match in first.matches.all():
+        match.points_a = match.points_b = 0
+        match.save()
+    seating.close_round(first)
+    second = builder.draw(seed=2, publish=False)
+    tables = list(second.tables.order_by("number"))
+    x = tables[0].seats.get(seat=1).player_id
+    y = tables[1].seats.get(seat=1).player_id
+    explained = seating.swap_players(second, x, y)
+    assert {row["table"] for row in explained} == {1, 2}
+    assert all("hand_swap" in m.flags for m in second.matches.all())
+    assert TableSeat.objects.get(round=second, player_id=x).table_id == tables[1].pk
+    assert seating.check_round(second) == []
+    assert second.__class__.objects.get(pk=second.pk).quality["hand_swaps"] == 2
+
+
+def test_a_position_is_not_a_tournament_hand(giog):
+    match = first_table(giog.draw())
+    record = {"format": "giog-hand/1", "players": 4, "leader": 1, "out": "",
+              "hands": {"1": "K", "2": "k", "3": "P", "4": "p"},
+              "actions": [{"seat": 1, "pieces": "K"}, {"seat": 2, "pieces": "k"},
+                          {"seat": 3, "pieces": "P"}, {"seat": 4, "pieces": "p"}]}
+    deal = results.deal_for(match, 1)
+    with pytest.raises(ResultError) as refused:
+        results.submit_report(deal, None, record, organiser_actor(giog))
+    assert ("G10", "won_total") in {(e["rule"], e["code"]) for e in refused.value.errors}
