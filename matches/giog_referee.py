@@ -56,6 +56,7 @@ class HandEntry:
     beheaded: list[int] = field(default_factory=list)
     hand_record_text: str = ""
     idempotency_key: str = ""
+    reason: str = ""
     form_errors: list[dict] = field(default_factory=list)
 
     @classmethod
@@ -221,6 +222,65 @@ def submit(request, access, number: int):
         messages.success(request, _("第 %(n)s 手成绩已提交，等待确认") % {"n": number})
     target = access.url("table") if access.token else reverse(
         "referee:table-table", kwargs={"table_id": access.table.pk})
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+# --- organiser's correction of a hand ---------------------------------------------------------
+
+def _entry_from_report(report, seats: list[int]) -> HandEntry:
+    entry = HandEntry.blank(seats)
+    summary = (report.summary if report else None) or {}
+    for seat in seats:
+        value = (summary.get("won") or {}).get(str(seat))
+        if value is not None:
+            entry.won[seat], entry.raw[seat] = value, str(value)
+    entry.beheaded = [s for s in seats if s in (summary.get("beheaded") or [])]
+    return entry
+
+
+def correct(request, event, table, match, number: int):
+    """The organiser replaces a hand's result (also how a disputed hand is decided)."""
+    from matches.services.results import Actor
+
+    seats = [s["seat"] for s in _seats(table)]
+    base = reverse("referee:manage-correct", args=[event.pk, table.pk, number])
+    current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
+
+    def page(entry, checked=None, problems=None, status=200):
+        ctx = {"event": event, "table": table, "match": match, "number": number,
+               "current": current, "entry": entry, "checked": checked,
+               "problems": describe(problems or []), "reason_field": True,
+               "check_url": base + "?check=1", "submit_url": base,
+               "entry_seats": [{**s, "won": entry.raw.get(s["seat"], ""),
+                                "beheaded": s["seat"] in entry.beheaded} for s in _seats(table)]}
+        if request.htmx and request.GET.get("part") == "verdict":
+            return render(request, "referee/giog/hand_form.html#verdict", ctx, status=status)
+        if request.htmx:
+            return render(request, "referee/giog/hand_form.html", ctx, status=status)
+        return render(request, "referee/giog/correct.html", ctx, status=status)
+
+    if request.method == "GET":
+        return page(_entry_from_report(current, seats))
+    entry = HandEntry.from_post(seats, request.POST, request.FILES)
+    reason = (request.POST.get("reason") or "")[:2000]
+    entry.reason = reason
+    if request.GET.get("check"):
+        checked, problems = run_check(match, number, entry)
+        return page(entry, checked, problems)
+    problems = list(entry.form_errors)
+    if not problems:
+        try:
+            deal = results.deal_for(match, number)
+            results.correct_result(deal, entry.summary(), entry.hand_record(),
+                                   Actor(user=request.user), reason, entry.idempotency_key)
+        except ResultError as exc:
+            problems = exc.errors or [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
+    if problems:
+        return page(entry, None, problems, status=200 if request.htmx else 422)
+    messages.success(request, _("第 %(n)s 手成绩已更正") % {"n": number})
+    target = reverse("referee:manage-table", args=[event.pk, table.pk])
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)

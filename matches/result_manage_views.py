@@ -120,6 +120,10 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     match = getattr(table, "match", None)
     if match is None or not results.deal_allowed(match, number):
         raise Http404
+    if event.is_giog:
+        from matches import giog_referee
+
+        return giog_referee.correct(request, event, table, match, number)
     template = "referee/deal_form.html" if request.htmx else "manage/results/correct.html"
     if request.htmx and request.GET.get("part") == "verdict":
         template = "referee/deal_form.html#verdict"

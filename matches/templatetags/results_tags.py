@@ -29,6 +29,9 @@ def tribute_rows(tributes, seat_names: dict) -> list[dict]:
 def deal_summary(report, seat_names):
     summary = report.summary or {}
     names = seat_names or {}
+    if summary.get("format") == "giog-outcome/1":
+        # A Giog hand: places, pieces won and beheadings (templates/referee/giog/).
+        return {"report": report, "giog": True, "verdict": report.verdict or {}}
     return {
         "report": report,
         "finish": [(place, _name(names, seat))

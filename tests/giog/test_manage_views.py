@@ -1,0 +1,98 @@
+"""Organiser and second-referee pages for Giog hands: confirmation page, correction, PDFs."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from matches.models import DealReport, Event
+from matches.services import results
+from matches.services.results import Actor
+from tests.giog.conftest import GiogBuilder, summary_for
+
+pytestmark = pytest.mark.django_db
+
+FOUR = {1: 12, 2: 8, 3: 8, 4: 4}
+
+
+@pytest.fixture
+def pending(db):
+    builder = GiogBuilder(confirmation=Event.Confirmation.REFEREE)
+    match = builder.draw().matches.order_by("table__number").first()
+    link = match.table.referee_links.create()
+    report, _ = results.submit_report(results.deal_for(match, 1), summary_for(4, FOUR, [4]),
+                                      None, Actor.from_link(link))
+    return builder, match, report
+
+
+def test_the_second_referee_reads_the_hand_and_confirms_it(client, pending):
+    builder, match, report = pending
+    client.force_login(builder.organiser)
+    page = client.get(reverse("referee:report", args=[report.pk])).content.decode()
+    assert "赢子" in page and "斩首" in page and "4号" in page
+    client.post(reverse("referee:report", args=[report.pk]), {"agrees": "yes"})
+    report.refresh_from_db()
+    assert report.state == DealReport.State.FINAL
+
+
+def test_the_organiser_corrects_a_hand(client, pending):
+    builder, match, report = pending
+    results.confirm_report(report, Actor(user=builder.organiser), True)
+    client.force_login(builder.organiser)
+    url = reverse("referee:manage-correct", args=[builder.event.pk, match.table_id, 1])
+    page = client.get(url).content.decode()
+    assert 'name="won_1" value="12"' in page and 'name="reason"' in page
+    fragment = client.post(url + "?check=1&part=verdict",
+                           {"won_1": "4", "won_2": "8", "won_3": "8", "won_4": "8"},
+                           HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-rule="G10"' in fragment and "<html" not in fragment
+    response = client.post(url, {"won_1": "4", "won_2": "8", "won_3": "8", "won_4": "12",
+                                 "reason": "1 号与 4 号记反了", "idempotency_key": "fix"})
+    assert response.status_code == 302
+    final = DealReport.objects.final().get(deal__match=match, deal__number=1)
+    assert final.kind == DealReport.Kind.CORRECTION and final.replaces_id == report.pk
+    assert final.verdict["places"] == [[4], [2, 3], [1]] and final.reason
+
+
+def test_a_correction_needs_a_reason(client, pending):
+    builder, match, _report = pending
+    client.force_login(builder.organiser)
+    url = reverse("referee:manage-correct", args=[builder.event.pk, match.table_id, 1])
+    response = client.post(url, {"won_1": "12", "won_2": "8", "won_3": "8", "won_4": "4"})
+    assert response.status_code == 422 and 'data-code="reason_required"' in response.content.decode()
+
+
+def test_organiser_pages_of_a_giog_round_open(client, pending):
+    builder, match, _report = pending
+    client.force_login(builder.organiser)
+    for url in (reverse("referee:manage-event", args=[builder.event.pk]),
+                reverse("referee:manage-table", args=[builder.event.pk, match.table_id]),
+                f"/manage/events/{builder.event.pk}/",
+                f"/manage/events/{builder.event.pk}/rounds/1/tables.pdf",
+                f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf"):
+        assert client.get(url).status_code == 200, url
+
+
+def test_a_giog_event_must_be_individual():
+    from django.core.exceptions import ValidationError
+
+    builder = GiogBuilder(players=2)
+    builder.event.entry_type = Event.EntryType.TEAM
+    with pytest.raises(ValidationError):
+        builder.event.full_clean()
+
+
+@pytest.mark.parametrize("value, ok", [
+    ([3, 2, 1, 0], True), ([5, 3, 1, 0], True), ([1, 1, 1, 1], True),
+    ([3, 2, 1], False), ([0, 1, 2, 3], False), ([3, 2, 1, -1], False), ([3, 2, 1.5, 0], False),
+    ("3/2/1/0", False),
+])
+def test_place_points_validation(value, ok):
+    from django.core.exceptions import ValidationError
+
+    from matches.models.event import validate_place_points
+
+    if ok:
+        validate_place_points(value)
+    else:
+        with pytest.raises(ValidationError):
+            validate_place_points(value)
