@@ -103,3 +103,13 @@ def test_the_organiser_opens_the_table_signed_in(client, table):
     client.force_login(builder.organiser)
     response = client.get(reverse("referee:table-table", kwargs={"table_id": match.table_id}))
     assert response.status_code == 200 and 'data-game="giog"' in response.content.decode()
+
+
+def test_the_giog_referee_page_speaks_english_too(table, settings):
+    from django.test import Client
+
+    _builder, _match, link = table
+    client = Client(headers={"Accept-Language": "en"})
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(url(link, "table")).content.decode()
+    assert "Hand 1" in html and "Pieces won and beheadings per seat" in html
