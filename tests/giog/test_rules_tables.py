@@ -152,3 +152,23 @@ def test_repeat_flags_name_the_pairs_that_met():
     table = draw.tables[0]
     assert "repeat_opponent" in table.flags
     assert len(table.details["repeat_opponents"]) == len(list(itertools.combinations(range(4), 2)))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(count=st.integers(min_value=2, max_value=24), rounds=st.integers(min_value=1, max_value=2),
+       clubs=st.integers(min_value=0, max_value=5), seed=st.integers(min_value=0, max_value=10**6))
+def test_any_field_is_seated_once_at_tables_of_two_to_four(count, rounds, clubs, seed):
+    players = {i: GiogPlayer(id=i, rank=i, club=(i % clubs) if clubs else None)
+               for i in range(count)}
+    for number in range(rounds):
+        draw = draw_giog(players.values(), seed=seed + number)
+        again = draw_giog(players.values(), seed=seed + number)
+        assert [t.seats for t in draw.tables] == [t.seats for t in again.tables]
+        seated = sorted(p for t in draw.tables for p in t.seats)
+        assert seated == list(range(count))
+        assert [len(t.seats) for t in draw.tables] == table_sizes(count)
+        players = apply_round(players, draw)
