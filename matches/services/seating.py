@@ -549,6 +549,10 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
         reasons.append(_("有选手再次对阵"))
     if by_hand:
         reasons.append(_("组织者手动调整"))
+    if round_.event.is_giog and match.table_id:
+        # Giog has no unions: the table's players, in seat order.
+        seated = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
+        names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
     return {
         "table": match.table.number if match.table_id else None,
         "union_a": names.get(match.union_a_id),

@@ -232,3 +232,13 @@ def test_a_position_is_not_a_tournament_hand(giog):
     with pytest.raises(ResultError) as refused:
         results.submit_report(deal, None, record, organiser_actor(giog))
     assert ("G10", "won_total") in {(e["rule"], e["code"]) for e in refused.value.errors}
+
+
+def test_the_explanation_of_a_giog_draw_names_the_players(db):
+    builder = GiogBuilder(players=6)
+    round_ = builder.draw(publish=False)
+    lines = seating.explain_round(round_)
+    assert [line["table"] for line in lines] == [1, 2]
+    for line, table in zip(lines, round_.tables.order_by("number")):
+        names = list(table.seats.order_by("seat").values_list("player__name", flat=True))
+        assert line["union_a"] == "、".join(names) and line["union_b"] is None
