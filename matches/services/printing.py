@@ -74,14 +74,18 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     seats = _seats(round_)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
     matches = round_.matches.filter(table__isnull=False).select_related("table", "union_a", "union_b")
+    giog = event.is_giog  # Giog: 2-4 seats, no unions; the sheet takes pieces won per seat
     for match in matches.order_by("table__number"):
         table = match.table
+        table_seats = sorted(seats.get(table.pk, []), key=lambda s: s.seat)
         top = HEIGHT - MARGIN
         pdf.setFont(FONT, 20)
         pdf.drawString(MARGIN, top - 8 * mm, _("第 %(n)s 桌") % {"n": table.number})
         pdf.setFont(FONT, 11)
         pdf.drawString(MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number})
-        pdf.drawString(MARGIN, top - 21 * mm, f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)")
+        if not giog:
+            pdf.drawString(MARGIN, top - 21 * mm,
+                           f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)")
         url = referee_urls.get(table.pk, "")
         if url:
             _qr(pdf, url, WIDTH - MARGIN - 32 * mm, top - 32 * mm, 32 * mm)
@@ -91,22 +95,27 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         y = top - 44 * mm
         pdf.setFont(FONT, 12)
         pdf.drawString(MARGIN, y, _("座位"))
-        for seat in sorted(seats.get(table.pk, []), key=lambda s: s.seat):
+        for seat in table_seats:
             y -= 7 * mm
             side = "A" if seat.side == SIDE_A else "B"
             pdf.drawString(MARGIN, y, f"{seat.seat}")
-            pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
+            if not giog:
+                pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
             pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
         # Score sheet: one row per deal
         y -= 12 * mm
-        columns = [_("局"), "1", "2", "3", "4", "5", "6", _("开点"), "A", "B"]
-        widths = [14, 12, 12, 12, 12, 12, 12, 40, 22, 22]
+        if giog:
+            columns = [_("手")] + [str(s.seat) for s in table_seats] + [_("斩首")]
+            widths = [14] + [24] * len(table_seats) + [40]
+        else:
+            columns = [_("局"), "1", "2", "3", "4", "5", "6", _("开点"), "A", "B"]
+            widths = [14, 12, 12, 12, 12, 12, 12, 40, 22, 22]
         x_positions = [MARGIN]
         for w in widths[:-1]:
             x_positions.append(x_positions[-1] + w * mm)
         right = x_positions[-1] + widths[-1] * mm
         pdf.setFont(FONT, 10)
-        pdf.drawString(MARGIN, y + 2 * mm, _("名次（填座位号）"))
+        pdf.drawString(MARGIN, y + 2 * mm, _("各家赢子数") if giog else _("名次（填座位号）"))
         y -= 6 * mm
         row_height = 8 * mm
         for k in range(deal_rows + 1):
@@ -122,8 +131,10 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         # Signatures
         y = bottom - 14 * mm
         pdf.setFont(FONT, 11)
-        for k, who in enumerate((_("裁判签名"), _("%(u)s 队长") % {"u": match.union_a.name},
-                                 _("%(u)s 队长") % {"u": match.union_b.name})):
+        signers = (_("裁判签名"),) if giog else (
+            _("裁判签名"), _("%(u)s 队长") % {"u": match.union_a.name},
+            _("%(u)s 队长") % {"u": match.union_b.name})
+        for k, who in enumerate(signers):
             x = MARGIN + k * 60 * mm
             pdf.drawString(x, y, who)
             pdf.line(x, y - 10 * mm, x + 52 * mm, y - 10 * mm)
