@@ -161,6 +161,9 @@ def pairings_pdf(round_: Round) -> bytes:
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
         pdf.setFont(FONT, 10)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 14 * mm, _("桌号"))
+        if event.is_giog:
+            pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("座位"))
+            return HEIGHT - MARGIN - 18 * mm
         pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("单号座 1-3-5"))
         pdf.drawString(MARGIN + 96 * mm, HEIGHT - MARGIN - 14 * mm, _("双号座 2-4-6"))
         return HEIGHT - MARGIN - 18 * mm
@@ -176,6 +179,12 @@ def pairings_pdf(round_: Round) -> bytes:
         names_b = "、".join(s.player.name for s in table_seats if s.side != SIDE_A)
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
+        if event.is_giog:  # no unions: the players in seat order
+            pdf.setFont(FONT, 11)
+            pdf.drawString(MARGIN + 16 * mm, y - 6 * mm,
+                           "  ".join(f"{s.seat} {s.player.name}" for s in table_seats))
+            y -= row_height
+            continue
         pdf.setFont(FONT, 11)
         pdf.drawString(MARGIN + 16 * mm, y - 5 * mm, match.union_a.name)
         if match.is_bye:

@@ -96,3 +96,15 @@ def test_place_points_validation(value, ok):
     else:
         with pytest.raises(ValidationError):
             validate_place_points(value)
+
+
+def test_giog_table_cards_have_one_page_per_table(client, pending):
+    import re
+
+    builder, _match, _report = pending
+    client.force_login(builder.organiser)
+    body = client.get(f"/manage/events/{builder.event.pk}/rounds/1/tables.pdf").content
+    assert body.startswith(b"%PDF-")
+    assert len(re.findall(rb"/Type /Page\b(?!s)", body)) == 2
+    listing = client.get(f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf").content
+    assert listing.startswith(b"%PDF-")
