@@ -242,3 +242,24 @@ def test_the_explanation_of_a_giog_draw_names_the_players(db):
     for line, table in zip(lines, round_.tables.order_by("number")):
         names = list(table.seats.order_by("seat").values_list("player__name", flat=True))
         assert line["union_a"] == "、".join(names) and line["union_b"] is None
+
+
+def test_recompute_event_gives_the_incremental_standings(giog, committed):
+    from matches.models import ComputationRun
+    from matches.services import standings
+
+    round_ = giog.draw()
+    for match in round_.matches.all():
+        with committed():
+            results.submit_report(results.deal_for(match, 1), summary_for(4, FOUR, [4]), None,
+                                  organiser_actor(giog))
+    snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
+    incremental = snapshot.rows
+    assert ComputationRun.objects.filter(event=giog.event, task="settle_deal",
+                                         state="done").exists()
+    DealTally.objects.filter(match__round=round_).delete()
+    StandingsSnapshot.objects.filter(round=round_).delete()
+    standings.recompute_event(giog.event.pk)
+    again = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
+    assert again == incremental
+    assert DealTally.objects.filter(match__round=round_).count() == 2
