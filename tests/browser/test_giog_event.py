@@ -92,3 +92,18 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
     expect(rows.locator("td:nth-child(3)")).to_have_text(["3", "3", "2", "2", "0", "0"],
                                                          timeout=20_000)
     expect(rows.locator("td:nth-child(1)")).to_have_text(["1", "1", "3", "3", "5", "5"])
+
+    # The public Giog pages fit a phone.
+    phone_context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
+                                        is_mobile=True, has_touch=True)
+    phone = phone_context.new_page()
+    player = Registration.objects.filter(event=event).first().player_id
+    for path in (f"/events/{event.pk}/", f"/events/{event.pk}/standings/",
+                 f"/events/{event.pk}/rounds/1/", f"/events/{event.pk}/rounds/1/tables/1/",
+                 f"/events/{event.pk}/players/{player}/"):
+        phone.goto(base + path)
+        overflow = phone.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, path
+    expect(phone.locator("body")).to_contain_text("赢子")
+    phone_context.close()
