@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from matches.models import DealReport, Round
 from matches.rules.giog.outcome import OUTCOME_FORMAT
 from matches.services import results
+from matches.services.giog_standings import numbered
 from matches.services.results import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
@@ -127,7 +128,7 @@ def hand_rows(match, names: dict) -> list[dict]:
             points = (final.verdict or {}).get("points") or {}
             won = (final.verdict or {}).get("won") or {}
             beheaded = set((final.verdict or {}).get("beheaded") or [])
-            for place, group in enumerate((final.verdict or {}).get("places") or [], 1):
+            for place, group in numbered((final.verdict or {}).get("places") or []):
                 for seat in group:
                     places.append({"place": place, "seat": seat, "name": names.get(seat),
                                    "won": won.get(str(seat)), "points": points.get(str(seat)),

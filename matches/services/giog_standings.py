@@ -78,6 +78,15 @@ def points_table(place_points: list, players: int) -> list[int]:
     return table[:players - 1] + [table[-1]]
 
 
+def numbered(groups: list) -> list[tuple[int, list]]:
+    """Places as a table shows them: a shared place counts its players, so 1, 2, 2, 4."""
+    numbered_groups, ahead = [], 0
+    for group in groups:
+        numbered_groups.append((ahead + 1, group))
+        ahead += len(group)
+    return numbered_groups
+
+
 def format_points(value: Fraction) -> str:
     """7.5, 4⅓ would be 4.33: two decimals at most, exact value kept in `points`."""
     if value.denominator == 1:

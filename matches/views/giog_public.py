@@ -9,7 +9,7 @@ from django.shortcuts import render
 from matches.models import DealTally, TableSeat
 from matches.rules.giog.outcome import points_for_places
 from matches.services import live
-from matches.services.giog_standings import format_points, points_table
+from matches.services.giog_standings import format_points, numbered, points_table
 
 
 def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
@@ -17,7 +17,7 @@ def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
     seated = sum(len(group) for group in tally.finish)
     points = points_for_places(tally.finish, points_table(place_points, seated))
     rows = []
-    for place, group in enumerate(tally.finish, 1):
+    for place, group in numbered(tally.finish):
         for seat in group:
             rows.append({"place": place, "seat": seat, "player": seats.get(seat),
                          "won": tally.points[seat - 1] if seat - 1 < len(tally.points) else None,
@@ -62,7 +62,7 @@ def player_rows(event, player) -> tuple[list, dict]:
                 seated = sum(len(group) for group in tally.finish)
                 points = points_for_places(tally.finish,
                                            points_table(event.place_points, seated))
-                place = next(k for k, g in enumerate(tally.finish, 1) if seat.seat in g)
+                place = next(k for k, g in numbered(tally.finish) if seat.seat in g)
                 won = tally.points[seat.seat - 1]
                 hands.append({"number": tally.deal.number, "place": place, "won": won,
                               "points": format_points(points[seat.seat]),

@@ -108,3 +108,21 @@ def test_giog_table_cards_have_one_page_per_table(client, pending):
     assert len(re.findall(rb"/Type /Page\b(?!s)", body)) == 2
     listing = client.get(f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf").content
     assert listing.startswith(b"%PDF-")
+
+
+def test_giog_exports_list_points_and_hands(client, pending):
+    builder, match, report = pending
+    results.confirm_report(report, Actor(user=builder.organiser), True)
+    from matches.services import standings
+
+    standings.recompute_event(builder.event.pk)
+    client.force_login(builder.organiser)
+    text = client.get(f"/manage/events/{builder.event.pk}/export/standings.csv").content.decode()
+    lines = text.lstrip("\ufeff").splitlines()
+    assert lines[0].split(",")[2] == "积分" and len(lines) == 1 + 8
+    seat1 = match.table.seats.get(seat=1).player.name
+    assert lines[1].split(",")[:4] == ["1", seat1, "3", "12"]
+    hands = client.get(f"/manage/events/{builder.event.pk}/export/results.csv").content.decode()
+    rows = [line.split(",") for line in hands.lstrip("\ufeff").splitlines()[1:]]
+    assert len(rows) == 4
+    assert rows[-1][3:] == ["4", "4", match.table.seats.get(seat=4).player.name, "4", "1", "0"]

@@ -172,3 +172,15 @@ def test_any_field_is_seated_once_at_tables_of_two_to_four(count, rounds, clubs,
         assert seated == list(range(count))
         assert [len(t.seats) for t in draw.tables] == table_sizes(count)
         players = apply_round(players, draw)
+
+
+@pytest.mark.parametrize("groups, shown", [
+    ([[1], [2], [3], [4]], [1, 2, 3, 4]),
+    ([[1], [2, 3], [4]], [1, 2, 2, 4]),
+    ([[1, 2, 3, 4]], [1, 1, 1, 1]),
+    ([[3], [1, 2]], [1, 2, 2]),
+])
+def test_shared_places_are_numbered_as_a_table_shows_them(groups, shown):
+    from matches.services.giog_standings import numbered
+
+    assert [place for place, group in numbered(groups) for _seat in group] == shown
