@@ -151,6 +151,7 @@ class Event(models.Model):
     def from_db(cls, db, field_names, values):
         instance = super().from_db(db, field_names, values)
         instance._stored_rules = instance.__dict__.get("rules")
+        instance._stored_place_points = instance.__dict__.get("place_points")
         return instance
 
     def clean(self):
@@ -170,8 +171,14 @@ class Event(models.Model):
         stored = getattr(self, "_stored_rules", None)
         if self.rules_frozen_at and self.pk and stored is not None and stored != self.rules:
             raise ValidationError(_("首局成绩已录入，规则已锁定，不能再改"), code="rules_frozen")
+        # Giog: hands already scored keep their points table (standings are recomputed from it).
+        stored_points = getattr(self, "_stored_place_points", None)
+        if (self.rules_frozen_at and self.pk and stored_points is not None
+                and stored_points != self.place_points):
+            raise ValidationError(_("首手成绩已录入，名次分已锁定，不能再改"), code="rules_frozen")
         super().save(*args, **kwargs)
         self._stored_rules = self.rules
+        self._stored_place_points = self.place_points
 
     def freeze_rules(self) -> None:
         """Called when the first deal is recorded (the deal-result issue calls it)."""

@@ -126,3 +126,17 @@ def test_giog_exports_list_points_and_hands(client, pending):
     rows = [line.split(",") for line in hands.lstrip("\ufeff").splitlines()[1:]]
     assert len(rows) == 4
     assert rows[-1][3:] == ["4", "4", match.table.seats.get(seat=4).player.name, "4", "1", "0"]
+
+
+def test_the_points_table_is_frozen_by_the_first_hand(pending):
+    from django.core.exceptions import ValidationError
+
+    builder, _match, _report = pending
+    event = Event.objects.get(pk=builder.event.pk)
+    assert event.rules_frozen_at is not None
+    event.place_points = [5, 3, 1, 0]
+    with pytest.raises(ValidationError):
+        event.save()
+    event.place_points = [3, 2, 1, 0]
+    event.name = "改名不受影响"
+    event.save()
