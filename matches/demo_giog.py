@@ -65,7 +65,8 @@ def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
             last = number == 2 and index == len(tables) - 1
             for hand in range(1, hands + (0 if last else 1)):
                 play_hand(match, hand, rng.randrange(2**31))
-            standings.settle_match(match.pk)  # idempotent; keeps a demo built in a transaction whole
+            # Idempotent: keeps a demo built inside a transaction (tests) whole.
+            standings.settle_match(match.pk)
         if number == 1:
             seating.close_round(Round.objects.get(pk=round_.pk), user=organiser)
     standings.update_standings(event.pk, 1)
