@@ -29,6 +29,13 @@ from matches.services import results
 from matches.services.results import Actor, ResultError
 
 
+def _tributes_owed(deal, number: int):
+    """The ledger owed before this deal; None while unknown. A match's first deal owes nothing
+    (tributes carry only from deal to deal within one match), even before anything ran."""
+    owed = deal.tributes_owed if deal else None
+    return [] if owed is None and number == 1 else owed
+
+
 @dataclass
 class Access:
     """Who is at which table, and by which route (link token or signed-in account)."""
@@ -103,7 +110,7 @@ def table_context(access: Access, entry: DealEntry | None = None, checked=None,
     context.update({
         "deal_number": number if playable else None,
         "deal_rows": rows,
-        "tributes_owed": deal.tributes_owed if deal else None,
+        "tributes_owed": _tributes_owed(deal, number),
         "open_report": open_report,
         "can_report": playable and context["round_open"]
         and not (open_report and open_report.state == DealReport.State.DISPUTED),

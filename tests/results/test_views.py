@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from matches.models import DealReport, Event, Round
+from matches.models import Deal, DealReport, Event, Round
 from matches.services import results
 from matches.services.results import Actor
 
@@ -35,7 +35,18 @@ def test_the_link_page_shows_table_seats_and_the_deal_form(setup):
     for player in setup.table.seats.all():
         assert player.player.name in html
     assert 'id="deal-form"' in html and "第1局" in html.replace(" ", "")
-    assert "开局前的进贡尚未算出" in html
+    # The first deal of a match owes no tributes, whether or not anything was computed yet.
+    assert "本局开局前无须进贡" in html
+
+
+def test_a_later_deal_says_when_its_tributes_are_not_computed_yet(setup):
+    deal = results.deal_for(setup.match, 1)
+    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
+    results.confirm_report(report, Actor(user=setup.captain_b), True)
+    # As if the Celery computation had not run yet for deal 2.
+    Deal.objects.filter(match=setup.match, number=2).update(tributes_owed=None)
+    html = Client().get(link_url(setup)).content.decode()
+    assert "第2局" in html.replace(" ", "") and "开局前的进贡尚未算出" in html
 
 
 def test_the_page_shows_tributes_owed_once_computed(setup):
