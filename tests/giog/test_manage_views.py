@@ -140,3 +140,11 @@ def test_the_points_table_is_frozen_by_the_first_hand(pending):
     event.place_points = [3, 2, 1, 0]
     event.name = "改名不受影响"
     event.save()
+
+
+def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
+    builder, match, _report = pending
+    client.force_login(builder.organiser)
+    page = client.get(reverse("referee:manage-table", args=[builder.event.pk, match.table_id]))
+    body = page.content.decode()
+    assert "第1手" in body and "赢子" in body and "（A）" not in body
