@@ -148,3 +148,13 @@ def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
     page = client.get(reverse("referee:manage-table", args=[builder.event.pk, match.table_id]))
     body = page.content.decode()
     assert "第1手" in body and "赢子" in body and "（A）" not in body
+
+
+def test_organiser_and_confirmation_pages_show_no_union_names_for_giog(client, pending):
+    builder, match, report = pending
+    client.force_login(builder.organiser)
+    for url in (reverse("referee:manage-event", args=[builder.event.pk]),
+                f"/manage/events/{builder.event.pk}/progress/",
+                reverse("referee:report", args=[report.pk])):
+        body = client.get(url).content.decode()
+        assert match.union_a.name not in body, url
