@@ -3,10 +3,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from matches.views import public as public_views
+
 from . import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", public_views.home, name="home"),
+    path("events/", include("matches.urls_public")),
+    path("manage/", include("matches.urls_manage")),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

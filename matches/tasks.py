@@ -1,9 +1,23 @@
-"""Celery tasks. Each takes ids (never objects), is idempotent and safe to re-run."""
+"""Celery tasks. Each takes ids (never objects), is idempotent and safe to re-run.
+
+The computation tasks (scores, tributes, match results, standings) call
+`matches.services.standings`, which recomputes its whole scope from the final deal results, so
+a task that runs twice, late, or before another one leaves the same data behind. Each run is
+recorded in a `ComputationRun` row (queued, running, retrying, done, failed) for the organiser's
+dashboard; a failing run is retried with a growing delay, then marked failed.
+"""
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import shared_task
+from django.db import models, transaction
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 3
 
 
 @shared_task
@@ -13,3 +27,150 @@ def probe_worker(token: str) -> int:
 
     probe, _ = WorkerProbe.objects.get_or_create(token=token, defaults={"worker_pid": os.getpid()})
     return probe.worker_pid
+
+
+# --- bookkeeping --------------------------------------------------------------------------------
+
+def _run_row(event_id: int, task: str, key: str):
+    from matches.models import ComputationRun
+
+    row, _ = ComputationRun.objects.get_or_create(event_id=event_id, task=task, key=key)
+    return row
+
+
+def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
+    """Mark the computation queued and send the task once the current transaction commits.
+
+    A standings run still waiting in the queue absorbs a new request (it starts from the lower
+    round), so a burst of results does not queue a burst of identical recomputations.
+    """
+    from matches.models import ComputationRun, Event
+
+    event_id = owner  # the event whose dashboard shows this computation
+    if not Event.objects.filter(pk=event_id).exists():
+        return
+    name = task.name.rsplit(".", 1)[-1]
+    with transaction.atomic():
+        _run_row(event_id, name, key)
+        row = ComputationRun.objects.select_for_update().get(event_id=event_id, task=name, key=key)
+        if row.state == ComputationRun.State.QUEUED and "from_round" in kwargs and row.args:
+            row.args = {**row.args, "from_round": min(row.args.get("from_round", 1), kwargs["from_round"])}
+            row.save(update_fields=["args"])
+            return
+        row.state = ComputationRun.State.QUEUED
+        row.args = kwargs
+        row.queued_at = timezone.now()
+        row.save(update_fields=["state", "args", "queued_at"])
+
+    def send():
+        try:
+            task.apply_async(kwargs=kwargs)
+        except Exception:
+            # Eager mode raises the task's final failure here; the run row already says
+            # "failed", and the result that triggered it is committed and must stay so.
+            log.exception("computation %s(%s) failed", name, kwargs)
+
+    transaction.on_commit(send)
+
+
+def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | None = None) -> None:
+    """Run `compute()` and record it; retry a failure up to MAX_RETRIES times, then mark it failed.
+
+    A worker retries through the broker with a growing delay; in eager mode (the embedded
+    default) the retries run at once, in-process.
+    """
+    from matches.models import ComputationRun, Event
+
+    if not Event.objects.filter(pk=event_id).exists():
+        return  # deleted since the task was queued: nothing to compute, nowhere to record it
+    name = task.name.rsplit(".", 1)[-1]
+    row = _run_row(event_id, name, key)
+    retries = task.request.retries or 0
+    while True:
+        ComputationRun.objects.filter(pk=row.pk).update(
+            state=ComputationRun.State.RUNNING, started_at=timezone.now(),
+            attempts=models.F("attempts") + 1)
+        try:
+            compute()
+        except Exception as exc:
+            final = retries >= MAX_RETRIES
+            ComputationRun.objects.filter(pk=row.pk).update(
+                state=ComputationRun.State.FAILED if final else ComputationRun.State.RETRYING,
+                error=f"{type(exc).__name__}: {exc}"[:2000], finished_at=timezone.now())
+            if final:
+                raise
+            if task.request.is_eager:
+                retries += 1
+                continue
+            raise task.retry(exc=exc, countdown=2 ** retries, kwargs=retry_kwargs)
+        ComputationRun.objects.filter(pk=row.pk).update(
+            state=ComputationRun.State.DONE, error="", finished_at=timezone.now(),
+            succeeded_at=timezone.now())
+        return
+
+
+# --- computations -------------------------------------------------------------------------------
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def settle_deal(self, deal_id: int) -> None:
+    """A deal's final result appeared or changed: settle its match, then the standings."""
+    from matches.models import Deal
+
+    deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
+    if deal is None:
+        return
+    _settle_match_now(self, deal.match_id)
+
+
+def _settle_match_now(task, match_id: int) -> None:
+    from matches.models import Match
+    from matches.services import standings
+
+    match = Match.objects.select_related("round").filter(pk=match_id).first()
+    if match is None:
+        return
+    event_id, round_number = match.round.event_id, match.round.number
+    run_tracked(task, event_id, f"match:{match_id}", lambda: standings.settle_match(match_id))
+    enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": round_number})
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def settle_match(self, match_id: int) -> None:
+    """Deal tallies, tributes owed, the match result (and extra deals) of one match."""
+    _settle_match_now(self, match_id)
+
+
+def _claim(event_id: int, from_round: int) -> int:
+    """Take over a queued standings request: under the row lock, so a request that `enqueue`
+    folds into it (a lower round) is either seen here or queued anew, never lost."""
+    from matches.models import ComputationRun
+
+    with transaction.atomic():
+        row = (ComputationRun.objects.select_for_update()
+               .filter(event_id=event_id, task="update_standings", key="standings").first())
+        if row is None:
+            return from_round
+        if row.state == ComputationRun.State.QUEUED and isinstance(row.args, dict):
+            from_round = min(from_round, row.args.get("from_round", from_round))
+        row.state = ComputationRun.State.RUNNING
+        row.save(update_fields=["state"])
+    return from_round
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def update_standings(self, event_id: int, from_round: int = 1) -> None:
+    """The standings snapshots of round `from_round` and every later round."""
+    from matches.services import standings
+
+    from_round = _claim(event_id, from_round)
+    run_tracked(self, event_id, "standings",
+                lambda: standings.update_standings(event_id, from_round),
+                retry_kwargs={"event_id": event_id, "from_round": from_round})
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def recompute_event(self, event_id: int) -> None:
+    """Everything of an event from its final results alone; gives the incremental numbers."""
+    from matches.services import standings
+
+    run_tracked(self, event_id, "event", lambda: standings.recompute_event(event_id))

@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 
 
+@pytest.mark.django_db  # the home page lists the published events
 def test_home_page_renders_in_chinese_by_default(client):
     response = client.get("/")
     assert response.status_code == 200
@@ -19,6 +20,7 @@ def test_home_page_renders_in_chinese_by_default(client):
     assert "X-CSRFToken" in body
 
 
+@pytest.mark.django_db
 def test_language_switch_turns_the_page_english(client):
     response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     assert response.status_code == 302

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.api import results, rules
+from matches.api import public, results, rules
 
 app_name = "api"
 
@@ -8,6 +8,13 @@ urlpatterns = [
     # /api/v1/rules/: stateless checks, same JSON as the command line
     path("rules/replay", rules.gouji_replay, name="rules-replay"),
     path("rules/settle", rules.gouji_settle, name="rules-settle"),
+    # /api/v1/public/: published events only (matches/api/public.py)
+    path("public/events/", public.events, name="public-events"),
+    path("public/events/<int:event_id>/", public.event_detail, name="public-event"),
+    path("public/events/<int:event_id>/rounds/", public.rounds, name="public-rounds"),
+    path("public/events/<int:event_id>/rounds/<int:number>/pairings/", public.pairings,
+         name="public-pairings"),
+    path("public/events/<int:event_id>/standings/", public.standings, name="public-standings"),
     # deal results (matches/api/results.py)
     path("tables/<int:table_id>", results.table_detail, name="table-detail"),
     path("tables/<int:table_id>/deals/<int:number>/reports", results.submit_deal_report,

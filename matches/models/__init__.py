@@ -3,8 +3,12 @@ from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
+from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "ComputationRun",
+    "DealTally",
+    "StandingsSnapshot",
     "Confirmation",
     "DealReport",
     "PlayerAccount",

@@ -15,6 +15,7 @@ TIE_BREAKS = (
     "opponents_match_points",  # Buchholz: the sum of the opponents' match points
     "head_to_head",
     "deal_wins",
+    "strings_of_three",  # how many deals the union strung three (串三户)
     "seed",
 )
 DEFAULT_TIE_BREAKS = ["match_points", "score_difference", "opponents_match_points", "head_to_head"]
@@ -95,6 +96,8 @@ class Event(models.Model):
     tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
     labels = models.JSONField(_("称谓"), default=default_labels)
     check_in_required = models.BooleanField(_("须签到"), default=True)
+    # Only published events are visible on the public pages and the public API.
+    published = models.BooleanField(_("公开"), default=False)
     # Who turns a referee's deal report into the final result (the result-entry issue).
     result_confirmation = models.CharField(
         _("成绩确认方式"), max_length=8, choices=Confirmation.choices, default=Confirmation.CAPTAIN

@@ -1,0 +1,79 @@
+"""Standings computation speed on a big event: N unions, R Swiss rounds, D deals a match.
+
+    python bench/standings.py [--unions 120] [--rounds 5] [--deals 6]
+
+Builds the event in a throwaway SQLite database (final reports written directly, not timed),
+then times a full `recompute_event` and one incremental step (one match settled again and the
+standings of the last round rewritten), as the Celery tasks run them.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+os.environ.pop("DATABASE_URL", None)
+os.environ.pop("CELERY_BROKER_URL", None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--unions", type=int, default=120)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--deals", type=int, default=6)
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from django.db import transaction
+
+    from matches.demo import build_demo_event
+    from matches.models import Deal, DealReport, Match
+    from matches.services import seating, standings
+
+    rng = random.Random(1)
+    with transaction.atomic():
+        event = build_demo_event(unions=args.unions, rounds=0, seed=1)
+        event.deals_per_match = args.deals
+        event.save()
+        stage = event.stages.get()
+        stage.planned_rounds = args.rounds
+        stage.save()
+        for number in range(1, args.rounds + 1):
+            round_ = seating.create_round(stage, seed=number)
+            seating.publish_round(round_)
+            for match in round_.matches.filter(table__isnull=False):
+                for k in range(1, args.deals + 1):
+                    seats = [1, 2, 3, 4, 5, 6]
+                    rng.shuffle(seats)
+                    deal = Deal.objects.create(match=match, number=k)
+                    DealReport.objects.create(deal=deal, state="final", summary={
+                        "format": "gouji-outcome/1", "finish": seats, "points": seats[:2]})
+                standings.settle_match(match.pk)
+            seating.close_round(round_)
+    deals = DealReport.objects.count()
+    start = time.perf_counter()
+    standings.recompute_event(event.pk)
+    full = time.perf_counter() - start
+    match = Match.objects.filter(round__number=args.rounds, table__isnull=False).first()
+    start = time.perf_counter()
+    standings.settle_match(match.pk)
+    standings.update_standings(event.pk, args.rounds)
+    step = time.perf_counter() - start
+    print(f"{args.unions} unions, {args.rounds} rounds, {deals} final deals")
+    print(f"recompute_event: {full:.2f} s ({deals / full:.0f} deals/s)")
+    print(f"incremental step (one match + last round's standings): {step * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

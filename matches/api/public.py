@@ -1,0 +1,150 @@
+"""Public read API: published events, their visible rounds, pairings and standings.
+
+Same visibility as the public pages (`matches.services.live`): unpublished events do not exist
+here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
+ETag, so a poller gets 304 while nothing changes.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from django.http import Http404
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import condition
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from matches.models import DealTally, TableSeat
+from matches.models.round import SIDE_A
+from matches.services import live
+
+
+def _etag(request, event_id=None, *args, **kwargs):
+    if event_id is None:
+        stamp = "|".join(f"{pk}:{name}" for pk, name in live.public_events().values_list("pk", "name"))
+        return "events-" + hashlib.sha1(stamp.encode()).hexdigest()[:16]
+    event = live.public_events().filter(pk=event_id).first()
+    return f"api-{live.event_version(event)}-{request.GET.urlencode()}" if event else None
+
+
+def _event(event_id: int):
+    try:
+        return live.public_event_or_404(event_id)
+    except Http404:
+        raise NotFound("no such event")
+
+
+def _cache(response):
+    patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+    return response
+
+
+def _event_json(event) -> dict:
+    return {"id": event.pk, "name": event.name, "venue": event.venue,
+            "start_date": event.start_date, "end_date": event.end_date, "game": event.game,
+            "entry_type": event.entry_type, "deals_per_match": event.deals_per_match,
+            "labels": event.labels}
+
+
+def _round_json(round_) -> dict:
+    return {"number": round_.number, "stage": round_.stage.name or round_.stage.format,
+            "stage_format": round_.stage.format, "state": round_.state, "silent": round_.silent,
+            "results_visible": live.results_visible(round_)}
+
+
+@condition(etag_func=_etag)
+@extend_schema(operation_id="public_events", summary="Published events", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def events(request):
+    return _cache(Response({"events": [_event_json(e) for e in live.public_events()]}))
+
+
+@condition(etag_func=_etag)
+@extend_schema(operation_id="public_event", summary="One published event with its visible rounds", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def event_detail(request, event_id: int):
+    event = _event(event_id)
+    return _cache(Response({**_event_json(event),
+                            "rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
+
+
+@condition(etag_func=_etag)
+@extend_schema(operation_id="public_rounds", summary="The visible rounds of an event", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def rounds(request, event_id: int):
+    event = _event(event_id)
+    return _cache(Response({"rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
+
+
+@condition(etag_func=_etag)
+@extend_schema(operation_id="public_pairings", summary="A round's tables, unions and seats; results unless the round is silent", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def pairings(request, event_id: int, number: int):
+    event = _event(event_id)
+    try:
+        round_ = live.visible_round_or_404(event, number)
+    except Http404:
+        raise NotFound("no such round")
+    visible = live.results_visible(round_)
+    seats = {}
+    for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    tallies = {}
+    if visible:
+        for t in DealTally.objects.filter(match__round=round_).select_related("deal").order_by("deal__number"):
+            tallies.setdefault(t.match_id, []).append(
+                {"number": t.deal.number, "extra": t.deal.is_extra, "score_a": t.score_a,
+                 "score_b": t.score_b, "finish": t.finish, "points": t.points})
+    tables = []
+    for match in round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id"):
+        def side(union, which):
+            if union is None:
+                return None
+            return {"id": union.pk, "name": union.name, "players": [
+                {"seat": s.seat, "id": s.player_id, "name": s.player.name}
+                for s in seats.get(match.table_id, []) if (s.side == SIDE_A) == (which == "A")]}
+        entry = {"table": match.table.number if match.table_id else None, "bye": match.is_bye,
+                 "union_a": side(match.union_a, "A"), "union_b": side(match.union_b, "B")}
+        if visible:
+            entry["result"] = {"score_a": match.score_a, "score_b": match.score_b,
+                               "points_a": match.points_a, "points_b": match.points_b,
+                               "deals": tallies.get(match.pk, [])}
+        tables.append(entry)
+    return _cache(Response({"event": event.pk, "round": _round_json(round_), "tables": tables}))
+
+
+@condition(etag_func=_etag)
+@extend_schema(operation_id="public_standings", summary="Union or individual standings after a round", responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("kind", str, enum=["unions", "players"]), OpenApiParameter("scope", str, enum=["event", "stage"]), OpenApiParameter("round", int)], tags=["public"])
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def standings(request, event_id: int):
+    event = _event(event_id)
+    kinds = ("unions", "players") if event.is_team else ("players",)
+    kind = request.GET.get("kind", kinds[0])
+    scope = request.GET.get("scope", "event")
+    if kind not in kinds or scope not in ("event", "stage"):
+        raise NotFound("no such standings")
+    round_number = request.GET.get("round")
+    if round_number is not None and not round_number.isdigit():
+        raise NotFound("no such round")
+    snapshot = live.public_snapshot(event, kind, scope, int(round_number) if round_number else None)
+    if snapshot is None:
+        return _cache(Response({"event": event.pk, "kind": kind, "scope": scope, "round": None,
+                                "final": False, "rows": []}))
+    return _cache(Response({"event": event.pk, "kind": kind, "scope": scope,
+                            "round": snapshot.round.number, "stage": snapshot.stage.name,
+                            "final": snapshot.unfinished == 0, "unfinished": snapshot.unfinished,
+                            "computed_at": snapshot.computed_at, "rows": snapshot.rows}))

@@ -1,0 +1,93 @@
+"""What the Celery computations write: each deal's tally, standings snapshots per round, and a
+record of every computation so organisers see what is pending, done or failed.
+
+Everything here is derived from final deal results and can be thrown away and rebuilt by the
+`recompute_event` task with the same numbers.
+"""
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class DealTally(models.Model):
+    """One deal's settled result as the standings read it (from its final DealReport)."""
+
+    deal = models.OneToOneField("matches.Deal", on_delete=models.CASCADE, related_name="tally")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="tallies")
+    # The final report this tally was computed from: a newer final report makes it stale.
+    report_id = models.BigIntegerField()
+    score_a = models.IntegerField()
+    score_b = models.IntegerField()
+    finish = models.JSONField(default=list)  # seats, 1st first
+    points = models.JSONField(default=list)  # seats that opened a point
+    burners = models.JSONField(default=list)  # seats of successful burns and counter-burns
+    strung = models.CharField(max_length=1, blank=True)  # "A"/"B": that union strung three
+    streak = models.PositiveSmallIntegerField(default=0)  # R40 streak before this deal
+    tributes = models.JSONField(default=list)  # the ledger this deal leaves for the next
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "deal__number"]
+
+
+class StandingsSnapshot(models.Model):
+    """The standings as they stood after a round: a past round's table is shown as it was."""
+
+    class Kind(models.TextChoices):
+        UNIONS = "unions", _("联邦排名")
+        PLAYERS = "players", _("个人排名")
+
+    class Scope(models.TextChoices):
+        EVENT = "event", _("全部轮次")
+        STAGE = "stage", _("本阶段")
+
+    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="snapshots")
+    round = models.ForeignKey("matches.Round", on_delete=models.CASCADE, related_name="snapshots")
+    stage = models.ForeignKey("matches.Stage", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    scope = models.CharField(max_length=8, choices=Scope.choices)
+    rows = models.JSONField(default=list)
+    # Matches still without a result in the round when this was computed (0 = final).
+    unfinished = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["event", "round__number", "kind", "scope"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "kind", "scope"], name="one_snapshot_per_round_kind_scope"),
+        ]
+
+
+class ComputationRun(models.Model):
+    """The last run of one computation (task + key), for the organiser's dashboard."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("排队中")
+        RUNNING = "running", _("计算中")
+        RETRYING = "retrying", _("重试中")
+        DONE = "done", _("已完成")
+        FAILED = "failed", _("失败")
+
+    PENDING = (State.QUEUED, State.RUNNING, State.RETRYING)
+
+    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="computations")
+    task = models.CharField(max_length=40)
+    key = models.CharField(max_length=60)  # e.g. "match:12", "standings", "event"
+    args = models.JSONField(default=dict, blank=True)  # what the queued run will do
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    succeeded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-queued_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "task", "key"], name="one_run_row_per_computation"),
+        ]
+
+    def __str__(self):
+        return f"{self.task}({self.key}) {self.state}"

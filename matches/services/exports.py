@@ -1,0 +1,76 @@
+"""Standings and results as tables, written to CSV or Excel."""
+from __future__ import annotations
+
+import csv
+import io
+
+from django.utils.translation import gettext as _
+
+from matches.models import DealTally, Event, Match, StandingsSnapshot
+
+
+def _latest(event: Event, kind: str):
+    return (StandingsSnapshot.objects.filter(event=event, kind=kind, scope="event")
+            .select_related("round").order_by("-round__number").first())
+
+
+def standings_table(event: Event) -> tuple[list[str], list[list]]:
+    """Union standings for a team event, individual standings otherwise (the latest round)."""
+    if event.is_team:
+        snapshot = _latest(event, "unions")
+        header = [_("名次"), _("联邦"), _("场分"), _("胜"), _("平"), _("负"), _("轮空"), _("得分"),
+                  _("失分"), _("净胜分"), _("对手分"), _("串三户"), _("胜局")]
+        keys = ["rank", "name", "match_points", "wins", "draws", "losses", "byes", "score_for",
+                "score_against", "score_difference", "opponents_match_points", "strings_of_three",
+                "deal_wins"]
+    else:
+        snapshot = _latest(event, "players")
+        header = [_("名次"), _("选手"), _("名次分"), _("开点"), _("烧牌"), _("头科"), _("局数")]
+        keys = ["rank", "name", "place_points", "points_opened", "burns", "firsts", "deals"]
+    rows = [[row.get(k) for k in keys] for row in (snapshot.rows if snapshot else [])]
+    return header, rows
+
+
+def results_table(event: Event) -> tuple[list[str], list[list]]:
+    """One line per deal with a final result, then the match total, round by round."""
+    header = [_("轮次"), _("桌号"), _("局"), _("联邦A"), _("联邦B"), _("A 得分"), _("B 得分"),
+              _("名次（座位）"), _("开点（座位）"), _("场分 A"), _("场分 B")]
+    rows = []
+    tallies = {}
+    for t in DealTally.objects.filter(match__round__event=event).select_related("deal"):
+        tallies.setdefault(t.match_id, []).append(t)
+    for match in Match.objects.filter(round__event=event).select_related(
+            "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id"):
+        table = match.table.number if match.table_id else ""
+        b_name = match.union_b.name if match.union_b_id else _("轮空")
+        for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
+            rows.append([match.round.number, table, t.deal.number, match.union_a.name, b_name,
+                         t.score_a, t.score_b, " ".join(map(str, t.finish)),
+                         " ".join(map(str, t.points)), "", ""])
+        rows.append([match.round.number, table, _("合计"), match.union_a.name, b_name,
+                     match.score_a, match.score_b, "", "", match.points_a, match.points_b])
+    return header, rows
+
+
+def to_csv(header: list, rows: list) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else v for v in row])
+    # A BOM so that Excel opens the Chinese text as UTF-8.
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+def to_xlsx(header: list, rows: list, title: str = "sheet") -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = title[:31]
+    sheet.append(header)
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()

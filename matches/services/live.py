@@ -1,0 +1,66 @@
+"""What the public pages show, with visibility rules in one place, and a cheap version stamp.
+
+- Only published events are visible; only published or closed rounds; a silent round shows its
+  pairings but not its results.
+- `event_version` changes whenever anything a public page shows may have changed, so pages and
+  the API answer `If-None-Match` with 304 and htmx polling costs a few aggregate queries.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from django.db.models import Count, Max
+from django.http import Http404
+
+from matches.models import DealReport, DealTally, Event, Round, StandingsSnapshot
+
+VISIBLE_ROUND_STATES = (Round.State.PUBLISHED, Round.State.CLOSED)
+
+
+def public_events():
+    return Event.objects.filter(published=True)
+
+
+def public_event_or_404(event_id: int) -> Event:
+    event = public_events().filter(pk=event_id).first()
+    if event is None:
+        raise Http404("no such event")
+    return event
+
+
+def visible_rounds(event: Event):
+    return event.rounds.filter(state__in=VISIBLE_ROUND_STATES).select_related("stage").order_by("number")
+
+
+def visible_round_or_404(event: Event, number: int) -> Round:
+    round_ = visible_rounds(event).filter(number=number).first()
+    if round_ is None:
+        raise Http404("no such round")
+    return round_
+
+
+def results_visible(round_: Round) -> bool:
+    return round_.state in VISIBLE_ROUND_STATES and not round_.silent
+
+
+def public_snapshot(event: Event, kind: str, scope: str = "event", round_number: int | None = None):
+    """The standings snapshot the public may see: of a non-silent visible round, the latest one
+    by default (a silent round's standings would give its results away)."""
+    snapshots = (StandingsSnapshot.objects.filter(
+        event=event, kind=kind, scope=scope, round__state__in=VISIBLE_ROUND_STATES,
+        round__silent=False).select_related("round", "stage").order_by("-round__number"))
+    if round_number is not None:
+        snapshots = snapshots.filter(round__number=round_number)
+    return snapshots.first()
+
+
+def event_version(event: Event) -> str:
+    """A short stamp of everything the event's public pages show."""
+    rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
+    reports = DealReport.objects.filter(deal__match__round__event=event).aggregate(
+        n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))
+    tallies = DealTally.objects.filter(match__round__event=event).aggregate(
+        n=Count("id"), last=Max("computed_at"))
+    snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(last=Max("computed_at"))
+    raw = repr((event.pk, event.name, event.published, rounds, reports, tallies, snapshots))
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]

@@ -1,0 +1,180 @@
+"""PDFs for the tournament room: table cards with score sheets, and the pairings list for the wall.
+
+Chinese text uses reportlab's built-in CID font STSong-Light (the reader supplies the glyphs, so
+no font file ships with the app). The referee QR code is drawn square by square from the
+`qrcode` matrix: no image library needed.
+"""
+from __future__ import annotations
+
+import io
+
+import qrcode
+from django.utils.translation import gettext as _
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen import canvas
+
+from matches.models import Round, TableSeat
+from matches.models.round import SIDE_A
+
+FONT = "STSong-Light"
+pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+WIDTH, HEIGHT = A4
+MARGIN = 15 * mm
+
+
+def referee_links(round_: Round, user=None) -> dict[int, str]:
+    """table id → the token of an active referee link, creating one where a table has none."""
+    from matches.models import RefereeLink
+
+    tokens = {}
+    for table in round_.tables.order_by("number"):
+        link = table.referee_links.filter(revoked_at__isnull=True).order_by("created_at", "id").first()
+        if link is None:
+            link = RefereeLink.objects.create(table=table, label=_("打印的桌卡"), created_by=user
+                                              if getattr(user, "is_authenticated", False) else None)
+        tokens[table.pk] = link.token
+    return tokens
+
+
+def _canvas(buffer, title: str) -> canvas.Canvas:
+    pdf = canvas.Canvas(buffer, pagesize=A4, pageCompression=1)
+    pdf.setTitle(title)
+    pdf.setAuthor("gouji-tournament")
+    return pdf
+
+
+def _qr(pdf: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(url)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    cell = size / len(matrix)
+    pdf.setFillColorRGB(0, 0, 0)
+    for row, line in enumerate(matrix):
+        for col, dark in enumerate(line):
+            if dark:
+                pdf.rect(x + col * cell, y + size - (row + 1) * cell, cell, cell, stroke=0, fill=1)
+
+
+def _seats(round_: Round) -> dict:
+    seats = {}
+    for seat in TableSeat.objects.filter(round=round_).select_related("player", "union"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    return seats
+
+
+def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
+    """One A4 page per table: seats, a score sheet with a row per deal, signatures, the QR code."""
+    event = round_.event
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, f"{event.name} {round_.number}")
+    seats = _seats(round_)
+    deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
+    matches = round_.matches.filter(table__isnull=False).select_related("table", "union_a", "union_b")
+    for match in matches.order_by("table__number"):
+        table = match.table
+        top = HEIGHT - MARGIN
+        pdf.setFont(FONT, 20)
+        pdf.drawString(MARGIN, top - 8 * mm, _("第 %(n)s 桌") % {"n": table.number})
+        pdf.setFont(FONT, 11)
+        pdf.drawString(MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number})
+        pdf.drawString(MARGIN, top - 21 * mm, f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)")
+        url = referee_urls.get(table.pk, "")
+        if url:
+            _qr(pdf, url, WIDTH - MARGIN - 32 * mm, top - 32 * mm, 32 * mm)
+            pdf.setFont(FONT, 7)
+            pdf.drawRightString(WIDTH - MARGIN, top - 35 * mm, url)
+        # Seats
+        y = top - 44 * mm
+        pdf.setFont(FONT, 12)
+        pdf.drawString(MARGIN, y, _("座位"))
+        for seat in sorted(seats.get(table.pk, []), key=lambda s: s.seat):
+            y -= 7 * mm
+            side = "A" if seat.side == SIDE_A else "B"
+            pdf.drawString(MARGIN, y, f"{seat.seat}")
+            pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
+            pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
+        # Score sheet: one row per deal
+        y -= 12 * mm
+        columns = [_("局"), "1", "2", "3", "4", "5", "6", _("开点"), "A", "B"]
+        widths = [14, 12, 12, 12, 12, 12, 12, 40, 22, 22]
+        x_positions = [MARGIN]
+        for w in widths[:-1]:
+            x_positions.append(x_positions[-1] + w * mm)
+        right = x_positions[-1] + widths[-1] * mm
+        pdf.setFont(FONT, 10)
+        pdf.drawString(MARGIN, y + 2 * mm, _("名次（填座位号）"))
+        y -= 6 * mm
+        row_height = 8 * mm
+        for k in range(deal_rows + 1):
+            pdf.line(MARGIN, y - k * row_height, right, y - k * row_height)
+            label = columns if k == 0 else [str(k) if k <= event.deals_per_match else _("加%(n)s") % {
+                "n": k - event.deals_per_match}] + [""] * (len(columns) - 1)
+            for x, text in zip(x_positions, label):
+                pdf.drawString(x + 1.5 * mm, y - k * row_height - 5.5 * mm, text)
+        bottom = y - (deal_rows + 1) * row_height
+        pdf.line(MARGIN, bottom, right, bottom)
+        for x in x_positions + [right]:
+            pdf.line(x, y, x, bottom)
+        # Signatures
+        y = bottom - 14 * mm
+        pdf.setFont(FONT, 11)
+        for k, who in enumerate((_("裁判签名"), _("%(u)s 队长") % {"u": match.union_a.name},
+                                 _("%(u)s 队长") % {"u": match.union_b.name})):
+            x = MARGIN + k * 60 * mm
+            pdf.drawString(x, y, who)
+            pdf.line(x, y - 10 * mm, x + 52 * mm, y - 10 * mm)
+        pdf.showPage()
+    if not matches.exists():
+        pdf.setFont(FONT, 14)
+        pdf.drawString(MARGIN, HEIGHT - MARGIN - 10 * mm, _("本轮没有牌桌"))
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def pairings_pdf(round_: Round) -> bytes:
+    """The pairings list for the wall: table, union A and its players, union B and its players."""
+    event = round_.event
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, f"{event.name} {round_.number}")
+    seats = _seats(round_)
+    title = f"{event.name} · " + _("第 %(n)s 轮对阵") % {"n": round_.number}
+    row_height = 12 * mm
+
+    def header():
+        pdf.setFont(FONT, 16)
+        pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
+        pdf.setFont(FONT, 10)
+        pdf.drawString(MARGIN, HEIGHT - MARGIN - 14 * mm, _("桌号"))
+        pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("单号座 1-3-5"))
+        pdf.drawString(MARGIN + 96 * mm, HEIGHT - MARGIN - 14 * mm, _("双号座 2-4-6"))
+        return HEIGHT - MARGIN - 18 * mm
+
+    y = header()
+    for match in round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id"):
+        if y - row_height < MARGIN:
+            pdf.showPage()
+            y = header()
+        pdf.line(MARGIN, y, WIDTH - MARGIN, y)
+        table_seats = sorted(seats.get(match.table_id, []), key=lambda s: s.seat)
+        names_a = "、".join(s.player.name for s in table_seats if s.side == SIDE_A)
+        names_b = "、".join(s.player.name for s in table_seats if s.side != SIDE_A)
+        pdf.setFont(FONT, 14)
+        pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
+        pdf.setFont(FONT, 11)
+        pdf.drawString(MARGIN + 16 * mm, y - 5 * mm, match.union_a.name)
+        if match.is_bye:
+            pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, _("轮空"))
+        else:
+            pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, match.union_b.name)
+        pdf.setFont(FONT, 8)
+        pdf.drawString(MARGIN + 16 * mm, y - 10 * mm, names_a)
+        pdf.drawString(MARGIN + 96 * mm, y - 10 * mm, names_b)
+        y -= row_height
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()

@@ -1,0 +1,222 @@
+"""Ranking unions and players from plain match and deal records. Pure Python, no Django.
+
+`rank_unions` orders unions by match points, then by the event's tie-breaks in order; unions
+equal on every configured criterion share a rank (listed by seed). `rank_players` orders
+players by place points, then points opened, then burns.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: tie-breaks the ranking knows; `matches.models.event.TIE_BREAKS` offers the same names.
+CRITERIA = (
+    "match_points",
+    "score_difference",
+    "opponents_match_points",
+    "head_to_head",
+    "deal_wins",
+    "strings_of_three",
+    "seed",
+)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One finished match (or a bye: `union_b` is None) as the ranking sees it."""
+
+    round: int
+    union_a: int
+    union_b: int | None
+    points_a: int
+    points_b: int = 0
+    score_a: int = 0
+    score_b: int = 0
+    deal_wins_a: int = 0
+    deal_wins_b: int = 0
+    strings_a: int = 0
+    strings_b: int = 0
+
+
+@dataclass
+class UnionLine:
+    union: int
+    seed: int | None = None
+    name: str = ""
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    match_points: int = 0
+    score_for: int = 0
+    score_against: int = 0
+    deal_wins: int = 0
+    strings_of_three: int = 0
+    opponents: list[int] = field(default_factory=list)
+    opponents_match_points: int = 0
+    rank: int = 0
+
+    @property
+    def score_difference(self) -> int:
+        return self.score_for - self.score_against
+
+    def as_dict(self) -> dict:
+        return {
+            "rank": self.rank, "union": self.union, "name": self.name, "seed": self.seed,
+            "played": self.played, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "byes": self.byes, "match_points": self.match_points, "score_for": self.score_for,
+            "score_against": self.score_against, "score_difference": self.score_difference,
+            "opponents_match_points": self.opponents_match_points, "deal_wins": self.deal_wins,
+            "strings_of_three": self.strings_of_three,
+        }
+
+
+def union_lines(entrants: dict[int, tuple[int | None, str]], matches: list[MatchRecord]) -> dict:
+    """Totals per union. `entrants` maps union id → (seed, name); unknown unions are added."""
+    lines = {u: UnionLine(union=u, seed=seed, name=name) for u, (seed, name) in entrants.items()}
+    for m in matches:
+        a = lines.setdefault(m.union_a, UnionLine(union=m.union_a))
+        if m.union_b is None:
+            a.byes += 1
+            a.match_points += m.points_a
+            continue
+        b = lines.setdefault(m.union_b, UnionLine(union=m.union_b))
+        for mine, theirs, pts, own_score, other_score, wins, strings in (
+            (a, b, m.points_a, m.score_a, m.score_b, m.deal_wins_a, m.strings_a),
+            (b, a, m.points_b, m.score_b, m.score_a, m.deal_wins_b, m.strings_b),
+        ):
+            mine.played += 1
+            mine.match_points += pts
+            mine.score_for += own_score
+            mine.score_against += other_score
+            mine.deal_wins += wins
+            mine.strings_of_three += strings
+            mine.opponents.append(theirs.union)
+        if m.points_a > m.points_b:
+            a.wins, b.losses = a.wins + 1, b.losses + 1
+        elif m.points_a < m.points_b:
+            a.losses, b.wins = a.losses + 1, b.wins + 1
+        else:
+            a.draws, b.draws = a.draws + 1, b.draws + 1
+    # Buchholz: the opponents' match points as they stand now (a bye has no opponent).
+    for line in lines.values():
+        line.opponents_match_points = sum(lines[o].match_points for o in line.opponents)
+    return lines
+
+
+def _value(line: UnionLine, criterion: str, group: set[int], matches: list[MatchRecord]):
+    """A number where bigger ranks higher."""
+    if criterion == "head_to_head":
+        # Match points from the matches between members of the tied group only.
+        total = 0
+        for m in matches:
+            if m.union_b is None or m.union_a not in group or m.union_b not in group:
+                continue
+            if m.union_a == line.union:
+                total += m.points_a
+            elif m.union_b == line.union:
+                total += m.points_b
+        return total
+    if criterion == "seed":
+        return -(line.seed if line.seed is not None else 10**9)
+    return getattr(line, criterion)
+
+
+def rank_unions(entrants: dict[int, tuple[int | None, str]], matches: list[MatchRecord],
+                tie_breaks: list[str]) -> list[UnionLine]:
+    """Unions best first, each with its `rank` (equal lines share a rank)."""
+    lines = union_lines(entrants, matches)
+    criteria = ["match_points"] + [c for c in tie_breaks if c != "match_points"]
+    unknown = [c for c in criteria if c not in CRITERIA]
+    if unknown:
+        raise ValueError(f"unknown tie-break {unknown[0]!r}")
+    groups = _partition(list(lines.values()), criteria, matches)
+    ranked, position = [], 1
+    for group in groups:
+        # Still equal on every criterion: one shared rank, listed by seed then name.
+        for line in sorted(group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union)):
+            line.rank = position
+            ranked.append(line)
+        position += len(group)
+    return ranked
+
+
+def _partition(group: list[UnionLine], criteria: list[str], matches) -> list[list[UnionLine]]:
+    """Split a tied group criterion by criterion, best sub-group first.
+
+    Head-to-head is computed inside the group that is still tied when its turn comes, as a
+    referee would: only the matches between exactly those unions count.
+    """
+    if len(group) <= 1 or not criteria:
+        return [group]
+    criterion, rest = criteria[0], criteria[1:]
+    members = {line.union for line in group}
+    buckets: dict = {}
+    for line in group:
+        buckets.setdefault(_value(line, criterion, members, matches), []).append(line)
+    result = []
+    for value in sorted(buckets, reverse=True):
+        result.extend(_partition(buckets[value], rest, matches))
+    return result
+
+
+# --- players ------------------------------------------------------------------------------------
+
+@dataclass
+class PlayerLine:
+    player: int
+    name: str = ""
+    union: str = ""
+    deals: int = 0
+    place_points: int = 0
+    points_opened: int = 0
+    burns: int = 0
+    firsts: int = 0
+    tables: int = 0
+    rank: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "rank": self.rank, "player": self.player, "name": self.name, "union": self.union,
+            "deals": self.deals, "tables": self.tables, "place_points": self.place_points,
+            "points_opened": self.points_opened, "burns": self.burns, "firsts": self.firsts,
+        }
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One player's part in one deal."""
+
+    player: int
+    table: int  # any id of the table (or match) the deal was played at
+    place: int  # 0-based finishing place
+    place_points: int
+    opened_point: bool
+    burns: int  # successful burns (and counter-burns) this player made
+
+
+def rank_players(players: dict[int, tuple[str, str]], seats: list[SeatRecord]) -> list[PlayerLine]:
+    """Players best first: place points, then points opened, then burns; equal lines share a rank."""
+    lines = {p: PlayerLine(player=p, name=name, union=union) for p, (name, union) in players.items()}
+    tables: dict[int, set] = {}
+    for s in seats:
+        line = lines.setdefault(s.player, PlayerLine(player=s.player))
+        line.deals += 1
+        line.place_points += s.place_points
+        line.points_opened += int(s.opened_point)
+        line.burns += s.burns
+        line.firsts += int(s.place == 0)
+        tables.setdefault(s.player, set()).add(s.table)
+    for player, seen in tables.items():
+        lines[player].tables = len(seen)
+
+    def key(line):
+        return (line.place_points, line.points_opened, line.burns)
+
+    ordered = sorted(lines.values(), key=lambda x: (tuple(-v for v in key(x)), x.name, x.player))
+    previous, position = None, 0
+    for index, line in enumerate(ordered, start=1):
+        if key(line) != previous:
+            position, previous = index, key(line)
+        line.rank = position
+    return ordered

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from matches.views import public
+
+app_name = "public"
+
+urlpatterns = [
+    path("<int:event_id>/", public.event_page, name="event"),
+    path("<int:event_id>/rounds/<int:number>/", public.round_page, name="round"),
+    path("<int:event_id>/rounds/<int:number>/tables/<int:table>/", public.table_page, name="table"),
+    path("<int:event_id>/standings/", public.standings_page, name="standings"),
+    path("<int:event_id>/players/<int:player_id>/", public.player_page, name="player"),
+    path("<int:event_id>/unions/<int:union_id>/", public.union_page, name="union"),
+]

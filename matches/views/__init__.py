@@ -1,0 +1,1 @@
+"""Pages of the matches app: `public` (no login) and `manage` (organisers)."""

@@ -1,0 +1,225 @@
+"""Public pages: no login, published events only, silent rounds' results hidden.
+
+Pages that change while a round is live poll themselves with htmx (`hx-trigger="every 5s"`):
+each answer carries an ETag built from `event_version`, so an unchanged page costs a 304.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import condition
+
+from matches.models import DealTally, Match, StandingsSnapshot, TableSeat, Union
+from matches.models.round import SIDE_A
+from matches.services import live
+from matches.services.charts import rank_chart_svg
+from players.models import Player
+
+POLL_SECONDS = 5
+TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
+                 "place": _("落贡"), "string_three": _("串三户贡")}
+
+
+def _seat_label(seats: dict, seat: int) -> str:
+    player = seats.get(seat)
+    return f"{seat} {player.player.name}" if player else str(seat)
+
+
+def _etag(request, event_id, *args, **kwargs):
+    event = live.public_events().filter(pk=event_id).first()
+    if event is None:
+        return None
+    fragment = "hx" if request.headers.get("HX-Request") else "page"
+    return f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+
+
+def _cacheable(response):
+    # Revalidate every time: the ETag makes that a 304 when nothing changed.
+    patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+    patch_vary_headers(response, ["HX-Request", "Cookie", "Accept-Language"])
+    return response
+
+
+def _page(request, full: str, fragment: str, context: dict):
+    template = fragment if request.headers.get("HX-Request") else full
+    return _cacheable(render(request, template, context))
+
+
+def _is_live(event) -> bool:
+    """Whether the standings may still change: until every planned round is closed.
+
+    Between rounds nothing is published, yet the next round is coming: keep polling (an
+    unchanged page costs a 304)."""
+    if event.rounds.exclude(state="closed").exists() or not event.rounds.exists():
+        return True
+    planned = sum(stage.planned_rounds or 0 for stage in event.stages.all())
+    return not planned or event.rounds.count() < planned
+
+
+# --- helpers that read a round ------------------------------------------------------------------
+
+def seats_by_table(round_) -> dict:
+    seats = defaultdict(list)
+    for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
+        seats[seat.table_id].append(seat)
+    return seats
+
+
+def round_tables(round_, with_results: bool) -> list[dict]:
+    """Each match of a round with its seats and, when visible, its deal scores so far."""
+    seats = seats_by_table(round_)
+    matches = list(round_.matches.select_related("table", "union_a", "union_b")
+                   .order_by("table__number", "id"))
+    tallies = defaultdict(list)
+    if with_results:
+        for t in DealTally.objects.filter(match__in=matches).select_related("deal").order_by("deal__number"):
+            tallies[t.match_id].append(t)
+    rows = []
+    for m in matches:
+        table_seats = seats.get(m.table_id, [])
+        played = tallies.get(m.pk, [])
+        rows.append({
+            "match": m,
+            "seats_a": [s for s in table_seats if s.side == SIDE_A],
+            "seats_b": [s for s in table_seats if s.side != SIDE_A],
+            "deals": played,
+            "running_a": sum(t.score_a for t in played),
+            "running_b": sum(t.score_b for t in played),
+            "finished": m.points_a is not None,
+        })
+    return rows
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+def home(request):
+    events = live.public_events().order_by("-start_date", "name")
+    return render(request, "home.html", {"events": events})
+
+
+@condition(etag_func=_etag)
+def event_page(request, event_id: int):
+    event = live.public_event_or_404(event_id)
+    rounds = list(live.visible_rounds(event))
+    snapshot = live.public_snapshot(event, "unions" if event.is_team else "players")
+    context = {"event": event, "rounds": rounds, "snapshot": snapshot, "live": _is_live(event),
+               "poll": POLL_SECONDS, "kind": "unions" if event.is_team else "players"}
+    return _page(request, "public/event.html", "public/_event_live.html", context)
+
+
+@condition(etag_func=_etag)
+def round_page(request, event_id: int, number: int):
+    event = live.public_event_or_404(event_id)
+    round_ = live.visible_round_or_404(event, number)
+    visible = live.results_visible(round_)
+    context = {"event": event, "round": round_, "rounds": list(live.visible_rounds(event)),
+               "tables": round_tables(round_, visible), "results_visible": visible,
+               "live": round_.state == "published", "poll": POLL_SECONDS}
+    return _page(request, "public/round.html", "public/_round_tables.html", context)
+
+
+@condition(etag_func=_etag)
+def table_page(request, event_id: int, number: int, table: int):
+    event = live.public_event_or_404(event_id)
+    round_ = live.visible_round_or_404(event, number)
+    match = get_object_or_404(Match.objects.select_related("table", "union_a", "union_b"),
+                              round=round_, table__number=table)
+    visible = live.results_visible(round_)
+    seats = {s.seat: s for s in TableSeat.objects.filter(table=match.table).select_related("player")}
+    deals = []
+    for deal in match.deals.order_by("number"):
+        tally = DealTally.objects.filter(deal=deal).first() if visible else None
+        finish = []
+        if tally:
+            finish = [{"place": k + 1, "seat": seat, "player": seats.get(seat),
+                       "opened": seat in tally.points} for k, seat in enumerate(tally.finish)]
+        owed = None
+        if visible and deal.tributes_owed is not None:
+            owed = [{"from": _seat_label(seats, t["from"]), "to": _seat_label(seats, t["to"]),
+                     "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]), "cards": t["cards"]}
+                    for t in deal.tributes_owed]
+        deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
+    context = {"event": event, "round": round_, "match": match, "seats": sorted(seats.values(), key=lambda s: s.seat),
+               "deals": deals, "results_visible": visible, "live": round_.state == "published",
+               "poll": POLL_SECONDS, "seat_names": {k: v.player.name for k, v in seats.items()}}
+    return _page(request, "public/table.html", "public/_table_deals.html", context)
+
+
+@condition(etag_func=_etag)
+def standings_page(request, event_id: int):
+    event = live.public_event_or_404(event_id)
+    kinds = ["unions", "players"] if event.is_team else ["players"]
+    kind = request.GET.get("kind") if request.GET.get("kind") in kinds else kinds[0]
+    scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
+    try:
+        round_number = int(request.GET["round"]) if request.GET.get("round") else None
+    except ValueError:
+        round_number = None
+    snapshot = live.public_snapshot(event, kind, scope, round_number)
+    rounds = [r for r in live.visible_rounds(event) if not r.silent]
+    context = {"event": event, "snapshot": snapshot, "kind": kind, "kinds": kinds, "scope": scope,
+               "rounds": rounds, "round_number": round_number, "live": _is_live(event),
+               "poll": POLL_SECONDS}
+    return _page(request, "public/standings.html", "public/_standings_table.html", context)
+
+
+@condition(etag_func=_etag)
+def player_page(request, event_id: int, player_id: int):
+    event = live.public_event_or_404(event_id)
+    player = get_object_or_404(Player, pk=player_id)
+    seats = list(TableSeat.objects.filter(round__event=event, player=player,
+                                          round__state__in=live.VISIBLE_ROUND_STATES)
+                 .select_related("round", "table", "union").order_by("round__number"))
+    if not seats and not event.registrations.filter(player=player).exists() and not \
+            event.unions.filter(members__player=player).exists():
+        raise Http404("not in this event")
+    rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
+    place_points = _place_points(event)
+    for seat in seats:
+        visible = live.results_visible(seat.round)
+        places, opened = [], 0
+        if visible:
+            for t in DealTally.objects.filter(match__table=seat.table).select_related("deal").order_by("deal__number"):
+                if seat.seat in t.finish:
+                    place = t.finish.index(seat.seat)
+                    places.append(place + 1)
+                    totals["place_points"] += place_points[place]
+                    totals["deals"] += 1
+                    if seat.seat in t.points:
+                        opened += 1
+                        totals["points"] += 1
+        rows.append({"seat": seat, "visible": visible, "places": places, "opened": opened})
+    context = {"event": event, "player": player, "rows": rows, "totals": totals}
+    return _cacheable(render(request, "public/player.html", context))
+
+
+def _place_points(event):
+    from matches.services.standings import event_rules
+
+    return event_rules(event).place_points
+
+
+@condition(etag_func=_etag)
+def union_page(request, event_id: int, union_id: int):
+    event = live.public_event_or_404(event_id)
+    union = get_object_or_404(Union, pk=union_id, event=event, round__isnull=True)
+    history = []
+    for snapshot in StandingsSnapshot.objects.filter(
+            event=event, kind="unions", scope="event", round__state__in=live.VISIBLE_ROUND_STATES,
+            round__silent=False).select_related("round").order_by("round__number"):
+        row = next((r for r in snapshot.rows if r["union"] == union.pk), None)
+        if row:
+            history.append({"round": snapshot.round.number, "rank": row["rank"],
+                            "points": row["match_points"], "of": len(snapshot.rows)})
+    matches = (Match.objects.filter(Q(union_a=union) | Q(union_b=union), round__event=event,
+                                    round__state__in=live.VISIBLE_ROUND_STATES)
+               .select_related("round", "table", "union_a", "union_b").order_by("round__number"))
+    context = {"event": event, "union": union, "members": union.players_in_order(),
+               "history": history, "chart": rank_chart_svg(history), "matches": matches}
+    return _cacheable(render(request, "public/union.html", context))

@@ -1,0 +1,281 @@
+"""Organiser pages: permissions, round actions, registration, import, PDFs and exports."""
+from __future__ import annotations
+
+import base64
+import io
+import re
+import zlib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from matches.models import Registration, Round, Union
+from matches.services import standings
+
+A_BY_TWO = [1, 2, 3, 4, 5, 6]
+
+
+@pytest.fixture
+def organiser(build):
+    def make(b):
+        user = get_user_model().objects.create_user("org", password="pw-org")
+        b.event.organisers.add(user)
+        return user
+    return make
+
+
+def urls(event_id):
+    return [
+        ("get", reverse("manage:dashboard", args=[event_id])),
+        ("get", reverse("manage:progress", args=[event_id])),
+        ("get", reverse("manage:checkin", args=[event_id])),
+        ("get", reverse("manage:register", args=[event_id])),
+        ("get", reverse("manage:import", args=[event_id])),
+        ("get", reverse("manage:table-cards", args=[event_id, 1])),
+        ("get", reverse("manage:pairings-pdf", args=[event_id, 1])),
+        ("get", reverse("manage:export", args=[event_id, "standings", "csv"])),
+        ("post", reverse("manage:draw", args=[event_id])),
+        ("post", reverse("manage:round-action", args=[event_id, 1, "close"])),
+        ("post", reverse("manage:toggle-published", args=[event_id])),
+        ("post", reverse("manage:recompute", args=[event_id])),
+    ]
+
+
+def test_only_the_events_organisers_get_in(client, build, organiser):
+    b = build(unions=2, deals=1)
+    b.round([(0, 1)])
+    organiser(b)
+    get_user_model().objects.create_user("other", password="pw-other")
+    for method, url in urls(b.event.pk):
+        response = getattr(client, method)(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+    client.login(username="other", password="pw-other")
+    for method, url in urls(b.event.pk):
+        assert getattr(client, method)(url).status_code == 403, url
+    assert client.get(reverse("manage:dashboard", args=[999999])).status_code == 404
+    assert b.event.name not in client.get(reverse("manage:events")).content.decode()
+    client.login(username="org", password="pw-org")
+    assert b.event.name in client.get(reverse("manage:events")).content.decode()
+    assert client.get(reverse("manage:dashboard", args=[b.event.pk])).status_code == 200
+
+
+def test_draw_publish_and_close_through_the_dashboard(client, build, organiser):
+    b = build(unions=4, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    e = b.event.pk
+    client.post(reverse("manage:draw", args=[e]))
+    round_ = Round.objects.get(event=b.event, number=1)
+    assert round_.state == "draft" and round_.matches.count() == 2
+    client.post(reverse("manage:round-action", args=[e, 1, "redraw"]))
+    client.post(reverse("manage:round-action", args=[e, 1, "publish"]))
+    round_.refresh_from_db()
+    assert round_.state == "published"
+    # Closing with results missing is refused, and the organiser is told why.
+    response = client.post(reverse("manage:round-action", args=[e, 1, "close"]), follow=True)
+    assert "仍有对局未录成绩" in response.content.decode()
+    for match in round_.matches.all():
+        b.final(match, 1, A_BY_TWO)
+        standings.settle_match(match.pk)
+    page = client.get(reverse("manage:progress", args=[e])).content.decode()
+    assert re.search(r'data-count="confirmed">2<', page)
+    client.post(reverse("manage:round-action", args=[e, 1, "close"]))
+    round_.refresh_from_db()
+    assert round_.state == "closed"
+
+
+def test_progress_counts_waiting_reported_and_disputed(client, build, organiser):
+    from matches.models import Deal, DealReport
+
+    b = build(unions=6, deals=2)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    r1 = b.round([(0, 1), (2, 3), (4, 5)])
+    deal = Deal.objects.create(match=b.match(r1, 1), number=1)
+    DealReport.objects.create(deal=deal, state="pending", summary={})
+    deal2 = Deal.objects.create(match=b.match(r1, 2), number=1)
+    DealReport.objects.create(deal=deal2, state="disputed", summary={})
+    page = client.get(reverse("manage:progress", args=[b.event.pk])).content.decode()
+    for state, n in (("waiting", 1), ("reported", 1), ("confirmed", 0), ("disputed", 1)):
+        assert re.search(rf'data-count="{state}">{n}<', page), state
+    assert f"/manage/events/{b.event.pk}/results/" in page  # the disputes queue links on
+
+
+def test_register_by_hand_and_check_in(client, build, organiser):
+    b = build(unions=0, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    e = b.event.pk
+    response = client.post(reverse("manage:register", args=[e]), {
+        "union": "崂山一队", "club": "崂山够级俱乐部", "player1": "王伟", "player2": "李娜",
+        "player3": "张强", "seed": "1"})
+    assert response.status_code == 302
+    union = Union.objects.get(event=b.event, name="崂山一队")
+    assert [p.name for p in union.players_in_order()] == ["王伟", "李娜", "张强"]
+    again = client.post(reverse("manage:register", args=[e]), {
+        "union": "崂山一队", "player1": "a", "player2": "b", "player3": "c"})
+    assert "已报名" in again.content.decode()
+    registration = Registration.objects.get(event=b.event)
+    assert registration.status == "registered"
+    client.post(reverse("manage:checkin", args=[e]), {"registration": registration.pk},
+                HTTP_HX_REQUEST="true")
+    registration.refresh_from_db()
+    assert registration.status == "checked_in"
+
+
+def sheet_csv(lines):
+    return SimpleUploadedFile("entries.csv", "\n".join(lines).encode("utf-8"), "text/csv")
+
+
+def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build, organiser):
+    b = build(unions=0, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    url = reverse("manage:import", args=[b.event.pk])
+    bad = client.post(url, {"file": sheet_csv([
+        "联邦,俱乐部,选手1,选手2,选手3,种子",
+        "一队,崂山,甲,乙,丙,1",
+        "二队,崂山,丁,戊,,2",
+        "一队,崂山,己,庚,辛,x",
+    ])})
+    assert bad.status_code == 400
+    text = bad.content.decode()
+    assert "联邦须有三名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
+    assert "confirm-import" not in text
+    assert not Union.objects.filter(event=b.event).exists()
+    # A forged confirm without a clean preview imports nothing either.
+    client.post(url, {"confirm": "1"})
+    assert not Union.objects.filter(event=b.event).exists()
+
+
+def test_import_an_excel_sheet(client, build, organiser):
+    from openpyxl import Workbook
+
+    b = build(unions=0, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["union", "club", "player1", "player2", "player3", "seed"])
+    sheet.append(["Team A", "Laoshan", "Wang", "Li", "Zhang", 1])
+    sheet.append(["Team B", "", "Zhao", "Qian", "Sun", 2])
+    data = io.BytesIO()
+    book.save(data)
+    url = reverse("manage:import", args=[b.event.pk])
+    preview = client.post(url, {"file": SimpleUploadedFile("e.xlsx", data.getvalue())})
+    assert preview.status_code == 200 and "confirm-import" in preview.content.decode()
+    assert not Union.objects.filter(event=b.event).exists()  # a preview imports nothing
+    client.post(url, {"confirm": "1"})
+    assert sorted(Union.objects.filter(event=b.event).values_list("name", flat=True)) == ["Team A", "Team B"]
+    assert sorted(Registration.objects.filter(event=b.event).values_list("seed", flat=True)) == [1, 2]
+
+
+def pdf_text(data: bytes) -> str:
+    """Text drawn in a reportlab PDF: inflate each stream and read the strings shown with Tj,
+    as UTF-16 where the font is the CJK one (UniGB-UCS2-H), as Latin-1 otherwise."""
+    cjk = set(re.findall(rb"/Encoding /UniGB-UCS2-H /Name /(F\d+)", data))
+    out = []
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
+        stream = stream.strip()
+        if stream.endswith(b"~>"):  # reportlab: /Filter [/ASCII85Decode /FlateDecode]
+            stream = base64.a85decode(stream[:-2])
+        try:
+            content = zlib.decompress(stream)
+        except zlib.error:
+            continue
+        font = None
+        for token in re.finditer(rb"/(F\d+) [\d.]+ Tf|\(((?:[^()\\]|\\.)*)\)\s*Tj", content, re.S):
+            if token.group(1):
+                font = token.group(1)
+                continue
+            raw = re.sub(rb"\\([0-7]{1,3})", lambda m: bytes([int(m.group(1), 8)]), token.group(2))
+            raw = re.sub(rb"\\(.)", rb"\1", raw, flags=re.S)
+            out.append(raw.decode("utf-16-be", "replace") if font in cjk else raw.decode("latin-1"))
+    return "\n".join(out)
+
+
+def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(client, build, organiser):
+    from matches.models import RefereeLink
+
+    b = build(unions=6, deals=3)
+    for union in b.unions:
+        for k, player in enumerate(union.players_in_order()):
+            player.name = f"P{union.pk}x{k}"
+            player.save()
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    b.round([(0, 1), (2, 3), (4, 5)])
+    response = client.get(reverse("manage:table-cards", args=[b.event.pk, 1]))
+    assert response["Content-Type"] == "application/pdf"
+    data = response.content
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert len(re.findall(rb"/Type /Page\b(?!s)", data)) == 3
+    text = pdf_text(data)
+    for union in b.unions:
+        assert all(p.name in text for p in union.players_in_order())
+    assert b"STSong-Light" in data
+    links = RefereeLink.objects.filter(table__round__event=b.event)
+    assert links.count() == 3
+    assert f"/ref/{links.first().token}/" in text
+    # Printing again reuses the links.
+    client.get(reverse("manage:table-cards", args=[b.event.pk, 1]))
+    assert RefereeLink.objects.filter(table__round__event=b.event).count() == 3
+
+
+def test_pairings_pdf_spans_pages_for_a_big_round(client, build, organiser):
+    b = build(unions=60, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    b.round([(k, k + 1) for k in range(0, 60, 2)])
+    data = client.get(reverse("manage:pairings-pdf", args=[b.event.pk, 1])).content
+    assert data.startswith(b"%PDF-")
+    # 30 tables at 12 mm a row on A4 need two pages.
+    assert len(re.findall(rb"/Type /Page\b(?!s)", data)) == 2
+    text = pdf_text(data)
+    assert "联邦1" in text and "联邦60" in text
+
+
+def test_exports_in_csv_and_excel(client, build, organiser):
+    from openpyxl import load_workbook
+
+    b = build(unions=2, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    r1 = b.round([(0, 1)])
+    b.final(b.match(r1, 1), 1, A_BY_TWO)
+    standings.recompute_event(b.event.pk)
+    csv_text = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"])).content.decode("utf-8-sig")
+    lines = csv_text.strip().splitlines()
+    assert lines[0].startswith("名次,联邦,场分") and lines[1].startswith("1,联邦1,3")
+    xlsx = client.get(reverse("manage:export", args=[b.event.pk, "results", "xlsx"])).content
+    rows = list(load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True))
+    assert rows[1][:7] == (1, 1, 1, "联邦1", "联邦2", 2, -2)
+    assert rows[2][2] == "合计" and rows[2][9:] == (3, 0)
+
+
+def test_an_unreadable_upload_is_refused_as_a_whole(client, build, organiser):
+    b = build(unions=0, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    url = reverse("manage:import", args=[b.event.pk])
+    wrong = client.post(url, {"file": SimpleUploadedFile("e.txt", b"hello")})
+    assert wrong.status_code == 400 and "只支持 .csv 或 .xlsx 文件" in wrong.content.decode()
+    broken = client.post(url, {"file": SimpleUploadedFile("e.xlsx", b"not a zip")})
+    assert broken.status_code == 400 and "无法读取 Excel 文件" in broken.content.decode()
+    headless = client.post(url, {"file": sheet_csv(["王伟,李娜"])})
+    assert headless.status_code == 400 and "表头" in headless.content.decode()
+
+
+def test_register_players_of_an_individual_event(client, build, organiser):
+    b = build(unions=0, deals=1)
+    b.event.entry_type = "individual"
+    b.event.save()
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    url = reverse("manage:import", args=[b.event.pk])
+    client.post(url, {"file": sheet_csv(["选手,俱乐部,种子", "王伟,崂山,1", "李娜,,2"])})
+    client.post(url, {"confirm": "1"})
+    names = sorted(Registration.objects.filter(event=b.event).values_list("player__name", flat=True))
+    assert names == ["李娜", "王伟"]

@@ -1,0 +1,158 @@
+"""The Celery tasks: the signal queues them, they are idempotent, order-free, and recompute_event
+gives exactly the incremental numbers. (Eager here; tests/test_celery_integration.py runs them in a
+real worker.)"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from matches import tasks
+from matches.models import ComputationRun, Deal, DealTally, Match, StandingsSnapshot
+from matches.services import standings
+from matches.signals import deal_result_changed
+
+
+def random_finish(rng):
+    seats = [1, 2, 3, 4, 5, 6]
+    rng.shuffle(seats)
+    return seats
+
+
+def play_event(build, rng, *, rounds=2, unions=6, deals=3, signal=None):
+    """A Swiss event of `rounds` rounds with random results; `signal(deal_id)` after each."""
+    b = build(unions=unions, deals=deals)
+    order = list(range(unions))
+    for _ in range(rounds):
+        rng.shuffle(order)
+        round_ = b.round([(order[k], order[k + 1]) for k in range(0, unions, 2)])
+        for match in round_.matches.all():
+            for number in range(1, deals + 1):
+                finish = random_finish(rng)
+                report = b.final(match, number, finish, points=finish[: rng.randint(0, 3)])
+                if signal:
+                    signal(report.deal_id)
+    return b
+
+
+def derived_state(event):
+    """Everything the computations write, in a comparable form."""
+    return {
+        "tallies": sorted(
+            (t.deal_id, t.report_id, t.score_a, t.score_b, tuple(t.finish), t.strung, t.streak,
+             repr(t.tributes))
+            for t in DealTally.objects.filter(match__round__event=event)),
+        "owed": sorted(Deal.objects.filter(match__round__event=event)
+                       .values_list("id", "tributes_owed")),
+        "matches": sorted(Match.objects.filter(round__event=event)
+                          .values_list("id", "score_a", "score_b", "points_a", "points_b")),
+        "snapshots": sorted(
+            (s.round_id, s.kind, s.scope, repr(s.rows), s.unfinished)
+            for s in StandingsSnapshot.objects.filter(event=event)),
+    }
+
+
+def wipe(event):
+    DealTally.objects.filter(match__round__event=event).delete()
+    StandingsSnapshot.objects.filter(event=event).delete()
+    Match.objects.filter(round__event=event, union_b__isnull=False).update(
+        score_a=None, score_b=None, points_a=None, points_b=None)
+    Deal.objects.filter(match__round__event=event).update(tributes_owed=None)
+
+
+def test_the_signal_queues_the_settlement_and_the_standings(build, django_capture_on_commit_callbacks):
+    rng = random.Random(7)
+    with django_capture_on_commit_callbacks(execute=True):
+        b = play_event(build, rng, rounds=1, unions=4, deals=2,
+                       signal=lambda deal_id: deal_result_changed.send(sender=None, deal_id=deal_id))
+    event = b.event
+    assert not Match.objects.filter(round__event=event, points_a__isnull=True).exists()
+    assert StandingsSnapshot.objects.filter(event=event, kind="unions").count() == 2
+    runs = {(r.task, r.key): r for r in ComputationRun.objects.filter(event=event)}
+    assert runs[("update_standings", "standings")].state == "done"
+    assert all(r.state == "done" and r.succeeded_at for r in runs.values())
+    assert {k for _t, k in runs} >= {f"match:{m.pk}" for m in Match.objects.filter(round__event=event)}
+
+
+def test_recompute_event_gives_exactly_the_incremental_numbers(build, django_capture_on_commit_callbacks):
+    rng = random.Random(11)
+    with django_capture_on_commit_callbacks(execute=True):
+        b = play_event(build, rng, signal=lambda deal_id: tasks.settle_deal.delay(deal_id=deal_id))
+    incremental = derived_state(b.event)
+    assert incremental["snapshots"] and incremental["tallies"]
+    wipe(b.event)
+    assert derived_state(b.event) != incremental
+    tasks.recompute_event.delay(event_id=b.event.pk)
+    assert derived_state(b.event) == incremental
+
+
+def test_running_every_task_twice_and_in_reverse_order_changes_nothing(build):
+    rng = random.Random(3)
+    b = play_event(build, rng)
+    standings.recompute_event(b.event.pk)
+    expected = derived_state(b.event)
+    wipe(b.event)
+    # Standings first (they settle what is stale themselves), then every match backwards, twice.
+    tasks.update_standings.delay(event_id=b.event.pk, from_round=2)
+    tasks.update_standings.delay(event_id=b.event.pk, from_round=1)
+    match_ids = list(Match.objects.filter(round__event=b.event).values_list("pk", flat=True))
+    for match_id in reversed(match_ids * 2):
+        tasks.settle_match.delay(match_id=match_id)
+    assert derived_state(b.event) == expected
+    tasks.recompute_event.delay(event_id=b.event.pk)
+    assert derived_state(b.event) == expected
+
+
+def test_a_failing_computation_is_retried_then_shown_as_failed(build, monkeypatch,
+                                                               django_capture_on_commit_callbacks):
+    b = build(unions=2, deals=1)
+    match = b.match(b.round([(0, 1)]), 1)
+    report = b.final(match, 1, [1, 2, 3, 4, 5, 6])
+    calls = []
+
+    def broken(match_id):
+        calls.append(match_id)
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(standings, "settle_match", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        deal_result_changed.send(sender=None, deal_id=report.deal_id)  # must not raise
+    run = ComputationRun.objects.get(event=b.event, task="settle_deal", key=f"match:{match.pk}")
+    assert run.state == "failed" and "database went away" in run.error
+    assert len(calls) == tasks.MAX_RETRIES + 1 and run.attempts == tasks.MAX_RETRIES + 1
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        deal_result_changed.send(sender=None, deal_id=report.deal_id)
+    run.refresh_from_db()
+    assert run.state == "done" and run.error == ""
+
+
+def test_a_queued_standings_run_absorbs_further_requests(build):
+    b = build(unions=2, deals=1)
+    b.round([(0, 1)])
+    # Outside on_commit capture nothing is sent: the row stays queued and absorbs the next one.
+    with pytest.MonkeyPatch.context() as mp:
+        sent = []
+        mp.setattr(tasks.update_standings, "apply_async", lambda **kw: sent.append(kw))
+        from django.db import transaction
+
+        with transaction.atomic():
+            tasks.enqueue(tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 3})
+            tasks.enqueue(tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 1})
+    row = ComputationRun.objects.get(event=b.event, task="update_standings")
+    assert row.state == "queued" and row.args["from_round"] == 1
+    # The message that arrives still says round 3; the run takes over the folded request.
+    assert not StandingsSnapshot.objects.filter(event=b.event).exists()
+    tasks.update_standings.apply(kwargs={"event_id": b.event.pk, "from_round": 3})
+    assert StandingsSnapshot.objects.filter(event=b.event, round__number=1).exists()
+    row.refresh_from_db()
+    assert row.state == "done"
+
+
+def test_tasks_for_a_missing_event_or_match_do_nothing(db):
+    # A task may arrive after its event or match is gone (a re-draw, a test database flushed).
+    tasks.settle_match.apply(kwargs={"match_id": 999_999}).get()
+    tasks.settle_deal.apply(kwargs={"deal_id": 999_999}).get()
+    tasks.update_standings.apply(kwargs={"event_id": 999_999, "from_round": 1}).get()
+    tasks.recompute_event.apply(kwargs={"event_id": 999_999}).get()
+    assert not ComputationRun.objects.exists()
