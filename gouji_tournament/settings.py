@@ -6,6 +6,7 @@ PostgreSQL and a real broker with workers.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -89,6 +90,9 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
         )
     }
+    # A connection kept between requests is tested before reuse, so a server survives a
+    # PostgreSQL restart: the request after it reconnects instead of failing (tests/faults).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -117,6 +121,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The queue tasks go to and workers read by default; tests/faults gives its own worker a queue
+# of its own so the shared CI worker never takes its tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# JSON, e.g. '{"visibility_timeout": 3600}': with Redis, a task whose worker died unacked is
+# handed out again after visibility_timeout seconds (default one hour; tests/faults shortens it).
+CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}")
 
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")
