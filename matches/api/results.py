@@ -47,7 +47,8 @@ class RefereeLinkAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed("the referee token is not valid")
         link = results.link_for_token(token)
         if link is None:
-            raise exceptions.AuthenticationFailed("unknown or revoked referee link")
+            raise exceptions.AuthenticationFailed(
+                "unknown or revoked referee link (a re-drawn round's tables get new links)")
         from django.contrib.auth.models import AnonymousUser
 
         return AnonymousUser(), link
@@ -176,7 +177,8 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
     table = Table.objects.select_related("round__event", "match__union_a", "match__union_b").filter(
         pk=table_id).first()
     if table is None:
-        raise _not_found("table")
+        raise ApiError("not_found", "no such table (a table of a re-drawn round no longer "
+                       "exists: reload the round's tables)", status_code=404)
     if table.round.state == Round.State.DRAFT and not (
         actor.is_authenticated and can_manage_event(actor.user, table.round.event)
     ):

@@ -253,8 +253,16 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    deal, _created = Deal.objects.get_or_create(match=match, number=number,
-                                                defaults={"is_extra": is_extra})
+    with transaction.atomic():
+        # A re-draw may have deleted the match since the caller found it: lock the match row
+        # (waiting for a re-draw in progress) so no deal is created under a deleted match.
+        alive = (Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).order_by("pk")
+                 .values_list("pk", flat=True))
+        if not list(alive):
+            raise ResultError("table_gone", "this table no longer exists: the round was "
+                              "re-drawn; reload the round's tables", status=409)
+        deal, _created = Deal.objects.get_or_create(match=match, number=number,
+                                                    defaults={"is_extra": is_extra})
     return deal
 
 
@@ -469,7 +477,10 @@ def _lock_deal(deal_id: int) -> Deal:
     deal = Deal.objects.select_related(
         "match__round__event", "match__round__stage", "match__table", "match__union_a",
         "match__union_b",
-    ).get(pk=deal_id)
+    ).filter(pk=deal_id).first()
+    if deal is None:  # its match went with a re-draw
+        raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
+                          status=409)
     return deal
 
 

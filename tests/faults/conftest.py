@@ -37,3 +37,15 @@ def wait_for(predicate, seconds=60.0, step=0.1):
             return value
         time.sleep(step)
     return predicate()
+
+
+@pytest.fixture(autouse=True)
+def no_kept_connections():
+    """Live-server threads close their connection after each request here, so pytest-django can
+    drop the test database at the end (a kept connection would block DROP DATABASE)."""
+    from django.db import connections
+
+    saved = connections.settings["default"].get("CONN_MAX_AGE", 0)
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+    yield
+    connections.settings["default"]["CONN_MAX_AGE"] = saved
