@@ -140,6 +140,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Wrong passwords lock the client IP and the account for a while (matches/ratelimit.py).
+AUTHENTICATION_BACKENDS = ["matches.ratelimit.LockoutModelBackend"]
+# Overrides of matches.ratelimit.DEFAULTS, e.g. {"login_failures_account": {"limit": 10}}.
+RATE_LIMITS = json.loads(os.environ.get("RATE_LIMITS") or "{}")
+# Reverse proxies in front of the app that append the client to X-Forwarded-For (0: none).
+RATE_LIMIT_PROXIES = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -164,7 +170,7 @@ WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "matches.api.auth.LimitedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
