@@ -4,7 +4,8 @@
 
 Builds the event in a throwaway SQLite database (final reports written directly, not timed),
 then times a full `recompute_event` and one incremental step (one match settled again and the
-standings of the last round rewritten), as the Celery tasks run them.
+standings of the last round rewritten), as the Celery tasks run them, and the public standings
+fragment a live page polls (a full answer, and a 304).
 """
 from __future__ import annotations
 
@@ -70,9 +71,29 @@ def main() -> None:
     standings.settle_match(match.pk)
     standings.update_standings(event.pk, args.rounds)
     step = time.perf_counter() - start
+    # The public standings page, as a poller sees it: a full answer, then 304s.
+    from django.test import Client
+
+    event.published = True
+    event.save(update_fields=["published"])
+    client = Client()
+    url = f"/events/{event.pk}/standings/"
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    runs = 50
+    start = time.perf_counter()
+    for _ in range(runs):
+        client.get(url, HTTP_HX_REQUEST="true")
+    full_page = (time.perf_counter() - start) / runs
+    start = time.perf_counter()
+    for _ in range(runs):
+        assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    not_modified = (time.perf_counter() - start) / runs
     print(f"{args.unions} unions, {args.rounds} rounds, {deals} final deals")
     print(f"recompute_event: {full:.2f} s ({deals / full:.0f} deals/s)")
     print(f"incremental step (one match + last round's standings): {step * 1000:.0f} ms")
+    print(f"public standings fragment: {full_page * 1000:.1f} ms (200), "
+          f"{not_modified * 1000:.1f} ms (304 with If-None-Match)")
 
 
 if __name__ == "__main__":

@@ -59,8 +59,9 @@ def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
             return
         row.state = ComputationRun.State.QUEUED
         row.args = kwargs
+        row.attempts = 0  # attempts of this run, shown when it fails
         row.queued_at = timezone.now()
-        row.save(update_fields=["state", "args", "queued_at"])
+        row.save(update_fields=["state", "args", "attempts", "queued_at"])
 
     def send():
         try:

@@ -14,9 +14,9 @@ def _latest(event: Event, kind: str):
             .select_related("round").order_by("-round__number").first())
 
 
-def standings_table(event: Event) -> tuple[list[str], list[list]]:
-    """Union standings for a team event, individual standings otherwise (the latest round)."""
-    if event.is_team:
+def standings_table(event: Event, kind: str = "unions") -> tuple[list[str], list[list]]:
+    """Union standings (team events) or individual standings, after the latest round."""
+    if event.is_team and kind == "unions":
         snapshot = _latest(event, "unions")
         header = [_("名次"), _("联邦"), _("场分"), _("胜"), _("平"), _("负"), _("轮空"), _("得分"),
                   _("失分"), _("净胜分"), _("对手分"), _("串三户"), _("胜局")]

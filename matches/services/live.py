@@ -62,5 +62,6 @@ def event_version(event: Event) -> str:
     tallies = DealTally.objects.filter(match__round__event=event).aggregate(
         n=Count("id"), last=Max("computed_at"))
     snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(last=Max("computed_at"))
-    raw = repr((event.pk, event.name, event.published, rounds, reports, tallies, snapshots))
+    raw = repr((event.pk, event.created_at, event.name, event.published, rounds, reports, tallies,
+                snapshots))
     return hashlib.sha1(raw.encode()).hexdigest()[:20]

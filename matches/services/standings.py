@@ -161,6 +161,8 @@ def settle_match(match_id: int) -> Match | None:
             # A final report the engine cannot read is a data error, not a reason to stop the
             # whole match: it counts as missing and the log says why.
             log.error("deal %s: final report %s unreadable: %s", deal.pk, report.pk, error)
+            if deal.pk in tallies:
+                tallies[deal.pk].delete()
             previous_ledger = None
             continue
         union = outcome.string_three_union

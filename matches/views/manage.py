@@ -276,7 +276,12 @@ def export(request, event_id: int, what: str, fmt: str):
     event = managed_event(request, event_id)
     if what not in ("standings", "results") or fmt not in ("csv", "xlsx"):
         raise PermissionDenied("unknown export")
-    header, rows = exports.standings_table(event) if what == "standings" else exports.results_table(event)
+    kind = "players" if request.GET.get("kind") == "players" else "unions"
+    if what == "standings":
+        header, rows = exports.standings_table(event, kind)
+        what = f"standings-{kind}" if event.is_team else "standings-players"
+    else:
+        header, rows = exports.results_table(event)
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
     if fmt == "csv":
         response = HttpResponse(exports.to_csv(header, rows), content_type="text/csv; charset=utf-8")

@@ -5,10 +5,13 @@ each answer carries an ETag built from `event_version`, so an unchanged page cos
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections import defaultdict
 
+from django.core.cache import cache
 from django.db.models import Q
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -22,6 +25,7 @@ from matches.services.charts import rank_chart_svg
 from players.models import Player
 
 POLL_SECONDS = 5
+PAGE_CACHE_SECONDS = 300
 TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
                  "place": _("落贡"), "string_three": _("串三户贡")}
 
@@ -37,6 +41,31 @@ def _etag(request, event_id, *args, **kwargs):
         return None
     fragment = "hx" if request.headers.get("HX-Request") else "page"
     return f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+
+
+def shared_cache(view):
+    """Keep a live fragment's rendering in the cache under its ETag: every spectator polling a
+    live event gets the same bytes, and a new result changes the ETag (nothing goes stale).
+
+    Only htmx fragments: a full page carries the visitor's CSRF token and name."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method != "GET" or not request.headers.get("HX-Request"):
+            return view(request, *args, **kwargs)
+        etag = _etag(request, *args, **kwargs)
+        if etag is None:
+            return view(request, *args, **kwargs)
+        key = "public-page:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
+        content = cache.get(key)
+        if content is not None:
+            return _cacheable(HttpResponse(content))
+        response = view(request, *args, **kwargs)
+        if response.status_code == 200:
+            cache.set(key, response.content, PAGE_CACHE_SECONDS)
+        return response
+
+    return wrapper
 
 
 def _cacheable(response):
@@ -104,6 +133,7 @@ def home(request):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def event_page(request, event_id: int):
     event = live.public_event_or_404(event_id)
     rounds = list(live.visible_rounds(event))
@@ -114,6 +144,7 @@ def event_page(request, event_id: int):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def round_page(request, event_id: int, number: int):
     event = live.public_event_or_404(event_id)
     round_ = live.visible_round_or_404(event, number)
@@ -125,6 +156,7 @@ def round_page(request, event_id: int, number: int):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def table_page(request, event_id: int, number: int, table: int):
     event = live.public_event_or_404(event_id)
     round_ = live.visible_round_or_404(event, number)
@@ -152,6 +184,7 @@ def table_page(request, event_id: int, number: int, table: int):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def standings_page(request, event_id: int):
     event = live.public_event_or_404(event_id)
     kinds = ["unions", "players"] if event.is_team else ["players"]
@@ -170,6 +203,7 @@ def standings_page(request, event_id: int):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def player_page(request, event_id: int, player_id: int):
     event = live.public_event_or_404(event_id)
     player = get_object_or_404(Player, pk=player_id)
@@ -206,6 +240,7 @@ def _place_points(event):
 
 
 @condition(etag_func=_etag)
+@shared_cache
 def union_page(request, event_id: int, union_id: int):
     event = live.public_event_or_404(event_id)
     union = get_object_or_404(Union, pk=union_id, event=event, round__isnull=True)

@@ -249,6 +249,10 @@ def test_exports_in_csv_and_excel(client, build, organiser):
     csv_text = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"])).content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("名次,联邦,场分") and lines[1].startswith("1,联邦1,3")
+    players = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"]) + "?kind=players")
+    assert "standings-players" in players["Content-Disposition"]
+    player_lines = players.content.decode("utf-8-sig").strip().splitlines()
+    assert player_lines[0].startswith("名次,选手,名次分") and len(player_lines) == 1 + 6
     xlsx = client.get(reverse("manage:export", args=[b.event.pk, "results", "xlsx"])).content
     rows = list(load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True))
     assert rows[1][:7] == (1, 1, 1, "联邦1", "联邦2", 2, -2)
@@ -279,3 +283,23 @@ def test_register_players_of_an_individual_event(client, build, organiser):
     client.post(url, {"confirm": "1"})
     names = sorted(Registration.objects.filter(event=b.event).values_list("player__name", flat=True))
     assert names == ["李娜", "王伟"]
+
+
+def test_the_dashboard_shows_pending_and_failed_computations(client, build, organiser,
+                                                            django_capture_on_commit_callbacks):
+    from matches.models import ComputationRun
+
+    b = build(unions=2, deals=1)
+    organiser(b)
+    client.login(username="org", password="pw-org")
+    ComputationRun.objects.create(event=b.event, task="settle_deal", key="match:1", state="failed",
+                                  attempts=4, error="OperationalError: database is locked")
+    ComputationRun.objects.create(event=b.event, task="update_standings", key="standings",
+                                  state="queued")
+    page = client.get(reverse("manage:progress", args=[b.event.pk])).content.decode()
+    assert "database is locked" in page and "(4×)" in page
+    assert re.search(r'data-count="pending">1<', page)
+    # "Recompute everything" queues the full recomputation, which runs (eagerly here).
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("manage:recompute", args=[b.event.pk]))
+    assert ComputationRun.objects.get(event=b.event, task="recompute_event").state == "done"

@@ -176,3 +176,20 @@ def test_a_play_logs_ledger_comes_from_its_replay_with_the_amnesty_applied_here(
     owed = {d.number: d.tributes_owed for d in match.deals.all()}
     assert owed[2] == replayed and owed[3] == replayed
     assert owed[4] == []  # R40: third string in a row, whatever the replay's ledger
+
+
+def test_an_unreadable_final_report_counts_as_missing(build):
+    from matches.models import DealReport
+
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+    b.final(match, 1, A_BY_TWO)
+    standings.settle_match(match.pk)
+    broken = b.final(match, 1, A_BY_TWO)
+    DealReport.objects.filter(pk=broken.pk).update(summary={"format": "gouji-outcome/1"})  # no finish
+    b.final(match, 2, B_BY_TWO)
+    standings.settle_match(match.pk)
+    assert not DealTally.objects.filter(deal__match=match, deal__number=1).exists()
+    assert match.deals.get(number=2).tributes_owed is None  # unknown, not "nothing"
+    match.refresh_from_db()
+    assert match.points_a is None

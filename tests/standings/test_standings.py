@@ -143,3 +143,23 @@ def test_an_individual_event_ranks_players_and_has_no_union_table(db):
     assert [r["place_points"] for r in rows] == [2, 2, 1, 1, 0, 0, 0, 0, -1, -1, -2, -2]
     assert rows[0]["rank"] == rows[1]["rank"] == 1 and rows[2]["rank"] == 3
     assert rows[0]["points_opened"] == 1
+
+
+def test_stage_standings_count_only_the_stages_rounds(build):
+    from matches.models import Stage
+
+    b = build(unions=4, deals=1)
+    r1 = b.round([(0, 1), (2, 3)])
+    b.final(b.match(r1, 1), 1, A_BY_TWO)
+    b.final(b.match(r1, 2), 1, A_BY_TWO)
+    knockout = Stage.objects.create(event=b.event, order=2, name="淘汰赛",
+                                    format=Stage.Format.SINGLE_ELIMINATION, planned_rounds=1)
+    r2 = b.round([(1, 3)], stage=knockout)
+    b.final(b.match(r2, 1), 1, A_BY_TWO)
+    standings.recompute_event(b.event.pk)
+    stage = {row["name"]: row["match_points"] for row in
+             StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows}
+    event = {row["name"]: row["match_points"] for row in
+             StandingsSnapshot.objects.get(round=r2, kind="unions", scope="event").rows}
+    assert stage == {"联邦2": 3, "联邦1": 0, "联邦3": 0, "联邦4": 0}
+    assert event == {"联邦1": 3, "联邦3": 3, "联邦2": 3, "联邦4": 0}

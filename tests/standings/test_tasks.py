@@ -124,7 +124,7 @@ def test_a_failing_computation_is_retried_then_shown_as_failed(build, monkeypatc
     with django_capture_on_commit_callbacks(execute=True):
         deal_result_changed.send(sender=None, deal_id=report.deal_id)
     run.refresh_from_db()
-    assert run.state == "done" and run.error == ""
+    assert run.state == "done" and run.error == "" and run.attempts == 1
 
 
 def test_a_queued_standings_run_absorbs_further_requests(build):
