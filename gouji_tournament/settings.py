@@ -183,6 +183,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "gouji-tournament API",
     "DESCRIPTION": "Gou Ji (够级) tournaments: events, pairings, deal results and standings.",
     "VERSION": "1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "matches.api.schema.add_error_responses",
+    ],
 }
 
 # Large enough for a 10,000-action play log, small enough to refuse abuse.

@@ -21,3 +21,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# Under /api/ even a URL no route matches answers in the API's JSON error shape.
+handler400 = "gouji_tournament.views.bad_request"
+handler404 = "gouji_tournament.views.page_not_found"
+handler500 = "gouji_tournament.views.server_error"

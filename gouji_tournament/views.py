@@ -7,6 +7,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 
 from matches import ratelimit
@@ -76,3 +77,31 @@ class LoginView(auth_views.LoginView):
         response.status_code = 429
         response["Retry-After"] = str(wait)
         return response
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request, exception=None):
+    """404 for a URL no route matches (e.g. a negative id): JSON in the API's error shape under
+    /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "not_found", "message": "no such URL"}},
+                            status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "internal_error",
+                                       "message": "the server could not handle this request"}},
+                            status=500)
+    return defaults.server_error(request)
+
+
+def bad_request(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "bad_request", "message": "bad request"}},
+                            status=400)
+    return defaults.bad_request(request, exception)
