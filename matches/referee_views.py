@@ -56,7 +56,8 @@ def _link_access(request, token: str) -> Access | HttpResponse:
     wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
     if wait:  # refused unchecked, like the API: guessing links learns nothing more
         return _too_many(request, wait)
-    link = RefereeLink.objects.filter(token=token).select_related("table").first()
+    link = (RefereeLink.objects.filter(token=token).select_related("table").first()
+            if results.LINK_TOKEN.fullmatch(token) else None)
     if link is None or link.revoked_at is not None:
         if link is None:
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)

@@ -5,10 +5,15 @@ being set up.
 """
 from __future__ import annotations
 
+import re
+
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from matches import ratelimit
+
+
+TOKEN_KEY = re.compile(r"[A-Za-z0-9]{1,40}")
 
 
 def throttled(wait: int, what: str) -> exceptions.Throttled:
@@ -31,6 +36,13 @@ class LimitedTokenAuthentication(TokenAuthentication):
         except exceptions.AuthenticationFailed:
             ratelimit.API_TOKEN_FAILURES.fail(ip)
             raise
+
+    def authenticate_credentials(self, key):
+        # DRF keys are 40 hex digits; anything else is refused without a query (a NUL in the
+        # key would make PostgreSQL fail the query itself).
+        if not TOKEN_KEY.fullmatch(key):
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        return super().authenticate_credentials(key)
 
     def get_header_present(self, request) -> bool:
         from rest_framework.authentication import get_authorization_header

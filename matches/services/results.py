@@ -15,6 +15,7 @@ results. `deal_result_changed` is sent from `transaction.on_commit`, only for co
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,10 +104,14 @@ class Actor:
         return ("user", getattr(self.user, "pk", None))
 
 
+# secrets.token_urlsafe: letters, digits, "-" and "_" (RefereeLink.token, at most 64 characters).
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def link_for_token(token: str) -> RefereeLink | None:
     """The active link with this token (None when unknown or revoked)."""
-    if not token:
-        return None
+    if not token or not LINK_TOKEN.fullmatch(token):
+        return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
     link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
     if link is None or link.revoked_at is not None:
         return None
