@@ -18,3 +18,16 @@ def fresh_rate_limits():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run Celery tasks in-process, also in CI's pass with a real worker. For transactional
+    tests that do not test the worker: a worker still computing standings from one of their
+    results could deadlock with pytest-django's TRUNCATE at the end of the test."""
+    from gouji_tournament.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, False
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

@@ -13,7 +13,8 @@ from rest_framework.authtoken.models import Token
 from matches.models import DealReport, Event
 from tests.results.conftest import STRING_THREE_A, SUMMARY, setup  # noqa: F401 (fixture)
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("eager_tasks")]
 
 
 def token_of(user) -> str:

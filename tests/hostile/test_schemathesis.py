@@ -36,7 +36,22 @@ def api_operations():
 
 
 @pytest.fixture
-def world(db, settings):
+def in_process_requests():
+    """Schemathesis calls the WSGI app directly, so Django's request signals run; like Django's
+    test client, keep them from closing the test's connection (on PostgreSQL, inside the test's
+    transaction, close_old_connections would close it)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(db, settings, in_process_requests):
     """A published event with a table, a final and a pending report, and an organiser."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.RATE_LIMITS = {"api_token_failures": {"limit": 10**6},
