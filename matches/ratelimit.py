@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 
 DEFAULTS = {
@@ -115,13 +116,7 @@ def account_subject(username: str) -> str:
     return (username or "").strip().casefold()[:150]
 
 
-def _login_backend_base():
-    from django.contrib.auth.backends import ModelBackend
-
-    return ModelBackend
-
-
-class LockoutModelBackend(_login_backend_base()):
+class LockoutModelBackend(ModelBackend):
     """Django's model backend behind the login lockouts: a locked IP or account is refused
     before its password is checked; a wrong password counts against both. Covers every password
     sign-in that passes the request (the login page, the admin). The login page reads

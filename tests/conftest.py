@@ -31,3 +31,11 @@ def eager_tasks():
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, False
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks_behind_a_live_server(request):
+    """Browser and HTTP tests against a live server run the computations in the server thread
+    (as on the embedded default), never in CI's shared worker: see `eager_tasks`."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("eager_tasks")

@@ -13,8 +13,7 @@ from rest_framework.authtoken.models import Token
 from matches.models import DealReport, Event
 from tests.results.conftest import STRING_THREE_A, SUMMARY, setup  # noqa: F401 (fixture)
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True),
-              pytest.mark.usefixtures("eager_tasks")]
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 def token_of(user) -> str:
