@@ -6,6 +6,7 @@ PostgreSQL and a real broker with workers.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -89,6 +90,9 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
         )
     }
+    # A connection kept between requests is tested before reuse, so a server survives a
+    # PostgreSQL restart: the request after it reconnects instead of failing (tests/faults).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -120,6 +124,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The queue tasks go to and workers read by default; tests/faults gives its own worker a queue
+# of its own so the shared CI worker never takes its tasks.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# JSON, e.g. '{"visibility_timeout": 3600}': with Redis, a task whose worker died unacked is
+# handed out again after visibility_timeout seconds (default one hour; tests/faults shortens it).
+CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}")
 
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")
@@ -133,6 +143,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Wrong passwords lock the client IP and the account for a while (matches/ratelimit.py).
+AUTHENTICATION_BACKENDS = ["matches.ratelimit.LockoutModelBackend"]
+# Overrides of matches.ratelimit.DEFAULTS, e.g. {"login_failures_account": {"limit": 10}}.
+RATE_LIMITS = json.loads(os.environ.get("RATE_LIMITS") or "{}")
+# Reverse proxies in front of the app that append the client to X-Forwarded-For (0: none).
+RATE_LIMIT_PROXIES = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -157,7 +173,7 @@ WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "matches.api.auth.LimitedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -167,6 +183,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "gouji-tournament API",
     "DESCRIPTION": "Gou Ji (够级) tournaments: events, pairings, deal results and standings.",
     "VERSION": "1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "matches.api.schema.add_error_responses",
+    ],
 }
 
 # Large enough for a 10,000-action play log, small enough to refuse abuse.

@@ -13,7 +13,7 @@ urlpatterns = [
     path("manage/", include("matches.urls_manage")),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("matches.api.urls")),
@@ -21,3 +21,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# Under /api/ even a URL no route matches answers in the API's JSON error shape.
+handler400 = "gouji_tournament.views.bad_request"
+handler404 = "gouji_tournament.views.page_not_found"
+handler500 = "gouji_tournament.views.server_error"

@@ -1,11 +1,16 @@
-"""Project-wide pages: the home page and the health check."""
+"""Project-wide pages: the home page, the health check and the login page."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
+from django.views import defaults
 from django.views.decorators.cache import never_cache
+
+from matches import ratelimit
 
 
 def home(request):
@@ -45,3 +50,58 @@ def healthz(request):
         {"status": "ok" if healthy else "down", "database": database, "broker": broker},
         status=200 if healthy else 503,
     )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page behind the rate limit and the lockouts of matches/ratelimit.py: a
+    locked IP or account gets the page again with a clear message, status 429."""
+
+    def post(self, request, *args, **kwargs):
+        wait = ratelimit.LOGIN_REQUESTS.hit(ratelimit.client_ip(request))
+        if wait:
+            return self._locked(self.get_form(), wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        wait = getattr(self.request, "login_locked_for", 0)
+        if wait:
+            return self._locked(form, wait)
+        return super().form_invalid(form)
+
+    def _locked(self, form, wait: int):
+        minutes = max(1, (wait + 59) // 60)
+        response = self.render_to_response(self.get_context_data(
+            form=form, locked_message=ngettext(
+                "登录失败次数过多，请 %(minutes)d 分钟后再试。",
+                "登录失败次数过多，请 %(minutes)d 分钟后再试。", minutes) % {"minutes": minutes}))
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+        return response
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request, exception=None):
+    """404 for a URL no route matches (e.g. a negative id): JSON in the API's error shape under
+    /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "not_found", "message": "no such URL"}},
+                            status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "internal_error",
+                                       "message": "the server could not handle this request"}},
+                            status=500)
+    return defaults.server_error(request)
+
+
+def bad_request(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"error": {"code": "bad_request", "message": "bad request"}},
+                            status=400)
+    return defaults.bad_request(request, exception)

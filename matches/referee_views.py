@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import giog_referee
+from matches import ratelimit
 from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.referee_forms import (
     BURN_OUTCOME_LABELS,
@@ -59,10 +60,24 @@ def _table(table_id: int) -> Table:
 
 
 def _link_access(request, token: str) -> Access | HttpResponse:
-    link = RefereeLink.objects.filter(token=token).select_related("table").first()
+    ip = ratelimit.client_ip(request)
+    wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+    if wait:  # refused unchecked, like the API: guessing links learns nothing more
+        return _too_many(request, wait)
+    link = (RefereeLink.objects.filter(token=token).select_related("table").first()
+            if results.LINK_TOKEN.fullmatch(token) else None)
     if link is None or link.revoked_at is not None:
+        if link is None:
+            ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
         return render(request, "referee/link_gone.html", {"revoked": link is not None}, status=404)
     return Access(actor=Actor.from_link(link), table=_table(link.table_id), token=token)
+
+
+def _too_many(request, wait: int) -> HttpResponse:
+    response = render(request, "too_many_attempts.html",
+                      {"minutes": max(1, (wait + 59) // 60)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _user_access(request, table_id: int) -> Access | HttpResponse:

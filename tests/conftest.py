@@ -9,3 +9,33 @@ def demo_event(db):
     from matches.demo import build_demo_event
 
     return build_demo_event(unions=12, rounds=3, seed=2026)
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Rate-limit counters and lockouts (matches/ratelimit.py) live in the cache: start every
+    test without the failures of the tests before it."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run Celery tasks in-process, also in CI's pass with a real worker. For transactional
+    tests that do not test the worker: a worker still computing standings from one of their
+    results could deadlock with pytest-django's TRUNCATE at the end of the test."""
+    from gouji_tournament.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, False
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks_behind_a_live_server(request):
+    """Browser and HTTP tests against a live server run the computations in the server thread
+    (as on the embedded default), never in CI's shared worker: see `eager_tasks`."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("eager_tasks")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 
@@ -32,6 +33,26 @@ def _too_deep(text: str) -> bool:
     return False
 
 
+# Text no database column can hold: NUL (PostgreSQL refuses it in text and jsonb) and a UTF-16
+# surrogate left unpaired by a "\ud800" escape (not encodable as UTF-8). json.loads lets both in.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _unstorable_text(document: object) -> bool:
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if _UNSTORABLE.search(value):
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
 def read_json_document(request) -> object:
     """Return the parsed JSON body, or raise a 400/413 `ApiError` with code `bad_document`."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -49,6 +70,10 @@ def read_json_document(request) -> object:
     if _too_deep(text):
         raise ApiError("bad_document", f"the JSON is nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text)
+        document = json.loads(text)
     except ValueError as exc:
         raise ApiError("bad_document", f"the body is not JSON: {exc}")
+    if _unstorable_text(document):
+        raise ApiError("bad_document", "the JSON holds a NUL character (\\u0000) or an unpaired "
+                       "surrogate (\\ud800-\\udfff)")
+    return document

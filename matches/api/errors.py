@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -52,6 +53,15 @@ def _message(detail) -> str:
 
 
 def api_exception_handler(exc, context):
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database is down or restarting. Sending the same request again with the same
+        # Idempotency-Key is safe: a report that did get stored is returned, not stored twice.
+        log.warning("database unavailable: %s", exc)
+        return Response(
+            {"error": {"code": "database_unavailable",
+                       "message": "the database is unavailable; retry with the same Idempotency-Key"}},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"},
+        )
     response = exception_handler(exc, context)
     if response is None:
         # Django's own 404 and permission errors arrive here already converted by DRF; anything

@@ -14,7 +14,6 @@ from rest_framework import exceptions
 from rest_framework.authentication import (
     BaseAuthentication,
     SessionAuthentication,
-    TokenAuthentication,
     get_authorization_header,
 )
 from rest_framework.authtoken.models import Token
@@ -22,6 +21,8 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from matches import ratelimit
+from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
@@ -45,9 +46,19 @@ class RefereeLinkAuthentication(BaseAuthentication):
             token = parts[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed("the referee token is not valid")
+        ip = ratelimit.client_ip(request)
+        wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+        if wait:  # refused unchecked: a locked-out guesser learns nothing more
+            raise throttled(wait, "wrong referee tokens")
         link = results.link_for_token(token)
         if link is None:
-            raise exceptions.AuthenticationFailed("unknown or revoked referee link")
+            ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
+            raise exceptions.AuthenticationFailed(
+                "unknown or revoked referee link (a re-drawn round's tables get new links)")
+        wait = ratelimit.REFEREE_TOKEN_REQUESTS.hit(token)
+        if wait:
+            raise exceptions.Throttled(wait=wait, detail="too many requests with this referee "
+                                                         f"link; try again in {wait} seconds")
         from django.contrib.auth.models import AnonymousUser
 
         return AnonymousUser(), link
@@ -68,7 +79,7 @@ class RefereeLinkScheme(OpenApiAuthenticationExtension):
                                "acts on that link's table only."}
 
 
-AUTHENTICATION = [RefereeLinkAuthentication, TokenAuthentication, SessionAuthentication]
+AUTHENTICATION = [RefereeLinkAuthentication, LimitedTokenAuthentication, SessionAuthentication]
 
 
 def actor_of(request) -> Actor:
@@ -176,7 +187,8 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
     table = Table.objects.select_related("round__event", "match__union_a", "match__union_b").filter(
         pk=table_id).first()
     if table is None:
-        raise _not_found("table")
+        raise ApiError("not_found", "no such table (a table of a re-drawn round no longer "
+                       "exists: reload the round's tables)", status_code=404)
     if table.round.state == Round.State.DRAFT and not (
         actor.is_authenticated and can_manage_event(actor.user, table.round.event)
     ):

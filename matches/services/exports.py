@@ -78,6 +78,17 @@ def _giog_results_table(event: Event, tallies: dict) -> tuple[list[str], list[li
                              p["seat"], p["player"].player.name if p["player"] else "",
                              p["won"], "1" if p["beheaded"] else "", p["points"]])
     return header, rows
+# A spreadsheet reads a cell starting with one of these as a formula (`=cmd|' /C calc'!A0`):
+# names typed in by entrants must stay text (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value  # the spreadsheet shows it as text
+    return value
 
 
 def to_csv(header: list, rows: list) -> bytes:
@@ -85,7 +96,7 @@ def to_csv(header: list, rows: list) -> bytes:
     writer = csv.writer(buffer)
     writer.writerow(header)
     for row in rows:
-        writer.writerow(["" if v is None else v for v in row])
+        writer.writerow([_csv_cell(v) for v in row])
     # A BOM so that Excel opens the Chinese text as UTF-8.
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
@@ -99,6 +110,11 @@ def to_xlsx(header: list, rows: list, title: str = "sheet") -> bytes:
     sheet.append(header)
     for row in rows:
         sheet.append(row)
+    # openpyxl stores a string starting with "=" as a formula; names are text, kept verbatim.
+    for line in sheet.iter_rows():
+        for cell in line:
+            if cell.data_type == "f":
+                cell.data_type = "s"
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()

@@ -15,6 +15,7 @@ results. `deal_result_changed` is sent from `transaction.on_commit`, only for co
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,10 +104,14 @@ class Actor:
         return ("user", getattr(self.user, "pk", None))
 
 
+# secrets.token_urlsafe: letters, digits, "-" and "_" (RefereeLink.token, at most 64 characters).
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def link_for_token(token: str) -> RefereeLink | None:
     """The active link with this token (None when unknown or revoked)."""
-    if not token:
-        return None
+    if not token or not LINK_TOKEN.fullmatch(token):
+        return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
     link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
     if link is None or link.revoked_at is not None:
         return None
@@ -253,8 +258,16 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    deal, _created = Deal.objects.get_or_create(match=match, number=number,
-                                                defaults={"is_extra": is_extra})
+    with transaction.atomic():
+        # A re-draw may have deleted the match since the caller found it: lock the match row
+        # (waiting for a re-draw in progress) so no deal is created under a deleted match.
+        alive = (Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).order_by("pk")
+                 .values_list("pk", flat=True))
+        if not list(alive):
+            raise ResultError("table_gone", "this table no longer exists: the round was "
+                              "re-drawn; reload the round's tables", status=409)
+        deal, _created = Deal.objects.get_or_create(match=match, number=number,
+                                                    defaults={"is_extra": is_extra})
     return deal
 
 
@@ -484,7 +497,10 @@ def _lock_deal(deal_id: int) -> Deal:
     deal = Deal.objects.select_related(
         "match__round__event", "match__round__stage", "match__table", "match__union_a",
         "match__union_b",
-    ).get(pk=deal_id)
+    ).filter(pk=deal_id).first()
+    if deal is None:  # its match went with a re-draw
+        raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
+                          status=409)
     return deal
 
 

@@ -19,7 +19,7 @@ from matches.services.results import Actor, ResultError
 
 from .conftest import STRING_THREE_A, SUMMARY
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
 
 @pytest.fixture
