@@ -4,11 +4,18 @@
   pairings but not its results.
 - `event_version` changes whenever anything a public page shows may have changed, so pages and
   the API answer `If-None-Match` with 304 and htmx polling costs a few aggregate queries.
+  The stamp is kept in the cache: its aggregates scan every report and tally of the event
+  (60,000 deals at a festival), too much for each of hundreds of readers a second. Saving
+  anything it covers forgets it on commit; `PUBLIC_VERSION_SECONDS` bounds how long a write
+  that bypasses `save()` (a queryset `update`) can go unseen.
 """
 from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, Max
 from django.http import Http404
 
@@ -54,8 +61,30 @@ def public_snapshot(event: Event, kind: str, scope: str = "event", round_number:
     return snapshots.first()
 
 
+def _version_key(event_id: int) -> str:
+    return f"event-version:{event_id}"
+
+
+def forget_version(event_id: int | None) -> None:
+    """Something the public pages show changed: the next reader computes the stamp anew."""
+    if event_id is not None:
+        transaction.on_commit(lambda: cache.delete(_version_key(event_id)))
+
+
 def event_version(event: Event) -> str:
-    """A short stamp of everything the event's public pages show."""
+    """A short stamp of everything the event's public pages show (cached, see above)."""
+    seconds = getattr(settings, "PUBLIC_VERSION_SECONDS", 2)
+    if seconds <= 0:
+        return compute_event_version(event)
+    key = _version_key(event.pk)
+    version = cache.get(key)
+    if version is None:
+        version = compute_event_version(event)
+        cache.set(key, version, seconds)
+    return version
+
+
+def compute_event_version(event: Event) -> str:
     rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
     reports = DealReport.objects.filter(deal__match__round__event=event).aggregate(
         n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))

@@ -13,6 +13,8 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -40,7 +42,9 @@ def _etag(request, event_id, *args, **kwargs):
     if event is None:
         return None
     fragment = "hx" if request.headers.get("HX-Request") else "page"
-    return f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+    etag = f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+    request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
+    return etag
 
 
 def shared_cache(view):
@@ -75,9 +79,29 @@ def _cacheable(response):
     return response
 
 
-def _page(request, full: str, fragment: str, context: dict):
-    template = fragment if request.headers.get("HX-Request") else full
-    return _cacheable(render(request, template, context))
+def _page(request, full: str, fragment: str, context: dict, fragment_context=None):
+    """Render the full page or, for htmx, its live fragment.
+
+    With `fragment_context` (a function giving what only the fragment needs), a full page
+    takes its fragment from the shared cache as well: the fragment is the same for every
+    visitor and the costly part (a festival's standings are thousands of rows), while the page
+    around it carries the visitor's CSRF token and name and is rendered each time.
+    """
+    if request.headers.get("HX-Request"):
+        if fragment_context is not None:
+            context = {**context, **fragment_context()}
+        return _cacheable(render(request, fragment, context))
+    if fragment_context is not None:
+        etag = getattr(request, "public_etag", None)
+        key = ("public-fragment:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
+               if etag else None)
+        html = cache.get(key) if key else None
+        if html is None:
+            html = render_to_string(fragment, {**context, **fragment_context()}, request)
+            if key:
+                cache.set(key, html, PAGE_CACHE_SECONDS)
+        context = {**context, "fragment_html": mark_safe(html)}
+    return _cacheable(render(request, full, context))
 
 
 def _is_live(event) -> bool:
@@ -194,12 +218,17 @@ def standings_page(request, event_id: int):
         round_number = int(request.GET["round"]) if request.GET.get("round") else None
     except ValueError:
         round_number = None
-    snapshot = live.public_snapshot(event, kind, scope, round_number)
     rounds = [r for r in live.visible_rounds(event) if not r.silent]
-    context = {"event": event, "snapshot": snapshot, "kind": kind, "kinds": kinds, "scope": scope,
-               "rounds": rounds, "round_number": round_number, "live": _is_live(event),
-               "poll": POLL_SECONDS}
-    return _page(request, "public/standings.html", "public/_standings_table.html", context)
+    context = {"event": event, "kind": kind, "kinds": kinds, "scope": scope,
+               "rounds": rounds, "round_number": round_number}
+
+    def fragment_context() -> dict:
+        # Only when the fragment is not cached: the snapshot's rows are the heavy read.
+        return {"snapshot": live.public_snapshot(event, kind, scope, round_number),
+                "live": _is_live(event), "poll": POLL_SECONDS}
+
+    return _page(request, "public/standings.html", "public/_standings_table.html", context,
+                 fragment_context)
 
 
 @condition(etag_func=_etag)
