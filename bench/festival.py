@@ -404,8 +404,8 @@ def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="120 unions, 2 rounds")
-    parser.add_argument("--unions", type=int, default=3334)
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--unions", type=int, default=None, help="3334 (120 with --quick)")
+    parser.add_argument("--rounds", type=int, default=None, help="9 (2 with --quick)")
     parser.add_argument("--deals", type=int, default=4)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--readers", type=int, default=200)
@@ -418,8 +418,8 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true")
     parser.add_argument("--standings-timeout", type=float, default=600)
     args = parser.parse_args()
-    if args.quick:
-        args.unions, args.rounds = 120, 2
+    args.unions = args.unions or (120 if args.quick else 3334)
+    args.rounds = args.rounds or (2 if args.quick else 9)
 
     workdir = Path(tempfile.mkdtemp(prefix="festival-"))
     services = Services(args, workdir)

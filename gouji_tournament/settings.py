@@ -120,6 +120,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Seconds between standings runs while a round's results come in (the round's last result
+# asks at once); see matches/tasks.py.
+STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
+# How long the public pages' version stamp may be cached (see matches/services/live.py).
+PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")

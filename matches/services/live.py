@@ -61,14 +61,37 @@ def public_snapshot(event: Event, kind: str, scope: str = "event", round_number:
     return snapshots.first()
 
 
-def _version_key(event_id: int) -> str:
-    return f"event-version:{event_id}"
+def _version_key(event_id: int, what: str = "event") -> str:
+    return f"{what}-version:{event_id}"
 
 
-def forget_version(event_id: int | None) -> None:
-    """Something the public pages show changed: the next reader computes the stamp anew."""
-    if event_id is not None:
-        transaction.on_commit(lambda: cache.delete(_version_key(event_id)))
+def forget_version(event_id: int | None, standings: bool = False) -> None:
+    """Something the public pages show changed: the next reader computes the stamp anew.
+    `standings`: the change shows on the standings pages too (a round, a snapshot, the event)."""
+    if event_id is None:
+        return
+    keys = [_version_key(event_id)] + ([_version_key(event_id, "standings")] if standings else [])
+    # Now, and again on commit: a reader in between may have cached the stamp of the data
+    # before the commit.
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def standings_version(event: Event) -> str:
+    """A stamp of what the standings pages show: the event, its rounds and its snapshots.
+
+    Not `event_version`: that one changes with every report, i.e. every second of a festival
+    round, while the standings change only when a snapshot is written."""
+    key = _version_key(event.pk, "standings")
+    version = cache.get(key)
+    if version is None:
+        rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
+        snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(
+            n=Count("id"), last=Max("computed_at"))
+        raw = repr((event.pk, event.created_at, event.name, event.published, rounds, snapshots))
+        version = hashlib.sha1(raw.encode()).hexdigest()[:20]
+        cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
+    return version
 
 
 def event_version(event: Event) -> str:

@@ -255,13 +255,20 @@ def _create_extra_deals(match: Match, deals: list[Deal], count: int) -> None:
 
 # --- standings ----------------------------------------------------------------------------------
 
-def stale_matches(event: Event) -> list[int]:
-    """Matches whose tallies do not match the current final reports (or whose result lags)."""
+def stale_matches(event: Event, from_round: int = 1) -> list[int]:
+    """Matches (of round `from_round` on) whose tallies do not match the current final reports.
+
+    A change to an earlier round asks for the standings from that round, so the later rounds
+    are all that can be stale here; not scanning the others saves reading every result of a
+    festival's finished rounds on each run."""
     from matches.models import DealReport
 
-    final = dict(DealReport.objects.final().filter(deal__match__round__event=event)
-                 .values_list("deal_id", "id"))
-    tallied = dict(DealTally.objects.filter(match__round__event=event).values_list("deal_id", "report_id"))
+    final = dict(DealReport.objects.final().filter(
+        deal__match__round__event=event, deal__match__round__number__gte=from_round)
+        .values_list("deal_id", "id"))
+    tallied = dict(DealTally.objects.filter(
+        match__round__event=event, match__round__number__gte=from_round)
+        .values_list("deal_id", "report_id"))
     stale_deals = {d for d in set(final) | set(tallied) if final.get(d) != tallied.get(d)}
     return sorted(set(Deal.objects.filter(pk__in=stale_deals).values_list("match_id", flat=True)))
 
@@ -380,7 +387,7 @@ def update_standings(event_id: int, from_round: int = 1) -> int:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return 0
-    for match_id in stale_matches(event):
+    for match_id in stale_matches(event, from_round):
         settle_match(match_id)
     rounds = list(event.rounds.filter(number__gte=from_round).order_by("number"))
     for round_ in rounds:

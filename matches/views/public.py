@@ -47,17 +47,32 @@ def _etag(request, event_id, *args, **kwargs):
     return etag
 
 
-def shared_cache(view):
+def _standings_etag(request, event_id, *args, **kwargs):
+    """The standings page changes with the snapshots only, not with every report."""
+    event = live.public_events().filter(pk=event_id).first()
+    if event is None:
+        return None
+    fragment = "hx" if request.headers.get("HX-Request") else "page"
+    etag = (f'standings-{live.standings_version(event)}-{get_language()}-{fragment}-'
+            f'{request.GET.urlencode()}')
+    request.public_etag = etag
+    return etag
+
+
+def shared_cache(view=None, *, etag_func=None):
     """Keep a live fragment's rendering in the cache under its ETag: every spectator polling a
     live event gets the same bytes, and a new result changes the ETag (nothing goes stale).
 
     Only htmx fragments: a full page carries the visitor's CSRF token and name."""
+    if view is None:
+        return functools.partial(shared_cache, etag_func=etag_func)
+    etag_func = etag_func or _etag
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method != "GET" or not request.headers.get("HX-Request"):
             return view(request, *args, **kwargs)
-        etag = _etag(request, *args, **kwargs)
+        etag = getattr(request, "public_etag", None) or etag_func(request, *args, **kwargs)
         if etag is None:
             return view(request, *args, **kwargs)
         key = "public-page:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
@@ -207,8 +222,8 @@ def table_page(request, event_id: int, number: int, table: int):
     return _page(request, "public/table.html", "public/_table_deals.html", context)
 
 
-@condition(etag_func=_etag)
-@shared_cache
+@condition(etag_func=_standings_etag)
+@shared_cache(etag_func=_standings_etag)
 def standings_page(request, event_id: int):
     event = live.public_event_or_404(event_id)
     kinds = ["unions", "players"] if event.is_team else ["players"]
