@@ -294,7 +294,7 @@ class Readers(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self):
-        while not self.stopping.is_set():
+        while self.connections and not self.stopping.is_set():
             self.results.append(run_wrk(self.url, self.connections, self.window))
 
     def stop(self) -> dict:
@@ -519,7 +519,7 @@ def run(args, services: Services) -> None:
     print(f"raw limit, psycopg inserts of report rows: {raw['per_commit']:.0f} rows/s "
           f"(one commit each, {args.clients} connections); {raw['batched']:.0f} rows/s batched",
           flush=True)
-    static = static_limit(html, services.workdir, args.readers, args.read_window)
+    static = static_limit(html, services.workdir, args.readers or 200, args.read_window)
     print(f"raw limit, nginx static standings page: {static.get('rps', 0):.0f} req/s, "
           f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections)", flush=True)
     print("\ngoals:")

@@ -20,20 +20,35 @@ def queue_settlement(sender, deal_id: int, **kwargs) -> None:
 
 # --- the public pages' version stamp ------------------------------------------------------------
 
+def _cached(instance, *path: str):
+    """Follow already-loaded relations (`deal`, `match`, `round`) without a query; None if any
+    step is not loaded."""
+    for name in path:
+        cache = instance._state.fields_cache
+        if name not in cache:
+            return None
+        instance = cache[name]
+    return instance
+
+
 def _event_id_of(instance) -> int | None:
     """The event a saved row belongs to, without a query where the row knows it."""
-    from matches.models import DealReport, DealTally, Event
+    from matches.models import Deal, DealReport, DealTally, Event, Match
 
     if isinstance(instance, Event):
         return instance.pk
     if getattr(instance, "event_id", None):
         return instance.event_id
     if isinstance(instance, DealTally):
-        return (type(instance.match).objects.filter(pk=instance.match_id)
+        round_ = _cached(instance, "match", "round")
+        if round_ is not None:
+            return round_.event_id
+        return (Match.objects.filter(pk=instance.match_id)
                 .values_list("round__event_id", flat=True).first())
     if isinstance(instance, DealReport):
-        from matches.models import Deal
-
+        round_ = _cached(instance, "deal", "match", "round")
+        if round_ is not None:
+            return round_.event_id
         return (Deal.objects.filter(pk=instance.deal_id)
                 .values_list("match__round__event_id", flat=True).first())
     return None
