@@ -129,8 +129,10 @@ def ensure_regular_deals(match: Match) -> None:
 def settle_match(match_id: int) -> Match | None:
     """Recompute every deal tally of a match, the tributes each deal owes, and the result."""
     # Lock the match row only (Match's default ordering joins the nullable table: no FOR UPDATE
-    # on an outer join in PostgreSQL).
-    match = (Match.objects.select_for_update(of=("self",))
+    # on an outer join in PostgreSQL). FOR NO KEY UPDATE: a submission's foreign-key check on
+    # the match (KEY SHARE) must not wait for this lock while this waits for its deal row
+    # (a deadlock seen at festival scale).
+    match = (Match.objects.select_for_update(no_key=True, of=("self",))
              .select_related("round__event", "round__stage").filter(pk=match_id).order_by("pk").first())
     if match is None or match.is_bye:
         return match
@@ -349,7 +351,7 @@ def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]
 @transaction.atomic
 def snapshot_round(round_: Round) -> None:
     """Write the standings as they stand after `round_` (union and player; event and stage)."""
-    round_ = (Round.objects.select_for_update(of=("self",)).select_related("event", "stage")
+    round_ = (Round.objects.select_for_update(no_key=True, of=("self",)).select_related("event", "stage")
               .order_by("pk").get(pk=round_.pk))
     event = round_.event
     if round_.state == Round.State.DRAFT or event.game != Event.Game.GOUJI:
