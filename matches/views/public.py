@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections import defaultdict
 
 from django.core.cache import cache
@@ -94,6 +95,29 @@ def _cacheable(response):
     return response
 
 
+def _shared_fragment(key: str | None, render_fragment) -> str:
+    """The fragment under `key`, rendered by one request only when it is missing.
+
+    When the standings change, every reader misses the cache at the same moment; without the
+    lock each of them rendered the whole table (thousands of rows at a festival) at once. The
+    others wait a little for the one rendering, then render themselves if it is slow."""
+    if key is None:
+        return render_fragment()
+    html = cache.get(key)
+    if html is not None:
+        return html
+    if not cache.add(key + ":lock", 1, 10):
+        for _ in range(40):  # up to about 2 s
+            time.sleep(0.05)
+            html = cache.get(key)
+            if html is not None:
+                return html
+    html = render_fragment()
+    cache.set(key, html, PAGE_CACHE_SECONDS)
+    cache.delete(key + ":lock")
+    return html
+
+
 def _page(request, full: str, fragment: str, context: dict, fragment_context=None):
     """Render the full page or, for htmx, its live fragment.
 
@@ -110,11 +134,8 @@ def _page(request, full: str, fragment: str, context: dict, fragment_context=Non
         etag = getattr(request, "public_etag", None)
         key = ("public-fragment:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
                if etag else None)
-        html = cache.get(key) if key else None
-        if html is None:
-            html = render_to_string(fragment, {**context, **fragment_context()}, request)
-            if key:
-                cache.set(key, html, PAGE_CACHE_SECONDS)
+        html = _shared_fragment(key, lambda: render_to_string(
+            fragment, {**context, **fragment_context()}, request))
         context = {**context, "fragment_html": mark_safe(html)}
     return _cacheable(render(request, full, context))
 
