@@ -3,7 +3,8 @@
     /work/main/.venv/bin/python bench/festival.py --quick      # 120 unions, 2 rounds
     /work/main/.venv/bin/python bench/festival.py              # 3,334 unions (10,002 players), 9 rounds
 
-Starts what it needs on 127.0.0.1 and stops it at the end: a fresh PostgreSQL database (on the
+Needs `apt-get install -y nginx wrk` (Debian) and gunicorn (requirements.txt). Starts what it
+needs on 127.0.0.1 and stops it at the end: a fresh PostgreSQL database (on the
 local server, `--pg` gives its admin URL), its own redis-server, gunicorn (gthread workers) for
 the app, two `celery -A gouji_tournament worker` processes. For each Swiss round it draws and
 publishes the round (service), then `--clients` simulated referees (threads, one keep-alive
