@@ -131,6 +131,7 @@ class Services:
         root = self.workdir / "front"
         for sub in ("tmp", "cache"):
             (root / sub).mkdir(parents=True, exist_ok=True)
+            (root / sub).chmod(0o777)  # nginx's workers are not root
         port = free_port()
         conf = ((BENCH / "festival-front.conf").read_text().replace("__ROOT__", str(root))
                 .replace("__PORT__", str(port)).replace("__APP__", str(self.http_port)))
@@ -403,6 +404,7 @@ def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> 
     root = workdir / "nginx"
     (root / "www").mkdir(parents=True, exist_ok=True)
     (root / "tmp").mkdir(exist_ok=True)
+    (root / "tmp").chmod(0o777)
     (root / "www" / "standings.html").write_bytes(html)
     port = free_port()
     conf = (BENCH / "festival-nginx.conf").read_text().replace("__ROOT__", str(root)).replace(
@@ -445,6 +447,7 @@ def main() -> None:
     args.rounds = args.rounds or (2 if args.quick else 9)
 
     workdir = Path(tempfile.mkdtemp(prefix="festival-"))
+    workdir.chmod(0o755)  # nginx's workers (not root) read and write under it
     services = Services(args, workdir)
     os.environ.update(services.env)
     print(f"festival: {args.unions} unions ({3 * args.unions} players), {args.rounds} rounds, "
@@ -549,7 +552,11 @@ def run(args, services: Services) -> None:
           flush=True)
     static = static_limit(html, services.workdir, args.readers or 200, args.read_window)
     print(f"raw limit, nginx static standings page: {static.get('rps', 0):.0f} req/s, "
-          f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections)", flush=True)
+          f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections; "
+          f"non-2xx {static.get('non2xx', 'n/a'):.0f}, socket errors {static.get('errors', 0):.0f})",
+          flush=True)
+    if static.get("non2xx"):
+        print("  (nginx answered errors: the static figure is not valid)", flush=True)
     print("\ngoals:")
     ratio = raw["per_commit"] / rate
     print(f"  results throughput within 3x of raw inserts: {rate:.1f} deals/s vs "
