@@ -541,7 +541,7 @@ def run(args, services: Services) -> None:
           f"{percentile(totals['submit'], 99):.0f} ms", flush=True)
     lags = [lag for lag in totals["lags"] if lag is not None]
     print(f"standings lag after the last confirmation: max {max(lags, default=float('nan')):.2f} s "
-          f"({len(lags)}/{len(totals['lags'])} rounds in time)")
+          f"({sum(lag <= 5 for lag in lags)}/{len(totals['lags'])} rounds within 5 s)")
     print(f"standings page ({len(html) / 1024:.0f} KiB) under {args.readers} readers: "
           f"{reader_rps:.0f} req/s, p95 {reader_p95:.0f} ms (worst window)", flush=True)
 
