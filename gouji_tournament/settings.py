@@ -130,6 +130,11 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery"
 # JSON, e.g. '{"visibility_timeout": 3600}': with Redis, a task whose worker died unacked is
 # handed out again after visibility_timeout seconds (default one hour; tests/faults shortens it).
 CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}")
+# Seconds between standings runs while a round's results come in (the round's last result
+# asks at once); see matches/tasks.py.
+STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
+# How long the public pages' version stamp may be cached (see matches/services/live.py).
+PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")

@@ -16,3 +16,60 @@ def queue_settlement(sender, deal_id: int, **kwargs) -> None:
         return
     event_id = deal.match.round.event_id
     enqueue(settle_deal, event_id, f"match:{deal.match_id}", {"deal_id": deal_id})
+
+
+# --- the public pages' version stamp ------------------------------------------------------------
+
+def _cached(instance, *path: str):
+    """Follow already-loaded relations (`deal`, `match`, `round`) without a query; None if any
+    step is not loaded."""
+    for name in path:
+        cache = instance._state.fields_cache
+        if name not in cache:
+            return None
+        instance = cache[name]
+    return instance
+
+
+def _event_id_of(instance) -> int | None:
+    """The event a saved row belongs to, without a query where the row knows it."""
+    from matches.models import Deal, DealReport, DealTally, Event, Match
+
+    if isinstance(instance, Event):
+        return instance.pk
+    if getattr(instance, "event_id", None):
+        return instance.event_id
+    if isinstance(instance, DealTally):
+        round_ = _cached(instance, "match", "round")
+        if round_ is not None:
+            return round_.event_id
+        return (Match.objects.filter(pk=instance.match_id)
+                .values_list("round__event_id", flat=True).first())
+    if isinstance(instance, DealReport):
+        round_ = _cached(instance, "deal", "match", "round")
+        if round_ is not None:
+            return round_.event_id
+        return (Deal.objects.filter(pk=instance.deal_id)
+                .values_list("match__round__event_id", flat=True).first())
+    return None
+
+
+def forget_public_version(sender, instance, **kwargs) -> None:
+    from matches.models import DealReport, DealTally
+    from matches.services.live import forget_version
+
+    forget_version(_event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally)))
+
+
+def _connect_version_receivers() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    from matches.models import DealReport, DealTally, Event, Round, StandingsSnapshot
+
+    for model in (Event, Round, DealReport, DealTally, StandingsSnapshot):
+        for signal in (post_save, post_delete):
+            signal.connect(forget_public_version, sender=model,
+                           dispatch_uid=f"public-version-{model.__name__}-{signal is post_save}")
+
+
+_connect_version_receivers()

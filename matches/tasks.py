@@ -12,6 +12,7 @@ import logging
 import os
 
 from celery import shared_task
+from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
@@ -38,11 +39,13 @@ def _run_row(event_id: int, task: str, key: str):
     return row
 
 
-def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
+def enqueue(task, owner: int, key: str, kwargs: dict, countdown: float = 0,
+            urgent: bool = False) -> None:
     """Mark the computation queued and send the task once the current transaction commits.
 
     A standings run still waiting in the queue absorbs a new request (it starts from the lower
-    round), so a burst of results does not queue a burst of identical recomputations.
+    round), so a burst of results does not queue a burst of identical recomputations. An
+    `urgent` request is sent even so: the waiting run may be one delayed by `countdown`.
     """
     from matches.models import ComputationRun, Event
 
@@ -56,7 +59,8 @@ def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
         if row.state == ComputationRun.State.QUEUED and "from_round" in kwargs and row.args:
             row.args = {**row.args, "from_round": min(row.args.get("from_round", 1), kwargs["from_round"])}
             row.save(update_fields=["args"])
-            return
+            if not urgent:
+                return
         row.state = ComputationRun.State.QUEUED
         row.args = kwargs
         row.attempts = 0  # attempts of this run, shown when it fails
@@ -65,7 +69,7 @@ def enqueue(task, owner: int, key: str, kwargs: dict) -> None:
 
     def send():
         try:
-            task.apply_async(kwargs=kwargs)
+            task.apply_async(kwargs=kwargs, countdown=countdown or None)
         except Exception:
             # Eager mode raises the task's final failure here; the run row already says
             # "failed", and the result that triggered it is committed and must stay so.
@@ -132,7 +136,14 @@ def _settle_match_now(task, match_id: int) -> None:
         return
     event_id, round_number = match.round.event_id, match.round.number
     run_tracked(task, event_id, f"match:{match_id}", lambda: standings.settle_match(match_id))
-    enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": round_number})
+    # While a round's results stream in, the standings are recomputed at most about every
+    # STANDINGS_MIN_INTERVAL seconds (one run takes seconds at a festival, and a run per result
+    # would keep a worker busy for nothing); the result that completes the round's last match
+    # asks for them at once, so the final standings of a round do not wait.
+    round_done = not Match.objects.filter(round_id=match.round_id, union_b__isnull=False,
+                                          points_a__isnull=True).exists()
+    enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": round_number},
+            countdown=0 if round_done else settings.STANDINGS_MIN_INTERVAL, urgent=round_done)
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)

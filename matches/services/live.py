@@ -4,11 +4,18 @@
   pairings but not its results.
 - `event_version` changes whenever anything a public page shows may have changed, so pages and
   the API answer `If-None-Match` with 304 and htmx polling costs a few aggregate queries.
+  The stamp is kept in the cache: its aggregates scan every report and tally of the event
+  (60,000 deals at a festival), too much for each of hundreds of readers a second. Saving
+  anything it covers forgets it on commit; `PUBLIC_VERSION_SECONDS` bounds how long a write
+  that bypasses `save()` (a queryset `update`) can go unseen.
 """
 from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, Max
 from django.http import Http404
 
@@ -54,8 +61,53 @@ def public_snapshot(event: Event, kind: str, scope: str = "event", round_number:
     return snapshots.first()
 
 
+def _version_key(event_id: int, what: str = "event") -> str:
+    return f"{what}-version:{event_id}"
+
+
+def forget_version(event_id: int | None, standings: bool = False) -> None:
+    """Something the public pages show changed: the next reader computes the stamp anew.
+    `standings`: the change shows on the standings pages too (a round, a snapshot, the event)."""
+    if event_id is None:
+        return
+    keys = [_version_key(event_id)] + ([_version_key(event_id, "standings")] if standings else [])
+    # Now, and again on commit: a reader in between may have cached the stamp of the data
+    # before the commit.
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def standings_version(event: Event) -> str:
+    """A stamp of what the standings pages show: the event, its rounds and its snapshots.
+
+    Not `event_version`: that one changes with every report, i.e. every second of a festival
+    round, while the standings change only when a snapshot is written."""
+    key = _version_key(event.pk, "standings")
+    version = cache.get(key)
+    if version is None:
+        rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
+        snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(
+            n=Count("id"), last=Max("computed_at"))
+        raw = repr((event.pk, event.created_at, event.name, event.published, rounds, snapshots))
+        version = hashlib.sha1(raw.encode()).hexdigest()[:20]
+        cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
+    return version
+
+
 def event_version(event: Event) -> str:
-    """A short stamp of everything the event's public pages show."""
+    """A short stamp of everything the event's public pages show (cached, see above)."""
+    seconds = getattr(settings, "PUBLIC_VERSION_SECONDS", 2)
+    if seconds <= 0:
+        return compute_event_version(event)
+    key = _version_key(event.pk)
+    version = cache.get(key)
+    if version is None:
+        version = compute_event_version(event)
+        cache.set(key, version, seconds)
+    return version
+
+
+def compute_event_version(event: Event) -> str:
     rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
     reports = DealReport.objects.filter(deal__match__round__event=event).aggregate(
         n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))

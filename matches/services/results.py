@@ -8,7 +8,10 @@
 - `correct_result`: an organiser replaces a result. A new row, never an edit: the old final row
   becomes `superseded`, and later deals of the match are flagged `needs_recheck`.
 
-Every write holds a row lock on the Deal (`select_for_update`), and the database refuses a second
+Every write holds a row lock on the Deal (`select_for_update(no_key=True)`: FOR NO KEY UPDATE,
+which excludes other writers of the deal but not the foreign-key checks of rows that point at it,
+so a Celery settlement writing the deal's tally cannot deadlock with a submission; seen at
+festival scale, bench/RESULTS-festival.md), and the database refuses a second
 final report for a deal (partial unique index), so several web processes cannot store two final
 results. `deal_result_changed` is sent from `transaction.on_commit`, only for committed results.
 """
@@ -490,7 +493,7 @@ def _lock_deal(deal_id: int) -> Deal:
     """Lock the deal row for the rest of the transaction; refuse a deal that no longer exists or
     whose round is not open for results."""
     # order_by(): the default ordering joins the (nullable) table, which FOR UPDATE refuses.
-    deal = Deal.objects.select_for_update(of=("self",)).filter(pk=deal_id).order_by("pk").first()
+    deal = Deal.objects.select_for_update(no_key=True, of=("self",)).filter(pk=deal_id).order_by("pk").first()
     if deal is None:
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
@@ -624,7 +627,7 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
     try:
         with transaction.atomic():
             deal = _lock_deal(report.deal_id)
-            report = DealReport.objects.select_for_update().get(pk=report.pk)
+            report = DealReport.objects.select_for_update(no_key=True).get(pk=report.pk)
             report.deal = deal
             role = confirmation_role(actor, report)
             if role is None:

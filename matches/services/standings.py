@@ -129,8 +129,10 @@ def ensure_regular_deals(match: Match) -> None:
 def settle_match(match_id: int) -> Match | None:
     """Recompute every deal tally of a match, the tributes each deal owes, and the result."""
     # Lock the match row only (Match's default ordering joins the nullable table: no FOR UPDATE
-    # on an outer join in PostgreSQL).
-    match = (Match.objects.select_for_update(of=("self",))
+    # on an outer join in PostgreSQL). FOR NO KEY UPDATE: a submission's foreign-key check on
+    # the match (KEY SHARE) must not wait for this lock while this waits for its deal row
+    # (a deadlock seen at festival scale).
+    match = (Match.objects.select_for_update(no_key=True, of=("self",))
              .select_related("round__event", "round__stage").filter(pk=match_id).order_by("pk").first())
     if match is None or match.is_bye:
         return match
@@ -259,13 +261,20 @@ def _create_extra_deals(match: Match, deals: list[Deal], count: int) -> None:
 
 # --- standings ----------------------------------------------------------------------------------
 
-def stale_matches(event: Event) -> list[int]:
-    """Matches whose tallies do not match the current final reports (or whose result lags)."""
+def stale_matches(event: Event, from_round: int = 1) -> list[int]:
+    """Matches (of round `from_round` on) whose tallies do not match the current final reports.
+
+    A change to an earlier round asks for the standings from that round, so the later rounds
+    are all that can be stale here; not scanning the others saves reading every result of a
+    festival's finished rounds on each run."""
     from matches.models import DealReport
 
-    final = dict(DealReport.objects.final().filter(deal__match__round__event=event)
-                 .values_list("deal_id", "id"))
-    tallied = dict(DealTally.objects.filter(match__round__event=event).values_list("deal_id", "report_id"))
+    final = dict(DealReport.objects.final().filter(
+        deal__match__round__event=event, deal__match__round__number__gte=from_round)
+        .values_list("deal_id", "id"))
+    tallied = dict(DealTally.objects.filter(
+        match__round__event=event, match__round__number__gte=from_round)
+        .values_list("deal_id", "report_id"))
     stale_deals = {d for d in set(final) | set(tallied) if final.get(d) != tallied.get(d)}
     return sorted(set(Deal.objects.filter(pk__in=stale_deals).values_list("match_id", flat=True)))
 
@@ -346,7 +355,7 @@ def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]
 @transaction.atomic
 def snapshot_round(round_: Round) -> None:
     """Write the standings as they stand after `round_` (union and player; event and stage)."""
-    round_ = (Round.objects.select_for_update(of=("self",)).select_related("event", "stage")
+    round_ = (Round.objects.select_for_update(no_key=True, of=("self",)).select_related("event", "stage")
               .order_by("pk").get(pk=round_.pk))
     event = round_.event
     if round_.state == Round.State.DRAFT or event.game not in (Event.Game.GOUJI, Event.Game.GIOG):
@@ -390,7 +399,7 @@ def update_standings(event_id: int, from_round: int = 1) -> int:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return 0
-    for match_id in stale_matches(event):
+    for match_id in stale_matches(event, from_round):
         settle_match(match_id)
     rounds = list(event.rounds.filter(number__gte=from_round).order_by("number"))
     for round_ in rounds:

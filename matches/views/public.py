@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import time
 from collections import defaultdict
 
 from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -41,20 +44,37 @@ def _etag(request, event_id, *args, **kwargs):
     if event is None:
         return None
     fragment = "hx" if request.headers.get("HX-Request") else "page"
-    return f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+    etag = f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+    request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
+    return etag
 
 
-def shared_cache(view):
+def _standings_etag(request, event_id, *args, **kwargs):
+    """The standings page changes with the snapshots only, not with every report."""
+    event = live.public_events().filter(pk=event_id).first()
+    if event is None:
+        return None
+    fragment = "hx" if request.headers.get("HX-Request") else "page"
+    etag = (f'standings-{live.standings_version(event)}-{get_language()}-{fragment}-'
+            f'{request.GET.urlencode()}')
+    request.public_etag = etag
+    return etag
+
+
+def shared_cache(view=None, *, etag_func=None):
     """Keep a live fragment's rendering in the cache under its ETag: every spectator polling a
     live event gets the same bytes, and a new result changes the ETag (nothing goes stale).
 
     Only htmx fragments: a full page carries the visitor's CSRF token and name."""
+    if view is None:
+        return functools.partial(shared_cache, etag_func=etag_func)
+    etag_func = etag_func or _etag
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method != "GET" or not request.headers.get("HX-Request"):
             return view(request, *args, **kwargs)
-        etag = _etag(request, *args, **kwargs)
+        etag = getattr(request, "public_etag", None) or etag_func(request, *args, **kwargs)
         if etag is None:
             return view(request, *args, **kwargs)
         key = "public-page:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
@@ -76,9 +96,49 @@ def _cacheable(response):
     return response
 
 
-def _page(request, full: str, fragment: str, context: dict):
-    template = fragment if request.headers.get("HX-Request") else full
-    return _cacheable(render(request, template, context))
+def _shared_fragment(key: str | None, render_fragment) -> str:
+    """The fragment under `key`, rendered by one request only when it is missing.
+
+    When the standings change, every reader misses the cache at the same moment; without the
+    lock each of them rendered the whole table (thousands of rows at a festival) at once. The
+    others wait a little for the one rendering, then render themselves if it is slow."""
+    if key is None:
+        return render_fragment()
+    html = cache.get(key)
+    if html is not None:
+        return html
+    if not cache.add(key + ":lock", 1, 10):
+        for _ in range(40):  # up to about 2 s
+            time.sleep(0.05)
+            html = cache.get(key)
+            if html is not None:
+                return html
+    html = render_fragment()
+    cache.set(key, html, PAGE_CACHE_SECONDS)
+    cache.delete(key + ":lock")
+    return html
+
+
+def _page(request, full: str, fragment: str, context: dict, fragment_context=None):
+    """Render the full page or, for htmx, its live fragment.
+
+    With `fragment_context` (a function giving what only the fragment needs), a full page
+    takes its fragment from the shared cache as well: the fragment is the same for every
+    visitor and the costly part (a festival's standings are thousands of rows), while the page
+    around it carries the visitor's CSRF token and name and is rendered each time.
+    """
+    if request.headers.get("HX-Request"):
+        if fragment_context is not None:
+            context = {**context, **fragment_context()}
+        return _cacheable(render(request, fragment, context))
+    if fragment_context is not None:
+        etag = getattr(request, "public_etag", None)
+        key = ("public-fragment:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
+               if etag else None)
+        html = _shared_fragment(key, lambda: render_to_string(
+            fragment, {**context, **fragment_context()}, request))
+        context = {**context, "fragment_html": mark_safe(html)}
+    return _cacheable(render(request, full, context))
 
 
 def _is_live(event) -> bool:
@@ -188,8 +248,8 @@ def table_page(request, event_id: int, number: int, table: int):
     return _page(request, "public/table.html", "public/_table_deals.html", context)
 
 
-@condition(etag_func=_etag)
-@shared_cache
+@condition(etag_func=_standings_etag)
+@shared_cache(etag_func=_standings_etag)
 def standings_page(request, event_id: int):
     event = live.public_event_or_404(event_id)
     kinds = ["unions", "players"] if event.is_team else ["players"]
@@ -199,12 +259,17 @@ def standings_page(request, event_id: int):
         round_number = int(request.GET["round"]) if request.GET.get("round") else None
     except ValueError:
         round_number = None
-    snapshot = live.public_snapshot(event, kind, scope, round_number)
     rounds = [r for r in live.visible_rounds(event) if not r.silent]
-    context = {"event": event, "snapshot": snapshot, "kind": kind, "kinds": kinds, "scope": scope,
-               "rounds": rounds, "round_number": round_number, "live": _is_live(event),
-               "poll": POLL_SECONDS}
-    return _page(request, "public/standings.html", "public/_standings_table.html", context)
+    context = {"event": event, "kind": kind, "kinds": kinds, "scope": scope,
+               "rounds": rounds, "round_number": round_number}
+
+    def fragment_context() -> dict:
+        # Only when the fragment is not cached: the snapshot's rows are the heavy read.
+        return {"snapshot": live.public_snapshot(event, kind, scope, round_number),
+                "live": _is_live(event), "poll": POLL_SECONDS}
+
+    return _page(request, "public/standings.html", "public/_standings_table.html", context,
+                 fragment_context)
 
 
 @condition(etag_func=_etag)

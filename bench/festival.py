@@ -1,0 +1,575 @@
+"""Issue 8: a whole festival on PostgreSQL + Redis + gunicorn + 2 Celery workers, over HTTP.
+
+    /work/main/.venv/bin/python bench/festival.py --quick      # 120 unions, 2 rounds
+    /work/main/.venv/bin/python bench/festival.py              # 3,334 unions (10,002 players), 9 rounds
+
+Needs `apt-get install -y nginx wrk` (Debian) and gunicorn (requirements.txt). Starts what it
+needs on 127.0.0.1 and stops it at the end: a fresh PostgreSQL database (on the
+local server, `--pg` gives its admin URL), its own redis-server, gunicorn (gthread workers) for
+the app, two `celery -A gouji_tournament worker` processes. For each Swiss round it draws and
+publishes the round (service), then `--clients` simulated referees (threads, one keep-alive
+HTTP session each) report every deal through the API with one referee link per table and
+confirm it with a second referee link (event setting `result_confirmation = referee`); a tenth
+of the deals are reported as full self-play logs. Meanwhile `wrk` reads the public standings
+page with `--readers` connections. It waits until the standings snapshot of the round has every
+match, then closes the round.
+
+Printed per round: time to draw, deals/s, submission latency p50/p95/p99 (submit and confirm),
+the lag from the last confirmation to the complete standings, and the readers' figures. At the
+end, two raw limits for comparison: plain psycopg inserts of the same report rows, and nginx
+serving the rendered standings page as a static file.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import queue
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+PYTHON = sys.executable
+BIN = Path(PYTHON).parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 60) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * len(values)) - 1))
+    return values[k]
+
+
+class Services:
+    """The processes the benchmark starts; `stop()` ends exactly those."""
+
+    def __init__(self, args, workdir: Path):
+        self.args = args
+        self.workdir = workdir
+        self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.db_name = f"festival_{os.getpid()}"
+        self.admin_url = args.pg
+        self.db_url = re.sub(r"/[^/]*$", "/" + self.db_name, args.pg)
+        self.redis_port = free_port()
+        self.http_port = free_port()
+        self.env = dict(os.environ)
+        self.env.update({
+            "DATABASE_URL": self.db_url,
+            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+            "CACHE_URL": f"redis://127.0.0.1:{self.redis_port}/1",
+            "DEBUG": "False",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECRET_KEY": "festival-bench-" + os.urandom(8).hex(),
+            "DJANGO_SETTINGS_MODULE": "gouji_tournament.settings",
+            "PYTHONPATH": str(ROOT),
+            "LOG_LEVEL": "ERROR",
+        })
+        self.env.update(dict(kv.split("=", 1) for kv in args.env))
+
+    def start(self, name: str, cmd: list[str]) -> subprocess.Popen:
+        log = open(self.workdir / f"{name}.log", "w")
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        self.procs.append((name, proc))
+        return proc
+
+    def up(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        self.start("redis", ["redis-server", "--bind", "127.0.0.1", "--port", str(self.redis_port),
+                             "--save", "", "--appendonly", "no"])
+        wait_port(self.redis_port)
+        subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=self.env,
+                       check=True)
+        self.start("gunicorn", [str(BIN / "gunicorn"), "gouji_tournament.wsgi",
+                                "-b", f"127.0.0.1:{self.http_port}",
+                                "-w", str(self.args.http_workers), "-k", "gthread",
+                                "--threads", str(self.args.http_threads),
+                                "--keep-alive", "75", "--backlog", "2048"])
+        for k in (1, 2):
+            self.start(f"celery{k}", [str(BIN / "celery"), "-A", "gouji_tournament", "worker",
+                                      "-n", f"festival{k}@%h", "-P", "solo", "-l", "WARNING",
+                                      "--without-gossip", "--without-mingle",
+                                      "--without-heartbeat"])
+        wait_port(self.http_port)
+
+    def front(self) -> int:
+        """nginx in front of gunicorn, caching anonymous public pages for a second."""
+        root = self.workdir / "front"
+        for sub in ("tmp", "cache"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+            (root / sub).chmod(0o777)  # nginx's workers are not root
+        port = free_port()
+        conf = ((BENCH / "festival-front.conf").read_text().replace("__ROOT__", str(root))
+                .replace("__PORT__", str(port)).replace("__APP__", str(self.http_port)))
+        (root / "nginx.conf").write_text(conf)
+        self.start("front", ["nginx", "-p", str(root), "-c", str(root / "nginx.conf")])
+        wait_port(port)
+        return port
+
+    def stop(self) -> None:
+        for name, proc in reversed(self.procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for name, proc in reversed(self.procs):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        self.procs.clear()
+        if not self.args.keep_db:
+            import psycopg
+
+            with psycopg.connect(self.admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+
+
+# --- the event ----------------------------------------------------------------------------------
+
+def build_event(unions: int, rounds: int, deals: int):
+    from django.contrib.auth.models import User
+
+    from matches.models import Event, Registration, Stage, Union, UnionMember
+    from players.models import Player
+
+    organiser, _ = User.objects.get_or_create(username="festival-organiser")
+    event = Event.objects.create(
+        name="青岛够级节（模拟）", start_date=datetime.date(2026, 7, 1), published=True,
+        deals_per_match=deals, result_confirmation=Event.Confirmation.REFEREE)
+    event.organisers.add(organiser)
+    stage = Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
+                                 planned_rounds=rounds)
+    union_rows = Union.objects.bulk_create(
+        [Union(event=event, name=f"联邦{k}") for k in range(1, unions + 1)], batch_size=2000)
+    players = Player.objects.bulk_create(
+        [Player(name=f"选手{k}") for k in range(1, 3 * unions + 1)], batch_size=2000)
+    UnionMember.objects.bulk_create(
+        [UnionMember(union=u, event=event, player=players[3 * i + k], order=k + 1,
+                     is_captain=k == 0)
+         for i, u in enumerate(union_rows) for k in range(3)], batch_size=2000)
+    Registration.objects.bulk_create(
+        [Registration(event=event, union=u, seed=i + 1, status=Registration.Status.CHECKED_IN)
+         for i, u in enumerate(union_rows)], batch_size=2000)
+    return event, stage
+
+
+def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """Self-played deals: their records are play logs, their replays give valid summaries."""
+    from matches.rules.registry import get_game
+    from matches.services.results import _summary_from_replay
+
+    game = get_game("gouji")
+    logs, summaries = [], []
+    for record in game.selfplay(count, seed):
+        verdict = game.replay(record)
+        if not (verdict["valid"] and verdict["complete"]):
+            continue
+        record = dict(record)
+        record.pop("claimed", None)
+        logs.append(record)
+        summaries.append(_summary_from_replay(record, verdict))
+    return logs, summaries
+
+
+# --- one round ----------------------------------------------------------------------------------
+
+class Referees:
+    """`clients` threads, each a keep-alive session, reporting and confirming whole tables."""
+
+    def __init__(self, port: int, clients: int, logs: list, summaries: list, log_share: float,
+                 seed: int):
+        self.base = f"http://127.0.0.1:{port}"
+        self.clients = clients
+        self.logs, self.summaries = logs, summaries
+        self.log_share = log_share
+        self.rng = random.Random(seed)
+        self.lock = threading.Lock()
+
+    def run(self, tables: list[tuple[int, str, str]], deals: int) -> dict:
+        import requests
+
+        work: queue.Queue = queue.Queue()
+        # Play logs go on deal 1 (a self-played record starts with no tributes owed): deal 1 of
+        # `log_share * deals` of the tables makes `log_share` of all deals.
+        log_tables = set(self.rng.sample(range(len(tables)), round(len(tables) * min(1.0, self.log_share * deals))))
+        for index, table in enumerate(tables):
+            work.put((index, table))
+        submit_ms, confirm_ms, errors = [], [], []
+        last_confirm = [0.0]
+        counts = {"deals": 0, "logs": 0, "retries": 0, "server_errors": 0}
+
+        def post(session, path, token, body, key=None):
+            headers = {"Authorization": f"Referee {token}", "Content-Type": "application/json"}
+            if key:
+                headers["Idempotency-Key"] = key
+            data = json.dumps(body)
+            for attempt in range(20):
+                started = time.perf_counter()
+                response = session.post(self.base + path, data=data, headers=headers, timeout=120)
+                elapsed = (time.perf_counter() - started) * 1000
+                if response.status_code in (429, 502, 503):
+                    counts["retries"] += 1
+                    time.sleep(float(response.headers.get("Retry-After", "0.5") or 0.5))
+                    continue
+                if response.status_code >= 500 and attempt < 3:
+                    # Counted and shown: a 500 is a bug to fix, the retry only keeps the round
+                    # going (the Idempotency-Key makes it safe).
+                    counts["server_errors"] += 1
+                    errors.append(f"{path}: {response.status_code} (retried)")
+                    continue
+                return response, elapsed
+            return response, elapsed
+
+        def client(number: int) -> None:
+            session = requests.Session()
+            rng = random.Random(number)
+            while True:
+                try:
+                    index, (table_id, token_a, token_b) = work.get_nowait()
+                except queue.Empty:
+                    return
+                for deal in range(1, deals + 1):
+                    if deal == 1 and index in log_tables:
+                        body = {"play_log": rng.choice(self.logs)}
+                    else:
+                        body = {"summary": rng.choice(self.summaries)}
+                    response, ms = post(session, f"/api/v1/tables/{table_id}/deals/{deal}/reports",
+                                        token_a, body, key=f"t{table_id}d{deal}")
+                    if response.status_code not in (200, 201):
+                        errors.append(f"submit {table_id}/{deal}: {response.status_code} {response.text[:300]}")
+                        break
+                    report_id = response.json()["report"]["id"]
+                    response2, ms2 = post(session, f"/api/v1/reports/{report_id}/confirm", token_b,
+                                          {"agrees": True})
+                    if response2.status_code != 200:
+                        errors.append(f"confirm {report_id}: {response2.status_code} {response2.text[:300]}")
+                        break
+                    with self.lock:
+                        submit_ms.append(ms)
+                        confirm_ms.append(ms2)
+                        counts["deals"] += 1
+                        counts["logs"] += "play_log" in body
+                        last_confirm[0] = max(last_confirm[0], time.time())
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(self.clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        seconds = time.perf_counter() - started
+        return {"seconds": seconds, "submit_ms": submit_ms, "confirm_ms": confirm_ms,
+                "errors": errors, "last_confirm": last_confirm[0], **counts}
+
+
+def run_wrk(url: str, connections: int, seconds: int, threads: int = 2) -> dict:
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s",
+                          "--timeout", "30s", "-s", str(BENCH / "festival-wrk.lua"), url],
+                         capture_output=True, text=True)
+    match = re.search(r"FESTIVAL (.*)", out.stdout)
+    if not match:
+        return {"error": out.stdout + out.stderr}
+    return {k: float(v) for k, v in (kv.split("=") for kv in match.group(1).split())}
+
+
+class Readers(threading.Thread):
+    """wrk on the public standings page, in windows of `window` s, while the round runs."""
+
+    def __init__(self, url: str, connections: int, window: int):
+        super().__init__(daemon=True)
+        self.url, self.connections, self.window = url, connections, window
+        self.results: list[dict] = []
+        self.stopping = threading.Event()
+
+    def run(self):
+        while self.connections and not self.stopping.is_set():
+            self.results.append(run_wrk(self.url, self.connections, self.window))
+
+    def stop(self) -> dict:
+        self.stopping.set()
+        self.join()
+        good = [r for r in self.results if "rps" in r]
+        if not good:
+            return {"error": self.results[-1] if self.results else "no run"}
+        total = sum(r["requests"] for r in good)
+        seconds = sum(r["seconds"] for r in good)
+        return {"rps": total / seconds, "p95": max(r["p95"] for r in good),
+                "p50": statistics.median(r["p50"] for r in good), "requests": total,
+                "errors": sum(r["errors"] for r in good), "non2xx": sum(r["non2xx"] for r in good),
+                "windows": len(good)}
+
+
+def wait_for_standings(round_, timeout: float) -> tuple[float | None, float]:
+    """Seconds from the round's last confirmation to a snapshot of the round with every match,
+    both as the database recorded them (the server's clock), and the seconds this waited."""
+    from django.db.models import Max
+
+    from matches.models import Confirmation, StandingsSnapshot
+
+    started = time.time()
+    last = Confirmation.objects.filter(report__deal__match__round=round_).aggregate(
+        last=Max("at"))["last"]
+    while time.time() < started + timeout:
+        snap = (StandingsSnapshot.objects.filter(round=round_, kind="unions", scope="event")
+                .values("unfinished", "computed_at").first())
+        if snap and snap["unfinished"] == 0 and last and snap["computed_at"] >= last:
+            return (snap["computed_at"] - last).total_seconds(), time.time() - started
+        time.sleep(0.05)
+    return None, time.time() - started
+
+
+# --- raw limits ---------------------------------------------------------------------------------
+
+def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
+    """Plain psycopg: the report rows a deal stores, one row per transaction from `clients`
+    connections (as the API commits them), and the same rows in one batched transaction."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS bench_raw_report")
+        # Same columns, defaults, identity and indexes as the real table (no foreign keys).
+        conn.execute("CREATE TABLE bench_raw_report (LIKE matches_dealreport INCLUDING ALL)")
+        deal_id = conn.execute("SELECT min(id) FROM matches_deal").fetchone()[0]
+    columns = ("deal_id, kind, state, summary, play_log, verdict, score_a, score_b, via, "
+               "idempotency_key, created_at, state_changed_at, reason")
+    sql = (f"INSERT INTO bench_raw_report ({columns}) VALUES "
+           "(%s, 'report', 'pending', %s, NULL, %s, 1, -1, 'referee_link', %s, now(), now(), '')")
+    verdict = {"valid": True, "union_scores": {"A": 1, "B": -1}, "errors": [], "tributes": []}
+    counter = iter(range(rows))
+    lock = threading.Lock()
+
+    def worker():
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            while True:
+                with lock:
+                    k = next(counter, None)
+                if k is None:
+                    return
+                conn.execute(sql, (deal_id, Jsonb(summary), Jsonb(verdict), f"raw{k}"))
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    single = rows / (time.perf_counter() - started)
+    with psycopg.connect(db_url) as conn:
+        started = time.perf_counter()
+        with conn.cursor() as cur:
+            cur.executemany(sql, [(deal_id, Jsonb(summary), Jsonb(verdict), f"batch{k}")
+                                  for k in range(rows)])
+        conn.commit()
+        batched = rows / (time.perf_counter() - started)
+        conn.execute("DROP TABLE bench_raw_report")
+        conn.commit()
+    return {"per_commit": single, "batched": batched}
+
+
+def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> dict:
+    root = workdir / "nginx"
+    (root / "www").mkdir(parents=True, exist_ok=True)
+    (root / "tmp").mkdir(exist_ok=True)
+    (root / "tmp").chmod(0o777)
+    (root / "www" / "standings.html").write_bytes(html)
+    port = free_port()
+    conf = (BENCH / "festival-nginx.conf").read_text().replace("__ROOT__", str(root)).replace(
+        "__PORT__", str(port))
+    (root / "nginx.conf").write_text(conf)
+    proc = subprocess.Popen(["nginx", "-p", str(root), "-c", str(root / "nginx.conf")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        wait_port(port)
+        return run_wrk(f"http://127.0.0.1:{port}/standings.html", connections, seconds)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+
+
+# --- main ---------------------------------------------------------------------------------------
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="120 unions, 2 rounds")
+    parser.add_argument("--unions", type=int, default=None, help="3334 (120 with --quick)")
+    parser.add_argument("--rounds", type=int, default=None, help="9 (2 with --quick)")
+    parser.add_argument("--deals", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--readers", type=int, default=200)
+    parser.add_argument("--read-window", type=int, default=15, help="seconds of each wrk run")
+    parser.add_argument("--log-share", type=float, default=0.1)
+    parser.add_argument("--http-workers", type=int, default=3)
+    parser.add_argument("--http-threads", type=int, default=8)
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--env", action="append", default=[], help="NAME=value for the app")
+    parser.add_argument("--keep-db", action="store_true")
+    parser.add_argument("--front-cache", action="store_true",
+                        help="readers go through nginx caching public pages for 1 s "
+                             "(bench/festival-front.conf)")
+    parser.add_argument("--standings-timeout", type=float, default=180)
+    args = parser.parse_args()
+    args.unions = args.unions or (120 if args.quick else 3334)
+    args.rounds = args.rounds or (2 if args.quick else 9)
+
+    workdir = Path(tempfile.mkdtemp(prefix="festival-"))
+    workdir.chmod(0o755)  # nginx's workers (not root) read and write under it
+    services = Services(args, workdir)
+    os.environ.update(services.env)
+    print(f"festival: {args.unions} unions ({3 * args.unions} players), {args.rounds} rounds, "
+          f"{args.deals} deals a match, {args.clients} referee clients, {args.readers} readers; "
+          f"logs in {workdir}", flush=True)
+    # `kill` ends the run like Ctrl-C: the services it started are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    services.up()
+    try:
+        run(args, services)
+    finally:
+        services.stop()
+        shutil.rmtree(workdir / "nginx", ignore_errors=True)
+
+
+def run(args, services: Services) -> None:
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from matches.models import RefereeLink, Table
+    from matches.services import seating
+
+    started = time.perf_counter()
+    event, stage = build_event(args.unions, args.rounds, args.deals)
+    print(f"event {event.pk} built in {time.perf_counter() - started:.1f} s", flush=True)
+    logs, summaries = documents(60, 2026)
+    referees = Referees(services.http_port, args.clients, logs, summaries, args.log_share, 8)
+    page = f"http://127.0.0.1:{services.http_port}/events/{event.pk}/standings/"
+    read_page = page
+    if args.front_cache:
+        read_page = f"http://127.0.0.1:{services.front()}/events/{event.pk}/standings/"
+        print(f"readers through the nginx front cache: {read_page}", flush=True)
+    header = ("round  draw_s  tables  deals  logs  seconds  deals/s  submit_p50/p95/p99_ms  "
+              "confirm_p50/p95/p99_ms  standings_lag_s  readers_rps  readers_p95_ms  errors")
+    print(header, flush=True)
+    totals = {"deals": 0, "seconds": 0.0, "submit": [], "lags": [], "readers": []}
+    for number in range(1, args.rounds + 1):
+        t0 = time.perf_counter()
+        round_ = seating.create_round(stage, seed=1000 + number)
+        seating.publish_round(round_)
+        draw_s = time.perf_counter() - t0
+        tables = list(Table.objects.filter(round=round_, match__union_b__isnull=False)
+                      .values_list("pk", flat=True))
+        links = RefereeLink.objects.bulk_create(
+            [RefereeLink(table_id=t, label=label) for t in tables for label in ("A", "B")])
+        by_table: dict[int, list[str]] = {}
+        for link in links:
+            by_table.setdefault(link.table_id, []).append(link.token)
+        jobs = [(t, *by_table[t]) for t in tables]
+        connection.close()  # the referees' wait may outlast CONN_MAX_AGE
+        readers = Readers(read_page, args.readers, args.read_window)
+        readers.start()
+        result = referees.run(jobs, args.deals)
+        lag, observed = wait_for_standings(round_, args.standings_timeout)
+        read = readers.stop()
+        seating.close_round(round_)
+        s, c = result["submit_ms"], result["confirm_ms"]
+        rate = result["deals"] / result["seconds"]
+        lag_text = f"{lag:.2f}" if lag is not None else f">{observed:.0f}"
+        print(f"{number:>5}  {draw_s:6.2f}  {len(tables):>6}  {result['deals']:>5}  {result['logs']:>4}  "
+              f"{result['seconds']:7.1f}  {rate:7.1f}  "
+              f"{percentile(s, 50):6.0f}/{percentile(s, 95):.0f}/{percentile(s, 99):.0f}  "
+              f"{percentile(c, 50):6.0f}/{percentile(c, 95):.0f}/{percentile(c, 99):.0f}  "
+              f"{lag_text:>15}  {read.get('rps', 0):11.1f}  {read.get('p95', 0):14.1f}  "
+              f"{len(result['errors'])}" + (f" (429/502/503 retries {result['retries']})" if result["retries"] else "")
+            + (f" (500s retried: {result['server_errors']})" if result["server_errors"] else ""),
+              flush=True)
+        for error in result["errors"][:5]:
+            print("   error:", error, flush=True)
+        if "error" in read or read.get("non2xx") or read.get("errors"):
+            print("   readers:", read, flush=True)
+        totals["deals"] += result["deals"]
+        totals["seconds"] += result["seconds"]
+        totals["submit"] += s
+        totals["lags"].append(lag)
+        totals["readers"].append(read)
+
+    import requests
+
+    html = requests.get(page, timeout=60).content
+    rate = totals["deals"] / totals["seconds"]
+    good = [r for r in totals["readers"] if "rps" in r]
+    reader_rps = (sum(r["requests"] for r in good) /
+                  sum(r["requests"] / r["rps"] for r in good)) if good else 0
+    reader_p95 = max((r["p95"] for r in good), default=float("nan"))
+    print(f"\nall rounds: {totals['deals']} deals in {totals['seconds']:.0f} s of reporting: "
+          f"{rate:.1f} deals/s ({2 * rate:.1f} requests/s); submit p50/p95/p99 "
+          f"{percentile(totals['submit'], 50):.0f}/{percentile(totals['submit'], 95):.0f}/"
+          f"{percentile(totals['submit'], 99):.0f} ms", flush=True)
+    lags = [lag for lag in totals["lags"] if lag is not None]
+    print(f"standings lag after the last confirmation: max {max(lags, default=float('nan')):.2f} s "
+          f"({sum(lag <= 5 for lag in lags)}/{len(totals['lags'])} rounds within 5 s)")
+    print(f"standings page ({len(html) / 1024:.0f} KiB) under {args.readers} readers: "
+          f"{reader_rps:.0f} req/s, p95 {reader_p95:.0f} ms (worst window)", flush=True)
+
+    raw = raw_inserts(services.db_url, 20000 if not args.quick else 5000, args.clients,
+                      summaries[0])
+    print(f"raw limit, psycopg inserts of report rows: {raw['per_commit']:.0f} rows/s "
+          f"(one commit each, {args.clients} connections); {raw['batched']:.0f} rows/s batched",
+          flush=True)
+    static = static_limit(html, services.workdir, args.readers or 200, args.read_window)
+    print(f"raw limit, nginx static standings page: {static.get('rps', 0):.0f} req/s, "
+          f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections; "
+          f"non-2xx {static.get('non2xx', 'n/a'):.0f}, socket errors {static.get('errors', 0):.0f})",
+          flush=True)
+    if static.get("non2xx"):
+        print("  (nginx answered errors: the static figure is not valid)", flush=True)
+    print("\ngoals:")
+    ratio = raw["per_commit"] / rate
+    print(f"  results throughput within 3x of raw inserts: {rate:.1f} deals/s vs "
+          f"{raw['per_commit']:.0f} rows/s = {ratio:.1f}x -> {'met' if ratio <= 3 else 'NOT met'}")
+    sratio = static.get("rps", 0) / reader_rps if reader_rps else float("inf")
+    print(f"  standings page within 3x of static: {reader_rps:.0f} vs {static.get('rps', 0):.0f} "
+          f"req/s = {sratio:.1f}x -> {'met' if sratio <= 3 else 'NOT met'}")
+    worst = max(lags, default=float("inf")) if len(lags) == len(totals["lags"]) else float("inf")
+    print(f"  standings within 5 s of the last confirmation: worst {worst:.2f} s -> "
+          f"{'met' if worst <= 5 else 'NOT met'}")
+    print(f"  {args.rounds} rounds complete: {len(totals['lags'])} rounds, "
+          f"{totals['deals']} deals", flush=True)
+
+
+if __name__ == "__main__":
+    main()

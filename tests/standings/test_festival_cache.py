@@ -1,0 +1,44 @@
+"""Festival load (issue 8): the public standings page shares its table and its version stamp
+through the cache, and both change when the standings do."""
+from __future__ import annotations
+
+import re
+
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from matches.services import live, standings
+
+A_BY_TWO = [1, 2, 3, 4, 5, 6]
+
+
+def _csrf(html: bytes) -> str:
+    return re.search(rb'X-CSRFToken": "([^"]+)"', html).group(1).decode()
+
+
+def test_full_pages_share_the_table_but_not_the_csrf_token(build):
+    b = build(unions=2, deals=1)
+    r1 = b.round([(0, 1)])
+    b.final(b.match(r1, 1), 1, A_BY_TWO)
+    standings.recompute_event(b.event.pk)
+    url = reverse("public:standings", args=[b.event.pk])
+    first, second = Client().get(url), Client().get(url)
+    assert first.status_code == second.status_code == 200
+    assert _csrf(first.content) != _csrf(second.content)  # each visitor's own token
+    keys = [k for k in cache._cache if "public-fragment:" in k and not k.endswith(":lock")]
+    assert len(keys) == 1  # one rendering of the table served both
+    table = re.search(rb'<div id="standings-live".*?</div>', first.content, re.S).group(0)
+    assert table in second.content
+
+
+def test_the_standings_stamp_changes_with_a_snapshot_not_with_a_report(build):
+    b = build(unions=2, deals=2)
+    r1 = b.round([(0, 1)])
+    before = live.standings_version(b.event)
+    event_before = live.event_version(b.event)
+    b.final(b.match(r1, 1), 1, A_BY_TWO)  # a report: the event's stamp changes at once
+    assert live.event_version(b.event) != event_before
+    assert live.standings_version(b.event) == before
+    standings.recompute_event(b.event.pk)  # new snapshots: the standings' stamp changes
+    assert live.standings_version(b.event) != before
