@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping
 
 from . import types as flags
+from .individual import IndividualDraw, TableDraw
 from .types import SeatingError
 
 MAX_TABLE = 4
@@ -36,28 +37,10 @@ class GiogPlayer:
     met: Mapping = field(default_factory=dict)  # other player id -> rounds at one table so far
 
 
-@dataclass
-class GiogTable:
-    seats: list  # player ids, seat 1 first
-    flags: list = field(default_factory=list)
-    details: dict = field(default_factory=dict)
-
-    # The tournament model stores a table as two drawn seat groups (odd and even seats); Giog
-    # has no sides, nothing is scored by them (docs/giog.md, "Giog tournaments").
-    @property
-    def union_a(self) -> list:
-        return self.seats[0::2]
-
-    @property
-    def union_b(self) -> list:
-        return self.seats[1::2]
-
-
-@dataclass
-class GiogDraw:
-    tables: list
-    sitting_out: list = field(default_factory=list)
-    quality: dict = field(default_factory=dict)
+# A Giog table is stored like an individual Gou Ji table: two drawn seat groups (odd and even
+# seats). Giog has no sides and nothing is scored by them (docs/giog.md, "Giog tournaments").
+GiogTable = TableDraw
+GiogDraw = IndividualDraw  # nobody sits out of a Giog round: sitting_out stays empty
 
 
 def table_sizes(count: int) -> list[int]:
@@ -121,7 +104,7 @@ def draw_giog(players: Iterable[GiogPlayer], *, seed: int = 0,
         drawn.append(describe(seated))
     quality = measure(drawn)
     quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
-    return GiogDraw(tables=drawn, quality=quality)
+    return GiogDraw(tables=drawn, sitting_out=[], quality=quality)
 
 
 def _improve(tables: list) -> int:
