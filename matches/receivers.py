@@ -7,15 +7,17 @@ from matches.signals import deal_result_changed
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
-def queue_settlement(sender, deal_id: int, **kwargs) -> None:
+def queue_settlement(sender, deal_id: int, match_id: int | None = None,
+                     event_id: int | None = None, **kwargs) -> None:
     from matches.models import Deal
     from matches.tasks import enqueue, settle_deal
 
-    deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
-    if deal is None:
-        return
-    event_id = deal.match.round.event_id
-    enqueue(settle_deal, event_id, f"match:{deal.match_id}", {"deal_id": deal_id})
+    if match_id is None or event_id is None:
+        deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
+        if deal is None:
+            return
+        match_id, event_id = deal.match_id, deal.match.round.event_id
+    enqueue(settle_deal, event_id, f"match:{match_id}", {"deal_id": deal_id})
 
 
 # --- the public pages' version stamp ------------------------------------------------------------

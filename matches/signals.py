@@ -7,4 +7,4 @@ standings) receives it. Neither side imports the other.
 """
 from django.dispatch import Signal
 
-deal_result_changed = Signal()  # kwargs: deal_id: int
+deal_result_changed = Signal()  # kwargs: deal_id: int; match_id, event_id: int, when known

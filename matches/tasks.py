@@ -50,12 +50,15 @@ def enqueue(task, owner: int, key: str, kwargs: dict, countdown: float = 0,
     from matches.models import ComputationRun, Event
 
     event_id = owner  # the event whose dashboard shows this computation
-    if not Event.objects.filter(pk=event_id).exists():
-        return
     name = task.name.rsplit(".", 1)[-1]
+    runs = ComputationRun.objects.select_for_update().filter(event_id=event_id, task=name, key=key)
     with transaction.atomic():
-        _run_row(event_id, name, key)
-        row = ComputationRun.objects.select_for_update().get(event_id=event_id, task=name, key=key)
+        row = runs.first()  # one query in the usual case: the row exists after the first run
+        if row is None:
+            if not Event.objects.filter(pk=event_id).exists():
+                return
+            _run_row(event_id, name, key)  # get_or_create: safe against a concurrent creator
+            row = runs.get()
         if row.state == ComputationRun.State.QUEUED and "from_round" in kwargs and row.args:
             row.args = {**row.args, "from_round": min(row.args.get("from_round", 1), kwargs["from_round"])}
             row.save(update_fields=["args"])

@@ -100,7 +100,9 @@ def _not_found(what: str) -> ApiError:
 
 # --- JSON shapes ------------------------------------------------------------------------------
 
-def report_json(report: DealReport, full: bool = True) -> dict:
+def report_json(report: DealReport, full: bool = True, confirmations=None) -> dict:
+    """`confirmations`: the report's confirmations when the caller knows them (none for a report
+    just created), which spares a query."""
     data = {
         "id": report.pk,
         "deal": report.deal.number,
@@ -124,7 +126,8 @@ def report_json(report: DealReport, full: bool = True) -> dict:
             "confirmations": [
                 {"role": c.role, "agrees": c.agrees, "note": c.note, "at": c.at.isoformat(),
                  "by": c.user.get_username() if c.user else None, "referee_link": c.referee_link_id}
-                for c in report.confirmations.select_related("user")
+                for c in (confirmations if confirmations is not None
+                          else report.confirmations.select_related("user"))
             ],
         })
     return data
@@ -193,6 +196,9 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
         actor.is_authenticated and can_manage_event(actor.user, table.round.event)
     ):
         raise _not_found("table")  # a draft round is not published data
+    match = getattr(table, "match", None)
+    if match is not None:
+        match.round = table.round  # the same row, already loaded: no query for match.round
     return table
 
 
@@ -251,7 +257,8 @@ def submit_deal_report(request, table_id: int, number: int):
         )
     except ResultError as exc:
         return _error(exc)
-    response = Response({"report": report_json(report)}, status=201 if created else 200)
+    response = Response({"report": report_json(report, confirmations=[] if created else None)},
+                        status=201 if created else 200)
     if not created:
         response["Idempotent-Replayed"] = "true"
     return response

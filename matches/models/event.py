@@ -223,7 +223,7 @@ class Stage(models.Model):
     seeded = models.BooleanField(_("按种子排位"), default=False)
 
     class Meta:
-        ordering = ["event", "order"]
+        ordering = ["event_id", "order"]
         verbose_name = _("阶段")
         verbose_name_plural = _("阶段")
         constraints = [
@@ -251,7 +251,9 @@ class Union(models.Model):
     club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL)
 
     class Meta:
-        ordering = ["event", "name"]
+        # Order by the foreign key's column, not the related model's own ordering: that one
+        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        ordering = ["event_id", "name"]
         verbose_name = _("联邦")
         verbose_name_plural = _("联邦")
         constraints = [
@@ -285,7 +287,7 @@ class UnionMember(models.Model):
     is_captain = models.BooleanField(_("队长"), default=False)
 
     class Meta:
-        ordering = ["union", "order"]
+        ordering = ["union_id", "order"]
         constraints = [
             models.CheckConstraint(condition=Q(order__gte=1) & Q(order__lte=3),
                                    name="member_order_1_to_3"),
@@ -333,7 +335,7 @@ class Registration(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "seed", "id"]
+        ordering = ["event_id", "seed", "id"]
         verbose_name = _("报名")
         verbose_name_plural = _("报名")
         constraints = [

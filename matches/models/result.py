@@ -81,7 +81,9 @@ class DealReport(models.Model):
     objects = DealReportQuerySet.as_manager()
 
     class Meta:
-        ordering = ["deal", "created_at", "id"]
+        # Order by the foreign key's column, not the related model's own ordering: that one
+        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        ordering = ["deal_id", "created_at", "id"]
         verbose_name = _("牌局成绩")
         verbose_name_plural = _("牌局成绩")
         constraints = [
@@ -122,7 +124,7 @@ class RefereeLink(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["table", "created_at", "id"]
+        ordering = ["table_id", "created_at", "id"]
         verbose_name = _("裁判链接")
         verbose_name_plural = _("裁判链接")
 
@@ -155,7 +157,7 @@ class Confirmation(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["report", "at", "id"]
+        ordering = ["report_id", "at", "id"]
         verbose_name = _("成绩确认")
         verbose_name_plural = _("成绩确认")
 

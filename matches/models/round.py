@@ -39,7 +39,7 @@ class Round(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "number"]
+        ordering = ["event_id", "number"]
         verbose_name = _("轮次")
         verbose_name_plural = _("轮次")
         constraints = [
@@ -64,7 +64,7 @@ class Table(models.Model):
                                       related_name="refereed_tables")
 
     class Meta:
-        ordering = ["round", "number"]
+        ordering = ["round_id", "number"]
         verbose_name = _("牌桌")
         verbose_name_plural = _("牌桌")
         constraints = [
@@ -99,7 +99,7 @@ class Match(models.Model):
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["round", "table__number", "id"]
+        ordering = ["round_id", "table__number", "id"]
         verbose_name = _("对局")
         verbose_name_plural = _("对局")
         constraints = [
@@ -156,7 +156,7 @@ class TableSeat(models.Model):
     union = models.ForeignKey("matches.Union", on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
-        ordering = ["table", "seat"]
+        ordering = ["table_id", "seat"]
         constraints = [
             models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=6), name="seat_1_to_6"),
             models.CheckConstraint(
@@ -207,7 +207,9 @@ class Deal(models.Model):
     objects = DealQuerySet.as_manager()
 
     class Meta:
-        ordering = ["match", "number"]
+        # Order by the foreign key's column, not the related model's own ordering: that one
+        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        ordering = ["match_id", "number"]
         verbose_name = _("牌局")
         verbose_name_plural = _("牌局")
         constraints = [
@@ -245,7 +247,7 @@ class RoundLog(models.Model):
     details = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["round", "at", "id"]
+        ordering = ["round_id", "at", "id"]
 
     def __str__(self):
         return f"{self.round} {self.action} {self.at:%Y-%m-%d %H:%M}"

@@ -28,7 +28,9 @@ class DealTally(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["match", "deal__number"]
+        # Order by the foreign key's column, not the related model's own ordering: that one
+        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        ordering = ["match_id", "deal__number"]
 
 
 class StandingsSnapshot(models.Model):
@@ -53,7 +55,7 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["event", "round__number", "kind", "scope"]
+        ordering = ["event_id", "round__number", "kind", "scope"]
         constraints = [
             models.UniqueConstraint(fields=["round", "kind", "scope"], name="one_snapshot_per_round_kind_scope"),
         ]
@@ -84,7 +86,7 @@ class ComputationRun(models.Model):
     succeeded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "-queued_at"]
+        ordering = ["event_id", "-queued_at"]
         constraints = [
             models.UniqueConstraint(fields=["event", "task", "key"], name="one_run_row_per_computation"),
         ]

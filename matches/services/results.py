@@ -261,17 +261,25 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    with transaction.atomic():
-        # A re-draw may have deleted the match since the caller found it: lock the match row
-        # (waiting for a re-draw in progress) so no deal is created under a deleted match.
-        alive = (Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).order_by("pk")
-                 .values_list("pk", flat=True))
-        if not list(alive):
-            raise ResultError("table_gone", "this table no longer exists: the round was "
-                              "re-drawn; reload the round's tables", status=409)
-        deal, _created = Deal.objects.get_or_create(match=match, number=number,
-                                                    defaults={"is_extra": is_extra})
-    return deal
+    if match.round.state == Round.State.DRAFT:
+        # No deal rows in a draft round: a re-draw deletes its matches, and a deal created
+        # meanwhile would block that delete. (Reporting refuses draft rounds anyway.)
+        raise ResultError("round_not_published", "this round is not published yet", status=409)
+    gone = ResultError("table_gone", "this table no longer exists: the round was re-drawn; "
+                       "reload the round's tables", status=409)
+    try:
+        with transaction.atomic():
+            # The match may have been deleted since the caller found it: lock it (waiting for a
+            # delete in progress) so no deal is created under a deleted match.
+            if not Match.objects.select_for_update(no_key=True).filter(pk=match.pk).order_by().exists():
+                raise gone
+            return Deal.objects.create(match=match, number=number, is_extra=is_extra)
+    except IntegrityError:
+        pass  # another request created this deal at the same moment
+    existing = Deal.objects.filter(match=match, number=number).first()
+    if existing is None:
+        raise gone
+    return existing
 
 
 def deal_allowed(match: Match, number: int) -> bool:
@@ -490,18 +498,15 @@ def _rejection(checked: Checked) -> ResultError:
 # --- locking and staleness ----------------------------------------------------------------------
 
 def _lock_deal(deal_id: int) -> Deal:
-    """Lock the deal row for the rest of the transaction; refuse a deal that no longer exists or
-    whose round is not open for results."""
-    # order_by(): the default ordering joins the (nullable) table, which FOR UPDATE refuses.
-    deal = Deal.objects.select_for_update(no_key=True, of=("self",)).filter(pk=deal_id).order_by("pk").first()
+    """Lock the deal row for the rest of the transaction and load what the checks need; refuse
+    a deal that no longer exists (its match went with a re-draw)."""
+    # One query: `of=("self",)` locks the deal row only, so the joined rows (the table is on
+    # the nullable side of an outer join, which FOR UPDATE alone refuses) are only read.
+    deal = (Deal.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("match__round__event", "match__round__stage", "match__table",
+                            "match__union_a", "match__union_b")
+            .filter(pk=deal_id).order_by("pk").first())
     if deal is None:
-        raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
-                          status=409)
-    deal = Deal.objects.select_related(
-        "match__round__event", "match__round__stage", "match__table", "match__union_a",
-        "match__union_b",
-    ).filter(pk=deal_id).first()
-    if deal is None:  # its match went with a re-draw
         raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
                           status=409)
     return deal
@@ -523,8 +528,8 @@ def _require_previous_final(deal: Deal) -> None:
     must be final before this one is reported. Giog hands owe nothing to each other."""
     if deal.number == 1 or deal.match.round.event.is_giog:
         return
-    previous = Deal.objects.filter(match_id=deal.match_id, number=deal.number - 1).first()
-    if previous is None or not DealReport.objects.final().filter(deal=previous).exists():
+    if not DealReport.objects.final().filter(deal__match_id=deal.match_id,
+                                             deal__number=deal.number - 1).exists():
         raise ResultError(
             "previous_deal_open",
             f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
@@ -536,8 +541,10 @@ def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
     return DealReport.objects.filter(deal_id=deal_id, idempotency_key=idempotency_key).first()
 
 
-def _notify(deal_id: int) -> None:
-    transaction.on_commit(lambda: deal_result_changed.send(sender=DealReport, deal_id=deal_id))
+def _notify(deal: Deal) -> None:
+    """Tell the computation side on commit; the ids spare its receiver a query per result."""
+    ids = {"deal_id": deal.pk, "match_id": deal.match_id, "event_id": deal.match.round.event_id}
+    transaction.on_commit(lambda: deal_result_changed.send(sender=DealReport, **ids))
 
 
 def _now():
@@ -560,31 +567,28 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     422 inconsistent with the rules (nothing stored).
     """
     idempotency_key = (idempotency_key or "").strip()[:100]
-    table = Table.objects.filter(match__deals=deal.pk).select_related("round__event").first()
-    if table is not None and not can_enter_results(actor, table):
-        raise _forbidden("you do not referee this table")
-    if idempotency_key:
-        earlier = _by_key(deal.pk, idempotency_key)
-        if earlier is not None:
-            return earlier, False
     try:
         with transaction.atomic():
             deal = _lock_deal(deal.pk)
             match = deal.match
             if match.table is None:
                 raise ResultError("table_gone", "this match has no table", status=409)
+            # Permission first: a retry's key must not reveal another table's report.
             if not can_enter_results(actor, match.table):
                 raise _forbidden("you do not referee this table")
-            _require_open_round(match.round)
-            if idempotency_key:
-                earlier = _by_key(deal.pk, idempotency_key)
-                if earlier is not None:
-                    return earlier, False
+            # One query for every check on the deal's earlier reports (usually there are none).
             reports = DealReport.objects.filter(deal=deal)
-            if reports.final().exists():
+            earlier = list(reports.values_list("pk", "state", "idempotency_key"))
+            if idempotency_key:  # a retry gets its report back, even once the round closed
+                for pk, _state, key in earlier:
+                    if key == idempotency_key:
+                        return reports.get(pk=pk), False
+            _require_open_round(match.round)
+            states = {state for _pk, state, _key in earlier}
+            if DealReport.State.FINAL in states:
                 raise ResultError("already_final", f"deal {deal.number} already has a final "
                                   "result; an organiser can correct it", status=409)
-            if reports.filter(state=DealReport.State.DISPUTED).exists():
+            if DealReport.State.DISPUTED in states:
                 raise ResultError("deal_disputed", f"deal {deal.number} is disputed: the "
                                   "organiser decides it", status=409)
             _require_previous_final(deal)
@@ -595,9 +599,10 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
             final_now = event.result_confirmation == Event.Confirmation.NONE
             now = _now()
             # A new report replaces one still waiting for confirmation (the referee fixed it).
-            reports.filter(state=DealReport.State.PENDING).update(
-                state=DealReport.State.SUPERSEDED, state_changed_at=now
-            )
+            if DealReport.State.PENDING in states:
+                reports.filter(state=DealReport.State.PENDING).update(
+                    state=DealReport.State.SUPERSEDED, state_changed_at=now
+                )
             score_a, score_b = _scores(checked.verdict)
             report = DealReport.objects.create(
                 deal=deal, kind=DealReport.Kind.REPORT,
@@ -610,7 +615,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
             )
             event.freeze_rules()
             if final_now:
-                _notify(deal.pk)
+                _notify(deal)
             return report, True
     except IntegrityError:
         # Another process stored a report for this deal at the same moment.
@@ -627,7 +632,8 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
     try:
         with transaction.atomic():
             deal = _lock_deal(report.deal_id)
-            report = DealReport.objects.select_for_update(no_key=True).get(pk=report.pk)
+            report = (DealReport.objects.select_for_update(no_key=True, of=("self",))
+                      .select_related("referee_link", "submitted_by").get(pk=report.pk))
             report.deal = deal
             role = confirmation_role(actor, report)
             if role is None:
@@ -653,7 +659,7 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
             if agrees:
-                _notify(deal.pk)
+                _notify(deal)
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)
@@ -701,7 +707,7 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
                 needs_recheck=True
             )
         deal.match.round.event.freeze_rules()
-        _notify(deal.pk)
+        _notify(deal)
         return report
 
 
