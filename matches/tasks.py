@@ -60,8 +60,10 @@ def enqueue(task, owner: int, key: str, kwargs: dict, countdown: float = 0,
             _run_row(event_id, name, key)  # get_or_create: safe against a concurrent creator
             row = runs.get()
         if row.state == ComputationRun.State.QUEUED and "from_round" in kwargs and row.args:
-            row.args = {**row.args, "from_round": min(row.args.get("from_round", 1), kwargs["from_round"])}
-            row.save(update_fields=["args"])
+            from_round = min(row.args.get("from_round", 1), kwargs["from_round"])
+            if from_round != row.args.get("from_round"):
+                row.args = {**row.args, "from_round": from_round}
+                row.save(update_fields=["args"])
             if not urgent:
                 return
         row.state = ComputationRun.State.QUEUED
@@ -140,13 +142,29 @@ def _settle_match_now(task, match_id: int) -> None:
     event_id, round_number = match.round.event_id, match.round.number
     run_tracked(task, event_id, f"match:{match_id}", lambda: standings.settle_match(match_id))
     # While a round's results stream in, the standings are recomputed at most about every
-    # STANDINGS_MIN_INTERVAL seconds (one run takes seconds at a festival, and a run per result
-    # would keep a worker busy for nothing); the result that completes the round's last match
-    # asks for them at once, so the final standings of a round do not wait.
+    # `standings_interval` seconds (a run per result would keep a worker busy for nothing); the
+    # result that completes the round's last match asks for them at once, so the final
+    # standings of a round do not wait.
     round_done = not Match.objects.filter(round_id=match.round_id, union_b__isnull=False,
                                           points_a__isnull=True).exists()
     enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": round_number},
-            countdown=0 if round_done else settings.STANDINGS_MIN_INTERVAL, urgent=round_done)
+            countdown=0 if round_done else standings_interval(event_id), urgent=round_done)
+
+
+def standings_interval(event_id: int) -> float:
+    """Seconds between standings runs while a round is live: STANDINGS_MIN_INTERVAL, or longer
+    when one run takes long. At a festival a run takes seconds (3,334 unions: about 1.5 s);
+    spacing runs by STANDINGS_DUTY_FACTOR times their duration keeps the mid-round standings
+    to a fixed share of a worker, leaving the rest to the settlements referees wait for."""
+    from matches.models import ComputationRun
+
+    last = (ComputationRun.objects.filter(event_id=event_id, task="update_standings",
+                                          key="standings", succeeded_at__isnull=False)
+            .values_list("started_at", "finished_at").first())
+    interval = settings.STANDINGS_MIN_INTERVAL
+    if last and last[0] and last[1]:
+        interval = max(interval, settings.STANDINGS_DUTY_FACTOR * (last[1] - last[0]).total_seconds())
+    return interval
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)

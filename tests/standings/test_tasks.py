@@ -156,3 +156,23 @@ def test_tasks_for_a_missing_event_or_match_do_nothing(db):
     tasks.update_standings.apply(kwargs={"event_id": 999_999, "from_round": 1}).get()
     tasks.recompute_event.apply(kwargs={"event_id": 999_999}).get()
     assert not ComputationRun.objects.exists()
+
+
+def test_mid_round_standings_are_spaced_by_the_last_runs_duration(build, settings):
+    """A festival's standings run takes seconds: runs are spaced by STANDINGS_DUTY_FACTOR times
+    the last run's duration when that is longer than STANDINGS_MIN_INTERVAL."""
+    import datetime
+
+    from django.utils import timezone
+
+    settings.STANDINGS_MIN_INTERVAL = 5
+    settings.STANDINGS_DUTY_FACTOR = 3
+    event = build(unions=2, deals=1).event
+    assert tasks.standings_interval(event.pk) == 5  # no run yet
+    now = timezone.now()
+    run = ComputationRun.objects.create(
+        event=event, task="update_standings", key="standings", state=ComputationRun.State.DONE,
+        started_at=now - datetime.timedelta(seconds=4), finished_at=now, succeeded_at=now)
+    assert tasks.standings_interval(event.pk) == pytest.approx(12)
+    ComputationRun.objects.filter(pk=run.pk).update(started_at=now - datetime.timedelta(seconds=1))
+    assert tasks.standings_interval(event.pk) == 5  # a quick run: the minimum holds
