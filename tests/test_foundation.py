@@ -22,7 +22,7 @@ def test_home_page_renders_in_chinese_by_default(client):
 
 @pytest.mark.django_db
 def test_language_switch_turns_the_page_english(client):
-    response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    response = client.get("/lang/", {"language": "en", "next": "/"})
     assert response.status_code == 302
     body = client.get("/").content.decode()
     assert '<html lang="en">' in body
