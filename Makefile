@@ -1,12 +1,13 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   installs, migrates, loads the demo event and serves http://127.0.0.1:8000
-#   make test   installs everything (Chromium included) and runs the whole test suite
+#   make test   installs everything (Chromium and nginx included) and runs the whole test suite
+# bench/festival.py also needs `wrk` (apt-get install wrk); `make test` does not install it.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: demo test install chromium serve clean
+.PHONY: demo test install chromium nginx serve clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,12 +28,19 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# tests/public/test_nginx.py runs deploy/nginx.conf in front of the app; same as above for nginx.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  echo "Installing Debian's nginx for the front-cache tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; }
+
 demo: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: install chromium
+test: install chromium nginx
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:

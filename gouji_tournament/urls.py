@@ -12,7 +12,7 @@ urlpatterns = [
     path("events/", include("matches.urls_public")),
     path("manage/", include("matches.urls_manage")),
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("lang/", views.switch_language, name="switch-language"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -1,14 +1,16 @@
-"""Project-wide pages: the home page, the health check and the login page."""
+"""Project-wide pages: the home page, the health check, the login page and the language switch."""
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpResponseBadRequest, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import ngettext
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext
 from django.views import defaults
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from matches import ratelimit
 
@@ -50,6 +52,32 @@ def healthz(request):
         {"status": "ok" if healthy else "down", "database": database, "broker": broker},
         status=200 if healthy else 503,
     )
+
+
+@never_cache
+@require_safe
+def switch_language(request):
+    """`GET /lang/?language=en&next=/events/1/`: Django's `set_language` without its POST.
+
+    Django's view needs a CSRF token, and a token on every page sets a cookie on every page,
+    which no shared front cache may keep (deploy/nginx.conf). Choosing a language is harmless
+    to forge, so a plain link or GET form will do; the cookie is the one LocaleMiddleware
+    reads, with the attributes `set_language` gives it."""
+    language = request.GET.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return HttpResponseBadRequest(gettext("不支持的语言。"),
+                                      content_type="text/plain; charset=utf-8")
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = "/"  # never send a reader to another site (an open redirect)
+    response = HttpResponseRedirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+    return response
 
 
 class LoginView(auth_views.LoginView):

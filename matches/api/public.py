@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from matches.models import DealTally, TableSeat
 from matches.models.round import SIDE_A
 from matches.services import live
+from matches.views.front_cache import front_cacheable
 
 
 def _etag(request, event_id=None, *args, **kwargs):
@@ -59,6 +60,7 @@ def _round_json(round_) -> dict:
             "results_visible": live.results_visible(round_)}
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @extend_schema(operation_id="public_events", summary="Published events", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
@@ -68,6 +70,7 @@ def events(request):
     return _cache(Response({"events": [_event_json(e) for e in live.public_events()]}))
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @extend_schema(operation_id="public_event", summary="One published event with its visible rounds", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
@@ -79,6 +82,7 @@ def event_detail(request, event_id: int):
                             "rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @extend_schema(operation_id="public_rounds", summary="The visible rounds of an event", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
@@ -89,6 +93,7 @@ def rounds(request, event_id: int):
     return _cache(Response({"rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @extend_schema(operation_id="public_pairings", summary="A round's tables, unions and seats; results unless the round is silent", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
 @api_view(["GET"])
@@ -133,6 +138,7 @@ def pairings(request, event_id: int, number: int):
     return _cache(Response({"event": event.pk, "round": _round_json(round_), "tables": tables}))
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @extend_schema(operation_id="public_standings", summary="Union or individual standings after a round", responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("kind", str, enum=["unions", "players"]), OpenApiParameter("scope", str, enum=["event", "stage"]), OpenApiParameter("round", int)], tags=["public"])
 @api_view(["GET"])

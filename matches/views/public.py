@@ -2,6 +2,8 @@
 
 Pages that change while a round is live poll themselves with htmx (`hx-trigger="every 5s"`):
 each answer carries an ETag built from `event_version`, so an unchanged page costs a 304.
+Anonymous answers carry no cookie and may be kept a second by a front cache (`front_cacheable`,
+deploy/nginx.conf).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from matches.models.round import SIDE_A
 from matches.services import live
 from matches.services.charts import rank_chart_svg
 from matches.views import giog_public
+from matches.views.front_cache import front_cacheable
 from players.models import Player
 
 POLL_SECONDS = 5
@@ -65,7 +68,7 @@ def shared_cache(view=None, *, etag_func=None):
     """Keep a live fragment's rendering in the cache under its ETag: every spectator polling a
     live event gets the same bytes, and a new result changes the ETag (nothing goes stale).
 
-    Only htmx fragments: a full page carries the visitor's CSRF token and name."""
+    Only htmx fragments: a full page carries a signed-in visitor's name and CSRF token."""
     if view is None:
         return functools.partial(shared_cache, etag_func=etag_func)
     etag_func = etag_func or _etag
@@ -125,7 +128,7 @@ def _page(request, full: str, fragment: str, context: dict, fragment_context=Non
     With `fragment_context` (a function giving what only the fragment needs), a full page
     takes its fragment from the shared cache as well: the fragment is the same for every
     visitor and the costly part (a festival's standings are thousands of rows), while the page
-    around it carries the visitor's CSRF token and name and is rendered each time.
+    around it carries a signed-in visitor's name and CSRF token and is rendered each time.
     """
     if request.headers.get("HX-Request"):
         if fragment_context is not None:
@@ -189,11 +192,13 @@ def round_tables(round_, with_results: bool) -> list[dict]:
 
 # --- pages --------------------------------------------------------------------------------------
 
+@front_cacheable
 def home(request):
     events = live.public_events().order_by("-start_date", "name")
     return render(request, "home.html", {"events": events})
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
 def event_page(request, event_id: int):
@@ -205,6 +210,7 @@ def event_page(request, event_id: int):
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
 def round_page(request, event_id: int, number: int):
@@ -217,6 +223,7 @@ def round_page(request, event_id: int, number: int):
     return _page(request, "public/round.html", "public/_round_tables.html", context)
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
 def table_page(request, event_id: int, number: int, table: int):
@@ -248,6 +255,7 @@ def table_page(request, event_id: int, number: int, table: int):
     return _page(request, "public/table.html", "public/_table_deals.html", context)
 
 
+@front_cacheable
 @condition(etag_func=_standings_etag)
 @shared_cache(etag_func=_standings_etag)
 def standings_page(request, event_id: int):
@@ -272,6 +280,7 @@ def standings_page(request, event_id: int):
                  fragment_context)
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
 def player_page(request, event_id: int, player_id: int):
@@ -311,6 +320,7 @@ def _place_points(event):
     return event_rules(event).place_points
 
 
+@front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
 def union_page(request, event_id: int, union_id: int):

@@ -21,14 +21,22 @@ def _csrf(html: bytes) -> str:
 @override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                        "LOCATION": "festival-cache-test"}})
 def test_full_pages_share_the_table_but_not_the_csrf_token(build):
+    from django.contrib.auth import get_user_model
+
     b = build(unions=2, deals=1)
     r1 = b.round([(0, 1)])
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
     url = reverse("public:standings", args=[b.event.pk])
-    first, second = Client().get(url), Client().get(url)
+    for name in ("first", "second"):
+        get_user_model().objects.create_user(name, password="pw-" + name)
+    first, second = Client(), Client()
+    first.login(username="first", password="pw-first")
+    second.login(username="second", password="pw-second")
+    first, second = first.get(url), second.get(url)
     assert first.status_code == second.status_code == 200
-    assert _csrf(first.content) != _csrf(second.content)  # each visitor's own token
+    # Signed-in visitors each get their own token (anonymous readers get none at all).
+    assert _csrf(first.content) != _csrf(second.content)
     keys = [k for k in cache._cache if "public-fragment:" in k and not k.endswith(":lock")]
     assert len(keys) == 1  # one rendering of the table served both
     table = re.search(rb'<div id="standings-live".*?</div>', first.content, re.S).group(0)

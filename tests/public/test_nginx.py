@@ -1,0 +1,251 @@
+"""deploy/nginx.conf in front of a live server: what nginx shares and what it never does.
+
+Needs `nginx` on PATH (`make test` installs it); skipped without it, except when
+GOUJI_REQUIRE_INTEGRATION=1 (CI's second pass) says it must be there.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from matches.models import RefereeLink
+from matches.services import standings
+from tests.standings.conftest import Builder
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+LANG = settings.LANGUAGE_COOKIE_NAME
+
+
+def _nginx() -> str:
+    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+    if not found:
+        if os.environ.get("GOUJI_REQUIRE_INTEGRATION") == "1":
+            pytest.fail("nginx is not installed: run `make nginx` (or `make test`)")
+        pytest.skip("nginx is not installed (`make nginx`)")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def render_conf(workdir: Path, app: str, port: int) -> Path:
+    """deploy/nginx.conf with its placeholders filled, inside a minimal main configuration (on a
+    server, Debian's /etc/nginx/nginx.conf is that main configuration)."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name, value in {"__LISTEN__": f"127.0.0.1:{port}", "__SERVER_NAME__": "127.0.0.1",
+                        "__APP__": app, "__STATIC_ROOT__": str(ROOT / "static"),
+                        "__CACHE_DIR__": str(workdir / "cache")}.items():
+        assert name in site, name
+        site = site.replace(name, value)
+    assert "__" not in site.replace("__init__", ""), "a placeholder is left"
+    (workdir / "gouji.conf").write_text(site)
+    temp = workdir / "tmp"
+    temp.mkdir()
+    mime = "include /etc/nginx/mime.types;" if Path("/etc/nginx/mime.types").exists() else ""
+    main = f"""
+{"user root;" if os.geteuid() == 0 else ""}
+worker_processes 1;
+daemon off;
+pid {workdir}/nginx.pid;
+error_log {workdir}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    {mime}
+    access_log {workdir}/access.log;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {workdir}/gouji.conf;
+}}
+"""
+    (workdir / "nginx.conf").write_text(main)
+    return workdir / "nginx.conf"
+
+
+class Front:
+    """nginx running deploy/nginx.conf; `request` and `get` answer (status, headers, body)."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def request(self, method: str, path: str, headers=None, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.headers, response.read().decode()
+        finally:
+            conn.close()
+
+    def get(self, path: str, headers=None):
+        return self.request("GET", path, headers)
+
+    def twice(self, path: str, headers=None):
+        """Two GETs in a row; the second is asked again while the first is more than half a
+        second old (the cache keeps a page one second, and this machine may be busy)."""
+        for _ in range(10):
+            first = self.get(path, headers)
+            started = time.monotonic()
+            second = self.get(path, headers)
+            if time.monotonic() - started < 0.5:
+                return first, second
+        return first, second
+
+
+@pytest.fixture
+def front(live_server, tmp_path):
+    binary = _nginx()
+    workdir = tmp_path / "nginx"
+    workdir.mkdir()
+    workdir.chmod(0o755)  # nginx's workers read and write below it
+    port = _free_port()
+    conf = render_conf(workdir, urlsplit(live_server.url).netloc, port)
+    checked = subprocess.run([binary, "-t", "-p", str(workdir), "-c", str(conf)],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    proc = subprocess.Popen([binary, "-p", str(workdir), "-c", str(conf)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            assert proc.poll() is None, proc.stdout.read().decode()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+        yield Front(port)
+    finally:
+        proc.terminate()  # the master stops its workers
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def event():
+    b = Builder(unions=2, deals=2)
+    round_ = b.round([(0, 1)])
+    b.final(b.match(round_, 1), 1, [1, 2, 3, 4, 5, 6])
+    standings.recompute_event(b.event.pk)
+    return b, round_
+
+
+def _lang(body: str) -> str:
+    return body.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+def test_anonymous_readers_share_one_rendering(front, event):
+    url = reverse("public:standings", args=[event[0].event.pk])
+    (s1, h1, b1), (s2, h2, b2) = front.twice(url)
+    assert s1 == s2 == 200
+    assert h1["X-Cache-Status"] in ("MISS", "EXPIRED") and h2["X-Cache-Status"] == "HIT"
+    assert b1 == b2 and _lang(b2) == "zh-hans"
+    for headers in (h1, h2):
+        assert headers.get_all("Set-Cookie") is None
+        assert headers["X-Accel-Expires"] is None  # for nginx only
+        # Browsers still revalidate every time (a cheap 304 from nginx when the ETag matches).
+        assert ({d.strip() for d in headers["Cache-Control"].split(",")}
+                == {"public", "max-age=0", "must-revalidate"})
+        assert headers["ETag"]
+    # The htmx poll gets its fragment, not the cached whole page, and is shared too.
+    (_, f1, frag), (_, f2, _b) = front.twice(url, {"HX-Request": "true"})
+    assert "<html" not in frag and 'id="standings-live"' in frag and f2["X-Cache-Status"] == "HIT"
+
+
+def test_each_language_has_its_own_copy(front, event):
+    url = reverse("public:standings", args=[event[0].event.pk])
+    assert _lang(front.twice(url)[1][2]) == "zh-hans"
+    (_, first, english), (_, second, again) = front.twice(url, {"Cookie": f"{LANG}=en"})
+    assert first["X-Cache-Status"] != "HIT" and second["X-Cache-Status"] == "HIT"
+    assert _lang(english) == _lang(again) == "en"
+    assert _lang(front.get(url)[2]) == "zh-hans"  # the Chinese copy is still the Chinese one
+    assert _lang(front.get(url, {"Accept-Language": "en"})[2]) == "en"
+    assert _lang(front.get(url, {"Accept-Language": "en",
+                                 "Cookie": f"{LANG}=zh-hans"})[2]) == "zh-hans"
+
+
+def test_the_language_switch_works_through_nginx(front, event):
+    page = reverse("public:standings", args=[event[0].event.pk])
+    front.twice(page)  # a Chinese copy in the cache
+    status, headers, _ = front.get(f"/lang/?language=en&next={page}")
+    assert status == 302 and headers["Location"] == page
+    assert headers["X-Cache-Status"] is None  # /lang/ is never cached
+    cookie = headers["Set-Cookie"].split(";", 1)[0]
+    assert cookie == f"{LANG}=en"
+    assert _lang(front.get(page, {"Cookie": cookie})[2]) == "en"
+    # The form on the cached page posts nowhere: a GET to /lang/ with the page as `next`.
+    assert '<form action="/lang/" method="get"' in front.get(page)[2]
+
+
+def test_a_signed_in_visitor_bypasses_the_cache(front, event):
+    get_user_model().objects.create_user("viewer", password="pw-viewer")
+    client = Client()
+    client.login(username="viewer", password="pw-viewer")
+    session = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    url = reverse("public:standings", args=[event[0].event.pk])
+    front.twice(url)  # an anonymous copy in the cache
+    for _ in range(2):
+        status, headers, body = front.get(url, {"Cookie": session})
+        assert status == 200 and headers["X-Cache-Status"] == "BYPASS"
+        assert "viewer" in body and "X-CSRFToken" in body
+    assert "viewer" not in front.get(url)[2]  # nor did their page reach the cache
+
+
+def test_referee_pages_and_unpublished_events_are_never_served_from_the_cache(front, event):
+    b, round_ = event
+    link = RefereeLink.objects.create(table=b.match(round_, 1).table)
+    (_, h1, page), (_, h2, again) = front.twice(reverse("referee:link-table", args=[link.token]))
+    assert h1["X-Cache-Status"] is None and h2["X-Cache-Status"] is None  # not a cached location
+    assert "csrfmiddlewaretoken" in page and h2["Set-Cookie"]
+    assert page != again  # each holder of the link gets a token of their own
+
+    hidden = Builder(unions=2, published=False)
+    (s1, h1, _), (s2, h2, _) = front.twice(reverse("public:event", args=[hidden.event.pk]))
+    assert s1 == s2 == 404 and h2["X-Cache-Status"] == "MISS"
+    hidden.event.published = True
+    hidden.event.save()
+    assert front.get(reverse("public:event", args=[hidden.event.pk]))[0] == 200  # no stale 404
+
+
+def test_writes_and_the_public_api(front, event):
+    url = reverse("public:standings", args=[event[0].event.pk])
+    front.twice(url)  # a copy in the cache
+    status, headers, _ = front.request("POST", url, body="")
+    # Django answers (CSRF: no token), not the cache: nginx does not even look for a POST.
+    assert status == 403 and headers["X-Cache-Status"] is None
+    api = f"/api/v1/public/events/{event[0].event.pk}/standings/"
+    (_, h1, json1), (_, h2, json2) = front.twice(api)
+    assert h2["X-Cache-Status"] == "HIT" and json1 == json2
+    assert h2["Content-Type"] == "application/json"
+    # DRF's HTML page for a browser is not the cached JSON (Accept is in the API's key).
+    _, html, _ = front.get(api, {"Accept": "text/html"})
+    assert html["Content-Type"].startswith("text/html") and html["X-Cache-Status"] != "HIT"
+
+
+def test_static_files_come_from_disk(front):
+    status, headers, body = front.get("/static/css/site.css")
+    assert status == 200 and body == (ROOT / "static" / "css" / "site.css").read_text()
+    assert headers["Content-Type"].startswith("text/css") and headers["X-Cache-Status"] is None
