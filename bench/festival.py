@@ -11,13 +11,16 @@ publishes the round (service), then `--clients` simulated referees (threads, one
 HTTP session each) report every deal through the API with one referee link per table and
 confirm it with a second referee link (event setting `result_confirmation = referee`); a tenth
 of the deals are reported as full self-play logs. Meanwhile `wrk` reads the public standings
-page with `--readers` connections. It waits until the standings snapshot of the round has every
+page with `--readers` connections, through nginx running the production configuration
+(deploy/nginx.conf: anonymous public pages shared for a second; `--no-front-cache` sends them
+to gunicorn directly). It waits until the standings snapshot of the round has every
 match, then closes the round.
 
 Printed per round: time to draw, deals/s, submission latency p50/p95/p99 (submit and confirm),
 the lag from the last confirmation to the complete standings, and the readers' figures. At the
-end, two raw limits for comparison: plain psycopg inserts of the same report rows, and nginx
-serving the rendered standings page as a static file.
+end, two raw limits for comparison: plain psycopg inserts of the same report rows (single rows,
+and whole deals as the API commits them), and nginx serving the rendered standings page as a
+static file.
 """
 from __future__ import annotations
 
@@ -127,15 +130,40 @@ class Services:
         wait_port(self.http_port)
 
     def front(self) -> int:
-        """nginx in front of gunicorn, caching anonymous public pages for a second."""
+        """nginx in front of gunicorn with the production configuration, deploy/nginx.conf:
+        anonymous public pages are shared for a second, everything else goes to the app."""
         root = self.workdir / "front"
         for sub in ("tmp", "cache"):
             (root / sub).mkdir(parents=True, exist_ok=True)
             (root / sub).chmod(0o777)  # nginx's workers are not root
         port = free_port()
-        conf = ((BENCH / "festival-front.conf").read_text().replace("__ROOT__", str(root))
-                .replace("__PORT__", str(port)).replace("__APP__", str(self.http_port)))
-        (root / "nginx.conf").write_text(conf)
+        site = (ROOT / "deploy" / "nginx.conf").read_text()
+        for name, value in {"__LISTEN__": f"127.0.0.1:{port}", "__SERVER_NAME__": "127.0.0.1",
+                            "__APP__": f"127.0.0.1:{self.http_port}",
+                            "__STATIC_ROOT__": str(ROOT / "static"),
+                            "__CACHE_DIR__": str(root / "cache")}.items():
+            site = site.replace(name, value)
+        (root / "gouji.conf").write_text(site)
+        temp = root / "tmp"
+        # The main configuration a server's /etc/nginx/nginx.conf would give, on one worker
+        # (as bench/festival-nginx.conf for the static-file limit).
+        (root / "nginx.conf").write_text(f"""
+worker_processes 1;
+daemon off;
+pid {root}/nginx.pid;
+error_log {root}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 100000;
+    client_body_temp_path {temp};
+    proxy_temp_path {temp};
+    fastcgi_temp_path {temp};
+    uwsgi_temp_path {temp};
+    scgi_temp_path {temp};
+    include {root}/gouji.conf;
+}}
+""")
         self.start("front", ["nginx", "-p", str(root), "-c", str(root / "nginx.conf")])
         wait_port(port)
         return port
@@ -461,9 +489,9 @@ def main() -> None:
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the app")
     parser.add_argument("--keep-db", action="store_true")
-    parser.add_argument("--front-cache", action="store_true",
-                        help="readers go through nginx caching public pages for 1 s "
-                             "(bench/festival-front.conf)")
+    parser.add_argument("--no-front-cache", action="store_true",
+                        help="readers go to gunicorn directly, not through nginx with "
+                             "deploy/nginx.conf")
     parser.add_argument("--standings-timeout", type=float, default=180)
     args = parser.parse_args()
     args.unions = args.unions or (120 if args.quick else 3334)
@@ -502,9 +530,9 @@ def run(args, services: Services) -> None:
     referees = Referees(services.http_port, args.clients, logs, summaries, args.log_share, 8)
     page = f"http://127.0.0.1:{services.http_port}/events/{event.pk}/standings/"
     read_page = page
-    if args.front_cache:
+    if not args.no_front_cache:
         read_page = f"http://127.0.0.1:{services.front()}/events/{event.pk}/standings/"
-        print(f"readers through the nginx front cache: {read_page}", flush=True)
+        print(f"readers through nginx with deploy/nginx.conf: {read_page}", flush=True)
     header = ("round  draw_s  tables  deals  logs  seconds  deals/s  submit_p50/p95/p99_ms  "
               "confirm_p50/p95/p99_ms  standings_lag_s  readers_rps  readers_p95_ms  errors")
     print(header, flush=True)
