@@ -104,18 +104,16 @@ def union_lines(entrants: dict[int, tuple[int | None, str]], matches: list[Match
     return lines
 
 
-def _value(line: UnionLine, criterion: str, group: set[int], matches: list[MatchRecord]):
-    """A number where bigger ranks higher."""
+def _value(line: UnionLine, criterion: str, group: set[int], by_union: dict[int, list[MatchRecord]]):
+    """A number where bigger ranks higher. `by_union`: each union's own matches."""
     if criterion == "head_to_head":
-        # Match points from the matches between members of the tied group only.
+        # Match points from the matches between members of the tied group only. Only the
+        # union's own matches are looked at: a festival ties thousands of unions at once.
         total = 0
-        for m in matches:
+        for m in by_union.get(line.union, ()):
             if m.union_b is None or m.union_a not in group or m.union_b not in group:
                 continue
-            if m.union_a == line.union:
-                total += m.points_a
-            elif m.union_b == line.union:
-                total += m.points_b
+            total += m.points_a if m.union_a == line.union else m.points_b
         return total
     if criterion == "seed":
         return -(line.seed if line.seed is not None else 10**9)
@@ -130,7 +128,12 @@ def rank_unions(entrants: dict[int, tuple[int | None, str]], matches: list[Match
     unknown = [c for c in criteria if c not in CRITERIA]
     if unknown:
         raise ValueError(f"unknown tie-break {unknown[0]!r}")
-    groups = _partition(list(lines.values()), criteria, matches)
+    by_union: dict[int, list[MatchRecord]] = {}
+    for m in matches:
+        by_union.setdefault(m.union_a, []).append(m)
+        if m.union_b is not None and m.union_b != m.union_a:
+            by_union.setdefault(m.union_b, []).append(m)
+    groups = _partition(list(lines.values()), criteria, by_union)
     ranked, position = [], 1
     for group in groups:
         # Still equal on every criterion: one shared rank, listed by seed then name.
@@ -141,7 +144,7 @@ def rank_unions(entrants: dict[int, tuple[int | None, str]], matches: list[Match
     return ranked
 
 
-def _partition(group: list[UnionLine], criteria: list[str], matches) -> list[list[UnionLine]]:
+def _partition(group: list[UnionLine], criteria: list[str], by_union) -> list[list[UnionLine]]:
     """Split a tied group criterion by criterion, best sub-group first.
 
     Head-to-head is computed inside the group that is still tied when its turn comes, as a
@@ -153,10 +156,10 @@ def _partition(group: list[UnionLine], criteria: list[str], matches) -> list[lis
     members = {line.union for line in group}
     buckets: dict = {}
     for line in group:
-        buckets.setdefault(_value(line, criterion, members, matches), []).append(line)
+        buckets.setdefault(_value(line, criterion, members, by_union), []).append(line)
     result = []
     for value in sorted(buckets, reverse=True):
-        result.extend(_partition(buckets[value], rest, matches))
+        result.extend(_partition(buckets[value], rest, by_union))
     return result
 
 
@@ -195,9 +198,23 @@ class SeatRecord:
     burns: int  # successful burns (and counter-burns) this player made
 
 
-def rank_players(players: dict[int, tuple[str, str]], seats: list[SeatRecord]) -> list[PlayerLine]:
-    """Players best first: place points, then points opened, then burns; equal lines share a rank."""
+def rank_players(players: dict[int, tuple[str, str]], seats: list[SeatRecord],
+                 carried: list[dict] = ()) -> list[PlayerLine]:
+    """Players best first: place points, then points opened, then burns; equal lines share a rank.
+
+    `carried`: the rows (`PlayerLine.as_dict()`) of the rounds before those of `seats`, which
+    the new seats add to; every total is a plain sum over deals, so the standings after round N
+    are those after round N-1 plus round N, and a festival's round 9 reads one round, not nine."""
     lines = {p: PlayerLine(player=p, name=name, union=union) for p, (name, union) in players.items()}
+    for row in carried:
+        line = lines.setdefault(row["player"], PlayerLine(player=row["player"], name=row["name"],
+                                                          union=row["union"]))
+        line.deals += row["deals"]
+        line.tables += row["tables"]  # a table (its id) belongs to one round only
+        line.place_points += row["place_points"]
+        line.points_opened += row["points_opened"]
+        line.burns += row["burns"]
+        line.firsts += row["firsts"]
     tables: dict[int, set] = {}
     for s in seats:
         line = lines.setdefault(s.player, PlayerLine(player=s.player))
@@ -208,7 +225,7 @@ def rank_players(players: dict[int, tuple[str, str]], seats: list[SeatRecord]) -
         line.firsts += int(s.place == 0)
         tables.setdefault(s.player, set()).add(s.table)
     for player, seen in tables.items():
-        lines[player].tables = len(seen)
+        lines[player].tables += len(seen)
 
     def key(line):
         return (line.place_points, line.points_opened, line.burns)

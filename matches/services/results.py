@@ -261,18 +261,21 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    if match.round.state == Round.State.DRAFT:
-        # No deal rows in a draft round: a re-draw deletes its matches, and a deal created
-        # meanwhile would block that delete. (Reporting refuses draft rounds anyway.)
-        raise ResultError("round_not_published", "this round is not published yet", status=409)
     gone = ResultError("table_gone", "this table no longer exists: the round was re-drawn; "
                        "reload the round's tables", status=409)
     try:
         with transaction.atomic():
             # The match may have been deleted since the caller found it: lock it (waiting for a
             # delete in progress) so no deal is created under a deleted match.
-            if not Match.objects.select_for_update(no_key=True).filter(pk=match.pk).order_by().exists():
+            state = (Match.objects.select_for_update(no_key=True, of=("self",)).filter(pk=match.pk)
+                     .order_by().values_list("round__state", flat=True).first())
+            if state is None:
                 raise gone
+            if state == Round.State.DRAFT:
+                # No deal rows in a draft round: a re-draw deletes its matches, and a deal
+                # created meanwhile would block that. (Reporting refuses draft rounds anyway.)
+                raise ResultError("round_not_published", "this round is not published yet",
+                                  status=409)
             return Deal.objects.create(match=match, number=number, is_extra=is_extra)
     except IntegrityError:
         pass  # another request created this deal at the same moment

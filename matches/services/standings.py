@@ -17,6 +17,7 @@ import dataclasses
 import logging
 
 from django.db import transaction
+from django.db.models import Count, F, Q
 
 from matches.models import (
     Deal,
@@ -296,17 +297,18 @@ def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
     matches = list(Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
         "pk", "round__number", "union_a_id", "union_b_id", "points_a", "points_b", "score_a",
         "score_b"))
+    # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies.
     strings, wins = {}, {}
-    for match_id, strung, score_a, score_b in DealTally.objects.filter(
-            match_id__in=[m[0] for m in matches]).values_list("match_id", "strung", "score_a", "score_b"):
-        s = strings.setdefault(match_id, {"A": 0, "B": 0})
-        w = wins.setdefault(match_id, {"A": 0, "B": 0})
-        if strung:
-            s[strung] += 1
-        if score_a > score_b:
-            w["A"] += 1
-        elif score_b > score_a:
-            w["B"] += 1
+    for match_id, strings_a, strings_b, wins_a, wins_b in (
+            DealTally.objects.filter(match__round__in=rounds, match__points_a__isnull=False)
+            .order_by().values("match_id").annotate(
+                strings_a=Count("id", filter=Q(strung="A")),
+                strings_b=Count("id", filter=Q(strung="B")),
+                wins_a=Count("id", filter=Q(score_a__gt=F("score_b"))),
+                wins_b=Count("id", filter=Q(score_b__gt=F("score_a"))))
+            .values_list("match_id", "strings_a", "strings_b", "wins_a", "wins_b")):
+        strings[match_id] = {"A": strings_a, "B": strings_b}
+        wins[match_id] = {"A": wins_a, "B": wins_b}
     records = []
     for pk, number, union_a, union_b, points_a, points_b, score_a, score_b in matches:
         if union_b is None:
@@ -321,7 +323,9 @@ def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
     return [line.as_dict() for line in rank_unions(entrants, records, list(event.tie_breaks or []))]
 
 
-def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]:
+def player_rows(event: Event, rounds: list[Round], rules: RuleSet, carried: list[dict] = ()) -> list[dict]:
+    """The player standings over `rounds`, added to `carried` (the rows of the rounds before
+    them, see `rank_players`)."""
     # Plain values, not model instances: this runs after every result on every player.
     seats = {}
     players = {}
@@ -349,7 +353,7 @@ def player_rows(event: Event, rounds: list[Round], rules: RuleSet) -> list[dict]
                 place_points=rules.place_points[place], opened_point=seat_number in points,
                 burns=burners.count(seat_number),
             ))
-    return [line.as_dict() for line in rank_players(players, records)]
+    return [line.as_dict() for line in rank_players(players, records, carried)]
 
 
 @transaction.atomic
@@ -364,17 +368,27 @@ def snapshot_round(round_: Round) -> None:
     if event.is_giog:
         from matches.services.giog_standings import player_rows as giog_rows
 
-        rows_for = (lambda rounds: giog_rows(event, rounds))
+        rows_for = (lambda rounds, scope: giog_rows(event, rounds))
     else:
         rules = event_rules(event)
-        rows_for = (lambda rounds: player_rows(event, rounds, rules))
+
+        def rows_for(rounds, scope):
+            # The rows after the scope's previous round, plus this round: the same numbers as
+            # reading every round again (update_standings writes rounds in order, and a change
+            # to an earlier round rewrites every later one), for one round's reading.
+            previous = (StandingsSnapshot.objects.filter(
+                round=rounds[-2], kind=StandingsSnapshot.Kind.PLAYERS, scope=scope)
+                .values_list("rows", flat=True).first() if len(rounds) > 1 else None)
+            if previous is None:
+                return player_rows(event, rounds, rules)
+            return player_rows(event, rounds[-1:], rules, carried=previous)
     unfinished = round_.matches.filter(union_b__isnull=False, points_a__isnull=True).count()
     computed = {}  # one stage only: the stage's rounds are the event's, compute once
     for scope in StandingsSnapshot.Scope.values:
         rounds = _scoped_rounds(round_, scope)
         key = tuple(sorted(r.pk for r in rounds))
         if key not in computed:
-            kinds = {StandingsSnapshot.Kind.PLAYERS: rows_for(rounds)}
+            kinds = {StandingsSnapshot.Kind.PLAYERS: rows_for(rounds, scope)}
             if event.is_team:
                 kinds[StandingsSnapshot.Kind.UNIONS] = union_rows(event, rounds)
             computed[key] = kinds

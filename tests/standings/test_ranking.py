@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.services.ranking import CRITERIA, MatchRecord, rank_unions
+from matches.services.ranking import CRITERIA, MatchRecord, SeatRecord, rank_players, rank_unions
 
 tie_breaks = st.lists(st.sampled_from([c for c in CRITERIA if c != "match_points"]), unique=True)
 
@@ -61,3 +61,49 @@ def test_the_order_matches_arrive_in_does_not_matter(tournament, order, rnd):
     first = [line.as_dict() for line in rank_unions(entrants, matches, order)]
     again = [line.as_dict() for line in rank_unions(entrants, shuffled, order)]
     assert first == again
+
+
+def test_head_to_head_counts_only_the_matches_inside_the_tied_group():
+    # A and B tie on 6 points; A beat B. C (3 points) beat A, which must not count for A.
+    matches = [
+        MatchRecord(round=1, union_a=1, union_b=2, points_a=3, points_b=0),
+        MatchRecord(round=2, union_a=3, union_b=1, points_a=3, points_b=0),
+        MatchRecord(round=2, union_a=2, union_b=4, points_a=3, points_b=0),
+        MatchRecord(round=3, union_a=1, union_b=4, points_a=3, points_b=0),
+        MatchRecord(round=3, union_a=2, union_b=3, points_a=3, points_b=0),
+    ]
+    entrants = {u: (5 - u, f"U{u}") for u in (1, 2, 3, 4)}  # seeds favour B over A
+    lines = rank_unions(entrants, matches, ["head_to_head", "seed"])
+    assert [(line.union, line.rank) for line in lines[:2]] == [(1, 1), (2, 2)]
+
+
+@st.composite
+def seat_rounds(draw):
+    """Per round, seat records of a few players at a few tables."""
+    rng = random.Random(draw(st.integers(min_value=0, max_value=10**6)))
+    rounds = []
+    for number in range(draw(st.integers(min_value=1, max_value=4))):
+        seats = []
+        for table in range(rng.randint(1, 3)):
+            players = rng.sample(range(12), 6)
+            for deal in range(rng.randint(1, 3)):
+                rng.shuffle(players)
+                for place, player in enumerate(players):
+                    seats.append(SeatRecord(
+                        player=player, table=100 * number + table, place=place,
+                        place_points=[3, 2, 1, 0, -1, -2][place], opened_point=rng.random() < 0.3,
+                        burns=rng.choice([0, 0, 0, 1])))
+        rounds.append(seats)
+    return rounds
+
+
+@settings(max_examples=150, deadline=None)
+@given(seat_rounds())
+def test_player_standings_carried_round_by_round_equal_reading_every_round(rounds):
+    """What snapshot_round does at a festival: round N = the rows after N-1, plus round N."""
+    players = {p: (f"P{p}", "U") for p in range(12)}
+    at_once = [line.as_dict() for line in rank_players(players, [s for r in rounds for s in r])]
+    carried: list[dict] = []
+    for seats in rounds:
+        carried = [line.as_dict() for line in rank_players(players, seats, carried)]
+    assert carried == at_once

@@ -176,3 +176,16 @@ def test_mid_round_standings_are_spaced_by_the_last_runs_duration(build, setting
     assert tasks.standings_interval(event.pk) == pytest.approx(12)
     ComputationRun.objects.filter(pk=run.pk).update(started_at=now - datetime.timedelta(seconds=1))
     assert tasks.standings_interval(event.pk) == 5  # a quick run: the minimum holds
+
+
+def test_player_standings_carried_from_the_previous_round_equal_reading_every_round(build):
+    """snapshot_round adds each round to the previous round's rows; the result is what reading
+    every round's tallies from scratch gives."""
+    b = play_event(build, random.Random(11), rounds=3, unions=6, deals=2)
+    standings.recompute_event(b.event.pk)
+    last = b.event.rounds.order_by("number").last()
+    snapshot = StandingsSnapshot.objects.get(round=last, kind="players", scope="event")
+    rounds = list(b.event.rounds.order_by("number"))
+    from_scratch = standings.player_rows(b.event, rounds, standings.event_rules(b.event))
+    assert snapshot.rows == from_scratch
+    assert sum(row["deals"] for row in from_scratch) == 6 * 3 * 3 * 2  # seats x matches x rounds x deals
