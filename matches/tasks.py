@@ -97,8 +97,9 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
     row = _run_row(event_id, name, key)
     retries = task.request.retries or 0
     while True:
+        started = timezone.now()
         ComputationRun.objects.filter(pk=row.pk).update(
-            state=ComputationRun.State.RUNNING, started_at=timezone.now(),
+            state=ComputationRun.State.RUNNING, started_at=started,
             attempts=models.F("attempts") + 1)
         try:
             compute()
@@ -113,9 +114,10 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
                 retries += 1
                 continue
             raise task.retry(exc=exc, countdown=2 ** retries, kwargs=retry_kwargs)
+        finished = timezone.now()
         ComputationRun.objects.filter(pk=row.pk).update(
-            state=ComputationRun.State.DONE, error="", finished_at=timezone.now(),
-            succeeded_at=timezone.now())
+            state=ComputationRun.State.DONE, error="", finished_at=finished,
+            succeeded_at=finished, seconds=(finished - started).total_seconds())
         return
 
 
@@ -153,18 +155,17 @@ def _settle_match_now(task, match_id: int) -> None:
 
 def standings_interval(event_id: int) -> float:
     """Seconds between standings runs while a round is live: STANDINGS_MIN_INTERVAL, or longer
-    when one run takes long. At a festival a run takes seconds (3,334 unions: about 1.5 s);
-    spacing runs by STANDINGS_DUTY_FACTOR times their duration keeps the mid-round standings
-    to a fixed share of a worker, leaving the rest to the settlements referees wait for."""
+    when one run takes long. At a festival a run takes seconds; spacing runs by
+    STANDINGS_DUTY_FACTOR times the last run's duration keeps the mid-round standings to a
+    fixed share of a worker, leaving the rest to the settlements referees wait for."""
     from matches.models import ComputationRun
 
+    # `seconds`, not started_at/finished_at: while a run is going, started_at is already the
+    # new run's and finished_at still the old one's.
     last = (ComputationRun.objects.filter(event_id=event_id, task="update_standings",
-                                          key="standings", succeeded_at__isnull=False)
-            .values_list("started_at", "finished_at").first())
-    interval = settings.STANDINGS_MIN_INTERVAL
-    if last and last[0] and last[1]:
-        interval = max(interval, settings.STANDINGS_DUTY_FACTOR * (last[1] - last[0]).total_seconds())
-    return interval
+                                          key="standings")
+            .values_list("seconds", flat=True).first())
+    return max(settings.STANDINGS_MIN_INTERVAL, settings.STANDINGS_DUTY_FACTOR * (last or 0))
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)

@@ -84,6 +84,7 @@ class ComputationRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     succeeded_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True)  # how long the last successful run took
 
     class Meta:
         ordering = ["event_id", "-queued_at"]

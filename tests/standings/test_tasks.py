@@ -161,20 +161,14 @@ def test_tasks_for_a_missing_event_or_match_do_nothing(db):
 def test_mid_round_standings_are_spaced_by_the_last_runs_duration(build, settings):
     """A festival's standings run takes seconds: runs are spaced by STANDINGS_DUTY_FACTOR times
     the last run's duration when that is longer than STANDINGS_MIN_INTERVAL."""
-    import datetime
-
-    from django.utils import timezone
-
     settings.STANDINGS_MIN_INTERVAL = 5
     settings.STANDINGS_DUTY_FACTOR = 3
     event = build(unions=2, deals=1).event
     assert tasks.standings_interval(event.pk) == 5  # no run yet
-    now = timezone.now()
-    run = ComputationRun.objects.create(
-        event=event, task="update_standings", key="standings", state=ComputationRun.State.DONE,
-        started_at=now - datetime.timedelta(seconds=4), finished_at=now, succeeded_at=now)
+    run = ComputationRun.objects.create(event=event, task="update_standings", key="standings",
+                                        state=ComputationRun.State.DONE, seconds=4)
     assert tasks.standings_interval(event.pk) == pytest.approx(12)
-    ComputationRun.objects.filter(pk=run.pk).update(started_at=now - datetime.timedelta(seconds=1))
+    ComputationRun.objects.filter(pk=run.pk).update(seconds=1)
     assert tasks.standings_interval(event.pk) == 5  # a quick run: the minimum holds
 
 
@@ -189,3 +183,12 @@ def test_player_standings_carried_from_the_previous_round_equal_reading_every_ro
     from_scratch = standings.player_rows(b.event, rounds, standings.event_rules(b.event))
     assert snapshot.rows == from_scratch
     assert sum(row["deals"] for row in from_scratch) == 6 * 3 * 3 * 2  # seats x matches x rounds x deals
+
+
+def test_a_run_records_how_long_it_took(build):
+    b = play_event(build, random.Random(5), rounds=1, unions=2, deals=1)
+    tasks.update_standings.delay(event_id=b.event.pk)
+    run = ComputationRun.objects.get(event=b.event, task="update_standings")
+    assert run.state == ComputationRun.State.DONE
+    assert run.seconds is not None and 0 <= run.seconds < 60
+    assert run.seconds == pytest.approx((run.finished_at - run.started_at).total_seconds())
