@@ -129,16 +129,30 @@ def settle_deal(self, deal_id: int) -> None:
     from matches.models import Deal
 
     deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
-    if deal is None:
+    if deal is None or _tallied(deal):
         return
-    _settle_match_now(self, deal.match_id)
+    _settle_match_now(self, deal.match_id, deal.match)
 
 
-def _settle_match_now(task, match_id: int) -> None:
+def _tallied(deal) -> bool:
+    """Whether the deal's tally already counts its final report: another deal's settlement of
+    the same match, or a standings run settling what the queue had not reached yet, did it.
+    When results come faster than the workers settle them, the queue behind then drains at two
+    queries a task instead of a whole settlement each."""
+    from matches.models import DealReport, DealTally
+
+    final = DealReport.objects.final().filter(deal_id=deal.pk).values_list("pk", flat=True).first()
+    if final is None:
+        return False
+    return DealTally.objects.filter(deal_id=deal.pk, report_id=final).exists()
+
+
+def _settle_match_now(task, match_id: int, match=None) -> None:
     from matches.models import Match
     from matches.services import standings
 
-    match = Match.objects.select_related("round").filter(pk=match_id).first()
+    if match is None:
+        match = Match.objects.select_related("round").filter(pk=match_id).first()
     if match is None:
         return
     event_id, round_number = match.round.event_id, match.round.number

@@ -192,3 +192,18 @@ def test_a_run_records_how_long_it_took(build):
     assert run.state == ComputationRun.State.DONE
     assert run.seconds is not None and 0 <= run.seconds < 60
     assert run.seconds == pytest.approx((run.finished_at - run.started_at).total_seconds())
+
+
+def test_settling_a_deal_already_counted_is_two_queries(build, django_assert_max_num_queries):
+    """At a festival the queue of settlements can fall behind; a standings run then settles the
+    matches it finds stale, and the tasks still queued for them must cost next to nothing."""
+    b = play_event(build, random.Random(7), rounds=1, unions=2, deals=2)
+    standings.recompute_event(b.event.pk)
+    deal = Deal.objects.filter(match__round__event=b.event).order_by("number").last()
+    with django_assert_max_num_queries(3):  # the deal, its final report, its tally
+        tasks.settle_deal.delay(deal_id=deal.pk)
+    # A deal whose final report is not counted yet is settled again.
+    report = deal.reports.final().get()
+    DealTally.objects.filter(deal=deal).delete()
+    tasks.settle_deal.delay(deal_id=deal.pk)
+    assert DealTally.objects.get(deal=deal).report_id == report.pk
