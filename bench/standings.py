@@ -23,6 +23,38 @@ os.environ.pop("DATABASE_URL", None)
 os.environ.pop("CELERY_BROKER_URL", None)
 
 
+def build_random_event(unions: int, rounds: int, deals: int):
+    """An event of `unions` unions and `rounds` Swiss rounds of random final results, each
+    match settled (bench/standings_step.py builds its database with it too)."""
+    from django.db import transaction
+
+    from matches.demo import build_demo_event
+    from matches.models import Deal, DealReport
+    from matches.services import seating, standings
+
+    rng = random.Random(1)
+    with transaction.atomic():
+        event = build_demo_event(unions=unions, rounds=0, seed=1)
+        event.deals_per_match = deals
+        event.save()
+        stage = event.stages.get()
+        stage.planned_rounds = rounds
+        stage.save()
+        for number in range(1, rounds + 1):
+            round_ = seating.create_round(stage, seed=number)
+            seating.publish_round(round_)
+            for match in round_.matches.filter(table__isnull=False):
+                for k in range(1, deals + 1):
+                    seats = [1, 2, 3, 4, 5, 6]
+                    rng.shuffle(seats)
+                    deal = Deal.objects.create(match=match, number=k)
+                    DealReport.objects.create(deal=deal, state="final", summary={
+                        "format": "gouji-outcome/1", "finish": seats, "points": seats[:2]})
+                standings.settle_match(match.pk)
+            seating.close_round(round_)
+    return event
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--unions", type=int, default=120)
@@ -36,32 +68,10 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from django.db import transaction
+    from matches.models import DealReport, Match
+    from matches.services import standings
 
-    from matches.demo import build_demo_event
-    from matches.models import Deal, DealReport, Match
-    from matches.services import seating, standings
-
-    rng = random.Random(1)
-    with transaction.atomic():
-        event = build_demo_event(unions=args.unions, rounds=0, seed=1)
-        event.deals_per_match = args.deals
-        event.save()
-        stage = event.stages.get()
-        stage.planned_rounds = args.rounds
-        stage.save()
-        for number in range(1, args.rounds + 1):
-            round_ = seating.create_round(stage, seed=number)
-            seating.publish_round(round_)
-            for match in round_.matches.filter(table__isnull=False):
-                for k in range(1, args.deals + 1):
-                    seats = [1, 2, 3, 4, 5, 6]
-                    rng.shuffle(seats)
-                    deal = Deal.objects.create(match=match, number=k)
-                    DealReport.objects.create(deal=deal, state="final", summary={
-                        "format": "gouji-outcome/1", "finish": seats, "points": seats[:2]})
-                standings.settle_match(match.pk)
-            seating.close_round(round_)
+    event = build_random_event(args.unions, args.rounds, args.deals)
     deals = DealReport.objects.count()
     start = time.perf_counter()
     standings.recompute_event(event.pk)

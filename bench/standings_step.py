@@ -16,11 +16,11 @@ import argparse
 import hashlib
 import json
 import os
-import random
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
 os.environ["DJANGO_SETTINGS_MODULE"] = "gouji_tournament.settings"
 for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
     os.environ.pop(name, None)
@@ -28,34 +28,13 @@ for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
 
 def build(unions: int, rounds: int, deals: int) -> None:
     from django.core.management import call_command
-    from django.db import transaction
 
-    from matches.demo import build_demo_event
-    from matches.models import Deal, DealReport
-    from matches.services import seating, standings
+    from matches.services import standings
+    from standings import build_random_event  # bench/standings.py
 
     call_command("migrate", verbosity=0)
-    rng = random.Random(1)
-    with transaction.atomic():
-        event = build_demo_event(unions=unions, rounds=0, seed=1)
-        event.deals_per_match = deals
-        event.save()
-        stage = event.stages.get()
-        stage.planned_rounds = rounds
-        stage.save()
-        for number in range(1, rounds + 1):
-            round_ = seating.create_round(stage, seed=number)
-            seating.publish_round(round_)
-            for match in round_.matches.filter(table__isnull=False):
-                for k in range(1, deals + 1):
-                    seats = [1, 2, 3, 4, 5, 6]
-                    rng.shuffle(seats)
-                    deal = Deal.objects.create(match=match, number=k)
-                    DealReport.objects.create(deal=deal, state="final", summary={
-                        "format": "gouji-outcome/1", "finish": seats, "points": seats[:2]})
-                standings.settle_match(match.pk)
-            seating.close_round(round_)
-        standings.update_standings(event.pk, 1)
+    event = build_random_event(unions, rounds, deals)
+    standings.update_standings(event.pk, 1)
     print(f"built: {unions} unions, {rounds} rounds, {deals} deals a match")
 
 
