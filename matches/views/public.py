@@ -42,26 +42,25 @@ def _seat_label(seats: dict, seat: int) -> str:
     return f"{seat} {player.player.name}" if player else str(seat)
 
 
-def _etag(request, event_id, *args, **kwargs):
-    event = live.public_events().filter(pk=event_id).first()
-    if event is None:
-        return None
-    fragment = "hx" if request.headers.get("HX-Request") else "page"
-    etag = f'{live.event_version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
-    request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
-    return etag
+def _etag_from(version, prefix: str = ""):
+    """An ETag function for `condition`: the event's public stamp `version(event)`, the language,
+    page or htmx fragment, and the query string."""
+
+    def etag_func(request, event_id, *args, **kwargs):
+        event = live.public_events().filter(pk=event_id).first()
+        if event is None:
+            return None
+        fragment = "hx" if request.headers.get("HX-Request") else "page"
+        etag = f'{prefix}{version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+        request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
+        return etag
+
+    return etag_func
 
 
-def _standings_etag(request, event_id, *args, **kwargs):
-    """The standings page changes with the snapshots only, not with every report."""
-    event = live.public_events().filter(pk=event_id).first()
-    if event is None:
-        return None
-    fragment = "hx" if request.headers.get("HX-Request") else "page"
-    etag = (f'standings-{live.standings_version(event)}-{get_language()}-{fragment}-'
-            f'{request.GET.urlencode()}')
-    request.public_etag = etag
-    return etag
+_etag = _etag_from(live.event_version)
+# The standings page changes with the snapshots only, not with every report.
+_standings_etag = _etag_from(live.standings_version, prefix="standings-")
 
 
 def shared_cache(view=None, *, etag_func=None):
