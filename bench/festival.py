@@ -216,8 +216,8 @@ def build_event(unions: int, rounds: int, deals: int):
 
 def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
     """Self-played deals: their records are play logs, their replays give valid summaries."""
-    from matches.rules.registry import get_game
-    from matches.services.results import _summary_from_replay
+    from matches.games.engines import get_game
+    from matches.results.service import _summary_from_replay
 
     game = get_game("gouji")
     logs, summaries = [], []
@@ -521,7 +521,7 @@ def run(args, services: Services) -> None:
     from django.db import connection
 
     from matches.models import RefereeLink, Table
-    from matches.services import seating
+    from matches.draw import service as seating
 
     started = time.perf_counter()
     event, stage = build_event(args.unions, args.rounds, args.deals)

@@ -2,7 +2,7 @@
 
     python bench/giog_draw.py
 
-Plain figures, no Django: the draw engine alone (matches/seating/giog.py).
+Plain figures, no Django: the draw engine alone (matches/games/giog/seating.py).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from matches.seating.giog import GiogPlayer, apply_round, draw_giog  # noqa: E402
+from matches.games.giog.seating import GiogPlayer, apply_round, draw_giog  # noqa: E402
 
 FIELDS = [(8, 3), (10, 3), (12, 4), (16, 5), (24, 5), (40, 6), (100, 6), (400, 6)]
 

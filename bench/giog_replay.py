@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from matches.rules.giog import game  # noqa: E402
+from matches.games.giog.engine import game  # noqa: E402
 
 
 def main() -> None:

@@ -13,9 +13,9 @@ import timeit
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from matches.rules.gouji.cards import holds, parse_cards, remove_cards  # noqa: E402
-from matches.rules.gouji.hands import beats, classify, is_gouji, opens_point  # noqa: E402
-from matches.rules.gouji.ruleset import RuleSet  # noqa: E402
+from matches.games.gouji.engine.cards import holds, parse_cards, remove_cards  # noqa: E402
+from matches.games.gouji.engine.hands import beats, classify, is_gouji, opens_point  # noqa: E402
+from matches.games.gouji.engine.ruleset import RuleSet  # noqa: E402
 
 RULES = RuleSet.from_json("standard")
 PLAYS = ["TTTTT", "JJJ2", "666B", "QQQRR", "2", "R", "33", "KK", "AAAA2", "9999"]

@@ -15,10 +15,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from matches.rules.gouji import play  # noqa: E402
-from matches.rules.gouji.record import read_record  # noqa: E402
-from matches.rules.gouji.replay import initial_state, replay  # noqa: E402
-from matches.rules.gouji.selfplay import selfplay  # noqa: E402
+from matches.games.gouji.engine import play  # noqa: E402
+from matches.games.gouji.engine.record import read_record  # noqa: E402
+from matches.games.gouji.engine.replay import initial_state, replay  # noqa: E402
+from matches.games.gouji.engine.selfplay import selfplay  # noqa: E402
 
 
 def main() -> None:

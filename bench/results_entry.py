@@ -43,9 +43,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
 
     from matches.models import DealReport, PlayerAccount
-    from matches.rules.registry import get_game
-    from matches.services import results
-    from matches.services.results import Actor
+    from matches.games.engines import get_game
+    from matches.results import service as results
+    from matches.results.service import Actor
     from tests.results.conftest import build_table, make_user
 
     referee = make_user("bench-referee")

@@ -21,10 +21,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from matches.seating.individual import Player, apply_individual_round, draw_individual  # noqa: E402
-from matches.seating.simulate import DRAW, LOSS, WIN, apply_round, field_of  # noqa: E402
-from matches.seating.swiss import measure, pair_swiss  # noqa: E402
-from matches.seating.types import Draw, Pairing  # noqa: E402
+from matches.draw.generator.individual import Player, apply_individual_round, draw_individual  # noqa: E402
+from matches.draw.generator.simulate import DRAW, LOSS, WIN, apply_round, field_of  # noqa: E402
+from matches.draw.generator.swiss import measure, pair_swiss  # noqa: E402
+from matches.draw.generator.types import Draw, Pairing  # noqa: E402
 
 
 def outcome(seed: int, round_number: int, a, b) -> tuple[int, int]:

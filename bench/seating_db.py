@@ -34,7 +34,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from matches.demo import play_random_results
     from matches.models import Event, Registration, Stage, Union, UnionMember
-    from matches.services import seating
+    from matches.draw import service as seating
     from players.models import Player
 
     import datetime

@@ -30,7 +30,8 @@ def build_random_event(unions: int, rounds: int, deals: int):
 
     from matches.demo import build_demo_event
     from matches.models import Deal, DealReport
-    from matches.services import seating, standings
+    from matches.draw import service as seating
+    from matches.standings import service as standings
 
     rng = random.Random(1)
     with transaction.atomic():
@@ -69,7 +70,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from matches.models import DealReport, Match
-    from matches.services import standings
+    from matches.standings import service as standings
 
     event = build_random_event(args.unions, args.rounds, args.deals)
     deals = DealReport.objects.count()

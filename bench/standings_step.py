@@ -29,7 +29,7 @@ for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
 def build(unions: int, rounds: int, deals: int) -> None:
     from django.core.management import call_command
 
-    from matches.services import standings
+    from matches.standings import service as standings
     from standings import build_random_event  # bench/standings.py
 
     call_command("migrate", verbosity=0)
@@ -40,7 +40,7 @@ def build(unions: int, rounds: int, deals: int) -> None:
 
 def run(rounds: int) -> None:
     from matches.models import Event, StandingsSnapshot
-    from matches.services import standings
+    from matches.standings import service as standings
 
     event = Event.objects.order_by("-pk").first()
     for _ in range(3):

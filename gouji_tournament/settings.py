@@ -135,7 +135,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(os.environ.get("CELERY_BROKER_TRANS
 STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
 # ...or STANDINGS_DUTY_FACTOR times the last run's duration, when longer (matches/tasks.py).
 STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
-# How long the public pages' version stamp may be cached (see matches/services/live.py).
+# How long the public pages' version stamp may be cached (see matches/events/live.py).
 PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 
 # --- Cache ------------------------------------------------------------------------------

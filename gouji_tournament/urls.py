@@ -9,15 +9,15 @@ from . import views
 
 urlpatterns = [
     path("", public_views.home, name="home"),
-    path("events/", include("matches.urls_public")),
-    path("manage/", include("matches.urls_manage")),
+    path("events/", include("matches.urls.public")),
+    path("manage/", include("matches.urls.organiser")),
     path("healthz", views.healthz, name="healthz"),
     path("lang/", views.switch_language, name="switch-language"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("matches.api.urls")),
-    path("", include("matches.urls_referee")),
+    path("", include("matches.urls.referee")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

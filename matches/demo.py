@@ -12,7 +12,7 @@ import random
 from django.db import transaction
 
 from matches.models import Event, Registration, Round, Stage, Union, UnionMember
-from matches.services import seating
+from matches.draw import service as seating
 from players.models import Club, Player
 
 SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗"

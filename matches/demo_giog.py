@@ -12,8 +12,10 @@ import random
 
 from matches.demo import CLUBS, _name
 from matches.models import Event, RefereeLink, Registration, Round, Stage
-from matches.rules.giog.selfplay import selfplay
-from matches.services import results, seating, standings
+from matches.games.giog.engine.selfplay import selfplay
+from matches.results import service as results
+from matches.draw import service as seating
+from matches.standings import service as standings
 from players.models import Club, Player
 
 GIOG_DEMO_NAME = "Giog 邀请赛（演示）"

@@ -23,7 +23,9 @@ from matches.models import (
     Union,
     UnionMember,
 )
-from matches.services import results, seating, standings
+from matches.results import service as results
+from matches.draw import service as seating
+from matches.standings import service as standings
 from players.models import Club, Player
 
 DEMO_NAME = "青岛够级公开赛（演示）"

@@ -58,7 +58,7 @@ def _event_id_of(instance) -> int | None:
 
 def forget_public_version(sender, instance, **kwargs) -> None:
     from matches.models import DealReport, DealTally
-    from matches.services.live import forget_version
+    from matches.events.live import forget_version
 
     forget_version(_event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally)))
 

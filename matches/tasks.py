@@ -1,7 +1,7 @@
 """Celery tasks. Each takes ids (never objects), is idempotent and safe to re-run.
 
 The computation tasks (scores, tributes, match results, standings) call
-`matches.services.standings`, which recomputes its whole scope from the final deal results, so
+`matches.standings.service`, which recomputes its whole scope from the final deal results, so
 a task that runs twice, late, or before another one leaves the same data behind. Each run is
 recorded in a `ComputationRun` row (queued, running, retrying, done, failed) for the organiser's
 dashboard; a failing run is retried with a growing delay, then marked failed.
@@ -149,7 +149,7 @@ def _tallied(deal) -> bool:
 
 def _settle_match_now(task, match_id: int, match=None) -> None:
     from matches.models import Match
-    from matches.services import standings
+    from matches.standings import service as standings
 
     if match is None:
         match = Match.objects.select_related("round").filter(pk=match_id).first()
@@ -208,7 +208,7 @@ def _claim(event_id: int, from_round: int) -> int:
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def update_standings(self, event_id: int, from_round: int = 1) -> None:
     """The standings snapshots of round `from_round` and every later round."""
-    from matches.services import standings
+    from matches.standings import service as standings
 
     from_round = _claim(event_id, from_round)
     run_tracked(self, event_id, "standings",
@@ -219,6 +219,6 @@ def update_standings(self, event_id: int, from_round: int = 1) -> None:
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def recompute_event(self, event_id: int) -> None:
     """Everything of an event from its final results alone; gives the incremental numbers."""
-    from matches.services import standings
+    from matches.standings import service as standings
 
     run_tracked(self, event_id, "event", lambda: standings.recompute_event(event_id))

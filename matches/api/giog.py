@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from matches.models import DealTally, TableSeat
-from matches.views.giog_public import hand_row
+from matches.games.giog.public import hand_row
 
 
 def giog_tables(round_, visible: bool) -> list[dict]:

@@ -1,6 +1,6 @@
 """Public read API: published events, their visible rounds, pairings and standings.
 
-Same visibility as the public pages (`matches.services.live`): unpublished events do not exist
+Same visibility as the public pages (`matches.events.live`): unpublished events do not exist
 here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
 ETag, so a poller gets 304 while nothing changes.
 """
@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from matches.models import DealTally, TableSeat
 from matches.models.round import SIDE_A
-from matches.services import live
+from matches.events import live
 from matches.views.front_cache import front_cacheable
 
 

@@ -27,8 +27,8 @@ from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import can_manage_event
-from matches.services import results
-from matches.services.results import Actor, ResultError
+from matches.results import service as results
+from matches.results.service import Actor, ResultError
 
 
 class RefereeLinkAuthentication(BaseAuthentication):

@@ -8,8 +8,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from matches.api.documents import read_json_document
-from matches.rules.errors import BadDocument
-from matches.rules.registry import get_game
+from matches.games.errors import BadDocument
+from matches.games.engines import get_game
 
 
 def _run(request, game_name: str, operation: str) -> Response:

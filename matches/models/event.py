@@ -58,16 +58,16 @@ def validate_place_points(value) -> None:
 def validate_rules(value) -> None:
     """A rule set is a preset name plus overrides: {"preset": "standard", "flag": value, ...}.
 
-    The Gou Ji engine (matches.rules.gouji.ruleset) is the judge when it is installed; until
+    The Gou Ji engine (matches.games.gouji.engine.ruleset) is the judge when it is installed; until
     then only the shape is checked.
     """
     if not isinstance(value, dict) or not isinstance(value.get("preset", "standard"), str):
         raise ValidationError(_("规则须为 {\"preset\": 名称, 规则项: 值} 形式"), code="rules")
     try:
-        from matches.rules.gouji.ruleset import RuleSet
+        from matches.games.gouji.engine.ruleset import RuleSet
     except ImportError:
         return
-    from matches.rules.errors import BadDocument, RuleViolation
+    from matches.games.errors import BadDocument, RuleViolation
 
     try:
         RuleSet.from_json(value)

@@ -5,7 +5,7 @@ from django import template
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from matches.referee_forms import BURN_OUTCOME_LABELS, DECLARATION_LABELS
+from matches.games.gouji.referee_form import BURN_OUTCOME_LABELS, DECLARATION_LABELS
 
 register = template.Library()
 

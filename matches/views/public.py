@@ -25,9 +25,9 @@ from django.views.decorators.http import condition
 
 from matches.models import DealTally, Match, StandingsSnapshot, TableSeat, Union
 from matches.models.round import SIDE_A
-from matches.services import live
-from matches.services.charts import rank_chart_svg
-from matches.views import giog_public
+from matches.events import live
+from matches.standings.charts import rank_chart_svg
+from matches.games.giog import public as giog_public
 from matches.views.front_cache import front_cacheable
 from players.models import Player
 
@@ -314,7 +314,7 @@ def player_page(request, event_id: int, player_id: int):
 
 
 def _place_points(event):
-    from matches.services.standings import event_rules
+    from matches.standings.service import event_rules
 
     return event_rules(event).place_points
 

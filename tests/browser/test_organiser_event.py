@@ -153,7 +153,7 @@ def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(live_serve
 
 
 def test_public_pages_fit_a_phone(live_server, phone_page, transactional_db):
-    from matches.services import standings
+    from matches.standings import service as standings
     from tests.standings.conftest import Builder
 
     b = Builder(unions=12, deals=1)

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from matches.api import results as results_api
 from matches.models import Deal, DealReport, Event, RefereeLink, Round
-from matches.services import seating
+from matches.draw import service as seating
 from tests.results.conftest import SUMMARY, build_table
 
 pytestmark = pytest.mark.django_db

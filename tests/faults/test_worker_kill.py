@@ -30,7 +30,7 @@ from kombu import Connection, Exchange, Queue
 
 from matches import tasks
 from matches.models import ComputationRun, DealTally, Match
-from matches.services import standings
+from matches.standings import service as standings
 from tests.faults.conftest import wait_for
 from tests.standings.conftest import Builder
 from tests.standings.test_tasks import derived_state, play_event, wipe

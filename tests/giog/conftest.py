@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from matches.models import Event, Registration, Round, Stage
-from matches.services import seating
+from matches.draw import service as seating
 from players.models import Club, Player
 
 

@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from matches.models import DealReport, Event
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,7 @@ def test_giog_table_cards_have_one_page_per_table(client, pending):
 def test_giog_exports_list_points_and_hands(client, pending):
     builder, match, report = pending
     results.confirm_report(report, Actor(user=builder.organiser), True)
-    from matches.services import standings
+    from matches.standings import service as standings
 
     standings.recompute_event(builder.event.pk)
     client.force_login(builder.organiser)

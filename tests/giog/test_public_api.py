@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from matches.models import Round
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db

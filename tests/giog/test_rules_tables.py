@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from matches.rules.giog.outcome import places, points_for_places
-from matches.seating.giog import GiogPlayer, apply_round, draw_giog, table_sizes
-from matches.seating.types import SeatingError
-from matches.services.giog_standings import format_points, points_table, rank
+from matches.games.giog.engine.outcome import places, points_for_places
+from matches.games.giog.seating import GiogPlayer, apply_round, draw_giog, table_sizes
+from matches.draw.generator.types import SeatingError
+from matches.games.giog.standings import format_points, points_table, rank
 
 
 @pytest.mark.parametrize("players, sizes", [
@@ -181,6 +181,6 @@ def test_any_field_is_seated_once_at_tables_of_two_to_four(count, rounds, clubs,
     ([[3], [1, 2]], [1, 2, 2]),
 ])
 def test_shared_places_are_numbered_as_a_table_shows_them(groups, shown):
-    from matches.services.giog_standings import numbered
+    from matches.games.giog.standings import numbered
 
     assert [place for place, group in numbered(groups) for _seat in group] == shown

@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
-from matches.rules.giog.selfplay import selfplay
-from matches.services import results, seating
-from matches.services.results import Actor, ResultError
+from matches.games.giog.engine.selfplay import selfplay
+from matches.results import service as results
+from matches.draw import service as seating
+from matches.results.service import Actor, ResultError
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db
@@ -246,7 +247,7 @@ def test_the_explanation_of_a_giog_draw_names_the_players(db):
 
 def test_recompute_event_gives_the_incremental_standings(giog, committed):
     from matches.models import ComputationRun
-    from matches.services import standings
+    from matches.standings import service as standings
 
     round_ = giog.draw()
     for match in round_.matches.all():

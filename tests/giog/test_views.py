@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from matches.models import DealReport, RefereeLink
-from matches.rules.giog.selfplay import selfplay
+from matches.games.giog.engine.selfplay import selfplay
 from tests.giog.conftest import GiogBuilder
 
 pytestmark = pytest.mark.django_db

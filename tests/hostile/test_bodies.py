@@ -10,9 +10,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import DealReport, Event
-from matches.rules.registry import get_game
-from matches.services import results
-from matches.services.results import Actor
+from matches.games.engines import get_game
+from matches.results import service as results
+from matches.results.service import Actor
 from tests.results.conftest import SUMMARY, fast_passwords, setup  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

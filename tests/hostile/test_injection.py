@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from matches.models import Event, RefereeLink, Union, UnionMember
-from matches.services import standings
-from matches.services.exports import FORMULA_STARTS
+from matches.standings import service as standings
+from matches.events.exports import FORMULA_STARTS
 from players.models import Player
 from tests.standings.conftest import build, eager_celery  # noqa: F401 (fixtures)
 from tests.standings.test_manage import pdf_text

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from matches.rules.errors import BadDocument, RuleViolation
-from matches.rules.registry import get_game
+from matches.games.errors import BadDocument, RuleViolation
+from matches.games.engines import get_game
 from tests.results.conftest import fast_passwords, setup  # noqa: F401 (fixtures)
 
 GOUJI_DEAL = next(iter(get_game("gouji").selfplay(1, 7)))

@@ -20,8 +20,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from matches.models import DealReport, Event, RefereeLink
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 from tests.results.conftest import SUMMARY, build_table
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

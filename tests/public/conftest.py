@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from matches.models import RefereeLink
-from matches.services import standings
+from matches.standings import service as standings
 from tests.giog.conftest import GiogBuilder
 from tests.standings.conftest import Builder
 

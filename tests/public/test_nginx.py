@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import RefereeLink
-from matches.services import standings
+from matches.standings import service as standings
 from tests.standings.conftest import Builder
 
 pytestmark = pytest.mark.django_db(transaction=True)

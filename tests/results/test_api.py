@@ -8,8 +8,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import DealReport, Event, Round
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
 

@@ -62,8 +62,8 @@ def test_any_body_gets_a_json_answer_never_a_500(setup, body):
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=json_values)
 def test_any_confirmation_body_gets_a_json_answer(setup, body):
-    from matches.services import results
-    from matches.services.results import Actor
+    from matches.results import service as results
+    from matches.results.service import Actor
 
     from .conftest import SUMMARY
 

@@ -14,8 +14,8 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
 from matches.models import Confirmation, DealReport, Event
-from matches.services import results
-from matches.services.results import Actor, ResultError
+from matches.results import service as results
+from matches.results.service import Actor, ResultError
 
 from .conftest import STRING_THREE_A, SUMMARY
 

@@ -12,8 +12,8 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from matches.models import DealReport, Event, RefereeLink, Round
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 
 from .conftest import SUMMARY, build_table, make_user
 

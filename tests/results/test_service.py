@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Deal, DealReport, Event, Round
-from matches.rules.registry import get_game
-from matches.services import results
-from matches.services.results import Actor, ResultError
+from matches.games.engines import get_game
+from matches.results import service as results
+from matches.results.service import Actor, ResultError
 from matches.signals import deal_result_changed
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY

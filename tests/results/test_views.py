@@ -5,8 +5,8 @@ import pytest
 from django.test import Client
 
 from matches.models import Deal, DealReport, Event, Round
-from matches.services import results
-from matches.services.results import Actor
+from matches.results import service as results
+from matches.results.service import Actor
 
 from .conftest import STRING_THREE_A, SUMMARY
 
@@ -141,7 +141,7 @@ def test_a_play_log_file_is_replayed(setup):
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from matches.rules.registry import get_game
+    from matches.games.engines import get_game
 
     record = next(iter(get_game("gouji").selfplay(1, 7)))
     upload = SimpleUploadedFile("deal.json", json.dumps(record).encode(), "application/json")

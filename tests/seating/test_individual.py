@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from matches.seating import types as flags
-from matches.seating.individual import Player, apply_individual_round, draw_individual
-from matches.seating.types import SeatingError
+from matches.draw.generator import types as flags
+from matches.draw.generator.individual import Player, apply_individual_round, draw_individual
+from matches.draw.generator.types import SeatingError
 
 
 def seated(draw):

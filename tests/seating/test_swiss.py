@@ -6,11 +6,11 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from matches.seating import types as flags
-from matches.seating.sides import seat_conflict
-from matches.seating.simulate import apply_round, field_of, random_outcome
-from matches.seating.swiss import pair_swiss
-from matches.seating.types import Entrant, SeatingError
+from matches.draw.generator import types as flags
+from matches.draw.generator.sides import seat_conflict
+from matches.draw.generator.simulate import apply_round, field_of, random_outcome
+from matches.draw.generator.swiss import pair_swiss
+from matches.draw.generator.types import Entrant, SeatingError
 
 import pytest
 

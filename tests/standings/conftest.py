@@ -6,8 +6,8 @@ import datetime
 import pytest
 
 from matches.models import Deal, DealReport, Event, Registration, Round, Stage, Union, UnionMember
-from matches.seating.types import Pairing
-from matches.services import seating
+from matches.draw.generator.types import Pairing
+from matches.draw import service as seating
 from players.models import Player
 
 

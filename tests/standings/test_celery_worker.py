@@ -16,7 +16,7 @@ from django.db import connection
 
 from matches import tasks
 from matches.models import ComputationRun, Match, StandingsSnapshot
-from matches.services import standings
+from matches.standings import service as standings
 from matches.signals import deal_result_changed
 from tests.standings.test_tasks import derived_state, random_finish, wipe
 

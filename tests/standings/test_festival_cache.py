@@ -8,7 +8,8 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from matches.services import live, standings
+from matches.events import live
+from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
 

@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from matches.models import Registration, Round, Union
-from matches.services import standings
+from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
 

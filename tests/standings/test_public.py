@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from matches.services import standings
+from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
 

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.services.ranking import CRITERIA, MatchRecord, SeatRecord, rank_players, rank_unions
+from matches.standings.ranking import CRITERIA, MatchRecord, SeatRecord, rank_players, rank_unions
 
 tie_breaks = st.lists(st.sampled_from([c for c in CRITERIA if c != "match_points"]), unique=True)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from matches.models import Deal, DealTally, Match, Stage
-from matches.services import standings
+from matches.standings import service as standings
 
 STRING_A = [1, 3, 5, 2, 4, 6]  # union A (seats 1-3-5) takes 1st, 2nd, 3rd: ±12
 B_BY_TWO = [2, 1, 4, 3, 6, 5]  # A: +1 +0 -2 = -1, B: +2 +0 -1 = +1 → A -2, B +2

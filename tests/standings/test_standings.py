@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import StandingsSnapshot
-from matches.services import standings
+from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
 DRAW = [1, 2, 4, 3, 6, 5]  # A: +2 +0 -2 = 0, B: +1 +0 -1 = 0
@@ -127,7 +127,7 @@ def test_an_individual_event_ranks_players_and_has_no_union_table(db):
     event = build_demo_event(unions=2, rounds=0, entry_type=Event.EntryType.INDIVIDUAL, players=12)
     event.deals_per_match = 1
     event.save()
-    from matches.services import seating
+    from matches.draw import service as seating
 
     round_ = seating.create_round(event.stages.get(), seed=9)
     seating.publish_round(round_)

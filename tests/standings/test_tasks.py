@@ -9,7 +9,7 @@ import pytest
 
 from matches import tasks
 from matches.models import ComputationRun, Deal, DealTally, Match, StandingsSnapshot
-from matches.services import standings
+from matches.standings import service as standings
 from matches.signals import deal_result_changed
 
 

@@ -323,7 +323,7 @@ def test_defaults_follow_yantai_2020(ev):
 
 
 def test_rules_are_judged_by_the_gouji_engine(ev):
-    pytest.importorskip("matches.rules.gouji.ruleset")
+    pytest.importorskip("matches.games.gouji.engine.ruleset")
     ev.rules = {"preset": "no-such-preset"}
     with pytest.raises(ValidationError, match="preset"):
         ev.full_clean()

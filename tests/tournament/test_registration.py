@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Event, Registration
-from matches.services import registration as entries
-from matches.services import seating
+from matches.events import registration as entries
+from matches.draw import service as seating
 from players.models import Player
 
 from . import factories as f

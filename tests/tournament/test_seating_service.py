@@ -12,8 +12,9 @@ from matches.demo import build_demo_event, play_random_results
 from matches.models import (
     Event, Match, Registration, Round, RoundEntry, RoundLog, Stage, TableSeat, Union,
 )
-from matches.seating import types as flags
-from matches.services import history, seating
+from matches.draw.generator import types as flags
+from matches.draw import history
+from matches.draw import service as seating
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.services import seating
+from matches.draw import service as seating
 
 from ._seating import describe, round_by_id, user_named
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.models import Event
-from matches.services import seating
+from matches.draw import service as seating
 
 from ._seating import describe, user_named
 

@@ -15,9 +15,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.rules.errors import BadDocument
-from matches.rules.giog import game
-from matches.rules.giog.record import TIE_ORDERS
+from matches.games.errors import BadDocument
+from matches.games.giog.engine import game
+from matches.games.giog.engine.record import TIE_ORDERS
 
 
 class Command(BaseCommand):

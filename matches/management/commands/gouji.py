@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 from django.core.management.base import BaseCommand
 
-from matches.rules.errors import BadDocument
-from matches.rules.gouji.replay import replay
-from matches.rules.gouji.selfplay import selfplay, write_jsonl
-from matches.rules.gouji.settle import settle
+from matches.games.errors import BadDocument
+from matches.games.gouji.engine.replay import replay
+from matches.games.gouji.engine.selfplay import selfplay, write_jsonl
+from matches.games.gouji.engine.settle import settle
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 

@@ -1,7 +1,7 @@
 """Small builders for Giog test records."""
 from __future__ import annotations
 
-from matches.rules.giog.replay import replay
+from matches.games.giog.engine.replay import replay
 
 
 def plays(text: str) -> list[dict]:

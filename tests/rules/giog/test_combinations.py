@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from matches.rules.giog.combinations import DUI, GIOG, LIAB, MUI, classify, combinations_in
+from matches.games.giog.engine.combinations import DUI, GIOG, LIAB, MUI, classify, combinations_in
 
 
 @pytest.mark.parametrize("pieces, kind, name", [

@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import pytest
 
-from matches.rules.errors import BadDocument
-from matches.rules.giog import game
-from matches.rules.giog.outcome import places, points_for_places
+from matches.games.errors import BadDocument
+from matches.games.giog.engine import game
+from matches.games.giog.engine.outcome import places, points_for_places
 
 
 @pytest.mark.parametrize("won, beheaded, expected", [

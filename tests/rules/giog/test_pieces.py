@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from matches.rules.errors import BadDocument
-from matches.rules.giog.pieces import (
+from matches.games.errors import BadDocument
+from matches.games.giog.engine.pieces import (
     FULL_SET, SET_SIZE, describe, parse_pieces, piece_strength, sort_pieces,
 )
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.errors import BadDocument
-from matches.rules.giog.record import parse_record, write_record
-from matches.rules.giog.replay import replay
+from matches.games.errors import BadDocument
+from matches.games.giog.engine.record import parse_record, write_record
+from matches.games.giog.engine.replay import replay
 
 from .helpers import hand_doc
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.giog import game
-from matches.rules.giog.combinations import classify
-from matches.rules.giog.pieces import DISTRIBUTION, FULL_SET, SET_SIZE
-from matches.rules.giog.play import HandState
-from matches.rules.giog.record import write_record
-from matches.rules.giog.selfplay import play_out
+from matches.games.giog.engine import game
+from matches.games.giog.engine.combinations import classify
+from matches.games.giog.engine.pieces import DISTRIBUTION, FULL_SET, SET_SIZE
+from matches.games.giog.engine.play import HandState
+from matches.games.giog.engine.record import write_record
+from matches.games.giog.engine.selfplay import play_out
 
 VARIANTS = [{}, {"must_compete": True}, {"tie_order": "play"},
             {"must_compete": True, "tie_order": "play"}]

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from matches.rules.giog.pieces import FULL_SET
-from matches.rules.giog.selfplay import deal
+from matches.games.giog.engine.pieces import FULL_SET
+from matches.games.giog.engine.selfplay import deal
 
 from .helpers import run
 

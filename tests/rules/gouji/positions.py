@@ -5,7 +5,7 @@ hands for seats 1–6, and the actions as `seat:CARDS`, `seat:pass` or `seat:yie
 """
 from __future__ import annotations
 
-from matches.rules.gouji.replay import replay
+from matches.games.gouji.engine.replay import replay
 
 
 def actions(text: str) -> list[dict]:

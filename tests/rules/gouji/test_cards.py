@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.errors import BadDocument, RuleViolation
-from matches.rules.gouji.cards import (
+from matches.games.errors import BadDocument, RuleViolation
+from matches.games.gouji.engine.cards import (
     BIG,
     RANK_CHARS,
     SMALL,
@@ -21,7 +21,7 @@ from matches.rules.gouji.cards import (
     parse_cards,
     remove_cards,
 )
-from matches.rules.gouji.ruleset import RuleSet
+from matches.games.gouji.engine.ruleset import RuleSet
 
 
 def test_r4_rank_order_is_3_to_a_then_2_small_big():

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.errors import RuleViolation
-from matches.rules.gouji.cards import parse_cards
-from matches.rules.gouji.hands import beats, classify, is_gouji, opens_point
-from matches.rules.gouji.ruleset import RuleSet
+from matches.games.errors import RuleViolation
+from matches.games.gouji.engine.cards import parse_cards
+from matches.games.gouji.engine.hands import beats, classify, is_gouji, opens_point
+from matches.games.gouji.engine.ruleset import RuleSet
 
 STANDARD = RuleSet.from_json("standard")
 MORE_BIG = RuleSet.from_json({"more_big_jokers_beat": True})

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from matches.rules.gouji import play
-from matches.rules.gouji.cards import format_cards, parse_cards
-from matches.rules.gouji.record import read_record, write_action
-from matches.rules.gouji.replay import initial_state, replay
-from matches.rules.gouji.selfplay import selfplay
+from matches.games.gouji.engine import play
+from matches.games.gouji.engine.cards import format_cards, parse_cards
+from matches.games.gouji.engine.record import read_record, write_action
+from matches.games.gouji.engine.replay import initial_state, replay
+from matches.games.gouji.engine.selfplay import selfplay
 
 
 def states_before(doc) -> list:

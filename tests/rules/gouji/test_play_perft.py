@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from matches.rules.gouji import play
-from matches.rules.gouji.record import read_record
-from matches.rules.gouji.replay import initial_state
+from matches.games.gouji.engine import play
+from matches.games.gouji.engine.record import read_record
+from matches.games.gouji.engine.replay import initial_state
 
 POSITIONS = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["positions"]
 

@@ -6,10 +6,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.errors import RuleViolation
-from matches.rules.gouji import play
-from matches.rules.gouji.selfplay import choose_action, deal_hands
-from matches.rules.gouji.ruleset import PRESETS
+from matches.games.errors import RuleViolation
+from matches.games.gouji.engine import play
+from matches.games.gouji.engine.selfplay import choose_action, deal_hands
+from matches.games.gouji.engine.ruleset import PRESETS
 
 
 def reached_state(preset: str, seed: int, steps: int) -> play.State:

@@ -5,10 +5,10 @@ import copy
 
 import pytest
 
-from matches.rules.errors import BadDocument
-from matches.rules.gouji.record import read_record, setup_error, write_record
-from matches.rules.gouji.replay import replay
-from matches.rules.gouji.selfplay import selfplay
+from matches.games.errors import BadDocument
+from matches.games.gouji.engine.record import read_record, setup_error, write_record
+from matches.games.gouji.engine.replay import replay
+from matches.games.gouji.engine.selfplay import selfplay
 from tests.rules.gouji.positions import deal
 
 SINGLES = ["39", "49", "59", "69", "79", "89"]

@@ -5,8 +5,8 @@ import dataclasses
 
 import pytest
 
-from matches.rules.errors import BadDocument
-from matches.rules.gouji.ruleset import FLAGS, PRESETS, RuleSet
+from matches.games.errors import BadDocument
+from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, RuleSet
 
 
 def test_d14_defaults_of_the_standard_preset():

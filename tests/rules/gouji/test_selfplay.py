@@ -6,12 +6,12 @@ from functools import lru_cache
 
 import pytest
 
-from matches.rules.gouji import play
-from matches.rules.gouji.game import GoujiGame
-from matches.rules.gouji.record import read_record
-from matches.rules.gouji.replay import initial_state, replay
-from matches.rules.gouji.selfplay import selfplay, write_jsonl
-from matches.rules.gouji.settle import settle
+from matches.games.gouji.engine import play
+from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.record import read_record
+from matches.games.gouji.engine.replay import initial_state, replay
+from matches.games.gouji.engine.selfplay import selfplay, write_jsonl
+from matches.games.gouji.engine.settle import settle
 
 PRESETS = ("standard", "qingdao-hold3", "six-decks")
 SEEDS = (1, 2)
@@ -104,8 +104,8 @@ def test_replayed_outcomes_settle_the_same_way(preset):
 
 
 def test_hold3_deals_buy_threes_and_keep_the_shares():
-    from matches.rules.gouji.selfplay import buy_threes
-    from matches.rules.gouji.cards import parse_cards
+    from matches.games.gouji.engine.selfplay import buy_threes
+    from matches.games.gouji.engine.cards import parse_cards
 
     hands = (None,) + tuple(parse_cards(text) for text in
                             ["3349", "5562", "3339", "5559", "566B", "5557"])
@@ -141,7 +141,7 @@ def test_variant_deals_replay_valid_and_complete(rules):
 
 
 def test_game_replay_raises_bad_document():
-    from matches.rules.errors import BadDocument
+    from matches.games.errors import BadDocument
 
     with pytest.raises(BadDocument):
         GoujiGame().replay({"format": "gouji-deal/1"})

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.errors import BadDocument
-from matches.rules.gouji.game import GoujiGame
-from matches.rules.gouji.settle import head_rival, parse_outcome, settle, union_of
+from matches.games.errors import BadDocument
+from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.settle import head_rival, parse_outcome, settle, union_of
 
 
 def summary(**fields):

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.gouji.ruleset import RuleSet
-from matches.rules.gouji.settle import Outcome, union_scores
+from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.settle import Outcome, union_scores
 
 STANDARD = RuleSet.from_json("standard")
 

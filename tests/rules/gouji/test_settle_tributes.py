@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.rules.gouji.ruleset import RuleSet
-from matches.rules.errors import EngineBug
-from matches.rules.gouji.settle import (
+from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.errors import EngineBug
+from matches.games.gouji.engine.settle import (
     Outcome,
     head_rival,
     tribute_ledger,

@@ -1,0 +1,562 @@
+"""The one place where draws become database rows: create, re-draw, swap by hand, publish, close.
+
+The pairing itself is done by the pure engine in `matches.draw.generator`; `history` reads the event
+into plain values; this module asks the engine and writes tables, matches, seats and an audit
+record (`RoundLog`) in one transaction.
+"""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from matches.models import (
+    Match,
+    Round,
+    RoundEntry,
+    RoundLog,
+    Stage,
+    Table,
+    TableSeat,
+    Union,
+    UnionMember,
+)
+from matches.models.round import SIDE_A, SIDE_B
+from matches.draw.generator import knockout, robin
+from matches.draw.generator import types as flags
+from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
+from matches.draw.generator.swiss import annotate, measure, pair_swiss
+from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
+from matches.draw import history
+
+
+#: details of a match that describe its place, not its unions: a swap keeps them.
+KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
+
+
+class SeatingRefused(Exception):
+    """The action is not allowed in the round's state or with these entrants."""
+
+
+# --- drawing --------------------------------------------------------------------------------
+
+def _new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**62)
+
+
+@transaction.atomic
+def create_round(
+    stage: Stage, *, user=None, seed: int | None = None, silent: bool = False
+) -> Round:
+    """Draw the next round of `stage` as a draft. Every earlier round must be closed."""
+    event = stage.event
+    if event.rounds.exclude(state=Round.State.CLOSED).exists():
+        raise SeatingRefused(_("上一轮尚未结束，不能编排新一轮"))
+    number = (event.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    stage_round = stage.rounds.count() + 1
+    if stage.planned_rounds and stage_round > stage.planned_rounds:
+        raise SeatingRefused(_("本阶段的轮次已全部编排"))
+    round_ = Round.objects.create(
+        event=event, stage=stage, number=number, stage_round=stage_round,
+        seed=_new_seed() if seed is None else seed, silent=silent,
+    )
+    _draw_into(round_)
+    RoundLog.objects.create(round=round_, action=RoundLog.Action.DRAW, user=user,
+                            details={"seed": round_.seed, "quality": round_.quality})
+    return round_
+
+
+@transaction.atomic
+def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
+    """Throw away a draft draw (and any swaps) and draw again, from a new seed by default."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if not round_.is_draft:
+        raise SeatingRefused(_("已公布的轮次不能重新编排"))
+    old_seed = round_.seed
+    _clear(round_)
+    round_.seed = _new_seed() if seed is None else seed
+    round_.save(update_fields=["seed"])
+    _draw_into(round_)
+    RoundLog.objects.create(round=round_, action=RoundLog.Action.REDRAW, user=user,
+                            details={"old_seed": old_seed, "seed": round_.seed,
+                                     "quality": round_.quality})
+    return round_
+
+
+def _clear(round_: Round) -> None:
+    TableSeat.objects.filter(round=round_).delete()
+    RoundEntry.objects.filter(round=round_).delete()
+    Match.objects.filter(round=round_).delete()
+    Table.objects.filter(round=round_).delete()
+    Union.objects.filter(round=round_).delete()
+
+
+def _draw_into(round_: Round) -> None:
+    event, stage = round_.event, round_.stage
+    try:
+        if event.is_giog:
+            from matches.games.giog import draw as giog_seating
+
+            giog_seating.draw_round(round_)
+        elif not event.is_team:
+            _draw_individual(round_)
+        elif stage.format == Stage.Format.SWISS:
+            entrants = history.entrants(event, round_.number)
+            draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
+                              seed=round_.seed, seeded=stage.seeded)
+            _write_team_draw(round_, draw.pairings, draw.quality)
+        elif stage.format == Stage.Format.ROUND_ROBIN:
+            _draw_round_robin(round_)
+        else:
+            _draw_knockout(round_)
+    except SeatingError as error:
+        raise SeatingRefused(str(error)) from error
+
+
+def _seeded_union_ids(round_: Round) -> list[int]:
+    """A stage's field in seed order: the previous stage's standings when there is one."""
+    event, stage = round_.event, round_.stage
+    active = [r.union_id for r in history.active_registrations(event, round_.number) if r.union_id]
+    earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
+    first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
+    if first_round_of_stage > 1:
+        ranked = [u for u in history.standings(event, first_round_of_stage) if u in set(active)]
+    else:
+        ranked = active
+    if stage.qualifiers:
+        ranked = ranked[: stage.qualifiers]
+    return ranked
+
+
+def _draw_round_robin(round_: Round) -> None:
+    seeded = _seeded_union_ids(round_)
+    groups = robin.snake_groups(seeded, round_.stage.group_count)
+    entrants = history.entrants(round_.event, round_.number)
+    pairings = []
+    for group_number, group in enumerate(groups, start=1):
+        if len(group) < 2:
+            continue
+        if round_.stage_round > robin.rounds_in_group(len(group)):
+            continue  # a smaller group has finished
+        for pairing in robin.round_robin_round(group, round_.stage_round):
+            described = annotate(entrants[pairing.a], entrants.get(pairing.b))
+            described.details["group"] = group_number
+            pairings.append(described)
+    if not pairings:
+        raise SeatingRefused(_("循环赛的轮次已全部打完"))
+    pairings.sort(key=lambda p: p.is_bye)
+    _write_team_draw(round_, pairings, {"method": "berger", "groups": len(groups)})
+
+
+def _draw_knockout(round_: Round) -> None:
+    entrants = history.entrants(round_.event, round_.number)
+    if round_.stage_round == 1:
+        pairings = knockout.first_round(_seeded_union_ids(round_))
+    else:
+        previous = round_.stage.rounds.get(stage_round=round_.stage_round - 1)
+        winners = []
+        for match in sorted(previous.matches.all(), key=lambda m: m.details.get("bracket", 0)):
+            winners.append(_knockout_winner(match))
+        pairings = knockout.next_round(winners)
+    described = []
+    for slot, pairing in enumerate(pairings):
+        item = annotate(entrants[pairing.a], entrants.get(pairing.b))
+        item.details.update(pairing.details, bracket=slot)
+        described.append(item)
+    _write_team_draw(round_, described, {"method": "knockout"})
+
+
+def _knockout_winner(match: Match) -> int:
+    if match.is_bye:
+        return match.union_a_id
+    if match.points_a is None or match.points_b is None:
+        raise SeatingRefused(_("淘汰赛上一轮仍有未录成绩的对局"))
+    if match.points_a == match.points_b:
+        raise SeatingRefused(_("淘汰赛对局打平，须先打加赛局分出胜负"))
+    return match.union_a_id if match.points_a > match.points_b else match.union_b_id
+
+
+def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
+    unions = Union.objects.in_bulk(
+        {u for p in pairings for u in (p.a, p.b) if u is not None}
+    )
+    members = defaultdict(list)
+    for member in UnionMember.objects.filter(union_id__in=unions).order_by("order"):
+        members[member.union_id].append(member.player_id)
+    short = sorted(unions[u].name for u in unions if len(members[u]) != 3)
+    if short:
+        raise SeatingRefused(_("以下联邦不足三名选手：") + "、".join(short))
+    played = [p for p in pairings if not p.is_bye]
+    tables = Table.objects.bulk_create(
+        [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
+    )
+    matches = Match.objects.bulk_create(
+        [Match(round=round_, table=table, union_a_id=p.a, union_b_id=p.b,
+               flags=p.flags, details=_jsonable(p.details))
+         for table, p in zip(tables, played)]
+        + [Match(round=round_, union_a_id=p.a, flags=p.flags, details=_jsonable(p.details),
+                 points_a=round_.event.points_bye)
+           for p in pairings if p.is_bye]
+    )
+    entries, seats = [], []
+    for match in matches:
+        if match.union_b_id is None:
+            entries.append(RoundEntry(round=round_, match=match, union_id=match.union_a_id,
+                                      side=RoundEntry.Side.BYE))
+            continue
+        for union_id, side, first_seat in ((match.union_a_id, SIDE_A, 1),
+                                           (match.union_b_id, SIDE_B, 2)):
+            entries.append(RoundEntry(round=round_, match=match, union_id=union_id, side=side))
+            for k, player_id in enumerate(members[union_id]):
+                seats.append(TableSeat(table=match.table, round=round_, seat=first_seat + 2 * k,
+                                       side=side, player_id=player_id, union_id=union_id))
+    RoundEntry.objects.bulk_create(entries)
+    TableSeat.objects.bulk_create(seats)
+    round_.quality = quality
+    round_.save(update_fields=["quality"])
+
+
+def _draw_individual(round_: Round) -> None:
+    players = history.players(round_.event, round_.number)
+    draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed)
+    _write_individual_tables(round_, draw.tables)
+    round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
+    round_.save(update_fields=["quality"])
+
+
+def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
+    tables = Table.objects.bulk_create(
+        [Table(round=round_, number=k) for k in range(1, len(drawn_tables) + 1)]
+    )
+    unions = Union.objects.bulk_create(
+        [Union(event=round_.event, round=round_, name=f"{round_.number}-{table.number}{side}")
+         for table in tables for side in (SIDE_A, SIDE_B)]
+    )
+    members, matches, entries, seats = [], [], [], []
+    for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
+        union_a, union_b = unions[2 * k], unions[2 * k + 1]
+        sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
+        for union, side, players in sides:
+            for order, player_id in enumerate(players, start=1):
+                members.append(UnionMember(union=union, player_id=player_id, event=round_.event,
+                                           round=round_, order=order, is_captain=order == 1))
+        matches.append(Match(round=round_, table=table, union_a=union_a, union_b=union_b,
+                             flags=drawn.flags, details=_jsonable(drawn.details)))
+    UnionMember.objects.bulk_create(members)
+    Match.objects.bulk_create(matches)
+    for k, (table, drawn, match) in enumerate(zip(tables, drawn_tables, matches)):
+        union_a, union_b = unions[2 * k], unions[2 * k + 1]
+        entries += [RoundEntry(round=round_, match=match, union=union_a, side=SIDE_A),
+                    RoundEntry(round=round_, match=match, union=union_b, side=SIDE_B)]
+        for seat, player_id in enumerate(drawn.seats, start=1):
+            side = SIDE_A if seat % 2 else SIDE_B
+            seats.append(TableSeat(table=table, round=round_, seat=seat, side=side,
+                                   player_id=player_id, union=union_a if seat % 2 else union_b))
+    RoundEntry.objects.bulk_create(entries)
+    TableSeat.objects.bulk_create(seats)
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --- hand swaps ---------------------------------------------------------------------------
+
+def _require_draft(round_: Round) -> None:
+    if not round_.is_draft:
+        raise SeatingRefused(_("只能在公布前调整编排"))
+
+
+@transaction.atomic
+def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> list[dict]:
+    """Exchange the places of two unions in a draft team round (a bye's place included).
+
+    Returns the explanation of the changed tables, so the organiser sees at once whether the
+    swap made a rematch, a repeated bye or a seat imbalance."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _require_draft(round_)
+    if not round_.event.is_team:
+        raise SeatingRefused(_("个人赛请调换选手"))
+    if first.pk == second.pk:
+        raise SeatingRefused(_("请选择两个不同的联邦"))
+    entries = {e.union_id: e for e in round_.entries.select_related("match")}
+    if first.pk not in entries or second.pk not in entries:
+        raise SeatingRefused(_("联邦不在本轮编排中"))
+    x, y = entries[first.pk], entries[second.pk]
+    before = _describe_matches([x.match, y.match])
+    # Rewrite both places: matches, entries and seats, then check and flag again.
+    touched = {x.match_id: x.match, y.match_id: y.match}
+    for entry, new_union in ((x, second.pk), (y, first.pk)):
+        match = touched[entry.match_id]
+        field_name = "union_b_id" if entry.side == SIDE_B else "union_a_id"
+        setattr(match, field_name, new_union)
+    RoundEntry.objects.filter(pk__in=[x.pk, y.pk]).delete()
+    TableSeat.objects.filter(round=round_, union_id__in=[first.pk, second.pk]).delete()
+    for match in touched.values():
+        if match.union_b_id is not None and match.union_a_id == match.union_b_id:
+            raise SeatingRefused(_("调换后联邦将与自己对局"))
+        match.save(update_fields=["union_a", "union_b"])
+    members = defaultdict(list)
+    for member in UnionMember.objects.filter(union_id__in=[first.pk, second.pk]).order_by("order"):
+        members[member.union_id].append(member.player_id)
+    for entry, new_union in ((x, second.pk), (y, first.pk)):
+        RoundEntry.objects.create(round=round_, match=touched[entry.match_id], union_id=new_union,
+                                  side=entry.side)
+        if entry.side != RoundEntry.Side.BYE:
+            first_seat = 1 if entry.side == SIDE_A else 2
+            for k, player_id in enumerate(members[new_union]):
+                TableSeat.objects.create(table=touched[entry.match_id].table, round=round_,
+                                         seat=first_seat + 2 * k, side=entry.side,
+                                         player_id=player_id, union_id=new_union)
+    _reflag_team(round_, touched.values())
+    RoundLog.objects.create(
+        round=round_, action=RoundLog.Action.SWAP_UNIONS, user=user,
+        details={"unions": [first.pk, second.pk], "before": before,
+                 "after": _describe_matches(touched.values())},
+    )
+    return _explain(round_, touched.values())
+
+
+def _reflag_team(round_: Round, matches) -> None:
+    entrants = history.entrants(round_.event, round_.number)
+    for match in matches:
+        a = entrants.get(match.union_a_id) or Entrant(id=match.union_a_id)
+        b = None if match.union_b_id is None else (entrants.get(match.union_b_id)
+                                                  or Entrant(id=match.union_b_id))
+        described = annotate(a, b)
+        extra = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
+        match.flags = described.flags + [flags.HAND_SWAP]
+        match.details = {**_jsonable(described.details), **extra}
+        match.save(update_fields=["flags", "details"])
+    round_.quality = {**round_.quality, **_team_quality(round_, entrants)}
+    round_.save(update_fields=["quality"])
+
+
+def _team_quality(round_: Round, entrants: dict) -> dict:
+    draw = Draw(pairings=[
+        Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
+        for m in round_.matches.all()
+    ])
+    placed = {u for p in draw.pairings for u in (p.a, p.b) if u is not None}
+    entrants = {**{u: Entrant(id=u) for u in placed}, **entrants}
+    for p in draw.pairings:
+        p.details = {**p.details, "score_a": entrants[p.a].score,
+                     "score_b": entrants[p.b].score if p.b else None}
+    quality = measure(draw, entrants)
+    quality["hand_swaps"] = sum(1 for p in draw.pairings if flags.HAND_SWAP in p.flags)
+    return quality
+
+
+@transaction.atomic
+def swap_players(
+    round_: Round, first_player_id: int, second_player_id: int, *, user=None
+) -> list[dict]:
+    """Exchange two players' seats in a draft round; returns the changed tables explained.
+
+    In an individual event the players also change drawn unions, and a seated player may
+    change places with one who sits out this round. In a team event only two players of one
+    union may swap (the union's seating order); unions stay as registered.
+    """
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _require_draft(round_)
+    seats = {s.player_id: s for s in TableSeat.objects.filter(
+        round=round_, player_id__in=[first_player_id, second_player_id]).select_related("table")}
+    sitting_out = set(round_.quality.get("sitting_out", []))
+    if first_player_id != second_player_id and len(seats) == 1 and not round_.event.is_team:
+        waiting = first_player_id if first_player_id not in seats else second_player_id
+        if waiting in sitting_out:
+            return _seat_instead(round_, next(iter(seats.values())), waiting, user)
+    if first_player_id == second_player_id or len(seats) != 2:
+        raise SeatingRefused(_("请选择本轮已入座的两名不同选手"))
+    x, y = seats[first_player_id], seats[second_player_id]
+    if round_.event.is_team and x.union_id != y.union_id:
+        raise SeatingRefused(_("团体赛只能调换同一联邦内选手的座位"))
+    before = {"first": [x.table.number, x.seat], "second": [y.table.number, y.seat]}
+    # Delete both rows, then write them back exchanged: the seat and round constraints hold
+    # at every step.
+    TableSeat.objects.filter(pk__in=[x.pk, y.pk]).delete()
+    for seat, player_id in ((x, y.player_id), (y, x.player_id)):
+        TableSeat.objects.create(table=seat.table, round=round_, seat=seat.seat, side=seat.side,
+                                 player_id=player_id, union_id=seat.union_id)
+    if not round_.event.is_team:
+        memberships = {m.player_id: m for m in UnionMember.objects.filter(
+            round=round_, player_id__in=[x.player_id, y.player_id])}
+        mx, my = memberships[x.player_id], memberships[y.player_id]
+        UnionMember.objects.filter(pk__in=[mx.pk, my.pk]).delete()
+        for member, player_id in ((mx, y.player_id), (my, x.player_id)):
+            UnionMember.objects.create(union_id=member.union_id, player_id=player_id,
+                                       event=round_.event, round=round_, order=member.order,
+                                       is_captain=member.is_captain)
+        _reflag_individual(round_, {x.table_id, y.table_id})
+    else:
+        for match in Match.objects.filter(table_id=x.table_id):
+            match.flags = list(dict.fromkeys(match.flags + [flags.HAND_SWAP]))
+            match.save(update_fields=["flags"])
+    RoundLog.objects.create(
+        round=round_, action=RoundLog.Action.SWAP_PLAYERS, user=user,
+        details={"players": [first_player_id, second_player_id], "before": before,
+                 "after": {"first": before["second"], "second": before["first"]}},
+    )
+    return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
+
+
+def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[dict]:
+    """Individual events: the player who sat out takes `seat`; its player sits out instead."""
+    leaving = seat.player_id
+    TableSeat.objects.filter(pk=seat.pk).update(player_id=waiting)
+    UnionMember.objects.filter(round=round_, player_id=leaving).update(player_id=waiting)
+    round_.quality = {**round_.quality, "sitting_out": [
+        leaving if pid == waiting else pid for pid in round_.quality["sitting_out"]]}
+    round_.save(update_fields=["quality"])
+    _reflag_individual(round_, {seat.table_id})
+    RoundLog.objects.create(
+        round=round_, action=RoundLog.Action.SWAP_PLAYERS, user=user,
+        details={"players": [leaving, waiting], "before": {"seated": leaving},
+                 "after": {"seated": waiting, "sitting_out": leaving}},
+    )
+    return _explain(round_, Match.objects.filter(table_id=seat.table_id))
+
+
+def _reflag_individual(round_: Round, table_ids: set) -> None:
+    if round_.event.is_giog:
+        from matches.games.giog import draw as giog_seating
+
+        return giog_seating.reflag(round_, table_ids)
+    players = history.players(round_.event, round_.number)
+    seats_by_table = defaultdict(dict)
+    for seat in TableSeat.objects.filter(round=round_):
+        seats_by_table[seat.table_id][seat.seat] = seat.player_id
+    described = {}
+    for table_id, seats in seats_by_table.items():
+        ids = [seats[k] for k in range(1, 7)]
+        described[table_id] = describe_table(ids, players)
+    for match in Match.objects.filter(table_id__in=table_ids):
+        table = described[match.table_id]
+        match.flags = table.flags + [flags.HAND_SWAP]
+        match.details = _jsonable(table.details)
+        match.save(update_fields=["flags", "details"])
+    quality = measure_tables(list(described.values()))
+    quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
+    round_.quality = {**round_.quality, **quality}
+    round_.save(update_fields=["quality"])
+
+
+def _describe_matches(matches) -> list:
+    return [{"table": m.table.number if m.table_id else None, "a": m.union_a_id, "b": m.union_b_id}
+            for m in matches]
+
+
+# --- publishing and closing ------------------------------------------------------------------
+
+@transaction.atomic
+def publish_round(round_: Round, *, user=None) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _require_draft(round_)
+    problems = check_round(round_)
+    if problems:
+        raise SeatingRefused("; ".join(problems))
+    round_.state = Round.State.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.published_by = user if user is not None and user.is_authenticated else None
+    round_.save(update_fields=["state", "published_at", "published_by"])
+    RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
+    return round_
+
+
+@transaction.atomic
+def close_round(round_: Round, *, user=None) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.state != Round.State.PUBLISHED:
+        raise SeatingRefused(_("只能结束已公布的轮次"))
+    if round_.matches.filter(union_b__isnull=False, points_a__isnull=True).exists():
+        raise SeatingRefused(_("仍有对局未录成绩"))
+    round_.state = Round.State.CLOSED
+    round_.closed_at = timezone.now()
+    round_.save(update_fields=["state", "closed_at"])
+    RoundLog.objects.create(round=round_, action=RoundLog.Action.CLOSE, user=user)
+    return round_
+
+
+def check_round(round_: Round) -> list[str]:
+    """What the database cannot refuse by itself: every table full, each union on one side."""
+    problems = []
+    # Giog tables seat 2-4 players (G4) on seats 1..n; Gou Ji tables six.
+    giog = round_.event.is_giog
+    seats = defaultdict(list)
+    for seat in TableSeat.objects.filter(round=round_):
+        seats[seat.table_id].append(seat)
+    for match in round_.matches.select_related("table"):
+        if match.is_bye:
+            continue
+        table_seats = seats[match.table_id]
+        full = list(range(1, max(2, len(table_seats)) + 1)) if giog else [1, 2, 3, 4, 5, 6]
+        if sorted(s.seat for s in table_seats) != full or (giog and len(full) > 4):
+            problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
+        for s in table_seats:
+            expected = match.union_a_id if s.side == SIDE_A else match.union_b_id
+            if s.union_id != expected:
+                problems.append(_("第 %(n)s 桌联邦与座位不符") % {"n": match.table.number})
+                break
+    return problems
+
+
+def explain_round(round_: Round) -> list[dict]:
+    """Why the draw is what it is, table by table: for the organiser before publishing."""
+    return _explain(round_, round_.matches.all())
+
+
+def _explain(round_: Round, matches) -> list[dict]:
+    names = dict(Union.objects.filter(round_entries__round=round_).values_list("id", "name"))
+    ordered = Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("table")
+    return [_explain_match(round_, match, names)
+            for match in ordered.order_by("table__number", "id")]
+
+
+def _explain_match(round_: Round, match: Match, names: dict) -> dict:
+    reasons = []
+    d = match.details
+    by_hand = flags.HAND_SWAP in match.flags
+    if flags.BYE in match.flags:
+        reasons.append({
+            Stage.Format.SINGLE_ELIMINATION: _("轮空：种子排位靠前"),
+            Stage.Format.ROUND_ROBIN: _("轮空：循环赛本轮轮空"),
+        }.get(round_.stage.format, _("轮空：排名最后且尚未轮空")))
+    if flags.BYE_REPEATED in match.flags:
+        reasons.append(_("所有候选联邦都已轮空过，只能再次轮空"))
+    if flags.PULLED_DOWN in match.flags:
+        reasons.append(_("%(down)s（%(sd)s 分）下调，%(up)s 上调：同分组内无可配对手") % {
+            "down": names.get(d.get("pulled_down")), "up": names.get(d.get("pulled_up")),
+            "sd": max(d.get("score_a", 0), d.get("score_b") or 0)})
+    if flags.REMATCH_FORCED in match.flags:
+        reasons.append(_("重复交手：由手动调整造成") if by_hand
+                       else _("重复交手：没有其他可行的配对"))
+    if flags.SEAT_AGAINST_PREFERENCE in match.flags:
+        reasons.append(_("座次失衡：双方都该坐同一侧"))
+    if flags.CLUB_CLASH in match.flags:
+        reasons.append(_("同俱乐部联邦相遇") if round_.event.is_team
+                       else _("同桌有同俱乐部选手：无法全部避开"))
+    if flags.REPEAT_PARTNER in match.flags:
+        reasons.append(_("有选手再次同邦"))
+    if flags.REPEAT_OPPONENT in match.flags:
+        reasons.append(_("有选手再次对阵"))
+    if by_hand:
+        reasons.append(_("组织者手动调整"))
+    if round_.event.is_giog and match.table_id:
+        # Giog has no unions: the table's players, in seat order.
+        seated = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
+        names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
+    return {
+        "table": match.table.number if match.table_id else None,
+        "union_a": names.get(match.union_a_id),
+        "union_b": names.get(match.union_b_id),
+        "flags": list(match.flags),
+        "reasons": reasons,
+    }

@@ -1,0 +1,74 @@
+"""Giog rounds: read who met whom, ask `matches.games.giog.seating`, write the tables.
+
+The rows are the individual draw's (`seating._write_individual_tables`): per table a Table, a
+Match between two drawn seat groups (odd and even seats), RoundEntries and TableSeats, so that
+result entry, referee links and the public pages work unchanged. Giog has no sides: the groups
+only satisfy the model (docs/giog.md, "Giog tournaments").
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from matches.models import Match, Round, TableSeat
+from matches.draw.generator import types as flags
+from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
+from matches.draw import history
+
+
+def met_counts(event, before_round: int) -> dict:
+    """player id -> {other player id: rounds they sat at one table}, before `before_round`."""
+    tables = defaultdict(list)
+    for table_id, player_id in TableSeat.objects.filter(
+            round__event=event, round__number__lt=before_round).values_list("table_id", "player_id"):
+        tables[table_id].append(player_id)
+    met = defaultdict(lambda: defaultdict(int))
+    for seated in tables.values():
+        for pid in seated:
+            for other in seated:
+                if other != pid:
+                    met[pid][other] += 1
+    return met
+
+
+def players(event, round_number: int) -> dict:
+    met = met_counts(event, round_number)
+    found = {}
+    for rank, registration in enumerate(history.active_registrations(event, round_number), 1):
+        player = registration.player
+        if player is None:
+            continue
+        found[player.id] = GiogPlayer(id=player.id, rank=rank, club=player.club_id,
+                                      met=dict(met.get(player.id, {})))
+    return found
+
+
+def draw_round(round_: Round) -> None:
+    from matches.draw.service import _write_individual_tables
+
+    draw = draw_giog(players(round_.event, round_.number).values(), seed=round_.seed)
+    _write_individual_tables(round_, draw.tables)
+    round_.quality = {**draw.quality, "method": "giog", "sitting_out": []}
+    round_.save(update_fields=["quality"])
+
+
+def reflag(round_: Round, table_ids: set) -> None:
+    """Flags of the tables a hand swap changed, and the round's quality again."""
+    from matches.draw.service import _jsonable
+
+    known = players(round_.event, round_.number)
+    by_table = defaultdict(dict)
+    for seat in TableSeat.objects.filter(round=round_):
+        by_table[seat.table_id][seat.seat] = seat.player_id
+    described = {}
+    for table_id, seats in by_table.items():
+        seated = [known.get(seats[k]) or GiogPlayer(id=seats[k]) for k in sorted(seats)]
+        described[table_id] = describe(seated)
+    for match in Match.objects.filter(table_id__in=table_ids):
+        table = described[match.table_id]
+        match.flags = table.flags + [flags.HAND_SWAP]
+        match.details = _jsonable(table.details)
+        match.save(update_fields=["flags", "details"])
+    quality = measure(list(described.values()))
+    quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
+    round_.quality = {**round_.quality, **quality}
+    round_.save(update_fields=["quality"])

@@ -1,0 +1,139 @@
+"""Giog standings: hand tallies, table completion and individual standings by place points.
+
+Called by `matches.standings.service` for Giog events (the Celery tasks and the
+`deal_result_changed` signal are the same as for Gou Ji). A hand's `DealTally` row holds:
+`finish` = the places, seats grouped best first (G11, beheaded last, G12); `points` = pieces won
+per seat, seat 1 first; `burners` = the beheaded seats; `score_a`/`score_b` = 0 (no sides).
+
+Ranking (docs/giog.md): total place points, then pieces won, then first places, then fewer
+beheadings; players equal on all four share a rank.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.db import transaction
+
+from matches.models import DealTally, Match, Registration, TableSeat
+from matches.games.giog.engine.outcome import points_for_places
+
+
+def hand_values(report) -> dict | None:
+    """The tally fields of a final hand report, or None when it cannot be read."""
+    verdict = report.verdict or {}
+    places = verdict.get("places")
+    won = verdict.get("won") or (report.summary or {}).get("won")
+    if not places or not isinstance(won, dict):
+        return None
+    seats = sorted(int(s) for s in won)
+    return {"finish": [sorted(group) for group in places],
+            "points": [int(won[str(s)]) for s in seats],
+            "burners": sorted(verdict.get("beheaded") or []),
+            "score_a": 0, "score_b": 0, "strung": "", "streak": 0, "tributes": []}
+
+
+@transaction.atomic
+def settle_match(match: Match) -> Match:
+    """Tally every final hand of a Giog table; the table is complete when every hand is."""
+    from matches.standings.service import ensure_regular_deals, final_reports
+
+    event = match.round.event
+    ensure_regular_deals(match)
+    deals = list(match.deals.order_by("number"))
+    reports = final_reports(deals)
+    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
+    for deal in deals:
+        report = reports.get(deal.pk)
+        values = hand_values(report) if report is not None else None
+        tally = tallies.get(deal.pk)
+        if values is None:
+            if tally is not None:
+                tally.delete()
+                del tallies[deal.pk]
+            continue
+        values["report_id"] = report.pk
+        if tally is None:
+            tallies[deal.pk] = DealTally.objects.create(deal=deal, match=match, **values)
+        elif any(getattr(tally, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(tally, k, v)
+            tally.save()
+    regular = [d for d in deals if d.number <= event.deals_per_match]
+    done = all(d.pk in tallies for d in regular)
+    # Giog has no match result: 0/0 only marks the table complete (close_round, "unfinished").
+    values = ({"score_a": 0, "score_b": 0, "points_a": 0, "points_b": 0} if done else
+              {"score_a": None, "score_b": None, "points_a": None, "points_b": None})
+    if any(getattr(match, k) != v for k, v in values.items()):
+        Match.objects.filter(pk=match.pk).update(**values)
+        for k, v in values.items():
+            setattr(match, k, v)
+    return match
+
+
+def points_table(place_points: list, players: int) -> list[int]:
+    """The event's points for a table of `players`: the best places take the first entries,
+    the last place always the last entry (so a beheaded or last player scores the bottom
+    value at any table, and tables of 3 and 4 give nearly the same points on average)."""
+    table = list(place_points)
+    return table[:players - 1] + [table[-1]]
+
+
+def numbered(groups: list) -> list[tuple[int, list]]:
+    """Places as a table shows them: a shared place counts its players, so 1, 2, 2, 4."""
+    numbered_groups, ahead = [], 0
+    for group in groups:
+        numbered_groups.append((ahead + 1, group))
+        ahead += len(group)
+    return numbered_groups
+
+
+def format_points(value: Fraction) -> str:
+    """7.5, 4⅓ would be 4.33: two decimals at most, exact value kept in `points`."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def player_rows(event, rounds) -> list[dict]:
+    players = dict(Registration.objects.filter(event=event, player__isnull=False)
+                   .values_list("player_id", "player__name"))
+    seats = {}
+    for table_id, seat, player_id, name in TableSeat.objects.filter(round__in=rounds).values_list(
+            "table_id", "seat", "player_id", "player__name"):
+        seats[(table_id, seat)] = player_id
+        players.setdefault(player_id, name)
+    lines = {pid: {"player": pid, "name": name, "union": "", "points": Fraction(0), "pieces": 0,
+                   "firsts": 0, "beheaded": 0, "hands": 0}
+             for pid, name in players.items()}
+    for table_id, finish, won, beheaded in DealTally.objects.filter(
+            match__round__in=rounds).values_list("match__table_id", "finish", "points", "burners"):
+        seated = sum(len(group) for group in finish)
+        points = points_for_places(finish, points_table(event.place_points, seated))
+        for seat, value in points.items():
+            pid = seats.get((table_id, seat))
+            if pid is None:
+                continue
+            line = lines[pid]
+            line["hands"] += 1
+            line["points"] += value
+            line["pieces"] += won[seat - 1] if seat - 1 < len(won) else 0
+            line["firsts"] += int(seat in finish[0] and seat not in beheaded)
+            line["beheaded"] += int(seat in beheaded)
+    return rank(list(lines.values()))
+
+
+def rank_key(line: dict) -> tuple:
+    return (line["points"], line["pieces"], line["firsts"], -line["beheaded"])
+
+
+def rank(lines: list[dict]) -> list[dict]:
+    """Best first; lines equal on every criterion share a rank (listed by name)."""
+    ordered = sorted(lines, key=lambda x: (tuple(-v for v in rank_key(x)), x["name"], x["player"]))
+    previous, position = None, 0
+    rows = []
+    for index, line in enumerate(ordered, start=1):
+        if rank_key(line) != previous:
+            position, previous = index, rank_key(line)
+        rows.append({**line, "rank": position, "points": str(line["points"]),
+                     "points_display": format_points(line["points"])})
+    return rows

@@ -1,0 +1,275 @@
+"""The `gouji-deal/1` deal record: read, check the setup, write (deal-record.md).
+
+`read_record(doc)` turns a JSON object into a `DealRecord` or raises `BadDocument` when the
+document cannot be read (unknown field, wrong type, bad card character, unknown preset).
+`setup_error(record)` returns the `RuleViolation` of a readable record whose setup breaks the
+rules (too many cards, a seat without cards, a bad revolution …), or None.
+`write_record(record)` gives the JSON object back; reading it again gives an equal record.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from matches.games.errors import BadDocument, RuleViolation
+from matches.games.gouji.engine.cards import BIG, SMALL, TWO, cards_per_seat, format_cards, full_deck
+from matches.games.gouji.engine.cards import parse_cards as _parse_cards
+from matches.games.gouji.engine.play import PASS, PLAY, SEATS, YIELD, Action
+from matches.games.gouji.engine.ruleset import RuleSet
+
+FORMAT = "gouji-deal/1"
+FIELDS = ("format", "rules", "hands", "leader", "declarations", "revolution", "actions", "claimed")
+REQUIRED = ("format", "hands", "leader", "actions")
+DECLARATIONS = ("clear", "unclear", "special")
+CLAIM_FIELDS = ("finish", "points", "burns", "suffocated", "union_scores")
+BURN_OUTCOMES = ("success", "counter", "stopped", "false")
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    rules: RuleSet
+    hands: tuple  # 7-tuple of count tuples, index 0 unused (None)
+    leader: int
+    actions: tuple = ()  # of play.Action
+    declarations: dict = field(default_factory=dict)  # seat -> "clear" | "unclear" | "special"
+    revolution: tuple = ()
+    claimed: dict | None = None  # as read, each field checked for type
+
+
+# A deal repeats the same few hundred card strings, so parsing each once pays off in replay.
+parse_cards = lru_cache(maxsize=65536)(_parse_cards)
+
+
+def _cards(text, where: str) -> tuple:
+    if not isinstance(text, str):
+        raise BadDocument(f"{where} must be a string of cards in R5 notation")
+    return parse_cards(text)
+
+
+def _seat(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
+        raise BadDocument(f"{where} must be a seat number 1–6, not {value!r}")
+    return value
+
+
+def _seat_key(key, where: str) -> int:
+    if key not in ("1", "2", "3", "4", "5", "6"):
+        raise BadDocument(f"{where}: seat keys are the strings \"1\"…\"6\", not {key!r}")
+    return int(key)
+
+
+def _seat_list(value, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise BadDocument(f"{where} must be a list of seats")
+    return [_seat(item, where) for item in value]
+
+
+def read_action(item, index: int) -> Action:
+    where = f"actions[{index}]"
+    if not isinstance(item, dict):
+        raise BadDocument(f"{where} must be an object")
+    unknown = set(item) - {"seat", "cards", "pass", "yield"}
+    if unknown:
+        raise BadDocument(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    if "seat" not in item:
+        raise BadDocument(f"{where} has no seat")
+    seat = _seat(item["seat"], f"{where}.seat")
+    kinds = [key for key in ("cards", "pass", "yield") if key in item]
+    if len(kinds) != 1:
+        raise BadDocument(f"{where} must have exactly one of cards, pass, yield")
+    kind = kinds[0]
+    if kind == "cards":
+        return Action(seat, PLAY, _cards(item["cards"], f"{where}.cards"))
+    if item[kind] is not True:
+        raise BadDocument(f"{where}.{kind} must be true")
+    return Action(seat, PASS if kind == "pass" else YIELD, None)
+
+
+def _read_claimed(value) -> dict:
+    if not isinstance(value, dict):
+        raise BadDocument("claimed must be an object")
+    for key in value:
+        if key not in CLAIM_FIELDS:
+            raise BadDocument(f"claimed: unknown field {key!r}")
+    claimed = {}
+    if "finish" in value:
+        claimed["finish"] = _seat_list(value["finish"], "claimed.finish")
+    if "points" in value:
+        claimed["points"] = _seat_list(value["points"], "claimed.points")
+    if "burns" in value:
+        burns = value["burns"]
+        if not isinstance(burns, list):
+            raise BadDocument("claimed.burns must be a list")
+        claimed["burns"] = []
+        for burn in burns:
+            if not isinstance(burn, dict) or set(burn) != {"burner", "burned", "outcome"}:
+                raise BadDocument("claimed.burns entries are {burner, burned, outcome}")
+            if burn["outcome"] not in BURN_OUTCOMES:
+                raise BadDocument(f"claimed.burns: unknown outcome {burn['outcome']!r}")
+            claimed["burns"].append({
+                "burner": _seat(burn["burner"], "claimed.burns.burner"),
+                "burned": _seat(burn["burned"], "claimed.burns.burned"),
+                "outcome": burn["outcome"],
+            })
+    if "suffocated" in value:
+        entries = value["suffocated"]
+        if not isinstance(entries, list):
+            raise BadDocument("claimed.suffocated must be a list")
+        claimed["suffocated"] = []
+        for entry in entries:
+            if not isinstance(entry, dict) or set(entry) != {"seat", "by"}:
+                raise BadDocument("claimed.suffocated entries are {seat, by}")
+            claimed["suffocated"].append({
+                "seat": _seat(entry["seat"], "claimed.suffocated.seat"),
+                "by": _seat(entry["by"], "claimed.suffocated.by"),
+            })
+    if "union_scores" in value:
+        scores = value["union_scores"]
+        if (
+            not isinstance(scores, dict)
+            or set(scores) != {"A", "B"}
+            or any(isinstance(n, bool) or not isinstance(n, int) for n in scores.values())
+        ):
+            raise BadDocument('claimed.union_scores must be {"A": n, "B": m} with integers')
+        claimed["union_scores"] = {"A": scores["A"], "B": scores["B"]}
+    return claimed
+
+
+def read_record(doc) -> DealRecord:
+    """A readable `gouji-deal/1` document as a DealRecord; BadDocument otherwise."""
+    if not isinstance(doc, dict):
+        raise BadDocument("a deal record is a JSON object")
+    for key in doc:
+        if key not in FIELDS:
+            raise BadDocument(f"unknown field {key!r}")
+    for key in REQUIRED:
+        if key not in doc:
+            raise BadDocument(f"missing field {key!r}")
+    if doc["format"] != FORMAT:
+        raise BadDocument(f"format must be {FORMAT!r}, not {doc['format']!r}")
+    rules = RuleSet.from_json(doc.get("rules", "standard"))
+
+    raw_hands = doc["hands"]
+    if not isinstance(raw_hands, dict):
+        raise BadDocument("hands must be an object mapping seats \"1\"…\"6\" to cards")
+    hands = [None] * 7
+    for key, text in raw_hands.items():
+        hands[_seat_key(key, "hands")] = _cards(text, f"hands.{key}")
+    missing = [seat for seat in SEATS if hands[seat] is None]
+    if missing:
+        raise BadDocument(f"hands: no cards given for seat {missing[0]}")
+
+    leader = _seat(doc["leader"], "leader")
+    raw_declarations = doc.get("declarations", {})
+    if not isinstance(raw_declarations, dict):
+        raise BadDocument("declarations must be an object")
+    declarations = {}
+    for key, kind in raw_declarations.items():
+        if kind not in DECLARATIONS:
+            raise BadDocument(
+                f"declarations: unknown declaration {kind!r} (R34: clear, unclear, special)"
+            )
+        declarations[_seat_key(key, "declarations")] = kind
+    revolution = _seat_list(doc.get("revolution", []), "revolution")
+    if len(set(revolution)) != len(revolution):
+        raise BadDocument("revolution names a seat twice")
+    raw_actions = doc["actions"]
+    if not isinstance(raw_actions, list):
+        raise BadDocument("actions must be a list")
+    actions = tuple(read_action(item, index) for index, item in enumerate(raw_actions))
+    claimed = _read_claimed(doc["claimed"]) if "claimed" in doc else None
+    return DealRecord(
+        rules=rules,
+        hands=tuple(hands),
+        leader=leader,
+        actions=actions,
+        declarations=dict(sorted(declarations.items())),
+        revolution=tuple(revolution),
+        claimed=claimed,
+    )
+
+
+def setup_error(record: DealRecord) -> RuleViolation | None:
+    """The first rule the record's setup breaks (deal-record.md: invalid, action null)."""
+    rules = record.rules
+    deck = full_deck(rules)
+    hands = record.hands
+    for rank in range(15):
+        dealt = sum(hands[seat][rank] for seat in SEATS)
+        if dealt > deck[rank]:
+            char = format_cards(tuple(1 if i == rank else 0 for i in range(15)))
+            return RuleViolation(
+                "R3",
+                "too_many_cards",
+                f"{dealt} cards {char} dealt; the deck holds {deck[rank]}",
+            )
+    total = sum(sum(hands[seat]) for seat in SEATS)
+    for seat in SEATS:
+        if seat not in record.revolution and not sum(hands[seat]):
+            return RuleViolation("D10", "empty_hand", f"seat {seat} holds no cards at the start")
+    if total == sum(deck):
+        per_seat = cards_per_seat(rules)
+        for seat in SEATS:
+            if sum(hands[seat]) != per_seat:
+                return RuleViolation(
+                    "D10", "uneven_deal",
+                    f"a full deal gives every seat {per_seat} cards; "
+                    f"seat {seat} holds {sum(hands[seat])}",
+                )
+    if record.revolution:
+        if not rules.revolution:
+            return RuleViolation(
+                "R29",
+                "revolution_disabled",
+                "the rule set does not allow revolution",
+            )
+        if len(record.revolution) > 1:
+            return RuleViolation(
+                "R29",
+                "two_revolutions",
+                "two or more revolutions void the deal: redeal",
+            )
+        if rules.revolution_contest:
+            return RuleViolation(
+                "R29", "unsupported",
+                "replaying a revolution under 'revolution_contest' is not supported",
+            )
+        seat = record.revolution[0]
+        counts = hands[seat]
+        if counts[TWO] or counts[SMALL] or counts[BIG]:
+            return RuleViolation(
+                "R29",
+                "revolution_not_allowed",
+                f"seat {seat} holds a 2 or a joker and may not declare revolution",
+            )
+    for seat, kind in record.declarations.items():
+        if kind == "special" and not rules.special_declaration:
+            return RuleViolation(
+                "R34",
+                "special_not_allowed",
+                "special declarations need the 'special_declaration' rule",
+            )
+    return None
+
+
+def write_action(action: Action) -> dict:
+    if action.kind == PLAY:
+        return {"seat": action.seat, "cards": format_cards(action.cards)}
+    return {"seat": action.seat, action.kind: True}
+
+
+def write_record(record: DealRecord) -> dict:
+    doc = {
+        "format": FORMAT,
+        "rules": record.rules.to_json(),
+        "hands": {str(seat): format_cards(record.hands[seat]) for seat in SEATS},
+        "leader": record.leader,
+    }
+    if record.declarations:
+        doc["declarations"] = {str(seat): kind for seat, kind in record.declarations.items()}
+    if record.revolution:
+        doc["revolution"] = list(record.revolution)
+    doc["actions"] = [write_action(action) for action in record.actions]
+    if record.claimed is not None:
+        doc["claimed"] = record.claimed
+    return doc

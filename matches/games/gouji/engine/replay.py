@@ -1,0 +1,153 @@
+"""Replay a `gouji-deal/1` record hand by hand and give the verdict (deal-record.md)."""
+from __future__ import annotations
+
+from matches.games.errors import RuleViolation
+from matches.games.gouji.engine import play as engine
+from matches.games.gouji.engine.play import SEATS, union_of
+from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
+from matches.games.gouji.engine.settle import Outcome, tribute_ledger, union_scores
+
+
+def replay(doc) -> dict:
+    """The verdict on a deal record. Raises BadDocument when the document is unreadable."""
+    return replay_record(read_record(doc))
+
+
+def initial_state(record: DealRecord) -> engine.State:
+    return engine.start(record.rules, record.hands, record.leader, record.revolution)
+
+
+def replay_record(record: DealRecord) -> dict:
+    problem = setup_error(record)
+    if problem is not None:
+        return _verdict(record, None, _error(None, problem))
+    state = initial_state(record)
+    apply = engine.apply
+    error = None
+    notes = []
+    for index, action in enumerate(record.actions):
+        try:
+            after = apply(state, action)
+        except RuleViolation as violation:
+            error = _error(index, violation)
+            break
+        if len(after.burns) > len(state.burns):
+            notes.extend(burn_priority_notes(state, after))
+        state = after
+    return _verdict(record, state, error, notes)
+
+
+def _error(index: int | None, violation: RuleViolation) -> dict:
+    return {"action": index, **violation.as_dict()}
+
+
+def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
+    """R21: several seats could burn; the burned seat's union mates come first, then playing
+    order. The engine accepts any eligible burner and says when priority was passed over."""
+    burner, burned = after.burns[-1][0], after.burns[-1][1]
+    order = [(burned + i - 1) % 6 + 1 for i in range(1, 6)]
+    order.sort(key=lambda seat: union_of(seat) != union_of(burned))  # stable: mates first
+    for seat in order:
+        if seat == burner:
+            return []
+        if could_burn(before, seat):
+            mate = union_of(seat) == union_of(burned)
+            why = "a union mate of the burned seat" if mate else "earlier in playing order"
+            return [
+                f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too "
+                f"and had priority ({why})"
+            ]
+    return []
+
+
+def could_burn(state: engine.State, seat: int) -> bool:
+    return engine.may_burn(state, seat) and bool(engine.playable(state, seat))
+
+
+def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Outcome:
+    late = frozenset(seat for seat in SEATS if state.late_points >> seat & 1)
+    return Outcome(
+        finish=tuple(finish),
+        points=frozenset(state.points),
+        declarations=dict(record.declarations),
+        burns=tuple((b, d, o) for b, d, o, _ in state.burns if o is not None),
+        suffocated=tuple(state.suffocated),
+        revolution=tuple(record.revolution),
+        string_three_streak=0,
+        late_points=late,
+    )
+
+
+def _finish(record: DealRecord, state: engine.State) -> list[int]:
+    if state.phase != engine.OVER:
+        return list(state.finished)
+    finish = state.final_order()
+    claimed = (record.claimed or {}).get("finish")
+    if state.filled and claimed and sorted(claimed) == list(SEATS):
+        # D13: places after a string of three are agreed at the table; take the referee's
+        # order when it agrees with every place the play itself fixed
+        fixed = [seat for seat in SEATS if not state.filled >> seat & 1]
+        if all(claimed.index(seat) == finish.index(seat) for seat in fixed):
+            finish = list(claimed)
+    return finish
+
+
+def _verdict(record, state, error, notes=()) -> dict:
+    verdict = {
+        "valid": error is None,
+        "complete": False,
+        "error": error,
+        "finish": [],
+        "points": [],
+        "burns": [],
+        "suffocated": [],
+        "notes": list(notes),
+        "union_scores": None,
+        "tributes": [],
+        "mismatches": [],
+    }
+    if state is not None:
+        finish = _finish(record, state)
+        verdict["finish"] = finish
+        verdict["points"] = list(state.points)
+        verdict["burns"] = [
+            {"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns
+        ]
+        verdict["suffocated"] = [{"seat": s, "by": by} for s, by in state.suffocated]
+        verdict["notes"] = list(state.notes) + verdict["notes"]
+        if state.phase == engine.OVER and error is None:
+            verdict["complete"] = True
+            outcome = outcome_of(record, state, finish)
+            try:
+                verdict["union_scores"] = union_scores(outcome, record.rules)
+                verdict["tributes"] = tribute_ledger(outcome, record.rules)
+            except RuleViolation as violation:
+                verdict["valid"] = False
+                verdict["error"] = _error(None, violation)
+    if record.claimed:
+        verdict["mismatches"] = mismatches(record.claimed, verdict)
+    return verdict
+
+
+def _canonical(field: str, value):
+    """Claims compare as sets where order carries no meaning (points, burns, suffocations)."""
+    if value is None:
+        return None
+    if field == "points":
+        return sorted(value)
+    if field == "burns":
+        return sorted((b["burner"], b["burned"], b["outcome"] or "") for b in value)
+    if field == "suffocated":
+        return sorted((s["seat"], s["by"]) for s in value)
+    return value
+
+
+def mismatches(claimed: dict, verdict: dict) -> list[dict]:
+    found = []
+    for field in ("finish", "points", "burns", "suffocated", "union_scores"):
+        if field not in claimed:
+            continue
+        if _canonical(field, claimed[field]) != _canonical(field, verdict[field]):
+            found.append({"field": field, "claimed": claimed[field], "replayed": verdict[field]})
+    return found
+

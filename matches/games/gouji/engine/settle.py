@@ -1,0 +1,521 @@
+"""Settling one deal's outcome: consistency, union scores and the tribute ledger (R29–R43).
+
+A referee's summary (`gouji-outcome/1`) is read by `parse_outcome`; `check_outcome` lists every
+inconsistency; `union_scores` and `tribute_ledger` work on an `Outcome` alone, so the replay can
+build one from a played deal and reuse them. `settle` puts it together into the verdict JSON of
+deal-record.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.games.errors import BadDocument, EngineBug, RuleViolation
+from matches.games.gouji.engine.ruleset import RuleSet
+
+OUTCOME_FORMAT = "gouji-outcome/1"
+SEATS = (1, 2, 3, 4, 5, 6)
+DECLARATIONS = ("clear", "unclear", "special")
+BURN_OUTCOMES = ("success", "counter", "stopped", "false")
+
+
+def union_of(seat: int) -> str:
+    """R1: union A is seats 1, 3, 5; union B is 2, 4, 6."""
+    return "A" if seat % 2 else "B"
+
+
+def head_rival(seat: int) -> int:
+    """R2: the seat opposite, 1↔4, 2↔5, 3↔6."""
+    return (seat + 2) % 6 + 1
+
+
+def other_union(union: str) -> str:
+    return "B" if union == "A" else "A"
+
+
+def place_name(index: int) -> str:
+    return ("1st", "2nd", "3rd", "4th", "5th", "6th")[index]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a deal produced, whether reported by a referee or replayed."""
+
+    finish: tuple[int, ...]  # seats in finishing order, 1st first (R30)
+    points: frozenset[int] = frozenset()  # seats that opened a point (R20)
+    declarations: dict[int, str] = field(default_factory=dict, hash=False)  # R34
+    burns: tuple[tuple[int, int, str], ...] = ()  # (burner, burned, outcome) in start order
+    suffocated: tuple[tuple[int, int], ...] = ()  # (seat, by) (R27)
+    revolution: tuple[int, ...] = ()  # R29
+    string_three_streak: int = 0  # deals in a row before this one the same union strung three
+    # D12: points opened by the R25 answer to the head rival's own last hand, i.e. after the
+    # rival finished. They are points, but do not fail the rival's declaration. A summary
+    # cannot say so (gouji-outcome/1 has no such field); a replay can.
+    late_points: frozenset[int] = frozenset()
+
+    def declaration_fails(self, declarer: int) -> bool:
+        """R34/D12: the head rival opened a point before the declarer finished."""
+        rival = head_rival(declarer)
+        return rival in self.points and rival not in self.late_points
+
+    def place_of(self, seat: int) -> int:
+        """0-based place of a seat (0 = 1st)."""
+        return self.finish.index(seat)
+
+    @property
+    def string_three_union(self) -> str | None:
+        """The union holding 1st, 2nd and 3rd (串三户), if any."""
+        unions = {union_of(seat) for seat in self.finish[:3]}
+        return unions.pop() if len(unions) == 1 and len(self.finish) >= 3 else None
+
+
+# --- reading a summary ----------------------------------------------------------------------
+
+_OUTCOME_FIELDS = {
+    "format",
+    "rules",
+    "finish",
+    "points",
+    "declarations",
+    "burns",
+    "suffocated",
+    "revolution",
+    "string_three_streak",
+}
+
+
+def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
+    """Read a `gouji-outcome/1` document; raise BadDocument when it cannot be read."""
+    if not isinstance(doc, dict):
+        raise BadDocument("an outcome summary must be a JSON object")
+    unknown = sorted(set(doc) - _OUTCOME_FIELDS)
+    if unknown:
+        raise BadDocument(f"unknown field {unknown[0]!r} in a {OUTCOME_FORMAT} summary")
+    if doc.get("format") != OUTCOME_FORMAT:
+        raise BadDocument(f"field 'format' must be {OUTCOME_FORMAT!r}, not {doc.get('format')!r}")
+    if "finish" not in doc:
+        raise BadDocument("field 'finish' is required")
+    rules = RuleSet.from_json(doc.get("rules", "standard"))
+    finish = tuple(_seat_list(doc["finish"], "finish", unique=False))
+    points = frozenset(_seat_list(doc.get("points", []), "points"))
+    revolution = tuple(_seat_list(doc.get("revolution", []), "revolution"))
+    declarations = _declarations(doc.get("declarations", {}))
+    burns = tuple(_burn(entry, i) for i, entry in enumerate(_list(doc.get("burns", []), "burns")))
+    suffocations = _list(doc.get("suffocated", []), "suffocated")
+    suffocated = tuple(_suffocation(entry, i) for i, entry in enumerate(suffocations))
+    streak = doc.get("string_three_streak", 0)
+    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
+        raise BadDocument("field 'string_three_streak' must be a whole number 0 or more")
+    outcome = Outcome(finish, points, declarations, burns, suffocated, revolution, streak)
+    return outcome, rules
+
+
+def _list(value: Any, name: str) -> list:
+    if not isinstance(value, list):
+        raise BadDocument(f"field {name!r} must be a list")
+    return value
+
+
+def _seat(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadDocument(f"{where} must be a seat number 1-6, not {value!r}")
+    if value not in SEATS:
+        raise BadDocument(f"{where}: there is no seat {value} (seats are 1-6)")
+    return value
+
+
+def _seat_list(value: Any, name: str, unique: bool = True) -> list[int]:
+    seats = [_seat(item, f"field {name!r}") for item in _list(value, name)]
+    if unique:
+        for seat in seats:
+            if seats.count(seat) > 1:
+                raise BadDocument(f"field {name!r} lists seat {seat} twice")
+    return seats
+
+
+def _declarations(value: Any) -> dict[int, str]:
+    if not isinstance(value, dict):
+        raise BadDocument("field 'declarations' must be an object seat → clear|unclear|special")
+    declarations = {}
+    for key, kind in value.items():
+        if not isinstance(key, str) or key not in {str(s) for s in SEATS}:
+            raise BadDocument(
+                f"field 'declarations': there is no seat {key!r} (seats are \"1\"-\"6\")"
+            )
+        if kind not in DECLARATIONS:
+            raise BadDocument(
+                f"field 'declarations': seat {key} declares {kind!r}, not one of "
+                f"{', '.join(DECLARATIONS)} (R34)"
+            )
+        declarations[int(key)] = kind
+    return declarations
+
+
+def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise BadDocument(f"{where} must be an object with {', '.join(keys)}")
+    if set(value) != set(keys):
+        extra = sorted(set(value) - set(keys))
+        missing = sorted(set(keys) - set(value))
+        problem = f"unknown field {extra[0]!r}" if extra else f"missing field {missing[0]!r}"
+        raise BadDocument(f"{where}: {problem}")
+    return value
+
+
+def _burn(value: Any, index: int) -> tuple[int, int, str]:
+    where = f"burns[{index}]"
+    entry = _entry(value, where, ("burner", "burned", "outcome"))
+    if entry["outcome"] not in BURN_OUTCOMES:
+        raise BadDocument(
+            f"{where}: outcome must be one of {', '.join(BURN_OUTCOMES)}, not {entry['outcome']!r}"
+        )
+    return (
+        _seat(entry["burner"], f"{where}.burner"),
+        _seat(entry["burned"], f"{where}.burned"),
+        entry["outcome"],
+    )
+
+
+def _suffocation(value: Any, index: int) -> tuple[int, int]:
+    where = f"suffocated[{index}]"
+    entry = _entry(value, where, ("seat", "by"))
+    return _seat(entry["seat"], f"{where}.seat"), _seat(entry["by"], f"{where}.by")
+
+
+# --- consistency ----------------------------------------------------------------------------
+
+def check_outcome(outcome: Outcome, rules: RuleSet) -> list[RuleViolation]:
+    """Every inconsistency of an outcome with the rules, in a stable order."""
+    errors: list[RuleViolation] = []
+    finish_ok = _check_finish(outcome, errors)
+    _check_revolution(outcome, rules, finish_ok, errors)
+    _check_declarations(outcome, rules, errors)
+    _check_burns(outcome, rules, finish_ok, errors)
+    _check_suffocation(outcome, rules, errors)
+    if finish_ok:
+        _check_forced_places(outcome, rules, errors)
+    return errors
+
+
+def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
+    finish = outcome.finish
+    if sorted(finish) == list(SEATS):
+        return True
+    twice = sorted({seat for seat in finish if finish.count(seat) > 1})
+    missing = [seat for seat in SEATS if seat not in finish]
+    problems = []
+    if twice:
+        problems.append("lists seat " + ", ".join(map(str, twice)) + " more than once")
+    if missing:
+        problems.append("misses seat " + ", ".join(map(str, missing)))
+    errors.append(RuleViolation(
+        "R30", "finish_not_permutation",
+        f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all six seats",
+    ))
+    return False
+
+
+def _check_revolution(outcome, rules, finish_ok, errors) -> None:
+    revolution = outcome.revolution
+    if not revolution:
+        return
+    if not rules.revolution:
+        errors.append(RuleViolation(
+            "R29", "revolution_disabled",
+            f"seat {revolution[0]} declared revolution, but this rule set has revolution = false",
+        ))
+        return
+    if len(revolution) > 1:
+        errors.append(RuleViolation(
+            "R29", "two_revolutions",
+            f"seats {', '.join(map(str, revolution))} declared revolution: two or more "
+            "revolutions void the deal, which is dealt again",
+        ))
+        return
+    rebel = revolution[0]
+    rival = head_rival(rebel)
+    involved = {b for burn in outcome.burns for b in burn[:2]} | {
+        s for pair in outcome.suffocated for s in pair
+    }
+    if rebel in involved:
+        errors.append(RuleViolation(
+            "R29", "revolutionary_played",
+            f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
+        ))
+    if not rules.revolution_contest:
+        # D11: the rival's point is automatic and the revolutionary opens none.
+        if rival not in outcome.points:
+            errors.append(RuleViolation(
+                "R29", "revolution_rival_point_missing",
+                f"seat {rival}, head rival of revolutionary seat {rebel}, opens a point "
+                "automatically, but the points do not list it",
+            ))
+        if rebel in outcome.points:
+            errors.append(RuleViolation(
+                "R29", "revolutionary_point",
+                f"revolutionary seat {rebel} cannot open a point: their head rival is "
+                "headless from the start",
+            ))
+    if finish_ok:
+        mates = [seat for seat in SEATS if union_of(seat) == union_of(rebel) and seat != rebel]
+        mates_top_two = {outcome.place_of(m) for m in mates} == {0, 1}
+        expected = 2 if mates_top_two else 3
+        if outcome.place_of(rebel) != expected:
+            why = (
+                "both union mates are 1st and 2nd"
+                if mates_top_two
+                else "the union mates are not 1st and 2nd"
+            )
+            errors.append(RuleViolation(
+                "R29", "revolution_place",
+                f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
+                f"but must be {place_name(expected)} since {why}",
+            ))
+
+
+def _check_declarations(outcome, rules, errors) -> None:
+    for seat, kind in sorted(outcome.declarations.items()):
+        if kind == "special" and not rules.special_declaration:
+            errors.append(RuleViolation(
+                "R34", "special_not_allowed",
+                f"seat {seat} declared 'special' (特点), which this rule set does not allow",
+            ))
+
+
+def _check_burns(outcome, rules, finish_ok, errors) -> None:
+    previous = None
+    for index, burn in enumerate(outcome.burns):
+        burner, burned, result = burn
+        where = f"burn {index + 1} (seat {burner} burning seat {burned})"
+        if burner == burned:
+            errors.append(RuleViolation(
+                "R21", "burn_self", f"{where}: a player cannot burn themselves"
+            ))
+        elif burner == head_rival(burned):
+            errors.append(RuleViolation(
+                "R21", "burn_by_head_rival",
+                f"{where}: a head rival's answer is not a burn; only a non-rival burns",
+            ))
+        if rules.burn_requires_point and burner not in outcome.points:
+            errors.append(RuleViolation(
+                "R21", "burn_without_point",
+                f"{where}: under burn_requires_point the burner must have opened a point",
+            ))
+        interrupts_previous = previous and previous[0] == burned and previous[2] == "stopped"
+        if result == "counter" and not interrupts_previous:
+            errors.append(RuleViolation(
+                "R22", "counter_without_burn",
+                f"{where}: a counter-burn must follow the burn by seat {burned} that it "
+                "interrupted, listed just before it as 'stopped'",
+            ))
+        if finish_ok and result in ("success", "counter"):
+            # D7: a revolutionary counts as gone, so with one the melee starts at the first
+            # finisher and only the 1st can have burned out.
+            last_burn_place = 0 if len(outcome.revolution) == 1 else 1
+            if outcome.place_of(burner) > last_burn_place:
+                places = "1st" if last_burn_place == 0 else "1st or 2nd"
+                why = " (one seat revolted, D7)" if last_burn_place == 0 else ""
+                errors.append(RuleViolation(
+                    "D11", "burner_not_top_two",
+                    f"{where}: a burner who plays out while Gou Ji is in force finishes "
+                    f"{places}{why}, not {place_name(outcome.place_of(burner))}",
+                ))
+            if outcome.place_of(burned) < outcome.place_of(burner):
+                errors.append(RuleViolation(
+                    "R22", "burned_finished_first",
+                    f"{where}: the burned seat finished before its burner played out",
+                ))
+        previous = burn
+
+
+def _check_suffocation(outcome, rules, errors) -> None:
+    if outcome.suffocated and not rules.hold_three:
+        errors.append(RuleViolation(
+            "R27", "suffocation_without_hold_three",
+            "suffocation (闷) exists only under hold_three, which this rule set does not use",
+        ))
+    seen = set()
+    for seat, by in outcome.suffocated:
+        if seat == by:
+            errors.append(RuleViolation(
+                "R27", "suffocated_self", f"seat {seat} cannot suffocate themselves"
+            ))
+        if seat in seen:
+            errors.append(RuleViolation(
+                "R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"
+            ))
+        seen.add(seat)
+
+
+def _check_forced_places(outcome, rules, errors) -> None:
+    """R22d, R27, R30 and D11: false burners and suffocated players hold the lowest open places."""
+    forced: dict[int, str] = {}
+    if rules.false_burn == "place":
+        for burner, _, result in outcome.burns:
+            if result == "false":
+                forced.setdefault(burner, "R22")
+    if rules.hold_three and not rules.suffocated_play_on:
+        for seat, _ in outcome.suffocated:
+            forced.setdefault(seat, "R27")
+    # Revolutionary places are fixed apart (R29); the forced seats take the lowest of the rest.
+    open_order = [seat for seat in outcome.finish if seat not in outcome.revolution]
+    lowest = set(open_order[len(open_order) - len(forced):]) if forced else set()
+    for seat, rule in forced.items():
+        if seat not in lowest:
+            who = "false burner" if rule == "R22" else "suffocated seat"
+            errors.append(RuleViolation(
+                rule, "forced_place",
+                f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false "
+                "burners and suffocated players take the lowest places still open",
+            ))
+
+
+# --- scores ---------------------------------------------------------------------------------
+
+def _require_complete(outcome: Outcome) -> None:
+    # Callers settle only complete, checked outcomes; anything else is a bug of the caller.
+    if sorted(outcome.finish) != list(SEATS) or len(outcome.revolution) > 1:
+        raise EngineBug(f"cannot settle an incomplete or void deal: {outcome!r}")
+
+
+def union_scores(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
+    """R31–R33: each union's deal score, from a complete finishing order."""
+    _require_complete(outcome)
+    finish = outcome.finish
+    own = {"A": 0, "B": 0}
+    for place, seat in enumerate(finish):
+        own[union_of(seat)] += rules.place_points[place]
+    if rules.first_last_same_union_draw and union_of(finish[0]) == union_of(finish[-1]):
+        return {"A": 0, "B": 0}
+    if rules.union_score == "own":
+        return own
+    strung = outcome.string_three_union
+    if strung:
+        return {strung: rules.string_three_score, other_union(strung): -rules.string_three_score}
+    difference = own["A"] - own["B"]
+    return {"A": difference, "B": -difference}
+
+
+# --- tributes -------------------------------------------------------------------------------
+
+# R35: w = what the rival owes a declarer who succeeds (1 with no declaration, the plain point
+# tribute); f = what a declarer whose declaration fails owes the rival on top.
+_POINT_AMOUNTS = {
+    "en": ({None: 1, "clear": 2, "unclear": 4}, {None: 0, "clear": 4, "unclear": 8}),
+    # ZH knows one 明点: 2 for success, 2 more on failure (3 in all when the declarer also
+    # opened no point). `unclear` has no ZH amount of its own and is read as `clear`.
+    "zh": ({None: 1, "clear": 2, "unclear": 2}, {None: 0, "clear": 2, "unclear": 2}),
+}
+
+
+def _tribute(payer: int, receiver: int, kind: str, cards: int) -> dict:
+    return {"from": payer, "to": receiver, "kind": kind, "cards": cards}
+
+
+def point_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """R35 for each head-rival pair, payers in seat order."""
+    success, failure = _POINT_AMOUNTS[rules.declaration_tributes]
+    declared = outcome.declarations
+    if "special" in declared.values():
+        raise RuleViolation("R34", "special_not_allowed", "special declarations are not supported")
+    ledger = []
+    for payer in SEATS:
+        receiver = head_rival(payer)
+        receiver_declared = declared.get(receiver)
+        payer_declared = declared.get(payer)
+        cards = 0
+        if receiver_declared:
+            # The receiver's declaration succeeded: the rival pays w(declaration).
+            if not outcome.declaration_fails(receiver):
+                cards += success[receiver_declared]
+        elif payer not in outcome.points:
+            cards += success[None]  # the plain point tribute
+        if payer_declared and outcome.declaration_fails(payer):
+            cards += failure[payer_declared]
+        if cards:
+            ledger.append(_tribute(payer, receiver, "point", cards))
+    return ledger
+
+
+def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """R22/R36, in the order the burns started."""
+    ledger = []
+    depth = 0  # how many burns deep this entry is in a chain of counter-burns
+    previous = None
+    for burner, burned, result in outcome.burns:
+        chained = previous is not None and previous[0] == burned and previous[2] == "stopped"
+        depth = depth + 1 if chained else 0
+        if result == "success":
+            ledger.append(_tribute(burned, burner, "burn", 1))
+        elif result == "counter":
+            amounts = {"two": 2, "one_each": 1, "doubling": 2 ** max(depth, 1)}
+            cards = amounts[rules.counter_burn_tribute]
+            ledger.append(_tribute(burned, burner, "burn", cards))
+        elif result == "false" and rules.false_burn == "tribute":
+            ledger.append(_tribute(burner, burned, "burn", rules.false_burn_cards))
+        previous = (burner, burned, result)
+    return ledger
+
+
+def suffocation_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """R27/R37: one card from each suffocated seat to its suffocator."""
+    return [_tribute(seat, by, "suffocation", 1) for seat, by in outcome.suffocated]
+
+
+def place_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """R38 and R41: 6th owes 1st two cards, 5th owes 2nd one; waived between union mates."""
+    ledger = []
+    for loser, winner, cards in ((5, 0, 2), (4, 1, 1)):
+        payer, receiver = outcome.finish[loser], outcome.finish[winner]
+        if union_of(payer) == union_of(receiver) and not rules.same_union_tribute:
+            continue
+        ledger.append(_tribute(payer, receiver, "place", cards))
+    return ledger
+
+
+def string_three_tributes(outcome: Outcome, strung: str) -> list[dict]:
+    """R39: each loser owes their head rival one card, lowest place first."""
+    losers = [seat for seat in reversed(outcome.finish) if union_of(seat) != strung]
+    return [_tribute(seat, head_rival(seat), "string_three", 1) for seat in losers]
+
+
+def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
+    """R35–R43: what is owed at the start of the next deal, in paying order (R42)."""
+    _require_complete(outcome)
+    if not rules.tributes:  # R43
+        return []
+    strung = outcome.string_three_union
+    if strung and rules.string_three_amnesty and outcome.string_three_streak >= 2:  # R40
+        return []
+    by_kind: dict[str, list[dict]] = {kind: [] for kind in rules.tribute_order}
+    if strung:
+        # R39: stringing three takes the place tribute's slot in the paying order.
+        by_kind["place"] = string_three_tributes(outcome, strung)
+    else:
+        by_kind["place"] = place_tributes(outcome, rules)
+    if not (strung and rules.string_three_waives == "all"):
+        by_kind["suffocation"] = suffocation_tributes(outcome, rules)
+        by_kind["burn"] = burn_tributes(outcome, rules)
+        by_kind["point"] = point_tributes(outcome, rules)
+    return [entry for kind in rules.tribute_order for entry in by_kind[kind]]
+
+
+# --- the verdict ----------------------------------------------------------------------------
+
+def settle(doc: Any) -> dict:
+    """The verdict on a `gouji-outcome/1` summary (deal-record.md). Raises BadDocument."""
+    outcome, rules = parse_outcome(doc)
+    errors = check_outcome(outcome, rules)
+    if errors:
+        return {
+            "valid": False,
+            "errors": [error.as_dict() for error in errors],
+            "union_scores": None,
+            "tributes": [],
+        }
+    return {
+        "valid": True,
+        "errors": [],
+        "union_scores": union_scores(outcome, rules),
+        "tributes": tribute_ledger(outcome, rules),
+    }

@@ -1,0 +1,196 @@
+"""The referee's deal form: what was tapped and ticked, turned into a gouji-outcome/1 summary.
+
+The form keeps no state on the server: every re-render carries the whole entry in its fields
+(the finishing order as "3,1,5", a row count for burns and suffocations), so a live check, a
+full-page post without JavaScript and the final submit all read the same fields.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
+
+from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.results.service import ResultError
+
+SEATS = (1, 2, 3, 4, 5, 6)
+MAX_ROWS = 12
+MAX_PLAY_LOG = 2 * 1024 * 1024
+
+#: Short Chinese names of the rules a summary can break (the engine's messages are English).
+RULE_NAMES = {
+    "R20": _("开点"), "R21": _("烧牌"), "R22": _("烧牌与反烧"), "R23": _("无头"),
+    "R27": _("闷"), "R29": _("革命"), "R30": _("名次"), "R34": _("宣点"), "R35": _("点贡"),
+}
+#: What each engine code means, in the referee's words.
+CODE_TEXT = {
+    "finish_not_permutation": _("出完顺序须包含全部六个座位，每个座位一次"),
+    "revolution_disabled": _("本赛事规则不允许革命"),
+    "two_revolutions": _("两家以上革命：此局作废重发"),
+    "revolutionary_played": _("革命者不出牌，不能烧、被烧或闷人"),
+    "revolution_rival_point_missing": _("革命者的对头自动开点，须勾选开点"),
+    "revolutionary_point": _("革命者不能开点"),
+    "revolution_place": _("革命者的名次不对"),
+    "special_not_allowed": _("本赛事规则不允许特殊宣点"),
+    "burn_self": _("不能烧自己"),
+    "burn_by_head_rival": _("对头不能烧"),
+    "burn_without_point": _("烧牌须先开点"),
+    "counter_without_burn": _("反烧须对应一次被中断的烧牌"),
+    "burned_finished_first": _("被烧者不能先于烧牌者出完"),
+    "suffocation_without_hold_three": _("闷须有人憋三"),
+    "suffocated_self": _("不能闷自己"),
+    "suffocated_twice": _("同一座位只能被闷一次"),
+    "play_log_mismatch": _("成绩与牌谱回放不符"),
+    "play_log_incomplete": _("牌谱未打完"),
+    "incomplete_row": _("有一行未填完整"),
+}
+DECLARATION_LABELS = {"clear": _("明点"), "unclear": _("暗点"), "special": _("特殊")}
+BURN_OUTCOME_LABELS = {"success": _("烧成"), "counter": _("反烧"), "stopped": _("被中断"),
+                       "false": _("烧失败")}
+
+
+def _seat(value) -> int | None:
+    try:
+        seat = int(value)
+    except (TypeError, ValueError):
+        return None
+    return seat if seat in SEATS else None
+
+
+def _rows(data, name: str) -> int:
+    try:
+        count = int(data.get(name, 1))
+    except (TypeError, ValueError):
+        count = 1
+    return max(1, min(MAX_ROWS, count))
+
+
+@dataclass
+class DealEntry:
+    finish: list[int] = field(default_factory=list)
+    points: set[int] = field(default_factory=set)
+    declarations: dict[int, str] = field(default_factory=dict)
+    revolution: list[int] = field(default_factory=list)
+    burns: list[dict] = field(default_factory=list)  # rows: burner, burned, outcome (may be blank)
+    suffocated: list[dict] = field(default_factory=list)  # rows: seat, by
+    play_log_text: str = ""
+    idempotency_key: str = ""
+    reason: str = ""
+    form_errors: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def blank(cls) -> DealEntry:
+        return cls(burns=[{}], suffocated=[{}], idempotency_key=uuid.uuid4().hex)
+
+    @classmethod
+    def from_post(cls, data, files=None) -> DealEntry:
+        entry = cls()
+        entry.finish = [s for s in (_seat(v) for v in data.get("finish", "").split(",")) if s]
+        tap = data.get("tap", "")
+        if tap == "undo":
+            entry.finish = entry.finish[:-1]
+        elif tap == "reset":
+            entry.finish = []
+        elif _seat(tap) and _seat(tap) not in entry.finish and len(entry.finish) < 6:
+            entry.finish.append(_seat(tap))
+        entry.points = {s for s in SEATS if data.get(f"point_{s}")}
+        entry.declarations = {s: data[f"decl_{s}"] for s in SEATS
+                              if data.get(f"decl_{s}") in DECLARATIONS}
+        entry.revolution = [s for s in SEATS if data.get(f"revolution_{s}")]
+        burn_rows = _rows(data, "burn_rows") + (1 if data.get("add") == "burn" else 0)
+        suff_rows = _rows(data, "suff_rows") + (1 if data.get("add") == "suffocation" else 0)
+        for i in range(min(burn_rows, MAX_ROWS)):
+            outcome = data.get(f"burn_{i}_outcome", "")
+            entry.burns.append({
+                "burner": _seat(data.get(f"burn_{i}_burner")),
+                "burned": _seat(data.get(f"burn_{i}_burned")),
+                "outcome": outcome if outcome in BURN_OUTCOMES else "success",
+            })
+        for i in range(min(suff_rows, MAX_ROWS)):
+            entry.suffocated.append({"seat": _seat(data.get(f"suff_{i}_seat")),
+                                     "by": _seat(data.get(f"suff_{i}_by"))})
+        entry.play_log_text = data.get("play_log", "")[:MAX_PLAY_LOG]
+        upload = (files or {}).get("play_log_file")
+        if upload is not None and upload.size:
+            if upload.size > MAX_PLAY_LOG:
+                entry.form_errors.append({"rule": None, "code": "bad_document",
+                                          "message": "the play log file is too large"})
+            else:
+                entry.play_log_text = upload.read().decode("utf-8", errors="replace")
+        entry.idempotency_key = (data.get("idempotency_key") or uuid.uuid4().hex)[:100]
+        entry.reason = data.get("reason", "")[:2000]
+        return entry
+
+    @property
+    def has_outcome(self) -> bool:
+        return bool(self.finish or self.points or self.declarations or self.revolution
+                    or self.filled_burns or self.filled_suffocations)
+
+    @property
+    def filled_burns(self) -> list[dict]:
+        return [b for b in self.burns if b["burner"] or b["burned"]]
+
+    @property
+    def filled_suffocations(self) -> list[dict]:
+        return [s for s in self.suffocated if s["seat"] or s["by"]]
+
+    def row_errors(self) -> list[dict]:
+        errors = list(self.form_errors)
+        for number, burn in enumerate(self.filled_burns, 1):
+            if not (burn["burner"] and burn["burned"]):
+                errors.append({
+                    "rule": "R21", "code": "incomplete_row",
+                    "message": f"burn row {number}: give both the burner and the burned seat",
+                })
+        for number, row in enumerate(self.filled_suffocations, 1):
+            if not (row["seat"] and row["by"]):
+                errors.append({"rule": "R27", "code": "incomplete_row",
+                               "message": f"suffocation row {number}: give both seats"})
+        return errors
+
+    def summary(self) -> dict | None:
+        """The gouji-outcome/1 summary, or None when only a play log was given."""
+        if not self.has_outcome and self.play_log_text.strip():
+            return None
+        return {
+            "format": OUTCOME_FORMAT,
+            "finish": list(self.finish),
+            "points": sorted(self.points),
+            "declarations": {str(s): kind for s, kind in sorted(self.declarations.items())},
+            "burns": [b for b in self.filled_burns if b["burner"] and b["burned"]],
+            "suffocated": [s for s in self.filled_suffocations if s["seat"] and s["by"]],
+            "revolution": list(self.revolution),
+        }
+
+    def play_log(self) -> dict | None:
+        text = self.play_log_text.strip()
+        if not text:
+            return None
+        try:
+            document = json.loads(text)
+        except ValueError as exc:
+            raise ResultError("bad_document", f"the play log is not JSON: {exc}")
+        if not isinstance(document, dict):
+            raise ResultError("bad_document", "the play log must be a JSON object (gouji-deal/1)")
+        return document
+
+    @property
+    def finish_text(self) -> str:
+        return ",".join(map(str, self.finish))
+
+    def place_of(self, seat: int) -> int | None:
+        return self.finish.index(seat) + 1 if seat in self.finish else None
+
+
+def describe(errors: list[dict]) -> list[dict]:
+    """Errors with the referee's words next to the engine's message."""
+    described = []
+    for error in errors:
+        described.append({
+            **error,
+            "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
+            "text": CODE_TEXT.get(error.get("code") or "", ""),
+        })
+    return described

@@ -1,0 +1,296 @@
+"""Organiser pages under /manage/: every view asks `can_manage_event` (403 otherwise, 404 for an
+event that does not exist). Round actions go through the seating service; results are computed
+by the Celery tasks and only shown here."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from matches import tasks
+from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
+from matches.permissions import can_manage_event, events_managed_by
+from matches.events import exports
+from matches.events import importing
+from matches.draw import printing
+from matches.draw import service as seating
+
+POLL_SECONDS = 5
+
+
+def managed_event(request, event_id: int) -> Event:
+    event = get_object_or_404(Event, pk=event_id)
+    if not can_manage_event(request.user, event):
+        raise PermissionDenied("not an organiser of this event")
+    return event
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+# --- what the dashboard shows -------------------------------------------------------------------
+
+def table_progress(round_: Round) -> list[dict]:
+    """Each table of a round: waiting, reported, confirmed or disputed (from DealReport states)."""
+    states = defaultdict(Counter)
+    for match_id, state in DealReport.objects.filter(deal__match__round=round_).values_list(
+            "deal__match_id", "state"):
+        states[match_id][state] += 1
+    rows = []
+    for match in round_.matches.filter(union_b__isnull=False).select_related(
+            "table", "union_a", "union_b").order_by("table__number"):
+        counts = states.get(match.pk, Counter())
+        if counts[DealReport.State.DISPUTED]:
+            state = "disputed"
+        elif match.points_a is not None:
+            state = "confirmed"
+        elif counts[DealReport.State.PENDING] or counts[DealReport.State.FINAL]:
+            state = "reported"
+        else:
+            state = "waiting"
+        rows.append({"match": match, "state": state, "final": counts[DealReport.State.FINAL],
+                     "pending": counts[DealReport.State.PENDING]})
+    return rows
+
+
+def computation_status(event: Event) -> dict:
+    runs = list(ComputationRun.objects.filter(event=event))
+    done = [r.succeeded_at for r in runs if r.succeeded_at]
+    return {
+        "last": max(done) if done else None,
+        "pending": sum(1 for r in runs if r.state in ComputationRun.PENDING),
+        "failed": [r for r in runs if r.state == ComputationRun.State.FAILED],
+        "retrying": [r for r in runs if r.state == ComputationRun.State.RETRYING],
+    }
+
+
+def _progress_context(event: Event) -> dict:
+    current = event.rounds.order_by("-number").first()
+    tables = table_progress(current) if current else []
+    counts = Counter(t["state"] for t in tables)
+    disputes = (DealReport.objects.filter(deal__match__round__event=event,
+                                          state=DealReport.State.DISPUTED)
+                .select_related("deal__match__table", "deal__match__round").order_by("created_at"))
+    return {"event": event, "current": current, "tables": tables, "counts": counts,
+            "states": ["waiting", "reported", "confirmed", "disputed"],
+            "disputes": disputes, "computing": computation_status(event), "poll": POLL_SECONDS}
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+@login_required
+def events(request):
+    return render(request, "manage/events.html", {"events": events_managed_by(request.user)})
+
+
+@login_required
+def dashboard(request, event_id: int):
+    event = managed_event(request, event_id)
+    context = _progress_context(event)
+    stages = list(event.stages.order_by("order"))
+    context.update({
+        "stages": stages,
+        "rounds": list(event.rounds.order_by("number")),
+        "registrations": event.registrations.count(),
+        "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
+        "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
+        "explain": seating.explain_round(context["current"]) if context["current"] and
+        context["current"].is_draft else [],
+    })
+    return render(request, "manage/dashboard.html", context)
+
+
+@login_required
+def progress(request, event_id: int):
+    event = managed_event(request, event_id)
+    return render(request, "manage/_progress.html", _progress_context(event))
+
+
+def _back(event: Event):
+    return redirect("manage:dashboard", event.pk)
+
+
+def _refused(request, event, error) -> HttpResponse:
+    messages.error(request, str(error))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def draw_round(request, event_id: int):
+    event = managed_event(request, event_id)
+    stage = get_object_or_404(Stage, pk=request.POST.get("stage"), event=event) \
+        if request.POST.get("stage") else event.stages.order_by("order").last()
+    if stage is None:
+        return _refused(request, event, _("赛事还没有阶段"))
+    try:
+        round_ = seating.create_round(stage, user=request.user,
+                                      silent=request.POST.get("silent") == "on")
+    except seating.SeatingRefused as error:
+        return _refused(request, event, error)
+    messages.success(request, _("第 %(n)s 轮已编排（草稿）") % {"n": round_.number})
+    return _back(event)
+
+
+@login_required
+@require_POST
+def round_action(request, event_id: int, number: int, action: str):
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    actions = {"redraw": seating.redraw_round, "publish": seating.publish_round,
+               "close": seating.close_round}
+    if action not in actions:
+        raise PermissionDenied("unknown action")
+    try:
+        actions[action](round_, user=request.user)
+    except seating.SeatingRefused as error:
+        return _refused(request, event, error)
+    if action in ("publish", "close"):
+        tasks.enqueue(tasks.update_standings, event.pk, "standings",
+                      {"event_id": event.pk, "from_round": number})
+    labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
+    messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
+    return _back(event)
+
+
+@login_required
+@require_POST
+def toggle_published(request, event_id: int):
+    event = managed_event(request, event_id)
+    event.published = not event.published
+    event.save(update_fields=["published"])
+    messages.success(request, _("赛事已公开") if event.published else _("赛事已设为不公开"))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def recompute(request, event_id: int):
+    event = managed_event(request, event_id)
+    tasks.enqueue(tasks.recompute_event, event.pk, "event", {"event_id": event.pk})
+    messages.success(request, _("已安排全部重算"))
+    return _back(event)
+
+
+# --- registration and check-in ------------------------------------------------------------------
+
+@login_required
+def checkin(request, event_id: int):
+    event = managed_event(request, event_id)
+    if request.method == "POST":
+        registration = get_object_or_404(Registration, pk=request.POST.get("registration"), event=event)
+        if registration.status == Registration.Status.CHECKED_IN:
+            registration.status, registration.checked_in_at = Registration.Status.REGISTERED, None
+            registration.save(update_fields=["status", "checked_in_at"])
+        elif registration.status == Registration.Status.REGISTERED:
+            registration.check_in()
+        if request.htmx:
+            return render(request, "manage/_checkin_row.html", {"event": event, "r": registration})
+        return redirect("manage:checkin", event.pk)
+    registrations = event.registrations.select_related("union", "player").prefetch_related(
+        "union__members__player")
+    return render(request, "manage/checkin.html", {"event": event, "registrations": registrations})
+
+
+@login_required
+def register(request, event_id: int):
+    event = managed_event(request, event_id)
+    errors = []
+    if request.method == "POST":
+        row = {key: request.POST.get(key, "").strip() for key in importing.FIELDS}
+        errors = importing.validate_rows(event, [row])[0]["errors"]
+        if not errors:
+            importing.import_rows(event, [row])
+            messages.success(request, _("已添加：%(name)s") % {"name": row.get("union") or row.get("player1")})
+            return redirect("manage:register", event.pk)
+    registrations = event.registrations.select_related("union", "player").prefetch_related(
+        "union__members__player")
+    return render(request, "manage/register.html", {
+        "event": event, "errors": errors, "registrations": registrations, "form": request.POST})
+
+
+@login_required
+def import_entries(request, event_id: int):
+    """Upload a CSV or Excel sheet, see every row with its errors, then import all or nothing."""
+    event = managed_event(request, event_id)
+    context = {"event": event, "rows": None}
+    if request.method == "POST" and request.POST.get("confirm"):
+        rows = request.session.get(f"import-{event.pk}")
+        if not rows:
+            messages.error(request, _("请重新上传文件"))
+            return redirect("manage:import", event.pk)
+        checked = importing.validate_rows(event, rows)
+        if any(r["errors"] for r in checked):
+            context["rows"] = checked
+            return render(request, "manage/import.html", context, status=400)
+        importing.import_rows(event, rows)
+        del request.session[f"import-{event.pk}"]
+        messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
+        return redirect("manage:register", event.pk)
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        try:
+            rows = importing.read_upload(upload)
+        except importing.ImportRefused as error:
+            context["file_error"] = str(error)
+            return render(request, "manage/import.html", context, status=400)
+        checked = importing.validate_rows(event, rows)
+        context["rows"] = checked
+        context["ok"] = not any(r["errors"] for r in checked)
+        if context["ok"]:
+            request.session[f"import-{event.pk}"] = rows
+        return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)
+    return render(request, "manage/import.html", context)
+
+
+# --- printing and exports -----------------------------------------------------------------------
+
+def _pdf(data: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@login_required
+def table_cards(request, event_id: int, number: int):
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    links = printing.referee_links(round_, user=request.user)
+    urls = {table_id: request.build_absolute_uri(f"/ref/{token}/") for table_id, token in links.items()}
+    return _pdf(printing.table_cards_pdf(round_, urls), f"round-{number}-tables.pdf")
+
+
+@login_required
+def pairings_pdf(request, event_id: int, number: int):
+    event = managed_event(request, event_id)
+    return _pdf(printing.pairings_pdf(_round(event, number)), f"round-{number}-pairings.pdf")
+
+
+@login_required
+def export(request, event_id: int, what: str, fmt: str):
+    event = managed_event(request, event_id)
+    if what not in ("standings", "results") or fmt not in ("csv", "xlsx"):
+        raise PermissionDenied("unknown export")
+    kind = "players" if request.GET.get("kind") == "players" else "unions"
+    if what == "standings":
+        header, rows = exports.standings_table(event, kind)
+        what = f"standings-{kind}" if event.is_team else "standings-players"
+    else:
+        header, rows = exports.results_table(event)
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    if fmt == "csv":
+        response = HttpResponse(exports.to_csv(header, rows), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(
+            exports.to_xlsx(header, rows, title=what),
+            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}-{stamp}.{fmt}"'
+    return response

@@ -1,0 +1,224 @@
+"""Organiser pages for results: every table's state per round, full history, corrections,
+referee links and their QR codes. Only the event's organisers (and admins) get in."""
+from __future__ import annotations
+
+import io
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from matches.models import DealReport, Event, RefereeLink, Round, Table
+from matches.permissions import can_manage_event
+from matches.games.gouji.referee_form import BURN_OUTCOME_LABELS, DECLARATION_LABELS, DealEntry, describe
+from matches.views.referee import run_check, seats_of
+from matches.results import service as results
+from matches.results.service import Actor, ResultError
+
+
+def _event(request, event_id: int) -> Event:
+    event = get_object_or_404(Event, pk=event_id)
+    if not can_manage_event(request.user, event):
+        raise PermissionDenied
+    return event
+
+
+def _table(event: Event, table_id: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__event", "match__union_a", "match__union_b"),
+        pk=table_id, round__event=event,
+    )
+
+
+@login_required
+def event_results(request, event_id: int):
+    event = _event(request, event_id)
+    rounds = []
+    for round_ in event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"):
+        tables = round_.tables.select_related("match__union_a", "match__union_b")
+        rows = [{"table": t, "match": getattr(t, "match", None), "state": results.table_state(t)}
+                for t in tables]
+        counts = {}
+        for row in rows:
+            counts[row["state"]] = counts.get(row["state"], 0) + 1
+        rounds.append({"round": round_, "tables": rows, "counts": counts})
+    return render(request, "manage/results/event.html", {"event": event, "rounds": rounds})
+
+
+@login_required
+def table_results(request, event_id: int, table_id: int):
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    match = getattr(table, "match", None)
+    seats = seats_of(table)
+    rows = results.match_deals(match) if match else []
+    for row in rows:
+        row["history"] = list(
+            DealReport.objects.filter(pk__in=[r.pk for r in row["history"]])
+            .select_related("submitted_by", "referee_link", "replaces")
+            .prefetch_related("confirmations__user").order_by("created_at", "id")
+        )
+    links = [
+        {"link": link,
+         "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))}
+        for link in table.referee_links.all()
+    ]
+    return render(request, "manage/results/table.html", {
+        "event": event, "table": table, "round": table.round, "match": match, "seats": seats,
+        "seat_names": {s["seat"]: s["player"] for s in seats}, "deal_rows": rows, "links": links,
+        "state": results.table_state(table),
+    })
+
+
+def _correct_context(event, table, match, number, entry, checked=None, problems=None) -> dict:
+    seats = seats_of(table)
+    seat_names = {s["seat"]: s["player"] for s in seats}
+    base = reverse("referee:manage-correct", args=[event.pk, table.pk, number])
+    return {
+        "event": event, "table": table, "match": match, "number": number, "entry": entry,
+        "checked": checked, "problems": describe(problems or []), "reason_field": True,
+        "seat_numbers": range(1, 7), "seats": seats, "seat_names": seat_names,
+        "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
+        "check_url": base + "?check=1", "submit_url": base,
+        "entry_seats": [
+            {**seat, "place": entry.place_of(seat["seat"]), "point": seat["seat"] in entry.points,
+             "declaration": entry.declarations.get(seat["seat"], ""),
+             "revolution": seat["seat"] in entry.revolution}
+            for seat in seats
+        ],
+        "finish_names": [(place, seat, seat_names.get(seat))
+                         for place, seat in enumerate(entry.finish, 1)],
+        "current": DealReport.objects.final()
+        .filter(deal__match=match, deal__number=number).first(),
+    }
+
+
+def _entry_from_summary(summary: dict | None) -> DealEntry:
+    entry = DealEntry.blank()
+    if not summary:
+        return entry
+    entry.finish = list(summary.get("finish") or [])
+    entry.points = set(summary.get("points") or [])
+    entry.declarations = {int(s): k for s, k in (summary.get("declarations") or {}).items()}
+    entry.revolution = list(summary.get("revolution") or [])
+    entry.burns = [dict(b) for b in summary.get("burns") or []] + [{}]
+    entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
+    return entry
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def correct_deal(request, event_id: int, table_id: int, number: int):
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    match = getattr(table, "match", None)
+    if match is None or not results.deal_allowed(match, number):
+        raise Http404
+    if event.is_giog:
+        from matches.games.giog import referee as giog_referee
+
+        return giog_referee.correct(request, event, table, match, number)
+    template = "referee/deal_form.html" if request.htmx else "manage/results/correct.html"
+    if request.htmx and request.GET.get("part") == "verdict":
+        template = "referee/deal_form.html#verdict"
+    if request.method == "GET":
+        current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
+        entry = _entry_from_summary(current.summary if current else None)
+        return render(request, "manage/results/correct.html",
+                      _correct_context(event, table, match, number, entry))
+    entry = DealEntry.from_post(request.POST, request.FILES)
+    if request.GET.get("check"):
+        checked, problems = run_check(match, number, entry)
+        return render(request, template,
+                      _correct_context(event, table, match, number, entry, checked, problems))
+    problems = entry.row_errors()
+    if not problems:
+        try:
+            deal = results.deal_for(match, number)
+            results.correct_result(deal, entry.summary(), entry.play_log(),
+                                   Actor(user=request.user), entry.reason, entry.idempotency_key)
+        except ResultError as exc:
+            problems = exc.errors or [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
+    if problems:
+        context = _correct_context(event, table, match, number, entry, None, problems)
+        return render(request, template, context, status=200 if request.htmx else 422)
+    messages.success(request, _("第 %(n)s 局成绩已更正") % {"n": number})
+    target = reverse("referee:manage-table", args=[event.pk, table.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+@login_required
+@require_POST
+def recheck_deal(request, event_id: int, table_id: int, number: int):
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    match = getattr(table, "match", None)
+    deal = match.deals.filter(number=number).first() if match else None
+    if deal is None:
+        raise Http404
+    try:
+        changed = results.recheck_deal(deal, Actor(user=request.user))
+    except ResultError as exc:
+        messages.error(request, exc.message)
+    else:
+        if changed is None:
+            messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
+        else:
+            messages.warning(request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number})
+    return redirect("referee:manage-table", event.pk, table.pk)
+
+
+@login_required
+@require_POST
+def create_link(request, event_id: int, table_id: int):
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    RefereeLink.objects.create(table=table, created_by=request.user,
+                               label=request.POST.get("label", "")[:120])
+    messages.success(request, _("已生成新的裁判链接"))
+    return redirect("referee:manage-table", event.pk, table.pk)
+
+
+@login_required
+@require_POST
+def revoke_link(request, event_id: int, link_id: int):
+    event = _event(request, event_id)
+    link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
+    link.revoke()
+    messages.success(request, _("裁判链接已收回"))
+    return redirect("referee:manage-table", event.pk, link.table_id)
+
+
+@login_required
+def link_qr(request, event_id: int, link_id: int, fmt: str):
+    """The referee link as a QR code (SVG or PNG), to print on the table card."""
+    event = _event(request, event_id)
+    if fmt not in ("svg", "png"):
+        raise Http404
+    link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
+    url = request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))
+    return qr_response(url, fmt)
+
+
+def qr_response(text: str, fmt: str) -> HttpResponse:
+    import qrcode
+    import qrcode.image.svg
+
+    buffer = io.BytesIO()
+    if fmt == "svg":
+        qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).save(buffer)
+        content_type = "image/svg+xml"
+    else:
+        qrcode.make(text, box_size=8, border=2).save(buffer, format="PNG")
+        content_type = "image/png"
+    response = HttpResponse(buffer.getvalue(), content_type=content_type)
+    response["Cache-Control"] = "private, no-store"
+    return response
