@@ -217,7 +217,7 @@ def build_event(unions: int, rounds: int, deals: int):
 def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
     """Self-played deals: their records are play logs, their replays give valid summaries."""
     from matches.games.engines import get_game
-    from matches.results.service import _summary_from_replay
+    from matches.games.gouji.engine.sequence import outcome_from_replay
 
     game = get_game("gouji")
     logs, summaries = [], []
@@ -228,7 +228,7 @@ def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
         record = dict(record)
         record.pop("claimed", None)
         logs.append(record)
-        summaries.append(_summary_from_replay(record, verdict))
+        summaries.append(outcome_from_replay(record, verdict))
     return logs, summaries
 
 

@@ -45,7 +45,7 @@ def main() -> None:
     from matches.models import DealReport, PlayerAccount
     from matches.games.engines import get_game
     from matches.results import service as results
-    from matches.results.service import Actor
+    from matches.permissions import Actor
     from tests.results.conftest import build_table, make_user
 
     referee = make_user("bench-referee")

@@ -67,7 +67,8 @@ WSGI_APPLICATION = "gouji_tournament.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # Each game folder keeps its own templates (matches/games/<game>/templates/<game>/...).
+        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "matches" / "games").glob("*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

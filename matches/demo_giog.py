@@ -14,6 +14,7 @@ from matches.demo import CLUBS, _name
 from matches.models import Event, RefereeLink, Registration, Round, Stage
 from matches.games.giog.engine.selfplay import selfplay
 from matches.results import service as results
+from matches import permissions
 from matches.draw import service as seating
 from matches.standings import service as standings
 from players.models import Club, Player
@@ -37,9 +38,9 @@ def play_hand(match, number: int, seed: int) -> None:
     record, summary = hand_report(players, seed)
     deal = results.deal_for(match, number)
     if number % 2:
-        results.submit_report(deal, None, record, results.Actor.from_link(link))
+        results.submit_report(deal, None, record, permissions.Actor.from_link(link))
     else:
-        results.submit_report(deal, summary, None, results.Actor.from_link(link))
+        results.submit_report(deal, summary, None, permissions.Actor.from_link(link))
 
 
 def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
@@ -47,7 +48,7 @@ def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
     rng = random.Random(seed)
     event = Event.objects.create(
         name=GIOG_DEMO_NAME, venue="青岛市民健身中心", start_date=datetime.date(2026, 5, 3),
-        game=Event.Game.GIOG, entry_type=Event.EntryType.INDIVIDUAL, published=True,
+        game="giog", entry_type=Event.EntryType.INDIVIDUAL, published=True,
         deals_per_match=hands, place_points=[3, 2, 1, 0],
         result_confirmation=Event.Confirmation.NONE, labels={"deal": "手", "match": "桌"},
     )

@@ -24,6 +24,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.results import service as results
+from matches import permissions
 from matches.draw import service as seating
 from matches.standings import service as standings
 from players.models import Club, Player
@@ -39,7 +40,7 @@ def random_outcome(rng: random.Random) -> dict:
     return {"format": "gouji-outcome/1", "finish": seats, "points": points}
 
 
-def _captain_actor(union: Union) -> results.Actor:
+def _captain_actor(union: Union) -> permissions.Actor:
     User = get_user_model()
     captain = union.captain
     user, created = User.objects.get_or_create(username=f"captain-{union.pk}")
@@ -47,14 +48,14 @@ def _captain_actor(union: Union) -> results.Actor:
         user.set_unusable_password()
         user.save()
     PlayerAccount.objects.get_or_create(user=user, defaults={"player": captain})
-    return results.Actor(user=user)
+    return permissions.Actor(user=user)
 
 
 def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None = True) -> None:
     """The table's referee reports deal `number`; the losing union's captain confirms (or not)."""
     link = RefereeLink.objects.filter(table=match.table, revoked_at__isnull=True).first() or \
         RefereeLink.objects.create(table=match.table, label="demo")
-    referee = results.Actor.from_link(link)
+    referee = permissions.Actor.from_link(link)
     deal = results.deal_for(match, number)
     for _attempt in range(20):
         try:

@@ -1,9 +1,20 @@
 """Who may do what. Every view and API endpoint asks here, so the boundaries live in one place.
 
 - An organiser acts only on their own events; a superuser (admin) acts everywhere.
-- Referee and captain rights are per table and per match (see the result-entry service).
+- A referee acts on their own tables: a referee link's one table, or the tables assigned to a
+  signed-in referee; an organiser enters results on any table of their events.
+- Who may confirm a reported result depends on the event's confirmation mode
+  (`confirmation_role`; docs/results.md).
 """
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from matches.models import Confirmation, DealReport, Event, Match, PlayerAccount, RefereeLink, Table
 
 
 def can_manage_event(user, event) -> bool:
@@ -13,10 +24,160 @@ def can_manage_event(user, event) -> bool:
 
 
 def events_managed_by(user):
-    from matches.models import Event
-
     if not getattr(user, "is_authenticated", False):
         return Event.objects.none()
     if user.is_superuser:
         return Event.objects.all()
     return Event.objects.filter(organisers=user)
+
+
+# --- who is acting ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a request: a signed-in user (session or API token) or a referee link."""
+
+    user: Any = None
+    link: RefereeLink | None = None
+    via: str = DealReport.Via.SESSION
+
+    @classmethod
+    def from_link(cls, link: RefereeLink) -> Actor:
+        return cls(user=None, link=link, via=DealReport.Via.REFEREE_LINK)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return bool(self.user is not None and getattr(self.user, "is_authenticated", False))
+
+    @property
+    def identity(self) -> tuple:
+        """Two actors with the same identity are one person for confirmation purposes."""
+        if self.link is not None:
+            return ("link", self.link.pk)
+        return ("user", getattr(self.user, "pk", None))
+
+
+# secrets.token_urlsafe: letters, digits, "-" and "_" (RefereeLink.token, at most 64 characters).
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def link_for_token(token: str) -> RefereeLink | None:
+    """The active link with this token (None when unknown or revoked)."""
+    if not token or not LINK_TOKEN.fullmatch(token):
+        return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
+    link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
+    if link is None or link.revoked_at is not None:
+        return None
+    return link
+
+
+def is_table_referee(actor: Actor, table: Table) -> bool:
+    """A referee acts on their own tables only: the link's table, or tables they are assigned."""
+    if actor.link is not None:
+        return actor.link.revoked_at is None and actor.link.table_id == table.pk
+    if not actor.is_authenticated:
+        return False
+    return table.referees.filter(pk=actor.user.pk).exists()
+
+
+def can_enter_results(actor: Actor, table: Table) -> bool:
+    if is_table_referee(actor, table):
+        return True
+    return actor.is_authenticated and can_manage_event(actor.user, table.round.event)
+
+
+def player_of(actor: Actor):
+    if not actor.is_authenticated:
+        return None
+    account = PlayerAccount.objects.select_related("player").filter(user=actor.user).first()
+    return account.player if account else None
+
+
+def captain_union(actor: Actor, match: Match):
+    """The union of the match this actor captains, or None."""
+    player = player_of(actor)
+    if player is None:
+        return None
+    for union in (match.union_a, match.union_b):
+        if union is not None and union.members.filter(player=player, is_captain=True).exists():
+            return union
+    return None
+
+
+def union_of_actor(actor: Actor, match: Match):
+    """The union of the match the actor plays in (a captain acting as table referee), or None."""
+    player = player_of(actor)
+    if player is None:
+        return None
+    for union in (match.union_a, match.union_b):
+        if union is not None and union.members.filter(player=player).exists():
+            return union
+    return None
+
+
+def tables_of(actor: Actor):
+    """The tables this actor referees, newest round first."""
+    if actor.link is not None:
+        return Table.objects.filter(pk=actor.link.table_id)
+    if not actor.is_authenticated:
+        return Table.objects.none()
+    return Table.objects.filter(referees=actor.user).order_by("-round__id", "number")
+
+
+def confirmable_reports(actor: Actor):
+    """Pending reports this actor may confirm (as a captain or a second referee)."""
+    candidates = DealReport.objects.filter(state=DealReport.State.PENDING).select_related(
+        "deal__match__round__event", "deal__match__table", "submitted_by", "referee_link"
+    )
+    if actor.link is not None:
+        candidates = candidates.filter(deal__match__table_id=actor.link.table_id)
+    elif actor.is_authenticated:
+        player = player_of(actor)
+        captain_matches = Match.objects.none()
+        if player is not None:
+            captain_matches = Match.objects.filter(
+                Q(union_a__members__player=player, union_a__members__is_captain=True)
+                | Q(union_b__members__player=player, union_b__members__is_captain=True)
+            )
+        candidates = candidates.filter(
+            Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
+        ).distinct()
+    else:
+        return []
+    return [report for report in candidates if confirmation_role(actor, report) is not None]
+
+
+def _confirming_union_id(report: DealReport, submitter: Actor) -> int | None:
+    """Whose captain confirms: the union other than the reporter's when a player of the match
+    reported (a captain refereeing their own table); otherwise the union the report makes lose
+    the deal, who has every reason to check it. None: either captain (a drawn deal)."""
+    match = report.deal.match
+    reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
+    if reporter_union is not None:
+        return match.union_b_id if reporter_union.pk == match.union_a_id else match.union_a_id
+    if report.score_a is None or report.score_a == 0:
+        return None
+    return match.union_a_id if report.score_a < 0 else match.union_b_id
+
+
+def confirmation_role(actor: Actor, report: DealReport) -> str | None:
+    """The role in which this actor may confirm this report, or None when they may not."""
+    match = report.deal.match
+    event = match.round.event
+    mode = event.result_confirmation
+    submitter = Actor(user=report.submitted_by, link=report.referee_link)
+    if mode == Event.Confirmation.CAPTAIN:
+        union = captain_union(actor, match)
+        if union is None:
+            return None
+        expected = _confirming_union_id(report, submitter)
+        return Confirmation.Role.CAPTAIN if expected in (None, union.pk) else None
+    if mode == Event.Confirmation.REFEREE:
+        if actor.identity == submitter.identity:
+            return None
+        table = match.table
+        if table is not None and is_table_referee(actor, table):
+            return Confirmation.Role.REFEREE
+        if actor.is_authenticated and can_manage_event(actor.user, event):
+            return Confirmation.Role.REFEREE
+    return None

@@ -18,8 +18,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from matches.models import DealTally, TableSeat
-from matches.models.round import SIDE_A
+from matches import selectors
 from matches.events import live
 from matches.views.front_cache import front_cacheable
 
@@ -49,8 +48,7 @@ def _event_json(event) -> dict:
             "start_date": event.start_date, "end_date": event.end_date, "game": event.game,
             "entry_type": event.entry_type, "deals_per_match": event.deals_per_match,
             "labels": event.labels}
-    if event.is_giog:
-        data["place_points"] = event.place_points  # per hand, best place first
+    data.update(event.adapter.public_event_json(event))
     return data
 
 
@@ -106,35 +104,8 @@ def pairings(request, event_id: int, number: int):
     except Http404:
         raise NotFound("no such round")
     visible = live.results_visible(round_)
-    if event.is_giog:
-        from matches.api.giog import giog_tables
-
-        return _cache(Response({"event": event.pk, "round": _round_json(round_),
-                                "tables": giog_tables(round_, visible)}))
-    seats = {}
-    for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
-        seats.setdefault(seat.table_id, []).append(seat)
-    tallies = {}
-    if visible:
-        for t in DealTally.objects.filter(match__round=round_).select_related("deal").order_by("deal__number"):
-            tallies.setdefault(t.match_id, []).append(
-                {"number": t.deal.number, "extra": t.deal.is_extra, "score_a": t.score_a,
-                 "score_b": t.score_b, "finish": t.finish, "points": t.points})
-    tables = []
-    for match in round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id"):
-        def side(union, which):
-            if union is None:
-                return None
-            return {"id": union.pk, "name": union.name, "players": [
-                {"seat": s.seat, "id": s.player_id, "name": s.player.name}
-                for s in seats.get(match.table_id, []) if (s.side == SIDE_A) == (which == "A")]}
-        entry = {"table": match.table.number if match.table_id else None, "bye": match.is_bye,
-                 "union_a": side(match.union_a, "A"), "union_b": side(match.union_b, "B")}
-        if visible:
-            entry["result"] = {"score_a": match.score_a, "score_b": match.score_b,
-                               "points_a": match.points_a, "points_b": match.points_b,
-                               "deals": tallies.get(match.pk, [])}
-        tables.append(entry)
+    tables = [event.adapter.public_table_json(row, visible)
+              for row in selectors.round_tables(round_, visible)]
     return _cache(Response({"event": event.pk, "round": _round_json(round_), "tables": tables}))
 
 

@@ -28,7 +28,9 @@ from matches.api.errors import ApiError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import can_manage_event
 from matches.results import service as results
-from matches.results.service import Actor, ResultError
+from matches import permissions
+from matches.results.errors import ResultError
+from matches.permissions import Actor
 
 
 class RefereeLinkAuthentication(BaseAuthentication):
@@ -50,7 +52,7 @@ class RefereeLinkAuthentication(BaseAuthentication):
         wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
         if wait:  # refused unchecked: a locked-out guesser learns nothing more
             raise throttled(wait, "wrong referee tokens")
-        link = results.link_for_token(token)
+        link = permissions.link_for_token(token)
         if link is None:
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
             raise exceptions.AuthenticationFailed(
@@ -136,9 +138,9 @@ def report_json(report: DealReport, full: bool = True, confirmations=None) -> di
 def is_participant(actor: Actor, table: Table) -> bool:
     """Referees of the table, the two captains and the organisers see open reports."""
     match = getattr(table, "match", None)
-    if results.can_enter_results(actor, table):
+    if permissions.can_enter_results(actor, table):
         return True
-    return match is not None and results.captain_union(actor, match) is not None
+    return match is not None and permissions.captain_union(actor, match) is not None
 
 
 def table_json(table: Table, actor: Actor) -> dict:
@@ -248,7 +250,7 @@ def submit_deal_report(request, table_id: int, number: int):
     if match is None:
         raise _not_found("match at this table")
     try:
-        if not results.can_enter_results(actor, table):
+        if not permissions.can_enter_results(actor, table):
             raise ResultError("permission_denied", "you do not referee this table", status=403)
         deal = results.deal_for(match, number)
         report, created = results.submit_report(

@@ -74,7 +74,8 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     seats = _seats(round_)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
     matches = round_.matches.filter(table__isnull=False).select_related("table", "union_a", "union_b")
-    giog = event.is_giog  # Giog: 2-4 seats, no unions; the sheet takes pieces won per seat
+    # Tables without unions (Giog: 2-4 seats) take a result per seat on the sheet.
+    giog = not event.adapter.has_unions
     for match in matches.order_by("table__number"):
         table = match.table
         table_seats = sorted(seats.get(table.pk, []), key=lambda s: s.seat)
@@ -161,7 +162,7 @@ def pairings_pdf(round_: Round) -> bytes:
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
         pdf.setFont(FONT, 10)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 14 * mm, _("桌号"))
-        if event.is_giog:
+        if not event.adapter.has_unions:
             pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("座位"))
             return HEIGHT - MARGIN - 18 * mm
         pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("单号座 1-3-5"))
@@ -179,7 +180,7 @@ def pairings_pdf(round_: Round) -> bytes:
         names_b = "、".join(s.player.name for s in table_seats if s.side != SIDE_A)
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
-        if event.is_giog:  # no unions: the players in seat order
+        if not event.adapter.has_unions:  # the players in seat order
             pdf.setFont(FONT, 11)
             pdf.drawString(MARGIN + 16 * mm, y - 6 * mm,
                            "  ".join(f"{s.seat} {s.player.name}" for s in table_seats))

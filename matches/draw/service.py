@@ -32,6 +32,7 @@ from matches.draw.generator.individual import describe_table, draw_individual, m
 from matches.draw.generator.swiss import annotate, measure, pair_swiss
 from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
 from matches.draw import history
+from matches.games.registry import adapter_for
 
 
 #: details of a match that describe its place, not its unions: a swap keeps them.
@@ -96,25 +97,27 @@ def _clear(round_: Round) -> None:
 
 
 def _draw_into(round_: Round) -> None:
-    event, stage = round_.event, round_.stage
     try:
-        if event.is_giog:
-            from matches.games.giog import draw as giog_seating
-
-            giog_seating.draw_round(round_)
-        elif not event.is_team:
-            _draw_individual(round_)
-        elif stage.format == Stage.Format.SWISS:
-            entrants = history.entrants(event, round_.number)
-            draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
-                              seed=round_.seed, seeded=stage.seeded)
-            _write_team_draw(round_, draw.pairings, draw.quality)
-        elif stage.format == Stage.Format.ROUND_ROBIN:
-            _draw_round_robin(round_)
-        else:
-            _draw_knockout(round_)
+        adapter_for(round_.event).draw_round(round_)
     except SeatingError as error:
         raise SeatingRefused(str(error)) from error
+
+
+def draw_union_tables(round_: Round) -> None:
+    """The draw of a game played by two unions a table (Gou Ji): registered unions paired by
+    the stage's format, or an individual event's players drawn into unions."""
+    event, stage = round_.event, round_.stage
+    if not event.is_team:
+        _draw_individual(round_)
+    elif stage.format == Stage.Format.SWISS:
+        entrants = history.entrants(event, round_.number)
+        draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
+                          seed=round_.seed, seeded=stage.seeded)
+        _write_team_draw(round_, draw.pairings, draw.quality)
+    elif stage.format == Stage.Format.ROUND_ROBIN:
+        _draw_round_robin(round_)
+    else:
+        _draw_knockout(round_)
 
 
 def _seeded_union_ids(round_: Round) -> list[int]:
@@ -196,9 +199,9 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
     )
     matches = Match.objects.bulk_create(
         [Match(round=round_, table=table, union_a_id=p.a, union_b_id=p.b,
-               flags=p.flags, details=_jsonable(p.details))
+               flags=p.flags, details=jsonable(p.details))
          for table, p in zip(tables, played)]
-        + [Match(round=round_, union_a_id=p.a, flags=p.flags, details=_jsonable(p.details),
+        + [Match(round=round_, union_a_id=p.a, flags=p.flags, details=jsonable(p.details),
                  points_a=round_.event.points_bye)
            for p in pairings if p.is_bye]
     )
@@ -223,12 +226,12 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 def _draw_individual(round_: Round) -> None:
     players = history.players(round_.event, round_.number)
     draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed)
-    _write_individual_tables(round_, draw.tables)
+    write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
     round_.save(update_fields=["quality"])
 
 
-def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
+def write_individual_tables(round_: Round, drawn_tables: list) -> None:
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(drawn_tables) + 1)]
     )
@@ -245,7 +248,7 @@ def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
                 members.append(UnionMember(union=union, player_id=player_id, event=round_.event,
                                            round=round_, order=order, is_captain=order == 1))
         matches.append(Match(round=round_, table=table, union_a=union_a, union_b=union_b,
-                             flags=drawn.flags, details=_jsonable(drawn.details)))
+                             flags=drawn.flags, details=jsonable(drawn.details)))
     UnionMember.objects.bulk_create(members)
     Match.objects.bulk_create(matches)
     for k, (table, drawn, match) in enumerate(zip(tables, drawn_tables, matches)):
@@ -260,11 +263,11 @@ def _write_individual_tables(round_: Round, drawn_tables: list) -> None:
     TableSeat.objects.bulk_create(seats)
 
 
-def _jsonable(value):
+def jsonable(value):
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     return value
 
 
@@ -334,7 +337,7 @@ def _reflag_team(round_: Round, matches) -> None:
         described = annotate(a, b)
         extra = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
         match.flags = described.flags + [flags.HAND_SWAP]
-        match.details = {**_jsonable(described.details), **extra}
+        match.details = {**jsonable(described.details), **extra}
         match.save(update_fields=["flags", "details"])
     round_.quality = {**round_.quality, **_team_quality(round_, entrants)}
     round_.save(update_fields=["quality"])
@@ -426,10 +429,11 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
-    if round_.event.is_giog:
-        from matches.games.giog import draw as giog_seating
+    adapter_for(round_.event).reflag_tables(round_, table_ids)
 
-        return giog_seating.reflag(round_, table_ids)
+
+def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
+    """Individual draw into unions: flags of the changed tables and the round's quality."""
     players = history.players(round_.event, round_.number)
     seats_by_table = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
@@ -441,7 +445,7 @@ def _reflag_individual(round_: Round, table_ids: set) -> None:
     for match in Match.objects.filter(table_id__in=table_ids):
         table = described[match.table_id]
         match.flags = table.flags + [flags.HAND_SWAP]
-        match.details = _jsonable(table.details)
+        match.details = jsonable(table.details)
         match.save(update_fields=["flags", "details"])
     quality = measure_tables(list(described.values()))
     quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
@@ -488,8 +492,7 @@ def close_round(round_: Round, *, user=None) -> Round:
 def check_round(round_: Round) -> list[str]:
     """What the database cannot refuse by itself: every table full, each union on one side."""
     problems = []
-    # Giog tables seat 2-4 players (G4) on seats 1..n; Gou Ji tables six.
-    giog = round_.event.is_giog
+    adapter = adapter_for(round_.event)
     seats = defaultdict(list)
     for seat in TableSeat.objects.filter(round=round_):
         seats[seat.table_id].append(seat)
@@ -497,8 +500,7 @@ def check_round(round_: Round) -> list[str]:
         if match.is_bye:
             continue
         table_seats = seats[match.table_id]
-        full = list(range(1, max(2, len(table_seats)) + 1)) if giog else [1, 2, 3, 4, 5, 6]
-        if sorted(s.seat for s in table_seats) != full or (giog and len(full) > 4):
+        if not adapter.table_is_full(sorted(s.seat for s in table_seats)):
             problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
         for s in table_seats:
             expected = match.union_a_id if s.side == SIDE_A else match.union_b_id
@@ -549,8 +551,8 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
         reasons.append(_("有选手再次对阵"))
     if by_hand:
         reasons.append(_("组织者手动调整"))
-    if round_.event.is_giog and match.table_id:
-        # Giog has no unions: the table's players, in seat order.
+    if not adapter_for(round_.event).has_unions and match.table_id:
+        # No unions at the table: its players, in seat order.
         seated = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
         names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
     return {

@@ -6,6 +6,7 @@ import io
 
 from django.utils.translation import gettext as _
 
+from matches.games.registry import adapter_for
 from matches.models import DealTally, Event, Match, StandingsSnapshot
 
 
@@ -23,61 +24,25 @@ def standings_table(event: Event, kind: str = "unions") -> tuple[list[str], list
         keys = ["rank", "name", "match_points", "wins", "draws", "losses", "byes", "score_for",
                 "score_against", "score_difference", "opponents_match_points", "strings_of_three",
                 "deal_wins"]
-    elif event.is_giog:
-        snapshot = _latest(event, "players")
-        header = [_("名次"), _("选手"), _("积分"), _("赢子"), _("头名"), _("斩首"), _("手数")]
-        keys = ["rank", "name", "points_display", "pieces", "firsts", "beheaded", "hands"]
     else:
         snapshot = _latest(event, "players")
-        header = [_("名次"), _("选手"), _("名次分"), _("开点"), _("烧牌"), _("头科"), _("局数")]
-        keys = ["rank", "name", "place_points", "points_opened", "burns", "firsts", "deals"]
+        columns = adapter_for(event).export_player_columns
+        header = [_("名次"), _("选手"), *(str(title) for _key, title in columns)]
+        keys = ["rank", "name", *(key for key, _title in columns)]
     rows = [[row.get(k) for k in keys] for row in (snapshot.rows if snapshot else [])]
     return header, rows
 
 
 def results_table(event: Event) -> tuple[list[str], list[list]]:
-    """One line per deal with a final result, then the match total, round by round."""
-    header = [_("轮次"), _("桌号"), _("局"), _("联邦A"), _("联邦B"), _("A 得分"), _("B 得分"),
-              _("名次（座位）"), _("开点（座位）"), _("场分 A"), _("场分 B")]
-    rows = []
+    """The event's results, one line per deal (as the game shows a deal), round by round."""
     tallies = {}
     for t in DealTally.objects.filter(match__round__event=event).select_related("deal"):
         tallies.setdefault(t.match_id, []).append(t)
-    if event.is_giog:
-        return _giog_results_table(event, tallies)
-    for match in Match.objects.filter(round__event=event).select_related(
-            "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id"):
-        table = match.table.number if match.table_id else ""
-        b_name = match.union_b.name if match.union_b_id else _("轮空")
-        for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
-            rows.append([match.round.number, table, t.deal.number, match.union_a.name, b_name,
-                         t.score_a, t.score_b, " ".join(map(str, t.finish)),
-                         " ".join(map(str, t.points)), "", ""])
-        rows.append([match.round.number, table, _("合计"), match.union_a.name, b_name,
-                     match.score_a, match.score_b, "", "", match.points_a, match.points_b])
-    return header, rows
+    matches = Match.objects.filter(round__event=event).select_related(
+        "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id")
+    return adapter_for(event).results_table(event, matches, tallies)
 
 
-def _giog_results_table(event: Event, tallies: dict) -> tuple[list[str], list[list]]:
-    """One line per seat and hand: places (G11/G12), pieces won, beheaded, points."""
-    from matches.models import TableSeat
-    from matches.games.giog.public import hand_row
-
-    header = [_("轮次"), _("桌号"), _("手"), _("名次"), _("座位"), _("选手"), _("赢子"), _("斩首"),
-              _("积分")]
-    seats = {}
-    for seat in TableSeat.objects.filter(round__event=event).select_related("player"):
-        seats.setdefault(seat.table_id, {})[seat.seat] = seat
-    rows = []
-    for match in Match.objects.filter(round__event=event).select_related(
-            "round", "table").order_by("round__number", "table__number", "id"):
-        for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
-            table_seats = seats.get(match.table_id, {})
-            for p in hand_row(t, table_seats, event.place_points):
-                rows.append([match.round.number, match.table.number, t.deal.number, p["place"],
-                             p["seat"], p["player"].player.name if p["player"] else "",
-                             p["won"], "1" if p["beheaded"] else "", p["points"]])
-    return header, rows
 # A spreadsheet reads a cell starting with one of these as a formula (`=cmd|' /C calc'!A0`):
 # names typed in by entrants must stay text (OWASP "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

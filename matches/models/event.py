@@ -8,6 +8,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from matches.games.registry import adapter_for, default_game, game_choices
+
 #: tie-breaks an event may order; standings (a later issue) compute them.
 TIE_BREAKS = (
     "match_points",  # 场分 / match points
@@ -85,10 +87,6 @@ class Event(models.Model):
         REFEREE = "referee", _("第二名裁判确认")
         NONE = "none", _("裁判提交即生效")
 
-    class Game(models.TextChoices):
-        GOUJI = "gouji", _("够级")
-        GIOG = "giog", _("Giog")
-
     name = models.CharField(_("名称"), max_length=200)
     venue = models.CharField(_("地点"), max_length=200, blank=True)
     start_date = models.DateField(_("开始日期"))
@@ -98,7 +96,8 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("组织者"), blank=True,
         related_name="organised_events",
     )
-    game = models.CharField(_("游戏"), max_length=16, choices=Game.choices, default=Game.GOUJI)
+    # Which game is played: a name in matches/games/registry.py (the game's adapter).
+    game = models.CharField(_("游戏"), max_length=16, choices=game_choices, default=default_game)
     entry_type = models.CharField(
         _("报名方式"), max_length=16, choices=EntryType.choices, default=EntryType.TEAM
     )
@@ -163,8 +162,9 @@ class Event(models.Model):
             raise ValidationError({"tie_breaks": _("名次判定项重复")})
         if not isinstance(self.labels, dict) or set(self.labels) - set(LABEL_KEYS):
             raise ValidationError({"labels": _("称谓只可设 deal / match / round")})
-        if self.game == self.Game.GIOG and self.entry_type != self.EntryType.INDIVIDUAL:
-            raise ValidationError({"entry_type": _("Giog 赛事只能个人报名")})
+        refused = self.adapter.validate_event(self)
+        if refused:
+            raise ValidationError(refused)
 
     def save(self, *args, **kwargs):
         # Results are judged by the rules they were played under: no change after the first deal.
@@ -199,8 +199,9 @@ class Event(models.Model):
         return self.entry_type == self.EntryType.TEAM
 
     @property
-    def is_giog(self) -> bool:
-        return self.game == self.Game.GIOG
+    def adapter(self):
+        """The event's game behind its small interface (`matches/games/adapter.py`)."""
+        return adapter_for(self)
 
 
 class Stage(models.Model):

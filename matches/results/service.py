@@ -17,9 +17,6 @@ results. `deal_result_changed` is sent from `transaction.on_commit`, only for co
 """
 from __future__ import annotations
 
-import copy
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -38,199 +35,13 @@ from matches.models import (
     Stage,
     Table,
 )
-from matches.permissions import can_manage_event
-from matches.games.errors import BadDocument
-from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import OUTCOME_FORMAT, union_of
-from matches.games.engines import get_game
+from matches.permissions import Actor, can_enter_results, can_manage_event, confirmation_role
+from matches.games.registry import adapter_for
+from matches.results.errors import Checked, ResultError
 from matches.signals import deal_result_changed
-
-DEAL_FORMAT = "gouji-deal/1"
-#: Outcome fields a summary and a replay can both say; a summary's are checked against the replay.
-CLAIMABLE = ("finish", "points", "burns", "suffocated")
-
-
-class ResultError(Exception):
-    """A refused request, with a stable code, an HTTP status and the rule id where one applies.
-
-    `errors` lists every inconsistency the engine found; `verdict` is the engine's verdict.
-    """
-
-    def __init__(self, code: str, message: str, *, status: int = 400, rule: str | None = None,
-                 errors: list | None = None, verdict: dict | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.rule = rule
-        self.errors = errors or []
-        self.verdict = verdict
-
-    def as_dict(self) -> dict:
-        error = {"code": self.code, "message": self.message}
-        if self.rule:
-            error["rule"] = self.rule
-        if self.errors:
-            error["errors"] = self.errors
-        if self.verdict is not None:
-            error["verdict"] = self.verdict
-        return error
-
 
 def _forbidden(message: str) -> ResultError:
     return ResultError("permission_denied", message, status=403)
-
-
-# --- who is acting ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Actor:
-    """Who sends a request: a signed-in user (session or API token) or a referee link."""
-
-    user: Any = None
-    link: RefereeLink | None = None
-    via: str = DealReport.Via.SESSION
-
-    @classmethod
-    def from_link(cls, link: RefereeLink) -> Actor:
-        return cls(user=None, link=link, via=DealReport.Via.REFEREE_LINK)
-
-    @property
-    def is_authenticated(self) -> bool:
-        return bool(self.user is not None and getattr(self.user, "is_authenticated", False))
-
-    @property
-    def identity(self) -> tuple:
-        """Two actors with the same identity are one person for confirmation purposes."""
-        if self.link is not None:
-            return ("link", self.link.pk)
-        return ("user", getattr(self.user, "pk", None))
-
-
-# secrets.token_urlsafe: letters, digits, "-" and "_" (RefereeLink.token, at most 64 characters).
-LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def link_for_token(token: str) -> RefereeLink | None:
-    """The active link with this token (None when unknown or revoked)."""
-    if not token or not LINK_TOKEN.fullmatch(token):
-        return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
-    link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
-    if link is None or link.revoked_at is not None:
-        return None
-    return link
-
-
-def is_table_referee(actor: Actor, table: Table) -> bool:
-    """A referee acts on their own tables only: the link's table, or tables they are assigned."""
-    if actor.link is not None:
-        return actor.link.revoked_at is None and actor.link.table_id == table.pk
-    if not actor.is_authenticated:
-        return False
-    return table.referees.filter(pk=actor.user.pk).exists()
-
-
-def can_enter_results(actor: Actor, table: Table) -> bool:
-    if is_table_referee(actor, table):
-        return True
-    return actor.is_authenticated and can_manage_event(actor.user, table.round.event)
-
-
-def player_of(actor: Actor):
-    if not actor.is_authenticated:
-        return None
-    account = PlayerAccount.objects.select_related("player").filter(user=actor.user).first()
-    return account.player if account else None
-
-
-def captain_union(actor: Actor, match: Match):
-    """The union of the match this actor captains, or None."""
-    player = player_of(actor)
-    if player is None:
-        return None
-    for union in (match.union_a, match.union_b):
-        if union is not None and union.members.filter(player=player, is_captain=True).exists():
-            return union
-    return None
-
-
-def union_of_actor(actor: Actor, match: Match):
-    """The union of the match the actor plays in (a captain acting as table referee), or None."""
-    player = player_of(actor)
-    if player is None:
-        return None
-    for union in (match.union_a, match.union_b):
-        if union is not None and union.members.filter(player=player).exists():
-            return union
-    return None
-
-
-def tables_of(actor: Actor):
-    """The tables this actor referees, newest round first."""
-    if actor.link is not None:
-        return Table.objects.filter(pk=actor.link.table_id)
-    if not actor.is_authenticated:
-        return Table.objects.none()
-    return Table.objects.filter(referees=actor.user).order_by("-round__id", "number")
-
-
-def confirmable_reports(actor: Actor):
-    """Pending reports this actor may confirm (as a captain or a second referee)."""
-    candidates = DealReport.objects.filter(state=DealReport.State.PENDING).select_related(
-        "deal__match__round__event", "deal__match__table", "submitted_by", "referee_link"
-    )
-    if actor.link is not None:
-        candidates = candidates.filter(deal__match__table_id=actor.link.table_id)
-    elif actor.is_authenticated:
-        player = player_of(actor)
-        captain_matches = Match.objects.none()
-        if player is not None:
-            captain_matches = Match.objects.filter(
-                Q(union_a__members__player=player, union_a__members__is_captain=True)
-                | Q(union_b__members__player=player, union_b__members__is_captain=True)
-            )
-        candidates = candidates.filter(
-            Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
-        ).distinct()
-    else:
-        return []
-    return [report for report in candidates if confirmation_role(actor, report) is not None]
-
-
-def _confirming_union_id(report: DealReport, submitter: Actor) -> int | None:
-    """Whose captain confirms: the union other than the reporter's when a player of the match
-    reported (a captain refereeing their own table); otherwise the union the report makes lose
-    the deal, who has every reason to check it. None: either captain (a drawn deal)."""
-    match = report.deal.match
-    reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
-    if reporter_union is not None:
-        return match.union_b_id if reporter_union.pk == match.union_a_id else match.union_a_id
-    if report.score_a is None or report.score_a == 0:
-        return None
-    return match.union_a_id if report.score_a < 0 else match.union_b_id
-
-
-def confirmation_role(actor: Actor, report: DealReport) -> str | None:
-    """The role in which this actor may confirm this report, or None when they may not."""
-    match = report.deal.match
-    event = match.round.event
-    mode = event.result_confirmation
-    submitter = Actor(user=report.submitted_by, link=report.referee_link)
-    if mode == Event.Confirmation.CAPTAIN:
-        union = captain_union(actor, match)
-        if union is None:
-            return None
-        expected = _confirming_union_id(report, submitter)
-        return Confirmation.Role.CAPTAIN if expected in (None, union.pk) else None
-    if mode == Event.Confirmation.REFEREE:
-        if actor.identity == submitter.identity:
-            return None
-        table = match.table
-        if table is not None and is_table_referee(actor, table):
-            return Confirmation.Role.REFEREE
-        if actor.is_authenticated and can_manage_event(actor.user, event):
-            return Confirmation.Role.REFEREE
-    return None
 
 
 # --- deals --------------------------------------------------------------------------------------
@@ -319,175 +130,16 @@ def current_deal_number(match: Match) -> int:
     return number
 
 
-def _strung_by(finish) -> str | None:
-    """The union ("A"/"B") that took 1st, 2nd and 3rd, or None. An unreadable finish gives None
-    here; the engine reports it when it settles the summary."""
-    if not isinstance(finish, list) or len(finish) < 3:
-        return None
-    top = finish[:3]
-    if not all(type(seat) is int and 1 <= seat <= 6 for seat in top):
-        return None
-    unions = {union_of(seat) for seat in top}
-    return unions.pop() if len(unions) == 1 else None
-
-
-def string_three_streak(match: Match, number: int, finish) -> int:
-    """R40: how many final deals in a row just before deal `number` were strung three by the
-    union that strings three in this deal (whose finishing order is `finish`); 0 when this deal
-    strings no three. The standings' tally counts it the same way (`standings.streak_before`):
-    A, A, then B is no amnesty for B."""
-    union = _strung_by(finish)
-    if union is None:
-        return 0
-    finals = {
-        report.deal.number: report
-        for report in DealReport.objects.final().filter(deal__match=match, deal__number__lt=number)
-        .select_related("deal")
-    }
-    streak, previous = 0, number - 1
-    while previous in finals and _strung_by((finals[previous].summary or {}).get("finish")) == union:
-        streak += 1
-        previous -= 1
-    return streak
-
-
 # --- checking a report with the engine --------------------------------------------------------
 
-@dataclass
-class Checked:
-    summary: dict
-    play_log: dict | None
-    verdict: dict
-    errors: list = field(default_factory=list)
-
-    @property
-    def accepted(self) -> bool:
-        return not self.errors
-
-
 def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any) -> Checked:
-    """Run the engine on a report for a deal; nothing is stored. Raises ResultError (400) when a
-    document cannot be read. The returned `errors` are every reason not to accept it."""
+    """The game's engine on a report for a deal; nothing is stored. Raises ResultError (400)
+    when a document cannot be read. The returned `errors` are every reason not to accept it."""
     if isinstance(deal_or_match, Deal):
         match, number = deal_or_match.match, deal_or_match.number
     else:
         match = deal_or_match
-    event = match.round.event
-    if event.game == Event.Game.GIOG:
-        from matches.games.giog.results import check_hand
-
-        return check_hand(match, number, summary, play_log)
-    if event.game != Event.Game.GOUJI:
-        raise ResultError("unsupported_game", f"results of {event.game} are not recorded here")
-    if summary is None and play_log is None:
-        raise ResultError("bad_document", "send a summary (gouji-outcome/1), a play log "
-                                          "(gouji-deal/1) or both")
-    for name, doc in (("summary", summary), ("play_log", play_log)):
-        if doc is not None and not isinstance(doc, dict):
-            raise ResultError("bad_document", f"the {name} must be a JSON object")
-    rules = event.rules
-    game = get_game("gouji")
-    replay_verdict = None
-    errors: list[dict] = []
-    if play_log is not None:
-        record = copy.deepcopy(play_log)
-        record["rules"] = rules
-        if summary is not None:
-            claimed = dict(record.get("claimed") or {})
-            claimed.update({key: summary[key] for key in CLAIMABLE if key in summary})
-            record["claimed"] = claimed
-        try:
-            replay_verdict = game.replay(record)
-        except BadDocument as exc:
-            raise ResultError("bad_document", f"play log: {exc.message}")
-        if not replay_verdict["valid"]:
-            error = replay_verdict.get("error") or {}
-            errors.append({"rule": error.get("rule"), "code": error.get("code", "illegal_play"),
-                           "message": f"play log, action {error.get('action')}: "
-                                      f"{error.get('message', '')}"})
-        elif not replay_verdict["complete"]:
-            errors.append({"rule": "R30", "code": "play_log_incomplete",
-                           "message": "the play log stops before the deal is over"})
-        for mismatch in replay_verdict.get("mismatches") or []:
-            errors.append({
-                "rule": None, "code": "play_log_mismatch",
-                "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
-                           f"the play log gives {mismatch['replayed']}",
-            })
-        if summary is not None:
-            errors.extend(_setup_mismatches(summary, play_log))
-        else:
-            summary = _summary_from_replay(play_log, replay_verdict)
-    summary = dict(summary)
-    summary.setdefault("format", OUTCOME_FORMAT)
-    summary["rules"] = rules
-    summary["string_three_streak"] = string_three_streak(match, number, summary.get("finish"))
-    try:
-        verdict = game.check_summary(summary)
-    except BadDocument as exc:
-        raise ResultError("bad_document", f"summary: {exc.message}")
-    if replay_verdict is not None:
-        verdict = _with_replay(verdict, replay_verdict, summary, rules, errors)
-    else:
-        errors.extend(verdict["errors"])
-    return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
-
-
-def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
-    """Declarations and revolution are set up before play: the summary must say what the play
-    log says (the replay's `claimed` check covers only what play produces)."""
-    errors = []
-    for name in ("declarations", "revolution"):
-        said, logged = summary.get(name), play_log.get(name)
-        if said is None:
-            continue
-        if name == "declarations" and isinstance(said, dict) and isinstance(logged or {}, dict):
-            same = {str(k): v for k, v in said.items()} == {
-                str(k): v for k, v in (logged or {}).items()}
-        else:
-            same = isinstance(said, list) and sorted(map(str, said)) == sorted(
-                map(str, logged or []))
-        if not same:
-            errors.append({
-                "rule": "R34" if name == "declarations" else "R29", "code": "play_log_mismatch",
-                "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
-            })
-    return errors
-
-
-def _summary_from_replay(play_log: dict, replay_verdict: dict) -> dict:
-    return {
-        "format": OUTCOME_FORMAT,
-        "finish": replay_verdict.get("finish") or [],
-        "points": replay_verdict.get("points") or [],
-        "declarations": play_log.get("declarations") or {},
-        "burns": [b for b in replay_verdict.get("burns") or [] if b.get("outcome")],
-        "suffocated": replay_verdict.get("suffocated") or [],
-        "revolution": play_log.get("revolution") or [],
-    }
-
-
-def _with_replay(verdict: dict, replay_verdict: dict, summary: dict, rules, errors: list) -> dict:
-    """A played deal is judged by its replay. Settling the summary adds the streak (R40, which a
-    single record cannot know); where the two differ the replay wins, since it also knows which
-    points were opened after a head rival finished (D12), which no summary can say."""
-    combined = dict(verdict)
-    combined["replay"] = replay_verdict
-    if errors:
-        return combined
-    if not verdict["valid"] or verdict["union_scores"] != replay_verdict["union_scores"]:
-        combined["valid"] = True
-        combined["errors"] = []
-        combined["union_scores"] = replay_verdict["union_scores"]
-        tributes = replay_verdict["tributes"]
-        finish = summary.get("finish") or []
-        strung = len({union_of(seat) for seat in finish[:3]}) == 1
-        amnesty = RuleSet.from_json(rules).string_three_amnesty
-        if strung and summary["string_three_streak"] >= 2 and amnesty:
-            tributes = []  # R40
-        combined["tributes"] = tributes
-        combined["settled_from"] = "replay"
-    return combined
+    return adapter_for(match.round.event).check_report(match, number, summary, play_log)
 
 
 def _rejection(checked: Checked) -> ResultError:
@@ -527,9 +179,9 @@ def _require_open_round(round_: Round, allow_closed: bool = False) -> None:
 
 
 def _require_previous_final(deal: Deal) -> None:
-    """R35: the tributes of a deal are paid from the previous deal's result, so the previous deal
-    must be final before this one is reported. Giog hands owe nothing to each other."""
-    if deal.number == 1 or deal.match.round.event.is_giog:
+    """R35 in Gou Ji: the tributes of a deal are paid from the previous deal's result, so the
+    previous deal must be final before this one is reported (in games whose deals follow on)."""
+    if deal.number == 1 or not adapter_for(deal.match.round.event).deals_follow_on:
         return
     if not DealReport.objects.final().filter(deal__match_id=deal.match_id,
                                              deal__number=deal.number - 1).exists():
@@ -552,11 +204,6 @@ def _notify(deal: Deal) -> None:
 
 def _now():
     return timezone.now()
-
-
-def _scores(verdict: dict) -> tuple[int | None, int | None]:
-    scores = verdict.get("union_scores") or {}
-    return scores.get("A"), scores.get("B")
 
 
 # --- the three operations -----------------------------------------------------------------------
@@ -606,7 +253,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
                 reports.filter(state=DealReport.State.PENDING).update(
                     state=DealReport.State.SUPERSEDED, state_changed_at=now
                 )
-            score_a, score_b = _scores(checked.verdict)
+            score_a, score_b = checked.union_scores
             report = DealReport.objects.create(
                 deal=deal, kind=DealReport.Kind.REPORT,
                 state=DealReport.State.FINAL if final_now else DealReport.State.PENDING,
@@ -695,7 +342,7 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
                                   DealReport.State.DISPUTED]).update(
             state=DealReport.State.SUPERSEDED, state_changed_at=now
         )
-        score_a, score_b = _scores(checked.verdict)
+        score_a, score_b = checked.union_scores
         report = DealReport.objects.create(
             deal=deal, kind=DealReport.Kind.CORRECTION, state=DealReport.State.FINAL,
             summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
@@ -704,8 +351,8 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
             state_changed_at=now,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
-        if old_final is not None and not deal.match.round.event.is_giog:
-            # R40: later deals' streaks depend on this one (Giog hands are independent).
+        if old_final is not None and adapter_for(deal.match.round.event).deals_follow_on:
+            # R40 in Gou Ji: later deals' streaks depend on this one.
             Deal.objects.filter(match_id=deal.match_id, number__gt=deal.number).update(
                 needs_recheck=True
             )

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from matches.views import organiser as manage
+from matches.views import organiser_results
 
 app_name = "manage"
 
@@ -18,4 +19,18 @@ urlpatterns = [
     path("events/<int:event_id>/register/", manage.register, name="register"),
     path("events/<int:event_id>/import/", manage.import_entries, name="import"),
     path("events/<int:event_id>/export/<str:what>.<str:fmt>", manage.export, name="export"),
+    # Results: every table's state, history, corrections, referee links.
+    path("events/<int:event_id>/results/", organiser_results.event_results, name="results"),
+    path("events/<int:event_id>/results/tables/<int:table_id>/", organiser_results.table_results,
+         name="results-table"),
+    path("events/<int:event_id>/results/tables/<int:table_id>/deals/<int:number>/correct",
+         organiser_results.correct_deal, name="results-correct"),
+    path("events/<int:event_id>/results/tables/<int:table_id>/deals/<int:number>/recheck",
+         organiser_results.recheck_deal, name="results-recheck"),
+    path("events/<int:event_id>/results/tables/<int:table_id>/links", organiser_results.create_link,
+         name="link-create"),
+    path("events/<int:event_id>/results/links/<int:link_id>/revoke", organiser_results.revoke_link,
+         name="link-revoke"),
+    path("events/<int:event_id>/results/links/<int:link_id>/qr.<str:fmt>", organiser_results.link_qr,
+         name="link-qr"),
 ]

@@ -16,10 +16,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import can_manage_event
-from matches.games.gouji.referee_form import BURN_OUTCOME_LABELS, DECLARATION_LABELS, DealEntry, describe
-from matches.views.referee import run_check, seats_of
+from matches.games.registry import adapter_for
+from matches.views.referee import render_form, run_check, seats_of
 from matches.results import service as results
-from matches.results.service import Actor, ResultError
+from matches.results.errors import ResultError
+from matches.permissions import Actor
 
 
 def _event(request, event_id: int) -> Event:
@@ -76,80 +77,51 @@ def table_results(request, event_id: int, table_id: int):
     })
 
 
-def _correct_context(event, table, match, number, entry, checked=None, problems=None) -> dict:
-    seats = seats_of(table)
-    seat_names = {s["seat"]: s["player"] for s in seats}
-    base = reverse("referee:manage-correct", args=[event.pk, table.pk, number])
-    return {
-        "event": event, "table": table, "match": match, "number": number, "entry": entry,
-        "checked": checked, "problems": describe(problems or []), "reason_field": True,
-        "seat_numbers": range(1, 7), "seats": seats, "seat_names": seat_names,
-        "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
-        "check_url": base + "?check=1", "submit_url": base,
-        "entry_seats": [
-            {**seat, "place": entry.place_of(seat["seat"]), "point": seat["seat"] in entry.points,
-             "declaration": entry.declarations.get(seat["seat"], ""),
-             "revolution": seat["seat"] in entry.revolution}
-            for seat in seats
-        ],
-        "finish_names": [(place, seat, seat_names.get(seat))
-                         for place, seat in enumerate(entry.finish, 1)],
-        "current": DealReport.objects.final()
-        .filter(deal__match=match, deal__number=number).first(),
-    }
-
-
-def _entry_from_summary(summary: dict | None) -> DealEntry:
-    entry = DealEntry.blank()
-    if not summary:
-        return entry
-    entry.finish = list(summary.get("finish") or [])
-    entry.points = set(summary.get("points") or [])
-    entry.declarations = {int(s): k for s, k in (summary.get("declarations") or {}).items()}
-    entry.revolution = list(summary.get("revolution") or [])
-    entry.burns = [dict(b) for b in summary.get("burns") or []] + [{}]
-    entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
-    return entry
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def correct_deal(request, event_id: int, table_id: int, number: int):
+    """The organiser replaces a deal's result (also how a disputed deal is decided): the form
+    starts from the result in force, and is checked live like the referee's."""
     event = _event(request, event_id)
     table = _table(event, table_id)
     match = getattr(table, "match", None)
     if match is None or not results.deal_allowed(match, number):
         raise Http404
-    if event.is_giog:
-        from matches.games.giog import referee as giog_referee
+    adapter = adapter_for(event)
+    form = adapter.result_form
+    current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
+    base = reverse("manage:results-correct", args=[event.pk, table.pk, number])
+    templates = {"page": form.templates["correct"], "form": form.templates["form"]}
 
-        return giog_referee.correct(request, event, table, match, number)
-    template = "referee/deal_form.html" if request.htmx else "manage/results/correct.html"
-    if request.htmx and request.GET.get("part") == "verdict":
-        template = "referee/deal_form.html#verdict"
+    def page(entry, checked=None, problems=None, status=200):
+        context = {
+            "event": event, "table": table, "match": match, "number": number,
+            "current": current, "entry": entry, "checked": checked, "seats": seats_of(table),
+            "problems": form.describe(problems or []), "reason_field": True,
+            "check_url": base + "?check=1", "submit_url": base,
+        }
+        context.update(form.context(context))
+        return render_form(request, templates, context, status)
+
     if request.method == "GET":
-        current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
-        entry = _entry_from_summary(current.summary if current else None)
-        return render(request, "manage/results/correct.html",
-                      _correct_context(event, table, match, number, entry))
-    entry = DealEntry.from_post(request.POST, request.FILES)
+        return page(form.from_report(table, current))
+    entry = form.from_post(table, request.POST, request.FILES)
+    entry.reason = (request.POST.get("reason") or "")[:2000]
     if request.GET.get("check"):
         checked, problems = run_check(match, number, entry)
-        return render(request, template,
-                      _correct_context(event, table, match, number, entry, checked, problems))
-    problems = entry.row_errors()
+        return page(entry, checked, problems)
+    problems = entry.problems()
     if not problems:
         try:
             deal = results.deal_for(match, number)
             results.correct_result(deal, entry.summary(), entry.play_log(),
                                    Actor(user=request.user), entry.reason, entry.idempotency_key)
         except ResultError as exc:
-            problems = exc.errors or [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
+            problems = exc.problems()
     if problems:
-        context = _correct_context(event, table, match, number, entry, None, problems)
-        return render(request, template, context, status=200 if request.htmx else 422)
-    messages.success(request, _("第 %(n)s 局成绩已更正") % {"n": number})
-    target = reverse("referee:manage-table", args=[event.pk, table.pk])
+        return page(entry, None, problems, status=422)
+    messages.success(request, _("%(deal)s成绩已更正") % {"deal": adapter.deal_name(number)})
+    target = reverse("manage:results-table", args=[event.pk, table.pk])
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -173,7 +145,7 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
             messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
         else:
             messages.warning(request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number})
-    return redirect("referee:manage-table", event.pk, table.pk)
+    return redirect("manage:results-table", event.pk, table.pk)
 
 
 @login_required
@@ -184,7 +156,7 @@ def create_link(request, event_id: int, table_id: int):
     RefereeLink.objects.create(table=table, created_by=request.user,
                                label=request.POST.get("label", "")[:120])
     messages.success(request, _("已生成新的裁判链接"))
-    return redirect("referee:manage-table", event.pk, table.pk)
+    return redirect("manage:results-table", event.pk, table.pk)
 
 
 @login_required
@@ -194,7 +166,7 @@ def revoke_link(request, event_id: int, link_id: int):
     link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
     link.revoke()
     messages.success(request, _("裁判链接已收回"))
-    return redirect("referee:manage-table", event.pk, link.table_id)
+    return redirect("manage:results-table", event.pk, link.table_id)
 
 
 @login_required

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections import defaultdict
 
 from django.core.cache import cache
 from django.db.models import Q
@@ -20,26 +19,17 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import condition
 
-from matches.models import DealTally, Match, StandingsSnapshot, TableSeat, Union
-from matches.models.round import SIDE_A
+from matches import selectors
 from matches.events import live
+from matches.models import Match, StandingsSnapshot, Union
 from matches.standings.charts import rank_chart_svg
-from matches.games.giog import public as giog_public
 from matches.views.front_cache import front_cacheable
 from players.models import Player
 
 POLL_SECONDS = 5
 PAGE_CACHE_SECONDS = 300
-TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
-                 "place": _("落贡"), "string_three": _("串三户贡")}
-
-
-def _seat_label(seats: dict, seat: int) -> str:
-    player = seats.get(seat)
-    return f"{seat} {player.player.name}" if player else str(seat)
 
 
 def _etag_from(version, prefix: str = ""):
@@ -154,41 +144,6 @@ def _is_live(event) -> bool:
     return not planned or event.rounds.count() < planned
 
 
-# --- helpers that read a round ------------------------------------------------------------------
-
-def seats_by_table(round_) -> dict:
-    seats = defaultdict(list)
-    for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
-        seats[seat.table_id].append(seat)
-    return seats
-
-
-def round_tables(round_, with_results: bool) -> list[dict]:
-    """Each match of a round with its seats and, when visible, its deal scores so far."""
-    seats = seats_by_table(round_)
-    matches = list(round_.matches.select_related("table", "union_a", "union_b")
-                   .order_by("table__number", "id"))
-    tallies = defaultdict(list)
-    if with_results:
-        for t in DealTally.objects.filter(match__in=matches).select_related("deal").order_by("deal__number"):
-            tallies[t.match_id].append(t)
-    rows = []
-    for m in matches:
-        table_seats = seats.get(m.table_id, [])
-        played = tallies.get(m.pk, [])
-        rows.append({
-            "match": m,
-            "seats": table_seats,
-            "seats_a": [s for s in table_seats if s.side == SIDE_A],
-            "seats_b": [s for s in table_seats if s.side != SIDE_A],
-            "deals": played,
-            "running_a": sum(t.score_a for t in played),
-            "running_b": sum(t.score_b for t in played),
-            "finished": m.points_a is not None,
-        })
-    return rows
-
-
 # --- pages --------------------------------------------------------------------------------------
 
 @front_cacheable
@@ -217,7 +172,7 @@ def round_page(request, event_id: int, number: int):
     round_ = live.visible_round_or_404(event, number)
     visible = live.results_visible(round_)
     context = {"event": event, "round": round_, "rounds": list(live.visible_rounds(event)),
-               "tables": round_tables(round_, visible), "results_visible": visible,
+               "tables": selectors.round_tables(round_, visible), "results_visible": visible,
                "live": round_.state == "published", "poll": POLL_SECONDS}
     return _page(request, "public/round.html", "public/_round_tables.html", context)
 
@@ -230,28 +185,11 @@ def table_page(request, event_id: int, number: int, table: int):
     round_ = live.visible_round_or_404(event, number)
     match = get_object_or_404(Match.objects.select_related("table", "union_a", "union_b"),
                               round=round_, table__number=table)
-    if event.is_giog:
-        context = giog_public.table_context(event, round_, match, POLL_SECONDS)
-        return _page(request, "public/giog/table.html", "public/giog/_table_hands.html", context)
     visible = live.results_visible(round_)
-    seats = {s.seat: s for s in TableSeat.objects.filter(table=match.table).select_related("player")}
-    deals = []
-    for deal in match.deals.order_by("number"):
-        tally = DealTally.objects.filter(deal=deal).first() if visible else None
-        finish = []
-        if tally:
-            finish = [{"place": k + 1, "seat": seat, "player": seats.get(seat),
-                       "opened": seat in tally.points} for k, seat in enumerate(tally.finish)]
-        owed = None
-        if visible and deal.tributes_owed is not None:
-            owed = [{"from": _seat_label(seats, t["from"]), "to": _seat_label(seats, t["to"]),
-                     "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]), "cards": t["cards"]}
-                    for t in deal.tributes_owed]
-        deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
-    context = {"event": event, "round": round_, "match": match, "seats": sorted(seats.values(), key=lambda s: s.seat),
-               "deals": deals, "results_visible": visible, "live": round_.state == "published",
-               "poll": POLL_SECONDS, "seat_names": {k: v.player.name for k, v in seats.items()}}
-    return _page(request, "public/table.html", "public/_table_deals.html", context)
+    page, fragment, context = event.adapter.public_table(event, round_, match, visible)
+    context.update({"event": event, "round": round_, "match": match, "results_visible": visible,
+                    "live": round_.state == "published", "poll": POLL_SECONDS})
+    return _page(request, page, fragment, context)
 
 
 @front_cacheable
@@ -285,38 +223,13 @@ def standings_page(request, event_id: int):
 def player_page(request, event_id: int, player_id: int):
     event = live.public_event_or_404(event_id)
     player = get_object_or_404(Player, pk=player_id)
-    seats = list(TableSeat.objects.filter(round__event=event, player=player,
-                                          round__state__in=live.VISIBLE_ROUND_STATES)
-                 .select_related("round", "table", "union").order_by("round__number"))
+    seats = selectors.player_seats(event, player)
     if not seats and not event.registrations.filter(player=player).exists() and not \
             event.unions.filter(members__player=player).exists():
         raise Http404("not in this event")
-    if event.is_giog:
-        return _cacheable(giog_public.player_page(request, event, player))
-    rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
-    place_points = _place_points(event)
-    for seat in seats:
-        visible = live.results_visible(seat.round)
-        places, opened = [], 0
-        if visible:
-            for t in DealTally.objects.filter(match__table=seat.table).select_related("deal").order_by("deal__number"):
-                if seat.seat in t.finish:
-                    place = t.finish.index(seat.seat)
-                    places.append(place + 1)
-                    totals["place_points"] += place_points[place]
-                    totals["deals"] += 1
-                    if seat.seat in t.points:
-                        opened += 1
-                        totals["points"] += 1
-        rows.append({"seat": seat, "visible": visible, "places": places, "opened": opened})
-    context = {"event": event, "player": player, "rows": rows, "totals": totals}
-    return _cacheable(render(request, "public/player.html", context))
-
-
-def _place_points(event):
-    from matches.standings.service import event_rules
-
-    return event_rules(event).place_points
+    template, context = event.adapter.public_player(event, player, seats)
+    context.update({"event": event, "player": player})
+    return _cacheable(render(request, template, context))
 
 
 @front_cacheable

@@ -17,24 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from matches.games.giog import referee as giog_referee
-from matches import ratelimit
+from matches import permissions, ratelimit
+from matches.games.registry import adapter_for
 from matches.models import DealReport, Event, RefereeLink, Round, Table
-from matches.games.gouji.referee_form import (
-    BURN_OUTCOME_LABELS,
-    DECLARATION_LABELS,
-    DealEntry,
-    describe,
-)
+from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.service import Actor, ResultError
-
-
-def _tributes_owed(deal, number: int):
-    """The ledger owed before this deal; None while unknown. A match's first deal owes nothing
-    (tributes carry only from deal to deal within one match), even before anything ran."""
-    owed = deal.tributes_owed if deal else None
-    return [] if owed is None and number == 1 else owed
+from matches.results.errors import ResultError
 
 
 @dataclass
@@ -65,7 +53,7 @@ def _link_access(request, token: str) -> Access | HttpResponse:
     if wait:  # refused unchecked, like the API: guessing links learns nothing more
         return _too_many(request, wait)
     link = (RefereeLink.objects.filter(token=token).select_related("table").first()
-            if results.LINK_TOKEN.fullmatch(token) else None)
+            if permissions.LINK_TOKEN.fullmatch(token) else None)
     if link is None or link.revoked_at is not None:
         if link is None:
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
@@ -86,7 +74,7 @@ def _user_access(request, table_id: int) -> Access | HttpResponse:
         return render(request, "referee/link_gone.html", {"table_gone": True}, status=404)
     table = _table(table_id)
     actor = Actor(user=request.user)
-    if not results.can_enter_results(actor, table):
+    if not permissions.can_enter_results(actor, table):
         return render(request, "referee/forbidden.html", status=403)
     return Access(actor=actor, table=table)
 
@@ -98,88 +86,79 @@ def seats_of(table: Table) -> list[dict]:
     ]
 
 
-def table_context(access: Access, entry: DealEntry | None = None, checked=None,
-                  problems: list | None = None) -> dict:
+def _form(event):
+    return adapter_for(event).result_form
+
+
+def table_context(access: Access, entry=None, checked=None, problems: list | None = None) -> dict:
+    """The referee's table page: the shared part, then the game's form adds its own."""
     table = access.table
     round_ = table.round
     event = round_.event
+    form = _form(event)
     match = getattr(table, "match", None)
     context = {
         "access": access, "table": table, "round": round_, "event": event, "match": match,
-        "seats": seats_of(table), "seat_numbers": range(1, 7),
-        "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
-        "round_open": round_.state == Round.State.PUBLISHED,
-        "deal_number": None, "deal_rows": [], "tributes_owed": None, "open_report": None,
-        "can_report": False, "entry": entry or DealEntry.blank(),
-        "checked": checked, "problems": describe(problems or []),
-        "confirmable": [],
+        "seats": seats_of(table), "round_open": round_.state == Round.State.PUBLISHED,
+        "deal_number": None, "deal_rows": [], "open_report": None, "can_report": False,
+        "entry": entry or form.blank(table), "checked": checked,
+        "problems": form.describe(problems or []), "confirmable": [],
     }
-    if match is None:
-        return context
-    number = results.current_deal_number(match)
-    rows = results.match_deals(match)
-    current_row = next((row for row in rows if row["number"] == number), None)
-    deal = current_row["deal"] if current_row else None
-    playable = results.deal_allowed(match, number)  # False once every deal is final
-    open_report = current_row["open"] if current_row else None
-    context.update({
-        "deal_number": number if playable else None,
-        "deal_rows": rows,
-        "tributes_owed": _tributes_owed(deal, number),
-        "open_report": open_report,
-        "can_report": playable and context["round_open"]
-        and not (open_report and open_report.state == DealReport.State.DISPUTED),
-        "confirmable": [r for r in results.confirmable_reports(access.actor)
-                        if r.deal.match_id == match.pk],
-        "seat_names": {s["seat"]: s["player"] for s in context["seats"]},
-    })
-    entry = context["entry"]
-    context["entry_seats"] = [
-        {**seat, "place": entry.place_of(seat["seat"]), "point": seat["seat"] in entry.points,
-         "declaration": entry.declarations.get(seat["seat"], ""),
-         "revolution": seat["seat"] in entry.revolution}
-        for seat in context["seats"]
-    ]
-    context["finish_names"] = [(place, seat, context["seat_names"].get(seat))
-                               for place, seat in enumerate(entry.finish, 1)]
-    if playable:
-        context["check_url"] = access.url("check", number=number)
-        context["submit_url"] = access.url("submit", number=number)
+    if match is not None:
+        number = results.current_deal_number(match)
+        rows = results.match_deals(match)
+        current_row = next((row for row in rows if row["number"] == number), None)
+        playable = results.deal_allowed(match, number)  # False once every deal is final
+        open_report = current_row["open"] if current_row else None
+        context.update({
+            "deal_number": number if playable else None,
+            "deal_rows": rows,
+            "open_report": open_report,
+            "can_report": playable and context["round_open"]
+            and not (open_report and open_report.state == DealReport.State.DISPUTED),
+            "confirmable": [r for r in permissions.confirmable_reports(access.actor)
+                            if r.deal.match_id == match.pk],
+        })
+        if playable:
+            context["check_url"] = access.url("check", number=number)
+            context["submit_url"] = access.url("submit", number=number)
+    context.update(form.context(context))
     return context
+
+
+def render_form(request, templates: dict, context: dict, status: int = 200) -> HttpResponse:
+    """The page, or for htmx the form alone, or only its verdict (ticks re-check in place).
+    A refused form comes back to htmx as 200: htmx swaps no 4xx answer, and the problems are in
+    the form; the full page (no JavaScript) carries the real status."""
+    if request.htmx and request.GET.get("part") == "verdict":
+        return render(request, templates["form"] + "#verdict", context)
+    if request.htmx:
+        return render(request, templates["form"], context)
+    return render(request, templates["page"], context, status=status)
 
 
 def _render_table(request, access: Access, status: int = 200, **extra) -> HttpResponse:
     context = table_context(access, **extra)
-    if request.htmx and request.GET.get("part") == "verdict":
-        return render(request, "referee/deal_form.html#verdict", context)
-    if request.htmx:
-        return render(request, "referee/deal_form.html", context)
-    return render(request, "referee/table.html", context, status=status)
+    return render_form(request, _form(access.table.round.event).templates, context, status)
 
 
-def run_check(match, number: int, entry: DealEntry):
+def run_check(match, number: int, entry):
     """The engine's answer to what the form holds now: (checked or None, problems)."""
-    problems = entry.row_errors()
+    problems = entry.problems()
     try:
         checked = results.check_report(match, number, entry.summary(), entry.play_log())
     except ResultError as exc:
-        return None, problems + [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
+        return None, problems + exc.problems()
     return checked, problems + checked.errors
 
 
 # --- link and account routes ------------------------------------------------------------------
 
-def _is_giog(access: Access) -> bool:
-    return access.table.round.event.is_giog
-
-
 def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
-    if _is_giog(access):
-        return giog_referee.table_page(request, access)
-    return render(request, "referee/table.html", table_context(access))
+    return _render_table(request, access)
 
 
 @login_required
@@ -187,20 +166,22 @@ def user_table(request, table_id: int):
     access = _user_access(request, table_id)
     if isinstance(access, HttpResponse):
         return access
-    if _is_giog(access):
-        return giog_referee.table_page(request, access)
-    return render(request, "referee/table.html", table_context(access))
+    return _render_table(request, access)
+
+
+def _posted(request, access):
+    """The table's match and the entry posted to it."""
+    match = getattr(access.table, "match", None)
+    if match is None:
+        raise Http404
+    return match, _form(access.table.round.event).from_post(access.table, request.POST,
+                                                            request.FILES)
 
 
 def _check(request, access: Access, number: int):
     if isinstance(access, HttpResponse):
         return access
-    match = getattr(access.table, "match", None)
-    if match is None:
-        raise Http404
-    if _is_giog(access):
-        return giog_referee.check(request, access, number)
-    entry = DealEntry.from_post(request.POST, request.FILES)
+    match, entry = _posted(request, access)
     checked, problems = run_check(match, number, entry)
     return _render_table(request, access, entry=entry, checked=checked, problems=problems)
 
@@ -208,13 +189,8 @@ def _check(request, access: Access, number: int):
 def _submit(request, access: Access, number: int):
     if isinstance(access, HttpResponse):
         return access
-    match = getattr(access.table, "match", None)
-    if match is None:
-        raise Http404
-    if _is_giog(access):
-        return giog_referee.submit(request, access, number)
-    entry = DealEntry.from_post(request.POST, request.FILES)
-    problems = entry.row_errors()
+    match, entry = _posted(request, access)
+    problems = entry.problems()
     if problems:
         return _render_table(request, access, status=422, entry=entry, problems=problems)
     try:
@@ -222,16 +198,14 @@ def _submit(request, access: Access, number: int):
         report, created = results.submit_report(deal, entry.summary(), entry.play_log(),
                                                 access.actor, entry.idempotency_key)
     except ResultError as exc:
-        problems = [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
-        if exc.errors:
-            problems = exc.errors
-        return _render_table(request, access, status=exc.status, entry=entry, problems=problems)
+        return _render_table(request, access, status=exc.status, entry=entry,
+                             problems=exc.problems())
+    deal_name = adapter_for(access.table.round.event).deal_name(number)
     if report.state == DealReport.State.FINAL:
-        messages.success(request, _("第 %(n)s 局成绩已生效") % {"n": number})
+        messages.success(request, _("%(deal)s成绩已生效") % {"deal": deal_name})
     else:
-        messages.success(request, _("第 %(n)s 局成绩已提交，等待确认") % {"n": number})
-    target = access.url("table") if access.token else reverse(
-        "referee:table-table", kwargs={"table_id": access.table.pk})
+        messages.success(request, _("%(deal)s成绩已提交，等待确认") % {"deal": deal_name})
+    target = access.url("table")
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -266,10 +240,11 @@ def _confirm(request, actor: Actor, report: DealReport, back: str):
     except ResultError as exc:
         messages.error(request, exc.message)
     else:
+        deal_name = adapter_for(report.deal.match.round.event).deal_name(report.deal.number)
         if agrees:
-            messages.success(request, _("已确认第 %(n)s 局成绩") % {"n": report.deal.number})
+            messages.success(request, _("已确认%(deal)s成绩") % {"deal": deal_name})
         else:
-            messages.warning(request, _("已提出异议：第 %(n)s 局交组织者裁决") % {"n": report.deal.number})
+            messages.warning(request, _("已提出异议：%(deal)s交组织者裁决") % {"deal": deal_name})
     if request.htmx:
         return HttpResponseClientRedirect(back)
     return redirect(back)
@@ -290,11 +265,11 @@ def link_confirm(request, token: str, report_id: int):
 @login_required
 def home(request):
     actor = Actor(user=request.user)
-    tables = results.tables_of(actor).select_related("round__event").exclude(
+    tables = permissions.tables_of(actor).select_related("round__event").exclude(
         round__state=Round.State.DRAFT)
     rows = [{"table": t, "state": results.table_state(t)} for t in tables[:50]]
     return render(request, "referee/home.html", {
-        "tables": rows, "confirmable": results.confirmable_reports(actor),
+        "tables": rows, "confirmable": permissions.confirmable_reports(actor),
     })
 
 
@@ -307,9 +282,9 @@ def report_page(request, report_id: int):
         DealReport.objects.select_related("deal__match__round__event", "deal__match__table",
                                           "submitted_by"), pk=report_id)
     match = report.deal.match
-    role = results.confirmation_role(actor, report)
-    participant = role is not None or results.captain_union(actor, match) is not None or (
-        match.table is not None and results.can_enter_results(actor, match.table))
+    role = permissions.confirmation_role(actor, report)
+    participant = role is not None or permissions.captain_union(actor, match) is not None or (
+        match.table is not None and permissions.can_enter_results(actor, match.table))
     if not participant:
         return render(request, "referee/forbidden.html", status=403)
     if request.method == "POST":
@@ -319,7 +294,6 @@ def report_page(request, report_id: int):
         "report": report, "match": match, "event": match.round.event, "role": role,
         "seat_names": {s["seat"]: s["player"] for s in seats},
         "can_confirm": role is not None and report.state == DealReport.State.PENDING,
-        "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
     })
 
 

@@ -29,7 +29,7 @@ def fast_passwords(settings):
 def event(transactional_db):
     organiser = get_user_model().objects.create_user("org", password="pw-org")
     event = Event.objects.create(
-        name="Giog 崂山杯", start_date=datetime.date(2026, 6, 1), game=Event.Game.GIOG,
+        name="Giog 崂山杯", start_date=datetime.date(2026, 6, 1), game="giog",
         entry_type=Event.EntryType.INDIVIDUAL, deals_per_match=1,
         result_confirmation=Event.Confirmation.NONE,
     )

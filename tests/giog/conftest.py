@@ -15,7 +15,7 @@ class GiogBuilder:
     def __init__(self, players=8, hands=2, clubs=0, published=True,
                  confirmation=Event.Confirmation.NONE, place_points=None):
         self.event = Event.objects.create(
-            name="Giog 公开赛", start_date=datetime.date(2026, 6, 1), game=Event.Game.GIOG,
+            name="Giog 公开赛", start_date=datetime.date(2026, 6, 1), game="giog",
             entry_type=Event.EntryType.INDIVIDUAL, deals_per_match=hands, published=published,
             result_confirmation=confirmation, place_points=place_points or [3, 2, 1, 0])
         self.stage = Stage.objects.create(event=self.event, order=1, planned_rounds=5)

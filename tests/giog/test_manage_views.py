@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from matches.models import DealReport, Event
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_the_organiser_corrects_a_hand(client, pending):
     builder, match, report = pending
     results.confirm_report(report, Actor(user=builder.organiser), True)
     client.force_login(builder.organiser)
-    url = reverse("referee:manage-correct", args=[builder.event.pk, match.table_id, 1])
+    url = reverse("manage:results-correct", args=[builder.event.pk, match.table_id, 1])
     page = client.get(url).content.decode()
     assert 'name="won_1" value="12"' in page and 'name="reason"' in page
     fragment = client.post(url + "?check=1&part=verdict",
@@ -56,7 +56,7 @@ def test_the_organiser_corrects_a_hand(client, pending):
 def test_a_correction_needs_a_reason(client, pending):
     builder, match, _report = pending
     client.force_login(builder.organiser)
-    url = reverse("referee:manage-correct", args=[builder.event.pk, match.table_id, 1])
+    url = reverse("manage:results-correct", args=[builder.event.pk, match.table_id, 1])
     response = client.post(url, {"won_1": "12", "won_2": "8", "won_3": "8", "won_4": "4"})
     assert response.status_code == 422 and 'data-code="reason_required"' in response.content.decode()
 
@@ -64,8 +64,8 @@ def test_a_correction_needs_a_reason(client, pending):
 def test_organiser_pages_of_a_giog_round_open(client, pending):
     builder, match, _report = pending
     client.force_login(builder.organiser)
-    for url in (reverse("referee:manage-event", args=[builder.event.pk]),
-                reverse("referee:manage-table", args=[builder.event.pk, match.table_id]),
+    for url in (reverse("manage:results", args=[builder.event.pk]),
+                reverse("manage:results-table", args=[builder.event.pk, match.table_id]),
                 f"/manage/events/{builder.event.pk}/",
                 f"/manage/events/{builder.event.pk}/rounds/1/tables.pdf",
                 f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf"):
@@ -145,7 +145,7 @@ def test_the_points_table_is_frozen_by_the_first_hand(pending):
 def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
     builder, match, _report = pending
     client.force_login(builder.organiser)
-    page = client.get(reverse("referee:manage-table", args=[builder.event.pk, match.table_id]))
+    page = client.get(reverse("manage:results-table", args=[builder.event.pk, match.table_id]))
     body = page.content.decode()
     assert "第1手" in body and "赢子" in body and "（A）" not in body
 
@@ -153,7 +153,7 @@ def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
 def test_organiser_and_confirmation_pages_show_no_union_names_for_giog(client, pending):
     builder, match, report = pending
     client.force_login(builder.organiser)
-    for url in (reverse("referee:manage-event", args=[builder.event.pk]),
+    for url in (reverse("manage:results", args=[builder.event.pk]),
                 f"/manage/events/{builder.event.pk}/progress/",
                 reverse("referee:report", args=[report.pk])):
         body = client.get(url).content.decode()

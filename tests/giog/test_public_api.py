@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from matches.models import Round
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db

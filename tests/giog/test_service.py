@@ -7,7 +7,8 @@ from matches.models import DealReport, DealTally, Event, StandingsSnapshot, Tabl
 from matches.games.giog.engine.selfplay import selfplay
 from matches.results import service as results
 from matches.draw import service as seating
-from matches.results.service import Actor, ResultError
+from matches.results.errors import ResultError
+from matches.permissions import Actor
 from tests.giog.conftest import GiogBuilder, summary_for
 
 pytestmark = pytest.mark.django_db

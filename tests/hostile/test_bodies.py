@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from matches.models import DealReport, Event
 from matches.games.engines import get_game
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 from tests.results.conftest import SUMMARY, fast_passwords, setup  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db

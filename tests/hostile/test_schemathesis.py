@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
 
 from matches.models import DealReport, Event, RefereeLink
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 from tests.results.conftest import SUMMARY, build_table
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from matches.models import DealReport, Event, Round
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
 

@@ -63,7 +63,7 @@ def test_any_body_gets_a_json_answer_never_a_500(setup, body):
 @given(body=json_values)
 def test_any_confirmation_body_gets_a_json_answer(setup, body):
     from matches.results import service as results
-    from matches.results.service import Actor
+    from matches.permissions import Actor
 
     from .conftest import SUMMARY
 

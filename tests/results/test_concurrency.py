@@ -15,7 +15,8 @@ from django.db import IntegrityError, connection, connections, transaction
 
 from matches.models import Confirmation, DealReport, Event
 from matches.results import service as results
-from matches.results.service import Actor, ResultError
+from matches.results.errors import ResultError
+from matches.permissions import Actor
 
 from .conftest import STRING_THREE_A, SUMMARY
 

@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from matches.models import DealReport, Event, RefereeLink, Round
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 
 from .conftest import SUMMARY, build_table, make_user
 

@@ -5,8 +5,10 @@ import pytest
 
 from matches.models import Deal, DealReport, Event, Round
 from matches.games.engines import get_game
+from matches.games.gouji import results as gouji_results
 from matches.results import service as results
-from matches.results.service import Actor, ResultError
+from matches.results.errors import ResultError
+from matches.permissions import Actor
 from matches.signals import deal_result_changed
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
@@ -218,13 +220,13 @@ def test_the_string_three_streak_comes_from_previous_final_deals(setup):
     assert report.verdict["tributes"] == []
     a_strings = STRING_THREE_A["finish"]
     b_strings = [2, 4, 6, 1, 3, 5]
-    assert results.string_three_streak(setup.match, 2, a_strings) == 1
+    assert gouji_results.string_three_streak(setup.match, 2, a_strings) == 1
     # Two strings by A are no streak for B (R40 counts the same union).
-    assert results.string_three_streak(setup.match, 3, b_strings) == 0
+    assert gouji_results.string_three_streak(setup.match, 3, b_strings) == 0
     # A deal that is not a string of three breaks the streak.
     confirm(setup, report)
     finalise(setup, 4, SUMMARY)
-    assert results.string_three_streak(setup.match, 5, a_strings) == 0
+    assert gouji_results.string_three_streak(setup.match, 5, a_strings) == 0
 
 
 def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,

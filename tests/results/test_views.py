@@ -6,7 +6,7 @@ from django.test import Client
 
 from matches.models import Deal, DealReport, Event, Round
 from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
 
 from .conftest import STRING_THREE_A, SUMMARY
 

@@ -1,6 +1,6 @@
 """Giog rounds: read who met whom, ask `matches.games.giog.seating`, write the tables.
 
-The rows are the individual draw's (`seating._write_individual_tables`): per table a Table, a
+The rows are the individual draw's (`seating.write_individual_tables`): per table a Table, a
 Match between two drawn seat groups (odd and even seats), RoundEntries and TableSeats, so that
 result entry, referee links and the public pages work unchanged. Giog has no sides: the groups
 only satisfy the model (docs/giog.md, "Giog tournaments").
@@ -13,6 +13,7 @@ from matches.models import Match, Round, TableSeat
 from matches.draw.generator import types as flags
 from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
 from matches.draw import history
+from matches.draw.service import jsonable, write_individual_tables
 
 
 def met_counts(event, before_round: int) -> dict:
@@ -43,18 +44,14 @@ def players(event, round_number: int) -> dict:
 
 
 def draw_round(round_: Round) -> None:
-    from matches.draw.service import _write_individual_tables
-
     draw = draw_giog(players(round_.event, round_.number).values(), seed=round_.seed)
-    _write_individual_tables(round_, draw.tables)
+    write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "method": "giog", "sitting_out": []}
     round_.save(update_fields=["quality"])
 
 
 def reflag(round_: Round, table_ids: set) -> None:
     """Flags of the tables a hand swap changed, and the round's quality again."""
-    from matches.draw.service import _jsonable
-
     known = players(round_.event, round_.number)
     by_table = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
@@ -66,7 +63,7 @@ def reflag(round_: Round, table_ids: set) -> None:
     for match in Match.objects.filter(table_id__in=table_ids):
         table = described[match.table_id]
         match.flags = table.flags + [flags.HAND_SWAP]
-        match.details = _jsonable(table.details)
+        match.details = jsonable(table.details)
         match.save(update_fields=["flags", "details"])
     quality = measure(list(described.values()))
     quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)

@@ -1,15 +1,15 @@
-"""Public pages of a Giog table and player: each hand's places, pieces won, beheadings, points.
-
-`matches.views.public` hands over here by `event.game`; visibility is the same (`live`).
-"""
+"""What the public sees of a Giog table and player: each hand's places, pieces won, beheadings
+and points (the shared public pages and API call these through the Giog adapter)."""
 from __future__ import annotations
 
-from django.shortcuts import render
+from fractions import Fraction
 
-from matches.models import DealTally, TableSeat
+from django.utils.translation import gettext as _
+
+from matches import selectors
 from matches.games.giog.engine.outcome import points_for_places
-from matches.events import live
 from matches.games.giog.standings import format_points, numbered, points_table
+from matches.models import TableSeat
 
 
 def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
@@ -26,39 +26,26 @@ def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
     return rows
 
 
-def table_hands(match, seats: dict, visible: bool) -> list[dict]:
-    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)} if visible else {}
-    hands = []
-    for deal in match.deals.order_by("number"):
-        tally = tallies.get(deal.pk)
-        hands.append({"deal": deal, "places": hand_row(tally, seats, match.round.event.place_points)
-                      if tally else []})
-    return hands
+def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
+    """(page template, live fragment template, context) of a table's public page."""
+    seats = selectors.table_seats(match)
+    tallies = selectors.table_tallies(match) if visible else {}
+    hands = [{"deal": deal, "places": hand_row(tallies[deal.pk], seats, event.place_points)
+              if deal.pk in tallies else []}
+             for deal in match.deals.order_by("number")]
+    context = {"seats": sorted(seats.values(), key=lambda s: s.seat), "hands": hands}
+    return "giog/public/table.html", "giog/public/_table_hands.html", context
 
 
-def table_context(event, round_, match, poll: int) -> dict:
-    visible = live.results_visible(round_)
-    seats = {s.seat: s for s in TableSeat.objects.filter(table=match.table).select_related("player")}
-    return {"event": event, "round": round_, "match": match,
-            "seats": sorted(seats.values(), key=lambda s: s.seat),
-            "hands": table_hands(match, seats, visible), "results_visible": visible,
-            "live": round_.state == "published", "poll": poll}
-
-
-def player_rows(event, player) -> tuple[list, dict]:
-    seats = list(TableSeat.objects.filter(round__event=event, player=player,
-                                          round__state__in=live.VISIBLE_ROUND_STATES)
-                 .select_related("round", "table").order_by("round__number"))
+def player(event, player, seats: list) -> tuple[str, dict]:
+    """(template, context) of a player's public page: place, pieces and points per hand."""
     rows, totals = [], {"points": 0, "pieces": 0, "hands": 0}
-    from fractions import Fraction
-
     total = Fraction(0)
     for seat in seats:
-        visible = live.results_visible(seat.round)
+        visible = selectors.live.results_visible(seat.round)
         hands = []
         if visible:
-            for tally in DealTally.objects.filter(match__table=seat.table).select_related(
-                    "deal").order_by("deal__number"):
+            for tally in selectors.seat_tallies(seat):
                 seated = sum(len(group) for group in tally.finish)
                 points = points_for_places(tally.finish,
                                            points_table(event.place_points, seated))
@@ -72,10 +59,42 @@ def player_rows(event, player) -> tuple[list, dict]:
                 totals["hands"] += 1
         rows.append({"seat": seat, "visible": visible, "hands": hands})
     totals["points"] = format_points(total)
-    return rows, totals
+    return "giog/public/player.html", {"rows": rows, "totals": totals}
 
 
-def player_page(request, event, player):
-    rows, totals = player_rows(event, player)
-    return render(request, "public/giog/player.html",
-                  {"event": event, "player": player, "rows": rows, "totals": totals})
+def table_json(row: dict, visible: bool) -> dict:
+    """A table of the public pairings API: its players by seat, and each hand's result."""
+    match = row["match"]
+    entry = {"table": match.table.number, "bye": False,
+             "players": [{"seat": s.seat, "id": s.player_id, "name": s.player.name}
+                         for s in row["seats"]]}
+    if visible:
+        by_seat = {s.seat: s for s in row["seats"]}
+        entry["result"] = {
+            "complete": match.points_a is not None,
+            "hands": [{"number": t.deal.number, "places": t.finish,
+                       "won": {str(k): n for k, n in enumerate(t.points, 1)},
+                       "beheaded": t.burners,
+                       "points": {str(p["seat"]): p["points"]
+                                  for p in hand_row(t, by_seat, match.round.event.place_points)}}
+                      for t in row["deals"]],
+        }
+    return entry
+
+
+def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]:
+    """One line per seat and hand: places (G11/G12), pieces won, beheaded, points."""
+    header = [_("轮次"), _("桌号"), _("手"), _("名次"), _("座位"), _("选手"), _("赢子"), _("斩首"),
+              _("积分")]
+    seats = {}
+    for seat in TableSeat.objects.filter(round__event=event).select_related("player"):
+        seats.setdefault(seat.table_id, {})[seat.seat] = seat
+    rows = []
+    for match in matches:
+        for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
+            table_seats = seats.get(match.table_id, {})
+            for p in hand_row(t, table_seats, event.place_points):
+                rows.append([match.round.number, match.table.number, t.deal.number, p["place"],
+                             p["seat"], p["player"].player.name if p["player"] else "",
+                             p["won"], "1" if p["beheaded"] else "", p["points"]])
+    return header, rows

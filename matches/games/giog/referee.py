@@ -1,7 +1,7 @@
-"""The referee's page for a Giog table: pieces won per seat, beheaded seats, an optional hand
+"""The referee's form for a Giog table: pieces won per seat, beheaded seats, an optional hand
 record, checked live by htmx against the Giog engine (errors carry their G rule id).
 
-Reached through the same URLs as a Gou Ji table (`referee_views` hands over by `event.game`);
+The shared referee pages (`matches/views/referee.py`) use it through `GiogAdapter.result_form`;
 a hand is a `Deal` of the table's match, reported through `matches.results.service`.
 """
 from __future__ import annotations
@@ -10,18 +10,11 @@ import json
 import uuid
 from dataclasses import dataclass, field
 
-from django.contrib import messages
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_htmx.http import HttpResponseClientRedirect
 
-from matches.models import DealReport, Round
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
-from matches.results import service as results
 from matches.games.giog.standings import numbered
-from matches.results.service import ResultError
+from matches.results.errors import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
 MAX_WON = 32
@@ -98,6 +91,12 @@ class HandEntry:
                 "won": {str(s): self.won[s] for s in self.seats if self.won.get(s) is not None},
                 "beheaded": list(self.beheaded)}
 
+    def problems(self) -> list[dict]:
+        return list(self.form_errors)
+
+    def play_log(self) -> dict | None:
+        return self.hand_record()
+
     def hand_record(self) -> dict | None:
         text = self.hand_record_text.strip()
         if not text:
@@ -115,173 +114,69 @@ def describe(errors: list[dict]) -> list[dict]:
     return [{**e, "text": CODE_TEXT.get(e.get("code") or "", "")} for e in errors]
 
 
-def _seats(table) -> list[dict]:
-    return [{"seat": s.seat, "player": s.player} for s in table.seats.select_related("player")]
-
-
-def hand_rows(match, names: dict) -> list[dict]:
-    rows = []
-    for row in results.match_deals(match):
+def hand_rows(rows: list[dict], names: dict) -> list[dict]:
+    """The match's deal rows with each final hand's places, pieces won, points and beheadings."""
+    described = []
+    for row in rows:
         final = row["final"]
         places = []
         if final is not None:
-            points = (final.verdict or {}).get("points") or {}
-            won = (final.verdict or {}).get("won") or {}
-            beheaded = set((final.verdict or {}).get("beheaded") or [])
-            for place, group in numbered((final.verdict or {}).get("places") or []):
+            verdict = final.verdict or {}
+            points, won = verdict.get("points") or {}, verdict.get("won") or {}
+            beheaded = set(verdict.get("beheaded") or [])
+            for place, group in numbered(verdict.get("places") or []):
                 for seat in group:
                     places.append({"place": place, "seat": seat, "name": names.get(seat),
                                    "won": won.get(str(seat)), "points": points.get(str(seat)),
                                    "beheaded": seat in beheaded})
-        rows.append({**row, "places": places})
-    return rows
+        described.append({**row, "places": places})
+    return described
 
 
-def context(access, entry: HandEntry | None = None, checked=None, problems=None) -> dict:
-    table = access.table
-    round_ = table.round
-    event = round_.event
-    match = getattr(table, "match", None)
-    seats = _seats(table)
-    seat_numbers = [s["seat"] for s in seats]
-    entry = entry or HandEntry.blank(seat_numbers)
-    names = {s["seat"]: s["player"].name for s in seats}
-    ctx = {"access": access, "table": table, "round": round_, "event": event, "match": match,
-           "seats": seats, "round_open": round_.state == Round.State.PUBLISHED,
-           "hand_number": None, "hand_rows": [], "open_report": None, "can_report": False,
-           "entry": entry, "checked": checked, "problems": describe(problems or []),
-           "confirmable": [], "hands": event.deals_per_match}
-    if match is None:
-        return ctx
-    number = results.current_deal_number(match)
-    playable = results.deal_allowed(match, number)
-    rows = hand_rows(match, names)
-    current = next((r for r in rows if r["number"] == number), None)
-    open_report = current["open"] if current else None
-    ctx.update({
-        "hand_number": number if playable else None, "hand_rows": rows,
-        "open_report": open_report,
-        "can_report": playable and ctx["round_open"]
-        and not (open_report and open_report.state == DealReport.State.DISPUTED),
-        "confirmable": [r for r in results.confirmable_reports(access.actor)
-                        if r.deal.match_id == match.pk],
-        "entry_seats": [{**s, "won": entry.raw.get(s["seat"], ""),
-                         "beheaded": s["seat"] in entry.beheaded} for s in seats],
-    })
-    if playable:
-        ctx["check_url"] = access.url("check", number=number)
-        ctx["submit_url"] = access.url("submit", number=number)
-    return ctx
+class ResultForm:
+    """The Giog hand form on the referee's phone and the organiser's correction page (the
+    shared flow is `matches/views/referee.py`)."""
 
+    templates = {
+        "page": "giog/referee/table.html",
+        "form": "giog/referee/hand_form.html",
+        "correct": "giog/referee/correct.html",
+        "summary": "giog/referee/_hand_summary.html",
+    }
 
-def _render(request, access, status=200, **extra):
-    ctx = context(access, **extra)
-    if request.htmx and request.GET.get("part") == "verdict":
-        return render(request, "referee/giog/hand_form.html#verdict", ctx, status=status)
-    if request.htmx:
-        return render(request, "referee/giog/hand_form.html", ctx, status=status)
-    return render(request, "referee/giog/table.html", ctx, status=status)
+    @staticmethod
+    def _seat_numbers(table) -> list[int]:
+        return list(table.seats.order_by("seat").values_list("seat", flat=True))
 
+    def blank(self, table) -> HandEntry:
+        return HandEntry.blank(self._seat_numbers(table))
 
-def table_page(request, access):
-    return render(request, "referee/giog/table.html", context(access))
+    def from_post(self, table, data, files) -> HandEntry:
+        return HandEntry.from_post(self._seat_numbers(table), data, files)
 
+    def from_report(self, table, report) -> HandEntry:
+        """The entry a correction starts from: the result in force, to edit what differs."""
+        seats = self._seat_numbers(table)
+        entry = HandEntry.blank(seats)
+        summary = (report.summary if report else None) or {}
+        for seat in seats:
+            value = (summary.get("won") or {}).get(str(seat))
+            if value is not None:
+                entry.won[seat], entry.raw[seat] = value, str(value)
+        entry.beheaded = [s for s in seats if s in (summary.get("beheaded") or [])]
+        return entry
 
-def run_check(match, number: int, entry: HandEntry):
-    problems = list(entry.form_errors)
-    try:
-        checked = results.check_report(match, number, entry.summary(), entry.hand_record())
-    except ResultError as exc:
-        return None, problems + [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
-    return checked, problems + checked.errors
+    def describe(self, problems: list[dict]) -> list[dict]:
+        return describe(problems)
 
+    def summary_context(self, report, seat_names: dict) -> dict:
+        return {"report": report, "verdict": report.verdict or {}}
 
-def check(request, access, number: int):
-    match = access.table.match
-    entry = HandEntry.from_post([s["seat"] for s in _seats(access.table)], request.POST,
-                                request.FILES)
-    checked, problems = run_check(match, number, entry)
-    return _render(request, access, entry=entry, checked=checked, problems=problems)
-
-
-def submit(request, access, number: int):
-    match = access.table.match
-    entry = HandEntry.from_post([s["seat"] for s in _seats(access.table)], request.POST,
-                                request.FILES)
-    if entry.form_errors:
-        return _render(request, access, status=422, entry=entry, problems=entry.form_errors)
-    try:
-        deal = results.deal_for(match, number)
-        report, _created = results.submit_report(deal, entry.summary(), entry.hand_record(),
-                                                 access.actor, entry.idempotency_key)
-    except ResultError as exc:
-        problems = exc.errors or [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
-        return _render(request, access, status=exc.status, entry=entry, problems=problems)
-    if report.state == DealReport.State.FINAL:
-        messages.success(request, _("第 %(n)s 手成绩已生效") % {"n": number})
-    else:
-        messages.success(request, _("第 %(n)s 手成绩已提交，等待确认") % {"n": number})
-    target = access.url("table") if access.token else reverse(
-        "referee:table-table", kwargs={"table_id": access.table.pk})
-    if request.htmx:
-        return HttpResponseClientRedirect(target)
-    return redirect(target)
-
-
-# --- organiser's correction of a hand ---------------------------------------------------------
-
-def _entry_from_report(report, seats: list[int]) -> HandEntry:
-    entry = HandEntry.blank(seats)
-    summary = (report.summary if report else None) or {}
-    for seat in seats:
-        value = (summary.get("won") or {}).get(str(seat))
-        if value is not None:
-            entry.won[seat], entry.raw[seat] = value, str(value)
-    entry.beheaded = [s for s in seats if s in (summary.get("beheaded") or [])]
-    return entry
-
-
-def correct(request, event, table, match, number: int):
-    """The organiser replaces a hand's result (also how a disputed hand is decided)."""
-    from matches.results.service import Actor
-
-    seats = [s["seat"] for s in _seats(table)]
-    base = reverse("referee:manage-correct", args=[event.pk, table.pk, number])
-    current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
-
-    def page(entry, checked=None, problems=None, status=200):
-        ctx = {"event": event, "table": table, "match": match, "number": number,
-               "current": current, "entry": entry, "checked": checked,
-               "problems": describe(problems or []), "reason_field": True,
-               "check_url": base + "?check=1", "submit_url": base,
-               "entry_seats": [{**s, "won": entry.raw.get(s["seat"], ""),
-                                "beheaded": s["seat"] in entry.beheaded} for s in _seats(table)]}
-        if request.htmx and request.GET.get("part") == "verdict":
-            return render(request, "referee/giog/hand_form.html#verdict", ctx, status=status)
-        if request.htmx:
-            return render(request, "referee/giog/hand_form.html", ctx, status=status)
-        return render(request, "referee/giog/correct.html", ctx, status=status)
-
-    if request.method == "GET":
-        return page(_entry_from_report(current, seats))
-    entry = HandEntry.from_post(seats, request.POST, request.FILES)
-    reason = (request.POST.get("reason") or "")[:2000]
-    entry.reason = reason
-    if request.GET.get("check"):
-        checked, problems = run_check(match, number, entry)
-        return page(entry, checked, problems)
-    problems = list(entry.form_errors)
-    if not problems:
-        try:
-            deal = results.deal_for(match, number)
-            results.correct_result(deal, entry.summary(), entry.hand_record(),
-                                   Actor(user=request.user), reason, entry.idempotency_key)
-        except ResultError as exc:
-            problems = exc.errors or [{"rule": exc.rule, "code": exc.code, "message": exc.message}]
-    if problems:
-        return page(entry, None, problems, status=200 if request.htmx else 422)
-    messages.success(request, _("第 %(n)s 手成绩已更正") % {"n": number})
-    target = reverse("referee:manage-table", args=[event.pk, table.pk])
-    if request.htmx:
-        return HttpResponseClientRedirect(target)
-    return redirect(target)
+    def context(self, context: dict) -> dict:
+        entry, seats = context["entry"], context["seats"]
+        names = {s["seat"]: s["player"].name for s in seats}
+        return {
+            "deal_rows": hand_rows(context.get("deal_rows") or [], names),
+            "entry_seats": [{**s, "won": entry.raw.get(s["seat"], ""),
+                             "beheaded": s["seat"] in entry.beheaded} for s in seats],
+        }

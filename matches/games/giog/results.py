@@ -1,4 +1,4 @@
-"""Checking a Giog hand report with the engine (the Giog half of `results.check_report`).
+"""Checking a Giog hand report with the engine (the Giog half of the results service).
 
 A *hand* of a Giog table is a `Deal` of the table's match: hand 1..`event.deals_per_match`.
 A report is a referee's summary `giog-outcome/1` (pieces won per seat, beheaded seats), a full
@@ -13,7 +13,9 @@ from typing import Any
 from matches.models import TableSeat
 from matches.games.errors import BadDocument
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places
-from matches.games.engines import get_game
+from matches.games.giog.engine.game import GiogGame
+from matches.games.giog.standings import format_points, points_table
+from matches.results.errors import Checked, ResultError, require_documents
 
 HAND_FORMAT = "giog-hand/1"
 #: Which rule a mismatch between the summary and the replayed record breaks.
@@ -27,8 +29,6 @@ def table_size(match) -> int:
 def hand_points(places: list, place_points: list) -> dict[str, str]:
     """Tournament points of each seat for a hand, for display ("3", "1.5"); the standings
     add exact fractions from the places."""
-    from matches.games.giog.standings import format_points, points_table
-
     if not places:
         return {}
     seated = sum(len(group) for group in places)
@@ -37,9 +37,8 @@ def hand_points(places: list, place_points: list) -> dict[str, str]:
 
 
 def check_hand(match, number: int, summary: Any, play_log: Any):
-    """Run the Giog engine on a hand report; nothing is stored (see `results.check_report`)."""
-    from matches.results.service import Checked, ResultError
-
+    """Run the Giog engine on a hand report; nothing is stored ."""
+    
     event = match.round.event
     if summary is None and play_log is None:
         raise ResultError("bad_document", "send a summary (giog-outcome/1), a hand record "
@@ -48,7 +47,7 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
         if doc is not None and not isinstance(doc, dict):
             raise ResultError("bad_document", f"the {name} must be a JSON object")
     seats = table_size(match)
-    game = get_game("giog")
+    game = GiogGame()
     errors: list[dict] = []
     replay_verdict = None
     if summary is not None:
@@ -58,7 +57,10 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
     if play_log is not None:
         record = copy.deepcopy(play_log)
         if summary is not None:
-            claimed = dict(record.get("claimed") or {})
+            claimed = record.get("claimed") or {}
+            if not isinstance(claimed, dict):
+                raise ResultError("bad_document", "hand record: claimed must be a JSON object")
+            claimed = dict(claimed)
             for key in ("won", "beheaded"):
                 if key in summary:
                     claimed[key] = summary[key]

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db import transaction
-
 from matches.models import DealTally, Match, Registration, TableSeat
 from matches.games.giog.engine.outcome import points_for_places
+from matches.standings.match_result import final_reports
 
 
 def hand_values(report) -> dict | None:
@@ -32,13 +31,9 @@ def hand_values(report) -> dict | None:
             "score_a": 0, "score_b": 0, "strung": "", "streak": 0, "tributes": []}
 
 
-@transaction.atomic
 def settle_match(match: Match) -> Match:
     """Tally every final hand of a Giog table; the table is complete when every hand is."""
-    from matches.standings.service import ensure_regular_deals, final_reports
-
     event = match.round.event
-    ensure_regular_deals(match)
     deals = list(match.deals.order_by("number"))
     reports = final_reports(deals)
     tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}

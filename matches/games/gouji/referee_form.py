@@ -10,10 +10,11 @@ import json
 import uuid
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
-from matches.results.service import ResultError
+from matches.results.errors import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
@@ -136,6 +137,10 @@ class DealEntry:
     def filled_suffocations(self) -> list[dict]:
         return [s for s in self.suffocated if s["seat"] or s["by"]]
 
+    def problems(self) -> list[dict]:
+        """What the form itself can tell before the engine looks (half-filled rows)."""
+        return self.row_errors()
+
     def row_errors(self) -> list[dict]:
         errors = list(self.form_errors)
         for number, burn in enumerate(self.filled_burns, 1):
@@ -194,3 +199,113 @@ def describe(errors: list[dict]) -> list[dict]:
             "text": CODE_TEXT.get(error.get("code") or "", ""),
         })
     return described
+
+
+def _tributes_owed(deal, number: int):
+    """The ledger owed before this deal; None while unknown. A match's first deal owes nothing
+    (tributes carry only from deal to deal within one match), even before anything ran."""
+    owed = deal.tributes_owed if deal else None
+    return [] if owed is None and number == 1 else owed
+
+
+TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
+                 "place": _("落贡"), "string_three": _("串三户贡")}
+
+
+def seat_name(seat_names: dict, seat) -> str:
+    player = seat_names.get(seat) or seat_names.get(str(seat))
+    label = gettext("%(seat)s号") % {"seat": seat}
+    return f"{label} {player}" if player else label
+
+
+def tribute_rows(tributes, seat_names: dict) -> list[dict]:
+    return [{"from": seat_name(seat_names, t.get("from")),
+             "to": seat_name(seat_names, t.get("to")),
+             "kind": TRIBUTE_KINDS.get(t.get("kind"), t.get("kind")), "cards": t.get("cards")}
+            for t in tributes or []]
+
+
+def summary_context(report, names: dict) -> dict:
+    """A Gou Ji result in words: finishing order with names, points, burns, tributes."""
+    summary = report.summary or {}
+    return {
+        "report": report,
+        "finish": [(place, seat_name(names, seat))
+                   for place, seat in enumerate(summary.get("finish") or [], 1)],
+        "points": [seat_name(names, seat) for seat in summary.get("points") or []],
+        "declarations": [(seat_name(names, int(seat)), DECLARATION_LABELS.get(kind, kind))
+                         for seat, kind in (summary.get("declarations") or {}).items()],
+        "burns": [(seat_name(names, b.get("burner")), seat_name(names, b.get("burned")),
+                   BURN_OUTCOME_LABELS.get(b.get("outcome"), b.get("outcome")))
+                  for b in summary.get("burns") or []],
+        "suffocated": [(seat_name(names, s.get("seat")), seat_name(names, s.get("by")))
+                       for s in summary.get("suffocated") or []],
+        "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
+        "union_scores": report.union_scores,
+        "tributes": tribute_rows(report.tributes, names),
+    }
+
+
+def _owed_rows(tributes, seat_names: dict) -> dict:
+    """The tributes owed before a deal, for `_tributes.html`: rows, and whether they are known
+    yet (None while the previous deal has no final result)."""
+    return {"tributes": tribute_rows(tributes, seat_names), "known": tributes is not None}
+
+
+class ResultForm:
+    """The Gou Ji result form on the referee's phone and the organiser's correction page (the
+    shared flow is `matches/views/referee.py`)."""
+
+    templates = {
+        "page": "gouji/referee/table.html",
+        "form": "gouji/referee/deal_form.html",
+        "correct": "gouji/manage/correct.html",
+        "summary": "gouji/referee/_summary.html",
+    }
+
+    def blank(self, table) -> DealEntry:
+        return DealEntry.blank()
+
+    def from_post(self, table, data, files) -> DealEntry:
+        return DealEntry.from_post(data, files)
+
+    def from_report(self, table, report) -> DealEntry:
+        """The entry a correction starts from: the result in force, to edit what differs."""
+        entry = DealEntry.blank()
+        summary = (report.summary if report else None) or {}
+        entry.finish = list(summary.get("finish") or [])
+        entry.points = set(summary.get("points") or [])
+        entry.declarations = {int(s): k for s, k in (summary.get("declarations") or {}).items()}
+        entry.revolution = list(summary.get("revolution") or [])
+        entry.burns = [dict(b) for b in summary.get("burns") or []] + [{}]
+        entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
+        return entry
+
+    def describe(self, problems: list[dict]) -> list[dict]:
+        return describe(problems)
+
+    def summary_context(self, report, seat_names: dict) -> dict:
+        return summary_context(report, seat_names)
+
+    def context(self, context: dict) -> dict:
+        """What the Gou Ji templates need beyond the shared table context."""
+        entry, seats = context["entry"], context["seats"]
+        seat_names = {s["seat"]: s["player"] for s in seats}
+        row = next((r for r in context.get("deal_rows", [])
+                    if r["number"] == context.get("deal_number")), None)
+        return {
+            "seat_numbers": range(1, 7), "seat_names": seat_names,
+            "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
+            "tributes_owed": _owed_rows(_tributes_owed(row["deal"] if row else None,
+                                                       context.get("deal_number") or 0),
+                                        seat_names),
+            "entry_seats": [
+                {**seat, "place": entry.place_of(seat["seat"]),
+                 "point": seat["seat"] in entry.points,
+                 "declaration": entry.declarations.get(seat["seat"], ""),
+                 "revolution": seat["seat"] in entry.revolution}
+                for seat in seats
+            ],
+            "finish_names": [(place, seat, seat_names.get(seat))
+                             for place, seat in enumerate(entry.finish, 1)],
+        }

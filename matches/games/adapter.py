@@ -1,0 +1,104 @@
+"""The one small interface between the shared tournament code and a game.
+
+Every game folder (`matches/games/<game>/`) has a pure engine (`engine/`, never imports Django)
+and an adapter, a subclass of `GameAdapter`, registered in `matches/games/registry.py`. The
+shared services, views, API and exports call the adapter of the event's game
+(`adapter_for(event)`); they never branch on a game's name. What the adapter answers:
+
+- words and shape: its name and label, whether a table is two unions of three seated
+  alternately (`has_unions`), which entry types it allows, what a deal is called;
+- results: how a report is checked (`check_report`), and whether deals of a match follow on
+  from one another (`deals_follow_on`: R35 tributes, R40 streaks);
+- settlement and standings: tallies and the match result (`settle_match`), player standings
+  rows (`standings_rows`), the result sheet of an export (`results_table`);
+- the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
+- pages: the referee's result form (`result_form`) and the public table's rows.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class GameAdapter:
+    #: machine name, stored in `Event.game`
+    name: str = ""
+    #: the game's name as people read it (lazy translation)
+    label: Any = ""
+    #: True: a table is two unions of three, seated alternately (sides A and B); False: players
+    #: sit as individuals and a match is just the table
+    has_unions: bool = True
+    #: Event.EntryType values the game allows
+    entry_types: tuple[str, ...] = ("team", "individual")
+    #: the player standings columns after rank and name: (row key, title, numeric)
+    player_columns: tuple = ()
+    #: the same for the standings export: (row key, title)
+    export_player_columns: tuple = ()
+    #: True: a deal's result feeds the next deal of the match (it must be final first, and a
+    #: correction makes the later deals' results to be checked again)
+    deals_follow_on: bool = False
+
+    # --- words ----------------------------------------------------------------------------
+    def deal_name(self, number: int) -> str:
+        """"第 3 局" / "第 3 手" in the page's language."""
+        raise NotImplementedError
+
+    def site_title(self) -> str:
+        raise NotImplementedError
+
+    # --- settings ---------------------------------------------------------------------------
+    def validate_event(self, event) -> dict:
+        """Field name -> error message for settings the game refuses (empty: fine)."""
+        return {}
+
+    # --- results ----------------------------------------------------------------------------
+    def check_report(self, match, number: int, summary, play_log):
+        """The engine's reading of a report for deal `number` (a `Checked`); raises
+        `ResultError` when a document cannot be read. Nothing is stored."""
+        raise NotImplementedError
+
+    # --- settlement and standings -----------------------------------------------------------
+    def settle_match(self, match) -> None:
+        """Write every deal tally of the match and its result from the final reports."""
+        raise NotImplementedError
+
+    def standings_rows(self, event, rounds: list, scope: str) -> list[dict]:
+        """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
+        raise NotImplementedError
+
+    def results_table(self, event, matches, tallies: dict) -> tuple[list[str], list[list]]:
+        """The export's result sheet: header and one row per tallied deal."""
+        raise NotImplementedError
+
+    # --- the draw ---------------------------------------------------------------------------
+    def draw_round(self, round_) -> None:
+        """Seat the draft round `round_` (tables, matches, seats)."""
+        raise NotImplementedError
+
+    def reflag_tables(self, round_, table_ids: set) -> None:
+        """Flags of tables an organiser changed by hand, and the round's quality again."""
+        raise NotImplementedError
+
+    def table_is_full(self, seat_numbers: list[int]) -> bool:
+        """Whether a table seated on these seat numbers may play."""
+        raise NotImplementedError
+
+    # --- pages ------------------------------------------------------------------------------
+    #: the referee's result form: an object with `blank`, `from_post`, `from_report`,
+    #: `context` and `templates` (see `matches/views/referee.py`)
+    result_form: Any = None
+
+    def public_table(self, event, round_, match, visible: bool) -> tuple[str, str, dict]:
+        """The public table page: (page template, live fragment template, its context)."""
+        raise NotImplementedError
+
+    def public_player(self, event, player, seats: list) -> tuple[str, dict]:
+        """A player's public page: (template, context) from their seats in visible rounds."""
+        raise NotImplementedError
+
+    def public_event_json(self, event) -> dict:
+        """Game settings the public event API adds (e.g. Giog's points per place)."""
+        return {}
+
+    def public_table_json(self, row: dict, visible: bool) -> dict:
+        """One table of the public pairings API, from a `selectors.round_tables` row."""
+        raise NotImplementedError

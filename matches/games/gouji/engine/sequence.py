@@ -1,0 +1,69 @@
+"""Rules that span the deals of one match, once: the R40 string-of-three streak and amnesty, and
+the outcome a replayed play log gives.
+
+A single summary or play log cannot know what happened in the deals before it; the tournament
+side (results and standings) hands the earlier deals' finishing orders in here, and both read
+the streak the same way: A, A, then B is no amnesty for B.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.settle import OUTCOME_FORMAT, union_of
+
+
+def strung_by(finish) -> str | None:
+    """The union ("A"/"B") that took 1st, 2nd and 3rd, or None. An unreadable finish gives None
+    here; `settle` reports it when it checks the summary."""
+    if not isinstance(finish, (list, tuple)) or len(finish) < 3:
+        return None
+    top = finish[:3]
+    if not all(type(seat) is int and 1 <= seat <= 6 for seat in top):
+        return None
+    unions = {union_of(seat) for seat in top}
+    return unions.pop() if len(unions) == 1 else None
+
+
+def streak_before(strung_by_number: Mapping[int, str | None], number: int,
+                  union: str | None) -> int:
+    """R40: how many deals in a row just before deal `number` `union` strung three.
+
+    `strung_by_number` maps each earlier final deal's number to the union that strung three in
+    it (None or "" when nobody did); a deal missing from it breaks the streak."""
+    if not union:
+        return 0
+    streak, previous = 0, number - 1
+    while previous >= 1 and strung_by_number.get(previous) == union:
+        streak += 1
+        previous -= 1
+    return streak
+
+
+def amnesty_applies(rules: RuleSet, strung: str | None, streak: int) -> bool:
+    """R40: the third string of three in a row by one union owes no tributes."""
+    return bool(strung) and rules.string_three_amnesty and streak >= 2
+
+
+def outcome_from_replay(play_log: Mapping, replay_verdict: Mapping) -> dict:
+    """The `gouji-outcome/1` summary a replayed play log gives: play produces the finish,
+    points, burns and suffocations; the log's set-up says the declarations and revolution.
+    Burns still undecided when the record ends are left out (they count for nothing)."""
+    return {
+        "format": OUTCOME_FORMAT,
+        "finish": list(replay_verdict.get("finish") or []),
+        "points": list(replay_verdict.get("points") or []),
+        "declarations": dict(play_log.get("declarations") or {}),
+        "burns": [b for b in replay_verdict.get("burns") or [] if b.get("outcome")],
+        "suffocated": list(replay_verdict.get("suffocated") or []),
+        "revolution": list(play_log.get("revolution") or []),
+    }
+
+
+def ledger_after_replay(replay_verdict: Mapping, rules: RuleSet, strung: str | None,
+                        streak: int) -> list[dict]:
+    """The tributes a replayed deal leaves: the replay's own ledger (only a replay knows which
+    points came after a head rival finished, D12), with R40's amnesty, which it cannot know."""
+    if not rules.tributes or amnesty_applies(rules, strung, streak):
+        return []
+    return list(replay_verdict.get("tributes") or [])

@@ -1,0 +1,79 @@
+"""What the public sees of a Gou Ji table and player: each deal's finish, points opened, the
+two unions' scores and the tributes owed before it; a player's places deal by deal."""
+from __future__ import annotations
+
+from matches import selectors
+from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.referee_form import TRIBUTE_KINDS
+
+
+def _seat_label(seats: dict, seat: int) -> str:
+    player = seats.get(seat)
+    return f"{seat} {player.player.name}" if player else str(seat)
+
+
+def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
+    """(page template, live fragment template, context) of a table's public page."""
+    seats = selectors.table_seats(match)
+    tallies = selectors.table_tallies(match) if visible else {}
+    deals = []
+    for deal in match.deals.order_by("number"):
+        tally = tallies.get(deal.pk)
+        finish = []
+        if tally:
+            finish = [{"place": k + 1, "seat": seat, "player": seats.get(seat),
+                       "opened": seat in tally.points} for k, seat in enumerate(tally.finish)]
+        owed = None
+        if visible and deal.tributes_owed is not None:
+            owed = [{"from": _seat_label(seats, t["from"]), "to": _seat_label(seats, t["to"]),
+                     "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]), "cards": t["cards"]}
+                    for t in deal.tributes_owed]
+        deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
+    context = {"seats": sorted(seats.values(), key=lambda s: s.seat), "deals": deals,
+               "seat_names": {k: v.player.name for k, v in seats.items()}}
+    return "gouji/public/table.html", "gouji/public/_table_deals.html", context
+
+
+def player(event, player, seats: list) -> tuple[str, dict]:
+    """(template, context) of a player's public page: places and points opened per round."""
+    rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
+    place_points = RuleSet.from_json(event.rules).place_points
+    for seat in seats:
+        visible = selectors.live.results_visible(seat.round)
+        places, opened = [], 0
+        if visible:
+            for tally in selectors.seat_tallies(seat):
+                if seat.seat in tally.finish:
+                    place = tally.finish.index(seat.seat)
+                    places.append(place + 1)
+                    totals["place_points"] += place_points[place]
+                    totals["deals"] += 1
+                    if seat.seat in tally.points:
+                        opened += 1
+                        totals["points"] += 1
+        rows.append({"seat": seat, "visible": visible, "places": places, "opened": opened})
+    return "gouji/public/player.html", {"rows": rows, "totals": totals}
+
+
+def table_json(row: dict, visible: bool) -> dict:
+    """A table of the public pairings API: the two unions with their seats, and the result."""
+    match = row["match"]
+
+    def side(union, seats):
+        if union is None:
+            return None
+        return {"id": union.pk, "name": union.name, "players": [
+            {"seat": s.seat, "id": s.player_id, "name": s.player.name} for s in seats]}
+
+    entry = {"table": match.table.number if match.table_id else None, "bye": match.is_bye,
+             "union_a": side(match.union_a, row["seats_a"]),
+             "union_b": side(match.union_b, row["seats_b"])}
+    if visible:
+        entry["result"] = {
+            "score_a": match.score_a, "score_b": match.score_b,
+            "points_a": match.points_a, "points_b": match.points_b,
+            "deals": [{"number": t.deal.number, "extra": t.deal.is_extra, "score_a": t.score_a,
+                       "score_b": t.score_b, "finish": t.finish, "points": t.points}
+                      for t in row["deals"]],
+        }
+    return entry

@@ -1,0 +1,144 @@
+"""Checking a Gou Ji deal report with the engine (the Gou Ji half of the results service).
+
+A report is a referee's summary `gouji-outcome/1`, a digital table's play log `gouji-deal/1`, or
+both. The event's rule set judges, whatever the documents say; the R40 streak comes from the
+match's earlier final deals, which no single document can know.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from matches.games.errors import BadDocument
+from matches.games.gouji.engine import sequence
+from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.settle import OUTCOME_FORMAT
+from matches.models import DealReport
+from matches.results.errors import Checked, ResultError, require_documents
+
+DEAL_FORMAT = "gouji-deal/1"
+#: Outcome fields a summary and a replay can both say; a summary's are checked against the replay.
+CLAIMABLE = ("finish", "points", "burns", "suffocated")
+ENGINE = GoujiGame()
+
+
+def string_three_streak(match, number: int, finish) -> int:
+    """R40: how many final deals in a row just before deal `number` were strung three by the
+    union that strings three in this deal (whose finishing order is `finish`); 0 when this deal
+    strings no three."""
+    union = sequence.strung_by(finish)
+    if union is None:
+        return 0
+    strung = {
+        deal_number: sequence.strung_by((summary or {}).get("finish"))
+        for deal_number, summary in DealReport.objects.final()
+        .filter(deal__match=match, deal__number__lt=number)
+        .values_list("deal__number", "summary")
+    }
+    return sequence.streak_before(strung, number, union)
+
+
+def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
+    """Run the engine on a report for deal `number` of `match`; nothing is stored. Raises
+    ResultError (400) when a document cannot be read; `errors` are every reason to refuse it."""
+    require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
+    rules = match.round.event.rules
+    replay_verdict = None
+    errors: list[dict] = []
+    if play_log is not None:
+        replay_verdict, errors = _replay(play_log, summary, rules)
+        if summary is not None:
+            errors.extend(_setup_mismatches(summary, play_log))
+        else:
+            summary = sequence.outcome_from_replay(play_log, replay_verdict)
+    summary = dict(summary)
+    summary.setdefault("format", OUTCOME_FORMAT)
+    summary["rules"] = rules
+    summary["string_three_streak"] = string_three_streak(match, number, summary.get("finish"))
+    try:
+        verdict = ENGINE.check_summary(summary)
+    except BadDocument as exc:
+        raise ResultError("bad_document", f"summary: {exc.message}")
+    if replay_verdict is not None:
+        verdict = _judged_by_replay(verdict, replay_verdict, summary, rules, errors)
+    else:
+        errors.extend(verdict["errors"])
+    return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
+
+
+def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dict]]:
+    record = copy.deepcopy(play_log)
+    record["rules"] = rules
+    if summary is not None:
+        claimed = record.get("claimed") or {}
+        if not isinstance(claimed, dict):
+            raise ResultError("bad_document", "play log: claimed must be a JSON object")
+        claimed = dict(claimed)
+        claimed.update({key: summary[key] for key in CLAIMABLE if key in summary})
+        record["claimed"] = claimed
+    try:
+        replay_verdict = ENGINE.replay(record)
+    except BadDocument as exc:
+        raise ResultError("bad_document", f"play log: {exc.message}")
+    errors = []
+    if not replay_verdict["valid"]:
+        error = replay_verdict.get("error") or {}
+        errors.append({"rule": error.get("rule"), "code": error.get("code", "illegal_play"),
+                       "message": f"play log, action {error.get('action')}: "
+                                  f"{error.get('message', '')}"})
+    elif not replay_verdict["complete"]:
+        errors.append({"rule": "R30", "code": "play_log_incomplete",
+                       "message": "the play log stops before the deal is over"})
+    for mismatch in replay_verdict.get("mismatches") or []:
+        errors.append({
+            "rule": None, "code": "play_log_mismatch",
+            "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
+                       f"the play log gives {mismatch['replayed']}",
+        })
+    return replay_verdict, errors
+
+
+def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
+    """Declarations and revolution are set up before play: the summary must say what the play
+    log says (the replay's `claimed` check covers only what play produces)."""
+    errors = []
+    for name in ("declarations", "revolution"):
+        said, logged = summary.get(name), play_log.get(name)
+        if said is None:
+            continue
+        if name == "declarations" and isinstance(said, dict) and isinstance(logged or {}, dict):
+            same = {str(k): v for k, v in said.items()} == {
+                str(k): v for k, v in (logged or {}).items()}
+        else:
+            same = isinstance(said, list) and sorted(map(str, said)) == sorted(
+                map(str, logged or []))
+        if not same:
+            errors.append({
+                "rule": "R34" if name == "declarations" else "R29", "code": "play_log_mismatch",
+                "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
+            })
+    return errors
+
+
+def _judged_by_replay(verdict: dict, replay_verdict: dict, summary: dict, rules,
+                      errors: list) -> dict:
+    """A played deal is judged by its replay. Settling the summary adds the streak (R40, which a
+    single record cannot know); where the two differ the replay wins, since it also knows which
+    points were opened after a head rival finished (D12), which no summary can say."""
+    combined = dict(verdict)
+    combined["replay"] = replay_verdict
+    if errors:
+        return combined
+    if not verdict["valid"] or verdict["union_scores"] != replay_verdict["union_scores"]:
+        combined["valid"] = True
+        combined["errors"] = []
+        combined["union_scores"] = replay_verdict["union_scores"]
+        strung = sequence.strung_by(summary.get("finish"))
+        ruleset = RuleSet.from_json(rules)
+        tributes = replay_verdict["tributes"]
+        if sequence.amnesty_applies(ruleset, strung, summary["string_three_streak"]):
+            tributes = []  # R40
+        combined["tributes"] = tributes
+        combined["settled_from"] = "replay"
+    return combined

@@ -1,0 +1,41 @@
+"""Which games the tournament side knows: game name -> its adapter (`matches/games/adapter.py`).
+
+Shared code asks `adapter_for(event)` and never compares a game's name. Adapters are named by
+import path and loaded on first use, so this module imports no game (and no model).
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from django.utils.module_loading import import_string
+
+#: game name -> dotted path of its adapter class; the first is the default for new events.
+ADAPTERS = {
+    "gouji": "matches.games.gouji.adapter.GoujiAdapter",
+    "giog": "matches.games.giog.adapter.GiogAdapter",
+}
+
+
+def register_game(name: str, adapter_path: str) -> None:
+    """Add a game (its engine registers with `matches.games.engines.register_engine`)."""
+    ADAPTERS[name] = adapter_path
+    adapter_named.cache_clear()
+
+
+@cache
+def adapter_named(name: str):
+    """The adapter of a game; KeyError for a game this site does not know."""
+    return import_string(ADAPTERS[name])()
+
+
+def adapter_for(event):
+    return adapter_named(event.game)
+
+
+def default_game() -> str:
+    return next(iter(ADAPTERS))
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """(name, label) of every game, for the event form's choices."""
+    return [(name, adapter_named(name).label) for name in ADAPTERS]

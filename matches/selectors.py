@@ -1,0 +1,83 @@
+"""Read queries behind the public pages, the public API and the exports: one place that knows
+how a round's tables, seats and tallies are read, so the three show the same thing.
+
+What a game shows of a table's result is its adapter's (`public_table_json`, `public_table`,
+`public_player`); the rows here are game-neutral.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from matches.events import live
+from matches.models import DealTally, Match, TableSeat
+from matches.models.round import SIDE_A
+
+
+def seats_by_table(round_) -> dict[int, list[TableSeat]]:
+    """table id -> its seats, seat 1 first, with the players."""
+    seats = defaultdict(list)
+    for seat in TableSeat.objects.filter(round=round_).select_related("player").order_by("seat"):
+        seats[seat.table_id].append(seat)
+    return seats
+
+
+def tallies_by_match(matches) -> dict[int, list[DealTally]]:
+    """match id -> its deal tallies, deal 1 first."""
+    tallies = defaultdict(list)
+    for tally in (DealTally.objects.filter(match__in=matches).select_related("deal")
+                  .order_by("deal__number")):
+        tallies[tally.match_id].append(tally)
+    return tallies
+
+
+def round_tables(round_, with_results: bool) -> list[dict]:
+    """Each match of a round with its seats and, when results are visible, its tallies so far."""
+    seats = seats_by_table(round_)
+    matches = list(round_.matches.select_related("table", "union_a", "union_b")
+                   .order_by("table__number", "id"))
+    tallies = tallies_by_match(matches) if with_results else {}
+    rows = []
+    for match in matches:
+        table_seats = seats.get(match.table_id, [])
+        played = tallies.get(match.pk, [])
+        rows.append({
+            "match": match,
+            "seats": table_seats,
+            "seats_a": [s for s in table_seats if s.side == SIDE_A],
+            "seats_b": [s for s in table_seats if s.side != SIDE_A],
+            "deals": played,
+            "running_a": sum(t.score_a for t in played),
+            "running_b": sum(t.score_b for t in played),
+            "finished": match.points_a is not None,
+        })
+    return rows
+
+
+def table_seats(match) -> dict[int, TableSeat]:
+    """seat number -> seat of one table, with the players."""
+    return {s.seat: s for s in TableSeat.objects.filter(table_id=match.table_id)
+            .select_related("player")}
+
+
+def table_tallies(match) -> dict[int, DealTally]:
+    """deal id -> tally, for one match."""
+    return {t.deal_id: t for t in DealTally.objects.filter(match=match)}
+
+
+def player_seats(event, player) -> list[TableSeat]:
+    """A player's seats in the event's visible rounds, first round first."""
+    return list(TableSeat.objects.filter(round__event=event, player=player,
+                                         round__state__in=live.VISIBLE_ROUND_STATES)
+                .select_related("round", "table", "union").order_by("round__number"))
+
+
+def seat_tallies(seat) -> list[DealTally]:
+    """The tallies of the table a seat was at, deal 1 first."""
+    return list(DealTally.objects.filter(match__table=seat.table_id).select_related("deal")
+                .order_by("deal__number"))
+
+
+def event_matches(event):
+    """Every match of an event, round by round and table by table."""
+    return Match.objects.filter(round__event=event).select_related(
+        "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id")

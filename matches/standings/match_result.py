@@ -1,0 +1,84 @@
+"""Shared by every game that plays matches of deals: the final reports of a match's deals, its
+regular deal rows, and (for two-union games) the match result with a knockout's extra deals."""
+from __future__ import annotations
+
+from matches.models import Deal, DealReport, DealTally, Match, Stage
+
+
+def final_reports(deals) -> dict:
+    """deal id → its final report, for the given deals."""
+    return {r.deal_id: r for r in DealReport.objects.final().filter(deal__in=deals)}
+
+
+def ensure_regular_deals(match: Match) -> None:
+    """Deal rows 1..deals_per_match exist, so the next deal can carry its tributes."""
+    have = set(match.deals.values_list("number", flat=True))
+    missing = [Deal(match=match, number=k) for k in range(1, match.round.event.deals_per_match + 1)
+               if k not in have]
+    if missing:
+        Deal.objects.bulk_create(missing, ignore_conflicts=True)
+
+
+def write_match_result(match: Match, deals: list[Deal]) -> None:
+    """A two-union match's totals and match points from its deals' tallies; a tied knockout
+    match gets its extra deals."""
+    event, stage = match.round.event, match.round.stage
+    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
+    regular = [d for d in deals if not d.is_extra and d.number <= event.deals_per_match]
+    extras = sorted((d for d in deals if d.is_extra), key=lambda d: d.number)
+    result = None
+    if all(d.pk in tallies for d in regular):
+        total_a = sum(tallies[d.pk].score_a for d in regular)
+        total_b = sum(tallies[d.pk].score_b for d in regular)
+        knockout = stage.format == Stage.Format.SINGLE_ELIMINATION
+        used = 0
+        if knockout and total_a == total_b:
+            # Extra deals in blocks of `tie_break_deals` (one at a time when blank) until a
+            # block ends with one union ahead; the match total includes them.
+            block = event.tie_break_deals or 1
+            while total_a == total_b:
+                chunk = extras[used:used + block]
+                if len(chunk) < block:
+                    _create_extra_deals(match, deals, block - len(chunk))
+                    break
+                if not all(d.pk in tallies for d in chunk):
+                    break
+                total_a += sum(tallies[d.pk].score_a for d in chunk)
+                total_b += sum(tallies[d.pk].score_b for d in chunk)
+                used += block
+            else:
+                result = (total_a, total_b)
+        else:
+            result = (total_a, total_b)
+        if result is not None:
+            # A correction may have decided the match earlier: unplayed extra deals go.
+            unplayed = [d.pk for d in extras[used:] if d.pk not in tallies]
+            Deal.objects.filter(pk__in=unplayed, reports__isnull=True).delete()
+    if result is None:
+        values = {"score_a": None, "score_b": None, "points_a": None, "points_b": None}
+    else:
+        a, b = result
+        if a > b:
+            points = (event.points_win, event.points_loss)
+        elif a < b:
+            points = (event.points_loss, event.points_win)
+        else:
+            points = (event.points_draw, event.points_draw)
+        values = {"score_a": a, "score_b": b, "points_a": points[0], "points_b": points[1]}
+    if any(getattr(match, k) != v for k, v in values.items()):
+        Match.objects.filter(pk=match.pk).update(**values)
+        for k, v in values.items():
+            setattr(match, k, v)
+
+
+def _create_extra_deals(match: Match, deals: list[Deal], count: int) -> None:
+    last = max((d.number for d in deals), default=0)
+    ledger = None
+    last_deal = max(deals, key=lambda d: d.number) if deals else None
+    if last_deal is not None:
+        tally = DealTally.objects.filter(deal=last_deal).first()
+        ledger = tally.tributes if tally else None
+    for k in range(1, count + 1):
+        Deal.objects.get_or_create(match=match, number=last + k,
+                                   defaults={"is_extra": True,
+                                             "tributes_owed": ledger if k == 1 else None})
