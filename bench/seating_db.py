@@ -32,7 +32,7 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from matches.demo import play_random_results
+    from matches.games.gouji.demo import play_random_results
     from matches.models import Event, Registration, Stage, Union, UnionMember
     from matches.draw import service as seating
     from players.models import Player

@@ -28,7 +28,7 @@ def build_random_event(unions: int, rounds: int, deals: int):
     match settled (bench/standings_step.py builds its database with it too)."""
     from django.db import transaction
 
-    from matches.demo import build_demo_event
+    from matches.games.gouji.demo import build_demo_event
     from matches.models import Deal, DealReport
     from matches.draw import service as seating
     from matches.standings import service as standings

@@ -5,8 +5,8 @@ import pytest
 
 @pytest.fixture
 def demo_event(db):
-    """A team event of 12 unions after three closed Swiss rounds (see matches/demo.py)."""
-    from matches.demo import build_demo_event
+    """A team event of 12 unions after three closed Swiss rounds (see matches/games/gouji/demo.py)."""
+    from matches.games.gouji.demo import build_demo_event
 
     return build_demo_event(unions=12, rounds=3, seed=2026)
 

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from matches import selectors
 from matches.events import live
-from matches.views.front_cache import front_cacheable
+from matches.front_cache import front_cacheable
 
 
 def _etag(request, event_id=None, *args, **kwargs):

@@ -75,7 +75,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
     matches = round_.matches.filter(table__isnull=False).select_related("table", "union_a", "union_b")
     # Tables without unions (Giog: 2-4 seats) take a result per seat on the sheet.
-    giog = not event.adapter.has_unions
+    per_seat = not event.adapter.has_unions
     for match in matches.order_by("table__number"):
         table = match.table
         table_seats = sorted(seats.get(table.pk, []), key=lambda s: s.seat)
@@ -84,7 +84,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         pdf.drawString(MARGIN, top - 8 * mm, _("第 %(n)s 桌") % {"n": table.number})
         pdf.setFont(FONT, 11)
         pdf.drawString(MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number})
-        if not giog:
+        if not per_seat:
             pdf.drawString(MARGIN, top - 21 * mm,
                            f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)")
         url = referee_urls.get(table.pk, "")
@@ -100,12 +100,12 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             y -= 7 * mm
             side = "A" if seat.side == SIDE_A else "B"
             pdf.drawString(MARGIN, y, f"{seat.seat}")
-            if not giog:
+            if not per_seat:
                 pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
             pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
         # Score sheet: one row per deal
         y -= 12 * mm
-        if giog:
+        if per_seat:
             columns = [_("手")] + [str(s.seat) for s in table_seats] + [_("斩首")]
             widths = [14] + [24] * len(table_seats) + [40]
         else:
@@ -116,7 +116,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             x_positions.append(x_positions[-1] + w * mm)
         right = x_positions[-1] + widths[-1] * mm
         pdf.setFont(FONT, 10)
-        pdf.drawString(MARGIN, y + 2 * mm, _("各家赢子数") if giog else _("名次（填座位号）"))
+        pdf.drawString(MARGIN, y + 2 * mm, _("各家赢子数") if per_seat else _("名次（填座位号）"))
         y -= 6 * mm
         row_height = 8 * mm
         for k in range(deal_rows + 1):
@@ -132,7 +132,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         # Signatures
         y = bottom - 14 * mm
         pdf.setFont(FONT, 11)
-        signers = (_("裁判签名"),) if giog else (
+        signers = (_("裁判签名"),) if per_seat else (
             _("裁判签名"), _("%(u)s 队长") % {"u": match.union_a.name},
             _("%(u)s 队长") % {"u": match.union_b.name})
         for k, who in enumerate(signers):

@@ -45,6 +45,10 @@ class GameAdapter:
     def site_title(self) -> str:
         raise NotImplementedError
 
+    def load_demo(self, organiser) -> tuple[object | None, bool]:
+        """The game's demo event for `make demo`: (event, made now); (None, False) for none."""
+        return None, False
+
     # --- settings ---------------------------------------------------------------------------
     def validate_event(self, event) -> dict:
         """Field name -> error message for settings the game refuses (empty: fine)."""

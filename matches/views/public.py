@@ -25,7 +25,7 @@ from matches import selectors
 from matches.events import live
 from matches.models import Match, StandingsSnapshot, Union
 from matches.standings.charts import rank_chart_svg
-from matches.views.front_cache import front_cacheable
+from matches.front_cache import front_cacheable
 from players.models import Player
 
 POLL_SECONDS = 5

@@ -84,3 +84,15 @@ def test_the_openapi_schema_lists_the_rules_endpoints(client):
     assert response.status_code == 200
     paths = json.loads(response.content)["paths"]
     assert "/api/v1/rules/replay" in paths and "/api/v1/rules/settle" in paths
+
+
+def test_each_game_has_its_rules_endpoints(client):
+    """/rules/<game>/replay and /settle for every game; /rules/replay and /settle stay Gou Ji's."""
+    from matches.games.engines import get_game
+
+    hand = next(iter(get_game("giog").selfplay(1, 3)))
+    verdict = post(client, "/api/v1/rules/giog/replay", hand).json()
+    assert verdict["valid"] is True and verdict["complete"] is True
+    same = post(client, "/api/v1/rules/gouji/settle", OUTCOME).json()
+    assert same == post(client, SETTLE, OUTCOME).json()
+    assert post(client, "/api/v1/rules/snap/settle", OUTCOME).status_code == 404

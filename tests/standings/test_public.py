@@ -144,7 +144,7 @@ def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
 def test_an_individual_event_shows_player_standings_everywhere(client, db):
     from django.contrib.auth import get_user_model
 
-    from matches.demo import build_demo_event
+    from matches.games.gouji.demo import build_demo_event
     from matches.models import Event
 
     get_user_model().objects.create_superuser("su", password="pw")

@@ -121,7 +121,7 @@ def test_draft_rounds_get_no_snapshot(build, scope):
 
 
 def test_an_individual_event_ranks_players_and_has_no_union_table(db):
-    from matches.demo import build_demo_event
+    from matches.games.gouji.demo import build_demo_event
     from matches.models import DealReport, Event
 
     event = build_demo_event(unions=2, rounds=0, entry_type=Event.EntryType.INDIVIDUAL, players=12)

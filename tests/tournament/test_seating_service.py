@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from matches.demo import build_demo_event, play_random_results
+from matches.games.gouji.demo import build_demo_event, play_random_results
 from matches.models import (
     Event, Match, Registration, Round, RoundEntry, RoundLog, Stage, TableSeat, Union,
 )

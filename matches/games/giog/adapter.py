@@ -8,7 +8,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from matches.models import Event
 from matches.games.adapter import GameAdapter
+from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog import draw, public, results, standings
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.referee import ResultForm
@@ -40,6 +42,12 @@ class GiogAdapter(GameAdapter):
         if event.entry_type not in self.entry_types:
             return {"entry_type": _("Giog 赛事只能个人报名")}
         return {}
+
+    def load_demo(self, organiser):
+        existing = Event.objects.filter(name=GIOG_DEMO_NAME, organisers=organiser).first()
+        if existing is not None:
+            return existing, False
+        return build_giog_demo(organiser), True
 
     def check_report(self, match, number, summary, play_log):
         return results.check_hand(match, number, summary, play_log)

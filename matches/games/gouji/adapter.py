@@ -8,11 +8,15 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from matches.models import Event
 from matches.draw import service as draw
 from matches.games.adapter import GameAdapter
+from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji import public, results, standings
 from matches.games.gouji.referee_form import ResultForm
+from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.ruleset import RuleSet
 
 
 class GoujiAdapter(GameAdapter):
@@ -44,6 +48,20 @@ class GoujiAdapter(GameAdapter):
 
     def site_title(self) -> str:
         return _("够级赛事")
+
+    def validate_event(self, event) -> dict:
+        """The rule set must be one the engine knows (a preset and flags of the spec)."""
+        try:
+            RuleSet.from_json(event.rules)
+        except (BadDocument, RuleViolation) as error:
+            return {"rules": str(getattr(error, "message", error))}
+        return {}
+
+    def load_demo(self, organiser):
+        existing = Event.objects.filter(name=DEMO_NAME, organisers=organiser).first()
+        if existing is not None:
+            return existing, False
+        return build_live_demo(organiser), True
 
     def check_report(self, match, number, summary, play_log):
         return results.check_report(match, number, summary, play_log)

@@ -9,8 +9,7 @@ class Command(BaseCommand):
     help = "Create the demo organiser account and the demo event (results through the results service)."
 
     def handle(self, *args, **options):
-        from matches.demo_live import DEMO_NAME, build_live_demo
-        from matches.models import Event
+        from matches.games.registry import ADAPTERS, adapter_named
 
         User = get_user_model()
         organiser, created = User.objects.get_or_create(
@@ -20,19 +19,11 @@ class Command(BaseCommand):
             organiser.set_password("demo")
             organiser.save()
         self.stdout.write("Demo organiser: user 'demo', password 'demo' (local use only).")
-        if Event.objects.filter(name=DEMO_NAME, organisers=organiser).exists():
-            self.stdout.write("The demo event is already loaded.")
-        else:
-            event = build_live_demo(organiser)
-            self.stdout.write(f"Demo event: /events/{event.pk}/ (public), /manage/events/{event.pk}/ (organiser)")
-        self._giog(organiser)
-
-    def _giog(self, organiser):
-        from matches.demo_giog import GIOG_DEMO_NAME, build_giog_demo
-        from matches.models import Event
-
-        if Event.objects.filter(name=GIOG_DEMO_NAME, organisers=organiser).exists():
-            self.stdout.write("The Giog demo event is already loaded.")
-            return
-        event = build_giog_demo(organiser)
-        self.stdout.write(f"Giog demo event: /events/{event.pk}/ (public)")
+        for name in ADAPTERS:  # each game loads its own demo event, once
+            adapter = adapter_named(name)
+            event, made = adapter.load_demo(organiser)
+            if not made:
+                self.stdout.write(f"The {name} demo event is already loaded.")
+            elif event is not None:
+                self.stdout.write(f"{name} demo event: /events/{event.pk}/ (public), "
+                                  f"/manage/events/{event.pk}/ (organiser)")

@@ -13,11 +13,9 @@ from django.db import transaction
 
 from matches.models import Event, Registration, Round, Stage, Union, UnionMember
 from matches.draw import service as seating
+from matches.events.demo_names import CLUBS, person_name
 from players.models import Club, Player
 
-SURNAMES = "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗"
-GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚"
-CLUBS = ["青岛市北够级协会", "崂山够级俱乐部", "黄岛牌友会", "烟台够级联谊会"]
 
 
 @transaction.atomic
@@ -52,14 +50,14 @@ def build_demo_event(
             club = clubs[k % len(clubs)]
             union = Union.objects.create(event=event, name=f"{club.name[:2]}联邦{k}", club=club)
             for order in (1, 2, 3):
-                player = Player.objects.create(name=_name(rng), club=club)
+                player = Player.objects.create(name=person_name(rng), club=club)
                 UnionMember.objects.create(union=union, player=player, order=order,
                                            is_captain=order == 1)
             Registration.objects.create(event=event, union=union, seed=k,
                                         status=Registration.Status.CHECKED_IN)
     else:
         for k in range(1, (players or unions * 3) + 1):
-            player = Player.objects.create(name=_name(rng), club=clubs[k % len(clubs)])
+            player = Player.objects.create(name=person_name(rng), club=clubs[k % len(clubs)])
             Registration.objects.create(event=event, player=player, seed=k,
                                         status=Registration.Status.CHECKED_IN)
     for number in range(1, rounds + 1):
@@ -91,6 +89,3 @@ def play_random_results(round_: Round, rng: random.Random) -> None:
             match.points_a = match.points_b = event.points_draw
         match.save(update_fields=["score_a", "score_b", "points_a", "points_b"])
 
-
-def _name(rng: random.Random) -> str:
-    return rng.choice(SURNAMES) + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2))))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import random
 
-from matches.demo import CLUBS, _name
+from matches.events.demo_names import CLUBS, person_name
 from matches.models import Event, RefereeLink, Registration, Round, Stage
 from matches.games.giog.engine.selfplay import selfplay
 from matches.results import service as results
@@ -57,7 +57,7 @@ def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
     stage = Stage.objects.create(event=event, order=1, name="轮换", planned_rounds=2)
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
     for k in range(1, players + 1):
-        player = Player.objects.create(name=_name(rng), club=clubs[k % len(clubs)])
+        player = Player.objects.create(name=person_name(rng), club=clubs[k % len(clubs)])
         Registration.objects.create(event=event, player=player, seed=k,
                                     status=Registration.Status.CHECKED_IN)
     for number in (1, 2):

@@ -12,7 +12,7 @@ import random
 
 from django.contrib.auth import get_user_model
 
-from matches.demo import CLUBS, _name
+from matches.events.demo_names import CLUBS, person_name
 from matches.models import (
     Event,
     PlayerAccount,
@@ -96,7 +96,7 @@ def build_live_demo(organiser=None, *, unions: int = 12, rounds: int = 3, seed: 
         club = clubs[k % len(clubs)]
         union = Union.objects.create(event=event, name=f"{club.name[:2]}联邦{k}", club=club)
         for order in (1, 2, 3):
-            player = Player.objects.create(name=_name(rng), club=club)
+            player = Player.objects.create(name=person_name(rng), club=club)
             UnionMember.objects.create(union=union, player=player, order=order, is_captain=order == 1)
         Registration.objects.create(event=event, union=union, seed=k,
                                     status=Registration.Status.CHECKED_IN)

@@ -1,0 +1,149 @@
+"""High card behind the game interface (`matches/games/adapter.py`): the whole Django side of a
+game in one small file."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from matches.draw import history
+from matches.draw.generator.individual import TableDraw
+from matches.draw.service import write_individual_tables
+from matches.games.adapter import GameAdapter
+from matches.models import DealTally, Registration, TableSeat
+from matches.results.errors import Checked, require_documents
+from matches.standings.match_result import final_reports, write_match_result
+from tests.games.highcard.engine import DEAL_FORMAT, OUTCOME_FORMAT, HighCardGame
+
+
+@dataclass
+class CardEntry:
+    cards: dict = field(default_factory=dict)
+    idempotency_key: str = ""
+    reason: str = ""
+
+    def problems(self) -> list[dict]:
+        return []
+
+    def summary(self) -> dict:
+        return {"format": OUTCOME_FORMAT, "cards": dict(self.cards)}
+
+    def play_log(self):
+        return None
+
+
+def _card(text):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+class CardForm:
+    templates = {"page": "highcard/table.html", "form": "highcard/form.html",
+                 "correct": "highcard/table.html", "summary": "highcard/summary.html"}
+
+    def blank(self, table):
+        return CardEntry(idempotency_key=uuid.uuid4().hex)
+
+    def from_post(self, table, data, files):
+        return CardEntry(cards={seat: _card(data.get(f"card_{seat}")) for seat in ("1", "2")},
+                         idempotency_key=data.get("idempotency_key") or uuid.uuid4().hex)
+
+    def from_report(self, table, report):
+        return CardEntry(cards=dict((report.summary or {}).get("cards") or {}))
+
+    def describe(self, problems):
+        return problems
+
+    def summary_context(self, report, seat_names):
+        return {"report": report, "winner": (report.verdict or {}).get("winner")}
+
+    def context(self, context):
+        return {}
+
+
+class HighCardAdapter(GameAdapter):
+    name = "highcard"
+    label = "High card"
+    engine = HighCardGame()
+    has_unions = False
+    entry_types = ("individual",)
+    deals_follow_on = False
+    result_form = CardForm()
+    player_columns = (("wins", "Wins", True), ("deals", "Deals", True))
+    export_player_columns = (("wins", "Wins"), ("deals", "Deals"))
+
+    def deal_name(self, number):
+        return f"card {number}"
+
+    def site_title(self):
+        return "High card"
+
+    def check_report(self, match, number, summary, play_log):
+        require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
+        summary = summary or play_log
+        verdict = self.engine.check_summary(summary)
+        return Checked(summary=summary, play_log=play_log, verdict=verdict,
+                       errors=verdict["errors"])
+
+    def settle_match(self, match):
+        deals = list(match.deals.order_by("number"))
+        reports = final_reports(deals)
+        DealTally.objects.filter(match=match).delete()
+        for deal in deals:
+            report = reports.get(deal.pk)
+            if report is None:
+                continue
+            winner = report.verdict["winner"]
+            DealTally.objects.create(
+                deal=deal, match=match, report_id=report.pk, finish=[winner, 3 - winner],
+                score_a=report.score_a, score_b=report.score_b)
+        write_match_result(match, deals)
+
+    def standings_rows(self, event, rounds, scope):
+        seats = {(t, s): (pid, name) for t, s, pid, name in TableSeat.objects.filter(
+            round__in=rounds).values_list("table_id", "seat", "player_id", "player__name")}
+        lines = {pid: {"player": pid, "name": name, "wins": 0, "deals": 0}
+                 for pid, name in Registration.objects.filter(event=event).values_list(
+                     "player_id", "player__name")}
+        for table_id, finish in DealTally.objects.filter(match__round__in=rounds).values_list(
+                "match__table_id", "finish"):
+            for place, seat in enumerate(finish):
+                pid, _name = seats[(table_id, seat)]
+                lines[pid]["deals"] += 1
+                lines[pid]["wins"] += place == 0
+        ordered = sorted(lines.values(), key=lambda line: (-line["wins"], line["name"]))
+        return [{**line, "rank": rank} for rank, line in enumerate(ordered, 1)]
+
+    def results_table(self, event, matches, tallies):
+        return ["table", "deal", "winner"], [
+            [m.table.number, t.deal.number, t.finish[0]] for m in matches
+            for t in tallies.get(m.pk, [])]
+
+    def draw_round(self, round_):
+        players = [r.player_id for r in history.active_registrations(round_.event,
+                                                                     round_.number)]
+        tables = [TableDraw(seats=players[k:k + 2]) for k in range(0, len(players) - 1, 2)]
+        write_individual_tables(round_, tables)
+        round_.quality = {"method": "highcard"}
+        round_.save(update_fields=["quality"])
+
+    def reflag_tables(self, round_, table_ids):
+        pass
+
+    def table_is_full(self, seat_numbers):
+        return list(seat_numbers) == [1, 2]
+
+    def public_table(self, event, round_, match, visible):
+        return "highcard/table.html", "highcard/table.html", {}
+
+    def public_player(self, event, player, seats):
+        return "highcard/table.html", {}
+
+    def public_table_json(self, row, visible):
+        match = row["match"]
+        entry = {"table": match.table.number,
+                 "players": [{"seat": s.seat, "name": s.player.name} for s in row["seats"]]}
+        if visible:
+            entry["winners"] = [t.finish[0] for t in row["deals"]]
+        return entry
