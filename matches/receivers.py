@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from django.dispatch import receiver
 
+from matches.events.live import forget_version
+from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
+from matches.tasks import enqueue, settle_deal
 from matches.signals import deal_result_changed
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
 def queue_settlement(sender, deal_id: int, match_id: int | None = None,
                      event_id: int | None = None, **kwargs) -> None:
-    from matches.models import Deal
-    from matches.tasks import enqueue, settle_deal
-
     if match_id is None or event_id is None:
         deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
         if deal is None:
@@ -35,8 +35,6 @@ def _cached(instance, *path: str):
 
 def _event_id_of(instance) -> int | None:
     """The event a saved row belongs to, without a query where the row knows it."""
-    from matches.models import Deal, DealReport, DealTally, Event, Match
-
     if isinstance(instance, Event):
         return instance.pk
     if getattr(instance, "event_id", None):
@@ -57,16 +55,12 @@ def _event_id_of(instance) -> int | None:
 
 
 def forget_public_version(sender, instance, **kwargs) -> None:
-    from matches.models import DealReport, DealTally
-    from matches.events.live import forget_version
-
     forget_version(_event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally)))
 
 
 def _connect_version_receivers() -> None:
     from django.db.models.signals import post_delete, post_save
 
-    from matches.models import DealReport, DealTally, Event, Round, StandingsSnapshot
 
     for model in (Event, Round, DealReport, DealTally, StandingsSnapshot):
         for signal in (post_save, post_delete):

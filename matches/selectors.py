@@ -6,10 +6,12 @@ What a game shows of a table's result is its adapter's (`public_table_json`, `pu
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
+
+from django.db.models import Count
 
 from matches.events import live
-from matches.models import DealTally, Match, TableSeat
+from matches.models import Deal, DealReport, DealTally, Match, TableSeat
 from matches.models.round import SIDE_A
 
 
@@ -81,3 +83,48 @@ def event_matches(event):
     """Every match of an event, round by round and table by table."""
     return Match.objects.filter(round__event=event).select_related(
         "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id")
+
+
+# --- a table's state: one definition for the referee pages, the dashboard and the API ----------
+
+#: in the order the dashboard counts them
+TABLE_STATES = ("waiting", "reported", "confirmed", "disputed")
+
+
+def state_from_counts(counts: Counter, deals_to_play: int) -> str:
+    """disputed: a report waits for the organiser; reported: a report waits for confirmation;
+    confirmed: every deal the match plays is final; waiting: deals still to be reported."""
+    if counts[DealReport.State.DISPUTED]:
+        return "disputed"
+    if counts[DealReport.State.PENDING]:
+        return "reported"
+    if counts[DealReport.State.FINAL] >= deals_to_play:
+        return "confirmed"
+    return "waiting"
+
+
+def table_states(matches) -> dict[int, dict]:
+    """match id -> {"state", "final", "pending"} for these matches, in two queries."""
+    matches = list(matches)
+    counts: dict[int, Counter] = defaultdict(Counter)
+    for match_id, state in DealReport.objects.filter(deal__match__in=matches).values_list(
+            "deal__match_id", "state"):
+        counts[match_id][state] += 1
+    deal_rows = dict(Deal.objects.filter(match__in=matches).order_by().values("match_id")
+                     .annotate(n=Count("id")).values_list("match_id", "n"))
+    found = {}
+    for match in matches:
+        to_play = max(match.round.event.deals_per_match, deal_rows.get(match.pk, 0))
+        tally = counts[match.pk]
+        found[match.pk] = {"state": state_from_counts(tally, to_play),
+                           "final": tally[DealReport.State.FINAL],
+                           "pending": tally[DealReport.State.PENDING]}
+    return found
+
+
+def table_state(table) -> str:
+    """The state of one table (see `state_from_counts`); waiting while it has no match."""
+    match = getattr(table, "match", None)
+    if match is None:
+        return "waiting"
+    return table_states([match])[match.pk]["state"]

@@ -16,6 +16,9 @@ from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
+from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
+from matches.standings import service as standings
+
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
@@ -24,8 +27,6 @@ MAX_RETRIES = 3
 @shared_task
 def probe_worker(token: str) -> int:
     """Record that a worker ran this task; re-running with the same token changes nothing."""
-    from matches.models import WorkerProbe
-
     probe, _ = WorkerProbe.objects.get_or_create(token=token, defaults={"worker_pid": os.getpid()})
     return probe.worker_pid
 
@@ -33,8 +34,6 @@ def probe_worker(token: str) -> int:
 # --- bookkeeping --------------------------------------------------------------------------------
 
 def _run_row(event_id: int, task: str, key: str):
-    from matches.models import ComputationRun
-
     row, _ = ComputationRun.objects.get_or_create(event_id=event_id, task=task, key=key)
     return row
 
@@ -47,7 +46,6 @@ def enqueue(task, owner: int, key: str, kwargs: dict, countdown: float = 0,
     round), so a burst of results does not queue a burst of identical recomputations. An
     `urgent` request is sent even so: the waiting run may be one delayed by `countdown`.
     """
-    from matches.models import ComputationRun, Event
 
     event_id = owner  # the event whose dashboard shows this computation
     name = task.name.rsplit(".", 1)[-1]
@@ -89,7 +87,6 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
     A worker retries through the broker with a growing delay; in eager mode (the embedded
     default) the retries run at once, in-process.
     """
-    from matches.models import ComputationRun, Event
 
     if not Event.objects.filter(pk=event_id).exists():
         return  # deleted since the task was queued: nothing to compute, nowhere to record it
@@ -126,8 +123,6 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def settle_deal(self, deal_id: int) -> None:
     """A deal's final result appeared or changed: settle its match, then the standings."""
-    from matches.models import Deal
-
     deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
     if deal is None or _tallied(deal):
         return
@@ -139,7 +134,6 @@ def _tallied(deal) -> bool:
     the same match, or a standings run settling what the queue had not reached yet, did it.
     When results come faster than the workers settle them, the queue behind then drains at two
     queries a task instead of a whole settlement each."""
-    from matches.models import DealReport, DealTally
 
     final = DealReport.objects.final().filter(deal_id=deal.pk).values_list("pk", flat=True).first()
     if final is None:
@@ -148,9 +142,6 @@ def _tallied(deal) -> bool:
 
 
 def _settle_match_now(task, match_id: int, match=None) -> None:
-    from matches.models import Match
-    from matches.standings import service as standings
-
     if match is None:
         match = Match.objects.select_related("round").filter(pk=match_id).first()
     if match is None:
@@ -172,7 +163,6 @@ def standings_interval(event_id: int) -> float:
     when one run takes long. At a festival a run takes seconds; spacing runs by
     STANDINGS_DUTY_FACTOR times the last run's duration keeps the mid-round standings to a
     fixed share of a worker, leaving the rest to the settlements referees wait for."""
-    from matches.models import ComputationRun
 
     # `seconds`, not started_at/finished_at: while a run is going, started_at is already the
     # new run's and finished_at still the old one's.
@@ -191,7 +181,6 @@ def settle_match(self, match_id: int) -> None:
 def _claim(event_id: int, from_round: int) -> int:
     """Take over a queued standings request: under the row lock, so a request that `enqueue`
     folds into it (a lower round) is either seen here or queued anew, never lost."""
-    from matches.models import ComputationRun
 
     with transaction.atomic():
         row = (ComputationRun.objects.select_for_update()
@@ -208,8 +197,6 @@ def _claim(event_id: int, from_round: int) -> int:
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def update_standings(self, event_id: int, from_round: int = 1) -> None:
     """The standings snapshots of round `from_round` and every later round."""
-    from matches.standings import service as standings
-
     from_round = _claim(event_id, from_round)
     run_tracked(self, event_id, "standings",
                 lambda: standings.update_standings(event_id, from_round),
@@ -219,6 +206,4 @@ def update_standings(self, event_id: int, from_round: int = 1) -> None:
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def recompute_event(self, event_id: int) -> None:
     """Everything of an event from its final results alone; gives the incremental numbers."""
-    from matches.standings import service as standings
-
     run_tracked(self, event_id, "event", lambda: standings.recompute_event(event_id))

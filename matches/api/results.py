@@ -27,6 +27,7 @@ from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import can_manage_event
+from matches import selectors
 from matches.results import service as results
 from matches import permissions
 from matches.results.errors import ResultError
@@ -160,7 +161,7 @@ def table_json(table: Table, actor: Actor) -> dict:
             for seat in table.seats.select_related("player", "union")
         ],
         "unions": None,
-        "state": results.table_state(table) if show_results else None,
+        "state": selectors.table_state(table) if show_results else None,
         "current_deal": None,
         "tributes_owed": None,
         "deals": [],

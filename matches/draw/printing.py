@@ -16,7 +16,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
-from matches.models import Round, TableSeat
+from matches.models import RefereeLink, Round, TableSeat
 from matches.models.round import SIDE_A
 
 FONT = "STSong-Light"
@@ -27,8 +27,6 @@ MARGIN = 15 * mm
 
 def referee_links(round_: Round, user=None) -> dict[int, str]:
     """table id → the token of an active referee link, creating one where a table has none."""
-    from matches.models import RefereeLink
-
     tokens = {}
     for table in round_.tables.order_by("number"):
         link = table.referee_links.filter(revoked_at__isnull=True).order_by("created_at", "id").first()

@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from matches.models import (
@@ -29,11 +28,8 @@ from matches.models import (
     DealReport,
     Event,
     Match,
-    PlayerAccount,
-    RefereeLink,
     Round,
     Stage,
-    Table,
 )
 from matches.permissions import Actor, can_enter_results, can_manage_event, confirmation_role
 from matches.games.registry import adapter_for
@@ -392,28 +388,6 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
 
 
 # --- what a table page shows --------------------------------------------------------------------
-
-TABLE_WAITING, TABLE_REPORTED, TABLE_CONFIRMED, TABLE_DISPUTED = (
-    "waiting", "reported", "confirmed", "disputed"
-)
-
-
-def table_state(table: Table) -> str:
-    """waiting (nothing open, deals left), reported (a report awaits confirmation), confirmed (all
-    deals final), disputed (a report was disputed)."""
-    match = getattr(table, "match", None)
-    if match is None:
-        return TABLE_WAITING
-    reports = DealReport.objects.filter(deal__match=match)
-    if reports.filter(state=DealReport.State.DISPUTED).exists():
-        return TABLE_DISPUTED
-    if reports.filter(state=DealReport.State.PENDING).exists():
-        return TABLE_REPORTED
-    finals = reports.final().count()
-    if finals >= match.round.event.deals_per_match:
-        return TABLE_CONFIRMED
-    return TABLE_WAITING
-
 
 def match_deals(match: Match) -> list[dict]:
     """Each deal of the match (played or to play) with its final and open reports."""

@@ -3,7 +3,7 @@ event that does not exist). Round actions go through the seating service; result
 by the Celery tasks and only shown here."""
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import tasks
+from matches import selectors, tasks
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
 from matches.permissions import can_manage_event, events_managed_by
 from matches.events import exports
@@ -39,26 +39,11 @@ def _round(event: Event, number: int) -> Round:
 # --- what the dashboard shows -------------------------------------------------------------------
 
 def table_progress(round_: Round) -> list[dict]:
-    """Each table of a round: waiting, reported, confirmed or disputed (from DealReport states)."""
-    states = defaultdict(Counter)
-    for match_id, state in DealReport.objects.filter(deal__match__round=round_).values_list(
-            "deal__match_id", "state"):
-        states[match_id][state] += 1
-    rows = []
-    for match in round_.matches.filter(union_b__isnull=False).select_related(
-            "table", "union_a", "union_b").order_by("table__number"):
-        counts = states.get(match.pk, Counter())
-        if counts[DealReport.State.DISPUTED]:
-            state = "disputed"
-        elif match.points_a is not None:
-            state = "confirmed"
-        elif counts[DealReport.State.PENDING] or counts[DealReport.State.FINAL]:
-            state = "reported"
-        else:
-            state = "waiting"
-        rows.append({"match": match, "state": state, "final": counts[DealReport.State.FINAL],
-                     "pending": counts[DealReport.State.PENDING]})
-    return rows
+    """Each table of a round with its state (`selectors.table_states`) and report counts."""
+    matches = list(round_.matches.filter(union_b__isnull=False).select_related(
+        "round__event", "table", "union_a", "union_b").order_by("table__number"))
+    states = selectors.table_states(matches)
+    return [{"match": match, **states[match.pk]} for match in matches]
 
 
 def computation_status(event: Event) -> dict:
@@ -80,7 +65,7 @@ def _progress_context(event: Event) -> dict:
                                           state=DealReport.State.DISPUTED)
                 .select_related("deal__match__table", "deal__match__round").order_by("created_at"))
     return {"event": event, "current": current, "tables": tables, "counts": counts,
-            "states": ["waiting", "reported", "confirmed", "disputed"],
+            "states": selectors.TABLE_STATES,
             "disputes": disputes, "computing": computation_status(event), "poll": POLL_SECONDS}
 
 

@@ -18,6 +18,7 @@ from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import can_manage_event
 from matches.games.registry import adapter_for
 from matches.views.referee import render_form, run_check, seats_of
+from matches import selectors
 from matches.results import service as results
 from matches.results.errors import ResultError
 from matches.permissions import Actor
@@ -43,7 +44,7 @@ def event_results(request, event_id: int):
     rounds = []
     for round_ in event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"):
         tables = round_.tables.select_related("match__union_a", "match__union_b")
-        rows = [{"table": t, "match": getattr(t, "match", None), "state": results.table_state(t)}
+        rows = [{"table": t, "match": getattr(t, "match", None), "state": selectors.table_state(t)}
                 for t in tables]
         counts = {}
         for row in rows:
@@ -73,7 +74,7 @@ def table_results(request, event_id: int, table_id: int):
     return render(request, "manage/results/table.html", {
         "event": event, "table": table, "round": table.round, "match": match, "seats": seats,
         "seat_names": {s["seat"]: s["player"] for s in seats}, "deal_rows": rows, "links": links,
-        "state": results.table_state(table),
+        "state": selectors.table_state(table),
     })
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from matches import permissions, ratelimit
+from matches import permissions, ratelimit, selectors
 from matches.games.registry import adapter_for
 from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import Actor
@@ -267,7 +267,7 @@ def home(request):
     actor = Actor(user=request.user)
     tables = permissions.tables_of(actor).select_related("round__event").exclude(
         round__state=Round.State.DRAFT)
-    rows = [{"table": t, "state": results.table_state(t)} for t in tables[:50]]
+    rows = [{"table": t, "state": selectors.table_state(t)} for t in tables[:50]]
     return render(request, "referee/home.html", {
         "tables": rows, "confirmable": permissions.confirmable_reports(actor),
     })

@@ -3,7 +3,7 @@
 A *hand* of a Giog table is a `Deal` of the table's match: hand 1..`event.deals_per_match`.
 A report is a referee's summary `giog-outcome/1` (pieces won per seat, beheaded seats), a full
 hand record `giog-hand/1`, or both. Everything else (storing, idempotency, confirmation,
-corrections, the audit trail) is the Gou Ji path in `matches.results.service`, unchanged.
+corrections, the audit trail) is shared, in `matches.results.service`.
 """
 from __future__ import annotations
 
@@ -37,15 +37,10 @@ def hand_points(places: list, place_points: list) -> dict[str, str]:
 
 
 def check_hand(match, number: int, summary: Any, play_log: Any):
-    """Run the Giog engine on a hand report; nothing is stored ."""
-    
+    """Run the Giog engine on a hand report; nothing is stored. Raises ResultError (400) when
+    a document cannot be read; `errors` are every reason to refuse it."""
     event = match.round.event
-    if summary is None and play_log is None:
-        raise ResultError("bad_document", "send a summary (giog-outcome/1), a hand record "
-                                          "(giog-hand/1) or both")
-    for name, doc in (("summary", summary), ("play_log", play_log)):
-        if doc is not None and not isinstance(doc, dict):
-            raise ResultError("bad_document", f"the {name} must be a JSON object")
+    require_documents(summary, play_log, OUTCOME_FORMAT, HAND_FORMAT)
     seats = table_size(match)
     game = GiogGame()
     errors: list[dict] = []
