@@ -42,8 +42,6 @@ class GameAdapter:
         """"第 3 局" / "第 3 手" in the page's language."""
         raise NotImplementedError
 
-    def site_title(self) -> str:
-        raise NotImplementedError
 
     def load_demo(self, organiser) -> tuple[object | None, bool]:
         """The game's demo event for `make demo`: (event, made now); (None, False) for none."""

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.registry import adapter_for, default_game, game_choices
 
-#: tie-breaks an event may order; standings (a later issue) compute them.
+#: tie-breaks an event may order (matches/standings/ranking.py computes them).
 TIE_BREAKS = (
     "match_points",  # 场分 / match points
     "score_difference",  # deal-score difference over all matches
@@ -78,7 +78,7 @@ class Event(models.Model):
     venue = models.CharField(_("地点"), max_length=200, blank=True)
     start_date = models.DateField(_("开始日期"))
     end_date = models.DateField(_("结束日期"), null=True, blank=True)
-    # An organiser acts only on their own events (enforced by the views of later issues).
+    # An organiser acts only on their own events (matches/permissions.py).
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, verbose_name=_("组织者"), blank=True,
         related_name="organised_events",
@@ -174,12 +174,6 @@ class Event(models.Model):
             Event.objects.filter(pk=self.pk, rules_frozen_at__isnull=True).update(
                 rules_frozen_at=self.rules_frozen_at
             )
-
-    def is_organiser(self, user) -> bool:
-        return bool(user and user.is_authenticated) and self.organisers.filter(pk=user.pk).exists()
-
-    def label(self, key: str) -> str:
-        return (self.labels or {}).get(key) or DEFAULT_LABELS[key]
 
     @property
     def is_team(self) -> bool:

@@ -32,9 +32,6 @@ class DealReportQuerySet(models.QuerySet):
         """Reports still waiting for a decision (pending confirmation or disputed)."""
         return self.filter(state__in=[DealReport.State.PENDING, DealReport.State.DISPUTED])
 
-    def for_match(self, match):
-        return self.filter(deal__match=match)
-
 
 class DealReport(models.Model):
     class Kind(models.TextChoices):

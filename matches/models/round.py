@@ -92,7 +92,7 @@ class Match(models.Model):
     # Why the draw is what it is: pulled_up/pulled_down, bye, rematch_forced, club_clash, ...
     flags = models.JSONField(default=list, blank=True)
     details = models.JSONField(default=dict, blank=True)
-    # Results (a later issue fills them): deal-score totals and match points.
+    # Results (the standings service writes them): deal-score totals and match points.
     score_a = models.IntegerField(null=True, blank=True)
     score_b = models.IntegerField(null=True, blank=True)
     points_a = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -117,10 +117,6 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.union_b_id is None
-
-    @property
-    def has_result(self) -> bool:
-        return self.points_a is not None
 
 
 class RoundEntry(models.Model):

@@ -42,10 +42,6 @@ def _forbidden(message: str) -> ResultError:
 
 # --- deals --------------------------------------------------------------------------------------
 
-def deal_limit(match: Match) -> int:
-    return match.round.event.deals_per_match
-
-
 def deal_for(match: Match, number: int) -> Deal:
     """The deal `number` of a match, created on first use.
 

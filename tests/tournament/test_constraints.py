@@ -319,7 +319,7 @@ def test_rules_freeze_once_the_first_deal_is_recorded(ev):
 def test_defaults_follow_yantai_2020(ev):
     assert (ev.deals_per_match, ev.points_win, ev.points_draw, ev.points_loss) == (6, 3, 1, 0)
     assert ev.game == "gouji"
-    assert ev.label("deal") == "局"
+    assert ev.labels["deal"] == "局"
 
 
 def test_rules_are_judged_by_the_gouji_engine(ev):

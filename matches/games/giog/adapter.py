@@ -35,8 +35,6 @@ class GiogAdapter(GameAdapter):
     def deal_name(self, number: int) -> str:
         return _("第%(n)s手") % {"n": number}
 
-    def site_title(self) -> str:
-        return _("Giog 赛事")
 
     def validate_event(self, event) -> dict:
         if event.entry_type not in self.entry_types:

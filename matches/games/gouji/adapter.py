@@ -46,8 +46,6 @@ class GoujiAdapter(GameAdapter):
     def deal_name(self, number: int) -> str:
         return _("第%(n)s局") % {"n": number}
 
-    def site_title(self) -> str:
-        return _("够级赛事")
 
     def validate_event(self, event) -> dict:
         """The rule set must be one the engine knows (a preset and flags of the spec)."""

@@ -1,4 +1,4 @@
-"""A whole demo event, for tests, later issues and a future `load_demo` command.
+"""A whole demo event with played rounds, for tests and benchmarks.
 
 `build_demo_event()` makes clubs, players, unions, registrations and a Swiss stage, then plays
 `rounds` rounds: draw, publish, random match results, close. Everything comes from `seed`, so

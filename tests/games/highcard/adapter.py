@@ -76,8 +76,6 @@ class HighCardAdapter(GameAdapter):
     def deal_name(self, number):
         return f"card {number}"
 
-    def site_title(self):
-        return "High card"
 
     def check_report(self, match, number, summary, play_log):
         require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
