@@ -111,6 +111,8 @@ def test_r18_removing_cards_not_held_is_a_violation():
         ({}, 216, 36, 16, 16, 4),
         ({"decks": 6}, 324, 54, 24, 24, 6),
         ({"short_deck": True}, 198, 33, 6, 8, 4),
+        # R3 short deck with six packs: six 3s and six 4s, so the 288 cards divide by six
+        ({"decks": 6, "short_deck": True}, 288, 48, 6, 6, 6),
     ],
 )
 def test_r3_deck(rules, total, per_seat, threes, fours, jokers):

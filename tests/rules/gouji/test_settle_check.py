@@ -76,8 +76,8 @@ def test_the_game_interface_checks_summaries():
          [("R29", "revolution_place")]),  # mates are 1st and 2nd: 5 must be 3rd
         ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [2]}, []),
         ({"revolution": [5], "finish": [1, 3, 5, 2, 4, 6], "points": [2]}, []),
-        ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [1]},
-         [("R29", "revolution_rival_point_missing")]),
+        # R29/D11: the rival's point is automatic, so a summary need not list it
+        ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [1]}, []),
         ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [2, 5]},
          [("R29", "revolutionary_point")]),
         ({"revolution": [5], "finish": [1, 2, 3, 5, 4, 6], "points": [2],
@@ -211,7 +211,7 @@ def test_r29_revolution_contest_takes_points_as_reported():
     # The revolutionary opened a point with their best set; the rival opened none.
     assert codes(summary(rules=rules, revolution=[5], finish=[1, 2, 3, 5, 4, 6], points=[5])) == []
     assert codes(summary(revolution=[5], finish=[1, 2, 3, 5, 4, 6], points=[5])) == [
-        ("R29", "revolution_rival_point_missing"), ("R29", "revolutionary_point")]
+        ("R29", "revolutionary_point")]
 
 
 json_values = st.recursive(

@@ -99,9 +99,10 @@ def full_deck(rules: RuleSet) -> tuple[int, ...]:
     packs = rules.decks
     counts = [4 * packs] * (TWO + 1) + [packs, packs]
     if rules.short_deck:
-        # EN "Six 3 and Six or Eight 4": six 3s and eight 4s, 33 cards a seat.
+        # EN "Six 3 and Six or Eight 4": six 3s, and eight 4s with four packs (198 cards, 33 a
+        # seat) or six 4s with six packs (288 cards, 48 a seat), so that the deal divides evenly.
         counts[0] = 6
-        counts[1] = 8
+        counts[1] = 8 if packs == 4 else 6
     return tuple(counts)
 
 

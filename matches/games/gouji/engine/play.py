@@ -119,6 +119,9 @@ class State:
         "notes",  # tuple of strings
         "late_points",  # mask: points opened by R25 after the head rival finished (D12)
         "filled",  # mask: places filled by D13 when a union strung three, not by play
+        "led",  # mask: seats that have had the lead of a round (R34 特点)
+        "rival_led",  # mask: seats whose head rival had the lead before they left play (R34, D12)
+        "judged",  # mask: seats whose `rival_led` bit is fixed (they left play)
     )
 
     def copy(self) -> State:
@@ -148,6 +151,9 @@ class State:
         new.notes = self.notes
         new.late_points = self.late_points
         new.filled = self.filled
+        new.led = self.led
+        new.rival_led = self.rival_led
+        new.judged = self.judged
         return new
 
     # -- read-only helpers --------------------------------------------------------------
@@ -226,15 +232,19 @@ def start(rules, hands: tuple, leader: int, revolution=()) -> State:
     s.notes = ()
     s.late_points = 0
     s.filled = 0
+    s.led = 0
+    s.rival_led = 0
+    s.judged = 0
     places = [0] * 7
     for seat in revolution:
         # R29: the revolutionary does not play and is placed 4th (3rd is settled later);
-        # their head rival opens a point automatically.
+        # their head rival opens a point automatically (not under `revolution_contest`, whose
+        # points the replay takes from the record's claim).
         s.gone |= 1 << seat
         s.gone_count += 1
         places[seat] = 4
         rival = head_rival(seat)
-        if not s.no_point >> rival & 1:
+        if not rules.revolution_contest and not s.no_point >> rival & 1:
             s.points += (rival,)
             s.no_point |= 1 << rival
     s.places = tuple(places)
@@ -244,6 +254,7 @@ def start(rules, hands: tuple, leader: int, revolution=()) -> State:
         leader = _next_active(s, leader)
     s.phase = LEAD
     s.turn = leader
+    s.led = 1 << leader
     _check_complete(s)
     return s
 
@@ -281,6 +292,15 @@ def _set_place(s: State, seat: int, place: int) -> None:
     s.places = tuple(places)
     s.gone |= 1 << seat
     s.gone_count += 1
+    _judge_lead(s, seat)
+
+
+def _judge_lead(s: State, seat: int) -> None:
+    """R34/D12: a special declaration is judged when the declarer leaves play: did the head
+    rival have the lead by then? (Kept for every seat; the settlement reads the declarers'.)"""
+    s.judged |= 1 << seat
+    if s.led >> head_rival(seat) & 1:
+        s.rival_led |= 1 << seat
 
 
 def _finish(s: State, seat: int) -> None:
@@ -325,6 +345,9 @@ def _check_complete(s: State) -> bool:
             if strung:
                 s.filled |= 1 << seat
     s.places = tuple(places)
+    for seat in SEATS:
+        if not s.judged >> seat & 1:
+            _judge_lead(s, seat)  # the seats left in play, and revolutionaries: the whole deal
     if s.burner:
         # the burner did not play out before the deal ended: its burn came to nothing
         _set_burn_outcome(s, s.burner, "stopped")
@@ -341,6 +364,7 @@ def _end_round(s: State, leader: int) -> None:
         leader = _next_active(s, leader)
     s.phase = LEAD
     s.turn = leader
+    s.led |= 1 << leader
     s.top = None
     s.owner = 0
     s.passed = 0
@@ -635,7 +659,19 @@ def _open_burn_window(s: State, answerer: int, answer) -> None:
 
 
 def _anyone_could_answer(s: State, answerer: int) -> bool:
-    return any(seat != answerer and playable(s, seat) for seat in SEATS)
+    """D8: is any seat left that may still answer in the burn window, whatever its cards? (The
+    reader does not close the window on the strength of the cards it knows.) Mirrors
+    `_play_role` in ANSWERED: in play, not the answerer, not passed in the round; a headless
+    seat may answer (D6), any other seat burns (R21, with `burn_requires_point` only after a
+    point)."""
+    blocked = s.gone | s.passed | 1 << answerer
+    needs_point = s.table.rules.burn_requires_point
+    for seat in SEATS:
+        if blocked >> seat & 1:
+            continue
+        if not needs_point or s.gone >> head_rival(seat) & 1 or seat in s.points:
+            return True
+    return False
 
 
 def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
@@ -664,10 +700,22 @@ def _unburnt(s: State) -> State:
     return t
 
 
+def _not_leading(state: State, seat: int) -> None:
+    """R15: the leader may not pass or yield (`must_lead`); another seat has no turn to pass
+    in while someone leads (`not_your_turn`)."""
+    phase = state.phase
+    if phase == LEAD:
+        if seat != state.turn:
+            raise RuleViolation("R15", "not_your_turn", f"seat {state.turn} leads, not seat {seat}")
+        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+    if phase == ANSWERED and seat == state.turn:
+        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+
+
 def _pass(state: State, seat: int) -> State:
     phase = state.phase
-    if phase == LEAD or (phase == ANSWERED and seat == state.turn):
-        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+    if phase == LEAD or phase == ANSWERED:
+        _not_leading(state, seat)
     if phase == GOUJI or phase == ANSWERED:
         if phase == GOUJI and seat == state.turn:
             # R20/D3: the head rival lets the Gou Ji hand stand: the exchange is over
@@ -717,8 +765,8 @@ def _pass(state: State, seat: int) -> State:
 
 def _yield(state: State, seat: int) -> State:
     phase = state.phase
-    if phase == LEAD or (phase == ANSWERED and seat == state.turn):
-        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+    if phase == LEAD or phase == ANSWERED:
+        _not_leading(state, seat)
     if phase == LAST_ANSWER:
         raise RuleViolation("R25", "no_yield", "there is no yielding on a last-hand answer (D3)")
     if seat != head_rival(state.owner) or phase == ANSWERED:

@@ -104,8 +104,10 @@ def _read_claimed(value) -> dict:
         for burn in burns:
             if not isinstance(burn, dict) or set(burn) != {"burner", "burned", "outcome"}:
                 raise BadDocument("claimed.burns entries are {burner, burned, outcome}")
-            if burn["outcome"] not in BURN_OUTCOMES:
-                raise BadDocument(f"claimed.burns: unknown outcome {burn['outcome']!r}")
+            if burn["outcome"] not in BURN_OUTCOMES and burn["outcome"] is not None:
+                raise BadDocument(
+                    f"claimed.burns: unknown outcome {burn['outcome']!r} (null: still undecided)"
+                )
             claimed["burns"].append({
                 "burner": _seat(burn["burner"], "claimed.burns.burner"),
                 "burned": _seat(burn["burned"], "claimed.burns.burned"),
@@ -228,11 +230,6 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "R29",
                 "two_revolutions",
                 "two or more revolutions void the deal: redeal",
-            )
-        if rules.revolution_contest:
-            return RuleViolation(
-                "R29", "unsupported",
-                "replaying a revolution under 'revolution_contest' is not supported",
             )
         seat = record.revolution[0]
         counts = hands[seat]

@@ -14,7 +14,31 @@ def replay(doc) -> dict:
 
 
 def initial_state(record: DealRecord) -> engine.State:
-    return engine.start(record.rules, record.hands, record.leader, record.revolution)
+    state = engine.start(record.rules, record.hands, record.leader, record.revolution)
+    contest = contest_points(record)
+    if contest:
+        state = state.copy()
+        for seat in contest:
+            state.points += (seat,)
+            state.no_point |= 1 << seat
+    return state
+
+
+def contest_seats(record: DealRecord) -> tuple[int, ...]:
+    """R29 `revolution_contest`: the revolutionary and its head rival, whose points come from
+    the contest before play (not written in a record), or () without one."""
+    if len(record.revolution) == 1 and record.rules.revolution_contest:
+        rebel = record.revolution[0]
+        return (rebel, engine.head_rival(rebel))
+    return ()
+
+
+def contest_points(record: DealRecord) -> tuple[int, ...]:
+    """R29 `revolution_contest`: the contest is played before the deal and is not part of the
+    record, so its points are taken as the record claims them (spec: summaries report the points
+    as played; replay of the variant is optional)."""
+    claimed = (record.claimed or {}).get("points") or ()
+    return tuple(seat for seat in contest_seats(record) if seat in claimed)
 
 
 def replay_record(record: DealRecord) -> dict:
@@ -25,6 +49,12 @@ def replay_record(record: DealRecord) -> dict:
     apply = engine.apply
     error = None
     notes = []
+    if contest_seats(record):
+        seats = " and ".join(map(str, contest_seats(record)))
+        notes.append(
+            f"R29: revolution_contest is played before the deal; the points of seats {seats} "
+            "are taken as claimed"
+        )
     for index, action in enumerate(record.actions):
         try:
             after = apply(state, action)
@@ -75,6 +105,11 @@ def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Ou
         revolution=tuple(record.revolution),
         string_three_streak=0,
         late_points=late,
+        special_failed=frozenset(
+            seat for seat, kind in record.declarations.items()
+            if kind == "special" and state.rival_led >> seat & 1
+        ),
+        counters=tuple(counter for _, _, o, counter in state.burns if o is not None),
     )
 
 
@@ -125,8 +160,23 @@ def _verdict(record, state, error, notes=()) -> dict:
                 verdict["valid"] = False
                 verdict["error"] = _error(None, violation)
     if record.claimed:
-        verdict["mismatches"] = mismatches(record.claimed, verdict)
+        verdict["mismatches"] = mismatches(_implied(record, record.claimed), verdict)
     return verdict
+
+
+def _implied(record: DealRecord, claimed: dict) -> dict:
+    """R29/D11: the revolutionary's head rival opens a point automatically, so a claim need not
+    list it."""
+    if (
+        "points" in claimed
+        and len(record.revolution) == 1
+        and record.rules.revolution
+        and not record.rules.revolution_contest
+    ):
+        rival = engine.head_rival(record.revolution[0])
+        if rival not in claimed["points"]:
+            return {**claimed, "points": [*claimed["points"], rival]}
+    return claimed
 
 
 def _canonical(field: str, value):

@@ -135,17 +135,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 #: Flag values the engine does not implement yet (D14), with the reason given to the user.
-#: The play engine may add its own entries here.
-UNSUPPORTED: dict[tuple[str, Any], str] = {
-    ("place_tribute", "pool"): (
-        "R38 pooled place tributes are picked by the winners at the table; the ledger "
-        "cannot name payer and receiver"
-    ),
-    ("special_declaration", True): (
-        "R34 special declarations (特点) are judged by whether the rival ever led, "
-        "which the engine does not track yet"
-    ),
-}
+#: Empty: every flag and value of the spec is played. A value added here is rejected as a
+#: `BadDocument`, never played by other rules.
+UNSUPPORTED: dict[tuple[str, Any], str] = {}
 
 FLAGS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset")
 
@@ -195,8 +187,6 @@ def _read_flag(flag: str, raw: Any) -> Any:
 def _check_combination(rules: RuleSet) -> None:
     if rules.decks not in (4, 6):
         raise BadDocument(f"rules flag 'decks' must be 4 or 6 (R3), not {rules.decks}")
-    if rules.short_deck and rules.decks != 4:
-        raise BadDocument("rules flag 'short_deck' is unsupported with 'decks' = 6 (R3)")
     if rules.false_burn_cards < 1:
         raise BadDocument("rules flag 'false_burn_cards' must be at least 1 (R22d)")
 

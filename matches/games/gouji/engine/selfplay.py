@@ -16,7 +16,9 @@ from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO, full_deck
 from matches.games.gouji.engine.play import PASS, PLAY, SEATS, THREE, YIELD, Action, head_rival
 from matches.games.gouji.engine.record import DealRecord, write_record
-from matches.games.gouji.engine.replay import _finish, outcome_of
+from matches.games.gouji.engine.hands import beats, opens_point
+from matches.games.gouji.engine.play import hand_of
+from matches.games.gouji.engine.replay import _finish, initial_state, outcome_of
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import union_scores
 
@@ -136,6 +138,26 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
     return action, engine.apply(state, action)
 
 
+def contest_points(rules: RuleSet, hands: tuple, revolution: tuple) -> tuple[int, ...]:
+    """R29 `revolution_contest` before play: the revolutionary plays its best point-opening set
+    and opens a point when its head rival cannot beat it. (Bots never make the rival's three
+    point-opening answers, so the rival opens none.)"""
+    if not (rules.revolution_contest and len(revolution) == 1):
+        return ()
+    rebel = revolution[0]
+    sets = [
+        hand_of(cards) for cards in engine.hands_in(hands[rebel])
+        if opens_point(hand_of(cards), rules)
+    ]
+    if not sets:
+        return ()
+    best = max(sets, key=lambda hand: (hand.rank, hand.size))
+    rival = head_rival(rebel)
+    if any(beats(hand_of(c), best, rules) for c in engine.hands_in(hands[rival], best.size)):
+        return ()
+    return (rebel,)
+
+
 def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
     """Deal and play one full deal; the record claims the outcome the engine reached."""
     hands = deal_hands(rules, rng)
@@ -149,12 +171,18 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
             declarations[seat] = "clear"
         elif roll < 0.06:
             declarations[seat] = "unclear"
+        elif roll < 0.10 and rules.special_declaration:
+            declarations[seat] = "special"  # R34 特点
     revolution = ()
-    if rules.revolution and not rules.revolution_contest:
+    if rules.revolution:
         rebels = [s for s in SEATS if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
         if len(rebels) == 1 and rng.random() < 0.5:
             revolution = (rebels[0],)
-    state = engine.start(rules, hands, leader, revolution)
+    contest = contest_points(rules, hands, revolution)
+    state = initial_state(DealRecord(
+        rules=rules, hands=hands, leader=leader, revolution=revolution,
+        claimed={"points": list(contest)},
+    ))
     actions = []
     while state.phase != engine.OVER:
         action, state = choose_action(state, rng)

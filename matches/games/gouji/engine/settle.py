@@ -52,9 +52,18 @@ class Outcome:
     # rival finished. They are points, but do not fail the rival's declaration. A summary
     # cannot say so (gouji-outcome/1 has no such field); a replay can.
     late_points: frozenset[int] = frozenset()
+    # R34: seats whose special declaration (特点) failed: their head rival got the lead before
+    # they finished (D12). A summary lists them (`special_failed`); a replay tracks the leads.
+    special_failed: frozenset[int] = frozenset()
+    # R22: for each burn, whether it interrupted the burn listed just before it (a counter-burn
+    # chain). Empty: read from consecutive entries (see `burn_chain_flags`); a replay knows it.
+    counters: tuple[bool, ...] = ()
 
     def declaration_fails(self, declarer: int) -> bool:
-        """R34/D12: the head rival opened a point before the declarer finished."""
+        """R34/D12: the head rival opened a point (for `special`: got the lead) before the
+        declarer finished."""
+        if self.declarations.get(declarer) == "special":
+            return declarer in self.special_failed
         rival = head_rival(declarer)
         return rival in self.points and rival not in self.late_points
 
@@ -81,6 +90,7 @@ _OUTCOME_FIELDS = {
     "suffocated",
     "revolution",
     "string_three_streak",
+    "special_failed",
 }
 
 
@@ -106,7 +116,14 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
     streak = doc.get("string_three_streak", 0)
     if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
         raise BadDocument("field 'string_three_streak' must be a whole number 0 or more")
-    outcome = Outcome(finish, points, declarations, burns, suffocated, revolution, streak)
+    special_failed = frozenset(_seat_list(doc.get("special_failed", []), "special_failed"))
+    if len(revolution) == 1 and rules.revolution and not rules.revolution_contest:
+        # R29/D11: the revolutionary's head rival opens a point automatically, listed or not
+        points |= {head_rival(revolution[0])}
+    outcome = Outcome(
+        finish, points, declarations, burns, suffocated, revolution, streak,
+        special_failed=special_failed,
+    )
     return outcome, rules
 
 
@@ -243,13 +260,8 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
             f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
         ))
     if not rules.revolution_contest:
-        # D11: the rival's point is automatic and the revolutionary opens none.
-        if rival not in outcome.points:
-            errors.append(RuleViolation(
-                "R29", "revolution_rival_point_missing",
-                f"seat {rival}, head rival of revolutionary seat {rebel}, opens a point "
-                "automatically, but the points do not list it",
-            ))
+        # D11: the rival's point is automatic (parse_outcome adds it when a summary does not
+        # list it) and the revolutionary opens none.
         if rebel in outcome.points:
             errors.append(RuleViolation(
                 "R29", "revolutionary_point",
@@ -280,13 +292,30 @@ def _check_declarations(outcome, rules, errors) -> None:
                 "R34", "special_not_allowed",
                 f"seat {seat} declared 'special' (特点), which this rule set does not allow",
             ))
+    for seat in sorted(outcome.special_failed):
+        if outcome.declarations.get(seat) != "special":
+            errors.append(RuleViolation(
+                "R34", "special_failed_undeclared",
+                f"seat {seat} is listed in special_failed but did not declare 'special' (特点)",
+            ))
 
 
 def _check_burns(outcome, rules, finish_ok, errors) -> None:
     previous = None
+    out: dict[int, int] = {}  # false burners out of play (R22d/D5) -> index of their false burn
     for index, burn in enumerate(outcome.burns):
         burner, burned, result = burn
         where = f"burn {index + 1} (seat {burner} burning seat {burned})"
+        for seat in (burner, burned):
+            if seat in out:
+                errors.append(RuleViolation(
+                    "D5", "false_burner_out",
+                    f"{where}: seat {seat} burned falsely in burn {out[seat] + 1} and was out "
+                    "of play at once (R22d), so takes part in no later burn",
+                ))
+                break
+        if result == "false" and rules.false_burn == "place":
+            out.setdefault(burner, index)
         if burner == burned:
             errors.append(RuleViolation(
                 "R21", "burn_self", f"{where}: a player cannot burn themselves"
@@ -408,6 +437,11 @@ _POINT_AMOUNTS = {
 }
 
 
+#: R34 special declaration (特点, ZH): success, the rival owes 4; failure, the declarer owes 4,
+#: or 5 when it opened no point. They replace the R35 amounts of the special declarer.
+SPECIAL_SUCCESS, SPECIAL_FAILURE = 4, 4
+
+
 def _tribute(payer: int, receiver: int, kind: str, cards: int) -> dict:
     return {"from": payer, "to": receiver, "kind": kind, "cards": cards}
 
@@ -416,8 +450,6 @@ def point_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
     """R35 for each head-rival pair, payers in seat order."""
     success, failure = _POINT_AMOUNTS[rules.declaration_tributes]
     declared = outcome.declarations
-    if "special" in declared.values():
-        raise RuleViolation("R34", "special_not_allowed", "special declarations are not supported")
     ledger = []
     for payer in SEATS:
         receiver = head_rival(payer)
@@ -427,33 +459,55 @@ def point_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
         if receiver_declared:
             # The receiver's declaration succeeded: the rival pays w(declaration).
             if not outcome.declaration_fails(receiver):
-                cards += success[receiver_declared]
-        elif payer not in outcome.points:
-            cards += success[None]  # the plain point tribute
+                cards += SPECIAL_SUCCESS if receiver_declared == "special" else success[
+                    receiver_declared]
+        elif payer not in outcome.points and payer_declared != "special":
+            # the plain point tribute (a special declarer's is folded into its own amounts)
+            cards += success[None]
         if payer_declared and outcome.declaration_fails(payer):
-            cards += failure[payer_declared]
+            if payer_declared == "special":
+                # R34: 4, or 5 when the declarer opened no point (ZH 特点失败)
+                cards += SPECIAL_FAILURE + (payer not in outcome.points)
+            else:
+                cards += failure[payer_declared]
         if cards:
             ledger.append(_tribute(payer, receiver, "point", cards))
     return ledger
 
 
+def burn_chain_flags(outcome: Outcome) -> tuple[bool, ...]:
+    """For each burn, whether it continues a counter-burn chain: the replay's own flags, or,
+    for a summary, whether its burned seat is the previous entry's burner, `stopped`."""
+    if len(outcome.counters) == len(outcome.burns):
+        return outcome.counters
+    flags = []
+    previous = None
+    for burner, burned, result in outcome.burns:
+        flags.append(previous is not None and previous[0] == burned and previous[2] == "stopped")
+        previous = (burner, burned, result)
+    return tuple(flags)
+
+
 def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
     """R22/R36, in the order the burns started."""
     ledger = []
-    depth = 0  # how many burns deep this entry is in a chain of counter-burns
-    previous = None
-    for burner, burned, result in outcome.burns:
-        chained = previous is not None and previous[0] == burned and previous[2] == "stopped"
-        depth = depth + 1 if chained else 0
+    chain: list[tuple[int, int]] = []  # (burner, burned) of the chain this entry belongs to
+    for (burner, burned, result), chained in zip(outcome.burns, burn_chain_flags(outcome)):
+        chain = chain + [(burner, burned)] if chained else [(burner, burned)]
+        depth = len(chain) - 1  # how many burns deep this entry is in a chain of counter-burns
         if result == "success":
             ledger.append(_tribute(burned, burner, "burn", 1))
         elif result == "counter":
-            amounts = {"two": 2, "one_each": 1, "doubling": 2 ** max(depth, 1)}
-            cards = amounts[rules.counter_burn_tribute]
+            if rules.counter_burn_tribute == "one_each":
+                # ZH 被烧几次，就进几张烧贡: one card for each time the seat was burned in the chain
+                cards = sum(1 for _, seat in chain if seat == burned)
+            elif rules.counter_burn_tribute == "doubling":
+                cards = 2 ** max(depth, 1)
+            else:
+                cards = 2
             ledger.append(_tribute(burned, burner, "burn", cards))
         elif result == "false" and rules.false_burn == "tribute":
             ledger.append(_tribute(burner, burned, "burn", rules.false_burn_cards))
-        previous = (burner, burned, result)
     return ledger
 
 
@@ -463,13 +517,30 @@ def suffocation_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
 
 
 def place_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
-    """R38 and R41: 6th owes 1st two cards, 5th owes 2nd one; waived between union mates."""
-    ledger = []
+    """R38 and R41: 6th owes 1st two cards, 5th owes 2nd one; waived between union mates.
+
+    Under `place_tribute = "pool"` the same cards go into a pool instead (entries with
+    `"to": null, "pool": "put"`, the payers from 6th up) and the winners take them out in
+    order of place (entries with `"from": null, "pool": "pick", "pick": 1, 2`): 1st picks as
+    many cards as it is owed, then 2nd.
+    """
+    owed = []
     for loser, winner, cards in ((5, 0, 2), (4, 1, 1)):
         payer, receiver = outcome.finish[loser], outcome.finish[winner]
         if union_of(payer) == union_of(receiver) and not rules.same_union_tribute:
             continue
-        ledger.append(_tribute(payer, receiver, "place", cards))
+        owed.append((payer, receiver, cards))
+    if rules.place_tribute != "pool":
+        return [_tribute(payer, receiver, "place", cards) for payer, receiver, cards in owed]
+    ledger = [
+        {"from": payer, "to": None, "kind": "place", "cards": cards, "pool": "put"}
+        for payer, _, cards in owed
+    ]
+    for pick, (_, receiver, cards) in enumerate(owed, start=1):
+        ledger.append(
+            {"from": None, "to": receiver, "kind": "place", "cards": cards, "pool": "pick",
+             "pick": pick}
+        )
     return ledger
 
 
