@@ -1,0 +1,100 @@
+"""Property: a deal self-played under every preset, and under every preset with any single flag
+changed, replays valid and complete, and its outcome settles the same (gouji-rules.md §8-9, D14;
+deal-record.md)."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches.games.gouji.engine.replay import replay
+from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, TRIBUTE_KINDS
+from matches.games.gouji.engine.selfplay import selfplay
+from matches.games.gouji.engine.settle import settle
+
+#: Another value for the flags that are neither booleans nor choices.
+OTHER_VALUE = {
+    "decks": lambda value: 10 - value,  # 4 <-> 6
+    "false_burn_cards": lambda value: value + 1,
+    "string_three_score": lambda value: value // 2,
+    "place_points": lambda value: [3, 2, 1, -1, -2, -3],
+    "tribute_order": lambda value: ["point", "burn", "suffocation", "place"],
+}
+
+
+def other_values(preset: str, flag: str) -> list:
+    value = getattr(PRESETS[preset], flag)
+    if isinstance(value, bool):
+        return [not value]
+    if flag in CHOICES:
+        return [choice for choice in CHOICES[flag] if choice != value]
+    return [OTHER_VALUE[flag](value)]
+
+
+def single_changes() -> list[tuple[str, dict]]:
+    changes = []
+    for preset in PRESETS:
+        changes.append((preset, {}))
+        for flag in FLAGS:
+            for value in other_values(preset, flag):
+                changes.append((preset, {flag: value}))
+    return changes
+
+
+CHANGES = single_changes()
+
+
+def test_every_flag_has_another_value():
+    assert set(OTHER_VALUE) | {f for f in FLAGS if f in CHOICES} | {
+        f for f in FLAGS if isinstance(getattr(PRESETS["standard"], f), bool)} == set(FLAGS)
+    assert sorted(OTHER_VALUE["tribute_order"](None)) == sorted(TRIBUTE_KINDS)
+    assert len(CHANGES) > 3 * len(FLAGS)
+
+
+@pytest.mark.parametrize("preset, change", CHANGES,
+                         ids=[f"{p}-{'+'.join(f'{k}={v}' for k, v in c.items()) or 'preset'}"
+                              for p, c in CHANGES])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_a_self_played_deal_replays_valid_under_every_single_change(preset, change, seed):
+    rules = {"preset": preset, **change} if change else preset
+    (doc,) = selfplay(1, seed, rules)
+    verdict = replay(doc)
+    assert verdict["valid"], verdict["error"]
+    assert verdict["complete"] and verdict["mismatches"] == []
+    assert sorted(verdict["finish"]) == [1, 2, 3, 4, 5, 6]
+    assert all(burn["outcome"] is not None for burn in verdict["burns"])
+    # the replayed outcome, written as a referee's summary, settles valid with the same scores
+    summary = {
+        "format": "gouji-outcome/1", "rules": doc["rules"], "finish": verdict["finish"],
+        "points": verdict["points"], "declarations": doc.get("declarations", {}),
+        "burns": verdict["burns"], "suffocated": verdict["suffocated"],
+        "revolution": doc.get("revolution", []),
+        "special_failed": special_failed(doc, verdict),
+    }
+    settled = settle(summary)
+    assert settled["valid"], (settled["errors"], summary)
+    assert settled["union_scores"] == verdict["union_scores"]
+
+
+def special_failed(doc: dict, verdict: dict) -> list[int]:
+    """The special declarers whose declaration failed, read back from the replay's ledger: a
+    failed 特点 pays the head rival 4 or 5 point cards (R34)."""
+    failed = []
+    for seat, kind in doc.get("declarations", {}).items():
+        rival = (int(seat) + 2) % 6 + 1
+        if kind == "special" and any(
+            t["kind"] == "point" and t["from"] == int(seat) and t["to"] == rival
+            for t in verdict["tributes"]
+        ):
+            failed.append(int(seat))
+    return failed
+
+
+def test_the_changes_cover_the_flags_once_rejected():
+    flags = {flag for _, change in CHANGES for flag in change}
+    assert {"special_declaration", "place_tribute", "revolution_contest", "short_deck"} <= flags
+    assert ("six-decks", {"short_deck": True}) in CHANGES
+    assert dataclasses.replace(PRESETS["standard"], place_tribute="pool").place_tribute == "pool"
