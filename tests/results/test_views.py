@@ -57,6 +57,32 @@ def test_the_page_shows_tributes_owed_once_computed(setup):
     assert "落贡 2" in html and "6号" in html
 
 
+def test_pooled_place_tributes_show_the_pool_and_the_picking_order(setup):
+    # R38 place_tribute = "pool": the ledger has entries into and out of the pool (seat None)
+    deal = results.deal_for(setup.match, 1)
+    deal.tributes_owed = [
+        {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"},
+        {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
+    ]
+    deal.save()
+    html = Client().get(link_url(setup)).content.decode()
+    assert "6号" in html and "贡牌池" in html and "None" not in html
+
+
+def test_a_special_declaration_can_be_marked_failed(setup):
+    # R34 特点: the form offers "failed" only when the event's rules allow special declarations
+    assert "special_failed_1" not in Client().get(link_url(setup)).content.decode()
+    Event.objects.filter(pk=setup.event.pk).update(
+        rules={"preset": "standard", "special_declaration": True})
+    assert "special_failed_1" in Client().get(link_url(setup)).content.decode()
+    form = {**GOOD_FORM, "decl_1": "special", "special_failed_1": "1"}
+    html = Client().post(link_url(setup, "deals/1/check"), form, **HX).content.decode()
+    assert 'id="verdict-ok"' in html
+    wrong = {**GOOD_FORM, "special_failed_2": "1"}
+    html = Client().post(link_url(setup, "deals/1/check"), wrong, **HX).content.decode()
+    assert 'data-code="special_failed_undeclared"' in html
+
+
 def test_a_revoked_or_unknown_link_is_gone(setup):
     setup.link.revoke()
     assert Client().get(link_url(setup)).status_code == 404

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from matches import selectors
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.referee_form import TRIBUTE_KINDS
+from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
 
 
-def _seat_label(seats: dict, seat: int) -> str:
+def _seat_label(seats: dict, seat: int | None) -> str:
+    if seat is None:
+        return seat_name(seats, None)  # R38 place_tribute = "pool": 贡牌池
     player = seats.get(seat)
     return f"{seat} {player.player.name}" if player else str(seat)
 

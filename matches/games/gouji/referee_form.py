@@ -31,10 +31,11 @@ CODE_TEXT = {
     "revolution_disabled": _("本赛事规则不允许革命"),
     "two_revolutions": _("两家以上革命：此局作废重发"),
     "revolutionary_played": _("革命者不出牌，不能烧、被烧或闷人"),
-    "revolution_rival_point_missing": _("革命者的对头自动开点，须勾选开点"),
     "revolutionary_point": _("革命者不能开点"),
     "revolution_place": _("革命者的名次不对"),
     "special_not_allowed": _("本赛事规则不允许特殊宣点"),
+    "special_failed_undeclared": _("只有宣布特点的座位才能标为特点失败"),
+    "false_burner_out": _("诈烧者立即出局，不能再烧或被烧"),
     "burn_self": _("不能烧自己"),
     "burn_by_head_rival": _("对头不能烧"),
     "burn_without_point": _("烧牌须先开点"),
@@ -74,6 +75,7 @@ class DealEntry:
     points: set[int] = field(default_factory=set)
     declarations: dict[int, str] = field(default_factory=dict)
     revolution: list[int] = field(default_factory=list)
+    special_failed: set[int] = field(default_factory=set)  # R34: 特点 failed (rival got the lead)
     burns: list[dict] = field(default_factory=list)  # rows: burner, burned, outcome (may be blank)
     suffocated: list[dict] = field(default_factory=list)  # rows: seat, by
     play_log_text: str = ""
@@ -100,6 +102,7 @@ class DealEntry:
         entry.declarations = {s: data[f"decl_{s}"] for s in SEATS
                               if data.get(f"decl_{s}") in DECLARATIONS}
         entry.revolution = [s for s in SEATS if data.get(f"revolution_{s}")]
+        entry.special_failed = {s for s in SEATS if data.get(f"special_failed_{s}")}
         burn_rows = _rows(data, "burn_rows") + (1 if data.get("add") == "burn" else 0)
         suff_rows = _rows(data, "suff_rows") + (1 if data.get("add") == "suffocation" else 0)
         for i in range(min(burn_rows, MAX_ROWS)):
@@ -127,6 +130,7 @@ class DealEntry:
     @property
     def has_outcome(self) -> bool:
         return bool(self.finish or self.points or self.declarations or self.revolution
+                    or self.special_failed
                     or self.filled_burns or self.filled_suffocations)
 
     @property
@@ -167,6 +171,7 @@ class DealEntry:
             "burns": [b for b in self.filled_burns if b["burner"] and b["burned"]],
             "suffocated": [s for s in self.filled_suffocations if s["seat"] and s["by"]],
             "revolution": list(self.revolution),
+            "special_failed": sorted(self.special_failed),
         }
 
     def play_log(self) -> dict | None:
@@ -213,6 +218,8 @@ TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("�
 
 
 def seat_name(seat_names: dict, seat) -> str:
+    if seat is None:
+        return gettext("贡牌池")  # R38 place_tribute = "pool": cards put into, or picked from, it
     player = seat_names.get(seat) or seat_names.get(str(seat))
     label = gettext("%(seat)s号") % {"seat": seat}
     return f"{label} {player}" if player else label
@@ -277,6 +284,7 @@ class ResultForm:
         entry.points = set(summary.get("points") or [])
         entry.declarations = {int(s): k for s, k in (summary.get("declarations") or {}).items()}
         entry.revolution = list(summary.get("revolution") or [])
+        entry.special_failed = set(summary.get("special_failed") or [])
         entry.burns = [dict(b) for b in summary.get("burns") or []] + [{}]
         entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
         return entry
@@ -296,6 +304,9 @@ class ResultForm:
         return {
             "seat_numbers": range(1, 7), "seat_names": seat_names,
             "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
+            # R34 特点 is off in every preset: only an explicit flag turns it on
+            "special_declaration": isinstance(context["event"].rules, dict)
+            and context["event"].rules.get("special_declaration") is True,
             "tributes_owed": _owed_rows(_tributes_owed(row["deal"] if row else None,
                                                        context.get("deal_number") or 0),
                                         seat_names),
@@ -303,7 +314,8 @@ class ResultForm:
                 {**seat, "place": entry.place_of(seat["seat"]),
                  "point": seat["seat"] in entry.points,
                  "declaration": entry.declarations.get(seat["seat"], ""),
-                 "revolution": seat["seat"] in entry.revolution}
+                 "revolution": seat["seat"] in entry.revolution,
+                 "special_failed": seat["seat"] in entry.special_failed}
                 for seat in seats
             ],
             "finish_names": [(place, seat, seat_names.get(seat))

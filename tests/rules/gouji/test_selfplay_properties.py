@@ -72,25 +72,15 @@ def test_a_self_played_deal_replays_valid_under_every_single_change(preset, chan
         "points": verdict["points"], "declarations": doc.get("declarations", {}),
         "burns": verdict["burns"], "suffocated": verdict["suffocated"],
         "revolution": doc.get("revolution", []),
-        "special_failed": special_failed(doc, verdict),
+        "special_failed": verdict.get("special_failed", []),
     }
+    assert ("special_failed" in verdict) is ("special" in summary["declarations"].values())
     settled = settle(summary)
     assert settled["valid"], (settled["errors"], summary)
     assert settled["union_scores"] == verdict["union_scores"]
-
-
-def special_failed(doc: dict, verdict: dict) -> list[int]:
-    """The special declarers whose declaration failed, read back from the replay's ledger: a
-    failed 特点 pays the head rival 4 or 5 point cards (R34)."""
-    failed = []
-    for seat, kind in doc.get("declarations", {}).items():
-        rival = (int(seat) + 2) % 6 + 1
-        if kind == "special" and any(
-            t["kind"] == "point" and t["from"] == int(seat) and t["to"] == rival
-            for t in verdict["tributes"]
-        ):
-            failed.append(int(seat))
-    return failed
+    if not verdict["points"] or not summary["declarations"]:
+        # (D12's late points, which a summary cannot carry, can change a declaration's ledger)
+        assert settled["tributes"] == verdict["tributes"]
 
 
 def test_the_changes_cover_the_flags_once_rejected():

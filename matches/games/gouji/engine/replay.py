@@ -153,6 +153,9 @@ def _verdict(record, state, error, notes=()) -> dict:
         if state.phase == engine.OVER and error is None:
             verdict["complete"] = True
             outcome = outcome_of(record, state, finish)
+            if "special" in record.declarations.values():
+                # R34: which special declarations failed, for a summary written from the replay
+                verdict["special_failed"] = sorted(outcome.special_failed)
             try:
                 verdict["union_scores"] = union_scores(outcome, record.rules)
                 verdict["tributes"] = tribute_ledger(outcome, record.rules)

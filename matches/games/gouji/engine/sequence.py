@@ -47,7 +47,8 @@ def amnesty_applies(rules: RuleSet, strung: str | None, streak: int) -> bool:
 
 def outcome_from_replay(play_log: Mapping, replay_verdict: Mapping) -> dict:
     """The `gouji-outcome/1` summary a replayed play log gives: play produces the finish,
-    points, burns and suffocations; the log's set-up says the declarations and revolution.
+    points, burns, suffocations and failed special declarations (R34); the log's set-up says the
+    declarations and revolution.
     Burns still undecided when the record ends are left out (they count for nothing)."""
     return {
         "format": OUTCOME_FORMAT,
@@ -57,6 +58,7 @@ def outcome_from_replay(play_log: Mapping, replay_verdict: Mapping) -> dict:
         "burns": [b for b in replay_verdict.get("burns") or [] if b.get("outcome")],
         "suffocated": list(replay_verdict.get("suffocated") or []),
         "revolution": list(play_log.get("revolution") or []),
+        "special_failed": list(replay_verdict.get("special_failed") or []),  # R34 特点
     }
 
 
