@@ -7,6 +7,7 @@ import json
 import pytest
 
 from matches.games.gouji.engine.cards import cards_per_seat, full_deck
+from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, UNSUPPORTED, RuleSet
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import Outcome, settle, tribute_ledger
@@ -343,14 +344,8 @@ def test_r3_short_deck_with_six_packs_deals_evenly_and_replays():
     assert (deck[0], deck[1], sum(deck), cards_per_seat(rules)) == (6, 6, 288, 48)
     for doc in selfplay(2, 4, {"preset": "six-decks", "short_deck": True}):
         assert [len(cards) for cards in doc["hands"].values()] == [48] * 6
-        verdict = run_doc(doc)
+        verdict = replay(doc)
         assert verdict["valid"] and verdict["complete"] and verdict["mismatches"] == []
-
-
-def run_doc(doc):
-    from matches.games.gouji.engine.replay import replay
-
-    return replay(doc)
 
 
 # --- D14: no flag of the spec is unsupported any more --------------------------------------------
