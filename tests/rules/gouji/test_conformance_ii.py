@@ -261,9 +261,20 @@ def test_r34_replay_special_fails_when_the_rival_had_the_lead():
     # seat 4 leads the first round, before declarer 1 finishes; 1 opened no point: 5 cards
     verdict = run(["5", "3", "6", "39", "4", "3"], "4:3 5:4 2:pass 6:pass 1:5 4:pass 3:6",
                   leader=4, rules=SPECIAL_REPLAY, declarations={"1": "special"})
-    assert verdict["valid"] and verdict["complete"]
+    assert verdict["valid"] and verdict["complete"] and verdict["special_failed"] == [1]
     point = entries(verdict["tributes"], "point")
     assert (1, 4, "point", 5) in point and not any(e[:2] == (4, 1) for e in point)
+
+
+def test_r34_d12_the_rival_leading_after_the_declarer_finished_does_not_fail_it():
+    # 1 plays out first; its rival 4 answers the last hand (R25) and so leads, but only after
+    # the declaration was judged (D12)
+    moves = ("1:4 4:5 4:9 5:pass 6:pass 2:pass 3:pass 5:7 6:pass 2:pass 3:pass 2:pass 6:3 "
+             "2:pass 3:6")
+    verdict = run(["4", "3", "6", "59", "7", "3"], moves, rules=SPECIAL_REPLAY,
+                  declarations={"1": "special"})
+    assert verdict["valid"] and verdict["complete"] and verdict["special_failed"] == []
+    assert (4, 1, "point", 4) in entries(verdict["tributes"], "point")
 
 
 def test_r34_replay_special_needs_the_flag():
