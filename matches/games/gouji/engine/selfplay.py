@@ -14,10 +14,18 @@ from typing import Iterator
 from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO, full_deck
-from matches.games.gouji.engine.play import PASS, PLAY, SEATS, THREE, YIELD, Action, head_rival
-from matches.games.gouji.engine.record import DealRecord, write_record
 from matches.games.gouji.engine.hands import beats, opens_point
-from matches.games.gouji.engine.play import hand_of
+from matches.games.gouji.engine.play import (
+    PASS,
+    PLAY,
+    SEATS,
+    THREE,
+    YIELD,
+    Action,
+    hand_of,
+    head_rival,
+)
+from matches.games.gouji.engine.record import DealRecord, write_record
 from matches.games.gouji.engine.replay import _finish, initial_state, outcome_of
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import union_scores

@@ -250,7 +250,6 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
         ))
         return
     rebel = revolution[0]
-    rival = head_rival(rebel)
     involved = {b for burn in outcome.burns for b in burn[:2]} | {
         s for pair in outcome.suffocated for s in pair
     }
