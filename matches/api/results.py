@@ -169,10 +169,10 @@ def table_json(table: Table, actor: Actor) -> dict:
     if match is None:
         return data
     data["unions"] = {"A": match.union_a.name, "B": match.union_b.name if match.union_b else None}
+    if not show_results:
+        return data  # not even the current deal: it tells a silent round's progress
     current = results.current_deal_number(match)
     data["current_deal"] = current
-    if not show_results:
-        return data
     for row in results.match_deals(match):
         deal = row["deal"]
         entry = {
@@ -199,6 +199,8 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
         actor.is_authenticated and can_manage_event(actor.user, table.round.event)
     ):
         raise _not_found("table")  # a draft round is not published data
+    if not table.round.event.published and not is_participant(actor, table):
+        raise _not_found("table")  # an unpublished event: only the table's own people
     match = getattr(table, "match", None)
     if match is not None:
         match.round = table.round  # the same row, already loaded: no query for match.round
@@ -287,7 +289,8 @@ def report_detail(request, report_id: int):
     table = report.deal.match.table
     participant = table is not None and is_participant(actor, table)
     round_ = report.deal.match.round
-    public = report.is_final and round_.state != Round.State.DRAFT and not round_.silent
+    public = (report.is_final and round_.state != Round.State.DRAFT and not round_.silent
+              and round_.event.published)
     if not (participant or public):
         raise _not_found("report")
     return Response({"report": report_json(report, full=participant)})

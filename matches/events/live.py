@@ -86,8 +86,8 @@ def standings_version(event: Event) -> str:
     version = cache.get(key)
     if version is None:
         rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
-        snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(
-            n=Count("id"), last=Max("computed_at"))
+        snapshots = StandingsSnapshot.objects.filter(event=event).exclude(
+            round__silent=True).aggregate(n=Count("id"), last=Max("computed_at"))
         raw = repr((event.pk, event.created_at, event.name, event.published, rounds, snapshots))
         version = hashlib.sha1(raw.encode()).hexdigest()[:20]
         cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
@@ -109,11 +109,16 @@ def event_version(event: Event) -> str:
 
 def compute_event_version(event: Event) -> str:
     rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
-    reports = DealReport.objects.filter(deal__match__round__event=event).aggregate(
+    # A silent round's results are not shown: they must not change the stamp either (a changing
+    # ETag would tell its progress). The round's own row changes it when it stops being silent.
+    reports = DealReport.objects.filter(deal__match__round__event=event,
+                                        deal__match__round__silent=False).aggregate(
         n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))
-    tallies = DealTally.objects.filter(match__round__event=event).aggregate(
+    tallies = DealTally.objects.filter(match__round__event=event,
+                                       match__round__silent=False).aggregate(
         n=Count("id"), last=Max("computed_at"))
-    snapshots = StandingsSnapshot.objects.filter(event=event).aggregate(last=Max("computed_at"))
+    snapshots = StandingsSnapshot.objects.filter(event=event).exclude(round__silent=True).aggregate(
+        last=Max("computed_at"))
     raw = repr((event.pk, event.created_at, event.name, event.published, rounds, reports, tallies,
                 snapshots))
     return hashlib.sha1(raw.encode()).hexdigest()[:20]
