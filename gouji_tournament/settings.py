@@ -153,7 +153,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Wrong passwords lock the client IP and the account for a while (matches/ratelimit.py).
 AUTHENTICATION_BACKENDS = ["matches.ratelimit.LockoutModelBackend"]
-# Overrides of matches.ratelimit.DEFAULTS, e.g. {"login_failures_account": {"limit": 10}}.
+# Overrides of matches.ratelimit.DEFAULTS, e.g. {"login_failures": {"limit": 10}}.
 RATE_LIMITS = json.loads(os.environ.get("RATE_LIMITS") or "{}")
 # Reverse proxies in front of the app that append the client to X-Forwarded-For (0: none).
 RATE_LIMIT_PROXIES = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))

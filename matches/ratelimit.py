@@ -4,9 +4,15 @@ local memory otherwise).
 Two mechanisms, both counted in fixed windows that start with the first event:
 - `Limit` counts every request for a key (a referee token, an IP) and refuses the rest of the
   window once the limit is reached;
-- `Lockout` counts failures only (a wrong referee token, a wrong password) for each key (the
-  client's IP, the account) and, when a key reaches its limit, locks that key for a period.
-  While locked, the attempt is refused before it is checked, so guessing learns nothing.
+- `Lockout` counts failures only (a wrong referee token, a wrong password) for each key and,
+  when a key reaches its limit, locks that key for a period.
+What a lock refuses differs with the secret's strength (issue 17, finding 2):
+- referee-link and API tokens have 192 and 160 bits: nobody guesses one, so a lock on an
+  address refuses only *wrong* tokens (a valid one is looked up first and always works). Referee
+  phones share the hall's public address; one person hammering must not stop them all;
+- passwords can be guessed, so a locked key is refused before the password is checked. The key
+  is the account *and* the address together: a guesser locks that pair, not the organiser
+  everywhere, and not every account behind the hall's address.
 Successful use never counts towards a lockout. The numbers live in settings.RATE_LIMITS (see
 docs/hardening.md); a test or a deployment may override any of them.
 """
@@ -25,10 +31,8 @@ DEFAULTS = {
     "referee_token_failures": {"limit": 20, "window": 600, "lockout": 900},
     # Requests made with one valid referee token: a table reports a deal every few minutes.
     "referee_token_requests": {"limit": 120, "window": 60},
-    # Wrong passwords (login page, admin, API token is not a password) per client IP and per
-    # account name.
-    "login_failures_ip": {"limit": 20, "window": 900, "lockout": 900},
-    "login_failures_account": {"limit": 5, "window": 900, "lockout": 900},
+    # Wrong passwords (login page, admin) per account name and client IP together.
+    "login_failures": {"limit": 5, "window": 900, "lockout": 900},
     # Login form posts per client IP, right or wrong.
     "login_requests": {"limit": 30, "window": 60},
     # Wrong DRF API tokens per client IP.
@@ -106,8 +110,7 @@ class Lockout:
 
 REFEREE_TOKEN_FAILURES = Lockout("referee_token_failures")
 REFEREE_TOKEN_REQUESTS = Limit("referee_token_requests")
-LOGIN_FAILURES_IP = Lockout("login_failures_ip")
-LOGIN_FAILURES_ACCOUNT = Lockout("login_failures_account")
+LOGIN_FAILURES = Lockout("login_failures")
 LOGIN_REQUESTS = Limit("login_requests")
 API_TOKEN_FAILURES = Lockout("api_token_failures")
 
@@ -116,26 +119,30 @@ def account_subject(username: str) -> str:
     return (username or "").strip().casefold()[:150]
 
 
+def login_subject(username: str, ip: str) -> str:
+    """The key of the login lockout: one account from one address."""
+    return f"{account_subject(username)}\n{ip}"
+
+
 class LockoutModelBackend(ModelBackend):
-    """Django's model backend behind the login lockouts: a locked IP or account is refused
-    before its password is checked; a wrong password counts against both. Covers every password
-    sign-in that passes the request (the login page, the admin). The login page reads
-    `request.login_locked_for` to say why and for how long."""
+    """Django's model backend behind the login lockout: an account/address pair that is locked is
+    refused before its password is checked; a wrong password counts against the pair. Covers
+    every password sign-in that passes the request (the login page, the admin). The login page
+    reads `request.login_locked_for` to say why and for how long."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
             return super().authenticate(request, username=username, password=password, **kwargs)
-        ip = client_ip(request)
-        account = account_subject(username or kwargs.get("username") or "")
-        wait = max(LOGIN_FAILURES_IP.locked_for(ip), LOGIN_FAILURES_ACCOUNT.locked_for(account))
+        subject = login_subject(username or kwargs.get("username") or "", client_ip(request))
+        wait = LOGIN_FAILURES.locked_for(subject)
         if wait:
             request.login_locked_for = wait
             return None
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
-            wait = max(LOGIN_FAILURES_IP.fail(ip), LOGIN_FAILURES_ACCOUNT.fail(account))
+            wait = LOGIN_FAILURES.fail(subject)
             if wait:
                 request.login_locked_for = wait
         else:
-            LOGIN_FAILURES_ACCOUNT.clear(account)
+            LOGIN_FAILURES.clear(subject)
         return user

@@ -22,18 +22,20 @@ def throttled(wait: int, what: str) -> exceptions.Throttled:
 
 
 class LimitedTokenAuthentication(TokenAuthentication):
-    """`Authorization: Token <key>`; wrong keys from one IP lock that IP out for a while."""
+    """`Authorization: Token <key>`; wrong keys from one IP lock that IP's wrong keys out for a
+    while."""
 
     def authenticate(self, request):
         if not self.get_header_present(request):
             return None
-        ip = ratelimit.client_ip(request)
-        wait = ratelimit.API_TOKEN_FAILURES.locked_for(ip)
-        if wait:
-            raise throttled(wait, "wrong API tokens")
         try:
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
+            # Only wrong keys are locked out (a valid one always works: 160 bits, no guessing).
+            ip = ratelimit.client_ip(request)
+            wait = ratelimit.API_TOKEN_FAILURES.locked_for(ip)
+            if wait:
+                raise throttled(wait, "wrong API tokens")
             ratelimit.API_TOKEN_FAILURES.fail(ip)
             raise
 

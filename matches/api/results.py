@@ -49,12 +49,14 @@ class RefereeLinkAuthentication(BaseAuthentication):
             token = parts[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed("the referee token is not valid")
-        ip = ratelimit.client_ip(request)
-        wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
-        if wait:  # refused unchecked: a locked-out guesser learns nothing more
-            raise throttled(wait, "wrong referee tokens")
         link = permissions.link_for_token(token)
         if link is None:
+            # Only wrong tokens are locked out: a valid link always works, even from an address
+            # a guesser shares with the hall's phones (tokens have 192 bits).
+            ip = ratelimit.client_ip(request)
+            wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+            if wait:
+                raise throttled(wait, "wrong referee tokens")
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
             raise exceptions.AuthenticationFailed(
                 "unknown or revoked referee link (a re-drawn round's tables get new links)")

@@ -48,14 +48,16 @@ def _table(table_id: int) -> Table:
 
 
 def _link_access(request, token: str) -> Access | HttpResponse:
-    ip = ratelimit.client_ip(request)
-    wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
-    if wait:  # refused unchecked, like the API: guessing links learns nothing more
-        return _too_many(request, wait)
     link = (RefereeLink.objects.filter(token=token).select_related("table").first()
             if permissions.LINK_TOKEN.fullmatch(token) else None)
     if link is None or link.revoked_at is not None:
         if link is None:
+            # Only wrong links are locked out, never a valid one (the hall's phones share one
+            # address with whoever is guessing; tokens have 192 bits).
+            ip = ratelimit.client_ip(request)
+            wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+            if wait:
+                return _too_many(request, wait)
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
         return render(request, "referee/link_gone.html", {"revoked": link is not None}, status=404)
     return Access(actor=Actor.from_link(link), table=_table(link.table_id), token=token)
