@@ -53,6 +53,27 @@ def _unstorable_text(document: object) -> bool:
     return False
 
 
+class DocumentError(ValueError):
+    """A JSON text refused before or after parsing; `str()` says why."""
+
+
+def parse_json_text(text: str) -> object:
+    """`json.loads` with the API's guards: the nesting limit (checked before json.loads can
+    recurse on it) and no text a database column cannot hold. The referee and correction forms
+    read their play logs and hand records with it too. Raises DocumentError."""
+    # The messages complete "the play log is ...".
+    if _too_deep(text):
+        raise DocumentError(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise DocumentError(f"not JSON: {exc}")
+    if _unstorable_text(document):
+        raise DocumentError("holding a NUL character (\\u0000) or an unpaired surrogate "
+                            "(\\ud800-\\udfff)")
+    return document
+
+
 def read_json_document(request) -> object:
     """Return the parsed JSON body, or raise a 400/413 `ApiError` with code `bad_document`."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE

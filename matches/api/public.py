@@ -123,7 +123,9 @@ def standings(request, event_id: int):
     if kind not in kinds or scope not in ("event", "stage"):
         raise NotFound("no such standings")
     round_number = request.GET.get("round")
-    if round_number is not None and not round_number.isdigit():
+    # ASCII digits only: "²".isdigit() is true and int("²") fails.
+    if round_number is not None and not (round_number.isascii() and round_number.isdigit()
+                                         and len(round_number) <= 9):
         raise NotFound("no such round")
     snapshot = live.public_snapshot(event, kind, scope, int(round_number) if round_number else None)
     if snapshot is None:

@@ -72,9 +72,14 @@ def to_xlsx(header: list, rows: list, title: str = "sheet") -> bytes:
     book = Workbook()
     sheet = book.active
     sheet.title = title[:31]
-    sheet.append(header)
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    def cells(row):  # control characters (a "\x0b" in a name) cannot be stored in a sheet
+        return [ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v for v in row]
+
+    sheet.append(cells(header))
     for row in rows:
-        sheet.append(row)
+        sheet.append(cells(row))
     # openpyxl stores a string starting with "=" as a formula; names are text, kept verbatim.
     for line in sheet.iter_rows():
         for cell in line:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -25,6 +26,9 @@ HEADERS = {
 }
 MAX_ROWS = 5000
 MAX_BYTES = 2 * 1024 * 1024
+MAX_SEED = 1_000_000
+# Tabs, line breaks, NUL, \x0b...: no name needs them, and an Excel sheet cannot hold most.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f]")
 
 
 class ImportRefused(Exception):
@@ -71,7 +75,11 @@ def read_upload(upload) -> list[dict]:
                 continue
         else:
             raise ImportRefused(_("无法识别文件编码，请存为 UTF-8"))
-        return _rows_from_table(list(csv.reader(io.StringIO(text))))
+        try:
+            table = list(csv.reader(io.StringIO(text)))
+        except csv.Error as error:  # e.g. a cell over the csv module's limit (128 kB)
+            raise ImportRefused(_("无法读取 CSV 文件：%(e)s") % {"e": error}) from error
+        return _rows_from_table(table)
     if name.endswith(".xlsx"):
         from openpyxl import load_workbook
 
@@ -120,7 +128,8 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             seen_players.add(name)
         seed = row.get("seed", "")
         if seed:
-            if not seed.isdigit() or int(seed) < 1:
+            # ASCII digits only ("²".isdigit() is true), and a size a database column holds.
+            if not (seed.isascii() and seed.isdigit()) or not 1 <= int(seed) <= MAX_SEED:
                 errors.append(_("种子须为正整数"))
             elif int(seed) in used_seeds or int(seed) in seen_seeds:
                 errors.append(_("种子 %(s)s 重复") % {"s": seed})
@@ -129,6 +138,8 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
         for field in FIELDS:
             if len(row.get(field, "")) > 120:
                 errors.append(_("内容过长：%(f)s") % {"f": field})
+            elif CONTROL_CHARACTERS.search(row.get(field, "")):
+                errors.append(_("内容含控制字符：%(f)s") % {"f": field})
         checked.append({"line": line, "values": row, "errors": errors})
     return checked
 

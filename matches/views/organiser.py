@@ -32,6 +32,12 @@ def managed_event(request, event_id: int) -> Event:
     return event
 
 
+def _posted_pk(request, name: str) -> int | None:
+    """A posted row id, or None (then the lookup is a 404) when it is not a plain number."""
+    value = request.POST.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
 def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
@@ -112,7 +118,7 @@ def _refused(request, event, error) -> HttpResponse:
 @require_POST
 def draw_round(request, event_id: int):
     event = managed_event(request, event_id)
-    stage = get_object_or_404(Stage, pk=request.POST.get("stage"), event=event) \
+    stage = get_object_or_404(Stage, pk=_posted_pk(request, "stage"), event=event) \
         if request.POST.get("stage") else event.stages.order_by("order").last()
     if stage is None:
         return _refused(request, event, _("赛事还没有阶段"))
@@ -171,7 +177,8 @@ def recompute(request, event_id: int):
 def checkin(request, event_id: int):
     event = managed_event(request, event_id)
     if request.method == "POST":
-        registration = get_object_or_404(Registration, pk=request.POST.get("registration"), event=event)
+        registration = get_object_or_404(Registration, pk=_posted_pk(request, "registration"),
+                                         event=event)
         if registration.status == Registration.Status.CHECKED_IN:
             registration.status, registration.checked_in_at = Registration.Status.REGISTERED, None
             registration.save(update_fields=["status", "checked_in_at"])

@@ -32,6 +32,12 @@ POLL_SECONDS = 5
 PAGE_CACHE_SECONDS = 300
 
 
+def _round_number(request) -> int | None:
+    """`?round=N` of the standings page: ASCII digits of a sane size, else none."""
+    value = request.GET.get("round", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
 def _etag_from(version, prefix: str = ""):
     """An ETag function for `condition`: the event's public stamp `version(event)`, the language,
     page or htmx fragment, and the query string."""
@@ -200,10 +206,7 @@ def standings_page(request, event_id: int):
     kinds = ["unions", "players"] if event.is_team else ["players"]
     kind = request.GET.get("kind") if request.GET.get("kind") in kinds else kinds[0]
     scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
-    try:
-        round_number = int(request.GET["round"]) if request.GET.get("round") else None
-    except ValueError:
-        round_number = None
+    round_number = _round_number(request)
     rounds = [r for r in live.visible_rounds(event) if not r.silent]
     context = {"event": event, "kind": kind, "kinds": kinds, "scope": scope,
                "rounds": rounds, "round_number": round_number}

@@ -25,6 +25,10 @@ ACTORS = ["anonymous", "outsider", "referee", "other_referee", "captain_a", "cap
 
 @pytest.fixture
 def world(setup):
+    # A published event: the matrix is about who may act, not about what is public (an
+    # unpublished event's tables are 404 to outsiders, tests/hostile/test_visibility.py).
+    Event.objects.filter(pk=setup.event.pk).update(published=True)
+    setup.event.published = True
     other_event = Event.objects.create(name="别的比赛", start_date=setup.event.start_date)
     other_organiser = make_user("other_organiser")
     other_event.organisers.add(other_organiser)
@@ -152,6 +156,8 @@ def test_anonymous_sees_only_published_rounds(world, state, public):
     Round.objects.filter(pk=setup.round.pk).update(state=state)
     response = Client().get(f"/api/v1/tables/{setup.table.pk}")
     assert response.status_code == (200 if public else 404)
+    Event.objects.filter(pk=setup.event.pk).update(published=False)
+    assert Client().get(f"/api/v1/tables/{setup.table.pk}").status_code == 404
 
 
 def test_a_referee_link_acts_on_its_own_table_only(world):

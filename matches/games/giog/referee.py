@@ -6,7 +6,6 @@ a hand is a `Deal` of the table's match, reported through `matches.results.servi
 """
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass, field
 
@@ -14,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.standings import numbered
+from matches.api.documents import DocumentError, parse_json_text
 from matches.results.errors import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
@@ -102,9 +102,9 @@ class HandEntry:
         if not text:
             return None
         try:
-            document = json.loads(text)
-        except ValueError as exc:
-            raise ResultError("bad_document", f"the hand record is not JSON: {exc}")
+            document = parse_json_text(text)  # the API's limits: nesting depth, NUL
+        except DocumentError as exc:
+            raise ResultError("bad_document", f"the hand record is {exc}")
         if not isinstance(document, dict):
             raise ResultError("bad_document", "the hand record must be a JSON object (giog-hand/1)")
         return document

@@ -52,7 +52,8 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
     if play_log is not None:
         record = copy.deepcopy(play_log)
         if summary is not None:
-            claimed = record.get("claimed") or {}
+            claimed = record.get("claimed")
+            claimed = {} if claimed is None else claimed  # 0, "" and false are wrong too
             if not isinstance(claimed, dict):
                 raise ResultError("bad_document", "hand record: claimed must be a JSON object")
             claimed = dict(claimed)

@@ -6,7 +6,6 @@ full-page post without JavaScript and the final submit all read the same fields.
 """
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass, field
 
@@ -14,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.api.documents import DocumentError, parse_json_text
 from matches.results.errors import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -179,9 +179,9 @@ class DealEntry:
         if not text:
             return None
         try:
-            document = json.loads(text)
-        except ValueError as exc:
-            raise ResultError("bad_document", f"the play log is not JSON: {exc}")
+            document = parse_json_text(text)  # the API's limits: nesting depth, NUL
+        except DocumentError as exc:
+            raise ResultError("bad_document", f"the play log is {exc}")
         if not isinstance(document, dict):
             raise ResultError("bad_document", "the play log must be a JSON object (gouji-deal/1)")
         return document

@@ -71,7 +71,8 @@ def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dic
     record = copy.deepcopy(play_log)
     record["rules"] = rules
     if summary is not None:
-        claimed = record.get("claimed") or {}
+        claimed = record.get("claimed")
+        claimed = {} if claimed is None else claimed  # not `or {}`: 0, "" and false are wrong too
         if not isinstance(claimed, dict):
             raise ResultError("bad_document", "play log: claimed must be a JSON object")
         claimed = dict(claimed)
