@@ -343,4 +343,8 @@ def correct_deal(request, deal_id: int):
                                         reason, request.headers.get("Idempotency-Key", ""))
     except ResultError as exc:
         return _error(exc)
-    return Response({"report": report_json(report)}, status=201)
+    replayed = getattr(report, "replayed", False)
+    response = Response({"report": report_json(report)}, status=200 if replayed else 201)
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response

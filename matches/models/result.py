@@ -68,6 +68,9 @@ class DealReport(models.Model):
     referee_link = models.ForeignKey("matches.RefereeLink", null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="reports")
     idempotency_key = models.CharField(max_length=100, blank=True)
+    # sha256 of the request the key came with (kind, documents, reason): the same key with another
+    # request is refused (422), never answered with this report (issue 17). Empty on older rows.
+    request_digest = models.CharField(max_length=64, blank=True, default="")
     reason = models.TextField(_("更正原因"), blank=True)
     # The final report a correction replaced (history reads as a chain).
     replaces = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,

@@ -17,6 +17,8 @@ results. `deal_result_changed` is sent from `transaction.on_commit`, only for co
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -188,6 +190,25 @@ def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
     return DealReport.objects.filter(deal_id=deal_id, idempotency_key=idempotency_key).first()
 
 
+def request_digest(kind: str, summary: Any, play_log: Any, reason: str = "") -> str:
+    """What an Idempotency-Key stands for: the operation and everything sent with it."""
+    text = json.dumps([kind, summary, play_log, reason], sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _replay(earlier: DealReport, kind: str, digest: str) -> DealReport:
+    """The report stored under this key, when the key came with this very request; a key used
+    with another request (another body, or a correction reusing a report's key) is a 422, as
+    the HTTP Idempotency-Key draft says: answering with the first result would lose this one."""
+    if earlier.request_digest and earlier.request_digest != digest or earlier.kind != kind:
+        raise ResultError("idempotency_key_reused", "this Idempotency-Key was already used for "
+                          "another request on this deal; send this one with a new key",
+                          status=422)
+    earlier.replayed = True
+    return earlier
+
+
 def _notify(deal: Deal) -> None:
     """Tell the computation side on commit; the ids spare its receiver a query per result."""
     ids = {"deal_id": deal.pk, "match_id": deal.match_id, "event_id": deal.match.round.event_id}
@@ -209,6 +230,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
     422 inconsistent with the rules (nothing stored).
     """
     idempotency_key = (idempotency_key or "").strip()[:100]
+    digest = request_digest(DealReport.Kind.REPORT, summary, play_log)
     try:
         with transaction.atomic():
             deal = _lock_deal(deal.pk)
@@ -224,7 +246,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
             if idempotency_key:  # a retry gets its report back, even once the round closed
                 for pk, _state, key in earlier:
                     if key == idempotency_key:
-                        return reports.get(pk=pk), False
+                        return _replay(reports.get(pk=pk), DealReport.Kind.REPORT, digest), False
             _require_open_round(match.round)
             states = {state for _pk, state, _key in earlier}
             if DealReport.State.FINAL in states:
@@ -253,7 +275,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
                 score_a=score_a, score_b=score_b,
                 submitted_by=actor.user if actor.is_authenticated else None, via=actor.via,
                 referee_link=actor.link, idempotency_key=idempotency_key, created_at=now,
-                state_changed_at=now,
+                state_changed_at=now, request_digest=digest,
             )
             event.freeze_rules()
             if final_now:
@@ -264,7 +286,7 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
         if idempotency_key:
             earlier = _by_key(deal.pk, idempotency_key)
             if earlier is not None:
-                return earlier, False
+                return _replay(earlier, DealReport.Kind.REPORT, digest), False
         raise ResultError("already_final", "another result for this deal was stored at the same "
                           "moment", status=409)
 
@@ -316,12 +338,27 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
     if not reason:
         raise ResultError("reason_required", "a correction needs a reason")
     idempotency_key = (idempotency_key or "").strip()[:100]
-    if idempotency_key:
-        earlier = _by_key(deal.pk, idempotency_key)
-        if earlier is not None:
-            return earlier
+    digest = request_digest(DealReport.Kind.CORRECTION, summary, play_log, reason)
+    try:
+        return _correct(deal, summary, play_log, actor, reason, idempotency_key, digest)
+    except IntegrityError:
+        # A retry with the same key stored its correction between this one's look-up and its
+        # insert (the unique key on deal and key): answer with it, never a 500.
+        earlier = _by_key(deal.pk, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise ResultError("already_final", "another result for this deal was stored at the "
+                              "same moment", status=409)
+        return _replay(earlier, DealReport.Kind.CORRECTION, digest)
+
+
+def _correct(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str,
+             idempotency_key: str, digest: str) -> DealReport:
     with transaction.atomic():
         deal = _lock_deal(deal.pk)
+        if idempotency_key:  # looked up under the deal's lock: a concurrent retry waits here
+            earlier = _by_key(deal.pk, idempotency_key)
+            if earlier is not None:
+                return _replay(earlier, DealReport.Kind.CORRECTION, digest)
         _require_open_round(deal.match.round, allow_closed=True)
         _require_previous_final(deal)
         checked = check_report(deal, None, summary, play_log)
@@ -340,7 +377,7 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
             summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
             score_a=score_a, score_b=score_b, submitted_by=actor.user, via=actor.via,
             idempotency_key=idempotency_key, reason=reason, replaces=old_final, created_at=now,
-            state_changed_at=now,
+            state_changed_at=now, request_digest=digest,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
         if old_final is not None and adapter_for(deal.match.round.event).deals_follow_on:
