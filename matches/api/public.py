@@ -23,12 +23,25 @@ from matches.events import live
 from matches.front_cache import front_cacheable
 
 
-def _etag(request, event_id=None, *args, **kwargs):
+# Every field `_event_json` shows: a venue or date change must change the events list's ETag.
+EVENT_FIELDS = ("pk", "name", "venue", "start_date", "end_date", "game", "entry_type",
+                "deals_per_match", "labels", "place_points")
+
+
+def _etag(request, event_id=None, *args, params: str = "", **kwargs):
+    """The ETag of an answer: the event's public stamp and the query parameters the endpoint
+    reads (`params`), never the raw query string (`?z=<random>` would bypass every cache)."""
     if event_id is None:
-        stamp = "|".join(f"{pk}:{name}" for pk, name in live.public_events().values_list("pk", "name"))
+        stamp = repr(list(live.public_events().order_by("pk").values_list(*EVENT_FIELDS)))
         return "events-" + hashlib.sha1(stamp.encode()).hexdigest()[:16]
     event = live.public_events().filter(pk=event_id).first()
-    return f"api-{live.event_version(event)}-{request.GET.urlencode()}" if event else None
+    return f"api-{live.event_version(event)}-{params}" if event else None
+
+
+def _standings_etag(request, event_id=None, *args, **kwargs):
+    values = [request.GET.get(name, "") for name in ("kind", "scope", "round")]
+    params = "|".join(v if v.isascii() and v.isalnum() and len(v) <= 9 else "?" for v in values)
+    return _etag(request, event_id, *args, params=params, **kwargs)
 
 
 def _event(event_id: int):
@@ -110,7 +123,7 @@ def pairings(request, event_id: int, number: int):
 
 
 @front_cacheable
-@condition(etag_func=_etag)
+@condition(etag_func=_standings_etag)
 @extend_schema(operation_id="public_standings", summary="Union or individual standings after a round", responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("kind", str, enum=["unions", "players"]), OpenApiParameter("scope", str, enum=["event", "stage"]), OpenApiParameter("round", int)], tags=["public"])
 @api_view(["GET"])
 @authentication_classes([])

@@ -88,7 +88,8 @@ def standings_version(event: Event) -> str:
         rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
         snapshots = StandingsSnapshot.objects.filter(event=event).exclude(
             round__silent=True).aggregate(n=Count("id"), last=Max("computed_at"))
-        raw = repr((event.pk, event.created_at, event.name, event.published, rounds, snapshots))
+        raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
+                    event.end_date, event.published, rounds, snapshots))
         version = hashlib.sha1(raw.encode()).hexdigest()[:20]
         cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
     return version
@@ -119,6 +120,7 @@ def compute_event_version(event: Event) -> str:
         n=Count("id"), last=Max("computed_at"))
     snapshots = StandingsSnapshot.objects.filter(event=event).exclude(round__silent=True).aggregate(
         last=Max("computed_at"))
-    raw = repr((event.pk, event.created_at, event.name, event.published, rounds, reports, tallies,
+    raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
+                    event.end_date, event.published, rounds, reports, tallies,
                 snapshots))
     return hashlib.sha1(raw.encode()).hexdigest()[:20]

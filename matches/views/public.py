@@ -33,21 +33,32 @@ PAGE_CACHE_SECONDS = 300
 
 
 def _round_number(request) -> int | None:
-    """`?round=N` of the standings page: ASCII digits of a sane size, else none."""
+    """`?round=N` of the standings page: ASCII digits of a round number (at most 4), else none."""
     value = request.GET.get("round", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 4 else None
 
 
-def _etag_from(version, prefix: str = ""):
+def standings_params(request) -> str:
+    """The query parameters the standings page reads, as it reads them (an unknown `kind` is
+    the default one): the ETag and the shared cache key are built from these, never from the raw
+    query string, so `?z=<random>` neither renders the standings again nor stores a copy."""
+    kind = request.GET.get("kind")
+    scope = request.GET.get("scope")
+    return "|".join((kind if kind in ("unions", "players") else "",
+                     scope if scope in ("event", "stage") else "",
+                     str(_round_number(request) or "")))
+
+
+def _etag_from(version, prefix: str = "", params=lambda request: ""):
     """An ETag function for `condition`: the event's public stamp `version(event)`, the language,
-    page or htmx fragment, and the query string."""
+    page or htmx fragment, and the query parameters the view reads (`params(request)`)."""
 
     def etag_func(request, event_id, *args, **kwargs):
         event = live.public_events().filter(pk=event_id).first()
         if event is None:
             return None
         fragment = "hx" if request.headers.get("HX-Request") else "page"
-        etag = f'{prefix}{version(event)}-{get_language()}-{fragment}-{request.GET.urlencode()}'
+        etag = f'{prefix}{version(event)}-{get_language()}-{fragment}-{params(request)}'
         request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
         return etag
 
@@ -56,7 +67,8 @@ def _etag_from(version, prefix: str = ""):
 
 _etag = _etag_from(live.event_version)
 # The standings page changes with the snapshots only, not with every report.
-_standings_etag = _etag_from(live.standings_version, prefix="standings-")
+_standings_etag = _etag_from(live.standings_version, prefix="standings-",
+                             params=standings_params)
 
 
 def shared_cache(view=None, *, etag_func=None):
