@@ -35,10 +35,11 @@ nginx:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; }
 
+# DEBUG=True: the demo's account is demo/demo, which load_demo refuses to create otherwise.
 demo: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=True $(PY) manage.py load_demo
+	DEBUG=True $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install chromium nginx
 	$(PY) -m pytest $(PYTEST_ARGS)

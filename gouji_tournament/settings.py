@@ -1,16 +1,20 @@
 """Settings for gouji-tournament, driven entirely by the environment.
 
 With nothing set, `runserver` works right after a checkout: SQLite in var/ and Celery tasks run
-eagerly in-process (the embedded default). DATABASE_URL and CELERY_BROKER_URL switch to
-PostgreSQL and a real broker with workers.
+eagerly in-process (the embedded default), DEBUG off, and a secret key generated once into
+var/secret_key. DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and a real broker with
+workers; such a deployment must set SECRET_KEY (it refuses to start without). deploy/README.md
+gives the production environment, which passes `manage.py check --deploy`.
 """
 from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,11 +30,64 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = envbool("DEBUG", "True")
-# The default key is only for the embedded default; a deployment sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
+# Off unless asked for (issue 17): a forgotten variable must not show tracebacks to the hall.
+DEBUG = envbool("DEBUG", "False")
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment. Without it, the embedded default (SQLite, one machine)
+    generates a key once into SECRET_KEY_FILE (var/secret_key, readable by its owner only); a
+    deployment with DATABASE_URL refuses to start: its processes must share one key, and a key
+    written in this file would be public."""
+    key = os.environ.get("SECRET_KEY", "")
+    if key:
+        return key
+    if DATABASE_URL and not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: a deployment (DATABASE_URL) needs a long random SECRET_KEY "
+            "in its environment (deploy/README.md)")
+    path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / "var" / "secret_key"))
+    try:
+        return path.read_text().strip() or _new_key(path)
+    except FileNotFoundError:
+        return _new_key(path)
+
+
+def _new_key(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:  # O_EXCL: two processes starting at once keep the first one's key
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key
+
+
+SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+# --- HTTPS (deploy/README.md: TLS is the documented way) ---------------------------------
+# Referee links and sessions must not cross the venue's Wi-Fi in clear. Off by default so the
+# embedded default works over plain http on a laptop; a deployment turns them on.
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", "False")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", "False")
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "False")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "False")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "False")
+# HSTS for every subdomain and the browsers' preload list are the domain owner's decision (the
+# app often lives on one subdomain of a club's site): `check --deploy` does not ask for them.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+# "HTTP_X_FORWARDED_PROTO,https" behind nginx terminating TLS (deploy/nginx.conf sets it).
+_proxy_ssl = envlist("SECURE_PROXY_SSL_HEADER", "")
+SECURE_PROXY_SSL_HEADER = tuple(_proxy_ssl) if len(_proxy_ssl) == 2 else None
+# /healthz is for the load balancer, which asks over plain http on the inside.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -42,6 +99,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served by the app, not from a CDN (issue 17)
+    "csp",
     "django_htmx",
     "template_partials",
     "players",
@@ -59,7 +118,29 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# --- Content-Security-Policy (django-csp) -----------------------------------------------
+# Strict: scripts and styles from this site only (htmx is vendored in static/vendor; inline
+# handlers live in static/js/site.js; htmx's own inline indicator style is switched off in
+# templates/base.html). /api/docs/ loosens style-src for Swagger UI (gouji_tournament/urls.py).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
 
 ROOT_URLCONF = "gouji_tournament.urls"
 WSGI_APPLICATION = "gouji_tournament.wsgi.application"
@@ -83,7 +164,6 @@ TEMPLATES = [
 
 # --- Database ---------------------------------------------------------------------------
 SQLITE_PATH = Path(os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "db.sqlite3"))
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # CI runs its worker with DATABASE_CONN_MAX_AGE=0 so no idle connection blocks dropping the test DB.
     DATABASES = {
@@ -104,7 +184,11 @@ else:
             # dev server write from more than one thread.
             # WAL: readers do not wait for the writer, and a commit costs one fsync less
             # (`make demo` loads its event 3x faster).
-            "OPTIONS": {"timeout": 20,
+            # IMMEDIATE: a transaction takes the write lock when it begins. Deferred, a
+            # transaction that read first and then wrote could not wait for another writer
+            # (SQLite answers "database is locked" at once, whatever the timeout): the 503s
+            # of four phones reporting at one laptop (issue 17, finding 9).
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
                         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
         }
     }
@@ -191,6 +275,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "gouji-tournament API",
     "DESCRIPTION": "Gou Ji (够级) tournaments: events, pairings, deal results and standings.",
     "VERSION": "1",
+    # Swagger UI from drf-spectacular-sidecar's static files: /api/docs/ works offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "matches.api.schema.add_error_responses",
@@ -203,6 +291,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Referee-link tokens are masked in every logged path (gouji_tournament/logs.py).
+    "filters": {"mask_tokens": {"()": "gouji_tournament.logs.MaskRefereeTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
+    "loggers": {
+        "django.request": {"filters": ["mask_tokens"]},
+        "django.server": {"handlers": ["console"], "filters": ["mask_tokens"], "level": "INFO",
+                          "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

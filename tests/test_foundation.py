@@ -89,6 +89,7 @@ def test_environment_switches_to_postgres_and_a_real_broker():
         "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/somewhere",
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/3",
         "DEBUG": "False",
+        "SECRET_KEY": "a-deployment-sets-its-own-key",  # refused without (tests/hostile)
         "ALLOWED_HOSTS": "gouji.example,127.0.0.1",
     })
     assert probe["engine"] == "django.db.backends.postgresql"

@@ -5,6 +5,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 
+@pytest.fixture(autouse=True)
+def debug_on(settings):
+    settings.DEBUG = True  # load_demo refuses demo/demo otherwise (tests/hostile/test_deploy.py)
+
+
 @pytest.mark.django_db
 def test_load_demo_twice_creates_one_organiser_who_can_log_in(client):
     call_command("load_demo")

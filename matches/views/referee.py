@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -156,6 +157,7 @@ def run_check(match, number: int, entry):
 
 # --- link and account routes ------------------------------------------------------------------
 
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
 def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
@@ -213,11 +215,13 @@ def _submit(request, access: Access, number: int):
     return redirect(target)
 
 
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
 @require_POST
 def link_check(request, token: str, number: int):
     return _check(request, _link_access(request, token), number)
 
 
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
 @require_POST
 def link_submit(request, token: str, number: int):
     return _submit(request, _link_access(request, token), number)
@@ -252,6 +256,7 @@ def _confirm(request, actor: Actor, report: DealReport, back: str):
     return redirect(back)
 
 
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
 @require_POST
 def link_confirm(request, token: str, report_id: int):
     access = _link_access(request, token)

@@ -51,7 +51,8 @@ def render_conf(workdir: Path, app: str, port: int) -> Path:
     site = (ROOT / "deploy" / "nginx.conf").read_text()
     for name, value in {"__LISTEN__": f"127.0.0.1:{port}", "__SERVER_NAME__": "127.0.0.1",
                         "__APP__": app, "__STATIC_ROOT__": str(ROOT / "static"),
-                        "__CACHE_DIR__": str(workdir / "cache")}.items():
+                        "__CACHE_DIR__": str(workdir / "cache"), "__LOG_DIR__": str(workdir),
+                        "__TLS__": ""}.items():
         assert name in site, name
         site = site.replace(name, value)
     assert "__" not in site.replace("__init__", ""), "a placeholder is left"
@@ -134,7 +135,9 @@ def front(live_server, tmp_path):
             except OSError:
                 assert time.monotonic() < deadline, "nginx did not start"
                 time.sleep(0.05)
-        yield Front(port)
+        front = Front(port)
+        front.access_log = workdir / "gouji-access.log"
+        yield front
     finally:
         proc.terminate()  # the master stops its workers
         try:
@@ -249,3 +252,19 @@ def test_static_files_come_from_disk(front):
     status, headers, body = front.get("/static/css/site.css")
     assert status == 200 and body == (ROOT / "static" / "css" / "site.css").read_text()
     assert headers["Content-Type"].startswith("text/css") and headers["X-Cache-Status"] is None
+
+
+def test_the_access_log_masks_referee_tokens(front, event):
+    """Issue 17, finding 7: a referee link is a password; nginx logs its path masked."""
+    from matches.models import RefereeLink
+
+    link = RefereeLink.objects.create(table=event[0].match(event[1], 1).table)
+    assert front.get(f"/ref/{link.token}/")[0] == 200
+    assert front.get(f"/ref/{link.token}/deals/1/check?x=1")[0] in (403, 405)
+    front.get("/events/")
+    deadline = time.monotonic() + 5
+    while "/events/" not in front.access_log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    log = front.access_log.read_text()
+    assert link.token not in log
+    assert "/ref/<token>/" in log and "/ref/<token>/deals/1/check" in log

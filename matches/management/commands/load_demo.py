@@ -1,8 +1,9 @@
 """Load the demo event used by `make demo`. Safe to run again: it changes nothing the second time."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
@@ -11,6 +12,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         from matches.games.registry import ADAPTERS, adapter_named
 
+        if not settings.DEBUG:
+            # A superuser demo/demo on a reachable server is an open door (issue 17).
+            raise CommandError("load_demo creates the superuser demo/demo: it runs with DEBUG=True "
+                               "only, on a machine of your own (make demo does so)")
         User = get_user_model()
         organiser, created = User.objects.get_or_create(
             username="demo", defaults={"is_staff": True, "is_superuser": True}
