@@ -1,6 +1,44 @@
-"""Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
+"""Shared fixtures. Events are made by tests/builder.py, people by tests/personas.py (whose
+fixtures are imported here). Browser fixtures live in tests/browser/conftest.py."""
 
 import pytest
+
+from tests.personas import (  # noqa: F401 (fixtures)
+    built,
+    captain,
+    organiser,
+    other_organiser,
+    public,
+    referee,
+    referee_link,
+    stranger,
+)
+
+
+@pytest.fixture
+def build(db):
+    """`build(unions=4, deals=2, ...)`: a Gou Ji event with its unions registered and checked in
+    (tests.builder.EventBuilder; `build(game="giog", players=8)` for Giog)."""
+    from tests.builder import EventBuilder
+
+    def make(game="gouji", **kwargs):
+        return EventBuilder(game, **kwargs).register()
+
+    return make
+
+
+@pytest.fixture
+def giog(db):
+    """A Giog event of eight players, registered and checked in, no round yet."""
+    from tests.builder import EventBuilder
+
+    return EventBuilder("giog", players=8).register()
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Tests make many accounts: the default PBKDF2 hasher would dominate the run time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -154,9 +154,9 @@ def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(live_serve
 
 def test_public_pages_fit_a_phone(live_server, phone_page, transactional_db):
     from matches.standings import service as standings
-    from tests.standings.conftest import Builder
+    from tests.builder import EventBuilder
 
-    b = Builder(unions=12, deals=1)
+    b = EventBuilder(unions=12, deals=1).register()
     round_ = b.round([(k, k + 1) for k in range(0, 12, 2)])
     for match in round_.matches.all():
         b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[1])

@@ -8,14 +8,14 @@ from django.urls import reverse
 
 from matches.models import DealReport, RefereeLink
 from matches.games.giog.engine.selfplay import selfplay
-from tests.giog.conftest import GiogBuilder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table(db):
-    builder = GiogBuilder(players=7)  # tables of 4 and 3
+    builder = EventBuilder("giog", players=7).register()  # tables of 4 and 3
     round_ = builder.draw(seed=5)
     match = round_.matches.select_related("table").order_by("table__number").last()
     link = RefereeLink.objects.create(table=match.table)

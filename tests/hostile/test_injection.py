@@ -14,7 +14,7 @@ from matches.models import Event, RefereeLink, Union, UnionMember
 from matches.standings import service as standings
 from matches.events.exports import FORMULA_STARTS
 from players.models import Player
-from tests.standings.conftest import build, eager_celery  # noqa: F401 (fixtures)
+from tests.standings.conftest import eager_celery  # noqa: F401 (fixture)
 from tests.standings.test_manage import pdf_text
 
 EVENT = '<script>alert("event")</script>杯'

@@ -12,7 +12,7 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_the_referee_page_keeps_its_token_and_is_not_shared(events):
 
 
 def test_errors_and_other_methods_are_not_shared(events):
-    hidden = Builder(unions=2, published=False)
+    hidden = EventBuilder(unions=2, published=False).register()
     missing = Client().get(reverse("public:event", args=[hidden.event.pk]))
     assert missing.status_code == 404 and not missing.has_header("X-Accel-Expires")
     url = reverse("public:standings", args=[events.team.event.pk])

@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from matches.models import RefereeLink
 from matches.standings import service as standings
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -146,7 +146,7 @@ def front(live_server, tmp_path):
 
 @pytest.fixture
 def event():
-    b = Builder(unions=2, deals=2)
+    b = EventBuilder(unions=2, deals=2).register()
     round_ = b.round([(0, 1)])
     b.final(b.match(round_, 1), 1, [1, 2, 3, 4, 5, 6])
     standings.recompute_event(b.event.pk)
@@ -222,7 +222,7 @@ def test_referee_pages_and_unpublished_events_are_never_served_from_the_cache(fr
     assert "csrfmiddlewaretoken" in page and h2["Set-Cookie"]
     assert page != again  # each holder of the link gets a token of their own
 
-    hidden = Builder(unions=2, published=False)
+    hidden = EventBuilder(unions=2, published=False).register()
     (s1, h1, _), (s2, h2, _) = front.twice(reverse("public:event", args=[hidden.event.pk]))
     assert s1 == s2 == 404 and h2["X-Cache-Status"] == "MISS"
     hidden.event.published = True
