@@ -53,6 +53,8 @@ def derived_state(event):
 
 
 def wipe(event):
+    """Forget what the computations wrote (tallies, match scores, ledgers, snapshots), as if they
+    had never run; the results themselves stay."""
     DealTally.objects.filter(match__round__event=event).delete()
     StandingsSnapshot.objects.filter(event=event).delete()
     Match.objects.filter(round__event=event, union_b__isnull=False).update(
