@@ -11,6 +11,7 @@ from tests.personas import (  # noqa: F401 (fixtures)
     public,
     referee,
     referee_link,
+    setup,
     stranger,
 )
 

@@ -15,12 +15,13 @@ unions, one published round with one table. Passwords are "pw-" + username.
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
-from matches.models import Event, PlayerAccount, RefereeLink
+from matches.models import Event, Match, PlayerAccount, RefereeLink, Round, Table, Union
 from matches.results.service import Actor
 
 
@@ -138,6 +139,62 @@ class Personas:
         if self.builder.event.result_confirmation == Event.Confirmation.CAPTAIN:
             return [people.actor("captain"), people.actor("captain_b")]
         return [people.actor("referee_link")]
+
+
+# --- one table and everyone around it ---------------------------------------------------------
+
+@dataclass
+class Setup:
+    builder: object  # tests.builder.EventBuilder
+    event: Event
+    round: Round
+    table: Table
+    match: Match
+    union_a: Union
+    union_b: Union
+    referee: object
+    second_referee: object
+    link: RefereeLink
+    captain_a: object
+    captain_b: object
+    player_a2: object  # a non-captain member of union A with an account
+    organiser: object
+    outsider: object
+    admin: object
+
+    def match_at(self, table_number: int) -> Match:
+        """Another match of the round (with `@pytest.mark.tables(n)`)."""
+        return self.builder.match(self.round, table_number)
+
+
+def make_setup(tables: int = 1, **event_fields) -> Setup:
+    """An unpublished event (six deals a match, captains confirm unless `result_confirmation`
+    says otherwise) whose round 1 is published with `tables` tables."""
+    event_fields.setdefault("published", False)
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=2 * tables, deals=event_fields.pop("deals_per_match", 6),
+                     **event_fields).register()
+    round_ = b.round([(2 * k, 2 * k + 1) for k in range(tables)])
+    people = b.people
+    match = people.match
+    second = make_user("referee2")
+    people.table.referees.add(second)
+    return Setup(
+        builder=b, event=b.event, round=round_, table=people.table, match=match,
+        union_a=match.union_a, union_b=match.union_b, referee=people.referee,
+        second_referee=second, link=people.referee_link, captain_a=people.captain,
+        captain_b=people.captain_b, player_a2=people.player, organiser=people.organiser,
+        outsider=people.stranger,
+        admin=get_user_model().objects.create_superuser("admin", password="pw-admin"),
+    )
+
+
+@pytest.fixture
+def setup(request, db) -> Setup:
+    """One table's people (`make_setup`); `@pytest.mark.tables(n)` for n tables."""
+    marker = request.node.get_closest_marker("tables")
+    return make_setup(tables=marker.args[0] if marker else 1)
 
 
 # --- fixtures ---------------------------------------------------------------------------------

@@ -20,11 +20,6 @@ NAMES = ["王伟", "李娜", "张强", "刘洋", "陈静", "杨勇"]
 WON = {1: 15, 2: 9, 3: 6}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def event(transactional_db):
     organiser = get_user_model().objects.create_user("org", password="pw-org")

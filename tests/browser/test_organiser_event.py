@@ -25,11 +25,6 @@ UNIONS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def event(transactional_db):
     organiser = get_user_model().objects.create_user("org", password="pw-org")

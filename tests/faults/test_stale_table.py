@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from matches.api import results as results_api
 from matches.models import Deal, DealReport, Event, RefereeLink, Round
 from matches.draw import service as seating
-from tests.results.conftest import SUMMARY, build_table
+from tests.personas import make_setup
+from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +58,8 @@ def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(demo_event):
 def test_a_redraw_landing_mid_request_stores_nothing(db, monkeypatch):
     """The re-draw commits after the API found the table but before the deal row exists: the
     deal would hang off a deleted match. The client gets a 409, not a 500."""
-    round_, table, match = build_table(result_confirmation="none")
-    organiser = get_user_model().objects.create_user("organiser", password="x")
-    round_.event.organisers.add(organiser)
+    setup = make_setup(result_confirmation="none")
+    round_, table, organiser = setup.round, setup.table, setup.organiser
     found = results_api._visible_table
 
     def found_then_redrawn(table_id, actor):
