@@ -83,7 +83,8 @@ class EventBuilder:
     def __init__(self, game: str = GOUJI, *, unions: int = 4, players: int = 8, deals=None,
                  fmt: str = Stage.Format.SWISS, planned_rounds=None, published: bool = True,
                  confirmation=None, rules=None, tie_breaks=None, tie_break_deals=None,
-                 place_points=None, clubs: int = 0, entry_type=None, **fields):
+                 place_points=None, clubs: int = 0, entry_type=None, stage_name: str = "",
+                 **fields):
         self.game = game
         self.clubs = clubs
         if game == GIOG:
@@ -107,7 +108,7 @@ class EventBuilder:
             game=game, deals_per_match=deals or 2, tie_break_deals=tie_break_deals,
             published=published, **fields)
         self.stage = Stage.objects.create(
-            event=self.event, order=1, format=fmt,
+            event=self.event, order=1, format=fmt, name=stage_name,
             planned_rounds=planned_rounds or (5 if game == GIOG else 9))
         self.size = unions if self.is_team else players
         self.unions: list = []
