@@ -84,9 +84,11 @@ class EventBuilder:
                  fmt: str = Stage.Format.SWISS, planned_rounds=None, published: bool = True,
                  confirmation=None, rules=None, tie_breaks=None, tie_break_deals=None,
                  place_points=None, clubs: int = 0, entry_type=None, stage_name: str = "",
-                 **fields):
+                 names=None, player_names=None, **fields):
         self.game = game
         self.clubs = clubs
+        self.names = list(names or [])  # entrants' names (unions, or players of an individual
+        self.player_names = list(player_names or [])  # event); union members', in order
         if game == GIOG:
             fields.setdefault("name", "Giog 公开赛")
             fields.setdefault("start_date", datetime.date(2026, 6, 1))
@@ -132,15 +134,19 @@ class EventBuilder:
         """Enter the field through `matches.events.registration` and check it in."""
         clubs = [Club.objects.create(name=f"俱乐部{k}") for k in range(self.clubs)]
         club_of = (lambda k: clubs[k % len(clubs)]) if clubs else (lambda k: None)
+        named = lambda names, k, default: names[k] if k < len(names) else default  # noqa: E731
         for k in range(1, self.size + 1):
             if self.is_team:
-                members = [Player.objects.create(name=f"选手{k}-{order}", club=club_of(k - 1))
-                           for order in (1, 2, 3)]
-                entry = registration.register_union(self.event, f"联邦{k}", members, seed=k,
-                                                    club=club_of(k - 1))
+                members = [Player.objects.create(
+                    name=named(self.player_names, 3 * (k - 1) + order - 1, f"选手{k}-{order}"),
+                    club=club_of(k - 1)) for order in (1, 2, 3)]
+                entry = registration.register_union(
+                    self.event, named(self.names, k - 1, f"联邦{k}"), members, seed=k,
+                    club=club_of(k - 1))
                 self.unions.append(entry.union)
             else:
-                player = Player.objects.create(name=f"棋手{k:02d}", club=club_of(k - 1))
+                player = Player.objects.create(name=named(self.names, k - 1, f"棋手{k:02d}"),
+                                               club=club_of(k - 1))
                 entry = registration.register_player(self.event, player, seed=k)
                 self.players.append(player)
             if check_in:

@@ -87,9 +87,16 @@ class Personas:
 
     def _make_other_organiser(self):
         user = make_user("other_organiser")
-        elsewhere = Event.objects.create(name="别的比赛", start_date=datetime.date(2026, 5, 1))
-        elsewhere.organisers.add(user)
+        self.other_event.organisers.add(user)
         return user
+
+    @property
+    def other_event(self):
+        """The event the other organiser organises (no service makes events: see the builder)."""
+        if "other_event" not in self._shared:
+            self._shared["other_event"] = Event.objects.create(
+                name="别的比赛", start_date=datetime.date(2026, 5, 1))
+        return self._shared["other_event"]
 
     def _make_referee(self):
         user = make_user("referee")
