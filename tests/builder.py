@@ -192,10 +192,33 @@ class EventBuilder:
         round_.refresh_from_db()
         return self
 
+    def settle(self, round_=None) -> EventBuilder:
+        """Settle the round's matches, as the Celery task does when a result is committed
+        (tests in one transaction never commit)."""
+        for match in self.matches(round_):
+            standings.settle_match(match.pk)
+        return self
+
     def close(self, round_=None) -> EventBuilder:
+        """Settle the round's matches and close it (`seating.close_round` wants every match's
+        points)."""
         round_ = round_ or self.latest
+        self.settle(round_)
         seating.close_round(round_)
         round_.refresh_from_db()
+        return self
+
+    def add_stage(self, **fields) -> Stage:
+        """A further stage of the event (made in the admin, like the event: no service)."""
+        fields.setdefault("order", self.event.stages.count() + 1)
+        return Stage.objects.create(event=self.event, **fields)
+
+    def play_rounds(self, count: int, seed: int = 2026) -> EventBuilder:
+        """`count` rounds drawn, published, played (random valid results, through the services)
+        and closed."""
+        for _ in range(count):
+            number = registration.next_round_number(self.event)
+            self.draw_round(seed=seed * 100 + number).report_all(seed=seed + number).close()
         return self
 
     def match(self, round_, table_number: int):
@@ -261,7 +284,7 @@ class EventBuilder:
         rng = random.Random(seed)
         for match in self.matches(round_):
             for number in range(1, self.event.deals_per_match + 1):
-                if self.is_team:
+                if self.game == GOUJI:
                     finish = random_finish(rng)
                     summary = outcome(finish, points=finish[: rng.randint(0, 3)])
                 else:
@@ -270,7 +293,7 @@ class EventBuilder:
                 report = self.report(match, number, summary)
                 if confirm:
                     self.confirm(report)
-                elif self.is_team and report.state == DealReport.State.PENDING:
+                elif self.game == GOUJI and report.state == DealReport.State.PENDING:
                     break  # R35: the next deal waits for this one to be final
         return self
 

@@ -43,11 +43,20 @@ def fast_passwords(settings):
 
 
 @pytest.fixture
-def demo_event(db):
-    """A team event of 12 unions after three closed Swiss rounds (see matches/games/gouji/demo.py)."""
-    from matches.games.gouji.demo import build_demo_event
+def swiss(db):
+    """A team event of 12 unions (one deal a match) after three closed Swiss rounds, every
+    result final at once, through the services (tests.builder.EventBuilder)."""
+    from matches.models import Event
+    from tests.builder import EventBuilder
 
-    return build_demo_event(unions=12, rounds=3, seed=2026)
+    return EventBuilder(unions=12, deals=1, planned_rounds=4, clubs=4,
+                        confirmation=Event.Confirmation.NONE).register().play_rounds(3)
+
+
+@pytest.fixture
+def swiss_event(swiss):
+    """The event of `swiss`."""
+    return swiss.event
 
 
 @pytest.fixture(autouse=True)
