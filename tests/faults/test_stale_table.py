@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.api import results as results_api
-from matches.models import Deal, DealReport, Event, RefereeLink, Round
+from matches.models import Deal, DealReport, Round
 from matches.draw import service as seating
 from tests.personas import make_setup
 from tests.results.conftest import SUMMARY
@@ -30,13 +29,11 @@ def submit(client, table_id, number=1):
                        HTTP_IDEMPOTENCY_KEY="stale-1")
 
 
-def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(demo_event):
-    organiser = get_user_model().objects.create_user("organiser", password="x")
-    demo_event.organisers.add(organiser)
-    Event.objects.filter(pk=demo_event.pk).update(result_confirmation="none")
-    round4 = seating.create_round(demo_event.stages.get(), seed=4)
+def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(swiss):
+    organiser = swiss.organiser  # results need no confirmation in this event
+    round4 = seating.create_round(swiss.stage, seed=4)
     old_table = round4.tables.order_by("number").first()
-    old_link = RefereeLink.objects.create(table=old_table, created_by=organiser)
+    old_link = swiss.people.for_table(old_table).referee_link
     by_token = client_with("Token " + Token.objects.create(user=organiser).key)
     by_link = client_with("Referee " + old_link.token)
     assert by_token.get(f"/api/v1/tables/{old_table.pk}").status_code == 200
