@@ -20,6 +20,7 @@ itself, next to a comment saying why.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
 import itertools
 import random
@@ -70,6 +71,21 @@ def random_giog_won(rng: random.Random, seats: int) -> dict:
     for _ in range(total // seats):
         units[rng.randrange(seats)] += 1
     return {seat: n * seats for seat, n in enumerate(units, start=1)}
+
+
+@contextlib.contextmanager
+def computations_in_process():
+    """Run the Celery computations that results queue in this process while building, not in a
+    worker (CI's second pass has one): for tests that then hand the event to workers of their
+    own and must not race the shared one."""
+    from gouji_tournament.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = saved
 
 
 class EventBuilder:

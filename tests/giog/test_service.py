@@ -259,7 +259,7 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     incremental = snapshot.rows
     assert ComputationRun.objects.filter(event=giog.event, task="settle_deal",
                                          state="done").exists()
-    DealTally.objects.filter(match__round=round_).delete()
+    DealTally.objects.filter(match__round=round_).delete()  # computed rows lost, results kept
     StandingsSnapshot.objects.filter(round=round_).delete()
     standings.recompute_event(giog.event.pk)
     again = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
