@@ -26,6 +26,7 @@ import itertools
 import random
 
 from matches.models import DealReport, Event, Round, Stage
+from matches import permissions
 from matches.draw import service as seating
 from matches.draw.generator.types import Pairing
 from matches.events import registration
@@ -34,7 +35,7 @@ from matches.standings import service as standings
 from players.models import Club, Player
 from tests.personas import Personas
 
-GOUJI, GIOG = Event.Game.GOUJI, Event.Game.GIOG
+GOUJI, GIOG = "gouji", "giog"
 CORRECTION_REASON = "测试：裁判长更正"
 
 
@@ -266,7 +267,7 @@ class EventBuilder:
             return report
         match = report.deal.match
         for actor in self.people.confirmers(match):
-            if results.confirmation_role(actor, report) is not None:
+            if permissions.confirmation_role(actor, report) is not None:
                 return results.confirm_report(report, actor, agrees)
         raise AssertionError(f"nobody may confirm report {report.pk}")
 

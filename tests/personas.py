@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
 from matches.models import Event, Match, PlayerAccount, RefereeLink, Round, Table, Union
-from matches.results.service import Actor
+from matches.permissions import Actor
 
 
 def make_user(name: str, **extra):
