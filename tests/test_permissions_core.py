@@ -15,5 +15,6 @@ def test_an_organiser_manages_only_their_own_events_and_an_admin_all(built):
     assert can_manage_event(admin, theirs)
     assert not can_manage_event(AnonymousUser(), mine)
     assert list(events_managed_by(alice)) == [mine]
+    assert list(events_managed_by(bob)) == [theirs]
     assert set(events_managed_by(admin)) == {mine, theirs}
     assert not events_managed_by(AnonymousUser()).exists()

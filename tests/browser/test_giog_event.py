@@ -21,7 +21,7 @@ WON = {1: 15, 2: 9, 3: 6}
 def event(transactional_db):
     b = EventBuilder("giog", name="Giog 崂山杯", players=6, deals=1, planned_rounds=1,
                      stage_name="轮换", published=False).register()
-    b.organiser  # signs in below
+    assert b.organiser.username == "organiser"  # signs in below
     return b.event
 
 

@@ -31,7 +31,7 @@ def event(transactional_db):
     b = EventBuilder(name="崂山杯够级赛", start_date=datetime.date(2026, 6, 1), unions=0,
                      deals=1, confirmation=Event.Confirmation.REFEREE, planned_rounds=2,
                      stage_name="瑞士制", published=False)
-    b.organiser  # signs in below
+    assert b.organiser.username == "organiser"  # signs in below
     return b.event
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
@@ -19,7 +18,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from matches.models import DealReport, Event, RefereeLink
+from matches.models import DealReport
 from matches.results import service as results
 from matches.permissions import Actor
 from tests.personas import make_setup

@@ -6,8 +6,6 @@ import io
 import re
 import zlib
 
-import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -37,7 +35,6 @@ def urls(event_id):
 def test_only_the_events_organisers_get_in(client, build):
     b = build(unions=2, deals=1)
     b.round([(0, 1)])
-    b.people.other_organiser  # organises another event
     for method, url in urls(b.event.pk):
         response = getattr(client, method)(url)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
