@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import itertools
 import random
 
-from matches.models import DealReport, Event, Round, Stage
 from matches import permissions
 from matches.draw import service as seating
 from matches.draw.generator.types import Pairing
 from matches.events import registration
+from matches.models import DealReport, Event, Round, Stage
 from matches.results import service as results
 from matches.standings import service as standings
 from players.models import Club, Player
@@ -95,7 +94,6 @@ class EventBuilder:
     Gou Ji: `unions` unions of three (`联邦k`, players `选手k-order`, the first the captain).
     Giog: `players` individual players (`棋手01`...), in `clubs` clubs when given."""
 
-    _names = itertools.count(1)
 
     def __init__(self, game: str = GOUJI, *, unions: int = 4, players: int = 8, deals=None,
                  fmt: str = Stage.Format.SWISS, planned_rounds=None, published: bool = True,
