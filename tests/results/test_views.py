@@ -62,12 +62,13 @@ def test_the_page_shows_tributes_owed_once_computed(setup):
 
 def test_pooled_place_tributes_show_the_pool_and_the_picking_order(setup):
     # R38 place_tribute = "pool": the ledger has entries into and out of the pool (seat None)
-    deal = results.deal_for(setup.match, 1)
-    deal.tributes_owed = [
-        {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"},
-        {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
-    ]
-    deal.save()
+    Event.objects.filter(pk=setup.event.pk).update(
+        rules={"preset": "standard", "place_tribute": "pool"})
+    setup.builder.final(setup.match, 1, SUMMARY["finish"], points=SUMMARY["points"])
+    standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
+    owed = setup.match.deals.get(number=2).tributes_owed
+    assert {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"} in owed
+    assert any(t["to"] == 1 and t.get("pool") == "pick" for t in owed)
     html = Client().get(link_url(setup)).content.decode()
     assert "6号" in html and "贡牌池" in html and "None" not in html
 
