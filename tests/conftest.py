@@ -1,14 +1,62 @@
-"""Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
+"""Shared fixtures. Events are made by tests/builder.py, people by tests/personas.py (whose
+fixtures are imported here). Browser fixtures live in tests/browser/conftest.py."""
 
 import pytest
 
+from tests.personas import (  # noqa: F401 (fixtures)
+    built,
+    captain,
+    organiser,
+    other_organiser,
+    public,
+    referee,
+    referee_link,
+    setup,
+    stranger,
+)
+
 
 @pytest.fixture
-def demo_event(db):
-    """A team event of 12 unions after three closed Swiss rounds (see matches/games/gouji/demo.py)."""
-    from matches.games.gouji.demo import build_demo_event
+def build(db):
+    """`build(unions=4, deals=2, ...)`: a Gou Ji event with its unions registered and checked in
+    (tests.builder.EventBuilder; `build(game="giog", players=8)` for Giog)."""
+    from tests.builder import EventBuilder
 
-    return build_demo_event(unions=12, rounds=3, seed=2026)
+    def make(game="gouji", **kwargs):
+        return EventBuilder(game, **kwargs).register()
+
+    return make
+
+
+@pytest.fixture
+def giog(db):
+    """A Giog event of eight players, registered and checked in, no round yet."""
+    from tests.builder import EventBuilder
+
+    return EventBuilder("giog", players=8).register()
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Tests make many accounts: the default PBKDF2 hasher would dominate the run time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def swiss(db):
+    """A team event of 12 unions (one deal a match) after three closed Swiss rounds, every
+    result final at once, through the services (tests.builder.EventBuilder)."""
+    from matches.models import Event
+    from tests.builder import EventBuilder
+
+    return EventBuilder(unions=12, deals=1, planned_rounds=4, clubs=4,
+                        confirmation=Event.Confirmation.NONE).register().play_rounds(3)
+
+
+@pytest.fixture
+def swiss_event(swiss):
+    """The event of `swiss`."""
+    return swiss.event
 
 
 @pytest.fixture(autouse=True)

@@ -3,49 +3,33 @@ referees enter each table's hand on a phone (live check, then submit), and the p
 page shows the Giog table of points."""
 from __future__ import annotations
 
-import datetime
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from matches.models import DealReport, Event, RefereeLink, Registration, Round, Stage
-from players.models import Player
+from matches.models import DealReport, RefereeLink, Registration, Round
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = ["王伟", "李娜", "张强", "刘洋", "陈静", "杨勇"]
 # Six players: two tables of three; 30 pieces in play, each count a multiple of 3 (G10).
 WON = {1: 15, 2: 9, 3: 6}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def event(transactional_db):
-    organiser = get_user_model().objects.create_user("org", password="pw-org")
-    event = Event.objects.create(
-        name="Giog 崂山杯", start_date=datetime.date(2026, 6, 1), game="giog",
-        entry_type=Event.EntryType.INDIVIDUAL, deals_per_match=1,
-        result_confirmation=Event.Confirmation.NONE,
-    )
-    event.organisers.add(organiser)
-    Stage.objects.create(event=event, order=1, name="轮换", planned_rounds=1)
-    for seed, name in enumerate(NAMES, start=1):
-        Registration.objects.create(event=event, player=Player.objects.create(name=name),
-                                    seed=seed, status=Registration.Status.CHECKED_IN)
-    return event
+    b = EventBuilder("giog", name="Giog 崂山杯", players=6, deals=1, planned_rounds=1,
+                     stage_name="轮换", published=False).register()
+    assert b.organiser.username == "organiser"  # signs in below
+    return b.event
 
 
 def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
     base = live_server.url
     page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "org")
-    page.fill("input[name='password']", "pw-org")
+    page.fill("input[name='username']", "organiser")
+    page.fill("input[name='password']", "pw-organiser")
     page.locator("form button[type='submit'], form input[type='submit']").last.click()
     page.wait_for_url(re.compile(r"/manage/$"))
     page.get_by_role("link", name="Giog 崂山杯").click()

@@ -10,10 +10,10 @@ import datetime
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from matches.models import DealReport, Event, RefereeLink, Round, Stage
+from matches.models import DealReport, Event, RefereeLink, Round
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,28 +25,20 @@ UNIONS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def event(transactional_db):
-    organiser = get_user_model().objects.create_user("org", password="pw-org")
-    event = Event.objects.create(
-        name="崂山杯够级赛", start_date=datetime.date(2026, 6, 1), deals_per_match=1,
-        result_confirmation=Event.Confirmation.REFEREE,
-    )
-    event.organisers.add(organiser)
-    Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
-                         planned_rounds=2)
-    return event
+    """An empty event: the organiser registers the unions in the browser."""
+    b = EventBuilder(name="崂山杯够级赛", start_date=datetime.date(2026, 6, 1), unions=0,
+                     deals=1, confirmation=Event.Confirmation.REFEREE, planned_rounds=2,
+                     stage_name="瑞士制", published=False)
+    assert b.organiser.username == "organiser"  # signs in below
+    return b.event
 
 
 def sign_in(page, base):
     page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "org")
-    page.fill("input[name='password']", "pw-org")
+    page.fill("input[name='username']", "organiser")
+    page.fill("input[name='password']", "pw-organiser")
     page.locator("form button[type='submit'], form input[type='submit']").last.click()
     page.wait_for_url(re.compile(r"/manage/$"))
 
@@ -153,14 +145,11 @@ def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(live_serve
 
 
 def test_public_pages_fit_a_phone(live_server, phone_page, transactional_db):
-    from matches.standings import service as standings
-    from tests.standings.conftest import Builder
-
-    b = Builder(unions=12, deals=1)
+    b = EventBuilder(unions=12, deals=1).register()
     round_ = b.round([(k, k + 1) for k in range(0, 12, 2)])
     for match in round_.matches.all():
         b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[1])
-    standings.recompute_event(b.event.pk)
+    b.standings()
     for path in (f"/events/{b.event.pk}/", f"/events/{b.event.pk}/standings/",
                  f"/events/{b.event.pk}/standings/?kind=players", f"/events/{b.event.pk}/rounds/1/",
                  f"/events/{b.event.pk}/rounds/1/tables/1/", f"/events/{b.event.pk}/unions/{b.unions[0].pk}/"):

@@ -12,21 +12,13 @@ from matches.models import DealReport
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def table_setup(transactional_db):
-    from tests.results.conftest import build_table, make_user
-    from matches.models import PlayerAccount, RefereeLink
+    from tests.personas import make_setup
 
-    round_, table, match = build_table()
-    captain_b = make_user("captain_b")
-    PlayerAccount.objects.create(user=captain_b, player=match.union_b.captain)
-    link = RefereeLink.objects.create(table=table)
-    return {"table": table, "match": match, "link": link, "captain_b": captain_b}
+    setup = make_setup()
+    return {"table": setup.table, "match": setup.match, "link": setup.link,
+            "captain_b": setup.captain_b}
 
 
 def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_server, phone_page,

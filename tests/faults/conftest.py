@@ -13,11 +13,6 @@ from django.conf import settings
 from django.db import connection
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def require_services(db):
     real = (not settings.CELERY_TASK_ALWAYS_EAGER and connection.vendor == "postgresql"

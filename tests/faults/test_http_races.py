@@ -11,7 +11,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from matches.models import DealReport, Event
-from tests.results.conftest import STRING_THREE_A, SUMMARY, setup  # noqa: F401 (fixture)
+from tests.results.conftest import STRING_THREE_A, SUMMARY
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

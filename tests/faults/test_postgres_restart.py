@@ -40,15 +40,13 @@ DEALS = 4
 SUMMARY = {"format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 5, 6], "points": [3]}
 
 SEED = """
-import datetime, json
-from matches.models import Event, RefereeLink
-from tests.results.conftest import build_table
-event = Event.objects.create(name="restart", start_date=datetime.date(2026, 5, 1),
-                             deals_per_match={deals}, result_confirmation="none")
-tables = []
-for number in range(1, {tables} + 1):
-    _round, table, _match = build_table(event, number=number)
-    tables.append({{"table": table.pk, "token": RefereeLink.objects.create(table=table).token}})
+import json
+from tests.builder import EventBuilder
+b = EventBuilder(name="restart", unions=2 * {tables}, deals={deals}, confirmation="none",
+                 published=False).register()
+round_ = b.round([(2 * k, 2 * k + 1) for k in range({tables})])
+tables = [{{"table": m.table.pk, "token": b.people.for_table(m.table).referee_link.token}}
+          for m in b.matches(round_)]
 print("SEEDED " + json.dumps(tables))
 """
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.api import results as results_api
-from matches.models import Deal, DealReport, Event, RefereeLink, Round
+from matches.models import Deal, DealReport, Round
 from matches.draw import service as seating
-from tests.results.conftest import SUMMARY, build_table
+from tests.personas import make_setup
+from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +29,11 @@ def submit(client, table_id, number=1):
                        HTTP_IDEMPOTENCY_KEY="stale-1")
 
 
-def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(demo_event):
-    organiser = get_user_model().objects.create_user("organiser", password="x")
-    demo_event.organisers.add(organiser)
-    Event.objects.filter(pk=demo_event.pk).update(result_confirmation="none")
-    round4 = seating.create_round(demo_event.stages.get(), seed=4)
+def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(swiss):
+    organiser = swiss.organiser  # results need no confirmation in this event
+    round4 = seating.create_round(swiss.stage, seed=4)
     old_table = round4.tables.order_by("number").first()
-    old_link = RefereeLink.objects.create(table=old_table, created_by=organiser)
+    old_link = swiss.people.for_table(old_table).referee_link
     by_token = client_with("Token " + Token.objects.create(user=organiser).key)
     by_link = client_with("Referee " + old_link.token)
     assert by_token.get(f"/api/v1/tables/{old_table.pk}").status_code == 200
@@ -57,9 +55,8 @@ def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(demo_event):
 def test_a_redraw_landing_mid_request_stores_nothing(db, monkeypatch):
     """The re-draw commits after the API found the table but before the deal row exists: the
     deal would hang off a deleted match. The client gets a 409, not a 500."""
-    round_, table, match = build_table(result_confirmation="none")
-    organiser = get_user_model().objects.create_user("organiser", password="x")
-    round_.event.organisers.add(organiser)
+    setup = make_setup(result_confirmation="none")
+    round_, table, organiser = setup.round, setup.table, setup.organiser
     found = results_api._visible_table
 
     def found_then_redrawn(table_id, actor):

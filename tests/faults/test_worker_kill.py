@@ -32,7 +32,7 @@ from matches import tasks
 from matches.models import ComputationRun, DealTally, Match
 from matches.standings import service as standings
 from tests.faults.conftest import wait_for
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder, computations_in_process
 from tests.standings.test_tasks import derived_state, play_event, wipe
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -140,7 +140,9 @@ def worker_waits_on_lock() -> bool:
 @pytest.mark.parametrize("victim", ["child", "worker"])
 def test_standings_survive_a_worker_killed_mid_recompute(require_services, queue, workers,
                                                          match_lock, tmp_path, victim):
-    b = play_event(Builder, random.Random(17), rounds=2, unions=8, deals=2)
+    with computations_in_process():  # results queue computations: not to CI's worker
+        b = play_event(lambda **kw: EventBuilder(**kw).register(), random.Random(17), rounds=2,
+                       unions=8, deals=2)
     event = b.event
     # Expected: a full recompute here, then wiped so the worker must redo everything.
     standings.recompute_event(event.pk)

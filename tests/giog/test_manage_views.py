@@ -7,7 +7,7 @@ from django.urls import reverse
 from matches.models import DealReport, Event
 from matches.results import service as results
 from matches.permissions import Actor
-from tests.giog.conftest import GiogBuilder, summary_for
+from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
 
@@ -16,10 +16,10 @@ FOUR = {1: 12, 2: 8, 3: 8, 4: 4}
 
 @pytest.fixture
 def pending(db):
-    builder = GiogBuilder(confirmation=Event.Confirmation.REFEREE)
+    builder = EventBuilder("giog", confirmation=Event.Confirmation.REFEREE).register()
     match = builder.draw().matches.order_by("table__number").first()
     link = match.table.referee_links.create()
-    report, _ = results.submit_report(results.deal_for(match, 1), summary_for(4, FOUR, [4]),
+    report, _ = results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, [4]),
                                       None, Actor.from_link(link))
     return builder, match, report
 
@@ -75,7 +75,7 @@ def test_organiser_pages_of_a_giog_round_open(client, pending):
 def test_a_giog_event_must_be_individual():
     from django.core.exceptions import ValidationError
 
-    builder = GiogBuilder(players=2)
+    builder = EventBuilder("giog", players=2).register()
     builder.event.entry_type = Event.EntryType.TEAM
     with pytest.raises(ValidationError):
         builder.event.full_clean()

@@ -9,7 +9,7 @@ from django.urls import reverse
 from matches.models import Round
 from matches.results import service as results
 from matches.permissions import Actor
-from tests.giog.conftest import GiogBuilder, summary_for
+from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,11 @@ FOUR = {1: 12, 2: 8, 3: 8, 4: 4}
 
 @pytest.fixture
 def played(db, committed):
-    builder = GiogBuilder(players=8, hands=2)
+    builder = EventBuilder("giog", players=8, deals=2).register()
     round_ = builder.draw(seed=3)
     match = round_.matches.select_related("table").order_by("table__number").first()
     with committed():
-        results.submit_report(results.deal_for(match, 1), summary_for(4, FOUR, beheaded=[4]),
+        results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, beheaded=[4]),
                               None, Actor(user=builder.organiser))
     return builder, round_, match
 
@@ -104,7 +104,7 @@ def test_api_submit_a_hand_with_a_referee_token(client, played):
     other = round_.matches.select_related("table").order_by("table__number").last()
     client.force_login(builder.organiser)
     url = f"/api/v1/tables/{other.table_id}/deals/1/reports"
-    body = {"summary": summary_for(4, {1: 4, 2: 4, 3: 12, 4: 12})}
+    body = {"summary": giog_outcome(4, {1: 4, 2: 4, 3: 12, 4: 12})}
     response = client.post(url, json.dumps(body), content_type="application/json",
                            HTTP_IDEMPOTENCY_KEY="api-1")
     assert response.status_code == 201, response.content
@@ -122,7 +122,7 @@ def test_api_refuses_an_inconsistent_hand_with_its_rule(client, played):
     other = round_.matches.select_related("table").order_by("table__number").last()
     client.force_login(builder.organiser)
     response = client.post(f"/api/v1/tables/{other.table_id}/deals/1/reports",
-                           json.dumps({"summary": summary_for(4, {1: 4, 2: 4, 3: 4, 4: 4})}),
+                           json.dumps({"summary": giog_outcome(4, {1: 4, 2: 4, 3: 4, 4: 4})}),
                            content_type="application/json")
     assert response.status_code == 422
     error = response.json()["error"]

@@ -9,7 +9,7 @@ from matches.results import service as results
 from matches.draw import service as seating
 from matches.results.errors import ResultError
 from matches.permissions import Actor
-from tests.giog.conftest import GiogBuilder, summary_for
+from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_draw_is_reproducible_from_its_seed(db):
         return sorted(sorted(t.seats.values_list("player__name", flat=True))
                       for t in round_.tables.all())
 
-    first, second = GiogBuilder(players=10), None
+    first, second = EventBuilder("giog", players=10).register(), None
     a = seated(first, 99)
     seating.redraw_round(first.event.rounds.get(), seed=99)
     second = sorted(sorted(t.seats.values_list("player__name", flat=True))
@@ -56,7 +56,7 @@ def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
     match = first_table(round_)
     deal = results.deal_for(match, 1)
     with committed():
-        report, created = results.submit_report(deal, summary_for(4, FOUR, beheaded=[2]), None,
+        report, created = results.submit_report(deal, giog_outcome(4, FOUR, beheaded=[2]), None,
                                             organiser_actor(giog), "key-1")
     assert created and report.state == DealReport.State.FINAL
     assert report.verdict["places"] == [[1], [3], [4], [2]]
@@ -73,8 +73,8 @@ def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
 def test_the_same_idempotency_key_returns_the_first_report(giog):
     match = first_table(giog.draw())
     deal = results.deal_for(match, 1)
-    first, _ = results.submit_report(deal, summary_for(4, FOUR), None, organiser_actor(giog), "k")
-    again, created = results.submit_report(deal, summary_for(4, FOUR), None,
+    first, _ = results.submit_report(deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k")
+    again, created = results.submit_report(deal, giog_outcome(4, FOUR), None,
                                            organiser_actor(giog), "k")
     assert again.pk == first.pk and not created
     assert DealReport.objects.filter(deal=deal).count() == 1
@@ -90,7 +90,7 @@ def test_an_inconsistent_hand_is_refused_with_its_rule(giog, won, beheaded, rule
     match = first_table(giog.draw())
     deal = results.deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, summary_for(4, won, beheaded), None, organiser_actor(giog))
+        results.submit_report(deal, giog_outcome(4, won, beheaded), None, organiser_actor(giog))
     assert refused.value.status == 422
     assert (rule, code) in {(e["rule"], e["code"]) for e in refused.value.errors}
     assert not DealReport.objects.filter(deal=deal).exists()
@@ -100,7 +100,7 @@ def test_a_summary_for_the_wrong_table_size_is_refused(giog):
     match = first_table(giog.draw())
     deal = results.deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, summary_for(3, THREE), None, organiser_actor(giog))
+        results.submit_report(deal, giog_outcome(3, THREE), None, organiser_actor(giog))
     assert refused.value.rule == "G4" and refused.value.errors[0]["code"] == "players_mismatch"
 
 
@@ -132,7 +132,7 @@ def test_a_summary_that_contradicts_the_hand_record_is_refused(giog):
     wrong[low] += 4
     deal = results.deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, summary_for(4, wrong), record, organiser_actor(giog))
+        results.submit_report(deal, giog_outcome(4, wrong), record, organiser_actor(giog))
     assert any(e["code"] == "play_log_mismatch" and e["rule"] == "G11"
                for e in refused.value.errors)
 
@@ -149,18 +149,18 @@ def test_an_illegal_hand_record_names_its_rule(giog):
 
 
 def test_confirmation_by_a_second_referee_then_correction(db, committed):
-    builder = GiogBuilder(confirmation=Event.Confirmation.REFEREE)
+    builder = EventBuilder("giog", confirmation=Event.Confirmation.REFEREE).register()
     match = first_table(builder.draw())
     link = match.table.referee_links.create()
     deal = results.deal_for(match, 1)
-    report, _ = results.submit_report(deal, summary_for(4, FOUR), None, Actor.from_link(link))
+    report, _ = results.submit_report(deal, giog_outcome(4, FOUR), None, Actor.from_link(link))
     assert report.state == DealReport.State.PENDING
     assert not DealTally.objects.filter(deal=deal).exists()
     with committed():
         results.confirm_report(report, Actor(user=builder.organiser), True)
     assert DealTally.objects.get(deal=deal).finish == [[1], [2, 3], [4]]
     with committed():
-        corrected = results.correct_result(deal, summary_for(4, {1: 4, 2: 8, 3: 8, 4: 12}),
+        corrected = results.correct_result(deal, giog_outcome(4, {1: 4, 2: 8, 3: 8, 4: 12}),
                                            None, Actor(user=builder.organiser), "1 and 4 swapped")
     report.refresh_from_db()
     assert report.state == DealReport.State.SUPERSEDED and corrected.replaces_id == report.pk
@@ -172,7 +172,7 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
     for match in round_.matches.all():
         for number in (2, 1):
             with committed():
-                results.submit_report(results.deal_for(match, number), summary_for(4, FOUR), None,
+                results.submit_report(results.deal_for(match, number), giog_outcome(4, FOUR), None,
                                   organiser_actor(giog))
         match.refresh_from_db()
         assert match.points_a == 0  # complete
@@ -186,12 +186,12 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
 
 
 def test_the_second_round_rotates_opponents(db, committed):
-    builder = GiogBuilder(players=8)
+    builder = EventBuilder("giog", players=8).register()
     round_ = builder.draw(seed=1)
     for match in round_.matches.all():
         for number in (1, 2):
             with committed():
-                results.submit_report(results.deal_for(match, number), summary_for(4, FOUR), None,
+                results.submit_report(results.deal_for(match, number), giog_outcome(4, FOUR), None,
                                   organiser_actor(builder))
     seating.close_round(round_)
     second = builder.draw(seed=2)
@@ -205,7 +205,7 @@ def test_the_second_round_rotates_opponents(db, committed):
 
 
 def test_a_hand_swap_before_publishing_reflags_the_tables(db):
-    builder = GiogBuilder(players=8)
+    builder = EventBuilder("giog", players=8).register()
     first = builder.draw(seed=1, publish=False)
     seating.publish_round(first)
     for match in first.matches.all():
@@ -237,7 +237,7 @@ def test_a_position_is_not_a_tournament_hand(giog):
 
 
 def test_the_explanation_of_a_giog_draw_names_the_players(db):
-    builder = GiogBuilder(players=6)
+    builder = EventBuilder("giog", players=6).register()
     round_ = builder.draw(publish=False)
     lines = seating.explain_round(round_)
     assert [line["table"] for line in lines] == [1, 2]
@@ -253,13 +253,13 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     round_ = giog.draw()
     for match in round_.matches.all():
         with committed():
-            results.submit_report(results.deal_for(match, 1), summary_for(4, FOUR, [4]), None,
+            results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None,
                                   organiser_actor(giog))
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     incremental = snapshot.rows
     assert ComputationRun.objects.filter(event=giog.event, task="settle_deal",
                                          state="done").exists()
-    DealTally.objects.filter(match__round=round_).delete()
+    DealTally.objects.filter(match__round=round_).delete()  # computed rows lost, results kept
     StandingsSnapshot.objects.filter(round=round_).delete()
     standings.recompute_event(giog.event.pk)
     again = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows

@@ -6,20 +6,19 @@ import json
 import pytest
 from django.urls import reverse
 
-from matches.models import DealReport, RefereeLink
+from matches.models import DealReport
 from matches.games.giog.engine.selfplay import selfplay
-from tests.giog.conftest import GiogBuilder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table(db):
-    builder = GiogBuilder(players=7)  # tables of 4 and 3
+    builder = EventBuilder("giog", players=7).register()  # tables of 4 and 3
     round_ = builder.draw(seed=5)
     match = round_.matches.select_related("table").order_by("table__number").last()
-    link = RefereeLink.objects.create(table=match.table)
-    return builder, match, link
+    return builder, match, builder.people.for_table(match.table).referee_link
 
 
 def url(link, name, **kw):
@@ -89,11 +88,9 @@ def test_an_uploaded_hand_record_is_replayed(client, table):
 
 
 def test_a_signed_in_outsider_may_not_open_the_table(client, table):
-    from django.contrib.auth import get_user_model
-
-    _builder, match, _link = table
-    get_user_model().objects.create_user("nosy", password="pw")
-    client.login(username="nosy", password="pw")
+    builder, match, _link = table
+    stranger = builder.people.stranger
+    assert client.login(username=stranger.username, password="pw-" + stranger.username)
     response = client.get(reverse("referee:table-table", kwargs={"table_id": match.table_id}))
     assert response.status_code == 403
 

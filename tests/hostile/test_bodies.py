@@ -13,7 +13,7 @@ from matches.models import DealReport, Event
 from matches.games.engines import get_game
 from matches.results import service as results
 from matches.permissions import Actor
-from tests.results.conftest import SUMMARY, fast_passwords, setup  # noqa: F401 (fixtures)
+from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 

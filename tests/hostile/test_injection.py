@@ -7,14 +7,11 @@ import io
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from matches.models import Event, RefereeLink, Union, UnionMember
-from matches.standings import service as standings
+from matches.models import UnionMember
 from matches.events.exports import FORMULA_STARTS
-from players.models import Player
-from tests.standings.conftest import build, eager_celery  # noqa: F401 (fixtures)
+from tests.standings.conftest import eager_celery  # noqa: F401 (fixture)
 from tests.standings.test_manage import pdf_text
 
 EVENT = '<script>alert("event")</script>杯'
@@ -27,23 +24,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def hostile(build, client):
-    b = build(unions=2, deals=1)
-    Event.objects.filter(pk=b.event.pk).update(name=EVENT)
-    for union, name in zip(b.unions, UNIONS):
-        Union.objects.filter(pk=union.pk).update(name=name)
+    b = build(unions=2, deals=1, name=EVENT, names=UNIONS, player_names=PLAYERS)
     players = [m.player for m in UnionMember.objects.filter(union__in=b.unions).order_by("pk")]
-    for player, name in zip(players, PLAYERS):
-        Player.objects.filter(pk=player.pk).update(name=name)
     round_ = b.round([(0, 1)])
     match = b.match(round_, 1)
     b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[3])
-    standings.recompute_event(b.event.pk)
-    organiser = get_user_model().objects.create_user("org", password="pw-org")
-    b.event.organisers.add(organiser)
-    link = RefereeLink.objects.create(table=match.table, created_by=organiser)
-    client.force_login(organiser)
-    return {"b": b, "round": round_, "match": match, "link": link, "client": client,
-            "players": players}
+    b.standings()
+    client.force_login(b.organiser)
+    return {"b": b, "round": round_, "match": match, "link": b.people.referee_link,
+            "client": client, "players": players}
 
 
 def assert_escaped(html: str, where: str) -> None:

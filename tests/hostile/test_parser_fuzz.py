@@ -18,7 +18,6 @@ from rest_framework.test import APIClient
 
 from matches.games.errors import BadDocument, RuleViolation
 from matches.games.engines import get_game
-from tests.results.conftest import fast_passwords, setup  # noqa: F401 (fixtures)
 
 GOUJI_DEAL = next(iter(get_game("gouji").selfplay(1, 7)))
 GIOG_HAND = next(iter(get_game("giog").selfplay(1, 7)))

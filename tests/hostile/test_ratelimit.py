@@ -8,7 +8,6 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.results.conftest import fast_passwords, setup  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
@@ -19,10 +18,11 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from matches.models import DealReport, Event, RefereeLink
+from matches.models import DealReport
 from matches.results import service as results
 from matches.permissions import Actor
-from tests.results.conftest import SUMMARY, build_table
+from tests.personas import make_setup
+from tests.results.conftest import SUMMARY
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
@@ -53,20 +53,12 @@ def in_process_requests():
 @pytest.fixture
 def world(db, settings, in_process_requests):
     """A published event with a table, a final and a pending report, and an organiser."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.RATE_LIMITS = {"api_token_failures": {"limit": 10**6},
                             "referee_token_requests": {"limit": 10**6}}
-    round_, table, match = build_table(published=True)
-    event = round_.event
-    organiser = get_user_model().objects.create_user("organiser", password="x")
-    event.organisers.add(organiser)
-    referee = get_user_model().objects.create_user("referee", password="x")
-    table.referees.add(referee)
-    link = RefereeLink.objects.create(table=table, created_by=organiser)
-    Event.objects.filter(pk=event.pk).update(result_confirmation="none")
-    final, _ = results.submit_report(results.deal_for(match, 1), SUMMARY, None,
-                                     Actor(user=referee), "seed-1")
-    Event.objects.filter(pk=event.pk).update(result_confirmation="referee")
+    setup = make_setup(published=True, result_confirmation="referee")
+    round_, table, match, event = setup.round, setup.table, setup.match, setup.event
+    organiser, referee, link = setup.organiser, setup.referee, setup.link
+    final = setup.builder.result(match, 1, SUMMARY)  # reported, then confirmed by the link
     pending, _ = results.submit_report(results.deal_for(match, 2), SUMMARY, None,
                                        Actor(user=referee), "seed-2")
     return {

@@ -7,17 +7,15 @@ import pytest
 from django.urls import reverse
 
 from matches.models import RefereeLink
-from matches.standings import service as standings
-from tests.giog.conftest import GiogBuilder
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
 
 
 @dataclass
 class Events:
-    team: Builder
-    giog: GiogBuilder
+    team: EventBuilder
+    giog: EventBuilder
     link: RefereeLink  # a referee link to table 1 of the team event's round 1
 
     def page_urls(self) -> list[str]:
@@ -51,11 +49,10 @@ class Events:
 
 @pytest.fixture
 def events(db, eager_tasks) -> Events:
-    team = Builder(unions=2, deals=2)  # deal 2 still open: the referee page has its form
+    team = EventBuilder(unions=2, deals=2).register()  # deal 2 still open: the referee page has its form
     round_ = team.round([(0, 1)])
     team.final(team.match(round_, 1), 1, A_BY_TWO, points=[1])
-    standings.recompute_event(team.event.pk)
-    giog = GiogBuilder(players=8)
+    team.standings()
+    giog = EventBuilder("giog", players=8).register()
     giog.draw()
-    link = RefereeLink.objects.create(table=team.match(round_, 1).table)
-    return Events(team=team, giog=giog, link=link)
+    return Events(team=team, giog=giog, link=team.people.referee_link)

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
@@ -55,16 +54,16 @@ def test_a_reader_with_cookies_still_gets_a_shareable_page(events):
 
 
 def test_signed_in_pages_keep_their_token_and_are_not_shared(events):
-    get_user_model().objects.create_user("viewer", password="pw-viewer")
+    viewer = events.team.people.stranger
     client = Client()
-    client.login(username="viewer", password="pw-viewer")
+    client.force_login(viewer)
     for url in events.page_urls() + events.api_urls()[:1]:
         response = client.get(url)
         assert response.status_code == 200
         assert not response.has_header("X-Accel-Expires"), url
         if not url.startswith("/api/"):
             body = response.content.decode()
-            assert "X-CSRFToken" in body and "viewer" in body, url
+            assert "X-CSRFToken" in body and viewer.username in body, url
 
 
 def test_the_referee_page_keeps_its_token_and_is_not_shared(events):
@@ -77,7 +76,7 @@ def test_the_referee_page_keeps_its_token_and_is_not_shared(events):
 
 
 def test_errors_and_other_methods_are_not_shared(events):
-    hidden = Builder(unions=2, published=False)
+    hidden = EventBuilder(unions=2, published=False).register()
     missing = Client().get(reverse("public:event", args=[hidden.event.pk]))
     assert missing.status_code == 404 and not missing.has_header("X-Accel-Expires")
     url = reverse("public:standings", args=[events.team.event.pk])

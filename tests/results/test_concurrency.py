@@ -55,6 +55,8 @@ def race(*calls):
 
 def test_the_database_refuses_a_second_final_report(setup):
     """Holds on every backend: the partial unique index is the last line of defence."""
+    # Rows written around the results service on purpose: the test is about what the database
+    # itself refuses when a writer skips the service's lock and checks.
     deal = results.deal_for(setup.match, 1)
     DealReport.objects.create(deal=deal, state="final", summary=SUMMARY, verdict={})
     with pytest.raises(IntegrityError), transaction.atomic():

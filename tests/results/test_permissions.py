@@ -11,13 +11,13 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from matches.models import DealReport, Event, RefereeLink, Round
+from matches.models import DealReport, Event, Round
 from matches.results import service as results
 from matches.permissions import Actor
 
-from .conftest import SUMMARY, build_table, make_user
+from .conftest import SUMMARY
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.tables(3)]
 
 ACTORS = ["anonymous", "outsider", "referee", "other_referee", "captain_a", "captain_b",
           "organiser", "other_organiser", "admin"]
@@ -29,12 +29,8 @@ def world(setup):
     # unpublished event's tables are 404 to outsiders, tests/hostile/test_visibility.py).
     Event.objects.filter(pk=setup.event.pk).update(published=True)
     setup.event.published = True
-    other_event = Event.objects.create(name="别的比赛", start_date=setup.event.start_date)
-    other_organiser = make_user("other_organiser")
-    other_event.organisers.add(other_organiser)
-    _, other_table, _ = build_table(setup.event, number=2)
-    other_referee = make_user("other_referee")
-    other_table.referees.add(other_referee)
+    other_organiser = setup.builder.people.other_organiser
+    other_referee = setup.builder.people.for_table(setup.match_at(2).table).referee
     users = {"outsider": setup.outsider, "referee": setup.referee, "other_referee": other_referee,
              "captain_a": setup.captain_a, "captain_b": setup.captain_b,
              "organiser": setup.organiser, "other_organiser": other_organiser,
@@ -162,8 +158,7 @@ def test_anonymous_sees_only_published_rounds(world, state, public):
 
 def test_a_referee_link_acts_on_its_own_table_only(world):
     setup, _ = world
-    _, other_table, _ = build_table(setup.event, number=3)
-    other_link = RefereeLink.objects.create(table=other_table)
+    other_link = setup.builder.people.for_table(setup.match_at(3).table).referee_link
     # Its own table: allowed. Another table's deal through this link's URL: nothing to reach.
     assert Client().post(f"/ref/{setup.link.token}/deals/1/submit", FORM).status_code == 302
     report = DealReport.objects.get()

@@ -163,10 +163,9 @@ def test_confirming_twice_the_same_way_is_harmless_but_a_changed_mind_conflicts(
     assert error.value.code == "not_pending"
 
 
+@pytest.mark.tables(2)
 def test_a_referee_acts_only_on_their_own_table(setup):
-    from .conftest import build_table
-
-    _, other_table, other_match = build_table(setup.event, number=2)
+    other_match = setup.match_at(2)
     deal = results.deal_for(other_match, 1)
     for actor in (ref(setup), Actor.from_link(setup.link), Actor(user=setup.outsider),
                   Actor(user=setup.captain_a)):

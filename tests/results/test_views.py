@@ -7,6 +7,7 @@ from django.test import Client
 from matches.models import Deal, DealReport, Event, Round
 from matches.results import service as results
 from matches.permissions import Actor
+from matches.standings import service as standings
 
 from .conftest import STRING_THREE_A, SUMMARY
 
@@ -43,28 +44,31 @@ def test_a_later_deal_says_when_its_tributes_are_not_computed_yet(setup):
     deal = results.deal_for(setup.match, 1)
     report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
     results.confirm_report(report, Actor(user=setup.captain_b), True)
-    # As if the Celery computation had not run yet for deal 2.
-    Deal.objects.filter(match=setup.match, number=2).update(tributes_owed=None)
+    # The Celery computation has not run for deal 2 (results reach it only on commit).
+    assert not Deal.objects.filter(match=setup.match, number=2, tributes_owed__isnull=False).exists()
     html = Client().get(link_url(setup)).content.decode()
     assert "第2局" in html.replace(" ", "") and "开局前的进贡尚未算出" in html
 
 
 def test_the_page_shows_tributes_owed_once_computed(setup):
-    deal = results.deal_for(setup.match, 1)
-    deal.tributes_owed = [{"from": 6, "to": 1, "kind": "place", "cards": 2}]
-    deal.save()
+    setup.builder.final(setup.match, 1, SUMMARY["finish"], points=SUMMARY["points"])
+    standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
+    # R38: 6th (seat 6) owes 1st (seat 1) two cards before deal 2.
+    assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in setup.match.deals.get(
+        number=2).tributes_owed
     html = Client().get(link_url(setup)).content.decode()
     assert "落贡 2" in html and "6号" in html
 
 
 def test_pooled_place_tributes_show_the_pool_and_the_picking_order(setup):
     # R38 place_tribute = "pool": the ledger has entries into and out of the pool (seat None)
-    deal = results.deal_for(setup.match, 1)
-    deal.tributes_owed = [
-        {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"},
-        {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
-    ]
-    deal.save()
+    Event.objects.filter(pk=setup.event.pk).update(
+        rules={"preset": "standard", "place_tribute": "pool"})
+    setup.builder.final(setup.match, 1, SUMMARY["finish"], points=SUMMARY["points"])
+    standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
+    owed = setup.match.deals.get(number=2).tributes_owed
+    assert {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"} in owed
+    assert any(t["to"] == 1 and t.get("pool") == "pick" for t in owed)
     html = Client().get(link_url(setup)).content.decode()
     assert "6号" in html and "贡牌池" in html and "None" not in html
 
@@ -324,6 +328,7 @@ def test_organiser_rechecks_a_flagged_deal(setup):
 def test_a_table_gone_after_a_redraw_is_explained(setup):
     client = logged_in(setup.referee)
     table_id = setup.table.pk
+    # What a re-draw does to a table (a published round cannot be re-drawn by the service).
     DealReport.objects.all().delete()
     setup.table.delete()
     response = client.post(f"/referee/tables/{table_id}/deals/1/submit", GOOD_FORM)

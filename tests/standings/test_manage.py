@@ -6,8 +6,6 @@ import io
 import re
 import zlib
 
-import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -15,15 +13,6 @@ from matches.models import Registration, Round, Union
 from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
-
-
-@pytest.fixture
-def organiser(build):
-    def make(b):
-        user = get_user_model().objects.create_user("org", password="pw-org")
-        b.event.organisers.add(user)
-        return user
-    return make
 
 
 def urls(event_id):
@@ -43,28 +32,25 @@ def urls(event_id):
     ]
 
 
-def test_only_the_events_organisers_get_in(client, build, organiser):
+def test_only_the_events_organisers_get_in(client, build):
     b = build(unions=2, deals=1)
     b.round([(0, 1)])
-    organiser(b)
-    get_user_model().objects.create_user("other", password="pw-other")
     for method, url in urls(b.event.pk):
         response = getattr(client, method)(url)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
-    client.login(username="other", password="pw-other")
+    client.force_login(b.people.other_organiser)
     for method, url in urls(b.event.pk):
         assert getattr(client, method)(url).status_code == 403, url
     assert client.get(reverse("manage:dashboard", args=[999999])).status_code == 404
     assert b.event.name not in client.get(reverse("manage:events")).content.decode()
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     assert b.event.name in client.get(reverse("manage:events")).content.decode()
     assert client.get(reverse("manage:dashboard", args=[b.event.pk])).status_code == 200
 
 
-def test_draw_publish_and_close_through_the_dashboard(client, build, organiser):
+def test_draw_publish_and_close_through_the_dashboard(client, build):
     b = build(unions=4, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     e = b.event.pk
     client.post(reverse("manage:draw", args=[e]))
     round_ = Round.objects.get(event=b.event, number=1)
@@ -86,27 +72,23 @@ def test_draw_publish_and_close_through_the_dashboard(client, build, organiser):
     assert round_.state == "closed"
 
 
-def test_progress_counts_waiting_reported_and_disputed(client, build, organiser):
-    from matches.models import Deal, DealReport
+def test_progress_counts_waiting_reported_and_disputed(client, build):
+    from tests.builder import outcome
 
     b = build(unions=6, deals=2)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     r1 = b.round([(0, 1), (2, 3), (4, 5)])
-    deal = Deal.objects.create(match=b.match(r1, 1), number=1)
-    DealReport.objects.create(deal=deal, state="pending", summary={})
-    deal2 = Deal.objects.create(match=b.match(r1, 2), number=1)
-    DealReport.objects.create(deal=deal2, state="disputed", summary={})
+    b.report(b.match(r1, 1), 1, outcome(A_BY_TWO))  # waits for a captain's confirmation
+    b.confirm(b.report(b.match(r1, 2), 1, outcome(A_BY_TWO)), agrees=False)  # disputed
     page = client.get(reverse("manage:progress", args=[b.event.pk])).content.decode()
     for state, n in (("waiting", 1), ("reported", 1), ("confirmed", 0), ("disputed", 1)):
         assert re.search(rf'data-count="{state}">{n}<', page), state
     assert f"/manage/events/{b.event.pk}/results/" in page  # the disputes queue links on
 
 
-def test_register_by_hand_and_check_in(client, build, organiser):
+def test_register_by_hand_and_check_in(client, build):
     b = build(unions=0, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     e = b.event.pk
     response = client.post(reverse("manage:register", args=[e]), {
         "union": "崂山一队", "club": "崂山够级俱乐部", "player1": "王伟", "player2": "李娜",
@@ -129,10 +111,9 @@ def sheet_csv(lines):
     return SimpleUploadedFile("entries.csv", "\n".join(lines).encode("utf-8"), "text/csv")
 
 
-def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build, organiser):
+def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build):
     b = build(unions=0, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     url = reverse("manage:import", args=[b.event.pk])
     bad = client.post(url, {"file": sheet_csv([
         "联邦,俱乐部,选手1,选手2,选手3,种子",
@@ -150,12 +131,11 @@ def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build, or
     assert not Union.objects.filter(event=b.event).exists()
 
 
-def test_import_an_excel_sheet(client, build, organiser):
+def test_import_an_excel_sheet(client, build):
     from openpyxl import Workbook
 
     b = build(unions=0, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     book = Workbook()
     sheet = book.active
     sheet.append(["union", "club", "player1", "player2", "player3", "seed"])
@@ -196,7 +176,7 @@ def pdf_text(data: bytes) -> str:
     return "\n".join(out)
 
 
-def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(client, build, organiser):
+def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(client, build):
     from matches.models import RefereeLink
 
     b = build(unions=6, deals=3)
@@ -204,8 +184,7 @@ def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(clie
         for k, player in enumerate(union.players_in_order()):
             player.name = f"P{union.pk}x{k}"
             player.save()
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     b.round([(0, 1), (2, 3), (4, 5)])
     response = client.get(reverse("manage:table-cards", args=[b.event.pk, 1]))
     assert response["Content-Type"] == "application/pdf"
@@ -224,10 +203,9 @@ def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(clie
     assert RefereeLink.objects.filter(table__round__event=b.event).count() == 3
 
 
-def test_pairings_pdf_spans_pages_for_a_big_round(client, build, organiser):
+def test_pairings_pdf_spans_pages_for_a_big_round(client, build):
     b = build(unions=60, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     b.round([(k, k + 1) for k in range(0, 60, 2)])
     data = client.get(reverse("manage:pairings-pdf", args=[b.event.pk, 1])).content
     assert data.startswith(b"%PDF-")
@@ -237,12 +215,11 @@ def test_pairings_pdf_spans_pages_for_a_big_round(client, build, organiser):
     assert "联邦1" in text and "联邦60" in text
 
 
-def test_exports_in_csv_and_excel(client, build, organiser):
+def test_exports_in_csv_and_excel(client, build):
     from openpyxl import load_workbook
 
     b = build(unions=2, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     r1 = b.round([(0, 1)])
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
@@ -259,10 +236,9 @@ def test_exports_in_csv_and_excel(client, build, organiser):
     assert rows[2][2] == "合计" and rows[2][9:] == (3, 0)
 
 
-def test_an_unreadable_upload_is_refused_as_a_whole(client, build, organiser):
+def test_an_unreadable_upload_is_refused_as_a_whole(client, build):
     b = build(unions=0, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     url = reverse("manage:import", args=[b.event.pk])
     wrong = client.post(url, {"file": SimpleUploadedFile("e.txt", b"hello")})
     assert wrong.status_code == 400 and "只支持 .csv 或 .xlsx 文件" in wrong.content.decode()
@@ -272,12 +248,11 @@ def test_an_unreadable_upload_is_refused_as_a_whole(client, build, organiser):
     assert headless.status_code == 400 and "表头" in headless.content.decode()
 
 
-def test_register_players_of_an_individual_event(client, build, organiser):
+def test_register_players_of_an_individual_event(client, build):
     b = build(unions=0, deals=1)
     b.event.entry_type = "individual"
     b.event.save()
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     url = reverse("manage:import", args=[b.event.pk])
     client.post(url, {"file": sheet_csv(["选手,俱乐部,种子", "王伟,崂山,1", "李娜,,2"])})
     client.post(url, {"confirm": "1"})
@@ -285,13 +260,12 @@ def test_register_players_of_an_individual_event(client, build, organiser):
     assert names == ["李娜", "王伟"]
 
 
-def test_the_dashboard_shows_pending_and_failed_computations(client, build, organiser,
+def test_the_dashboard_shows_pending_and_failed_computations(client, build,
                                                             django_capture_on_commit_callbacks):
     from matches.models import ComputationRun
 
     b = build(unions=2, deals=1)
-    organiser(b)
-    client.login(username="org", password="pw-org")
+    client.force_login(b.organiser)
     ComputationRun.objects.create(event=b.event, task="settle_deal", key="match:1", state="failed",
                                   attempts=4, error="OperationalError: database is locked")
     ComputationRun.objects.create(event=b.event, task="update_standings", key="standings",

@@ -141,17 +141,15 @@ def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
     assert ">12<" in page and ">-12<" in page
 
 
-def test_an_individual_event_shows_player_standings_everywhere(client, db):
+def test_an_individual_event_shows_player_standings_everywhere(client, build):
     from django.contrib.auth import get_user_model
 
-    from matches.games.gouji.demo import build_demo_event
     from matches.models import Event
 
     get_user_model().objects.create_superuser("su", password="pw")
-    event = build_demo_event(unions=2, rounds=2, entry_type=Event.EntryType.INDIVIDUAL, players=18)
-    event.published = True
-    event.save()
-    standings.recompute_event(event.pk)
+    b = build(entry_type=Event.EntryType.INDIVIDUAL, players=18, deals=1,
+              confirmation=Event.Confirmation.NONE).play_rounds(2).standings()
+    event = b.event
     api = client.get(f"/api/v1/public/events/{event.pk}/standings/").json()
     assert api["kind"] == "players" and len(api["rows"]) == 18
     page = client.get(reverse("public:standings", args=[event.pk])).content.decode()
@@ -164,17 +162,15 @@ def test_an_individual_event_shows_player_standings_everywhere(client, db):
 
 
 def test_live_fragments_are_shared_from_the_cache_and_full_pages_are_not(client, build):
-    from django.contrib.auth import get_user_model
-
     b = build(unions=2, deals=1)
     r1 = b.round([(0, 1)])
     url = reverse("public:standings", args=[b.event.pk])
     fragment = client.get(url, HTTP_HX_REQUEST="true").content
     assert b"csrf" not in fragment.lower()
-    get_user_model().objects.create_user("viewer", password="pw-viewer")
-    client.login(username="viewer", password="pw-viewer")
+    viewer = b.people.stranger
+    client.force_login(viewer)
     assert client.get(url, HTTP_HX_REQUEST="true").content == fragment  # from the cache
-    assert b"viewer" in client.get(url).content  # a full page is the visitor's own
+    assert viewer.username.encode() in client.get(url).content  # a full page is the visitor's own
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
     assert client.get(url, HTTP_HX_REQUEST="true").content != fragment  # a new ETag, a new page

@@ -170,6 +170,9 @@ def test_a_play_logs_ledger_comes_from_its_replay_with_the_amnesty_applied_here(
     replayed = [{"from": 4, "to": 1, "kind": "string_three", "cards": 1}]  # what the replay said
     for number in (1, 2, 3):
         report = b.final(match, number, STRING_A, points=[1, 3, 5])
+        # Written around the results service on purpose: a stored replay verdict with a ledger
+        # of our choosing shows the settlement reads the replay's ledger and does not recompute
+        # it (three self-played deals that string three in a row are not to be had cheaply).
         DealReport.objects.filter(pk=report.pk).update(
             play_log={"format": "gouji-deal/1"}, verdict={"replay": {"tributes": replayed}})
     standings.settle_match(match.pk)
@@ -186,6 +189,7 @@ def test_an_unreadable_final_report_counts_as_missing(build):
     b.final(match, 1, A_BY_TWO)
     standings.settle_match(match.pk)
     broken = b.final(match, 1, A_BY_TWO)
+    # A corrupt row, which the service would never store: the test is about reading one.
     DealReport.objects.filter(pk=broken.pk).update(summary={"format": "gouji-outcome/1"})  # no finish
     b.final(match, 2, B_BY_TWO)
     standings.settle_match(match.pk)

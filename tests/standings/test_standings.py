@@ -120,22 +120,15 @@ def test_draft_rounds_get_no_snapshot(build, scope):
     assert not StandingsSnapshot.objects.filter(round=r1, scope=scope).exists()
 
 
-def test_an_individual_event_ranks_players_and_has_no_union_table(db):
-    from matches.games.gouji.demo import build_demo_event
-    from matches.models import DealReport, Event
+def test_an_individual_event_ranks_players_and_has_no_union_table(build):
+    from matches.models import Event
 
-    event = build_demo_event(unions=2, rounds=0, entry_type=Event.EntryType.INDIVIDUAL, players=12)
-    event.deals_per_match = 1
-    event.save()
-    from matches.draw import service as seating
-
-    round_ = seating.create_round(event.stages.get(), seed=9)
-    seating.publish_round(round_)
-    for match in round_.matches.filter(table__isnull=False):
-        deal = match.deals.create(number=1)
-        DealReport.objects.create(deal=deal, state="final", summary={
-            "format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 5, 6], "points": [1]})
-    standings.recompute_event(event.pk)
+    b = build(entry_type=Event.EntryType.INDIVIDUAL, players=12, deals=1)
+    event = b.event
+    round_ = b.draw(seed=9)
+    for match in b.matches(round_):
+        b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[1])
+    b.standings()
     assert not StandingsSnapshot.objects.filter(event=event, kind="unions").exists()
     rows = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
     assert len(rows) == 12

@@ -8,14 +8,46 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from matches.models import (
-    Deal, Event, Match, Registration, Round, RoundEntry, Table, TableSeat, Union,
+    Deal, Event, Match, Registration, Round, RoundEntry, Stage, Table, TableSeat, Union,
     UnionMember,
 )
 from players.models import Club, Player
 
-from . import factories as f
-
 pytestmark = pytest.mark.django_db
+
+
+class f:
+    """Raw rows, written around the services on purpose: these tests are about what the
+    database itself refuses (every other test makes its events with tests/builder.py)."""
+
+    @staticmethod
+    def event(**fields) -> Event:
+        fields.setdefault("name", "测试赛")
+        fields.setdefault("start_date", datetime.date(2026, 5, 1))
+        return Event.objects.create(**fields)
+
+    @staticmethod
+    def stage(of: Event, **fields) -> Stage:
+        return Stage.objects.create(event=of, **fields)
+
+    @staticmethod
+    def union(of: Event, name: str, players: int = 3) -> Union:
+        u = Union.objects.create(event=of, name=name)
+        for order in range(1, players + 1):
+            UnionMember.objects.create(union=u, order=order, is_captain=order == 1,
+                                       player=Player.objects.create(name=f"{name}-{order}"))
+        return u
+
+    @staticmethod
+    def round_(of: Event, number: int = 1, **fields) -> Round:
+        st = fields.pop("stage", None) or of.stages.first() or f.stage(of)
+        return Round.objects.create(event=of, stage=st, number=number, stage_round=number, seed=1,
+                                    **fields)
+
+    @staticmethod
+    def match(rnd: Round, a: Union, b: Union, number: int = 1) -> Match:
+        table = Table.objects.create(round=rnd, number=number)
+        return Match.objects.create(round=rnd, table=table, union_a=a, union_b=b)
 
 
 def refused(create):

@@ -8,7 +8,7 @@ from matches.events import registration as entries
 from matches.draw import service as seating
 from players.models import Player
 
-from . import factories as f
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def three(prefix):
 
 
 def test_register_a_union_with_its_captain():
-    ev = f.event()
+    ev = EventBuilder(unions=0).event
     players = three("a")
     reg = entries.register_union(ev, "甲联邦", players, captain=players[1], seed=1)
     assert reg.joins_round == 1 and reg.status == Registration.Status.REGISTERED
@@ -28,7 +28,7 @@ def test_register_a_union_with_its_captain():
 
 @pytest.mark.parametrize("problem", ["two", "repeat", "captain", "taken", "name"])
 def test_bad_unions_are_refused(problem):
-    ev = f.event()
+    ev = EventBuilder(unions=0).event
     players = three("a")
     entries.register_union(ev, "甲", players)
     others = three("b")
@@ -44,7 +44,8 @@ def test_bad_unions_are_refused(problem):
 
 
 def test_entry_type_decides_what_registers():
-    team, solo = f.event(), f.event(entry_type=Event.EntryType.INDIVIDUAL)
+    team = EventBuilder(unions=0).event
+    solo = EventBuilder(entry_type=Event.EntryType.INDIVIDUAL, players=0).event
     with pytest.raises(entries.RegistrationRefused):
         entries.register_player(team, Player.objects.create(name="p"))
     with pytest.raises(entries.RegistrationRefused):
@@ -55,20 +56,20 @@ def test_entry_type_decides_what_registers():
         entries.register_player(solo, p)
 
 
-def test_late_entry_and_withdrawal_between_rounds(demo_event):
-    late = entries.register_union(demo_event, "迟到联邦", three("late"))
+def test_late_entry_and_withdrawal_between_rounds(swiss_event):
+    late = entries.register_union(swiss_event, "迟到联邦", three("late"))
     assert late.joins_round == 4
     entries.check_in(late)
-    leaving = demo_event.registrations.get(seed=1)
+    leaving = swiss_event.registrations.get(seed=1)
     entries.withdraw(leaving)
     assert leaving.withdrawn_after == 3
     with pytest.raises(entries.RegistrationRefused):
         entries.check_in(leaving)
-    round4 = seating.create_round(demo_event.stages.get(), seed=1)
+    round4 = seating.create_round(swiss_event.stages.get(), seed=1)
     unions = set(round4.entries.values_list("union_id", flat=True))
     assert late.union_id in unions and leaving.union_id not in unions
     # While a round is drawn and not closed, entries wait.
     with pytest.raises(entries.RegistrationRefused):
-        entries.register_union(demo_event, "更迟", three("later"))
+        entries.register_union(swiss_event, "更迟", three("later"))
     with pytest.raises(entries.RegistrationRefused):
-        entries.withdraw(demo_event.registrations.exclude(pk=leaving.pk).first())
+        entries.withdraw(swiss_event.registrations.exclude(pk=leaving.pk).first())
