@@ -133,7 +133,7 @@ class EventSettingsForm(forms.ModelForm):
 class EntryForm(forms.Form):
     """One entry: a union of three with a captain (team events) or one player."""
 
-    name = forms.CharField(label=_("联邦名称"), max_length=120, required=False)
+    union = forms.CharField(label=_("联邦名称"), max_length=120, required=False)
     player1 = forms.CharField(label=_("选手1"), max_length=120)
     player2 = forms.CharField(label=_("选手2"), max_length=120, required=False)
     player3 = forms.CharField(label=_("选手3"), max_length=120, required=False)
@@ -147,11 +147,11 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.team = team
         if team:
-            for name in ("name", "player2", "player3"):
+            for name in ("union", "player2", "player3"):
                 self.fields[name].required = True
         else:
             self.fields["player1"].label = _("选手")
-            for name in ("name", "player2", "player3", "captain"):
+            for name in ("union", "player2", "player3", "captain"):
                 del self.fields[name]
 
     def clean(self):
@@ -165,7 +165,7 @@ class EntryForm(forms.Form):
     def entry_kwargs(self) -> dict:
         data = self.cleaned_data
         players = [data["player1"]] + ([data["player2"], data["player3"]] if self.team else [])
-        return {"players": players, "name": data.get("name", ""), "club": data.get("club", ""),
+        return {"players": players, "name": data.get("union", ""), "club": data.get("club", ""),
                 "seed": data.get("seed"), "captain": data.get("captain") or 1}
 
     @classmethod
@@ -173,7 +173,7 @@ class EntryForm(forms.Form):
         initial = {"seed": entry.seed}
         if entry.union_id:
             members = sorted(entry.union.members.all(), key=lambda m: m.order)
-            initial.update({"name": entry.union.name,
+            initial.update({"union": entry.union.name,
                             "club": entry.union.club.name if entry.union.club else "",
                             "captain": next((m.order for m in members if m.is_captain), 1)})
             for member in members:
