@@ -137,26 +137,66 @@ def invite_referee(browser, page, base, visits, event) -> str:
     return f"ref-{event.pk}"
 
 
-def photograph(browser, base, visits, folder: str, prefix: str):
+def _wizard_pages(page, base, game: str, snap):
+    """The wizard's three steps (and step 1's errors), each photographed by `snap(name)`."""
+    page.goto(f"{base}/manage/new/?restart=1")
+    snap("wizard-1-basics")
+    page.locator("#wizard-form").evaluate("f => f.noValidate = true")  # the server's messages
+    page.locator("#wizard-next").click()  # nothing filled in: errors in the page's language
+    expect(page.locator(".field.has-errors").first).to_be_visible()
+    snap("wizard-1-errors")
+    page.locator(f"input[name='game'][value='{game}']").check()
+    page.fill("#id_name", "截图")
+    page.fill("#id_start_date", "2026-06-01")
+    page.locator("input[name='entry_type']").last.check()
+    page.locator("#wizard-next").click()
+    expect(page.locator("#id_stage1_format")).to_be_visible()
+    snap("wizard-2-format")
+    page.fill("#id_stage1_rounds", "5")
+    page.locator("input[name='result_confirmation']").first.check()
+    page.locator("#wizard-next").click()
+    expect(page.locator("input[name='step'][value='rules']")).to_have_count(1)
+    snap("wizard-3-rules")
+
+
+def photograph(browser, base, visits, folder: str, prefix: str, event):
     """Each page at 390 and 1280 px, in Chinese and in English, signed in as the organiser."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
+    Event.objects.filter(pk=event.pk).update(published=True)  # for its public page
     context = browser.new_context(locale="zh-CN")
     page = context.new_page()
+    page.set_default_timeout(30_000)
     sign_in(page, base)
     for language in ("zh-hans", "en"):
         page.goto(f"{base}/lang/?language={language}&next=/manage/")
-        for name, url in visits.pages:
-            if "/join/" in url:
-                continue  # used once; shown at the time in the flow
-            for width in (390, 1280):
-                page.set_viewport_size({"width": width, "height": 900})
-                page.goto(url)
+        for width in (390, 1280):
+            page.set_viewport_size({"width": width, "height": 900})
+
+            def snap(name):
                 page.screenshot(path=str(out / f"{prefix}-{name}-{language}-{width}.png"),
                                 full_page=True)
-                overflow = page.evaluate(
-                    "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                overflow = page.evaluate("document.documentElement.scrollWidth"
+                                         " - document.documentElement.clientWidth")
                 assert overflow <= 0, (name, language, width)
+
+            for name, url in visits.pages:
+                if "/join/" in url or name.startswith(("wizard", "import")):
+                    continue  # an invitation works once; the wizard and import need posts
+                page.goto(url)
+                snap(name)
+            _wizard_pages(page, base, event.game, snap)
+            page.goto(f"{base}/manage/events/{event.pk}/import/")
+            upload(page, "bad.csv", "队伍,选手1\n甲,a\n")
+            expect(page.locator("#file-error")).to_be_visible()
+            snap("import-error")
+            page.goto(f"{base}/manage/events/{event.pk}/settings/")
+            page.fill("#id_end_date", "2026-05-01")
+            page.locator("#settings-form button[type='submit']").click()
+            expect(page.locator(".field.has-errors").first).to_be_visible()
+            snap("settings-errors")
+            page.goto(f"{base}/events/{event.pk}/standings/")
+            snap("public-standings")
     context.close()
 
 
@@ -273,7 +313,7 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
     print(f"\nGou Ji set-up through the browser: {elapsed:.1f} s")
     check_no_admin(visits)
     if os.environ.get("SCREENSHOTS"):
-        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "gouji")
+        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "gouji", event)
 
 
 def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page,
@@ -286,7 +326,7 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
     expect(page.locator("#group-places")).to_contain_text("G11")
     page.fill("#id_place_1", "4")
     page.fill("#id_place_3", "0")
-    visits.shot("giog-wizard-3-settings", page)
+    visits.shot("wizard-3-settings", page)
     page.locator("#wizard-next").click()
     page.wait_for_url(re.compile(r"/manage/events/\d+/$"))
     event = Event.objects.get(name="青岛 Giog 公开赛")
@@ -296,10 +336,10 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
     expect(page.locator(".brand")).to_have_text("Giog 赛事")
     expect(page.locator(".game-note")).to_contain_text("赢子")
     expect(page.locator(".game-note")).to_contain_text("斩首")
-    visits.shot("giog-dashboard", page)
+    visits.shot("dashboard", page)
     page.goto(f"{base}/manage/events/{event.pk}/rules/")
     expect(page.locator(".diff-table tbody tr")).to_have_count(2)
-    visits.shot("giog-rules", page)
+    visits.shot("rules", page)
 
     page.goto(f"{base}/manage/events/{event.pk}/entries/")
     expect(page.locator("#id_union")).to_have_count(0)
@@ -315,7 +355,7 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
         f"{n},{c},{s}" for n, c, s in IMPORTED_PLAYERS))
     page.locator("#confirm-import").click()
     expect(page.locator("#entry-count")).to_contain_text("12")
-    visits.shot("giog-entries", page)
+    visits.shot("entries", page)
     page.fill("#q", "钱二")
     expect(page.locator("#entries tbody tr")).to_have_count(1)
     page.locator("#entries tbody tr a", has_text="编辑").click()
@@ -334,11 +374,11 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
                ).to_have_text("已签到")
     # 12 players, one withdrawn: 11 expected, 9 here.
     expect(page.locator("#checkin-warning")).to_contain_text("11 名选手中有 2 名未签到")
-    visits.shot("giog-checkin", page)
+    visits.shot("checkin", page)
     page.goto(f"{base}/manage/events/{event.pk}/")
     expect(page.locator("#checkin-warning")).to_contain_text("11 名选手中有 2 名未签到")
     elapsed = time.monotonic() - started
     print(f"\nGiog set-up through the browser: {elapsed:.1f} s")
     check_no_admin(visits)
     if os.environ.get("SCREENSHOTS"):
-        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "giog")
+        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "giog", event)
