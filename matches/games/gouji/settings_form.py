@@ -223,9 +223,9 @@ class RulesForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if self.errors:
-            return data
         for flag in FLAGS:
+            if flag not in data:
+                continue  # refused by its own field already
             reason = UNSUPPORTED.get((flag, data.get(flag)))
             if reason:
                 self.add_error(flag, _("%(rule)s：这个选项尚未支持，请选其他值")
