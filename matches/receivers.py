@@ -1,6 +1,7 @@
 """The computation side's answer to `deal_result_changed`: queue the deal's settlement."""
 from __future__ import annotations
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from matches.events.live import forget_version
@@ -73,21 +74,9 @@ _connect_version_receivers()
 
 # --- rules freeze when the first round is published (issue 14) ----------------------------------
 
-def _freeze_rules_on_publish(sender, instance, **kwargs) -> None:
+@receiver(post_save, sender=Round, dispatch_uid="rules.freeze_on_publish")
+def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
     if instance.published_at is None:
         return
-    from matches.models import Event
-
     Event.objects.filter(pk=instance.event_id, rules_frozen_at__isnull=True).update(
         rules_frozen_at=instance.published_at)
-
-
-def _connect_freeze() -> None:
-    from django.db.models.signals import post_save
-
-    from matches.models import Round
-
-    post_save.connect(_freeze_rules_on_publish, sender=Round, dispatch_uid="rules.freeze_on_publish")
-
-
-_connect_freeze()

@@ -8,7 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.registry import adapter_named, game_choices
-from matches.models import Event, Stage, StaffRole
+from matches.models import Event, StaffRole, Stage
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 

@@ -173,7 +173,7 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
         for width in (390, 1280):
             page.set_viewport_size({"width": width, "height": 900})
 
-            def snap(name):
+            def snap(name, language=language, width=width):
                 page.screenshot(path=str(out / f"{prefix}-{name}-{language}-{width}.png"),
                                 full_page=True)
                 overflow = page.evaluate("document.documentElement.scrollWidth"

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from matches.events import staff as staff_service
-from matches.models import Event, EventStaff, Registration, StaffInvitation, StaffRole, Stage
+from matches.models import Event, EventStaff, Registration, StaffInvitation, StaffRole
 from matches.permissions import can_manage_event, can_run_event, events_run_by, role_in_event
 from tests.standings.conftest import Builder
 

@@ -9,8 +9,8 @@ import time
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test.utils import CaptureQueriesContext
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from matches.draw import history

@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import selectors, tasks
-from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
-from matches.permissions import can_run_event, events_run_by
-from matches.events import exports
-from matches.events import checkin as checkin_service
 from matches.draw import printing
 from matches.draw import service as seating
+from matches.events import checkin as checkin_service
+from matches.events import exports
+from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
+from matches.permissions import can_run_event, events_run_by
 
 POLL_SECONDS = 5
 

@@ -7,8 +7,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from matches import ratelimit
 from matches.events import staff as service
