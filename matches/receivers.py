@@ -6,8 +6,8 @@ from django.dispatch import receiver
 
 from matches.events.live import forget_version
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
-from matches.tasks import enqueue, settle_deal
 from matches.signals import deal_result_changed
+from matches.tasks import enqueue, settle_deal
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")

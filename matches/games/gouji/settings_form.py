@@ -7,8 +7,10 @@ engine reads and turns the engine's refusals into messages in the page's languag
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.errors import BadDocument
@@ -60,7 +62,7 @@ FLAG_INFO = {
     "union_score": ("scoring", "R32", _("联邦得分"), _("本方减对方，或只算本方名次分。")),
     "string_three_score": ("scoring", "R32", _("串三户得分"), _("一方包揽前三名时的得分。")),
     "first_last_same_union_draw": ("scoring", "R33", _("头科末科同邦算平"), _("头科与末科是同一联邦时本局为平局。")),
-    "special_declaration": ("declarations", "R34", _("特点"), _("宣布对头整局拿不到出牌权（尚未支持）。")),
+    "special_declaration": ("declarations", "R34", _("特点"), _("宣布对头整局拿不到出牌权。")),
     "declaration_tributes": ("tributes", "R35", _("点贡数额"), _("明点、暗点的点贡用哪套数额。")),
     "place_tribute": ("tributes", "R38", _("落贡方式"), _("末科进头科两张、五科进二科一张，或按贡牌进贡。")),
     "string_three_waives": ("tributes", "R39", _("串三户免贡范围"), _("串三户时免去全部贡牌，或只免落贡。")),
@@ -86,7 +88,7 @@ CHOICE_LABELS = {
     ("declaration_tributes", "en"): _("英文表（1/2/4，4/8）"),
     ("declaration_tributes", "zh"): _("中文表（2/3）"),
     ("place_tribute", "ranked"): _("按名次"),
-    ("place_tribute", "pool"): _("按贡牌（尚未支持）"),
+    ("place_tribute", "pool"): _("按贡牌"),
     ("string_three_waives", "all"): _("全部免贡"),
     ("string_three_waives", "place"): _("只免落贡"),
     ("next_leader", "last"): _("末科先出"),
@@ -95,6 +97,13 @@ CHOICE_LABELS = {
 TRIBUTE_NAMES = {"suffocation": _("闷"), "burn": _("烧"), "point": _("点"), "place": _("落")}
 #: What may be typed for a tribute kind: the Chinese character or the English name.
 TRIBUTE_INPUT = {"闷": "suffocation", "烧": "burn", "点": "point", "落": "place"}
+
+
+def _choice_label(flag: str, value: str):
+    label = CHOICE_LABELS.get((flag, value), value)
+    if (flag, value) in UNSUPPORTED:  # the engine's own list: the mark goes when it plays it
+        return format_lazy("{}（{}）", label, _("尚未支持"))
+    return label
 
 
 def _flag_default_kind(flag: str) -> str:
@@ -179,6 +188,8 @@ class RulesForm(forms.Form):
         kind = _flag_default_kind(flag)
         common = {"label": label, "help_text": help_text, "required": False}
         if kind == "bool":
+            if (flag, True) in UNSUPPORTED:
+                common["help_text"] = format_lazy("{}（{}）", help_text, _("尚未支持"))
             field = forms.BooleanField(**common)
         elif kind == "decks":
             field = forms.TypedChoiceField(choices=[("4", _("四副")), ("6", _("六副"))],
@@ -188,7 +199,7 @@ class RulesForm(forms.Form):
                                        max_value=99, **{**common, "required": True})
         elif kind == "choice":
             field = forms.ChoiceField(
-                choices=[(v, CHOICE_LABELS.get((flag, v), v)) for v in CHOICES[flag]],
+                choices=[(v, _choice_label(flag, v)) for v in CHOICES[flag]],
                 **{**common, "required": True})
         else:
             field = forms.CharField(max_length=80, **{**common, "required": True})
@@ -230,9 +241,28 @@ class RulesForm(forms.Form):
             if reason:
                 self.add_error(flag, _("%(rule)s：这个选项尚未支持，请选其他值")
                                % {"rule": FLAG_INFO[flag][1]})
-        if data.get("short_deck") and data.get("decks") == 6:
-            self.add_error("short_deck", _("R3：短牌只能用于四副牌"))
+        if not self.errors and data.get("preset") in PRESETS:
+            # The engine judges the combination; its refusal is named by its rule id here.
+            try:
+                RuleSet.from_json(self._json(data))
+            except BadDocument as error:
+                rule = re.search(r"\b(R\d+[a-z]?)\b", str(error))
+                if data.get("short_deck") and data.get("decks") == 6:
+                    self.add_error("short_deck", _("R3：短牌只能用于四副牌"))
+                else:
+                    self.add_error(None, _("%(rule)s：引擎不接受这组规则") % {
+                        "rule": rule.group(1) if rule else "D14"})
         return data
+
+    @staticmethod
+    def _json(data) -> dict:
+        preset = PRESETS[data["preset"]]
+        value = {"preset": preset.preset}
+        for flag in FLAGS:
+            chosen = data.get(flag)
+            if chosen is not None and chosen != getattr(preset, flag):
+                value[flag] = list(chosen) if isinstance(chosen, tuple) else chosen
+        return value
 
     def rule_set(self) -> RuleSet:
         data = self.cleaned_data
