@@ -94,6 +94,29 @@ class FormatForm(forms.Form):
                 "result_confirmation": data["result_confirmation"]}
 
 
+class StagesForm(FormatForm):
+    """The settings page's stages: as in the wizard, until the first round is drawn."""
+
+    STAGE_FIELDS = ("stage1_format", "stage1_rounds", "stage2_format", "stage2_qualifiers",
+                    "stage2_rounds")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in list(self.fields):
+            if name not in self.STAGE_FIELDS:
+                del self.fields[name]
+
+    @classmethod
+    def initial_for(cls, stages) -> dict:
+        initial = {}
+        for k, stage in enumerate(list(stages)[:2], start=1):
+            initial[f"stage{k}_format"] = stage.format
+            initial[f"stage{k}_rounds"] = stage.planned_rounds
+            if k == 2:
+                initial["stage2_qualifiers"] = stage.qualifiers
+        return initial
+
+
 class EventSettingsForm(forms.ModelForm):
     """The settings page: what may still change. `locked` lists the fields that cannot change
     after round 1 is published (shown, disabled, with that reason)."""

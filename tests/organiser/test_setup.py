@@ -331,3 +331,23 @@ def test_a_giog_event_says_giog_everywhere(client, organiser):
     gouji = Event.objects.create(name="够级杯", start_date=datetime.date(2026, 9, 1), published=True)
     text = client.get(reverse("public:event", args=[gouji.pk])).content.decode()
     assert "Gou Ji events" in text and "Beheaded" not in text
+
+
+def test_stages_change_until_the_first_draw(client, organiser):
+    b = Builder(unions=4, deals=1)
+    event = own(b, organiser)
+    url = reverse("manage:settings", args=[event.pk])
+    response = client.post(url, {"stages": "1", "stage1_format": "swiss", "stage1_rounds": "3",
+                                 "stage2_format": "single_elimination", "stage2_qualifiers": "4"})
+    assert response.status_code == 302
+    assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] \
+        == [("swiss", 3, None), ("single_elimination", None, 4)]
+    english(client)
+    bad = client.post(url, {"stages": "1", "stage1_format": "swiss"})
+    assert bad.status_code == 400 and "A Swiss stage needs a number of rounds" in bad.content.decode()
+    b.stage = event.stages.order_by("order").first()
+    b.round([(0, 1), (2, 3)], publish=False)
+    page = client.get(url).content.decode()
+    assert 'id="stages-form"' not in page and "the stages cannot change" in page
+    client.post(url, {"stages": "1", "stage1_format": "round_robin"})
+    assert event.stages.count() == 2

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches.events import setup
-from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm
+from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm, StagesForm
 from matches.games.registry import default_game
 from matches.games.settings_forms import settings_form_class
 from matches.models import Event
@@ -113,14 +113,28 @@ def _create(request, settings_form):
 def event_settings(request, event_id: int):
     event = organised_event(request, event_id)
     frozen = setup.is_frozen(event)
-    form = EventSettingsForm(request.POST or None, instance=event, frozen=frozen)
-    if request.method == "POST" and form.is_valid():
+    stages = list(event.stages.order_by("order"))
+    posted_stages = request.method == "POST" and "stages" in request.POST
+    form = EventSettingsForm(request.POST if request.method == "POST" and not posted_stages
+                             else None, instance=event, frozen=frozen)
+    stages_form = StagesForm(request.POST if posted_stages else None,
+                             initial=StagesForm.initial_for(stages))
+    if posted_stages and stages_form.is_valid():
+        try:
+            setup.replace_stages(event, stages_form.stages())
+        except setup.SetupRefused as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("阶段已保存"))
+        return redirect("manage:settings", event.pk)
+    if request.method == "POST" and not posted_stages and form.is_valid():
         form.save()
         messages.success(request, _("设置已保存"))
         return redirect("manage:settings", event.pk)
     return render(request, "manage/settings/event.html", {
-        "event": event, "form": form, "frozen": frozen, "stages": event.stages.order_by("order"),
-        "started": setup.started(event)}, status=400 if form.errors else 200)
+        "event": event, "form": form, "frozen": frozen, "stages": stages,
+        "stages_form": stages_form, "started": setup.started(event)},
+        status=400 if form.errors or stages_form.errors else 200)
 
 
 @login_required
