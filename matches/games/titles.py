@@ -9,8 +9,8 @@ from matches.games.registry import adapter_named, default_game
 COLUMN_NOTES = {"giog": "games/giog/_columns_note.html"}
 
 
-def site_title(event=None) -> str:
-    game = getattr(event, "game", None) or default_game()
+def site_title(event=None, game: str | None = None) -> str:
+    game = getattr(event, "game", None) or game or default_game()
     try:
         return adapter_named(game).site_title()
     except KeyError:

@@ -10,8 +10,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def site_title(event=None):
-    return titles.site_title(event)
+def site_title(event=None, game=None):
+    """The site's title for the event's game (or for `game` while an event is being made)."""
+    return titles.site_title(event, game)
 
 
 @register.simple_tag(takes_context=True)

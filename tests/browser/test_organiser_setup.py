@@ -120,7 +120,9 @@ def invite_referee(browser, page, base, visits, event) -> str:
     phone.on("request", lambda request: visits.urls.append(request.url))
     phone.goto(link)
     expect(phone.locator("main")).to_contain_text(event.name)
-    visits.pages.append(("staff-accept", link))
+    if os.environ.get("SCREENSHOTS"):  # used once: photographed here, Chinese, phone width
+        phone.screenshot(path=f"{os.environ['SCREENSHOTS']}/{event.game}-staff-accept-zh-hans-390.png",
+                         full_page=True)
     phone.fill("#id_username", f"ref-{event.pk}")
     phone.fill("#id_password1", "Referee-pass-2026")
     phone.fill("#id_password2", "Referee-pass-2026")

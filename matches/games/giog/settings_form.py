@@ -12,8 +12,9 @@ PLACE_LABELS = {1: _("第 1 名得分"), 2: _("第 2 名得分"), 3: _("第 3 �
 
 
 class GiogSettingsForm(forms.Form):
-    template_name_settings = "manage/settings/_giog_settings.html"
     game = "giog"
+    diff_title = _("与默认值不同的项")
+    no_changes = _("没有改动：与默认值完全相同。")
 
     def __init__(self, *args, place_points=None, frozen: bool = False, **kwargs):
         self.current = list(place_points or DEFAULT_PLACE_POINTS)
@@ -22,9 +23,7 @@ class GiogSettingsForm(forms.Form):
             kwargs["initial"] = {f"place_{k}": v for k, v in zip(PLACES, self.current)}
         super().__init__(*args, **kwargs)
         for k in PLACES:
-            field = forms.IntegerField(
-                label=PLACE_LABELS[k], min_value=0, max_value=1000,
-                help_text=_("每手按名次得分；不足四人的桌用前几项；并列名次平分。"))
+            field = forms.IntegerField(label=PLACE_LABELS[k], min_value=0, max_value=1000)
             field.rule_id, field.section, field.flag = "G11", "places", f"place_{k}"
             field.disabled = frozen
             self.fields[f"place_{k}"] = field
@@ -55,6 +54,7 @@ class GiogSettingsForm(forms.Form):
 
     def groups(self) -> list[dict]:
         return [{"key": "places", "title": _("名次分（G11）"),
+                 "description": _("每手按名次得分；不足四人的桌用前几项；并列名次平分。"),
                  "fields": [self[f"place_{k}"] for k in PLACES]}]
 
     def preset_rows(self) -> list[dict]:

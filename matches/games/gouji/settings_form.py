@@ -156,8 +156,9 @@ def rules_of(value) -> RuleSet:
 class RulesForm(forms.Form):
     """Preset plus every flag. `frozen`: read-only (after round 1 is published)."""
 
-    template_name_settings = "manage/settings/_gouji_rules.html"
     game = "gouji"
+    diff_title = _("与预设不同的项")
+    no_changes = _("没有改动：与预设完全相同。")
 
     preset = forms.ChoiceField(label=_("预设"), widget=forms.RadioSelect)
 

@@ -50,8 +50,9 @@ def _step_form(step: str, request, data=None, stored=None):
 
 
 def _render_step(request, step: str, form, status: int = 200):
+    game = (_stored(request).get("basics") or {}).get("game", default_game())
     context = {"step": step, "steps": STEPS, "index": STEPS.index(step) + 1, "form": form,
-               "game": (_stored(request).get("basics") or {}).get("game", default_game())}
+               "game": game, "site_game": game if step != "basics" else None}
     if request.htmx:  # htmx swaps only 2xx answers: the errors must show all the same
         return render(request, "manage/new/_wizard.html", context)
     return render(request, "manage/new/wizard.html", context, status=status)
