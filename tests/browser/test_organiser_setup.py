@@ -326,6 +326,7 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
     sign_in(page, base)
     wizard(page, visits, game="giog", name="青岛 Giog 公开赛", entry_type="individual")
     expect(page.locator("#group-places")).to_contain_text("G11")
+    expect(page.locator("#site-brand")).to_have_text("Giog 赛事")  # swapped in by htmx
     page.fill("#id_place_1", "4")
     page.fill("#id_place_3", "0")
     visits.shot("wizard-3-settings", page)
