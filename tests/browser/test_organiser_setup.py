@@ -199,6 +199,13 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
             snap("settings-errors")
             page.goto(f"{base}/events/{event.pk}/standings/")
             snap("public-standings")
+            page.goto(f"{base}/manage/join/")
+            snap("join-code")
+            entry = event.registrations.exclude(status="withdrawn").order_by("seed").last()
+            page.goto(f"{base}/manage/events/{event.pk}/entries/{entry.pk}/link/")
+            snap("entry-link")
+            page.goto(page.locator("#entry-url").input_value())
+            snap("entry-private-page")
     context.close()
 
 
