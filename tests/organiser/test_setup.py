@@ -93,7 +93,13 @@ def test_wizard_errors_come_in_the_pages_language(client, organiser):
 
 # --- the rule set form --------------------------------------------------------------------------
 
-def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(client, organiser):
+def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(client, organiser,
+                                                                          monkeypatch):
+    # The engine plays every flag value today (issue 18); the form reads its list of values it
+    # does not, so one is put back on that list here.
+    from matches.games.gouji.engine import ruleset
+
+    monkeypatch.setitem(ruleset.UNSUPPORTED, ("special_declaration", True), "not yet")
     event = own(Builder(unions=2, deals=1), organiser)
     url = reverse("manage:rules", args=[event.pk])
     from matches.games.gouji.engine.ruleset import STANDARD
@@ -101,6 +107,7 @@ def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(clien
 
     data = {k: v for k, v in RulesForm.initial_for(STANDARD).items() if v is not False}
     data["special_declaration"] = "on"
+    assert "（尚未支持）" in client.get(url).content.decode()  # marked beside the control
     page = client.post(url, data)
     assert page.status_code == 400 and "R34：这个选项尚未支持" in page.content.decode()
     english(client)
@@ -323,7 +330,7 @@ def test_a_giog_event_says_giog_everywhere(client, organiser):
                 reverse("public:standings", args=[event.pk]),
                 reverse("manage:dashboard", args=[event.pk])):
         text = client.get(url).content.decode()
-        assert '<a class="brand" href="/">Giog 赛事</a>' in text, url
+        assert 'id="site-brand" href="/">Giog 赛事</a>' in text, url
         assert "赢子" in text and "斩首" in text and "G12" in text, url
     english(client)
     text = client.get(reverse("manage:rules", args=[event.pk])).content.decode()
