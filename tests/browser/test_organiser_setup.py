@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from matches.models import Event, EventStaff, Registration, StaffRole
@@ -201,6 +202,12 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
             snap("public-standings")
             page.goto(f"{base}/manage/join/")
             snap("join-code")
+            frozen_at = event.rules_frozen_at
+            Event.objects.filter(pk=event.pk).update(rules_frozen_at=timezone.now())
+            page.goto(f"{base}/manage/events/{event.pk}/rules/")
+            expect(page.locator("#frozen-note")).to_be_visible()
+            snap("rules-frozen")
+            Event.objects.filter(pk=event.pk).update(rules_frozen_at=frozen_at)
             entry = event.registrations.exclude(status="withdrawn").order_by("seed").last()
             page.goto(f"{base}/manage/events/{event.pk}/entries/{entry.pk}/link/")
             snap("entry-link")
