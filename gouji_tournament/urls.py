@@ -6,6 +6,7 @@ from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from matches.views import public as public_views
+from matches.views.organiser import checkin as entry_views
 
 from . import views
 
@@ -13,6 +14,7 @@ urlpatterns = [
     path("", public_views.home, name="home"),
     path("events/", include("matches.urls.public")),
     path("manage/", include("matches.urls.organiser")),
+    path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     path("healthz", views.healthz, name="healthz"),
     path("lang/", views.switch_language, name="switch-language"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),

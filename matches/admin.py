@@ -19,6 +19,8 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["name", "venue"]
     filter_horizontal = ["organisers"]
     inlines = [StageInline]
+    # Set when round 1 is published (matches.receivers); never by hand.
+    readonly_fields = ["rules_frozen_at"]
 
 
 class UnionMemberInline(admin.TabularInline):

@@ -5,6 +5,10 @@
   signed-in referee; an organiser enters results on any table of their events.
 - Who may confirm a reported result depends on the event's confirmation mode
   (`confirmation_role`; docs/results.md).
+- Per-event staff (`EventStaff`, issue 14): an assistant runs the event's day (entries,
+  check-in, rounds, results) but never its settings or its staff; a referee enters results for
+  their tables and sees no organiser page. `can_manage_event`: settings, rules, staff;
+  `can_run_event`: the day's work.
 """
 from __future__ import annotations
 
@@ -14,13 +18,57 @@ from typing import Any
 
 from django.db.models import Q
 
-from matches.models import Confirmation, DealReport, Event, Match, PlayerAccount, RefereeLink, Table
+from matches.models import (
+    Confirmation,
+    DealReport,
+    Event,
+    EventStaff,
+    Match,
+    PlayerAccount,
+    RefereeLink,
+    Table,
+)
+
+ORGANISER = "organiser"
+ASSISTANT = "assistant"
+REFEREE = "referee"
+
+
+def role_in_event(user, event) -> str | None:
+    """organiser, assistant, referee or None (a superuser counts as an organiser)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    if user.is_superuser or event.organisers.filter(pk=user.pk).exists():
+        return ORGANISER
+    staff = EventStaff.objects.filter(event=event, user=user, revoked_at__isnull=True).first()
+    return staff.role if staff else None
 
 
 def can_manage_event(user, event) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return user.is_superuser or event.organisers.filter(pk=user.pk).exists()
+
+
+def can_run_event(user, event) -> bool:
+    """The day's work (entries, check-in, rounds, results): organisers and assistants."""
+    return role_in_event(user, event) in (ORGANISER, ASSISTANT)
+
+
+def can_create_event(user) -> bool:
+    """Any signed-in account may create an event and becomes its organiser."""
+    return bool(getattr(user, "is_authenticated", False))
+
+
+def events_run_by(user):
+    """Events the user organises or assists (the /manage/ list)."""
+    if not getattr(user, "is_authenticated", False):
+        return Event.objects.none()
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(
+        Q(organisers=user) | Q(staff__user=user, staff__role=ASSISTANT,
+                               staff__revoked_at__isnull=True)).distinct()
 
 
 def events_managed_by(user):
@@ -83,7 +131,7 @@ def is_table_referee(actor: Actor, table: Table) -> bool:
 def can_enter_results(actor: Actor, table: Table) -> bool:
     if is_table_referee(actor, table):
         return True
-    return actor.is_authenticated and can_manage_event(actor.user, table.round.event)
+    return actor.is_authenticated and can_run_event(actor.user, table.round.event)
 
 
 def player_of(actor: Actor):
@@ -178,6 +226,6 @@ def confirmation_role(actor: Actor, report: DealReport) -> str | None:
         table = match.table
         if table is not None and is_table_referee(actor, table):
             return Confirmation.Role.REFEREE
-        if actor.is_authenticated and can_manage_event(actor.user, event):
+        if actor.is_authenticated and can_run_event(actor.user, event):
             return Confirmation.Role.REFEREE
     return None

@@ -1,12 +1,13 @@
 """The computation side's answer to `deal_result_changed`: queue the deal's settlement."""
 from __future__ import annotations
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from matches.events.live import forget_version
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
-from matches.tasks import enqueue, settle_deal
 from matches.signals import deal_result_changed
+from matches.tasks import enqueue, settle_deal
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
@@ -69,3 +70,13 @@ def _connect_version_receivers() -> None:
 
 
 _connect_version_receivers()
+
+
+# --- rules freeze when the first round is published (issue 14) ----------------------------------
+
+@receiver(post_save, sender=Round, dispatch_uid="rules.freeze_on_publish")
+def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
+    if instance.published_at is None:
+        return
+    Event.objects.filter(pk=instance.event_id, rules_frozen_at__isnull=True).update(
+        rules_frozen_at=instance.published_at)

@@ -78,7 +78,10 @@ def active_registrations(event: Event, round_number: int) -> list[Registration]:
     # Seeded entries first, in seed order (NULLs last on every database), then by entry order.
     registrations = event.registrations.select_related("union", "player").order_by(
         F("seed").asc(nulls_last=True), "id")
-    return [r for r in registrations if r.plays_in(round_number, event.check_in_required)]
+    from matches.events.checkin import fresh_from
+
+    fresh = fresh_from(event, round_number)
+    return [r for r in registrations if r.plays_in(round_number, event.check_in_required, fresh)]
 
 
 def standings(event: Event, before_round: int) -> list[int]:

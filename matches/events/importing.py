@@ -23,7 +23,15 @@ HEADERS = {
     "player2": "player2", "选手2": "player2", "player 2": "player2",
     "player3": "player3", "选手3": "player3", "player 3": "player3",
     "seed": "seed", "种子": "seed", "种子序号": "seed",
+    "选手一": "player1", "选手二": "player2", "选手三": "player3",
 }
+#: What the error for an unknown header lists, Chinese first (both languages are accepted).
+ACCEPTED_ZH = ("联邦", "俱乐部", "选手1", "选手一", "选手2", "选手二", "选手3", "选手三", "种子")
+ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "seed")
+
+
+def accepted_headers() -> str:
+    return "、".join(ACCEPTED_ZH) + " / " + ", ".join(ACCEPTED_EN)
 MAX_ROWS = 5000
 MAX_BYTES = 2 * 1024 * 1024
 MAX_SEED = 1_000_000
@@ -43,6 +51,10 @@ def _rows_from_table(table: list[list]) -> list[dict]:
     if not table:
         raise ImportRefused(_("文件是空的"))
     columns = [_canonical(h) for h in table[0]]
+    unknown = [str(h).strip() for h, c in zip(table[0], columns) if c is None and str(h or "").strip()]
+    if unknown:
+        raise ImportRefused(_("未知的表头：%(unknown)s。可用的表头：%(accepted)s")
+                            % {"unknown": "、".join(unknown), "accepted": accepted_headers()})
     if "player1" not in columns:
         raise ImportRefused(_("第一行须是表头，至少要有“选手1”一列"))
     rows = []
@@ -147,8 +159,11 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
 @transaction.atomic
 def import_rows(event: Event, rows: list[dict]) -> int:
     """Create the entries; the caller has validated them. All or nothing."""
+    from matches.events.registration import next_round_number
+
     status = (Registration.Status.REGISTERED if event.check_in_required
               else Registration.Status.CHECKED_IN)
+    joins = next_round_number(event)  # a late import joins from the next round
     for row in rows:
         club = Club.objects.get_or_create(name=row["club"])[0] if row.get("club") else None
         seed = int(row["seed"]) if row.get("seed") else None
@@ -158,8 +173,10 @@ def import_rows(event: Event, rows: list[dict]) -> int:
                 player = Player.objects.create(name=row[f"player{order}"], club=club)
                 UnionMember.objects.create(union=union, player=player, order=order,
                                            is_captain=order == 1)
-            Registration.objects.create(event=event, union=union, seed=seed, status=status)
+            Registration.objects.create(event=event, union=union, seed=seed, status=status,
+                                        joins_round=joins)
         else:
             player = Player.objects.create(name=row["player1"], club=club)
-            Registration.objects.create(event=event, player=player, seed=seed, status=status)
+            Registration.objects.create(event=event, player=player, seed=seed, status=status,
+                                        joins_round=joins)
     return len(rows)

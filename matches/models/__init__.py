@@ -3,9 +3,14 @@ from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
+from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "CheckInRound",
+    "EventStaff",
+    "StaffInvitation",
+    "StaffRole",
     "ComputationRun",
     "DealTally",
     "StandingsSnapshot",

@@ -103,6 +103,8 @@ class Event(models.Model):
     tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
     labels = models.JSONField(_("称谓"), default=default_labels)
     check_in_required = models.BooleanField(_("须签到"), default=True)
+    # Captains may check their union in from its private link (the entry's own page).
+    self_check_in = models.BooleanField(_("队长可自助签到"), default=False)
     # Only published events are visible on the public pages and the public API.
     published = models.BooleanField(_("公开"), default=False)
     # Who turns a referee's deal report into the final result (the result-entry issue).
@@ -314,6 +316,11 @@ class Registration(models.Model):
     withdrawn_after = models.PositiveSmallIntegerField(_("退赛于第几轮后"), null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    # The round a check-in was made for; whether it counts later is the round's decision
+    # (CheckInRound.carry_over). Blank: made before rounds were counted, counts until reset.
+    checked_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The entry's private link (captain's page, self check-in); made on first use.
+    private_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -343,10 +350,11 @@ class Registration(models.Model):
     def entrant(self):
         return self.union or self.player
 
-    def check_in(self) -> None:
+    def check_in(self, round_number: int | None = None) -> None:
         self.status = self.Status.CHECKED_IN
         self.checked_in_at = timezone.now()
-        self.save(update_fields=["status", "checked_in_at"])
+        self.checked_in_round = round_number
+        self.save(update_fields=["status", "checked_in_at", "checked_in_round"])
 
     def withdraw(self, after_round: int) -> None:
         self.status = self.Status.WITHDRAWN
@@ -354,9 +362,17 @@ class Registration(models.Model):
         self.withdrawn_at = timezone.now()
         self.save(update_fields=["status", "withdrawn_after", "withdrawn_at"])
 
-    def plays_in(self, round_number: int, check_in_required: bool = True) -> bool:
+    def plays_in(self, round_number: int, check_in_required: bool = True,
+                 fresh_from: int | None = None) -> bool:
+        """`fresh_from`: the latest round up to `round_number` whose check-in does not carry
+        over (matches.events.checkin.fresh_from); a check-in for an earlier round is void."""
         if round_number < self.joins_round:
             return False
         if self.status == self.Status.WITHDRAWN:
             return self.withdrawn_after is not None and round_number <= self.withdrawn_after
-        return self.status == self.Status.CHECKED_IN or not check_in_required
+        if not check_in_required:
+            return True
+        if self.status != self.Status.CHECKED_IN:
+            return False
+        return (fresh_from is None or self.checked_in_round is None
+                or self.checked_in_round >= fresh_from)

@@ -2,12 +2,18 @@ from django.urls import path
 
 from matches.views import organiser as manage
 from matches.views import organiser_results
+from matches.views.organiser import checkin, entries, events, staff
 
 app_name = "manage"
 
 urlpatterns = [
-    path("", manage.events, name="events"),
+    path("", manage.event_list, name="events"),
+    path("new/", events.new_event, name="new-event"),
+    path("join/", staff.join, name="join-code"),
+    path("join/<str:token>/", staff.join, name="join"),
     path("events/<int:event_id>/", manage.dashboard, name="dashboard"),
+    path("events/<int:event_id>/settings/", events.event_settings, name="settings"),
+    path("events/<int:event_id>/rules/", events.rules, name="rules"),
     path("events/<int:event_id>/progress/", manage.progress, name="progress"),
     path("events/<int:event_id>/publish/", manage.toggle_published, name="toggle-published"),
     path("events/<int:event_id>/recompute/", manage.recompute, name="recompute"),
@@ -15,9 +21,22 @@ urlpatterns = [
     path("events/<int:event_id>/rounds/<int:number>/<str:action>/", manage.round_action, name="round-action"),
     path("events/<int:event_id>/rounds/<int:number>/tables.pdf", manage.table_cards, name="table-cards"),
     path("events/<int:event_id>/rounds/<int:number>/pairings.pdf", manage.pairings_pdf, name="pairings-pdf"),
-    path("events/<int:event_id>/checkin/", manage.checkin, name="checkin"),
-    path("events/<int:event_id>/register/", manage.register, name="register"),
-    path("events/<int:event_id>/import/", manage.import_entries, name="import"),
+    path("events/<int:event_id>/checkin/", checkin.checkin, name="checkin"),
+    path("events/<int:event_id>/checkin/<int:entry_id>/", checkin.toggle, name="checkin-toggle"),
+    path("events/<int:event_id>/checkin/many/", checkin.check_in_many, name="checkin-many"),
+    path("events/<int:event_id>/checkin/undo/", checkin.undo_many, name="checkin-undo"),
+    path("events/<int:event_id>/checkin/carry-over/", checkin.carry_over, name="checkin-carry-over"),
+    path("events/<int:event_id>/entries/", entries.entries, name="entries"),
+    # The old address of the entry form.
+    path("events/<int:event_id>/register/", entries.entries, name="register"),
+    path("events/<int:event_id>/entries/<int:entry_id>/", entries.edit_entry, name="entry"),
+    path("events/<int:event_id>/entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
+    path("events/<int:event_id>/entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
+    path("events/<int:event_id>/entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
+    path("events/<int:event_id>/import/", entries.import_entries, name="import"),
+    path("events/<int:event_id>/staff/", staff.staff, name="staff"),
+    path("events/<int:event_id>/staff/<int:staff_id>/revoke/", staff.revoke_staff, name="staff-revoke"),
+    path("events/<int:event_id>/staff/invitations/<int:invitation_id>/revoke/", staff.revoke_invitation, name="invitation-revoke"),
     path("events/<int:event_id>/export/<str:what>.<str:fmt>", manage.export, name="export"),
     # Results: every table's state, history, corrections, referee links.
     path("events/<int:event_id>/results/", organiser_results.event_results, name="results"),

@@ -1,5 +1,5 @@
 """Organiser pages for results: every table's state per round, full history, corrections,
-referee links and their QR codes. Only the event's organisers (and admins) get in."""
+referee links and their QR codes. The event's organisers and assistants (and admins) get in."""
 from __future__ import annotations
 
 import io
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches.models import DealReport, Event, RefereeLink, Round, Table
-from matches.permissions import can_manage_event
+from matches.permissions import can_run_event
 from matches.games.registry import adapter_for
 from matches.views.referee import render_form, run_check, seats_of
 from matches import selectors
@@ -26,7 +26,7 @@ from matches.permissions import Actor
 
 def _event(request, event_id: int) -> Event:
     event = get_object_or_404(Event, pk=event_id)
-    if not can_manage_event(request.user, event):
+    if not can_run_event(request.user, event):
         raise PermissionDenied
     return event
 

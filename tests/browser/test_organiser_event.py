@@ -102,18 +102,20 @@ def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(live_serve
     page.locator("#toggle-published").click()
 
     # Register four unions by hand, then check them in (htmx, no reload).
-    page.goto(f"{base}/manage/events/{event.pk}/register/")
+    page.goto(f"{base}/manage/events/{event.pk}/entries/")
     for seed, (name, players) in enumerate(UNIONS.items(), start=1):
-        page.fill("#union", name)
+        page.locator("details.add-entry").evaluate("d => d.open = true")
+        page.fill("#id_union", name)
         for k, player in enumerate(players, start=1):
-            page.fill(f"#player{k}", player)
-        page.fill("#seed", str(seed))
+            page.fill(f"#id_player{k}", player)
+        page.fill("#id_seed", str(seed))
         page.locator("#register-form button[type='submit']").click()
-        expect(page.locator("ol")).to_contain_text(name)
+        expect(page.locator("#entries")).to_contain_text(name)
     page.goto(f"{base}/manage/events/{event.pk}/checkin/")
-    for button in page.locator("tbody button").all():
+    for button in page.locator("#checkin-list tbody button").all():
         button.click()
-    expect(page.locator("tbody")).not_to_contain_text("已报名")
+    expect(page.locator("#checkin-list tbody")).not_to_contain_text("未签到")
+    expect(page.locator("#checkin-warning")).to_contain_text("全部已签到")
 
     # The public standings page, opened once by a spectator and never reloaded.
     spectator_context = browser.new_context(locale="zh-CN")

@@ -101,7 +101,7 @@ def test_register_by_hand_and_check_in(client, build):
     assert "已报名" in again.content.decode()
     registration = Registration.objects.get(event=b.event)
     assert registration.status == "registered"
-    client.post(reverse("manage:checkin", args=[e]), {"registration": registration.pk},
+    client.post(reverse("manage:checkin-toggle", args=[e, registration.pk]),
                 HTTP_HX_REQUEST="true")
     registration.refresh_from_db()
     assert registration.status == "checked_in"

@@ -1,6 +1,10 @@
-"""Organiser pages under /manage/: every view asks `can_manage_event` (403 otherwise, 404 for an
-event that does not exist). Round actions go through the seating service; results are computed
-by the Celery tasks and only shown here."""
+"""Organiser pages under /manage/: the dashboard, rounds, printing and exports. Every view asks
+`can_run_event` (organisers and assistants; 403 otherwise, 404 for an event that does not exist);
+settings and staff ask `can_manage_event` (organisers only). Round actions go through the seating
+service; results are computed by the Celery tasks and only shown here.
+
+The other page groups live beside this module: events.py (create, settings, rules), entries.py,
+staff.py, checkin.py."""
 from __future__ import annotations
 
 from collections import Counter
@@ -15,27 +19,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import selectors, tasks
-from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
-from matches.permissions import can_manage_event, events_managed_by
-from matches.events import exports
-from matches.events import importing
 from matches.draw import printing
 from matches.draw import service as seating
+from matches.events import checkin as checkin_service
+from matches.events import exports
+from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
+from matches.permissions import can_run_event, events_run_by
+from matches.views.organiser.access import posted_pk
 
 POLL_SECONDS = 5
 
 
 def managed_event(request, event_id: int) -> Event:
     event = get_object_or_404(Event, pk=event_id)
-    if not can_manage_event(request.user, event):
-        raise PermissionDenied("not an organiser of this event")
+    if not can_run_event(request.user, event):
+        raise PermissionDenied("not an organiser or assistant of this event")
     return event
-
-
-def _posted_pk(request, name: str) -> int | None:
-    """A posted row id, or None (then the lookup is a 404) when it is not a plain number."""
-    value = request.POST.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
 def _round(event: Event, number: int) -> Round:
@@ -78,8 +77,8 @@ def _progress_context(event: Event) -> dict:
 # --- pages --------------------------------------------------------------------------------------
 
 @login_required
-def events(request):
-    return render(request, "manage/events.html", {"events": events_managed_by(request.user)})
+def event_list(request):
+    return render(request, "manage/events.html", {"events": events_run_by(request.user)})
 
 
 @login_required
@@ -95,6 +94,7 @@ def dashboard(request, event_id: int):
         "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
         "explain": seating.explain_round(context["current"]) if context["current"] and
         context["current"].is_draft else [],
+        "checkin": checkin_service.summary(event),
     })
     return render(request, "manage/dashboard.html", context)
 
@@ -118,7 +118,7 @@ def _refused(request, event, error) -> HttpResponse:
 @require_POST
 def draw_round(request, event_id: int):
     event = managed_event(request, event_id)
-    stage = get_object_or_404(Stage, pk=_posted_pk(request, "stage"), event=event) \
+    stage = get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event) \
         if request.POST.get("stage") else event.stages.order_by("order").last()
     if stage is None:
         return _refused(request, event, _("赛事还没有阶段"))
@@ -169,78 +169,6 @@ def recompute(request, event_id: int):
     tasks.enqueue(tasks.recompute_event, event.pk, "event", {"event_id": event.pk})
     messages.success(request, _("已安排全部重算"))
     return _back(event)
-
-
-# --- registration and check-in ------------------------------------------------------------------
-
-@login_required
-def checkin(request, event_id: int):
-    event = managed_event(request, event_id)
-    if request.method == "POST":
-        registration = get_object_or_404(Registration, pk=_posted_pk(request, "registration"),
-                                         event=event)
-        if registration.status == Registration.Status.CHECKED_IN:
-            registration.status, registration.checked_in_at = Registration.Status.REGISTERED, None
-            registration.save(update_fields=["status", "checked_in_at"])
-        elif registration.status == Registration.Status.REGISTERED:
-            registration.check_in()
-        if request.htmx:
-            return render(request, "manage/_checkin_row.html", {"event": event, "r": registration})
-        return redirect("manage:checkin", event.pk)
-    registrations = event.registrations.select_related("union", "player").prefetch_related(
-        "union__members__player")
-    return render(request, "manage/checkin.html", {"event": event, "registrations": registrations})
-
-
-@login_required
-def register(request, event_id: int):
-    event = managed_event(request, event_id)
-    errors = []
-    if request.method == "POST":
-        row = {key: request.POST.get(key, "").strip() for key in importing.FIELDS}
-        errors = importing.validate_rows(event, [row])[0]["errors"]
-        if not errors:
-            importing.import_rows(event, [row])
-            messages.success(request, _("已添加：%(name)s") % {"name": row.get("union") or row.get("player1")})
-            return redirect("manage:register", event.pk)
-    registrations = event.registrations.select_related("union", "player").prefetch_related(
-        "union__members__player")
-    return render(request, "manage/register.html", {
-        "event": event, "errors": errors, "registrations": registrations, "form": request.POST})
-
-
-@login_required
-def import_entries(request, event_id: int):
-    """Upload a CSV or Excel sheet, see every row with its errors, then import all or nothing."""
-    event = managed_event(request, event_id)
-    context = {"event": event, "rows": None}
-    if request.method == "POST" and request.POST.get("confirm"):
-        rows = request.session.get(f"import-{event.pk}")
-        if not rows:
-            messages.error(request, _("请重新上传文件"))
-            return redirect("manage:import", event.pk)
-        checked = importing.validate_rows(event, rows)
-        if any(r["errors"] for r in checked):
-            context["rows"] = checked
-            return render(request, "manage/import.html", context, status=400)
-        importing.import_rows(event, rows)
-        del request.session[f"import-{event.pk}"]
-        messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
-        return redirect("manage:register", event.pk)
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        try:
-            rows = importing.read_upload(upload)
-        except importing.ImportRefused as error:
-            context["file_error"] = str(error)
-            return render(request, "manage/import.html", context, status=400)
-        checked = importing.validate_rows(event, rows)
-        context["rows"] = checked
-        context["ok"] = not any(r["errors"] for r in checked)
-        if context["ok"]:
-            request.session[f"import-{event.pk}"] = rows
-        return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)
-    return render(request, "manage/import.html", context)
 
 
 # --- printing and exports -----------------------------------------------------------------------

@@ -1,0 +1,129 @@
+"""Check-in per round: who is here for the next round to be drawn.
+
+A check-in is made for one round (Registration.checked_in_round). For each round the organiser
+decides whether check-ins made for earlier rounds still count (CheckInRound.carry_over, default
+yes); the draw asks `fresh_from` and ignores older check-ins.
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from matches.models import CheckInRound, Event, Registration
+
+
+class CheckInRefused(Exception):
+    pass
+
+
+def next_round(event: Event) -> int:
+    """The round check-in is for: the next one to be drawn."""
+    return (event.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def fresh_from(event: Event, round_number: int) -> int | None:
+    """The latest round up to `round_number` that starts check-in afresh (None: every check-in
+    counts)."""
+    return (CheckInRound.objects.filter(event=event, number__lte=round_number, carry_over=False)
+            .aggregate(n=Max("number"))["n"])
+
+
+def carries_over(event: Event, round_number: int) -> bool:
+    decision = CheckInRound.objects.filter(event=event, number=round_number).first()
+    return decision.carry_over if decision else True
+
+
+def set_carry_over(event: Event, round_number: int, carry_over: bool, *, user=None) -> None:
+    if round_number <= 1:
+        raise CheckInRefused(_("第 1 轮没有上一轮的签到可沿用"))
+    if event.rounds.filter(number__gte=round_number).exists():
+        raise CheckInRefused(_("第 %(n)s 轮已编排，不能再改签到方式") % {"n": round_number})
+    CheckInRound.objects.update_or_create(
+        event=event, number=round_number,
+        defaults={"carry_over": carry_over, "decided_by": user, "decided_at": timezone.now()})
+
+
+def present_q(event: Event, round_number: int) -> Q:
+    """Registrations checked in for `round_number` (as the draw will count them)."""
+    q = Q(status=Registration.Status.CHECKED_IN)
+    fresh = fresh_from(event, round_number)
+    if fresh is not None:
+        q &= Q(checked_in_round__isnull=True) | Q(checked_in_round__gte=fresh)
+    return q
+
+
+def expected_q(round_number: int) -> Q:
+    """Registrations that would play `round_number` if checked in (not withdrawn, joined)."""
+    return (Q(joins_round__lte=round_number)
+            & (~Q(status=Registration.Status.WITHDRAWN)
+               | Q(withdrawn_after__gte=round_number)))
+
+
+def summary(event: Event, round_number: int | None = None) -> dict:
+    """What the draw of the next round will see: how many are expected and how many are here."""
+    number = round_number or next_round(event)
+    expected = event.registrations.filter(expected_q(number))
+    total = expected.count()
+    present = expected.filter(present_q(event, number)).count() if event.check_in_required \
+        else total
+    return {"round": number, "total": total, "present": present, "missing": total - present,
+            "required": event.check_in_required}
+
+
+def _writable(registration: Registration) -> None:
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise CheckInRefused(_("已退赛，不能签到"))
+
+
+def check_in(registration: Registration, round_number: int | None = None) -> Registration:
+    _writable(registration)
+    registration.check_in(round_number or next_round(registration.event))
+    return registration
+
+
+def undo(registration: Registration) -> Registration:
+    _writable(registration)
+    registration.status, registration.checked_in_at = Registration.Status.REGISTERED, None
+    registration.checked_in_round = None
+    registration.save(update_fields=["status", "checked_in_at", "checked_in_round"])
+    return registration
+
+
+@transaction.atomic
+def check_in_many(event: Event, registrations, round_number: int | None = None) -> list[int]:
+    """Check in every given registration that is not yet here; returns the ids changed (for
+    undo)."""
+    number = round_number or next_round(event)
+    pending = (registrations.filter(expected_q(number)).exclude(present_q(event, number))
+               .exclude(status=Registration.Status.WITHDRAWN))
+    ids = list(pending.values_list("pk", flat=True))
+    Registration.objects.filter(pk__in=ids).update(
+        status=Registration.Status.CHECKED_IN, checked_in_at=timezone.now(),
+        checked_in_round=number)
+    return ids
+
+
+@transaction.atomic
+def undo_many(event: Event, ids: list[int]) -> int:
+    return event.registrations.filter(pk__in=ids, status=Registration.Status.CHECKED_IN).update(
+        status=Registration.Status.REGISTERED, checked_in_at=None, checked_in_round=None)
+
+
+def private_token(registration: Registration) -> str:
+    """The entry's private link token, made on first use."""
+    if not registration.private_token:
+        registration.private_token = secrets.token_urlsafe(18)
+        registration.save(update_fields=["private_token"])
+    return registration.private_token
+
+
+def self_check_in(registration: Registration) -> Registration:
+    if not registration.event.self_check_in:
+        raise CheckInRefused(_("本赛事不开放自助签到，请到签到台签到"))
+    if registration.event.rounds.exclude(state="closed").exists():
+        raise CheckInRefused(_("本轮进行中，请在两轮之间签到"))
+    return check_in(registration)

@@ -1,0 +1,128 @@
+"""Entries as the organiser edits them: add (a late entry joins the next round), edit, withdraw
+from round N on (kept in history and standings), reinstate, search and page.
+
+Unions of three players with a captain (team events) or single players (individual events and
+Giog). Registering itself goes through matches.events.registration.
+"""
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from matches.events import registration as registering
+from matches.models import Event, Registration, UnionMember
+from players.models import Club, Player
+
+PAGE_SIZE = 50
+
+
+class EntryRefused(Exception):
+    pass
+
+
+def _club(name: str):
+    name = (name or "").strip()
+    return Club.objects.get_or_create(name=name)[0] if name else None
+
+
+def search(event: Event, query: str = "", status: str = ""):
+    """The event's entries matching a name (union, player or club), in seed order. One query for
+    the page's rows (the caller pages it) plus a prefetch of the members."""
+    entries = event.registrations.select_related("union__club", "player__club")
+    query = (query or "").strip()
+    if query:
+        if event.is_team:
+            union_ids = UnionMember.objects.filter(
+                event=event, round__isnull=True, player__name__icontains=query
+            ).values("union_id")
+            entries = entries.filter(Q(union__name__icontains=query)
+                                     | Q(union__club__name__icontains=query)
+                                     | Q(union_id__in=union_ids))
+        else:
+            entries = entries.filter(Q(player__name__icontains=query)
+                                     | Q(player__club__name__icontains=query))
+    if status in Registration.Status.values:
+        entries = entries.filter(status=status)
+    return entries.order_by("seed", "id").prefetch_related("union__members__player")
+
+
+@transaction.atomic
+def add(event: Event, *, players: list[str], name: str = "", club: str = "", seed=None,
+        captain: int = 1) -> Registration:
+    """A union of three named players (captain: 1–3) or one player. Between rounds only; after
+    round 1 this is a late entry that joins from the next round."""
+    club_obj = _club(club)
+    try:
+        if event.is_team:
+            people = [Player.objects.create(name=p.strip(), club=club_obj) for p in players]
+            return registering.register_union(event, name.strip(), people,
+                                              captain=people[captain - 1], club=club_obj,
+                                              seed=seed)
+        person = Player.objects.create(name=players[0].strip(), club=club_obj)
+        entry = registering.register_player(event, person, seed=seed)
+        return entry
+    except registering.RegistrationRefused as error:
+        raise EntryRefused(str(error)) from error
+
+
+@transaction.atomic
+def edit(entry: Registration, *, players: list[str], name: str = "", club: str = "", seed=None,
+         captain: int = 1) -> Registration:
+    """Rename the union or its players, change the club, the captain or the seed. Seats stay."""
+    event = entry.event
+    club_obj = _club(club)
+    if seed is not None and event.registrations.filter(seed=seed).exclude(pk=entry.pk).exists():
+        raise EntryRefused(_("种子序号 %(s)s 已被占用") % {"s": seed})
+    if entry.union_id:
+        union = entry.union
+        if event.unions.filter(round__isnull=True, name=name.strip()).exclude(pk=union.pk).exists():
+            raise EntryRefused(_("联邦名称“%(n)s”已被占用") % {"n": name})
+        union.name, union.club = name.strip(), club_obj
+        union.save(update_fields=["name", "club"])
+        members = list(union.members.select_related("player").order_by("order"))
+        UnionMember.objects.filter(union=union).update(is_captain=False)
+        for member, new_name in zip(members, players):
+            if member.player.name != new_name.strip() or member.player.club_id != getattr(
+                    club_obj, "pk", None):
+                member.player.name, member.player.club = new_name.strip(), club_obj
+                member.player.save(update_fields=["name", "club"])
+        UnionMember.objects.filter(union=union, order=captain).update(is_captain=True)
+    else:
+        entry.player.name, entry.player.club = players[0].strip(), club_obj
+        entry.player.save(update_fields=["name", "club"])
+    entry.seed = seed
+    try:
+        with transaction.atomic():
+            entry.save(update_fields=["seed"])
+    except IntegrityError as error:
+        raise EntryRefused(_("种子序号 %(s)s 已被占用") % {"s": seed}) from error
+    return entry
+
+
+def first_open_round(event: Event) -> int:
+    """The first round a withdrawal can still keep an entry out of: the next one to be drawn."""
+    return registering.next_round_number(event)
+
+
+def withdraw(entry: Registration, from_round: int) -> Registration:
+    """Out from `from_round` on; the rounds before stay in history and standings."""
+    first = first_open_round(entry.event)
+    if from_round < first:
+        raise EntryRefused(_("第 %(n)s 轮已编排：最早从第 %(first)s 轮起退赛")
+                           % {"n": from_round, "first": first})
+    if entry.status == Registration.Status.WITHDRAWN:
+        raise EntryRefused(_("已经退赛"))
+    entry.withdraw(after_round=from_round - 1)
+    return entry
+
+
+def reinstate(entry: Registration) -> Registration:
+    """Back in from the next round to be drawn (rounds missed stay missed)."""
+    if entry.status != Registration.Status.WITHDRAWN:
+        raise EntryRefused(_("没有退赛，无需恢复"))
+    entry.status = Registration.Status.REGISTERED
+    entry.withdrawn_after, entry.withdrawn_at = None, None
+    entry.joins_round = max(entry.joins_round, first_open_round(entry.event))
+    entry.save(update_fields=["status", "withdrawn_after", "withdrawn_at", "joins_round"])
+    return entry

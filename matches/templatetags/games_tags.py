@@ -1,0 +1,21 @@
+"""{% site_title event %} and {% column_note event %}: the game's own name and column notes."""
+from __future__ import annotations
+
+from django import template
+from django.template.loader import render_to_string
+
+from matches.games import titles
+
+register = template.Library()
+
+
+@register.simple_tag
+def site_title(event=None, game=None):
+    """The site's title for the event's game (or for `game` while an event is being made)."""
+    return titles.site_title(event, game)
+
+
+@register.simple_tag(takes_context=True)
+def column_note(context, event=None):
+    name = titles.column_note(event)
+    return render_to_string(name, {"event": event}) if name else ""

@@ -1,0 +1,144 @@
+"""Entries: the list (search, status filter, paging), add (a late entry after round 1), edit,
+withdraw from round N on, reinstate; import from CSV or Excel."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from matches.events import entries as service
+from matches.events import importing
+from matches.events.checkin import next_round
+from matches.events.forms import EntryForm, WithdrawForm
+from matches.models import Registration
+from matches.views.organiser.access import running_event
+
+
+def _list_context(request, event) -> dict:
+    query = request.GET.get("q", "").strip()
+    status = request.GET.get("status", "")
+    found = service.search(event, query, status)
+    page = Paginator(found, service.PAGE_SIZE).get_page(request.GET.get("page"))
+    return {"event": event, "page": page, "query": query, "status": status,
+            "statuses": Registration.Status.choices, "total": event.registrations.count(),
+            "next_round": next_round(event)}
+
+
+@login_required
+def entries(request, event_id: int):
+    event = running_event(request, event_id)
+    form = EntryForm(request.POST or None, team=event.is_team)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = service.add(event, **form.entry_kwargs())
+        except service.EntryRefused as error:
+            form.add_error(None, str(error))
+        else:
+            late = entry.joins_round > 1
+            messages.success(request, (_("已添加（迟到报名，从第 %(n)s 轮起参赛）：%(name)s") if late
+                                       else _("已添加：%(name)s"))
+                             % {"name": entry.entrant, "n": entry.joins_round})
+            return redirect("manage:entries", event.pk)
+    context = _list_context(request, event)
+    context["form"] = form
+    template = "manage/entries/_list.html" if request.htmx and request.method == "GET" \
+        else "manage/entries/list.html"
+    return render(request, template, context, status=400 if form.errors else 200)
+
+
+def _entry(event, entry_id: int) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("union__club", "player__club").prefetch_related(
+            "union__members__player"), pk=entry_id, event=event)
+
+
+@login_required
+def edit_entry(request, event_id: int, entry_id: int):
+    event = running_event(request, event_id)
+    entry = _entry(event, entry_id)
+    form = EntryForm(request.POST or None, team=event.is_team,
+                     initial=EntryForm.initial_for(entry))
+    withdraw_form = WithdrawForm(first=service.first_open_round(event))
+    if request.method == "POST" and form.is_valid():
+        try:
+            service.edit(entry, **form.entry_kwargs())
+        except service.EntryRefused as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("已保存：%(name)s") % {"name": entry.entrant})
+            return redirect("manage:entries", event.pk)
+    return render(request, "manage/entries/edit.html", {
+        "event": event, "entry": entry, "form": form, "withdraw_form": withdraw_form},
+        status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def withdraw_entry(request, event_id: int, entry_id: int):
+    event = running_event(request, event_id)
+    entry = _entry(event, entry_id)
+    form = WithdrawForm(request.POST, first=service.first_open_round(event))
+    if form.is_valid():
+        try:
+            service.withdraw(entry, form.cleaned_data["from_round"])
+        except service.EntryRefused as error:
+            form.add_error("from_round", str(error))
+        else:
+            messages.success(request, _("%(name)s 从第 %(n)s 轮起退赛；之前的成绩保留。")
+                             % {"name": entry.entrant, "n": form.cleaned_data["from_round"]})
+            return redirect("manage:entries", event.pk)
+    return render(request, "manage/entries/edit.html", {
+        "event": event, "entry": entry, "withdraw_form": form,
+        "form": EntryForm(team=event.is_team, initial=EntryForm.initial_for(entry))}, status=400)
+
+
+@login_required
+@require_POST
+def reinstate_entry(request, event_id: int, entry_id: int):
+    event = running_event(request, event_id)
+    entry = _entry(event, entry_id)
+    try:
+        service.reinstate(entry)
+    except service.EntryRefused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("%(name)s 已恢复，从第 %(n)s 轮起参赛")
+                         % {"name": entry.entrant, "n": entry.joins_round})
+    return redirect("manage:entries", event.pk)
+
+
+@login_required
+def import_entries(request, event_id: int):
+    """Upload a CSV or Excel sheet, see every row with its errors, then import all or nothing."""
+    event = running_event(request, event_id)
+    context = {"event": event, "rows": None, "headers": importing.accepted_headers()}
+    if request.method == "POST" and request.POST.get("confirm"):
+        rows = request.session.get(f"import-{event.pk}")
+        if not rows:
+            messages.error(request, _("请重新上传文件"))
+            return redirect("manage:import", event.pk)
+        checked = importing.validate_rows(event, rows)
+        if any(r["errors"] for r in checked):
+            context["rows"] = checked
+            return render(request, "manage/import.html", context, status=400)
+        importing.import_rows(event, rows)
+        del request.session[f"import-{event.pk}"]
+        messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
+        return redirect("manage:entries", event.pk)
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        try:
+            rows = importing.read_upload(upload)
+        except importing.ImportRefused as error:
+            context["file_error"] = str(error)
+            return render(request, "manage/import.html", context, status=400)
+        checked = importing.validate_rows(event, rows)
+        context["rows"] = checked
+        context["ok"] = not any(r["errors"] for r in checked)
+        if context["ok"]:
+            request.session[f"import-{event.pk}"] = rows
+        return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)
+    return render(request, "manage/import.html", context)

@@ -1,0 +1,173 @@
+"""Create an event (a wizard of three htmx steps that also works without JavaScript), change its
+settings, and its game's rule settings (Gou Ji's rule set, Giog's place points)."""
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
+
+from matches.events import setup
+from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm, StagesForm
+from matches.games.registry import default_game
+from matches.games.settings_forms import settings_form_class
+from matches.models import Event
+from matches.permissions import can_manage_event, role_in_event
+from matches.views.organiser.access import organised_event, running_event
+
+SESSION_KEY = "new-event"
+STEPS = ("basics", "format", "rules")
+STEP_TITLES = {"basics": "基本信息", "format": "赛制", "rules": "规则"}
+
+
+def _stored(request) -> dict:
+    return request.session.get(SESSION_KEY) or {}
+
+
+def _store(request, step: str, data: dict) -> None:
+    stored = _stored(request)
+    stored[step] = {k: (v.isoformat() if isinstance(v, datetime.date) else v)
+                    for k, v in data.items()}
+    request.session[SESSION_KEY] = stored
+
+
+def _step_form(step: str, request, data=None, stored=None):
+    stored = stored if stored is not None else _stored(request)
+    if step == "basics":
+        return BasicsForm(data, initial=stored.get("basics") or {
+            "game": default_game(), "entry_type": Event.EntryType.TEAM})
+    if step == "format":
+        return FormatForm(data, initial=stored.get("format") or {
+            "stage1_format": "swiss", "stage1_rounds": 5, "deals_per_match": 6,
+            "result_confirmation": Event.Confirmation.CAPTAIN})
+    game = (stored.get("basics") or {}).get("game", default_game())
+    form_class = settings_form_class(game)
+    return form_class.from_values(stored.get("rules"), data)
+
+
+def _render_step(request, step: str, form, status: int = 200):
+    game = (_stored(request).get("basics") or {}).get("game", default_game())
+    context = {"step": step, "steps": STEPS, "index": STEPS.index(step) + 1, "form": form,
+               "game": game, "site_game": game if step != "basics" else None}
+    if request.htmx:  # htmx swaps only 2xx answers: the errors must show all the same
+        return render(request, "manage/new/_wizard.html", context)
+    return render(request, "manage/new/wizard.html", context, status=status)
+
+
+@login_required
+def new_event(request):
+    """GET ?step=…; POST the step's form. `back` returns a step without checking; `apply_preset`
+    refills the rule flags from the chosen preset."""
+    step = request.POST.get("step") or request.GET.get("step") or "basics"
+    if step not in STEPS:
+        step = "basics"
+    if request.GET.get("restart"):
+        request.session.pop(SESSION_KEY, None)
+    if request.method != "POST":
+        if step != "basics" and "basics" not in _stored(request):
+            step = "basics"
+        return _render_step(request, step, _step_form(step, request))
+    index = STEPS.index(step)
+    if request.POST.get("back") and index > 0:
+        previous = STEPS[index - 1]
+        return _render_step(request, previous, _step_form(previous, request))
+    if step == "rules" and request.POST.get("apply_preset"):
+        form_class = settings_form_class(_stored(request).get("basics", {}).get("game", default_game()))
+        preset = request.POST.get("preset", "standard")
+        form = form_class.from_values({"rules": {"preset": preset}}) \
+            if hasattr(form_class, "initial_for") else form_class.from_values(None)
+        return _render_step(request, step, form)
+    form = _step_form(step, request, request.POST)
+    if not form.is_valid():
+        return _render_step(request, step, form, status=400)
+    if step == "basics":
+        _store(request, "basics", form.cleaned_data)
+        return _render_step(request, "format", _step_form("format", request))
+    if step == "format":
+        _store(request, "format", form.cleaned_data)
+        return _render_step(request, "rules", _step_form("rules", request))
+    return _create(request, form)
+
+
+def _create(request, settings_form):
+    stored = _stored(request)
+    basics = BasicsForm(stored.get("basics"))
+    layout = FormatForm(stored.get("format"))
+    if not basics.is_valid():
+        return _render_step(request, "basics", basics, status=400)
+    if not layout.is_valid():
+        return _render_step(request, "format", layout, status=400)
+    details = {**basics.cleaned_data, **layout.details()}
+    event = setup.create_event(request.user, details=details, stages=layout.stages(),
+                               settings=settings_form.values())
+    request.session.pop(SESSION_KEY, None)
+    messages.success(request, _("赛事“%(name)s”已创建") % {"name": event.name})
+    url = reverse("manage:dashboard", args=[event.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+def event_settings(request, event_id: int):
+    event = organised_event(request, event_id)
+    frozen = setup.is_frozen(event)
+    stages = list(event.stages.order_by("order"))
+    posted_stages = request.method == "POST" and "stages" in request.POST
+    form = EventSettingsForm(request.POST if request.method == "POST" and not posted_stages
+                             else None, instance=event, frozen=frozen)
+    stages_form = StagesForm(request.POST if posted_stages else None,
+                             initial=StagesForm.initial_for(stages))
+    if posted_stages and stages_form.is_valid():
+        try:
+            setup.replace_stages(event, stages_form.stages())
+        except setup.SetupRefused as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("阶段已保存"))
+        return redirect("manage:settings", event.pk)
+    if request.method == "POST" and not posted_stages and form.is_valid():
+        form.save()
+        messages.success(request, _("设置已保存"))
+        return redirect("manage:settings", event.pk)
+    return render(request, "manage/settings/event.html", {
+        "event": event, "form": form, "frozen": frozen, "stages": stages,
+        "stages_form": stages_form, "started": setup.started(event)},
+        status=400 if form.errors or stages_form.errors else 200)
+
+
+@login_required
+def rules(request, event_id: int):
+    """The game's rule settings; assistants see them read-only, organisers change them until
+    round 1 is published."""
+    event = running_event(request, event_id)
+    frozen = setup.is_frozen(event)
+    may_change = can_manage_event(request.user, event) and not frozen
+    form_class = settings_form_class(event.game)
+    if request.method == "POST":
+        if not can_manage_event(request.user, event):
+            return render(request, "manage/forbidden.html", {"event": event}, status=403)
+        if frozen:
+            messages.error(request, _("第 1 轮公布后规则已锁定，不能再改"))
+            return redirect("manage:rules", event.pk)
+        if request.POST.get("apply_preset"):
+            form = form_class.from_values({"rules": {"preset": request.POST.get("preset")}})
+        else:
+            form = form_class.for_event(event, request.POST)
+            if form.is_valid():
+                try:
+                    setup.save_game_settings(event, form.values())
+                except setup.SetupRefused as error:
+                    messages.error(request, str(error))
+                else:
+                    messages.success(request, _("规则已保存"))
+                    return redirect("manage:rules", event.pk)
+    else:
+        form = form_class.for_event(event, frozen=not may_change)
+    template = "manage/settings/_rules_form.html" if request.htmx else "manage/settings/rules.html"
+    return render(request, template, {
+        "event": event, "form": form, "frozen": frozen, "may_change": may_change,
+        "role": role_in_event(request.user, event)},
+        status=400 if form.is_bound and form.errors else 200)
