@@ -69,7 +69,7 @@ def table_tallies(match) -> dict[int, DealTally]:
 def player_seats(event, player) -> list[TableSeat]:
     """A player's seats in the event's visible rounds, first round first."""
     return list(TableSeat.objects.filter(round__event=event, player=player,
-                                         round__state__in=live.VISIBLE_ROUND_STATES)
+                                         round__in=live.visible_rounds(event))
                 .select_related("round", "table", "union").order_by("round__number"))
 
 

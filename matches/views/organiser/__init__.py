@@ -137,6 +137,10 @@ def round_action(request, event_id: int, number: int, action: str):
     try:
         actions[action](round_, user=request.user)
     except seating.SeatingRefused as error:
+        if action == "close":
+            # The close page names the tables still without a result, with what to do.
+            messages.error(request, str(error))
+            return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
     if action in ("publish", "close"):
         tasks.enqueue(tasks.update_standings, event.pk, "standings",
@@ -256,7 +260,9 @@ def table_cards(request, event_id: int, number: int):
 @login_required
 def pairings_pdf(request, event_id: int, number: int):
     event = managed_event(request, event_id)
-    return _pdf(printing.pairings_pdf(_round(event, number)), f"round-{number}-pairings.pdf")
+    order = "name" if request.GET.get("order") == "name" else "table"
+    return _pdf(printing.pairings_pdf(_round(event, number), order=order),
+                f"round-{number}-pairings{'-by-name' if order == 'name' else ''}.pdf")
 
 
 @login_required
