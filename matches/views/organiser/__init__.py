@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -99,13 +100,18 @@ def progress(request, event_id: int):
     return render(request, "manage/_progress.html", _progress_context(event))
 
 
-def _back(event: Event):
+def _back(event: Event, request=None):
+    """To the dashboard, or to the page the form came from (`next`, a path on this site)."""
+    target = request.POST.get("next", "") if request is not None else ""
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}):
+        return redirect(target)
     return redirect("manage:dashboard", event.pk)
 
 
 def _refused(request, event, error) -> HttpResponse:
     messages.error(request, str(error))
-    return _back(event)
+    return _back(event, request)
 
 
 @login_required
@@ -147,7 +153,7 @@ def round_action(request, event_id: int, number: int, action: str):
                       {"event_id": event.pk, "from_round": number})
     labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
-    return _back(event)
+    return _back(event, request)
 
 
 @login_required
