@@ -61,20 +61,23 @@ def swiss_event(unions: int, rounds: int, seed: int, check_exact: bool = False,
     field = clubbed(field_of(unions), clubs, seed)
     print(f"Team Swiss: {unions} unions, {clubs} clubs"
           f" ({'kept apart' if avoid_clubs else 'ignored'}), {rounds} rounds, seed {seed}")
-    print("round  seconds  method   rematches  same_club  score_diff  lower_bound  seat_imbalance"
-          "  byes" + ("  exact_rematches  exact_score_diff  exact_seconds" if check_exact else ""))
+    print("round  seconds  cpu_s  method   rematches  same_club  score_diff  lower_bound"
+          "  seat_imbalance  byes" + ("  exact_rematches  exact_score_diff  exact_seconds" if check_exact else ""))
     worst = 0.0
     total_rematches = total_clubs = 0
+    worst_cpu = 0.0
     for r in range(1, rounds + 1):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         draw = pair_swiss(field.values(), round_number=r, seed=seed + r, seeded=False,
                           avoid_clubs=avoid_clubs)
         seconds = time.perf_counter() - started
-        worst = max(worst, seconds)
+        # CPU time as well: on a shared machine the wall clock measures the neighbours too.
+        cpu = time.process_time() - cpu_started
+        worst, worst_cpu = max(worst, seconds), max(worst_cpu, cpu)
         q = draw.quality
         total_rematches += q["rematches"]
         total_clubs += q["club_clashes"]
-        line = (f"{r:>5}  {seconds:7.3f}  {q['method']:<8} {q['rematches']:>9}"
+        line = (f"{r:>5}  {seconds:7.3f}  {cpu:5.2f}  {q['method']:<8} {q['rematches']:>9}"
                 f"  {q['club_clashes']:>9}  {q['score_diff_sum']:>10}"
                 f"  {q['score_diff_lower_bound']:>11}  {q['seat_imbalance']:>14}  {q['byes']:>4}")
         if check_exact and r > 1:
@@ -86,7 +89,7 @@ def swiss_event(unions: int, rounds: int, seed: int, check_exact: bool = False,
                      f"  {time.perf_counter() - started:13.2f}")
         print(line)
         field = play(field, draw, seed, r)
-    print(f"slowest round {worst:.3f} s; rematches in total {total_rematches};"
+    print(f"slowest round {worst:.3f} s ({worst_cpu:.2f} s CPU); rematches in total {total_rematches};"
           f" same-club meetings in total {total_clubs}")
 
 

@@ -27,7 +27,8 @@ def _closed_rounds(event, after_round: int) -> list[Round]:
 
 def propose_break(event, size: int, after_round: int | None = None) -> dict:
     """The break as it would be: {"after_round", "size", "rows" (every ranked union, with
-    `in_break`), "tied_at_cut" (union ids tied with the last one in but left out)}."""
+    `in_break`), "tied_at_cut" (union ids tied with the last one in but left out), "withdrawn"
+    (names of withdrawn unions, not in the break; their ranks stay as the standings have them)}."""
     if not event.is_team:
         raise SeatingRefused(_("晋级名单只用于团体赛"))
     if size < 2:
@@ -41,7 +42,9 @@ def propose_break(event, size: int, after_round: int | None = None) -> dict:
         raise SeatingRefused(_("第 %(n)s 轮尚未结束") % {"n": after_round})
     withdrawn = set(Registration.objects.filter(
         event=event, status=Registration.Status.WITHDRAWN).values_list("union_id", flat=True))
-    rows = [r for r in union_rows(event, rounds) if r["union"] not in withdrawn]
+    ranked = union_rows(event, rounds)
+    rows = [r for r in ranked if r["union"] not in withdrawn]
+    left_out = [r["name"] for r in ranked if r["union"] in withdrawn]
     if size > len(rows):
         raise SeatingRefused(_("晋级名额多于参赛联邦数"))
     cut_rank = rows[size - 1]["rank"]
@@ -49,7 +52,8 @@ def propose_break(event, size: int, after_round: int | None = None) -> dict:
     for index, row in enumerate(rows):
         row["in_break"] = index < size
         row["tied"] = bool(tied_out) and row["rank"] == cut_rank
-    return {"after_round": after_round, "size": size, "rows": rows, "tied_at_cut": tied_out}
+    return {"after_round": after_round, "size": size, "rows": rows, "tied_at_cut": tied_out,
+            "withdrawn": left_out}
 
 
 @transaction.atomic
