@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_computation_run_seconds'),
+        ('matches', '0008_game_from_registry'),
     ]
 
     operations = [

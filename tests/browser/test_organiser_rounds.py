@@ -149,7 +149,7 @@ def publish(page, number) -> None:
 
 
 def close(page, base, event, number) -> None:
-    page.goto(f"{base}/manage/events/{event.pk}/rounds/{number}/close/")
+    page.goto(f"{base}/manage/events/{event.pk}/rounds/{number}/closing/")
     expect(page.locator("#all-final")).to_be_visible()
     page.locator("#confirm-close").click()
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
@@ -236,7 +236,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     expect(page.locator("#missing-summary")).to_contain_text("第 5 桌")
     expect(page.locator(".missing").first).to_have_attribute("data-table", "5")
     expect(page.locator("#confirm-close")).to_be_disabled()
-    shoot(browser, base, f"{manage}/rounds/3/close/", "round-close")
+    shoot(browser, base, f"{manage}/rounds/3/closing/", "round-close")
     missing = page.locator(".missing[data-table='5']")
     missing.locator("form").filter(has_text="生成新的裁判链接").locator("button").click()
     expect(page.locator(".missing[data-table='5'] img.qr")).to_be_visible()
