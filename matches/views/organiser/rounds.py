@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from matches import tasks
 from matches.draw import breaks, control, late
 from matches.draw import service as seating
-from matches.models import Event, Match, RefereeLink, Registration, Round, Union
+from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
 
@@ -112,6 +112,8 @@ def round_page(request, event_id: int, number: int):
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
         "deals": range(1, event.deals_per_match + 1),
+        "seated": list(TableSeat.objects.filter(round=round_).select_related("player", "union", "table")
+                       .order_by("table__number", "seat")),
     }
     return render(request, "manage/round.html", context)
 
