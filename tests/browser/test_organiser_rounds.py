@@ -45,6 +45,15 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    """This test walks many pages on a shared 2-core machine: wait longer than the default
+    before calling a page or an expectation failed (restored afterwards)."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
 @pytest.fixture
 def event(transactional_db):
     organiser = get_user_model().objects.create_user("org", password="pw-org")
@@ -112,6 +121,7 @@ def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) ->
         for width in (390, 1280):
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
             page = context.new_page()
+            page.set_default_timeout(30_000)
             if sign_in_first:
                 sign_in(page, base)
             page.goto(base + path)
@@ -126,6 +136,7 @@ def shoot_projector(browser, base, path: str, name: str) -> None:
     for locale, lang in (("zh-CN", "zh"), ("en-US", "en")):
         context = browser.new_context(locale=locale, viewport={"width": 1920, "height": 1080})
         page = context.new_page()
+        page.set_default_timeout(30_000)
         page.goto(base + path)
         page.wait_for_timeout(300)
         page.screenshot(path=os.path.join(SCREENS, f"{name}-{lang}-1920x1080.png"))
@@ -157,6 +168,7 @@ def close(page, base, event, number) -> None:
 
 def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, browser, page, event):
     base = live_server.url
+    page.set_default_timeout(30_000)
     sign_in(page, base)
     manage = f"/manage/events/{event.pk}"
 
