@@ -11,9 +11,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from matches.models import Match, Round, RoundEntry, RoundLog, Union
 from matches.draw import service
 from matches.draw.service import SeatingRefused
+from matches.models import Match, Round, RoundEntry, RoundLog, Union
 
 #: The edits a draft accepts, as the audit log names them.
 EDITS = ("move", "swap_sides", "pair", "bye")

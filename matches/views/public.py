@@ -23,7 +23,7 @@ from django.views.decorators.http import condition
 
 from matches import selectors
 from matches.events import live
-from matches.models import Match, StandingsSnapshot, Union
+from matches.models import Match, Union
 from matches.standings.charts import rank_chart_svg
 from matches.front_cache import front_cacheable
 from players.models import Player

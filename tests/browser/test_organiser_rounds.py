@@ -23,7 +23,16 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from matches.models import (
-    Deal, DealReport, Event, Match, Registration, Round, RoundLog, Stage, Union, UnionMember,
+    Deal,
+    DealReport,
+    Event,
+    Match,
+    Registration,
+    Round,
+    RoundLog,
+    Stage,
+    Union,
+    UnionMember,
 )
 from matches.standings import service as standings
 from players.models import Club, Player

@@ -7,7 +7,10 @@ from matches.draw import breaks, control, late
 from matches.draw import service as seating
 from matches.draw.generator import types as flags
 from matches.models import (
-    Registration, Round, RoundEntry, RoundLog, Stage, TableSeat,
+    Registration,
+    RoundLog,
+    Stage,
+    TableSeat,
 )
 from matches.results import forfeits
 from matches.standings import service as standings
