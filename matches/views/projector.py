@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from matches.draw.listing import by_name
 from matches.events import live
-from matches.views.front_cache import front_cacheable
+from matches.front_cache import front_cacheable
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12
