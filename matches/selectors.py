@@ -116,7 +116,11 @@ def table_states(matches) -> dict[int, dict]:
     for match in matches:
         to_play = max(match.round.event.deals_per_match, deal_rows.get(match.pk, 0))
         tally = counts[match.pk]
-        found[match.pk] = {"state": state_from_counts(tally, to_play),
+        state = state_from_counts(tally, to_play)
+        if match.forfeit or (match.stopped_after is not None and match.points_a is not None):
+            # Decided without all its deals (issue 15): a forfeit, or a stop by time.
+            state = "confirmed"
+        found[match.pk] = {"state": state,
                            "final": tally[DealReport.State.FINAL],
                            "pending": tally[DealReport.State.PENDING]}
     return found

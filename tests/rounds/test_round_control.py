@@ -185,6 +185,12 @@ def test_double_no_show_is_a_loss_for_both(build):
     b = build(unions=4)
     round_ = b.round([(0, 1), (2, 3)])
     forfeits.award_forfeit(b.match(round_, 1), "both")
+    # The dashboard and the referee pages count the table as decided, not waiting.
+    from matches import selectors
+
+    matches = list(round_.matches.select_related("round__event").order_by("table__number"))
+    states = selectors.table_states(matches)
+    assert [states[m.pk]["state"] for m in matches] == ["confirmed", "waiting"]
     rows = {r["union"]: r for r in standings.union_rows(b.event, [round_])}
     for union in b.unions[:2]:
         assert rows[union.pk]["losses"] == 1 and rows[union.pk]["forfeits"] == 1
