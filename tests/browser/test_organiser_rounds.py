@@ -237,6 +237,9 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     page.goto(f"{base}/events/{event.pk}/rounds/2/")
     expect(page.locator("[data-forfeit='B']")).to_contain_text("弃权")
     expect(page.locator("[data-bye]")).to_contain_text("轮空")
+    shoot(browser, base, f"/events/{event.pk}/rounds/2/", "public-round", sign_in_first=False)
+    shoot(browser, base, f"/events/{event.pk}/unions/{forfeited.union_b_id}/", "public-union",
+          sign_in_first=False)
 
     # --- a union withdraws after round 2 -------------------------------------------------------
     page.goto(f"{base}{manage}/rounds/2/")
@@ -273,6 +276,8 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     standings.update_standings(event.pk, 1)
     page.goto(f"{base}/events/{event.pk}/standings/")
     expect(page.locator("table.standings")).to_be_visible()
+    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings",
+          sign_in_first=False)
     shoot_projector(browser, base, f"/events/{event.pk}/rounds/3/projector/", "projector-round")
     shoot_projector(browser, base, f"/events/{event.pk}/standings/projector/",
                     "projector-standings")
@@ -302,3 +307,4 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     assert {frozenset((m.union_a_id, m.union_b_id)) for m in final_four.matches.all()} == {
         frozenset((seeded[0], seeded[3])), frozenset((seeded[1], seeded[2]))}
     shoot(browser, base, f"{manage}/round-settings/", "round-settings")
+    shoot(browser, base, f"{manage}/", "dashboard")
