@@ -69,7 +69,7 @@ def table_tallies(match) -> dict[int, DealTally]:
 def player_seats(event, player) -> list[TableSeat]:
     """A player's seats in the event's visible rounds, first round first."""
     return list(TableSeat.objects.filter(round__event=event, player=player,
-                                         round__state__in=live.VISIBLE_ROUND_STATES)
+                                         round__in=live.visible_rounds(event))
                 .select_related("round", "table", "union").order_by("round__number"))
 
 
@@ -116,7 +116,11 @@ def table_states(matches) -> dict[int, dict]:
     for match in matches:
         to_play = max(match.round.event.deals_per_match, deal_rows.get(match.pk, 0))
         tally = counts[match.pk]
-        found[match.pk] = {"state": state_from_counts(tally, to_play),
+        state = state_from_counts(tally, to_play)
+        if match.forfeit or (match.stopped_after is not None and match.points_a is not None):
+            # Decided without all its deals (issue 15): a forfeit, or a stop by time.
+            state = "confirmed"
+        found[match.pk] = {"state": state,
                            "final": tally[DealReport.State.FINAL],
                            "pending": tally[DealReport.State.PENDING]}
     return found

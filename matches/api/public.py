@@ -117,8 +117,13 @@ def pairings(request, event_id: int, number: int):
     except Http404:
         raise NotFound("no such round")
     visible = live.results_visible(round_)
-    tables = [event.adapter.public_table_json(row, visible)
-              for row in selectors.round_tables(round_, visible)]
+    rows = selectors.round_tables(round_, visible)
+    tables = [event.adapter.public_table_json(row, visible) for row in rows]
+    for row, entry in zip(rows, tables):
+        # Said the same way for every game: a forfeit (who did not play), a stop by time.
+        if isinstance(entry.get("result"), dict):
+            entry["result"].update(forfeit=row["match"].forfeit or None,
+                                   stopped_after=row["match"].stopped_after)
     return _cache(Response({"event": event.pk, "round": _round_json(round_), "tables": tables}))
 
 

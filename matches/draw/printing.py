@@ -146,8 +146,11 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     return buffer.getvalue()
 
 
-def pairings_pdf(round_: Round) -> bytes:
-    """The pairings list for the wall: table, union A and its players, union B and its players."""
+def pairings_pdf(round_: Round, order: str = "table") -> bytes:
+    """The pairings list for the wall: table, union A and its players, union B and its players.
+    `order="name"`: one line per union (or player), A→Z, with its table and opponent."""
+    if order == "name":
+        return _pairings_by_name_pdf(round_)
     event = round_.event
     buffer = io.BytesIO()
     pdf = _canvas(buffer, f"{event.name} {round_.number}")
@@ -193,6 +196,44 @@ def pairings_pdf(round_: Round) -> bytes:
         pdf.setFont(FONT, 8)
         pdf.drawString(MARGIN + 16 * mm, y - 10 * mm, names_a)
         pdf.drawString(MARGIN + 96 * mm, y - 10 * mm, names_b)
+        y -= row_height
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _pairings_by_name_pdf(round_: Round) -> bytes:
+    from matches.draw.listing import by_name
+
+    event = round_.event
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, f"{event.name} {round_.number}")
+    title = f"{event.name} · " + _("第 %(n)s 轮对阵（按名称）") % {"n": round_.number}
+    row_height = 8 * mm
+    columns = (MARGIN, MARGIN + 70 * mm, MARGIN + 90 * mm, MARGIN + 112 * mm)
+
+    def header():
+        pdf.setFont(FONT, 16)
+        pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
+        pdf.setFont(FONT, 10)
+        labels = (_("联邦") if event.is_team else _("选手"), _("桌号"), _("座位"),
+                  _("对手") if event.is_team else "")
+        for x, label in zip(columns, labels):
+            pdf.drawString(x, HEIGHT - MARGIN - 14 * mm, label)
+        return HEIGHT - MARGIN - 18 * mm
+
+    y = header()
+    for row in by_name(round_):
+        if y - row_height < MARGIN:
+            pdf.showPage()
+            y = header()
+        pdf.line(MARGIN, y, WIDTH - MARGIN, y)
+        pdf.setFont(FONT, 12)
+        pdf.drawString(columns[0], y - 6 * mm, row["name"])
+        pdf.drawString(columns[1], y - 6 * mm, str(row["table"]) if row["table"] else _("轮空"))
+        pdf.setFont(FONT, 10)
+        pdf.drawString(columns[2], y - 6 * mm, row["seats"])
+        pdf.drawString(columns[3], y - 6 * mm, row["opponent"])
         y -= row_height
     pdf.showPage()
     pdf.save()

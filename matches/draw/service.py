@@ -112,7 +112,8 @@ def draw_union_tables(round_: Round) -> None:
     elif stage.format == Stage.Format.SWISS:
         entrants = history.entrants(event, round_.number)
         draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
-                          seed=round_.seed, seeded=stage.seeded)
+                          seed=round_.seed, seeded=stage.seeded,
+                          avoid_clubs=event.avoids_clubs)
         _write_team_draw(round_, draw.pairings, draw.quality)
     elif stage.format == Stage.Format.ROUND_ROBIN:
         _draw_round_robin(round_)
@@ -124,6 +125,9 @@ def _seeded_union_ids(round_: Round) -> list[int]:
     """A stage's field in seed order: the previous stage's standings when there is one."""
     event, stage = round_.event, round_.stage
     active = [r.union_id for r in history.active_registrations(event, round_.number) if r.union_id]
+    if stage.break_unions:
+        # The break the organiser confirmed (`matches.draw.breaks`), in its seed order.
+        return [u for u in stage.break_unions if u in set(active)]
     earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
     first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
     if first_round_of_stage > 1:
@@ -202,7 +206,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
                flags=p.flags, details=jsonable(p.details))
          for table, p in zip(tables, played)]
         + [Match(round=round_, union_a_id=p.a, flags=p.flags, details=jsonable(p.details),
-                 points_a=round_.event.points_bye)
+                 points_a=round_.event.points_bye, score_a=round_.event.bye_score)
            for p in pairings if p.is_bye]
     )
     entries, seats = [], []
@@ -225,7 +229,8 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 
 def _draw_individual(round_: Round) -> None:
     players = history.players(round_.event, round_.number)
-    draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed)
+    draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed,
+                           avoid_clubs=round_.event.avoids_clubs)
     write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
     round_.save(update_fields=["quality"])
@@ -286,11 +291,24 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
     swap made a rematch, a repeated bye or a seat imbalance."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft(round_)
+    touched, before = _swap(round_, first, second)
+    _reflag_team(round_, touched.values())
+    RoundLog.objects.create(
+        round=round_, action=RoundLog.Action.SWAP_UNIONS, user=user,
+        details={"unions": [first.pk, second.pk], "before": before,
+                 "after": _describe_matches(touched.values())},
+    )
+    return _explain(round_, touched.values())
+
+
+def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
+    """Exchange two unions' places (matches, entries and seats); no flags, no audit.
+    Returns the touched matches by id and their description before."""
     if not round_.event.is_team:
         raise SeatingRefused(_("个人赛请调换选手"))
     if first.pk == second.pk:
         raise SeatingRefused(_("请选择两个不同的联邦"))
-    entries = {e.union_id: e for e in round_.entries.select_related("match")}
+    entries = {e.union_id: e for e in round_.entries.select_related("match__table")}
     if first.pk not in entries or second.pk not in entries:
         raise SeatingRefused(_("联邦不在本轮编排中"))
     x, y = entries[first.pk], entries[second.pk]
@@ -319,13 +337,7 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
                 TableSeat.objects.create(table=touched[entry.match_id].table, round=round_,
                                          seat=first_seat + 2 * k, side=entry.side,
                                          player_id=player_id, union_id=new_union)
-    _reflag_team(round_, touched.values())
-    RoundLog.objects.create(
-        round=round_, action=RoundLog.Action.SWAP_UNIONS, user=user,
-        details={"unions": [first.pk, second.pk], "before": before,
-                 "after": _describe_matches(touched.values())},
-    )
-    return _explain(round_, touched.values())
+    return touched, before
 
 
 def _reflag_team(round_: Round, matches) -> None:
@@ -480,13 +492,21 @@ def close_round(round_: Round, *, user=None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.state != Round.State.PUBLISHED:
         raise SeatingRefused(_("只能结束已公布的轮次"))
-    if round_.matches.filter(union_b__isnull=False, points_a__isnull=True).exists():
-        raise SeatingRefused(_("仍有对局未录成绩"))
+    missing = unfinished_tables(round_)
+    if missing:
+        raise SeatingRefused(_("以下牌桌尚无最终成绩：%(tables)s") % {
+            "tables": "、".join(_("第 %(n)s 桌") % {"n": n} for n in missing)})
     round_.state = Round.State.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["state", "closed_at"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.CLOSE, user=user)
     return round_
+
+
+def unfinished_tables(round_: Round) -> list[int]:
+    """Table numbers of the round's matches without a final result, in table order."""
+    return list(round_.matches.filter(union_b__isnull=False, points_a__isnull=True)
+                .order_by("table__number").values_list("table__number", flat=True))
 
 
 def check_round(round_: Round) -> list[str]:
@@ -522,15 +542,30 @@ def _explain(round_: Round, matches) -> list[dict]:
             for match in ordered.order_by("table__number", "id")]
 
 
+def _bye_reason(round_: Round, match: Match, by_hand: bool) -> str:
+    """Why this union sits out: the format's rule, the draw's own reason, or the organiser."""
+    if by_hand:
+        return _("轮空：组织者指定")
+    if match.details.get("late"):
+        return _("轮空：迟到联邦补入本轮")
+    by_format = {
+        Stage.Format.SINGLE_ELIMINATION: _("轮空：种子排位靠前"),
+        Stage.Format.ROUND_ROBIN: _("轮空：循环赛本轮轮空"),
+    }.get(round_.stage.format)
+    if by_format:
+        return by_format
+    return {
+        "random": _("轮空：首轮随机抽签抽中"),
+        "last_seed": _("轮空：首轮种子排位最后"),
+    }.get(match.details.get("bye_reason"), _("轮空：积分最低且尚未轮空"))
+
+
 def _explain_match(round_: Round, match: Match, names: dict) -> dict:
     reasons = []
     d = match.details
     by_hand = flags.HAND_SWAP in match.flags
     if flags.BYE in match.flags:
-        reasons.append({
-            Stage.Format.SINGLE_ELIMINATION: _("轮空：种子排位靠前"),
-            Stage.Format.ROUND_ROBIN: _("轮空：循环赛本轮轮空"),
-        }.get(round_.stage.format, _("轮空：排名最后且尚未轮空")))
+        reasons.append(_bye_reason(round_, match, by_hand))
     if flags.BYE_REPEATED in match.flags:
         reasons.append(_("所有候选联邦都已轮空过，只能再次轮空"))
     if flags.PULLED_DOWN in match.flags:
@@ -557,6 +592,9 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
         names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
     return {
         "table": match.table.number if match.table_id else None,
+        "match": match.pk,
+        "union_a_id": match.union_a_id,
+        "union_b_id": match.union_b_id,
         "union_a": names.get(match.union_a_id),
         "union_b": names.get(match.union_b_id),
         "flags": list(match.flags),

@@ -1,7 +1,8 @@
 """What the public pages show, with visibility rules in one place, and a cheap version stamp.
 
 - Only published events are visible; only published or closed rounds; a silent round shows its
-  pairings but not its results.
+  pairings but not its results (until the event ends). The event's release settings hold the
+  draw, the results or the standings back until a round closes or the event ends.
 - `event_version` changes whenever anything a public page shows may have changed, so pages and
   the API answer `If-None-Match` with 304 and htmx polling costs a few aggregate queries.
   The stamp is kept in the cache: its aggregates scan every report and tally of the event
@@ -35,8 +36,30 @@ def public_event_or_404(event_id: int) -> Event:
     return event
 
 
+# --- release controls (as Tabbycat's release toggles): per event, draw / results / standings ---
+
+def _released_states(event: Event, release: str) -> tuple | None:
+    """The round states whose draw/results/standings `release` lets the public see: at once
+    (published or closed), after the round closes, or only once the event has ended (then
+    every visible round). None: nothing yet."""
+    if release == Event.Release.AT_END:
+        return VISIBLE_ROUND_STATES if event.concluded_at else None
+    if release == Event.Release.AFTER_CLOSE:
+        return (Round.State.CLOSED,)
+    return VISIBLE_ROUND_STATES
+
+
+def release_stamp(event: Event) -> tuple:
+    """What of the release settings the public pages depend on (part of their version)."""
+    return (event.release_draw, event.release_results, event.release_standings,
+            event.concluded_at)
+
+
 def visible_rounds(event: Event):
-    return event.rounds.filter(state__in=VISIBLE_ROUND_STATES).select_related("stage").order_by("number")
+    states = _released_states(event, event.release_draw)
+    if states is None:
+        return event.rounds.none()
+    return event.rounds.filter(state__in=states).select_related("stage").order_by("number")
 
 
 def visible_round_or_404(event: Event, number: int) -> Round:
@@ -47,15 +70,32 @@ def visible_round_or_404(event: Event, number: int) -> Round:
 
 
 def results_visible(round_: Round) -> bool:
-    return round_.state in VISIBLE_ROUND_STATES and not round_.silent
+    """A silent round's results stay hidden until the event ends; otherwise the event's
+    results release decides."""
+    event = round_.event
+    states = _released_states(event, event.release_results)
+    if states is None or round_.state not in states:
+        return False
+    return not round_.silent or event.concluded_at is not None
+
+
+def visible_snapshots(event: Event, kind: str, scope: str = "event"):
+    """The standings snapshots the release settings let the public see (silent rounds' only
+    once the event has ended)."""
+    states = _released_states(event, event.release_standings)
+    if states is None:
+        return StandingsSnapshot.objects.none()
+    snapshots = StandingsSnapshot.objects.filter(event=event, kind=kind, scope=scope,
+                                                 round__state__in=states)
+    if event.concluded_at is None:
+        snapshots = snapshots.filter(round__silent=False)
+    return snapshots.select_related("round", "stage")
 
 
 def public_snapshot(event: Event, kind: str, scope: str = "event", round_number: int | None = None):
     """The standings snapshot the public may see: of a non-silent visible round, the latest one
     by default (a silent round's standings would give its results away)."""
-    snapshots = (StandingsSnapshot.objects.filter(
-        event=event, kind=kind, scope=scope, round__state__in=VISIBLE_ROUND_STATES,
-        round__silent=False).select_related("round", "stage").order_by("-round__number"))
+    snapshots = visible_snapshots(event, kind, scope).order_by("-round__number")
     if round_number is not None:
         snapshots = snapshots.filter(round__number=round_number)
     return snapshots.first()
@@ -89,7 +129,7 @@ def standings_version(event: Event) -> str:
         snapshots = StandingsSnapshot.objects.filter(event=event).exclude(
             round__silent=True).aggregate(n=Count("id"), last=Max("computed_at"))
         raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
-                    event.end_date, event.published, rounds, snapshots))
+                    event.end_date, event.published, rounds, snapshots, release_stamp(event)))
         version = hashlib.sha1(raw.encode()).hexdigest()[:20]
         cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
     return version
@@ -121,6 +161,6 @@ def compute_event_version(event: Event) -> str:
     snapshots = StandingsSnapshot.objects.filter(event=event).exclude(round__silent=True).aggregate(
         last=Max("computed_at"))
     raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
-                    event.end_date, event.published, rounds, reports, tallies,
-                snapshots))
+                event.end_date, event.published, rounds, reports, tallies, snapshots,
+                release_stamp(event)))
     return hashlib.sha1(raw.encode()).hexdigest()[:20]

@@ -65,6 +65,16 @@ def validate_rules(value) -> None:
 
 
 class Event(models.Model):
+    class ClubPolicy(models.TextChoices):
+        AVOID = "avoid", _("尽量避开同俱乐部")
+        IGNORE = "ignore", _("不考虑俱乐部")
+
+    class Release(models.TextChoices):
+        """When the public sees something (as Tabbycat's release toggles)."""
+        AT_ONCE = "at_once", _("立即公开")
+        AFTER_CLOSE = "after_close", _("本轮结束后公开")
+        AT_END = "at_end", _("赛事结束时公开")
+
     class EntryType(models.TextChoices):
         TEAM = "team", _("团体赛（联邦报名）")
         INDIVIDUAL = "individual", _("个人赛（每轮抽签组邦）")
@@ -100,6 +110,22 @@ class Event(models.Model):
     # Giog events: points per place of each hand (deals_per_match is then hands per round).
     place_points = models.JSONField(_("每手名次分"), default=default_place_points,
                                     validators=[validate_place_points])
+    # A bye's deal score (its match points are `points_bye`).
+    bye_score = models.IntegerField(_("轮空局分"), default=0)
+    # A forfeit: the present union wins (`points_win`) with this deal score, the absent one 0.
+    forfeit_score = models.PositiveIntegerField(_("弃权判胜局分"), default=0)
+    # A match stopped by time after some deals is scored from the deals played (else it waits).
+    score_stopped_matches = models.BooleanField(_("超时中止按已打局计分"), default=True)
+    club_policy = models.CharField(_("同俱乐部"), max_length=8, choices=ClubPolicy.choices,
+                                   default=ClubPolicy.AVOID)
+    release_draw = models.CharField(_("对阵公开"), max_length=12, choices=Release.choices,
+                                    default=Release.AT_ONCE)
+    release_results = models.CharField(_("成绩公开"), max_length=12, choices=Release.choices,
+                                       default=Release.AT_ONCE)
+    release_standings = models.CharField(_("排名公开"), max_length=12, choices=Release.choices,
+                                         default=Release.AT_ONCE)
+    # Set when the organiser ends the event: everything held back "until the end" shows.
+    concluded_at = models.DateTimeField(_("赛事结束时间"), null=True, blank=True)
     tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
     labels = models.JSONField(_("称谓"), default=default_labels)
     check_in_required = models.BooleanField(_("须签到"), default=True)
@@ -186,6 +212,10 @@ class Event(models.Model):
         """The event's game behind its small interface (`matches/games/adapter.py`)."""
         return adapter_for(self)
 
+    @property
+    def avoids_clubs(self) -> bool:
+        return self.club_policy == self.ClubPolicy.AVOID
+
 
 class Stage(models.Model):
     """One stage of an event: e.g. Swiss rounds, then a knockout of the best eight."""
@@ -205,6 +235,8 @@ class Stage(models.Model):
     qualifiers = models.PositiveIntegerField(_("晋级名额"), null=True, blank=True)
     # Round 1 of the stage: by seed (True) or a random draw from the stored seed.
     seeded = models.BooleanField(_("按种子排位"), default=False)
+    # The break into this stage as confirmed by the organiser: union ids in seed order.
+    break_unions = models.JSONField(_("晋级名单"), default=list, blank=True)
 
     class Meta:
         ordering = ["event_id", "order"]

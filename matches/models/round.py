@@ -97,6 +97,11 @@ class Match(models.Model):
     score_b = models.IntegerField(null=True, blank=True)
     points_a = models.PositiveSmallIntegerField(null=True, blank=True)
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Who did not play: "A", "B" or "both" (a no-show); the result is then the event's forfeit.
+    forfeit = models.CharField(_("弃权"), max_length=4, blank=True, default="",
+                               choices=[("", "—"), ("A", "A"), ("B", "B"), ("both", _("双方"))])
+    # Stopped by time after this many deals: scored from those deals (event setting).
+    stopped_after = models.PositiveSmallIntegerField(_("超时中止于第几局后"), null=True, blank=True)
 
     class Meta:
         ordering = ["round_id", "table__number", "id"]
@@ -117,6 +122,14 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.union_b_id is None
+
+    @property
+    def has_result(self) -> bool:
+        return self.points_a is not None
+
+    def forfeited_by(self, union_id) -> bool:
+        side = "A" if union_id == self.union_a_id else "B"
+        return self.forfeit in (side, "both")
 
 
 class RoundEntry(models.Model):
@@ -232,7 +245,14 @@ class RoundLog(models.Model):
         REDRAW = "redraw", _("重新编排")
         SWAP_UNIONS = "swap_unions", _("调换联邦")
         SWAP_PLAYERS = "swap_players", _("调换选手")
+        EDIT = "edit", _("调整编排")
         PUBLISH = "publish", _("公布")
+        UNPUBLISH = "unpublish", _("撤回公布")
+        LATE_CHANGE = "late_change", _("临时变动")
+        FORFEIT = "forfeit", _("判弃权")
+        STOPPED = "stopped", _("超时中止")
+        WITHDRAW = "withdraw", _("退赛")
+        BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log")

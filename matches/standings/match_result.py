@@ -19,12 +19,22 @@ def ensure_regular_deals(match: Match) -> None:
         Deal.objects.bulk_create(missing, ignore_conflicts=True)
 
 
+def deals_that_count(match: Match, deals: list[Deal]) -> list[Deal]:
+    """The regular deals a match's result is made of: all of them, or those played before the
+    match was stopped by time (when the event scores stopped matches, issue 15)."""
+    event = match.round.event
+    last = event.deals_per_match
+    if match.stopped_after is not None and event.score_stopped_matches:
+        last = min(last, match.stopped_after)
+    return [d for d in deals if not d.is_extra and d.number <= last]
+
+
 def write_match_result(match: Match, deals: list[Deal]) -> None:
     """A two-union match's totals and match points from its deals' tallies; a tied knockout
     match gets its extra deals."""
     event, stage = match.round.event, match.round.stage
     tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
-    regular = [d for d in deals if not d.is_extra and d.number <= event.deals_per_match]
+    regular = deals_that_count(match, deals)
     extras = sorted((d for d in deals if d.is_extra), key=lambda d: d.number)
     result = None
     if all(d.pk in tallies for d in regular):

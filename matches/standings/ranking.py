@@ -35,6 +35,7 @@ class MatchRecord:
     deal_wins_b: int = 0
     strings_a: int = 0
     strings_b: int = 0
+    forfeit: str = ""  # "A", "B" or "both": who did not play
 
 
 @dataclass
@@ -47,6 +48,7 @@ class UnionLine:
     draws: int = 0
     losses: int = 0
     byes: int = 0
+    forfeits: int = 0  # matches this union did not turn up for (弃权)
     match_points: int = 0
     score_for: int = 0
     score_against: int = 0
@@ -64,7 +66,7 @@ class UnionLine:
         return {
             "rank": self.rank, "union": self.union, "name": self.name, "seed": self.seed,
             "played": self.played, "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "byes": self.byes, "match_points": self.match_points, "score_for": self.score_for,
+            "byes": self.byes, "forfeits": self.forfeits, "match_points": self.match_points, "score_for": self.score_for,
             "score_against": self.score_against, "score_difference": self.score_difference,
             "opponents_match_points": self.opponents_match_points, "deal_wins": self.deal_wins,
             "strings_of_three": self.strings_of_three,
@@ -79,6 +81,7 @@ def union_lines(entrants: dict[int, tuple[int | None, str]], matches: list[Match
         if m.union_b is None:
             a.byes += 1
             a.match_points += m.points_a
+            a.score_for += m.score_a  # the event's bye score
             continue
         b = lines.setdefault(m.union_b, UnionLine(union=m.union_b))
         for mine, theirs, pts, own_score, other_score, wins, strings in (
@@ -92,7 +95,13 @@ def union_lines(entrants: dict[int, tuple[int | None, str]], matches: list[Match
             mine.deal_wins += wins
             mine.strings_of_three += strings
             mine.opponents.append(theirs.union)
-        if m.points_a > m.points_b:
+        if m.forfeit in ("A", "both"):
+            a.forfeits += 1
+        if m.forfeit in ("B", "both"):
+            b.forfeits += 1
+        if m.forfeit == "both":
+            a.losses, b.losses = a.losses + 1, b.losses + 1
+        elif m.points_a > m.points_b:
             a.wins, b.losses = a.wins + 1, b.losses + 1
         elif m.points_a < m.points_b:
             a.losses, b.wins = a.losses + 1, b.wins + 1

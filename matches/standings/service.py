@@ -49,9 +49,39 @@ def settle_match(match_id: int) -> Match | None:
              .select_related("round__event", "round__stage").filter(pk=match_id).order_by("pk").first())
     if match is None or match.is_bye:
         return match
+    if match.forfeit:
+        # A forfeit's result is the event's, whatever deals exist (there are none normally).
+        _store_result(match, forfeit_result(match.round.event, match.forfeit))
+        return match
     ensure_regular_deals(match)
     adapter_for(match.round.event).settle_match(match)
     return match
+
+
+# --- forfeits and byes (issue 15) ----------------------------------------------------------------
+
+def forfeit_result(event: Event, forfeit: str) -> dict:
+    """The result fields of a forfeited match: the union present wins with the event's forfeit
+    score; a double no-show is a loss for both, with no score."""
+    if forfeit == "both":
+        return {"score_a": 0, "score_b": 0,
+                "points_a": event.points_loss, "points_b": event.points_loss}
+    won, lost = (event.forfeit_score, 0), (event.points_win, event.points_loss)
+    if forfeit == "A":
+        return {"score_a": won[1], "score_b": won[0], "points_a": lost[1], "points_b": lost[0]}
+    return {"score_a": won[0], "score_b": won[1], "points_a": lost[0], "points_b": lost[1]}
+
+
+def bye_result(event: Event) -> dict:
+    """A bye's result fields: the event's bye match points and bye score."""
+    return {"points_a": event.points_bye, "score_a": event.bye_score}
+
+
+def _store_result(match: Match, values: dict) -> None:
+    if any(getattr(match, k) != v for k, v in values.items()):
+        Match.objects.filter(pk=match.pk).update(**values)
+        for k, v in values.items():
+            setattr(match, k, v)
 
 
 # --- standings ----------------------------------------------------------------------------------
@@ -88,7 +118,7 @@ def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
     }
     matches = list(Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
         "pk", "round__number", "union_a_id", "union_b_id", "points_a", "points_b", "score_a",
-        "score_b"))
+        "score_b", "forfeit"))
     # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies.
     strings, wins = {}, {}
     for match_id, strings_a, strings_b, wins_a, wins_b in (
@@ -102,15 +132,17 @@ def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
         strings[match_id] = {"A": strings_a, "B": strings_b}
         wins[match_id] = {"A": wins_a, "B": wins_b}
     records = []
-    for pk, number, union_a, union_b, points_a, points_b, score_a, score_b in matches:
+    for pk, number, union_a, union_b, points_a, points_b, score_a, score_b, forfeit in matches:
         if union_b is None:
-            records.append(MatchRecord(round=number, union_a=union_a, union_b=None, points_a=points_a))
+            records.append(MatchRecord(round=number, union_a=union_a, union_b=None,
+                                       points_a=points_a, score_a=score_a or 0))
             continue
         s, w = strings.get(pk, {"A": 0, "B": 0}), wins.get(pk, {"A": 0, "B": 0})
         records.append(MatchRecord(
             round=number, union_a=union_a, union_b=union_b, points_a=points_a,
             points_b=points_b or 0, score_a=score_a or 0, score_b=score_b or 0,
             deal_wins_a=w["A"], deal_wins_b=w["B"], strings_a=s["A"], strings_b=s["B"],
+            forfeit=forfeit,
         ))
     return [line.as_dict() for line in rank_unions(entrants, records, list(event.tie_breaks or []))]
 

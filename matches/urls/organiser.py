@@ -2,7 +2,7 @@ from django.urls import path
 
 from matches.views import organiser as manage
 from matches.views import organiser_results
-from matches.views.organiser import checkin, entries, events, staff
+from matches.views.organiser import checkin, entries, events, rounds, staff
 
 app_name = "manage"
 
@@ -18,6 +18,14 @@ urlpatterns = [
     path("events/<int:event_id>/publish/", manage.toggle_published, name="toggle-published"),
     path("events/<int:event_id>/recompute/", manage.recompute, name="recompute"),
     path("events/<int:event_id>/rounds/draw/", manage.draw_round, name="draw"),
+    path("events/<int:event_id>/rounds/<int:number>/", rounds.round_page, name="round"),
+    path("events/<int:event_id>/rounds/<int:number>/edit/<str:edit>/", rounds.round_edit, name="round-edit"),
+    path("events/<int:event_id>/rounds/<int:number>/late/<str:change>/", rounds.round_late, name="round-late"),
+    path("events/<int:event_id>/rounds/<int:number>/closing/", rounds.close_page, name="round-close"),
+    path("events/<int:event_id>/rounds/<int:number>/tables/<int:table>/<str:action>/", rounds.table_action, name="table-action"),
+    path("events/<int:event_id>/withdraw/", rounds.withdraw, name="withdraw"),
+    path("events/<int:event_id>/break/", rounds.break_page, name="break"),
+    path("events/<int:event_id>/round-settings/", rounds.round_settings, name="round-settings"),
     path("events/<int:event_id>/rounds/<int:number>/<str:action>/", manage.round_action, name="round-action"),
     path("events/<int:event_id>/rounds/<int:number>/tables.pdf", manage.table_cards, name="table-cards"),
     path("events/<int:event_id>/rounds/<int:number>/pairings.pdf", manage.pairings_pdf, name="pairings-pdf"),

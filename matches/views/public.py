@@ -23,7 +23,7 @@ from django.views.decorators.http import condition
 
 from matches import selectors
 from matches.events import live
-from matches.models import Match, StandingsSnapshot, Union
+from matches.models import Match, Union
 from matches.standings.charts import rank_chart_svg
 from matches.front_cache import front_cacheable
 from players.models import Player
@@ -254,16 +254,17 @@ def union_page(request, event_id: int, union_id: int):
     event = live.public_event_or_404(event_id)
     union = get_object_or_404(Union, pk=union_id, event=event, round__isnull=True)
     history = []
-    for snapshot in StandingsSnapshot.objects.filter(
-            event=event, kind="unions", scope="event", round__state__in=live.VISIBLE_ROUND_STATES,
-            round__silent=False).select_related("round").order_by("round__number"):
+    for snapshot in live.visible_snapshots(event, "unions").order_by("round__number"):
         row = next((r for r in snapshot.rows if r["union"] == union.pk), None)
         if row:
             history.append({"round": snapshot.round.number, "rank": row["rank"],
                             "points": row["match_points"], "of": len(snapshot.rows)})
-    matches = (Match.objects.filter(Q(union_a=union) | Q(union_b=union), round__event=event,
-                                    round__state__in=live.VISIBLE_ROUND_STATES)
-               .select_related("round", "table", "union_a", "union_b").order_by("round__number"))
+    matches = list(Match.objects.filter(Q(union_a=union) | Q(union_b=union), round__event=event,
+                                        round__in=live.visible_rounds(event))
+                   .select_related("round__event", "table", "union_a", "union_b")
+                   .order_by("round__number"))
+    for match in matches:
+        match.results_visible = live.results_visible(match.round)
     context = {"event": event, "union": union, "members": union.players_in_order(),
                "history": history, "chart": rank_chart_svg(history), "matches": matches}
     return _cacheable(render(request, "public/union.html", context))

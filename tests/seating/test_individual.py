@@ -90,3 +90,14 @@ def test_reproducible_from_seed_and_refuses_small_fields():
         draw_individual(players, round_number=1, seed=5))
     with pytest.raises(SeatingError):
         draw_individual(players[:5], round_number=1)
+
+
+def test_clubs_ignored_when_the_event_says_so():
+    # Six clubs of six: kept apart no table holds two clubmates; ignored, the clubs are only
+    # counted and the plain order seats clubmates together.
+    players = [Player(id=k, rank=k, club=k // 6) for k in range(36)]
+    kept = draw_individual(players, round_number=1, seed=3)
+    ignored = draw_individual(players, round_number=1, seed=3, avoid_clubs=False)
+    assert kept.quality["club_clashes"] == 0
+    assert ignored.quality["club_clashes"] > 0
+    assert ignored.quality["swaps"] == 0

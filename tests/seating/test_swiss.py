@@ -191,3 +191,115 @@ def test_top_boards_come_first():
     field = [Entrant(id=i, score=s, rank=i) for i, s in enumerate([0, 0, 6, 6, 3, 3])]
     draw = pair_swiss(field, round_number=3)
     assert [p.details["score_a"] for p in draw.pairings] == [6, 3, 0]
+
+
+# --- clubs kept apart (issue 15) ------------------------------------------------------------
+
+def club_free_draw_exists(field) -> bool:
+    """Whether some perfect matching (with a bye for an odd field) has no rematch, no repeated
+    bye and no two unions of one club: checked on the graph of allowed edges alone."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(e.id for e in field)
+    for x, y in itertools.combinations(field, 2):
+        if y.id not in x.opponents and (x.club is None or x.club != y.club):
+            graph.add_edge(x.id, y.id)
+    if len(field) % 2:
+        graph.add_node("bye")
+        for e in field:
+            if not e.byes:
+                graph.add_edge(e.id, "bye")
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    return len(matched) * 2 == graph.number_of_nodes()
+
+
+@st.composite
+def club_histories(draw, sizes=(5, 6, 7, 8, 9, 10, 11, 12, 13)):
+    field = draw(histories(sizes=sizes))
+    clubs = draw(st.lists(st.sampled_from([0, 1, 2, 3, None]), min_size=len(field),
+                          max_size=len(field)))
+    return [Entrant(id=e.id, score=e.score, rank=e.rank, opponents=e.opponents, sides=e.sides,
+                    club=club) for e, club in zip(field, clubs)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(club_histories())
+def test_no_same_club_meeting_where_a_club_free_draw_exists(field):
+    draw = pair_swiss(field, round_number=2)
+    if club_free_draw_exists(field):
+        assert draw.quality["club_clashes"] == 0
+        assert draw.quality["rematches"] == 0
+    # Clubs never cost a rematch: the rematches are those of the draw that ignores clubs.
+    ignored = pair_swiss(field, round_number=2, avoid_clubs=False)
+    assert draw.quality["rematches"] == ignored.quality["rematches"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(club_histories(sizes=(6, 8, 10)))
+def test_the_chunked_path_keeps_clubs_apart_too(field):
+    chunked = pair_swiss(field, round_number=2, exact_limit=0, chunk_size=4, window=2)
+    if club_free_draw_exists(field):
+        assert chunked.quality["club_clashes"] == 0
+
+
+def test_clubs_weigh_above_score_groups():
+    # 1 and 2 lead on 3 points and share a club; 3 and 4 trail on 0. Keeping clubs apart costs
+    # two floats; ignoring clubs pairs the score groups and flags the meeting.
+    field = [Entrant(id=1, score=3, rank=1, club="x"), Entrant(id=2, score=3, rank=2, club="x"),
+             Entrant(id=3, score=0, rank=3, club="y"), Entrant(id=4, score=0, rank=4, club="z")]
+    kept = pair_swiss(field, round_number=2)
+    assert kept.quality["club_clashes"] == 0 and kept.quality["pulled_tables"] == 2
+    ignored = pair_swiss(field, round_number=2, avoid_clubs=False)
+    assert ignored.quality["club_clashes"] == 1 and ignored.quality["pulled_tables"] == 0
+    clash = next(p for p in ignored.pairings if {p.a, p.b} == {1, 2})
+    assert flags.CLUB_CLASH in clash.flags
+
+
+def test_rematch_weighs_above_clubs():
+    # 1 and 2 have met; 1 and 3 share a club; 2 and 4 share a club. Only {1-3, 2-4} and {1-4,
+    # 2-3} avoid the rematch; the second also parts the clubs.
+    field = [Entrant(id=1, score=3, rank=1, club="x", opponents=frozenset({2})),
+             Entrant(id=2, score=3, rank=2, club="y", opponents=frozenset({1})),
+             Entrant(id=3, score=3, rank=3, club="x"), Entrant(id=4, score=3, rank=4, club="y")]
+    draw = pair_swiss(field, round_number=2)
+    assert {frozenset((p.a, p.b)) for p in draw.pairings} == {frozenset({1, 4}), frozenset({2, 3})}
+    # Every pairing without a rematch meets a club: the rematch still loses.
+    field[3] = Entrant(id=4, score=3, rank=4, club="x")
+    field[1] = Entrant(id=2, score=3, rank=2, club="x", opponents=frozenset({1}))
+    draw = pair_swiss(field, round_number=2)
+    assert draw.quality["rematches"] == 0 and draw.quality["club_clashes"] == 2
+
+
+@pytest.mark.parametrize("seeded", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_round_one_parts_clubs_of_a_13_union_4_club_field(seeded, seed):
+    clubs = ["a"] * 4 + ["b"] * 3 + ["c"] * 3 + ["d"] * 3
+    field = [Entrant(id=k, rank=k, club=club) for k, club in enumerate(clubs, start=1)]
+    draw = pair_swiss(field, round_number=1, seed=seed, seeded=seeded)
+    assert draw.quality["club_clashes"] == 0
+    assert ids_of(draw) == list(range(1, 14))
+    bye = next(p for p in draw.pairings if p.is_bye)
+    assert bye.details["bye_reason"] == ("last_seed" if seeded else "random")
+
+
+def test_round_one_parts_clubs_in_a_large_field_too():
+    rng = random.Random(3)
+    field = [Entrant(id=k, rank=k, club=rng.randrange(40)) for k in range(1, 1001)]
+    draw = pair_swiss(field, round_number=1, seed=9, seeded=False)
+    assert draw.quality["club_clashes"] == 0
+    assert ids_of(draw) == list(range(1, 1001))
+
+
+def test_a_13_union_4_club_swiss_has_no_same_club_meeting_over_its_rounds():
+    clubs = ["a"] * 4 + ["b"] * 3 + ["c"] * 3 + ["d"] * 3
+    field = {k: Entrant(id=k, rank=k, club=club) for k, club in enumerate(clubs, start=1)}
+    rng = random.Random(15)
+    for round_number in range(1, 6):
+        draw = pair_swiss(field.values(), round_number=round_number, seed=round_number,
+                          seeded=False)
+        assert draw.quality["rematches"] == 0
+        if club_free_draw_exists(list(field.values())):
+            assert draw.quality["club_clashes"] == 0, round_number
+        outcomes = {(p.a, p.b): random_outcome(rng) for p in draw.pairings if not p.is_bye}
+        field = apply_round(field, draw, outcomes)

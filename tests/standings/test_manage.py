@@ -61,7 +61,7 @@ def test_draw_publish_and_close_through_the_dashboard(client, build):
     assert round_.state == "published"
     # Closing with results missing is refused, and the organiser is told why.
     response = client.post(reverse("manage:round-action", args=[e, 1, "close"]), follow=True)
-    assert "仍有对局未录成绩" in response.content.decode()
+    assert "以下牌桌尚无最终成绩：第 1 桌、第 2 桌" in response.content.decode()
     for match in round_.matches.all():
         b.final(match, 1, A_BY_TWO)
         standings.settle_match(match.pk)

@@ -65,8 +65,11 @@ class IndividualDraw:
 
 
 def draw_individual(
-    players: Iterable[Player], *, round_number: int, seed: int = 0, by_score: bool = True
+    players: Iterable[Player], *, round_number: int, seed: int = 0, by_score: bool = True,
+    avoid_clubs: bool = True,
 ) -> IndividualDraw:
+    """`avoid_clubs`: clubmates at one table are a cost (below meeting again, above the spread
+    of scores); False: they are only flagged."""
     players = list(players)
     started = time.perf_counter()
     if len(players) < TABLE:
@@ -77,7 +80,7 @@ def draw_individual(
     group_by_score = by_score and round_number > 1
     order = _shuffled(sorted(players, key=lambda p: (p.rank, str(p.id))), rng, group_by_score)
     order, sitting_out = _choose_sitting_out(order)
-    context = _Context(order)
+    context = _Context(order, avoid_clubs)
     tables, swaps = _best_seating(order, context, rng, group_by_score)
     drawn = [_form_unions(table, context, rng) for table in tables]
     quality = _measure(drawn, context)
@@ -126,15 +129,16 @@ def _choose_sitting_out(order: list) -> tuple[list, list]:
 
 
 class _Context:
-    def __init__(self, players: list):
+    def __init__(self, players: list, avoid_clubs: bool = True):
         self.met = {p.id: p.partners | p.opponents for p in players}
+        self.avoid_clubs = avoid_clubs
 
     def table_cost(self, table: list) -> tuple[int, int, int]:
         meetings = clubs = 0
         for x, y in itertools.combinations(table, 2):
             if y.id in self.met[x.id]:
                 meetings += 1
-            if x.club is not None and x.club == y.club:
+            if self.avoid_clubs and x.club is not None and x.club == y.club:
                 clubs += 1
         scores = [p.score for p in table]
         return (meetings, clubs, max(scores) - min(scores))
@@ -143,7 +147,8 @@ class _Context:
         """Players at the table who meet someone again or sit with a clubmate."""
         found = []
         for x, y in itertools.combinations(table, 2):
-            if y.id in self.met[x.id] or (x.club is not None and x.club == y.club):
+            if y.id in self.met[x.id] or (self.avoid_clubs and x.club is not None
+                                          and x.club == y.club):
                 found += [x, y]
         return list(dict.fromkeys(found))
 

@@ -4,12 +4,14 @@ Every round is one minimum-cost perfect matching over the unions whose edge cost
 criteria strictly (see `matching.combine_costs`):
 
 1. no rematch (and no second bye),
-2. the bye, if any, to a union with the lowest score possible (as FIDE C.04.3 C.5),
-3. the smallest sum of score differences across tables,
-4. seat balance (which union takes the odd seats),
-5. the smallest sum of squared score differences (one union floating two groups is worse than
+2. no two unions of one club (when the event keeps clubs apart: `avoid_clubs`), as Tabbycat
+   weighs institutions: below rematches, above any move between score groups,
+3. the bye, if any, to a union with the lowest score possible (as FIDE C.04.3 C.5),
+4. the smallest sum of score differences across tables,
+5. seat balance (which union takes the odd seats),
+6. the smallest sum of squared score differences (one union floating two groups is worse than
    two unions floating one),
-6. in a score group, the top half meets the bottom half (the classic Swiss fold);
+7. in a score group, the top half meets the bottom half (the classic Swiss fold);
    of the unions that could take the bye, the lowest-placed takes it.
 
 Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece, over every
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Iterable
 
 from . import types as flags
@@ -64,14 +67,22 @@ def pair_swiss(
     exact_limit: int = EXACT_LIMIT,
     chunk_size: int = CHUNK_SIZE,
     window: int = WINDOW,
+    avoid_clubs: bool = True,
 ) -> Draw:
-    """Pair one Swiss round. Round 1 is seeded (by `rank`) or random from `seed`."""
+    """Pair one Swiss round. Round 1 is seeded (by `rank`) or random from `seed`.
+
+    `avoid_clubs`: unions of one club meet only when every other draw would need a rematch
+    (False: clubs are ignored, a meeting is only flagged)."""
     entrants = list(entrants)
     _check(entrants)
     started = time.perf_counter()
     rng = random.Random(seed)
+    if not avoid_clubs:
+        # The matching never sees a club; `annotate` still flags the meetings from the originals.
+        originals = {e.id: e for e in entrants}
+        entrants = [replace(e, club=None) for e in entrants]
     if round_number == 1:
-        pairs, method, chunks = _first_round(entrants, rng, seeded), "first-round", 1
+        pairs, method, chunks = _first_round(entrants, rng, seeded, exact_limit), "first-round", 1
     else:
         order = sorted(entrants, key=lambda e: (-e.score, e.rank, str(e.id)))
         if len(order) <= exact_limit:
@@ -80,7 +91,9 @@ def pair_swiss(
         else:
             pairs, chunks = _match_in_chunks(_interleave_wishes(order), chunk_size, window)
             method = "chunked"
-    draw = _finish(pairs, rng)
+    if not avoid_clubs:
+        pairs = [tuple(originals.get(getattr(u, "id", None), u) for u in pair) for pair in pairs]
+    draw = _finish(pairs, rng, first_round=round_number == 1, seeded=seeded)
     draw.quality.update(method=method, chunks=chunks)
     draw.quality["seconds"] = round(time.perf_counter() - started, 4)
     return draw
@@ -96,9 +109,10 @@ def _check(entrants: list) -> None:
 
 # --- round 1 ----------------------------------------------------------------------------
 
-def _first_round(entrants: list, rng: random.Random, seeded: bool) -> list:
+def _first_round(entrants: list, rng: random.Random, seeded: bool, exact_limit: int) -> list:
     """Seeded: the top half meets the bottom half (1 v n/2+1, ...). Random: a seeded shuffle.
-    With an odd field the last in the order sits out."""
+    With an odd field the last in the order sits out. Unions of one club that the fold puts
+    together are parted by `_part_clubs` (clubs set to None switch this off)."""
     order = sorted(entrants, key=lambda e: (e.rank, str(e.id)))
     if not seeded:
         rng.shuffle(order)
@@ -106,9 +120,54 @@ def _first_round(entrants: list, rng: random.Random, seeded: bool) -> list:
     if len(order) % 2:
         pairs.append((order.pop(), BYE_SLOT))
     half = len(order) // 2
-    for top, bottom in zip(order[:half], order[half:]):
+    tops, bottoms = order[:half], order[half:]
+    if any(_same_club(x, y) for x, y in zip(tops, bottoms)):
+        bottoms = _part_clubs(tops, bottoms, exact_limit)
+    for top, bottom in zip(tops, bottoms):
         pairs.append((top, bottom))
     return pairs
+
+
+def _same_club(x, y) -> bool:
+    return (x is not BYE_SLOT and y is not BYE_SLOT and x.club is not None
+            and x.club == y.club)
+
+
+def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
+    """Round 1: re-order the bottom half so that no table seats two unions of one club, moving
+    each bottom union as few tables as possible. Small fields: an exact matching over
+    (club meeting, tables moved); large ones: swap with the nearest bottom union that parts
+    both tables."""
+    n = len(tops)
+    if 2 * n <= exact_limit:
+        nodes = [("t", i) for i in range(n)] + [("b", j) for j in range(n)]
+        costs = {}
+        for i in range(n):
+            for j in range(n):
+                costs[(("t", i), ("b", j))] = (1 if _same_club(tops[i], bottoms[j]) else 0,
+                                               abs(i - j))
+        # Tops never meet tops: only top-bottom edges exist, so the matching is a permutation.
+        matched = min_cost_perfect_matching(nodes, costs)
+        if matched is not None:
+            placed = [None] * n
+            for u, v in matched:
+                top, bottom = (u, v) if u[0] == "t" else (v, u)
+                placed[top[1]] = bottoms[bottom[1]]
+            return placed
+    bottoms = list(bottoms)
+    for i in range(n):
+        if not _same_club(tops[i], bottoms[i]):
+            continue
+        for distance in range(1, n):
+            for j in (i + distance, i - distance):
+                if 0 <= j < n and not _same_club(tops[i], bottoms[j]) \
+                        and not _same_club(tops[j], bottoms[i]):
+                    bottoms[i], bottoms[j] = bottoms[j], bottoms[i]
+                    break
+            else:
+                continue
+            break
+    return bottoms
 
 
 # --- later rounds: exact matching --------------------------------------------------------
@@ -119,13 +178,14 @@ def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tup
         lowest_score, last = position[BYE_SLOT]
         above = union.score - lowest_score
         # The bye goes to the lowest-placed union that has not had one.
-        return (1 if union.byes else 0, above, 0, 0, 0, last - position[union.id])
+        return (1 if union.byes else 0, 0, above, 0, 0, 0, last - position[union.id])
     rematch = 1 if y.id in x.opponents or x.id in y.opponents else 0
+    club = 1 if x.club is not None and x.club == y.club else 0
     diff = abs(x.score - y.score)
     fold = 0
     if diff == 0:
         fold = abs(abs(position[x.id] - position[y.id]) - group_half[x.score])
-    return (rematch, 0, diff, seat_conflict(x, y), diff * diff, fold)
+    return (rematch, club, 0, diff, seat_conflict(x, y), diff * diff, fold)
 
 
 def _match_block(block: list, order: list, window: int | None) -> list | None:
@@ -169,8 +229,9 @@ def _violations(pairs: list) -> int:
 def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, int]:
     """Match an ordered field chunk by chunk (see the module docstring).
 
-    A chunk grows while it cannot avoid a rematch, and also (up to `GROWTH` chunks) while its
-    score differences exceed what pairing neighbours would give: e.g. a chunk that ends on
+    A chunk grows while it cannot avoid a rematch, and also (up to `GROWTH` chunks) while it
+    seats two unions of one club or its score differences exceed what pairing neighbours would
+    give: e.g. a chunk that ends on
     two unions of a lower group who have met each other does better with the next chunk.
     """
     n = len(order)
@@ -184,7 +245,7 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
             block = order[start:end]
             pairs = _match_block(block, order, None if width >= len(block) else width)
             rematches = pairs is None or _violations(pairs) > 0
-            if not rematches and _excess(pairs) == 0:
+            if not rematches and _excess(pairs) == 0 and _club_meetings(pairs) == 0:
                 break
             if rematches and width < len(block):
                 width *= 2  # farther partners first; growing comes next
@@ -204,6 +265,12 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)
+
+
+def _club_meetings(pairs: list) -> int:
+    """Tables of two unions of one club: a chunk that has one grows like one above its bound
+    (clubs set to None when the event ignores them, so this is 0 then)."""
+    return sum(1 for x, y in pairs if _same_club(x, y))
 
 
 def _wider(width: int, size: int, window: int) -> int | None:
@@ -257,14 +324,19 @@ def _chunk_end(start: int, wanted: int, n: int, chunk_size: int) -> int:
 
 # --- flags and quality ------------------------------------------------------------------
 
-def _finish(pairs: list, rng: random.Random) -> Draw:
+def _finish(pairs: list, rng: random.Random, first_round: bool = False,
+            seeded: bool = True) -> Draw:
     pairings = []
     byes = []
     entrants = {}
     for x, y in pairs:
         if y is BYE_SLOT or x is BYE_SLOT:
             union = y if x is BYE_SLOT else x
-            byes.append(annotate(union, None))
+            bye = annotate(union, None)
+            # Why this union: the last seed, the random draw, or the lowest score (later rounds).
+            bye.details["bye_reason"] = (("last_seed" if seeded else "random")
+                                         if first_round else "lowest")
+            byes.append(bye)
             continue
         a, b = assign_sides(x, y, rng)
         entrants[a.id], entrants[b.id] = a, b

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -105,13 +106,18 @@ def progress(request, event_id: int):
     return render(request, "manage/_progress.html", _progress_context(event))
 
 
-def _back(event: Event):
+def _back(event: Event, request=None):
+    """To the dashboard, or to the page the form came from (`next`, a path on this site)."""
+    target = request.POST.get("next", "") if request is not None else ""
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}):
+        return redirect(target)
     return redirect("manage:dashboard", event.pk)
 
 
 def _refused(request, event, error) -> HttpResponse:
     messages.error(request, str(error))
-    return _back(event)
+    return _back(event, request)
 
 
 @login_required
@@ -143,13 +149,17 @@ def round_action(request, event_id: int, number: int, action: str):
     try:
         actions[action](round_, user=request.user)
     except seating.SeatingRefused as error:
+        if action == "close":
+            # The close page names the tables still without a result, with what to do.
+            messages.error(request, str(error))
+            return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
     if action in ("publish", "close"):
         tasks.enqueue(tasks.update_standings, event.pk, "standings",
                       {"event_id": event.pk, "from_round": number})
     labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
-    return _back(event)
+    return _back(event, request)
 
 
 @login_required
@@ -191,7 +201,9 @@ def table_cards(request, event_id: int, number: int):
 @login_required
 def pairings_pdf(request, event_id: int, number: int):
     event = managed_event(request, event_id)
-    return _pdf(printing.pairings_pdf(_round(event, number)), f"round-{number}-pairings.pdf")
+    order = "name" if request.GET.get("order") == "name" else "table"
+    return _pdf(printing.pairings_pdf(_round(event, number), order=order),
+                f"round-{number}-pairings{'-by-name' if order == 'name' else ''}.pdf")
 
 
 @login_required

@@ -1,0 +1,334 @@
+"""Organiser round pages (issue 15): one round's page with draw control on a draft, late
+changes, forfeits and time stops on a published round, closing a round, withdrawals, the break
+into a knockout, and the event's round settings (clubs, byes, forfeits, release).
+
+Views stay thin: every action is a service call (`matches.draw.control`, `.late`, `.breaks`,
+`matches.results.forfeits`), a refusal becomes a message on the page, never a 500.
+"""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from matches import tasks
+from matches.draw import breaks, control, late
+from matches.draw import service as seating
+from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
+from matches.results import forfeits
+from matches.views.organiser import managed_event, table_progress
+
+#: What the organiser's page says about each flag (the same words as the explanations).
+FLAG_LABELS = {
+    "rematch_forced": gettext_lazy("重复交手"),
+    "club_clash": gettext_lazy("同俱乐部"),
+    "seat_against_preference": gettext_lazy("座次失衡"),
+    "pulled_down": gettext_lazy("跨分组"),
+    "bye": gettext_lazy("轮空"),
+    "bye_repeated": gettext_lazy("再次轮空"),
+    "hand_swap": gettext_lazy("手动调整"),
+}
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("stage", "event"), event=event,
+                             number=number)
+
+
+def _to_round(event: Event, number: int, anchor: str = ""):
+    return redirect(reverse("manage:round", args=[event.pk, number]) + anchor)
+
+
+def _union(event: Event, value) -> Union:
+    try:
+        return Union.objects.get(pk=int(value), event=event, round__isnull=True)
+    except (TypeError, ValueError, Union.DoesNotExist):
+        raise seating.SeatingRefused(_("请选择联邦"))
+
+
+def _int(value, message: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise seating.SeatingRefused(message)
+
+
+def _explained_message(lines: list[dict]) -> str:
+    """The changed tables and their reasons, in one sentence per table."""
+    parts = []
+    for line in lines:
+        where = (_("第 %(n)s 桌") % {"n": line["table"]}) if line["table"] else _("轮空")
+        who = " — ".join(n for n in (line["union_a"], line["union_b"]) if n)
+        reasons = "；".join(line["reasons"])
+        parts.append(f"{where}：{who}" + (f"（{reasons}）" if reasons else ""))
+    return " · ".join(parts)
+
+
+def _standings_later(event: Event, number: int) -> None:
+    tasks.enqueue(tasks.update_standings, event.pk, "standings",
+                  {"event_id": event.pk, "from_round": number})
+
+
+# --- the round page -------------------------------------------------------------------------------
+
+@login_required
+def round_page(request, event_id: int, number: int):
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    explain = seating.explain_round(round_)
+    by_match = {line["match"]: line for line in explain}
+    progress = {row["match"].pk: row for row in table_progress(round_)}
+    tables = []
+    for match in round_.matches.select_related("table", "union_a", "union_b").order_by(
+            "table__number", "id"):
+        line = by_match.get(match.pk, {})
+        tables.append({"match": match, "reasons": line.get("reasons", []),
+                       "flags": [FLAG_LABELS[f] for f in match.flags if f in FLAG_LABELS
+                                 and f not in ("bye", "pulled_down")]
+                       + ([FLAG_LABELS["pulled_down"]] if "pulled_down" in match.flags else []),
+                       "problem": any(f in match.flags for f in
+                                      ("rematch_forced", "club_clash", "bye_repeated")),
+                       "progress": progress.get(match.pk)})
+    placed = {u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u}
+    registered = list(Registration.objects.filter(event=event, union__isnull=False)
+                      .select_related("union").order_by("union__name"))
+    context = {
+        "event": event, "round": round_, "tables": tables,
+        "quality": round_.quality,
+        "in_round": [r.union for r in registered if r.union_id in placed],
+        "not_in_round": [r for r in registered if r.union_id not in placed
+                         and r.status != Registration.Status.WITHDRAWN],
+        "active": [r for r in registered if r.status != Registration.Status.WITHDRAWN],
+        "withdrawn": [r for r in registered if r.status == Registration.Status.WITHDRAWN],
+        "has_bye": any(t["match"].is_bye for t in tables),
+        "table_numbers": [t["match"].table.number for t in tables if not t["match"].is_bye],
+        "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
+        "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
+        "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
+        "deals": range(1, event.deals_per_match + 1),
+        "seated": list(TableSeat.objects.filter(round=round_).select_related("player", "union", "table")
+                       .order_by("table__number", "seat")),
+    }
+    return render(request, "manage/round.html", context)
+
+
+@login_required
+@require_POST
+def round_edit(request, event_id: int, number: int, edit: str):
+    """A draft edit: swap, move, sides, pair, bye, seats."""
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    post = request.POST
+    try:
+        if edit == "swap":
+            lines = seating.swap_unions(round_, _union(event, post.get("first")),
+                                        _union(event, post.get("second")), user=request.user)
+        elif edit == "move":
+            lines = control.move_union(round_, _union(event, post.get("union")),
+                                       _int(post.get("table"), _("请选择桌号")),
+                                       post.get("side", "A"), user=request.user)
+        elif edit == "sides":
+            lines = control.swap_sides(round_, _int(post.get("table"), _("请选择桌号")),
+                                       user=request.user)
+        elif edit == "pair":
+            lines = control.pair_by_hand(round_, _int(post.get("table"), _("请选择桌号")),
+                                         _union(event, post.get("union_a")),
+                                         _union(event, post.get("union_b")), user=request.user)
+        elif edit == "bye":
+            lines = control.give_bye(round_, _union(event, post.get("union")), user=request.user)
+        elif edit == "seats":
+            lines = seating.swap_players(round_, _int(post.get("first"), _("请选择选手")),
+                                         _int(post.get("second"), _("请选择选手")),
+                                         user=request.user)
+        else:
+            raise seating.SeatingRefused(_("未知的调整"))
+    except seating.SeatingRefused as error:
+        messages.error(request, str(error))
+        return _to_round(event, number, "#edit")
+    messages.success(request, _("已调整：") + _explained_message(lines))
+    return _to_round(event, number, "#tables")
+
+
+@login_required
+@require_POST
+def round_late(request, event_id: int, number: int, change: str):
+    """After publishing: unpublish, a union arrives, a union withdraws."""
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    try:
+        if change == "unpublish":
+            late.unpublish_round(round_, user=request.user)
+            messages.success(request, _("已撤回公布，本轮回到草稿"))
+        elif change == "arrive":
+            union = _union(event, request.POST.get("union"))
+            done = late.late_add(round_, union, user=request.user)
+            if done.get("tables"):
+                messages.success(request, _("%(name)s 已补入：只变动第 %(n)s 桌") % {
+                    "name": union.name, "n": done["tables"][0]})
+            else:
+                messages.success(request, _("%(name)s 已补入，本轮轮空；没有牌桌变动") % {
+                    "name": union.name})
+        elif change == "withdraw":
+            union = _union(event, request.POST.get("union"))
+            done = late.late_withdraw(round_, union, user=request.user)
+            tables = "、".join(str(n) for n in done["tables"])
+            messages.success(request, (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {
+                "name": union.name, "t": tables}) if tables else
+                _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name})
+        else:
+            raise seating.SeatingRefused(_("未知的变动"))
+    except seating.SeatingRefused as error:
+        messages.error(request, str(error))
+    return _to_round(event, number, "#late")
+
+
+@login_required
+@require_POST
+def table_action(request, event_id: int, number: int, table: int, action: str):
+    """Per table of a published round: forfeit (a side, both), clear it, stop by time, chase."""
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    match = get_object_or_404(Match, round=round_, table__number=table)
+    back = request.POST.get("back") == "close"
+    try:
+        if action == "forfeit":
+            forfeits.award_forfeit(match, request.POST.get("side", ""), user=request.user)
+            messages.success(request, _("第 %(n)s 桌已判弃权") % {"n": table})
+            _standings_later(event, number)
+        elif action == "unforfeit":
+            forfeits.clear_forfeit(match, user=request.user)
+            messages.success(request, _("第 %(n)s 桌已取消弃权") % {"n": table})
+            _standings_later(event, number)
+        elif action == "stop":
+            after = _int(request.POST.get("after"), _("请填写已打局数"))
+            forfeits.stop_by_time(match, after, user=request.user)
+            messages.success(request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {
+                "n": table, "k": after})
+            _standings_later(event, number)
+        elif action == "chase":
+            RefereeLink.objects.create(table=match.table, created_by=request.user,
+                                       label=_("结束本轮时催报"))
+            messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
+            back = True
+        else:
+            raise seating.SeatingRefused(_("未知的操作"))
+    except seating.SeatingRefused as error:
+        messages.error(request, str(error))
+    if back:
+        return redirect(reverse("manage:round-close", args=[event.pk, number])
+                        + f"#table-{table}")
+    return _to_round(event, number, f"#table-{table}")
+
+
+# --- closing the round ------------------------------------------------------------------------
+
+@login_required
+def close_page(request, event_id: int, number: int):
+    """Close the round, or see first which tables have no final result and, per table: wait,
+    chase the referee (the table's link and QR again), or award a forfeit."""
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    if request.method == "POST":
+        try:
+            seating.close_round(round_, user=request.user)
+        except seating.SeatingRefused as error:
+            messages.error(request, str(error))
+            return redirect("manage:round-close", event.pk, number)
+        _standings_later(event, number)
+        messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
+        return _to_round(event, number)
+    missing = seating.unfinished_tables(round_) if round_.state == "published" else []
+    progress = {row["match"].table.number: row for row in table_progress(round_)}
+    rows = []
+    for table_number in missing:
+        match = (round_.matches.select_related("table", "union_a", "union_b")
+                 .get(table__number=table_number))
+        links = [{"link": link, "url": request.build_absolute_uri(
+            reverse("referee:link-table", args=[link.token]))}
+            for link in match.table.referee_links.filter(revoked_at__isnull=True)
+            .order_by("-created_at", "-id")[:1]]
+        rows.append({"match": match, "links": links, "progress": progress.get(table_number)})
+    return render(request, "manage/round_close.html", {
+        "event": event, "round": round_, "rows": rows, "missing": missing})
+
+
+# --- withdrawals, the break, settings ------------------------------------------------------------
+
+@login_required
+@require_POST
+def withdraw(request, event_id: int):
+    """A union withdraws between rounds: out of later draws, its played matches stand."""
+    event = managed_event(request, event_id)
+    number = request.POST.get("round")
+    try:
+        union = _union(event, request.POST.get("union"))
+        after = late.withdraw_union(event, union, user=request.user)
+        messages.success(request, _("%(name)s 已退赛：第 %(n)s 轮后不再编排，已赛成绩保留") % {
+            "name": union.name, "n": after})
+        if event.rounds.filter(state=Round.State.DRAFT).exists():
+            messages.warning(request, _("有草稿轮次：请重新编排"))
+    except seating.SeatingRefused as error:
+        messages.error(request, str(error))
+    if number and number.isdigit():
+        return _to_round(event, int(number), "#withdraw")
+    return redirect("manage:dashboard", event.pk)
+
+
+@login_required
+def break_page(request, event_id: int):
+    """Top N after round K go on to a knockout: shown first, then confirmed."""
+    event = managed_event(request, event_id)
+    size = request.POST.get("size") or request.GET.get("size") or "4"
+    after = request.POST.get("after") or request.GET.get("after") or ""
+    proposal, error = None, None
+    try:
+        size_n = _int(size, _("请填写晋级名额"))
+        after_n = int(after) if after.isdigit() else None
+        if request.method == "POST":
+            stage = breaks.confirm_break(event, size_n, after_n, user=request.user)
+            messages.success(request, _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦") % {
+                "stage": stage.name, "n": size_n})
+            return redirect("manage:dashboard", event.pk)
+        proposal = breaks.propose_break(event, size_n, after_n)
+    except seating.SeatingRefused as refused:
+        error = str(refused)
+    closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
+    return render(request, "manage/break.html", {
+        "event": event, "proposal": proposal, "error": error, "size": size, "after": after,
+        "closed": closed}, status=400 if error and request.method == "POST" else 200)
+
+
+class RoundSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = ["club_policy", "points_bye", "bye_score", "forfeit_score",
+                  "score_stopped_matches", "release_draw", "release_results",
+                  "release_standings"]
+
+
+@login_required
+def round_settings(request, event_id: int):
+    """The event's round settings: clubs kept apart, bye and forfeit scores, time stops, and
+    when the public sees the draw, the results and the standings."""
+    event = managed_event(request, event_id)
+    form = RoundSettingsForm(request.POST or None, instance=event)
+    if request.method == "POST":
+        if request.POST.get("conclude") is not None:
+            event.concluded_at = None if event.concluded_at else timezone.now()
+            event.save(update_fields=["concluded_at"])
+            messages.success(request, _("赛事已结束：全部成绩与排名公开") if event.concluded_at
+                             else _("已恢复为进行中"))
+            return redirect("manage:round-settings", event.pk)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("设置已保存"))
+            return redirect("manage:round-settings", event.pk)
+    return render(request, "manage/round_settings.html", {
+        "event": event, "form": form}, status=400 if form.errors else 200)
+

@@ -1,0 +1,310 @@
+"""Issue 15 end to end in Chromium: an organiser runs a 13-union, 4-club Swiss event over three
+rounds from the round pages.
+
+Round 1: one union missed check-in and is added late into the published round. Round 2: the
+draft is edited by a swap and a bye move before publishing; one table is forfeited. After round
+2 a union withdraws. Round 3: closing names the table without a result first, and a forfeit
+there lets the round close. Then the break to a top-4 knockout is previewed and confirmed, and
+the knockout round is drawn. Deal results come in through the results models (as the referee
+pages store them; `test_organiser_event.py` drives those pages), scored by the standings
+service. The Swiss draws keep clubs apart: no same-club meeting in any drawn round.
+
+With SCREENS_DIR set, the test also saves screenshots of every round page it visits at 390 px
+and 1280 px in both languages, and the projector pages at 1920×1080.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from matches.models import (
+    Deal,
+    DealReport,
+    Event,
+    Match,
+    Registration,
+    Round,
+    RoundLog,
+    Stage,
+    Union,
+    UnionMember,
+)
+from matches.standings import service as standings
+from players.models import Club, Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CLUBS = {"崂山俱乐部": 4, "市北俱乐部": 3, "黄岛俱乐部": 3, "李沧俱乐部": 3}
+UNION_NAMES = ["崂山一队", "崂山二队", "崂山三队", "崂山四队", "市北一队", "市北二队", "市北三队",
+               "黄岛一队", "黄岛二队", "黄岛三队", "李沧一队", "李沧二队", "李沧三队"]
+LATE = "李沧三队"  # missed check-in
+WITHDRAWS = "黄岛三队"  # leaves after round 2
+A_WINS = [1, 2, 3, 4, 5, 6]
+B_WINS = [2, 1, 4, 3, 6, 5]
+SCREENS = os.environ.get("SCREENS_DIR")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    """This test walks many pages on a shared 2-core machine: wait longer than the default
+    before calling a page or an expectation failed (restored afterwards)."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture
+def event(transactional_db):
+    organiser = get_user_model().objects.create_user("org", password="pw-org")
+    event = Event.objects.create(
+        name="青岛俱乐部联赛", start_date=datetime.date(2026, 6, 1), deals_per_match=1,
+        published=True, forfeit_score=20,
+    )
+    event.organisers.add(organiser)
+    Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
+                         planned_rounds=3)
+    names = iter(UNION_NAMES)
+    seed = 0
+    for club_name, count in CLUBS.items():
+        club = Club.objects.create(name=club_name)
+        for _ in range(count):
+            seed += 1
+            union = Union.objects.create(event=event, name=next(names), club=club)
+            for order in (1, 2, 3):
+                player = Player.objects.create(name=f"{union.name}{order}号", club=club)
+                UnionMember.objects.create(union=union, player=player, order=order,
+                                           is_captain=order == 1)
+            Registration.objects.create(
+                event=event, union=union, seed=seed,
+                status=(Registration.Status.REGISTERED if union.name == LATE
+                        else Registration.Status.CHECKED_IN))
+    return event
+
+
+def sign_in(page, base):
+    page.goto(f"{base}/accounts/login/?next=/manage/")
+    page.fill("input[name='username']", "org")
+    page.fill("input[name='password']", "pw-org")
+    page.locator("form button[type='submit'], form input[type='submit']").last.click()
+    page.wait_for_url(re.compile(r"/manage/$"))
+
+
+def report(match: Match, finish: list) -> None:
+    """A final result for deal 1, as the results service stores it, then the match settled."""
+    deal, _ = Deal.objects.get_or_create(match=match, number=1)
+    DealReport.objects.create(deal=deal, state=DealReport.State.FINAL, summary={
+        "format": "gouji-outcome/1", "rules": "standard", "finish": finish, "points": [],
+        "declarations": {}, "burns": [], "suffocated": [], "revolution": [],
+        "string_three_streak": 0})
+    standings.settle_match(match.pk)
+
+
+def play_all(round_: Round, skip: set = frozenset()) -> None:
+    for k, match in enumerate(round_.matches.filter(union_b__isnull=False, forfeit="")
+                              .order_by("table__number")):
+        if match.table.number not in skip:
+            report(match, A_WINS if k % 2 == 0 else B_WINS)
+
+
+def same_club_meetings(round_: Round) -> int:
+    return sum(1 for m in round_.matches.filter(union_b__isnull=False).select_related(
+        "union_a", "union_b") if m.union_a.club_id == m.union_b.club_id)
+
+
+def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) -> None:
+    """Screenshots of one page at 390 and 1280 px, in Chinese and in English."""
+    if not SCREENS:
+        return
+    os.makedirs(SCREENS, exist_ok=True)
+    for locale, lang in (("zh-CN", "zh"), ("en-US", "en")):
+        for width in (390, 1280):
+            context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            if sign_in_first:
+                sign_in(page, base)
+            page.goto(base + path)
+            page.screenshot(path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"),
+                            full_page=True)
+            context.close()
+
+
+def shoot_projector(browser, base, path: str, name: str) -> None:
+    if not SCREENS:
+        return
+    for locale, lang in (("zh-CN", "zh"), ("en-US", "en")):
+        context = browser.new_context(locale=locale, viewport={"width": 1920, "height": 1080})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(base + path)
+        page.wait_for_timeout(300)
+        page.screenshot(path=os.path.join(SCREENS, f"{name}-{lang}-1920x1080.png"))
+        context.close()
+
+
+def draw(page, base, event, number) -> Round:
+    page.goto(f"{base}/manage/events/{event.pk}/")
+    page.locator("#draw-round").click()
+    expect(page.locator(f"tr[data-round='{number}']")).to_contain_text("草稿")
+    round_ = Round.objects.get(event=event, number=number)
+    assert round_.quality["rematches"] == 0
+    assert round_.quality["club_clashes"] == 0 and same_club_meetings(round_) == 0
+    page.goto(f"{base}/manage/events/{event.pk}/rounds/{number}/")
+    return round_
+
+
+def publish(page, number) -> None:
+    page.locator("#publish-round").click()
+    expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "published")
+
+
+def close(page, base, event, number) -> None:
+    page.goto(f"{base}/manage/events/{event.pk}/rounds/{number}/closing/")
+    expect(page.locator("#all-final")).to_be_visible()
+    page.locator("#confirm-close").click()
+    expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
+
+
+def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, browser, page, event):
+    base = live_server.url
+    page.set_default_timeout(30_000)
+    sign_in(page, base)
+    manage = f"/manage/events/{event.pk}"
+
+    # --- round 1: twelve checked in; the thirteenth arrives after publishing -----------------
+    round_1 = draw(page, base, event, 1)
+    assert round_1.matches.filter(union_b__isnull=True).count() == 0  # twelve: no bye
+    shoot(browser, base, f"{manage}/rounds/1/", "round-draft")
+    publish(page, 1)
+    late = page.locator("#late-arrive")
+    late.locator("select[name='union']").select_option(label=LATE)
+    late.locator("button").click()
+    expect(page.locator(".messages")).to_contain_text(f"{LATE} 已补入")
+    bye = round_1.matches.get(union_b__isnull=True)
+    assert bye.union_a.name == LATE
+    expect(page.locator("#table-bye")).to_contain_text(LATE)
+    assert RoundLog.objects.filter(round=round_1, action="late_change").exists()
+    shoot(browser, base, f"{manage}/rounds/1/", "round-published")
+    play_all(round_1)
+    close(page, base, event, 1)
+
+    # --- round 2: the draft is edited by a swap and a bye move; a table is forfeited ---------
+    round_2 = draw(page, base, event, 2)
+    page.goto(f"{base}{manage}/rounds/2/")
+    table_1 = round_2.matches.get(table__number=1)
+    table_2 = round_2.matches.get(table__number=2)
+    swap = page.locator("#edit-swap")
+    swap.locator("select[name='first']").select_option(label=table_1.union_b.name)
+    swap.locator("select[name='second']").select_option(label=table_2.union_b.name)
+    swap.locator("button").click()
+    expect(page.locator(".messages")).to_contain_text("已调整：")
+    expect(page.locator("#table-1")).to_contain_text(table_2.union_b.name)
+    expect(page.locator("#table-1")).to_contain_text("手动调整")
+    holder = round_2.matches.get(union_b__isnull=True).union_a
+    table_3 = round_2.matches.get(table__number=3)
+    newcomer = table_3.union_a
+    bye_form = page.locator("#edit-bye")
+    bye_form.locator("select[name='union']").select_option(label=newcomer.name)
+    bye_form.locator("button").click()
+    expect(page.locator(".messages")).to_contain_text("轮空：组织者指定")
+    expect(page.locator("#table-bye")).to_contain_text(newcomer.name)
+    expect(page.locator("#table-3")).to_contain_text(holder.name)
+    assert RoundLog.objects.filter(round=round_2, action__in=["swap_unions", "edit"]).count() == 2
+    shoot(browser, base, f"{manage}/rounds/2/", "round-edited")
+    publish(page, 2)
+    forfeited = round_2.matches.get(table__number=4)
+    tools = page.locator("#table-4 details.table-tools")
+    tools.locator("summary").click()
+    tools.locator("select[name='side']").select_option("B")
+    tools.get_by_role("button", name="判弃权").click()
+    expect(page.locator("#table-4 .forfeit")).to_contain_text(f"{forfeited.union_b.name} 弃权")
+    forfeited.refresh_from_db()
+    assert (forfeited.points_a, forfeited.points_b) == (event.points_win, event.points_loss)
+    assert (forfeited.score_a, forfeited.score_b) == (20, 0)
+    play_all(round_2)
+    close(page, base, event, 2)
+    # The public round page says it plainly.
+    page.goto(f"{base}/events/{event.pk}/rounds/2/")
+    expect(page.locator("[data-forfeit='B']")).to_contain_text("弃权")
+    expect(page.locator("[data-bye]")).to_contain_text("轮空")
+    shoot(browser, base, f"/events/{event.pk}/rounds/2/", "public-round", sign_in_first=False)
+    shoot(browser, base, f"/events/{event.pk}/unions/{forfeited.union_b_id}/", "public-union",
+          sign_in_first=False)
+
+    # --- a union withdraws after round 2 -------------------------------------------------------
+    page.goto(f"{base}{manage}/rounds/2/")
+    withdraw = page.locator("#withdraw-form")
+    withdraw.locator("select[name='union']").select_option(label=WITHDRAWS)
+    withdraw.locator("button").click()
+    expect(page.locator(".messages")).to_contain_text(f"{WITHDRAWS} 已退赛")
+    leaving = Union.objects.get(event=event, name=WITHDRAWS)
+    assert Registration.objects.get(union=leaving).withdrawn_after == 2
+
+    # --- round 3: twelve left, the close page names the missing table first --------------------
+    round_3 = draw(page, base, event, 3)
+    assert not round_3.entries.filter(union=leaving).exists()
+    assert round_3.matches.filter(union_b__isnull=True).count() == 0
+    publish(page, 3)
+    play_all(round_3, skip={5})
+    page.locator("#close-round").click()
+    expect(page.locator("#missing-summary")).to_contain_text("第 5 桌")
+    expect(page.locator(".missing").first).to_have_attribute("data-table", "5")
+    expect(page.locator("#confirm-close")).to_be_disabled()
+    shoot(browser, base, f"{manage}/rounds/3/closing/", "round-close")
+    missing = page.locator(".missing[data-table='5']")
+    missing.locator("form").filter(has_text="生成新的裁判链接").locator("button").click()
+    expect(page.locator(".missing[data-table='5'] img.qr")).to_be_visible()
+    missing = page.locator(".missing[data-table='5']")
+    missing.locator("select[name='side']").select_option("both")
+    missing.get_by_role("button", name="判弃权").click()
+    expect(page.locator("#all-final")).to_be_visible()
+    page.locator("#confirm-close").click()
+    expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
+    shoot(browser, base, f"{manage}/rounds/3/", "round-closed")
+
+    # The standings, on the public page and the projector, show the forfeits.
+    standings.update_standings(event.pk, 1)
+    page.goto(f"{base}/events/{event.pk}/standings/")
+    expect(page.locator("table.standings")).to_be_visible()
+    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings",
+          sign_in_first=False)
+    shoot_projector(browser, base, f"/events/{event.pk}/rounds/3/projector/", "projector-round")
+    shoot_projector(browser, base, f"/events/{event.pk}/standings/projector/",
+                    "projector-standings")
+    projector = page.context.browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = projector.new_page()
+    screen.goto(f"{base}/events/{event.pk}/rounds/3/projector/")
+    names = screen.locator(".p-name").all_inner_texts()
+    assert len(names) == 12 and WITHDRAWS not in names
+    projector.close()
+
+    # --- the break: top four, shown, then confirmed; the knockout is drawn ---------------------
+    page.goto(f"{base}{manage}/break/?size=4")
+    expect(page.locator(".break-table tbody tr")).to_have_count(12)
+    seeds = page.locator(".break-table tbody tr:not(.out)")
+    expect(seeds).to_have_count(4)
+    shoot(browser, base, f"{manage}/break/?size=4", "break")
+    page.locator("#confirm-break").click()
+    expect(page.locator(".messages")).to_contain_text("晋级名单已确认")
+    knockout = event.stages.get(format=Stage.Format.SINGLE_ELIMINATION)
+    assert len(knockout.break_unions) == 4 and leaving.pk not in knockout.break_unions
+    page.goto(f"{base}{manage}/")
+    page.locator("select#stage").select_option(str(knockout.pk))
+    page.locator("#draw-round").click()
+    expect(page.locator("tr[data-round='4']")).to_contain_text("草稿")
+    final_four = Round.objects.get(event=event, number=4)
+    seeded = knockout.break_unions
+    assert {frozenset((m.union_a_id, m.union_b_id)) for m in final_four.matches.all()} == {
+        frozenset((seeded[0], seeded[3])), frozenset((seeded[1], seeded[2]))}
+    shoot(browser, base, f"{manage}/round-settings/", "round-settings")
+    shoot(browser, base, f"{manage}/", "dashboard")
