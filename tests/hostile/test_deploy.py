@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sqlite3
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -200,7 +198,7 @@ def test_the_embedded_sqlite_waits_for_writers_instead_of_failing(tmp_path):
     """Four writers that read first and then write (as every result submission does) on one
     SQLite file: with deferred transactions the second writer got "database is locked" at once
     (a 503); with IMMEDIATE transactions, WAL and a busy timeout, they queue."""
-    code = f"""
+    code = """
 import os, threading, django
 os.environ["DJANGO_SETTINGS_MODULE"] = "gouji_tournament.settings"
 django.setup()

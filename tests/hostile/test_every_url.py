@@ -21,11 +21,11 @@ import traceback
 from urllib.parse import quote, urlencode
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.signals import got_request_exception
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from matches.models import DealReport, Event, RefereeLink
 from matches.results import service as results

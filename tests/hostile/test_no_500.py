@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from matches.models import DealReport, Event, Registration, Stage
+from matches.models import DealReport, Event, Registration
 from matches.results import service as results
 from matches.results.service import Actor
 from tests.giog.conftest import GiogBuilder, summary_for

@@ -177,6 +177,9 @@ def test_table_state_shows_seats_deals_and_tributes_owed(setup):
 def test_anonymous_reads_only_published_final_results(setup):
     results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
                           Actor(user=setup.referee), "")
+    # An unpublished event's table does not exist for the public (issue 17)...
+    assert APIClient().get(f"/api/v1/tables/{setup.table.pk}").status_code == 404
+    Event.objects.filter(pk=setup.event.pk).update(published=True)  # ...a published one does
     data = APIClient().get(f"/api/v1/tables/{setup.table.pk}").json()
     assert data["deals"][0]["final"] is None and "open" not in data["deals"][0]
     pending = DealReport.objects.get()

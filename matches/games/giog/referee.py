@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy
 
+from matches.api.documents import DocumentError, parse_json_text
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.standings import numbered
-from matches.api.documents import DocumentError, parse_json_text
 from matches.results.errors import ResultError
 
 MAX_HAND_RECORD = 512 * 1024

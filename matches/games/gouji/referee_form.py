@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.api.documents import DocumentError, parse_json_text
+from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.results.errors import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
