@@ -32,19 +32,25 @@ def _run(request, game_name: str | None, operation: str) -> Response:
 _schema = dict(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
 
 
-@extend_schema(summary="Replay a play record (gouji-deal/1, giog-hand/1) and return its verdict",
-               **_schema)
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
-def replay(request, game: str | None = None):
-    return _run(request, game, "replay")
+def _endpoint(operation: str, operation_id: str, summary: str):
+    """A POST endpoint running `operation` of a game's engine; `game` comes from the URL."""
+
+    @extend_schema(operation_id=operation_id, summary=summary, **_schema)
+    @api_view(["POST"])
+    @authentication_classes([])
+    @permission_classes([AllowAny])
+    def view(request, game: str | None = None):
+        return _run(request, game, operation)
+
+    return view
 
 
-@extend_schema(summary="Check a referee's summary (gouji-outcome/1, giog-outcome/1) and return "
-                       "its verdict", **_schema)
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
-def settle(request, game: str | None = None):
-    return _run(request, game, "check_summary")
+# /rules/replay and /rules/settle answer for the site's first game (Gou Ji), as they always have;
+# /rules/<game>/replay and /settle for any game.
+replay = _endpoint("replay", "rules_replay", "Replay a gouji-deal/1 record and return its verdict")
+settle = _endpoint("check_summary", "rules_settle",
+                   "Settle a gouji-outcome/1 summary and return its verdict")
+game_replay = _endpoint("replay", "rules_game_replay",
+                        "Replay a game's play record (gouji-deal/1, giog-hand/1): its verdict")
+game_settle = _endpoint("check_summary", "rules_game_settle",
+                        "Check a game's referee summary (gouji-outcome/1, giog-outcome/1)")

@@ -8,8 +8,8 @@ urlpatterns = [
     # /api/v1/rules/: stateless checks, same JSON as the command line
     path("rules/replay", rules.replay, name="rules-replay"),
     path("rules/settle", rules.settle, name="rules-settle"),
-    path("rules/<str:game>/replay", rules.replay, name="rules-game-replay"),
-    path("rules/<str:game>/settle", rules.settle, name="rules-game-settle"),
+    path("rules/<str:game>/replay", rules.game_replay, name="rules-game-replay"),
+    path("rules/<str:game>/settle", rules.game_settle, name="rules-game-settle"),
     # /api/v1/public/: published events only (matches/api/public.py)
     path("public/events/", public.events, name="public-events"),
     path("public/events/<int:event_id>/", public.event_detail, name="public-event"),
