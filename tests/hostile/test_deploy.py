@@ -15,7 +15,6 @@ from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tests.results.conftest import fast_passwords, setup  # noqa: F401 (fixtures)
 
 ROOT = Path(django_settings.BASE_DIR)
 

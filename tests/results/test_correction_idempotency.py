@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from matches.models import DealReport
 from matches.results import service as results
 from matches.results.service import Actor
-from tests.results.conftest import STRING_THREE_A, SUMMARY, fast_passwords, setup  # noqa: F401
+from tests.results.conftest import STRING_THREE_A, SUMMARY
 
 FIXED = {"format": "gouji-outcome/1", "finish": [2, 1, 3, 4, 5, 6], "points": []}
 
