@@ -1,2 +1,4 @@
-"""The standings builders (hand-made pairings, final deal results) serve the round tests too."""
-from tests.standings.conftest import Builder, build, eager_celery  # noqa: F401
+"""Round tests: events from the shared `build` fixture (tests/builder.py: hand-made pairings with
+`round`, final deal results through the results service with `final`), computations
+in-process as in the standings tests."""
+from tests.standings.conftest import eager_celery  # noqa: F401 (fixture)
