@@ -2,30 +2,27 @@
 sees no organiser page; the organiser of another event can do nothing here."""
 from __future__ import annotations
 
-import datetime
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from matches.events import staff as staff_service
-from matches.models import Event, EventStaff, Registration, StaffInvitation, StaffRole
+from matches.models import EventStaff, Registration, StaffInvitation, StaffRole
 from matches.permissions import can_manage_event, can_run_event, events_run_by, role_in_event
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
+from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def world():
-    users = get_user_model().objects
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register()
     event = b.event
-    people = {name: users.create_user(name, password="pw") for name in
-              ("organiser", "assistant", "referee", "stranger", "other_organiser")}
-    event.organisers.add(people["organiser"])
-    other = Event.objects.create(name="别的赛事", start_date=datetime.date(2026, 7, 1))
-    other.organisers.add(people["other_organiser"])
+    # The personas (organiser of this event, organiser of another, a signed-in stranger) and
+    # two staff accounts that accept their invitations below.
+    people = {name: getattr(b.people, name)
+              for name in ("organiser", "stranger", "other_organiser")}
+    people.update({name: make_user(name) for name in ("assistant", "referee")})
     for role in ("assistant", "referee"):
         invitation = staff_service.invite(event, role, by=people["organiser"])
         staff_service.accept(invitation, people[role])

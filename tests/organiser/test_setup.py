@@ -17,7 +17,7 @@ from matches.draw import history
 from matches.events import checkin, entries, importing
 from matches.models import Event, Registration, Stage, Union, UnionMember
 from players.models import Club, Player
-from tests.standings.conftest import Builder
+from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(clien
     from matches.games.gouji.engine import ruleset
 
     monkeypatch.setitem(ruleset.UNSUPPORTED, ("special_declaration", True), "not yet")
-    event = own(Builder(unions=2, deals=1), organiser)
+    event = own(EventBuilder(unions=2, deals=1).register(), organiser)
     url = reverse("manage:rules", args=[event.pk])
     from matches.games.gouji.engine.ruleset import STANDARD
     from matches.games.gouji.settings_form import RulesForm
@@ -126,7 +126,7 @@ def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(clien
 
 
 def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organiser):
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register()
     event = own(b, organiser)
     b.round([(0, 1), (2, 3)], publish=False)
     event.refresh_from_db()
@@ -205,7 +205,7 @@ def test_entries_search_and_page_at_3334_unions(client, organiser):
 
 
 def test_withdraw_from_round_n_and_reinstate():
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register()
     b.round([(0, 1), (2, 3)])
     entry = b.event.registrations.get(union=b.unions[0])
     with pytest.raises(entries.EntryRefused):
@@ -220,17 +220,13 @@ def test_withdraw_from_round_n_and_reinstate():
 
 
 def test_a_late_entry_joins_the_next_round_and_edit_keeps_the_seats():
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register()
     round_ = b.round([(0, 1), (2, 3)])
-    from matches.draw import service as seating
-
     with pytest.raises(entries.EntryRefused):  # a round in progress
         entries.add(b.event, name="迟到", players=["甲", "乙", "丙"])
     for match in round_.matches.all():
         b.final(match, 1, [1, 2, 3, 4, 5, 6])
-        match.points_a, match.points_b = 3, 0
-        match.save()
-    seating.close_round(round_)
+    b.close(round_)  # the matches settled from their results, then the round closed
     late = entries.add(b.event, name="迟到", players=["甲", "乙", "丙"], captain=3, club="新俱乐部")
     assert late.joins_round == 2 and late.union.captain.name == "丙"
     entries.edit(late, name="迟到队", players=["甲", "乙二", "丙"], captain=1, club="", seed=9)
@@ -245,9 +241,8 @@ def test_a_late_entry_joins_the_next_round_and_edit_keeps_the_seats():
 # --- check-in per round -------------------------------------------------------------------------
 
 def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register(check_in=False)
     event = b.event
-    event.registrations.update(status="registered")
     assert checkin.summary(event)["missing"] == 4
     checkin.check_in_many(event, event.registrations.all())
     b.round([(0, 1), (2, 3)])
@@ -270,7 +265,7 @@ def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
 
 
 def test_the_dashboard_warns_before_the_draw(client, organiser):
-    b = Builder(unions=13, deals=1)
+    b = EventBuilder(unions=13, deals=1).register()
     event = own(b, organiser)
     event.registrations.filter(union__in=b.unions[:2]).update(status="registered")
     page = client.get(reverse("manage:dashboard", args=[event.pk])).content.decode()
@@ -281,7 +276,7 @@ def test_the_dashboard_warns_before_the_draw(client, organiser):
 
 
 def test_a_captain_checks_in_from_the_unions_private_link(client):
-    b = Builder(unions=2, deals=1)
+    b = EventBuilder(unions=2, deals=1).register()
     event = b.event
     entry = event.registrations.first()
     Registration.objects.filter(pk=entry.pk).update(status="registered")
@@ -341,7 +336,7 @@ def test_a_giog_event_says_giog_everywhere(client, organiser):
 
 
 def test_stages_change_until_the_first_draw(client, organiser):
-    b = Builder(unions=4, deals=1)
+    b = EventBuilder(unions=4, deals=1).register()
     event = own(b, organiser)
     url = reverse("manage:settings", args=[event.pk])
     response = client.post(url, {"stages": "1", "stage1_format": "swiss", "stage1_rounds": "3",
