@@ -15,7 +15,6 @@ from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-
 ROOT = Path(django_settings.BASE_DIR)
 
 
