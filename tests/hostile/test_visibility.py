@@ -10,7 +10,7 @@ from matches.events import live
 from matches.models import Event
 from matches.results import service as results
 from matches.results.service import Actor
-from tests.results.conftest import SUMMARY, build_table, fast_passwords, setup  # noqa: F401
+from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 
