@@ -30,8 +30,7 @@ from hypothesis import strategies as st
 from matches.models import DealReport, Event, RefereeLink
 from matches.results import service as results
 from matches.results.service import Actor
-from tests.giog.conftest import GiogBuilder
-from tests.results.conftest import SUMMARY, fast_passwords, make_user, setup  # noqa: F401
+from tests.results.conftest import SUMMARY
 
 EXAMPLES = int(os.environ.get("GOUJI_FUZZ_EXAMPLES", "12"))
 ROLES = ("anonymous", "organiser", "other_organiser", "referee_link", "referee")
@@ -85,7 +84,7 @@ QUERY_KEYS = ("kind", "scope", "round", "check", "part", "next", "language", "fo
 
 
 @pytest.fixture
-def world(setup, eager_tasks):
+def world(setup, giog, eager_tasks):
     """A published team event with a final and a pending report, a published Giog event, and one
     user (or link) for each role."""
     Event.objects.filter(pk=setup.event.pk).update(published=True, result_confirmation="captain")
@@ -94,13 +93,11 @@ def world(setup, eager_tasks):
     results.confirm_report(report, Actor(user=setup.captain_b), True)
     pending, _ = results.submit_report(results.deal_for(setup.match, 2), SUMMARY, None,
                                        Actor(user=setup.referee))
-    giog = GiogBuilder()
     giog_round = giog.draw()
     giog.event.organisers.add(setup.organiser)
     revoked = RefereeLink.objects.create(table=setup.table)
     revoked.revoke()
-    other = make_user("other_org")
-    Event.objects.create(name="别的比赛", start_date=setup.event.start_date).organisers.add(other)
+    other = setup.builder.people.other_organiser  # organises another event, not these
     ids = {
         "event_id": [setup.event.pk, giog.event.pk],
         "number": [1, 2, 3],
