@@ -147,7 +147,9 @@ class EventBuilder:
 
     def register(self, check_in: bool = True) -> EventBuilder:
         """Enter the field through `matches.events.registration` and check it in."""
-        clubs = [Club.objects.create(name=f"俱乐部{k}") for k in range(self.clubs)]
+        names = self.clubs if isinstance(self.clubs, (list, tuple)) else [
+            f"俱乐部{k}" for k in range(self.clubs)]  # `clubs`: a count, or the clubs' names
+        clubs = [Club.objects.create(name=name) for name in names]
         club_of = (lambda k: clubs[k % len(clubs)]) if clubs else (lambda k: None)
         named = lambda names, k, default: names[k] if k < len(names) else default  # noqa: E731
         for k in range(1, self.size + 1):

@@ -23,19 +23,14 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from matches.models import (
-    Deal,
-    DealReport,
-    Event,
     Match,
     Registration,
     Round,
     RoundLog,
     Stage,
     Union,
-    UnionMember,
 )
 from matches.standings import service as standings
-from players.models import Club, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,11 +45,6 @@ SCREENS = os.environ.get("SCREENS_DIR")
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def patient_expectations():
     """This test walks many pages on a shared 2-core machine: wait longer than the default
     before calling a page or an expectation failed (restored afterwards)."""
@@ -63,32 +53,37 @@ def patient_expectations():
     expect.set_options(timeout=5_000)
 
 
+def _entrants() -> tuple[list, list]:
+    """The unions in registration order with their clubs' names: the builder puts entrant k in
+    club k % 4, so the names are taken from CLUBS in that order (each club's unions in turn)."""
+    left = {club: [n for n in UNION_NAMES if n.startswith(club[:2])] for club in CLUBS}
+    order = [left[list(CLUBS)[k % len(CLUBS)]].pop(0) for k in range(len(UNION_NAMES))]
+    return order, list(CLUBS)
+
+
 @pytest.fixture
-def event(transactional_db):
-    organiser = get_user_model().objects.create_user("org", password="pw-org")
-    event = Event.objects.create(
-        name="青岛俱乐部联赛", start_date=datetime.date(2026, 6, 1), deals_per_match=1,
-        published=True, forfeit_score=20,
-    )
-    event.organisers.add(organiser)
-    Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
-                         planned_rounds=3)
-    names = iter(UNION_NAMES)
-    seed = 0
-    for club_name, count in CLUBS.items():
-        club = Club.objects.create(name=club_name)
-        for _ in range(count):
-            seed += 1
-            union = Union.objects.create(event=event, name=next(names), club=club)
-            for order in (1, 2, 3):
-                player = Player.objects.create(name=f"{union.name}{order}号", club=club)
-                UnionMember.objects.create(union=union, player=player, order=order,
-                                           is_captain=order == 1)
-            Registration.objects.create(
-                event=event, union=union, seed=seed,
-                status=(Registration.Status.REGISTERED if union.name == LATE
-                        else Registration.Status.CHECKED_IN))
-    return event
+def league(transactional_db):
+    """13 unions in four clubs, all checked in but LATE, entered through the registration
+    service (tests.builder.EventBuilder); the organiser signs in as "org"."""
+    from matches.events import registration
+    from tests.builder import EventBuilder
+
+    names, clubs = _entrants()
+    b = EventBuilder(unions=len(names), deals=1, planned_rounds=3, stage_name="瑞士制",
+                     name="青岛俱乐部联赛", start_date=datetime.date(2026, 6, 1),
+                     forfeit_score=20, names=names, clubs=clubs,
+                     player_names=[f"{n}{order}号" for n in names for order in (1, 2, 3)])
+    b.register(check_in=False)
+    for entry in b.event.registrations.select_related("union"):
+        if entry.union.name != LATE:
+            registration.check_in(entry)
+    b.event.organisers.add(get_user_model().objects.create_user("org", password="pw-org"))
+    return b
+
+
+@pytest.fixture
+def event(league):
+    return league.event
 
 
 def sign_in(page, base):
@@ -99,21 +94,17 @@ def sign_in(page, base):
     page.wait_for_url(re.compile(r"/manage/$"))
 
 
-def report(match: Match, finish: list) -> None:
-    """A final result for deal 1, as the results service stores it, then the match settled."""
-    deal, _ = Deal.objects.get_or_create(match=match, number=1)
-    DealReport.objects.create(deal=deal, state=DealReport.State.FINAL, summary={
-        "format": "gouji-outcome/1", "rules": "standard", "finish": finish, "points": [],
-        "declarations": {}, "burns": [], "suffocated": [], "revolution": [],
-        "string_three_streak": 0})
+def report(b, match: Match, finish: list) -> None:
+    """A final result for deal 1 through the results service, then the match settled."""
+    b.final(match, 1, finish)
     standings.settle_match(match.pk)
 
 
-def play_all(round_: Round, skip: set = frozenset()) -> None:
+def play_all(b, round_: Round, skip: set = frozenset()) -> None:
     for k, match in enumerate(round_.matches.filter(union_b__isnull=False, forfeit="")
                               .order_by("table__number")):
         if match.table.number not in skip:
-            report(match, A_WINS if k % 2 == 0 else B_WINS)
+            report(b, match, A_WINS if k % 2 == 0 else B_WINS)
 
 
 def same_club_meetings(round_: Round) -> int:
@@ -175,7 +166,8 @@ def close(page, base, event, number) -> None:
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
 
 
-def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, browser, page, event):
+def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, browser, page,
+                                                                   league, event):
     base = live_server.url
     page.set_default_timeout(30_000)
     sign_in(page, base)
@@ -195,7 +187,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     expect(page.locator("#table-bye")).to_contain_text(LATE)
     assert RoundLog.objects.filter(round=round_1, action="late_change").exists()
     shoot(browser, base, f"{manage}/rounds/1/", "round-published")
-    play_all(round_1)
+    play_all(league, round_1)
     close(page, base, event, 1)
 
     # --- round 2: the draft is edited by a swap and a bye move; a table is forfeited ---------
@@ -231,7 +223,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     forfeited.refresh_from_db()
     assert (forfeited.points_a, forfeited.points_b) == (event.points_win, event.points_loss)
     assert (forfeited.score_a, forfeited.score_b) == (20, 0)
-    play_all(round_2)
+    play_all(league, round_2)
     close(page, base, event, 2)
     # The public round page says it plainly.
     page.goto(f"{base}/events/{event.pk}/rounds/2/")
@@ -255,7 +247,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     assert not round_3.entries.filter(union=leaving).exists()
     assert round_3.matches.filter(union_b__isnull=True).count() == 0
     publish(page, 3)
-    play_all(round_3, skip={5})
+    play_all(league, round_3, skip={5})
     page.locator("#close-round").click()
     expect(page.locator("#missing-summary")).to_contain_text("第 5 桌")
     expect(page.locator(".missing").first).to_have_attribute("data-table", "5")
