@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from matches.events import checkin
 from matches.events import staff as staff_service
-from matches.models import EventStaff, Registration, StaffInvitation, StaffRole
+from matches.models import EventStaff, StaffInvitation, StaffRole
 from matches.permissions import can_manage_event, can_run_event, events_run_by, role_in_event
 from tests.builder import EventBuilder
 from tests.personas import make_user
@@ -84,7 +85,7 @@ def test_an_assistant_runs_the_day_but_cannot_change_settings(client, world):
     assert "save-rules" not in page and "只有组织者可以修改规则" in page
     # The day's work is open to them: check a union in.
     entry = event.registrations.first()
-    Registration.objects.filter(pk=entry.pk).update(status="registered")
+    checkin.undo(entry)  # not checked in yet
     client.post(reverse("manage:checkin-toggle", args=[event.pk, entry.pk]))
     entry.refresh_from_db()
     assert entry.status == "checked_in"

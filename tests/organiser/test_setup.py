@@ -267,7 +267,8 @@ def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
 def test_the_dashboard_warns_before_the_draw(client, organiser):
     b = EventBuilder(unions=13, deals=1).register()
     event = own(b, organiser)
-    event.registrations.filter(union__in=b.unions[:2]).update(status="registered")
+    for entry in event.registrations.filter(union__in=b.unions[:2]):
+        checkin.undo(entry)  # two unions not checked in
     page = client.get(reverse("manage:dashboard", args=[event.pk])).content.decode()
     assert "13 个联邦中有 2 个未签到，编排第 1 轮时不会排入。" in page
     english(client)
@@ -279,7 +280,7 @@ def test_a_captain_checks_in_from_the_unions_private_link(client):
     b = EventBuilder(unions=2, deals=1).register()
     event = b.event
     entry = event.registrations.first()
-    Registration.objects.filter(pk=entry.pk).update(status="registered")
+    checkin.undo(entry)  # not checked in yet
     token = checkin.private_token(entry)
     url = reverse("entry-page", args=[token])
     assert "请到签到台签到" in client.get(url).content.decode()

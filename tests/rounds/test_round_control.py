@@ -6,6 +6,7 @@ import pytest
 from matches.draw import breaks, control, late
 from matches.draw import service as seating
 from matches.draw.generator import types as flags
+from matches.events import checkin
 from matches.models import (
     Registration,
     RoundLog,
@@ -110,7 +111,7 @@ def test_unpublish_only_while_no_result_is_in(build):
 
 def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
     b = build(unions=6)
-    Registration.objects.filter(union=b.unions[5]).update(status=Registration.Status.REGISTERED)
+    checkin.undo(Registration.objects.get(union=b.unions[5]))  # missed check-in
     round_ = seating.create_round(b.stage, seed=2)  # five checked in: a bye
     seating.publish_round(round_)
     played = round_.matches.filter(union_b__isnull=False).order_by("table__number").first()
@@ -130,7 +131,7 @@ def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
 
 def test_late_arrival_without_a_bye_sits_out_and_no_table_changes(build):
     b = build(unions=5)
-    Registration.objects.filter(union=b.unions[4]).update(status=Registration.Status.REGISTERED)
+    checkin.undo(Registration.objects.get(union=b.unions[4]))  # missed check-in
     round_ = seating.create_round(b.stage, seed=2)
     seating.publish_round(round_)
     change = late.late_add(round_, b.unions[4])
