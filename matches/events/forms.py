@@ -3,6 +3,8 @@ check-in. Django forms, so every message comes in the page's language."""
 from __future__ import annotations
 
 from django import forms
+
+from matches.events.importing import CONTROL_CHARACTERS
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
@@ -153,18 +155,34 @@ class EventSettingsForm(forms.ModelForm):
         return data
 
 
+class AsciiIntegerField(forms.IntegerField):
+    """An integer written with the digits 0-9 only: Python's int() also reads other scripts'
+    digits, which no organiser means as a seed."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip() and not value.strip().isascii():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+def no_control_characters(value: str) -> None:
+    """Names are shown on pages, PDFs and spreadsheets: no tab, newline or other control."""
+    if CONTROL_CHARACTERS.search(value or ""):
+        raise forms.ValidationError(_("内容含控制字符"), code="control_character")
+
+
 class EntryForm(forms.Form):
     """One entry: a union of three with a captain (team events) or one player."""
 
-    union = forms.CharField(label=_("联邦名称"), max_length=120, required=False)
-    player1 = forms.CharField(label=_("选手1"), max_length=120)
-    player2 = forms.CharField(label=_("选手2"), max_length=120, required=False)
-    player3 = forms.CharField(label=_("选手3"), max_length=120, required=False)
+    union = forms.CharField(label=_("联邦名称"), max_length=120, validators=[no_control_characters], required=False)
+    player1 = forms.CharField(label=_("选手1"), max_length=120, validators=[no_control_characters])
+    player2 = forms.CharField(label=_("选手2"), max_length=120, validators=[no_control_characters], required=False)
+    player3 = forms.CharField(label=_("选手3"), max_length=120, validators=[no_control_characters], required=False)
     captain = forms.TypedChoiceField(label=_("队长"), coerce=int, initial=1,
                                      choices=[(1, _("选手1")), (2, _("选手2")), (3, _("选手3"))],
                                      required=False)
-    club = forms.CharField(label=_("俱乐部"), max_length=120, required=False)
-    seed = forms.IntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
+    club = forms.CharField(label=_("俱乐部"), max_length=120, validators=[no_control_characters], required=False)
+    seed = AsciiIntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
 
     def __init__(self, *args, team: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
