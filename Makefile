@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: demo test install chromium nginx serve clean
+.PHONY: demo test lint install chromium nginx serve clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,7 +41,14 @@ demo: install
 	DEBUG=True $(PY) manage.py load_demo
 	DEBUG=True $(PY) manage.py runserver 127.0.0.1:8000
 
-test: install chromium nginx
+# The architecture (import-linter contracts in pyproject.toml) and the style (ruff) are checked
+# before the tests: docs/architecture.md says what the contracts hold.
+lint: install
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: install chromium nginx lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -22,6 +22,7 @@ end, two raw limits for comparison: plain psycopg inserts of the same report row
 and whole deals as the API commits them), and nginx serving the rendered standings page as a
 static file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -87,23 +88,31 @@ class Services:
         self.redis_port = free_port()
         self.http_port = free_port()
         self.env = dict(os.environ)
-        self.env.update({
-            "DATABASE_URL": self.db_url,
-            "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
-            "CACHE_URL": f"redis://127.0.0.1:{self.redis_port}/1",
-            "DEBUG": "False",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "SECRET_KEY": "festival-bench-" + os.urandom(8).hex(),
-            "DJANGO_SETTINGS_MODULE": "gouji_tournament.settings",
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "ERROR",
-        })
+        self.env.update(
+            {
+                "DATABASE_URL": self.db_url,
+                "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
+                "CACHE_URL": f"redis://127.0.0.1:{self.redis_port}/1",
+                "DEBUG": "False",
+                "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "SECRET_KEY": "festival-bench-" + os.urandom(8).hex(),
+                "DJANGO_SETTINGS_MODULE": "gouji_tournament.settings",
+                "PYTHONPATH": str(ROOT),
+                "LOG_LEVEL": "ERROR",
+            }
+        )
         self.env.update(dict(kv.split("=", 1) for kv in args.env))
 
     def start(self, name: str, cmd: list[str]) -> subprocess.Popen:
         log = open(self.workdir / f"{name}.log", "w")
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.procs.append((name, proc))
         return proc
 
@@ -112,21 +121,62 @@ class Services:
 
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{self.db_name}"')
-        self.start("redis", ["redis-server", "--bind", "127.0.0.1", "--port", str(self.redis_port),
-                             "--save", "", "--appendonly", "no"])
+        self.start(
+            "redis",
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.redis_port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+        )
         wait_port(self.redis_port)
-        subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=self.env,
-                       check=True)
-        self.start("gunicorn", [str(BIN / "gunicorn"), "gouji_tournament.wsgi",
-                                "-b", f"127.0.0.1:{self.http_port}",
-                                "-w", str(self.args.http_workers), "-k", "gthread",
-                                "--threads", str(self.args.http_threads),
-                                "--keep-alive", "75", "--backlog", "2048"])
+        subprocess.run(
+            [PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=self.env, check=True
+        )
+        self.start(
+            "gunicorn",
+            [
+                str(BIN / "gunicorn"),
+                "gouji_tournament.wsgi",
+                "-b",
+                f"127.0.0.1:{self.http_port}",
+                "-w",
+                str(self.args.http_workers),
+                "-k",
+                "gthread",
+                "--threads",
+                str(self.args.http_threads),
+                "--keep-alive",
+                "75",
+                "--backlog",
+                "2048",
+            ],
+        )
         for k in (1, 2):
-            self.start(f"celery{k}", [str(BIN / "celery"), "-A", "gouji_tournament", "worker",
-                                      "-n", f"festival{k}@%h", "-P", "solo", "-l", "WARNING",
-                                      "--without-gossip", "--without-mingle",
-                                      "--without-heartbeat"])
+            self.start(
+                f"celery{k}",
+                [
+                    str(BIN / "celery"),
+                    "-A",
+                    "gouji_tournament",
+                    "worker",
+                    "-n",
+                    f"festival{k}@%h",
+                    "-P",
+                    "solo",
+                    "-l",
+                    "WARNING",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+            )
         wait_port(self.http_port)
 
     def front(self) -> int:
@@ -138,10 +188,13 @@ class Services:
             (root / sub).chmod(0o777)  # nginx's workers are not root
         port = free_port()
         site = (ROOT / "deploy" / "nginx.conf").read_text()
-        for name, value in {"__LISTEN__": f"127.0.0.1:{port}", "__SERVER_NAME__": "127.0.0.1",
-                            "__APP__": f"127.0.0.1:{self.http_port}",
-                            "__STATIC_ROOT__": str(ROOT / "static"),
-                            "__CACHE_DIR__": str(root / "cache")}.items():
+        for name, value in {
+            "__LISTEN__": f"127.0.0.1:{port}",
+            "__SERVER_NAME__": "127.0.0.1",
+            "__APP__": f"127.0.0.1:{self.http_port}",
+            "__STATIC_ROOT__": str(ROOT / "static"),
+            "__CACHE_DIR__": str(root / "cache"),
+        }.items():
             site = site.replace(name, value)
         (root / "gouji.conf").write_text(site)
         temp = root / "tmp"
@@ -169,10 +222,10 @@ http {{
         return port
 
     def stop(self) -> None:
-        for name, proc in reversed(self.procs):
+        for _name, proc in reversed(self.procs):
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
-        for name, proc in reversed(self.procs):
+        for _name, proc in reversed(self.procs):
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -187,6 +240,7 @@ http {{
 
 # --- the event ----------------------------------------------------------------------------------
 
+
 def build_event(unions: int, rounds: int, deals: int):
     from django.contrib.auth.models import User
 
@@ -195,22 +249,39 @@ def build_event(unions: int, rounds: int, deals: int):
 
     organiser, _ = User.objects.get_or_create(username="festival-organiser")
     event = Event.objects.create(
-        name="青岛够级节（模拟）", start_date=datetime.date(2026, 7, 1), published=True,
-        deals_per_match=deals, result_confirmation=Event.Confirmation.REFEREE)
+        name="青岛够级节（模拟）",
+        start_date=datetime.date(2026, 7, 1),
+        published=True,
+        deals_per_match=deals,
+        result_confirmation=Event.Confirmation.REFEREE,
+    )
     event.organisers.add(organiser)
-    stage = Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
-                                 planned_rounds=rounds)
+    stage = Stage.objects.create(
+        event=event, order=1, name="瑞士制", format=Stage.Format.SWISS, planned_rounds=rounds
+    )
     union_rows = Union.objects.bulk_create(
-        [Union(event=event, name=f"联邦{k}") for k in range(1, unions + 1)], batch_size=2000)
+        [Union(event=event, name=f"联邦{k}") for k in range(1, unions + 1)], batch_size=2000
+    )
     players = Player.objects.bulk_create(
-        [Player(name=f"选手{k}") for k in range(1, 3 * unions + 1)], batch_size=2000)
+        [Player(name=f"选手{k}") for k in range(1, 3 * unions + 1)], batch_size=2000
+    )
     UnionMember.objects.bulk_create(
-        [UnionMember(union=u, event=event, player=players[3 * i + k], order=k + 1,
-                     is_captain=k == 0)
-         for i, u in enumerate(union_rows) for k in range(3)], batch_size=2000)
+        [
+            UnionMember(
+                union=u, event=event, player=players[3 * i + k], order=k + 1, is_captain=k == 0
+            )
+            for i, u in enumerate(union_rows)
+            for k in range(3)
+        ],
+        batch_size=2000,
+    )
     Registration.objects.bulk_create(
-        [Registration(event=event, union=u, seed=i + 1, status=Registration.Status.CHECKED_IN)
-         for i, u in enumerate(union_rows)], batch_size=2000)
+        [
+            Registration(event=event, union=u, seed=i + 1, status=Registration.Status.CHECKED_IN)
+            for i, u in enumerate(union_rows)
+        ],
+        batch_size=2000,
+    )
     return event, stage
 
 
@@ -234,11 +305,13 @@ def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
 
 # --- one round ----------------------------------------------------------------------------------
 
+
 class Referees:
     """`clients` threads, each a keep-alive session, reporting and confirming whole tables."""
 
-    def __init__(self, port: int, clients: int, logs: list, summaries: list, log_share: float,
-                 seed: int):
+    def __init__(
+        self, port: int, clients: int, logs: list, summaries: list, log_share: float, seed: int
+    ):
         self.base = f"http://127.0.0.1:{port}"
         self.clients = clients
         self.logs, self.summaries = logs, summaries
@@ -252,7 +325,11 @@ class Referees:
         work: queue.Queue = queue.Queue()
         # Play logs go on deal 1 (a self-played record starts with no tributes owed): deal 1 of
         # `log_share * deals` of the tables makes `log_share` of all deals.
-        log_tables = set(self.rng.sample(range(len(tables)), round(len(tables) * min(1.0, self.log_share * deals))))
+        log_tables = set(
+            self.rng.sample(
+                range(len(tables)), round(len(tables) * min(1.0, self.log_share * deals))
+            )
+        )
         for index, table in enumerate(tables):
             work.put((index, table))
         submit_ms, confirm_ms, errors = [], [], []
@@ -294,16 +371,26 @@ class Referees:
                         body = {"play_log": rng.choice(self.logs)}
                     else:
                         body = {"summary": rng.choice(self.summaries)}
-                    response, ms = post(session, f"/api/v1/tables/{table_id}/deals/{deal}/reports",
-                                        token_a, body, key=f"t{table_id}d{deal}")
+                    response, ms = post(
+                        session,
+                        f"/api/v1/tables/{table_id}/deals/{deal}/reports",
+                        token_a,
+                        body,
+                        key=f"t{table_id}d{deal}",
+                    )
                     if response.status_code not in (200, 201):
-                        errors.append(f"submit {table_id}/{deal}: {response.status_code} {response.text[:300]}")
+                        errors.append(
+                            f"submit {table_id}/{deal}: {response.status_code} {response.text[:300]}"
+                        )
                         break
                     report_id = response.json()["report"]["id"]
-                    response2, ms2 = post(session, f"/api/v1/reports/{report_id}/confirm", token_b,
-                                          {"agrees": True})
+                    response2, ms2 = post(
+                        session, f"/api/v1/reports/{report_id}/confirm", token_b, {"agrees": True}
+                    )
                     if response2.status_code != 200:
-                        errors.append(f"confirm {report_id}: {response2.status_code} {response2.text[:300]}")
+                        errors.append(
+                            f"confirm {report_id}: {response2.status_code} {response2.text[:300]}"
+                        )
                         break
                     with self.lock:
                         submit_ms.append(ms)
@@ -319,14 +406,35 @@ class Referees:
         for t in threads:
             t.join()
         seconds = time.perf_counter() - started
-        return {"seconds": seconds, "submit_ms": submit_ms, "confirm_ms": confirm_ms,
-                "errors": errors, "last_confirm": last_confirm[0], **counts}
+        return {
+            "seconds": seconds,
+            "submit_ms": submit_ms,
+            "confirm_ms": confirm_ms,
+            "errors": errors,
+            "last_confirm": last_confirm[0],
+            **counts,
+        }
 
 
 def run_wrk(url: str, connections: int, seconds: int, threads: int = 2) -> dict:
-    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s",
-                          "--timeout", "30s", "-s", str(BENCH / "festival-wrk.lua"), url],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            "wrk",
+            "-t",
+            str(threads),
+            "-c",
+            str(connections),
+            "-d",
+            f"{seconds}s",
+            "--timeout",
+            "30s",
+            "-s",
+            str(BENCH / "festival-wrk.lua"),
+            url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     match = re.search(r"FESTIVAL (.*)", out.stdout)
     if not match:
         return {"error": out.stdout + out.stderr}
@@ -354,10 +462,15 @@ class Readers(threading.Thread):
             return {"error": self.results[-1] if self.results else "no run"}
         total = sum(r["requests"] for r in good)
         seconds = sum(r["seconds"] for r in good)
-        return {"rps": total / seconds, "p95": max(r["p95"] for r in good),
-                "p50": statistics.median(r["p50"] for r in good), "requests": total,
-                "errors": sum(r["errors"] for r in good), "non2xx": sum(r["non2xx"] for r in good),
-                "windows": len(good)}
+        return {
+            "rps": total / seconds,
+            "p95": max(r["p95"] for r in good),
+            "p50": statistics.median(r["p50"] for r in good),
+            "requests": total,
+            "errors": sum(r["errors"] for r in good),
+            "non2xx": sum(r["non2xx"] for r in good),
+            "windows": len(good),
+        }
 
 
 def wait_for_standings(round_, timeout: float) -> tuple[float | None, float]:
@@ -368,11 +481,15 @@ def wait_for_standings(round_, timeout: float) -> tuple[float | None, float]:
     from matches.models import Confirmation, StandingsSnapshot
 
     started = time.time()
-    last = Confirmation.objects.filter(report__deal__match__round=round_).aggregate(
-        last=Max("at"))["last"]
+    last = Confirmation.objects.filter(report__deal__match__round=round_).aggregate(last=Max("at"))[
+        "last"
+    ]
     while time.time() < started + timeout:
-        snap = (StandingsSnapshot.objects.filter(round=round_, kind="unions", scope="event")
-                .values("unfinished", "computed_at").first())
+        snap = (
+            StandingsSnapshot.objects.filter(round=round_, kind="unions", scope="event")
+            .values("unfinished", "computed_at")
+            .first()
+        )
         if snap and snap["unfinished"] == 0 and last and snap["computed_at"] >= last:
             return (snap["computed_at"] - last).total_seconds(), time.time() - started
         time.sleep(0.05)
@@ -380,6 +497,7 @@ def wait_for_standings(round_, timeout: float) -> tuple[float | None, float]:
 
 
 # --- raw limits ---------------------------------------------------------------------------------
+
 
 def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
     """Plain psycopg, what the database alone can take: the report rows a deal stores, one row
@@ -393,15 +511,25 @@ def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
         for table in ("report", "confirmation"):
             conn.execute(f"DROP TABLE IF EXISTS bench_raw_{table}")
             # Same columns, defaults, identity and indexes as the real table (no foreign keys).
-            conn.execute(f"CREATE TABLE bench_raw_{table} (LIKE matches_{table.replace('report', 'dealreport')} INCLUDING ALL)")
+            conn.execute(
+                f"CREATE TABLE bench_raw_{table} (LIKE matches_{table.replace('report', 'dealreport')} INCLUDING ALL)"
+            )
         deal_id = conn.execute("SELECT min(id) FROM matches_deal").fetchone()[0]
-    columns = ("deal_id, kind, state, summary, play_log, verdict, score_a, score_b, via, "
-               "idempotency_key, created_at, state_changed_at, reason")
-    sql = (f"INSERT INTO bench_raw_report ({columns}) VALUES "
-           "(%s, 'report', 'pending', %s, NULL, %s, 1, -1, 'referee_link', %s, now(), now(), '')")
-    confirm_sql = ("INSERT INTO bench_raw_confirmation (report_id, role, agrees, note, at) "
-                   "VALUES (%s, 'referee', true, '', now())")
-    final_sql = "UPDATE bench_raw_report SET state = 'final', state_changed_at = now() WHERE id = %s"
+    columns = (
+        "deal_id, kind, state, summary, play_log, verdict, score_a, score_b, via, "
+        "idempotency_key, created_at, state_changed_at, reason"
+    )
+    sql = (
+        f"INSERT INTO bench_raw_report ({columns}) VALUES "
+        "(%s, 'report', 'pending', %s, NULL, %s, 1, -1, 'referee_link', %s, now(), now(), '')"
+    )
+    confirm_sql = (
+        "INSERT INTO bench_raw_confirmation (report_id, role, agrees, note, at) "
+        "VALUES (%s, 'referee', true, '', now())"
+    )
+    final_sql = (
+        "UPDATE bench_raw_report SET state = 'final', state_changed_at = now() WHERE id = %s"
+    )
     verdict = {"valid": True, "union_scores": {"A": 1, "B": -1}, "errors": [], "tributes": []}
 
     def in_parallel(work) -> float:
@@ -430,8 +558,9 @@ def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
 
     def one_deal(conn, k):
         # A deal of its own (no foreign key here): one final report per deal is a unique index.
-        report_id = conn.execute(sql + " RETURNING id", (10**9 + k, Jsonb(summary), Jsonb(verdict),
-                                                         f"deal{k}")).fetchone()[0]
+        report_id = conn.execute(
+            sql + " RETURNING id", (10**9 + k, Jsonb(summary), Jsonb(verdict), f"deal{k}")
+        ).fetchone()[0]
         with conn.transaction():
             conn.execute(confirm_sql, (report_id,))
             conn.execute(final_sql, (report_id,))
@@ -441,8 +570,9 @@ def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
     with psycopg.connect(db_url) as conn:
         started = time.perf_counter()
         with conn.cursor() as cur:
-            cur.executemany(sql, [(deal_id, Jsonb(summary), Jsonb(verdict), f"batch{k}")
-                                  for k in range(rows)])
+            cur.executemany(
+                sql, [(deal_id, Jsonb(summary), Jsonb(verdict), f"batch{k}") for k in range(rows)]
+            )
         conn.commit()
         batched = rows / (time.perf_counter() - started)
         conn.execute("DROP TABLE bench_raw_report")
@@ -458,12 +588,19 @@ def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> 
     (root / "tmp").chmod(0o777)
     (root / "www" / "standings.html").write_bytes(html)
     port = free_port()
-    conf = (BENCH / "festival-nginx.conf").read_text().replace("__ROOT__", str(root)).replace(
-        "__PORT__", str(port))
+    conf = (
+        (BENCH / "festival-nginx.conf")
+        .read_text()
+        .replace("__ROOT__", str(root))
+        .replace("__PORT__", str(port))
+    )
     (root / "nginx.conf").write_text(conf)
-    proc = subprocess.Popen(["nginx", "-p", str(root), "-c", str(root / "nginx.conf")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        ["nginx", "-p", str(root), "-c", str(root / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         wait_port(port)
         return run_wrk(f"http://127.0.0.1:{port}/standings.html", connections, seconds)
@@ -473,6 +610,7 @@ def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> 
 
 
 # --- main ---------------------------------------------------------------------------------------
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -489,9 +627,11 @@ def main() -> None:
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--env", action="append", default=[], help="NAME=value for the app")
     parser.add_argument("--keep-db", action="store_true")
-    parser.add_argument("--no-front-cache", action="store_true",
-                        help="readers go to gunicorn directly, not through nginx with "
-                             "deploy/nginx.conf")
+    parser.add_argument(
+        "--no-front-cache",
+        action="store_true",
+        help="readers go to gunicorn directly, not through nginx with deploy/nginx.conf",
+    )
     parser.add_argument("--standings-timeout", type=float, default=180)
     args = parser.parse_args()
     args.unions = args.unions or (120 if args.quick else 3334)
@@ -501,9 +641,12 @@ def main() -> None:
     workdir.chmod(0o755)  # nginx's workers (not root) read and write under it
     services = Services(args, workdir)
     os.environ.update(services.env)
-    print(f"festival: {args.unions} unions ({3 * args.unions} players), {args.rounds} rounds, "
-          f"{args.deals} deals a match, {args.clients} referee clients, {args.readers} readers; "
-          f"logs in {workdir}", flush=True)
+    print(
+        f"festival: {args.unions} unions ({3 * args.unions} players), {args.rounds} rounds, "
+        f"{args.deals} deals a match, {args.clients} referee clients, {args.readers} readers; "
+        f"logs in {workdir}",
+        flush=True,
+    )
     # `kill` ends the run like Ctrl-C: the services it started are stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     services.up()
@@ -520,8 +663,8 @@ def run(args, services: Services) -> None:
     django.setup()
     from django.db import connection
 
-    from matches.models import RefereeLink, Table
     from matches.draw import service as seating
+    from matches.models import RefereeLink, Table
 
     started = time.perf_counter()
     event, stage = build_event(args.unions, args.rounds, args.deals)
@@ -533,8 +676,10 @@ def run(args, services: Services) -> None:
     if not args.no_front_cache:
         read_page = f"http://127.0.0.1:{services.front()}/events/{event.pk}/standings/"
         print(f"readers through nginx with deploy/nginx.conf: {read_page}", flush=True)
-    header = ("round  draw_s  tables  deals  logs  seconds  deals/s  submit_p50/p95/p99_ms  "
-              "confirm_p50/p95/p99_ms  standings_lag_s  readers_rps  readers_p95_ms  errors")
+    header = (
+        "round  draw_s  tables  deals  logs  seconds  deals/s  submit_p50/p95/p99_ms  "
+        "confirm_p50/p95/p99_ms  standings_lag_s  readers_rps  readers_p95_ms  errors"
+    )
     print(header, flush=True)
     totals = {"deals": 0, "seconds": 0.0, "submit": [], "lags": [], "readers": []}
     for number in range(1, args.rounds + 1):
@@ -542,10 +687,14 @@ def run(args, services: Services) -> None:
         round_ = seating.create_round(stage, seed=1000 + number)
         seating.publish_round(round_)
         draw_s = time.perf_counter() - t0
-        tables = list(Table.objects.filter(round=round_, match__union_b__isnull=False)
-                      .values_list("pk", flat=True))
+        tables = list(
+            Table.objects.filter(round=round_, match__union_b__isnull=False).values_list(
+                "pk", flat=True
+            )
+        )
         links = RefereeLink.objects.bulk_create(
-            [RefereeLink(table_id=t, label=label) for t in tables for label in ("A", "B")])
+            [RefereeLink(table_id=t, label=label) for t in tables for label in ("A", "B")]
+        )
         by_table: dict[int, list[str]] = {}
         for link in links:
             by_table.setdefault(link.table_id, []).append(link.token)
@@ -560,14 +709,17 @@ def run(args, services: Services) -> None:
         s, c = result["submit_ms"], result["confirm_ms"]
         rate = result["deals"] / result["seconds"]
         lag_text = f"{lag:.2f}" if lag is not None else f">{observed:.0f}"
-        print(f"{number:>5}  {draw_s:6.2f}  {len(tables):>6}  {result['deals']:>5}  {result['logs']:>4}  "
-              f"{result['seconds']:7.1f}  {rate:7.1f}  "
-              f"{percentile(s, 50):6.0f}/{percentile(s, 95):.0f}/{percentile(s, 99):.0f}  "
-              f"{percentile(c, 50):6.0f}/{percentile(c, 95):.0f}/{percentile(c, 99):.0f}  "
-              f"{lag_text:>15}  {read.get('rps', 0):11.1f}  {read.get('p95', 0):14.1f}  "
-              f"{len(result['errors'])}" + (f" (429/502/503 retries {result['retries']})" if result["retries"] else "")
+        print(
+            f"{number:>5}  {draw_s:6.2f}  {len(tables):>6}  {result['deals']:>5}  {result['logs']:>4}  "
+            f"{result['seconds']:7.1f}  {rate:7.1f}  "
+            f"{percentile(s, 50):6.0f}/{percentile(s, 95):.0f}/{percentile(s, 99):.0f}  "
+            f"{percentile(c, 50):6.0f}/{percentile(c, 95):.0f}/{percentile(c, 99):.0f}  "
+            f"{lag_text:>15}  {read.get('rps', 0):11.1f}  {read.get('p95', 0):14.1f}  "
+            f"{len(result['errors'])}"
+            + (f" (429/502/503 retries {result['retries']})" if result["retries"] else "")
             + (f" (500s retried: {result['server_errors']})" if result["server_errors"] else ""),
-              flush=True)
+            flush=True,
+        )
         for error in result["errors"][:5]:
             print("   error:", error, flush=True)
         if "error" in read or read.get("non2xx") or read.get("errors"):
@@ -583,45 +735,70 @@ def run(args, services: Services) -> None:
     html = requests.get(page, timeout=60).content
     rate = totals["deals"] / totals["seconds"]
     good = [r for r in totals["readers"] if "rps" in r]
-    reader_rps = (sum(r["requests"] for r in good) /
-                  sum(r["requests"] / r["rps"] for r in good)) if good else 0
+    reader_rps = (
+        (sum(r["requests"] for r in good) / sum(r["requests"] / r["rps"] for r in good))
+        if good
+        else 0
+    )
     reader_p95 = max((r["p95"] for r in good), default=float("nan"))
-    print(f"\nall rounds: {totals['deals']} deals in {totals['seconds']:.0f} s of reporting: "
-          f"{rate:.1f} deals/s ({2 * rate:.1f} requests/s); submit p50/p95/p99 "
-          f"{percentile(totals['submit'], 50):.0f}/{percentile(totals['submit'], 95):.0f}/"
-          f"{percentile(totals['submit'], 99):.0f} ms", flush=True)
+    print(
+        f"\nall rounds: {totals['deals']} deals in {totals['seconds']:.0f} s of reporting: "
+        f"{rate:.1f} deals/s ({2 * rate:.1f} requests/s); submit p50/p95/p99 "
+        f"{percentile(totals['submit'], 50):.0f}/{percentile(totals['submit'], 95):.0f}/"
+        f"{percentile(totals['submit'], 99):.0f} ms",
+        flush=True,
+    )
     lags = [lag for lag in totals["lags"] if lag is not None]
-    print(f"standings lag after the last confirmation: max {max(lags, default=float('nan')):.2f} s "
-          f"({sum(lag <= 5 for lag in lags)}/{len(totals['lags'])} rounds within 5 s)")
-    print(f"standings page ({len(html) / 1024:.0f} KiB) under {args.readers} readers: "
-          f"{reader_rps:.0f} req/s, p95 {reader_p95:.0f} ms (worst window)", flush=True)
+    print(
+        f"standings lag after the last confirmation: max {max(lags, default=float('nan')):.2f} s "
+        f"({sum(lag <= 5 for lag in lags)}/{len(totals['lags'])} rounds within 5 s)"
+    )
+    print(
+        f"standings page ({len(html) / 1024:.0f} KiB) under {args.readers} readers: "
+        f"{reader_rps:.0f} req/s, p95 {reader_p95:.0f} ms (worst window)",
+        flush=True,
+    )
 
-    raw = raw_inserts(services.db_url, 20000 if not args.quick else 5000, args.clients,
-                      summaries[0])
-    print(f"raw limit, psycopg inserts of report rows: {raw['per_commit']:.0f} rows/s "
-          f"(one commit each, {args.clients} connections); {raw['batched']:.0f} rows/s batched; "
-          f"whole deals as the API commits them (report; confirmation + state): "
-          f"{raw['deals']:.0f} deals/s", flush=True)
+    raw = raw_inserts(
+        services.db_url, 20000 if not args.quick else 5000, args.clients, summaries[0]
+    )
+    print(
+        f"raw limit, psycopg inserts of report rows: {raw['per_commit']:.0f} rows/s "
+        f"(one commit each, {args.clients} connections); {raw['batched']:.0f} rows/s batched; "
+        f"whole deals as the API commits them (report; confirmation + state): "
+        f"{raw['deals']:.0f} deals/s",
+        flush=True,
+    )
     static = static_limit(html, services.workdir, args.readers or 200, args.read_window)
-    print(f"raw limit, nginx static standings page: {static.get('rps', 0):.0f} req/s, "
-          f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections; "
-          f"non-2xx {static.get('non2xx', 'n/a'):.0f}, socket errors {static.get('errors', 0):.0f})",
-          flush=True)
+    print(
+        f"raw limit, nginx static standings page: {static.get('rps', 0):.0f} req/s, "
+        f"p95 {static.get('p95', 0):.1f} ms ({args.readers} connections; "
+        f"non-2xx {static.get('non2xx', 'n/a'):.0f}, socket errors {static.get('errors', 0):.0f})",
+        flush=True,
+    )
     if static.get("non2xx"):
         print("  (nginx answered errors: the static figure is not valid)", flush=True)
     print("\ngoals:")
     ratio = raw["per_commit"] / rate
-    print(f"  results throughput within 3x of raw inserts: {rate:.1f} deals/s vs "
-          f"{raw['per_commit']:.0f} rows/s = {ratio:.1f}x -> {'met' if ratio <= 3 else 'NOT met'}"
-          f" (vs {raw['deals']:.0f} whole deals/s: {raw['deals'] / rate:.1f}x)")
+    print(
+        f"  results throughput within 3x of raw inserts: {rate:.1f} deals/s vs "
+        f"{raw['per_commit']:.0f} rows/s = {ratio:.1f}x -> {'met' if ratio <= 3 else 'NOT met'}"
+        f" (vs {raw['deals']:.0f} whole deals/s: {raw['deals'] / rate:.1f}x)"
+    )
     sratio = static.get("rps", 0) / reader_rps if reader_rps else float("inf")
-    print(f"  standings page within 3x of static: {reader_rps:.0f} vs {static.get('rps', 0):.0f} "
-          f"req/s = {sratio:.1f}x -> {'met' if sratio <= 3 else 'NOT met'}")
+    print(
+        f"  standings page within 3x of static: {reader_rps:.0f} vs {static.get('rps', 0):.0f} "
+        f"req/s = {sratio:.1f}x -> {'met' if sratio <= 3 else 'NOT met'}"
+    )
     worst = max(lags, default=float("inf")) if len(lags) == len(totals["lags"]) else float("inf")
-    print(f"  standings within 5 s of the last confirmation: worst {worst:.2f} s -> "
-          f"{'met' if worst <= 5 else 'NOT met'}")
-    print(f"  {args.rounds} rounds complete: {len(totals['lags'])} rounds, "
-          f"{totals['deals']} deals", flush=True)
+    print(
+        f"  standings within 5 s of the last confirmation: worst {worst:.2f} s -> "
+        f"{'met' if worst <= 5 else 'NOT met'}"
+    )
+    print(
+        f"  {args.rounds} rounds complete: {len(totals['lags'])} rounds, {totals['deals']} deals",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 
 Plain figures, no Django: the draw engine alone (matches/games/giog/seating.py).
 """
+
 from __future__ import annotations
 
 import os

@@ -1,7 +1,8 @@
 """Replay speed of the Giog engine: self-plays N hands, then times replaying them.
 
-    /work/main/.venv/bin/python bench/giog_replay.py [--hands 2000] [--players 4] [--seed 1]
+/work/main/.venv/bin/python bench/giog_replay.py [--hands 2000] [--players 4] [--seed 1]
 """
+
 from __future__ import annotations
 
 import argparse

@@ -5,6 +5,7 @@
 Prints microseconds per call for parse_cards, classify (memoised), beats, is_gouji,
 opens_point and remove_cards, and for all of them together ("one action").
 """
+
 from __future__ import annotations
 
 import os
@@ -53,7 +54,8 @@ def main():
         "remove_cards": per_call(lambda: remove_cards(HELD, counts[0])),
         "one action (all of the above)": per_call(
             lambda: [one_action(p, t) for p, t in zip(PLAYS, TOPS)], number=5000
-        ) / len(PLAYS),
+        )
+        / len(PLAYS),
     }
     for name, micros in figures.items():
         print(f"{name:32s} {micros:6.2f} µs")

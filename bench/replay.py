@@ -6,6 +6,7 @@ Prints deals per second and microseconds per action. Generating the deals is not
 timed part is exactly what `gouji replay` does with a parsed JSON document (reading the record,
 checking the setup, applying every action, settling the outcome and the claims).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,12 @@ def main() -> None:
         import cProfile
         import pstats
 
-        cProfile.runctx("for doc in docs: replay(doc)", globals(), {"docs": docs, "replay": replay},
-                        "/tmp/replay.prof")
+        cProfile.runctx(
+            "for doc in docs: replay(doc)",
+            globals(),
+            {"docs": docs, "replay": replay},
+            "/tmp/replay.prof",
+        )
         pstats.Stats("/tmp/replay.prof").sort_stats("tottime").print_stats(15)
         return
 
@@ -52,8 +57,10 @@ def main() -> None:
             assert verdict["valid"] and verdict["complete"], verdict["error"]
         elapsed = time.perf_counter() - started
         best = elapsed if best is None else min(best, elapsed)
-    print(f"replay: {len(docs) / best:.0f} deals/s, {best / actions * 1e6:.2f} µs per action "
-          f"(whole replay: read, setup, apply, settle)")
+    print(
+        f"replay: {len(docs) / best:.0f} deals/s, {best / actions * 1e6:.2f} µs per action "
+        f"(whole replay: read, setup, apply, settle)"
+    )
 
     records = [read_record(doc) for doc in docs]
     apply = play.apply

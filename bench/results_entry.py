@@ -6,6 +6,7 @@ captains would, and times it. Also times play-log submissions (the replay domina
 
     /work/main/.venv/bin/python bench/results_entry.py [--tables 20] [--play-logs 20]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,10 +43,10 @@ def main() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
 
-    from matches.models import DealReport, PlayerAccount
     from matches.games.engines import get_game
-    from matches.results import service as results
+    from matches.models import DealReport, PlayerAccount
     from matches.permissions import Actor
+    from matches.results import service as results
     from tests.results.conftest import build_table, make_user
 
     referee = make_user("bench-referee")
@@ -68,15 +69,18 @@ def main() -> None:
         for match, (captain_a, captain_b) in tables:
             deal = results.deal_for(match, number)
             summary = SUMMARIES[(number + match.pk) % len(SUMMARIES)]
-            report, _ = results.submit_report(deal, summary, None, Actor(user=referee),
-                                              f"bench-{deal.pk}")
+            report, _ = results.submit_report(
+                deal, summary, None, Actor(user=referee), f"bench-{deal.pk}"
+            )
             loser = captain_b if report.score_a > 0 else captain_a
             results.confirm_report(report, loser, True)
     elapsed = time.perf_counter() - start
     assert DealReport.objects.final().count() == deals
     vendor = django.db.connection.vendor
-    print(f"{vendor}: {deals} deals submitted and confirmed at {len(tables)} tables "
-          f"in {elapsed:.2f} s: {deals / elapsed:,.0f} deals/s, {elapsed / deals * 1000:.1f} ms each")
+    print(
+        f"{vendor}: {deals} deals submitted and confirmed at {len(tables)} tables "
+        f"in {elapsed:.2f} s: {deals / elapsed:,.0f} deals/s, {elapsed / deals * 1000:.1f} ms each"
+    )
 
     if args.play_logs:
         records = list(get_game("gouji").selfplay(args.play_logs, 11))
@@ -92,8 +96,10 @@ def main() -> None:
             results.submit_report(deal, None, record, Actor(user=referee), f"log-{number}")
         elapsed = time.perf_counter() - start
         actions = sum(len(r["actions"]) for r in records)
-        print(f"{vendor}: {len(records)} play logs ({actions} actions) submitted in "
-              f"{elapsed:.2f} s: {elapsed / len(records) * 1000:.1f} ms each")
+        print(
+            f"{vendor}: {len(records)} play logs ({actions} actions) submitted in "
+            f"{elapsed:.2f} s: {elapsed / len(records) * 1000:.1f} ms each"
+        )
 
 
 if __name__ == "__main__":

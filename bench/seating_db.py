@@ -5,6 +5,7 @@
 Uses a throwaway SQLite file (or DATABASE_URL when set) and prints, per round, the seconds to
 draw and write the round (`create_round`) and to publish it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,25 +33,36 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    import datetime
+
+    from matches.draw import service as seating
     from matches.games.gouji.demo import play_random_results
     from matches.models import Event, Registration, Stage, Union, UnionMember
-    from matches.draw import service as seating
     from players.models import Player
-
-    import datetime
 
     event = Event.objects.create(name="bench", start_date=datetime.date(2026, 5, 1))
     stage = Stage.objects.create(event=event, format=Stage.Format.SWISS)
     unions = Union.objects.bulk_create(
-        [Union(event=event, name=f"U{k}") for k in range(1, args.unions + 1)])
+        [Union(event=event, name=f"U{k}") for k in range(1, args.unions + 1)]
+    )
     players = Player.objects.bulk_create(
-        [Player(name=f"P{k}") for k in range(1, 3 * args.unions + 1)])
+        [Player(name=f"P{k}") for k in range(1, 3 * args.unions + 1)]
+    )
     UnionMember.objects.bulk_create(
-        [UnionMember(union=u, event=event, player=players[3 * i + k], order=k + 1,
-                     is_captain=k == 0) for i, u in enumerate(unions) for k in range(3)])
+        [
+            UnionMember(
+                union=u, event=event, player=players[3 * i + k], order=k + 1, is_captain=k == 0
+            )
+            for i, u in enumerate(unions)
+            for k in range(3)
+        ]
+    )
     Registration.objects.bulk_create(
-        [Registration(event=event, union=u, seed=i + 1, status=Registration.Status.CHECKED_IN)
-         for i, u in enumerate(unions)])
+        [
+            Registration(event=event, union=u, seed=i + 1, status=Registration.Status.CHECKED_IN)
+            for i, u in enumerate(unions)
+        ]
+    )
     rng = random.Random(args.seed)
     print(f"Seating service on {django.db.connection.vendor}: {args.unions} unions")
     print("round  draw+write_s  engine_s  publish_s  rematches  score_diff")
@@ -62,8 +74,10 @@ def main() -> None:
         seating.publish_round(round_)
         published = time.perf_counter() - started
         q = round_.quality
-        print(f"{number:>5}  {drawn:12.3f}  {q.get('seconds', 0):8.3f}  {published:9.3f}"
-              f"  {q['rematches']:>9}  {q['score_diff_sum']:>10}")
+        print(
+            f"{number:>5}  {drawn:12.3f}  {q.get('seconds', 0):8.3f}  {published:9.3f}"
+            f"  {q['rematches']:>9}  {q['score_diff_sum']:>10}"
+        )
         play_random_results(round_, rng)
         seating.close_round(round_)
 

@@ -7,6 +7,7 @@ then times a full `recompute_event` and one incremental step (one match settled 
 standings of the last round rewritten), as the Celery tasks run them, and the public standings
 fragment a live page polls (a full answer, and a 304).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,9 +29,9 @@ def build_random_event(unions: int, rounds: int, deals: int):
     match settled (bench/standings_step.py builds its database with it too)."""
     from django.db import transaction
 
+    from matches.draw import service as seating
     from matches.games.gouji.demo import build_demo_event
     from matches.models import Deal, DealReport
-    from matches.draw import service as seating
     from matches.standings import service as standings
 
     rng = random.Random(1)
@@ -49,8 +50,11 @@ def build_random_event(unions: int, rounds: int, deals: int):
                     seats = [1, 2, 3, 4, 5, 6]
                     rng.shuffle(seats)
                     deal = Deal.objects.create(match=match, number=k)
-                    DealReport.objects.create(deal=deal, state="final", summary={
-                        "format": "gouji-outcome/1", "finish": seats, "points": seats[:2]})
+                    DealReport.objects.create(
+                        deal=deal,
+                        state="final",
+                        summary={"format": "gouji-outcome/1", "finish": seats, "points": seats[:2]},
+                    )
                 standings.settle_match(match.pk)
             seating.close_round(round_)
     return event
@@ -103,8 +107,10 @@ def main() -> None:
     print(f"{args.unions} unions, {args.rounds} rounds, {deals} final deals")
     print(f"recompute_event: {full:.2f} s ({deals / full:.0f} deals/s)")
     print(f"incremental step (one match + last round's standings): {step * 1000:.0f} ms")
-    print(f"public standings fragment: {full_page * 1000:.1f} ms (200), "
-          f"{not_modified * 1000:.1f} ms (304 with If-None-Match)")
+    print(
+        f"public standings fragment: {full_page * 1000:.1f} ms (200), "
+        f"{not_modified * 1000:.1f} ms (304 with If-None-Match)"
+    )
 
 
 if __name__ == "__main__":

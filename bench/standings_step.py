@@ -10,6 +10,7 @@ with N unions and R Swiss rounds of random final results, settled; `run` times
 the database's work is counted and a busy machine does not inflate it) and prints a digest of
 the rows, so two versions of the code can be compared on the same data.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,9 +29,9 @@ for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
 
 def build(unions: int, rounds: int, deals: int) -> None:
     from django.core.management import call_command
+    from standings import build_random_event  # bench/standings.py
 
     from matches.standings import service as standings
-    from standings import build_random_event  # bench/standings.py
 
     call_command("migrate", verbosity=0)
     event = build_random_event(unions, rounds, deals)
@@ -47,8 +48,10 @@ def run(rounds: int) -> None:
         started = time.process_time()
         standings.update_standings(event.pk, rounds)
         print(f"update_standings(round {rounds}): {time.process_time() - started:.2f} s CPU")
-    rows = {f"{s.kind}/{s.scope}": s.rows
-            for s in StandingsSnapshot.objects.filter(event=event, round__number=rounds)}
+    rows = {
+        f"{s.kind}/{s.scope}": s.rows
+        for s in StandingsSnapshot.objects.filter(event=event, round__number=rounds)
+    }
     digest = hashlib.sha1(json.dumps(sorted(rows.items()), sort_keys=True).encode()).hexdigest()
     print("rows digest", digest[:12])
 

@@ -1,4 +1,5 @@
 """The Celery application. Its configuration lives in Django settings (CELERY_*)."""
+
 import os
 
 from celery import Celery

@@ -4,6 +4,7 @@ A referee link (`/ref/<token>/`) is a password for its table. Django logs the pa
 and 500 (`django.request`) and runserver every request (`django.server`); this filter writes the
 path with the token masked. deploy/nginx.conf does the same for nginx's access log.
 """
+
 from __future__ import annotations
 
 import logging

@@ -6,6 +6,7 @@ var/secret_key. DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and a re
 workers; such a deployment must set SECRET_KEY (it refuses to start without). deploy/README.md
 gives the production environment, which passes `manage.py check --deploy`.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,7 +47,8 @@ def _secret_key() -> str:
     if DATABASE_URL and not DEBUG:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set: a deployment (DATABASE_URL) needs a long random SECRET_KEY "
-            "in its environment (deploy/README.md)")
+            "in its environment (deploy/README.md)"
+        )
     path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / "var" / "secret_key"))
     try:
         return path.read_text().strip() or _new_key(path)
@@ -149,7 +151,10 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         # Each game folder keeps its own templates (matches/games/<game>/templates/<game>/...).
-        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "matches" / "games").glob("*/templates"))],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *sorted((BASE_DIR / "matches" / "games").glob("*/templates")),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -188,8 +193,11 @@ else:
             # transaction that read first and then wrote could not wait for another writer
             # (SQLite answers "database is locked" at once, whatever the timeout): the 503s
             # of four phones reporting at one laptop (issue 17, finding 9).
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
-                        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -214,7 +222,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 # JSON, e.g. '{"visibility_timeout": 3600}': with Redis, a task whose worker died unacked is
 # handed out again after visibility_timeout seconds (default one hour; tests/faults shortens it).
-CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}")
+CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(
+    os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}"
+)
 # Seconds between standings runs while a round's results come in (the round's last result
 # asks at once); see matches/tasks.py.
 STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
@@ -226,7 +236,9 @@ PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -296,8 +308,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]}},
     "loggers": {
         "django.request": {"filters": ["mask_tokens"]},
-        "django.server": {"handlers": ["console"], "filters": ["mask_tokens"], "level": "INFO",
-                          "propagate": False},
+        "django.server": {
+            "handlers": ["console"],
+            "filters": ["mask_tokens"],
+            "level": "INFO",
+            "propagate": False,
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -26,8 +26,13 @@ urlpatterns = [
     # The split view serves its start-up script from this URL too (no inline script), and
     # Swagger UI from drf-spectacular-sidecar: no CDN (the page works offline and in mainland
     # China). Swagger UI sets inline styles, so this page alone allows them.
-    path("api/docs/", csp_update({"style-src": [SELF, UNSAFE_INLINE]})(
-        SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
+    path(
+        "api/docs/",
+        csp_update({"style-src": [SELF, UNSAFE_INLINE]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
 ]
 
 # Under /api/ even a URL no route matches answers in the API's JSON error shape.

@@ -1,4 +1,5 @@
 """Project-wide pages: the home page, the health check, the login page and the language switch."""
+
 from __future__ import annotations
 
 import logging
@@ -73,18 +74,25 @@ def switch_language(request):
     reads, with the attributes `set_language` gives it."""
     language = request.GET.get("language", "")
     if language not in dict(settings.LANGUAGES):
-        return HttpResponseBadRequest(gettext("不支持的语言。"),
-                                      content_type="text/plain; charset=utf-8")
+        return HttpResponseBadRequest(
+            gettext("不支持的语言。"), content_type="text/plain; charset=utf-8"
+        )
     target = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         target = "/"  # never send a reader to another site (an open redirect)
     response = HttpResponseRedirect(target)
     response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE)
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
     return response
 
 
@@ -106,10 +114,17 @@ class LoginView(auth_views.LoginView):
 
     def _locked(self, form, wait: int):
         minutes = max(1, (wait + 59) // 60)
-        response = self.render_to_response(self.get_context_data(
-            form=form, locked_message=ngettext(
-                "登录失败次数过多，请 %(minutes)d 分钟后再试。",
-                "登录失败次数过多，请 %(minutes)d 分钟后再试。", minutes) % {"minutes": minutes}))
+        response = self.render_to_response(
+            self.get_context_data(
+                form=form,
+                locked_message=ngettext(
+                    "登录失败次数过多，请 %(minutes)d 分钟后再试。",
+                    "登录失败次数过多，请 %(minutes)d 分钟后再试。",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+        )
         response.status_code = 429
         response["Retry-After"] = str(wait)
         return response
@@ -123,21 +138,27 @@ def page_not_found(request, exception=None):
     """404 for a URL no route matches (e.g. a negative id): JSON in the API's error shape under
     /api/, Django's page elsewhere."""
     if _is_api(request):
-        return JsonResponse({"error": {"code": "not_found", "message": "no such URL"}},
-                            status=404)
+        return JsonResponse({"error": {"code": "not_found", "message": "no such URL"}}, status=404)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request):
     if _is_api(request):
-        return JsonResponse({"error": {"code": "internal_error",
-                                       "message": "the server could not handle this request"}},
-                            status=500)
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "internal_error",
+                    "message": "the server could not handle this request",
+                }
+            },
+            status=500,
+        )
     return defaults.server_error(request)
 
 
 def bad_request(request, exception=None):
     if _is_api(request):
-        return JsonResponse({"error": {"code": "bad_request", "message": "bad request"}},
-                            status=400)
+        return JsonResponse(
+            {"error": {"code": "bad_request", "message": "bad request"}}, status=400
+        )
     return defaults.bad_request(request, exception)

@@ -1,9 +1,21 @@
 """Simple admin pages for the tournament model (the organiser's own pages come later)."""
+
 from django.contrib import admin
 
 from .models import (
-    Deal, Event, Match, Registration, Round, RoundEntry, RoundLog, Stage, Table, TableSeat,
-    Union, UnionMember, WorkerProbe,
+    Deal,
+    Event,
+    Match,
+    Registration,
+    Round,
+    RoundEntry,
+    RoundLog,
+    Stage,
+    Table,
+    TableSeat,
+    Union,
+    UnionMember,
+    WorkerProbe,
 )
 
 

@@ -4,6 +4,7 @@ Imported from `matches/admin.py` (`from matches import admin_results  # noqa: F4
 admin autodiscovery registers them. Reports and confirmations are read-only here: a result is
 never edited in place, an organiser corrects it on the results pages (a new row).
 """
+
 from __future__ import annotations
 
 from django.contrib import admin
@@ -35,8 +36,17 @@ class ConfirmationInline(admin.TabularInline):
 
 @admin.register(DealReport)
 class DealReportAdmin(ReadOnlyAdmin):
-    list_display = ["id", "deal", "kind", "state", "score_a", "score_b", "submitted_by", "via",
-                    "created_at"]
+    list_display = [
+        "id",
+        "deal",
+        "kind",
+        "state",
+        "score_a",
+        "score_b",
+        "submitted_by",
+        "via",
+        "created_at",
+    ]
     list_filter = ["state", "kind", "via", "deal__match__round__event"]
     search_fields = ["reason", "submitted_by__username"]
     raw_id_fields = ["deal", "replaces", "referee_link", "submitted_by"]

@@ -5,6 +5,7 @@ of CPU a page: nginx answering from a one-second cache turns them into one rende
 page. `X-Accel-Expires` is read by nginx only (it never reaches the browser) and overrides
 `Cache-Control` there, so browsers keep `public, max-age=0, must-revalidate` and the ETag.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,8 +26,12 @@ def front_cacheable(view):
         # (anonymous) user while they answer.
         anonymous = not request.user.is_authenticated
         response = view(request, *args, **kwargs)
-        if (anonymous and request.method in ("GET", "HEAD") and response.status_code == 200
-                and not response.cookies):
+        if (
+            anonymous
+            and request.method in ("GET", "HEAD")
+            and response.status_code == 200
+            and not response.cookies
+        ):
             response["X-Accel-Expires"] = str(FRONT_CACHE_SECONDS)
         return response
 

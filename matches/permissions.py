@@ -10,6 +10,7 @@
   their tables and sees no organiser page. `can_manage_event`: settings, rules, staff;
   `can_run_event`: the day's work.
 """
+
 from __future__ import annotations
 
 import re
@@ -67,8 +68,9 @@ def events_run_by(user):
     if user.is_superuser:
         return Event.objects.all()
     return Event.objects.filter(
-        Q(organisers=user) | Q(staff__user=user, staff__role=ASSISTANT,
-                               staff__revoked_at__isnull=True)).distinct()
+        Q(organisers=user)
+        | Q(staff__user=user, staff__role=ASSISTANT, staff__revoked_at__isnull=True)
+    ).distinct()
 
 
 def events_managed_by(user):
@@ -80,6 +82,7 @@ def events_managed_by(user):
 
 
 # --- who is acting ----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Actor:

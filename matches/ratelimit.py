@@ -16,6 +16,7 @@ What a lock refuses differs with the secret's strength (issue 17, finding 2):
 Successful use never counts towards a lockout. The numbers live in settings.RATE_LIMITS (see
 docs/hardening.md); a test or a deployment may override any of them.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -50,8 +51,9 @@ def client_ip(request) -> str:
     write anything into X-Forwarded-For)."""
     proxies = getattr(settings, "RATE_LIMIT_PROXIES", 0)
     if proxies:
-        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-                     if a.strip()]
+        forwarded = [
+            a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()
+        ]
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR", "") or "unknown"
@@ -98,8 +100,11 @@ class Lockout:
         rule = policy(self.name)
         failures = _count(_key(self.name, subject, "n"), rule["window"])
         if failures >= rule["limit"]:
-            cache.set(_key(self.name, subject, "lock"), time.time() + rule["lockout"],
-                      timeout=rule["lockout"])
+            cache.set(
+                _key(self.name, subject, "lock"),
+                time.time() + rule["lockout"],
+                timeout=rule["lockout"],
+            )
             cache.delete(_key(self.name, subject, "n"))
             return rule["lockout"]
         return 0

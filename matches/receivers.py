@@ -1,4 +1,5 @@
 """The computation side's answer to `deal_result_changed`: queue the deal's settlement."""
+
 from __future__ import annotations
 
 from django.db.models.signals import post_save
@@ -11,8 +12,9 @@ from matches.tasks import enqueue, settle_deal
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
-def queue_settlement(sender, deal_id: int, match_id: int | None = None,
-                     event_id: int | None = None, **kwargs) -> None:
+def queue_settlement(
+    sender, deal_id: int, match_id: int | None = None, event_id: int | None = None, **kwargs
+) -> None:
     if match_id is None or event_id is None:
         deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
         if deal is None:
@@ -22,6 +24,7 @@ def queue_settlement(sender, deal_id: int, match_id: int | None = None,
 
 
 # --- the public pages' version stamp ------------------------------------------------------------
+
 
 def _cached(instance, *path: str):
     """Follow already-loaded relations (`deal`, `match`, `round`) without a query; None if any
@@ -44,29 +47,39 @@ def _event_id_of(instance) -> int | None:
         round_ = _cached(instance, "match", "round")
         if round_ is not None:
             return round_.event_id
-        return (Match.objects.filter(pk=instance.match_id)
-                .values_list("round__event_id", flat=True).first())
+        return (
+            Match.objects.filter(pk=instance.match_id)
+            .values_list("round__event_id", flat=True)
+            .first()
+        )
     if isinstance(instance, DealReport):
         round_ = _cached(instance, "deal", "match", "round")
         if round_ is not None:
             return round_.event_id
-        return (Deal.objects.filter(pk=instance.deal_id)
-                .values_list("match__round__event_id", flat=True).first())
+        return (
+            Deal.objects.filter(pk=instance.deal_id)
+            .values_list("match__round__event_id", flat=True)
+            .first()
+        )
     return None
 
 
 def forget_public_version(sender, instance, **kwargs) -> None:
-    forget_version(_event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally)))
+    forget_version(
+        _event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally))
+    )
 
 
 def _connect_version_receivers() -> None:
     from django.db.models.signals import post_delete, post_save
 
-
     for model in (Event, Round, DealReport, DealTally, StandingsSnapshot):
         for signal in (post_save, post_delete):
-            signal.connect(forget_public_version, sender=model,
-                           dispatch_uid=f"public-version-{model.__name__}-{signal is post_save}")
+            signal.connect(
+                forget_public_version,
+                sender=model,
+                dispatch_uid=f"public-version-{model.__name__}-{signal is post_save}",
+            )
 
 
 _connect_version_receivers()
@@ -74,9 +87,11 @@ _connect_version_receivers()
 
 # --- rules freeze when the first round is published (issue 14) ----------------------------------
 
+
 @receiver(post_save, sender=Round, dispatch_uid="rules.freeze_on_publish")
 def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
     if instance.published_at is None:
         return
     Event.objects.filter(pk=instance.event_id, rules_frozen_at__isnull=True).update(
-        rules_frozen_at=instance.published_at)
+        rules_frozen_at=instance.published_at
+    )

@@ -4,6 +4,7 @@ how a round's tables, seats and tallies are read, so the three show the same thi
 What a game shows of a table's result is its adapter's (`public_table_json`, `public_table`,
 `public_player`); the rows here are game-neutral.
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -26,8 +27,9 @@ def seats_by_table(round_) -> dict[int, list[TableSeat]]:
 def tallies_by_match(matches) -> dict[int, list[DealTally]]:
     """match id -> its deal tallies, deal 1 first."""
     tallies = defaultdict(list)
-    for tally in (DealTally.objects.filter(match__in=matches).select_related("deal")
-                  .order_by("deal__number")):
+    for tally in (
+        DealTally.objects.filter(match__in=matches).select_related("deal").order_by("deal__number")
+    ):
         tallies[tally.match_id].append(tally)
     return tallies
 
@@ -35,30 +37,35 @@ def tallies_by_match(matches) -> dict[int, list[DealTally]]:
 def round_tables(round_, with_results: bool) -> list[dict]:
     """Each match of a round with its seats and, when results are visible, its tallies so far."""
     seats = seats_by_table(round_)
-    matches = list(round_.matches.select_related("table", "union_a", "union_b")
-                   .order_by("table__number", "id"))
+    matches = list(
+        round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id")
+    )
     tallies = tallies_by_match(matches) if with_results else {}
     rows = []
     for match in matches:
         table_seats = seats.get(match.table_id, [])
         played = tallies.get(match.pk, [])
-        rows.append({
-            "match": match,
-            "seats": table_seats,
-            "seats_a": [s for s in table_seats if s.side == SIDE_A],
-            "seats_b": [s for s in table_seats if s.side != SIDE_A],
-            "deals": played,
-            "running_a": sum(t.score_a for t in played),
-            "running_b": sum(t.score_b for t in played),
-            "finished": match.points_a is not None,
-        })
+        rows.append(
+            {
+                "match": match,
+                "seats": table_seats,
+                "seats_a": [s for s in table_seats if s.side == SIDE_A],
+                "seats_b": [s for s in table_seats if s.side != SIDE_A],
+                "deals": played,
+                "running_a": sum(t.score_a for t in played),
+                "running_b": sum(t.score_b for t in played),
+                "finished": match.points_a is not None,
+            }
+        )
     return rows
 
 
 def table_seats(match) -> dict[int, TableSeat]:
     """seat number -> seat of one table, with the players."""
-    return {s.seat: s for s in TableSeat.objects.filter(table_id=match.table_id)
-            .select_related("player")}
+    return {
+        s.seat: s
+        for s in TableSeat.objects.filter(table_id=match.table_id).select_related("player")
+    }
 
 
 def table_tallies(match) -> dict[int, DealTally]:
@@ -68,21 +75,31 @@ def table_tallies(match) -> dict[int, DealTally]:
 
 def player_seats(event, player) -> list[TableSeat]:
     """A player's seats in the event's visible rounds, first round first."""
-    return list(TableSeat.objects.filter(round__event=event, player=player,
-                                         round__in=live.visible_rounds(event))
-                .select_related("round", "table", "union").order_by("round__number"))
+    return list(
+        TableSeat.objects.filter(
+            round__event=event, player=player, round__in=live.visible_rounds(event)
+        )
+        .select_related("round", "table", "union")
+        .order_by("round__number")
+    )
 
 
 def seat_tallies(seat) -> list[DealTally]:
     """The tallies of the table a seat was at, deal 1 first."""
-    return list(DealTally.objects.filter(match__table=seat.table_id).select_related("deal")
-                .order_by("deal__number"))
+    return list(
+        DealTally.objects.filter(match__table=seat.table_id)
+        .select_related("deal")
+        .order_by("deal__number")
+    )
 
 
 def event_matches(event):
     """Every match of an event, round by round and table by table."""
-    return Match.objects.filter(round__event=event).select_related(
-        "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id")
+    return (
+        Match.objects.filter(round__event=event)
+        .select_related("round", "table", "union_a", "union_b")
+        .order_by("round__number", "table__number", "id")
+    )
 
 
 # --- a table's state: one definition for the referee pages, the dashboard and the API ----------
@@ -108,10 +125,16 @@ def table_states(matches) -> dict[int, dict]:
     matches = list(matches)
     counts: dict[int, Counter] = defaultdict(Counter)
     for match_id, state in DealReport.objects.filter(deal__match__in=matches).values_list(
-            "deal__match_id", "state"):
+        "deal__match_id", "state"
+    ):
         counts[match_id][state] += 1
-    deal_rows = dict(Deal.objects.filter(match__in=matches).order_by().values("match_id")
-                     .annotate(n=Count("id")).values_list("match_id", "n"))
+    deal_rows = dict(
+        Deal.objects.filter(match__in=matches)
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .values_list("match_id", "n")
+    )
     found = {}
     for match in matches:
         to_play = max(match.round.event.deals_per_match, deal_rows.get(match.pk, 0))
@@ -120,9 +143,11 @@ def table_states(matches) -> dict[int, dict]:
         if match.forfeit or (match.stopped_after is not None and match.points_a is not None):
             # Decided without all its deals (issue 15): a forfeit, or a stop by time.
             state = "confirmed"
-        found[match.pk] = {"state": state,
-                           "final": tally[DealReport.State.FINAL],
-                           "pending": tally[DealReport.State.PENDING]}
+        found[match.pk] = {
+            "state": state,
+            "final": tally[DealReport.State.FINAL],
+            "pending": tally[DealReport.State.PENDING],
+        }
     return found
 
 

@@ -5,6 +5,7 @@
 service sends it; the computation side (Celery tasks: scores, tribute ledgers, match results,
 standings) receives it. Neither side imports the other.
 """
+
 from django.dispatch import Signal
 
 deal_result_changed = Signal()  # kwargs: deal_id: int; match_id, event_id: int, when known

@@ -6,6 +6,7 @@ a task that runs twice, late, or before another one leaves the same data behind.
 recorded in a `ComputationRun` row (queued, running, retrying, done, failed) for the organiser's
 dashboard; a failing run is retried with a growing delay, then marked failed.
 """
+
 from __future__ import annotations
 
 import logging
@@ -33,13 +34,15 @@ def probe_worker(token: str) -> int:
 
 # --- bookkeeping --------------------------------------------------------------------------------
 
+
 def _run_row(event_id: int, task: str, key: str):
     row, _ = ComputationRun.objects.get_or_create(event_id=event_id, task=task, key=key)
     return row
 
 
-def enqueue(task, owner: int, key: str, kwargs: dict, countdown: float = 0,
-            urgent: bool = False) -> None:
+def enqueue(
+    task, owner: int, key: str, kwargs: dict, countdown: float = 0, urgent: bool = False
+) -> None:
     """Mark the computation queued and send the task once the current transaction commits.
 
     A standings run still waiting in the queue absorbs a new request (it starts from the lower
@@ -96,29 +99,38 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
     while True:
         started = timezone.now()
         ComputationRun.objects.filter(pk=row.pk).update(
-            state=ComputationRun.State.RUNNING, started_at=started,
-            attempts=models.F("attempts") + 1)
+            state=ComputationRun.State.RUNNING,
+            started_at=started,
+            attempts=models.F("attempts") + 1,
+        )
         try:
             compute()
         except Exception as exc:
             final = retries >= MAX_RETRIES
             ComputationRun.objects.filter(pk=row.pk).update(
                 state=ComputationRun.State.FAILED if final else ComputationRun.State.RETRYING,
-                error=f"{type(exc).__name__}: {exc}"[:2000], finished_at=timezone.now())
+                error=f"{type(exc).__name__}: {exc}"[:2000],
+                finished_at=timezone.now(),
+            )
             if final:
                 raise
             if task.request.is_eager:
                 retries += 1
                 continue
-            raise task.retry(exc=exc, countdown=2 ** retries, kwargs=retry_kwargs)
+            raise task.retry(exc=exc, countdown=2**retries, kwargs=retry_kwargs)
         finished = timezone.now()
         ComputationRun.objects.filter(pk=row.pk).update(
-            state=ComputationRun.State.DONE, error="", finished_at=finished,
-            succeeded_at=finished, seconds=(finished - started).total_seconds())
+            state=ComputationRun.State.DONE,
+            error="",
+            finished_at=finished,
+            succeeded_at=finished,
+            seconds=(finished - started).total_seconds(),
+        )
         return
 
 
 # --- computations -------------------------------------------------------------------------------
+
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def settle_deal(self, deal_id: int) -> None:
@@ -152,10 +164,17 @@ def _settle_match_now(task, match_id: int, match=None) -> None:
     # `standings_interval` seconds (a run per result would keep a worker busy for nothing); the
     # result that completes the round's last match asks for them at once, so the final
     # standings of a round do not wait.
-    round_done = not Match.objects.filter(round_id=match.round_id, union_b__isnull=False,
-                                          points_a__isnull=True).exists()
-    enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": round_number},
-            countdown=0 if round_done else standings_interval(event_id), urgent=round_done)
+    round_done = not Match.objects.filter(
+        round_id=match.round_id, union_b__isnull=False, points_a__isnull=True
+    ).exists()
+    enqueue(
+        update_standings,
+        event_id,
+        "standings",
+        {"event_id": event_id, "from_round": round_number},
+        countdown=0 if round_done else standings_interval(event_id),
+        urgent=round_done,
+    )
 
 
 def standings_interval(event_id: int) -> float:
@@ -166,9 +185,11 @@ def standings_interval(event_id: int) -> float:
 
     # `seconds`, not started_at/finished_at: while a run is going, started_at is already the
     # new run's and finished_at still the old one's.
-    last = (ComputationRun.objects.filter(event_id=event_id, task="update_standings",
-                                          key="standings")
-            .values_list("seconds", flat=True).first())
+    last = (
+        ComputationRun.objects.filter(event_id=event_id, task="update_standings", key="standings")
+        .values_list("seconds", flat=True)
+        .first()
+    )
     return max(settings.STANDINGS_MIN_INTERVAL, settings.STANDINGS_DUTY_FACTOR * (last or 0))
 
 
@@ -183,8 +204,11 @@ def _claim(event_id: int, from_round: int) -> int:
     folds into it (a lower round) is either seen here or queued anew, never lost."""
 
     with transaction.atomic():
-        row = (ComputationRun.objects.select_for_update()
-               .filter(event_id=event_id, task="update_standings", key="standings").first())
+        row = (
+            ComputationRun.objects.select_for_update()
+            .filter(event_id=event_id, task="update_standings", key="standings")
+            .first()
+        )
         if row is None:
             return from_round
         if row.state == ComputationRun.State.QUEUED and isinstance(row.args, dict):
@@ -198,9 +222,13 @@ def _claim(event_id: int, from_round: int) -> int:
 def update_standings(self, event_id: int, from_round: int = 1) -> None:
     """The standings snapshots of round `from_round` and every later round."""
     from_round = _claim(event_id, from_round)
-    run_tracked(self, event_id, "standings",
-                lambda: standings.update_standings(event_id, from_round),
-                retry_kwargs={"event_id": event_id, "from_round": from_round})
+    run_tracked(
+        self,
+        event_id,
+        "standings",
+        lambda: standings.update_standings(event_id, from_round),
+        retry_kwargs={"event_id": event_id, "from_round": from_round},
+    )
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)

@@ -1,4 +1,5 @@
 """Players and their clubs. Unions belong to an event and live in matches/models/event.py."""
+
 from __future__ import annotations
 
 from django.db import models
@@ -22,7 +23,11 @@ class Player(models.Model):
     name = models.CharField(_("姓名"), max_length=120)
     name_zh = models.CharField(_("中文名"), max_length=60, blank=True)
     club = models.ForeignKey(
-        Club, verbose_name=_("俱乐部"), null=True, blank=True, on_delete=models.SET_NULL,
+        Club,
+        verbose_name=_("俱乐部"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="players",
     )
     # Optional: events that check identity at the door record it; nothing else needs it.

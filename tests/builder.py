@@ -18,6 +18,7 @@ and the people (users, player accounts, referee links; see `tests.personas`).
 A test that needs a row the services would refuse (a corrupt or hostile database row) writes it
 itself, next to a comment saying why.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -43,7 +44,9 @@ def outcome(finish, points=(), burns=(), declarations=None, suffocated=(), revol
 
     `burns` are (burner, burned, outcome) triples, `suffocated` (seat, by) pairs."""
     return {
-        "format": "gouji-outcome/1", "finish": list(finish), "points": list(points),
+        "format": "gouji-outcome/1",
+        "finish": list(finish),
+        "points": list(points),
         "declarations": declarations or {},
         "burns": [dict(zip(("burner", "burned", "outcome"), b)) for b in burns],
         "suffocated": [dict(zip(("seat", "by"), s)) for s in suffocated],
@@ -53,8 +56,12 @@ def outcome(finish, points=(), burns=(), declarations=None, suffocated=(), revol
 
 def giog_outcome(seats: int, won: dict, beheaded=()) -> dict:
     """A Giog hand summary (`giog-outcome/1`): pieces won per seat, beheaded seats."""
-    return {"format": "giog-outcome/1", "players": seats,
-            "won": {str(k): v for k, v in won.items()}, "beheaded": list(beheaded)}
+    return {
+        "format": "giog-outcome/1",
+        "players": seats,
+        "won": {str(k): v for k, v in won.items()},
+        "beheaded": list(beheaded),
+    }
 
 
 def random_finish(rng: random.Random) -> list[int]:
@@ -94,12 +101,28 @@ class EventBuilder:
     Gou Ji: `unions` unions of three (`联邦k`, players `选手k-order`, the first the captain).
     Giog: `players` individual players (`棋手01`...), in `clubs` clubs when given."""
 
-
-    def __init__(self, game: str = GOUJI, *, unions: int = 4, players: int = 8, deals=None,
-                 fmt: str = Stage.Format.SWISS, planned_rounds=None, published: bool = True,
-                 confirmation=None, rules=None, tie_breaks=None, tie_break_deals=None,
-                 place_points=None, clubs: int = 0, entry_type=None, stage_name: str = "",
-                 names=None, player_names=None, **fields):
+    def __init__(
+        self,
+        game: str = GOUJI,
+        *,
+        unions: int = 4,
+        players: int = 8,
+        deals=None,
+        fmt: str = Stage.Format.SWISS,
+        planned_rounds=None,
+        published: bool = True,
+        confirmation=None,
+        rules=None,
+        tie_breaks=None,
+        tie_break_deals=None,
+        place_points=None,
+        clubs: int = 0,
+        entry_type=None,
+        stage_name: str = "",
+        names=None,
+        player_names=None,
+        **fields,
+    ):
         self.game = game
         self.clubs = clubs
         self.names = list(names or [])  # entrants' names (unions, or players of an individual
@@ -107,9 +130,11 @@ class EventBuilder:
         if game == GIOG:
             fields.setdefault("name", "Giog 公开赛")
             fields.setdefault("start_date", datetime.date(2026, 6, 1))
-            fields.update(entry_type=Event.EntryType.INDIVIDUAL,
-                          place_points=place_points or [3, 2, 1, 0],
-                          result_confirmation=confirmation or Event.Confirmation.NONE)
+            fields.update(
+                entry_type=Event.EntryType.INDIVIDUAL,
+                place_points=place_points or [3, 2, 1, 0],
+                result_confirmation=confirmation or Event.Confirmation.NONE,
+            )
         else:
             fields.setdefault("name", "测试赛")
             fields.setdefault("start_date", datetime.date(2026, 5, 1))
@@ -122,11 +147,19 @@ class EventBuilder:
                 fields["tie_breaks"] = tie_breaks
         # No service makes events: the organisers create them (and their stages) in the admin.
         self.event = Event.objects.create(
-            game=game, deals_per_match=deals or 2, tie_break_deals=tie_break_deals,
-            published=published, **fields)
+            game=game,
+            deals_per_match=deals or 2,
+            tie_break_deals=tie_break_deals,
+            published=published,
+            **fields,
+        )
         self.stage = Stage.objects.create(
-            event=self.event, order=1, format=fmt, name=stage_name,
-            planned_rounds=planned_rounds or (5 if game == GIOG else 9))
+            event=self.event,
+            order=1,
+            format=fmt,
+            name=stage_name,
+            planned_rounds=planned_rounds or (5 if game == GIOG else 9),
+        )
         self.size = unions if self.is_team else players
         self.unions: list = []
         self.players: list = []
@@ -147,23 +180,35 @@ class EventBuilder:
 
     def register(self, check_in: bool = True) -> EventBuilder:
         """Enter the field through `matches.events.registration` and check it in."""
-        names = self.clubs if isinstance(self.clubs, (list, tuple)) else [
-            f"俱乐部{k}" for k in range(self.clubs)]  # `clubs`: a count, or the clubs' names
+        names = (
+            self.clubs
+            if isinstance(self.clubs, (list, tuple))
+            else [f"俱乐部{k}" for k in range(self.clubs)]
+        )  # `clubs`: a count, or the clubs' names
         clubs = [Club.objects.create(name=name) for name in names]
         club_of = (lambda k: clubs[k % len(clubs)]) if clubs else (lambda k: None)
         named = lambda names, k, default: names[k] if k < len(names) else default  # noqa: E731
         for k in range(1, self.size + 1):
             if self.is_team:
-                members = [Player.objects.create(
-                    name=named(self.player_names, 3 * (k - 1) + order - 1, f"选手{k}-{order}"),
-                    club=club_of(k - 1)) for order in (1, 2, 3)]
+                members = [
+                    Player.objects.create(
+                        name=named(self.player_names, 3 * (k - 1) + order - 1, f"选手{k}-{order}"),
+                        club=club_of(k - 1),
+                    )
+                    for order in (1, 2, 3)
+                ]
                 entry = registration.register_union(
-                    self.event, named(self.names, k - 1, f"联邦{k}"), members, seed=k,
-                    club=club_of(k - 1))
+                    self.event,
+                    named(self.names, k - 1, f"联邦{k}"),
+                    members,
+                    seed=k,
+                    club=club_of(k - 1),
+                )
                 self.unions.append(entry.union)
             else:
-                player = Player.objects.create(name=named(self.names, k - 1, f"棋手{k:02d}"),
-                                               club=club_of(k - 1))
+                player = Player.objects.create(
+                    name=named(self.names, k - 1, f"棋手{k:02d}"), club=club_of(k - 1)
+                )
                 entry = registration.register_player(self.event, player, seed=k)
                 self.players.append(player)
             if check_in:
@@ -172,8 +217,9 @@ class EventBuilder:
 
     # --- rounds ----------------------------------------------------------------------------
 
-    def draw_round(self, seed: int = 7, publish: bool = True, stage=None,
-                   silent: bool = False) -> EventBuilder:
+    def draw_round(
+        self, seed: int = 7, publish: bool = True, stage=None, silent: bool = False
+    ) -> EventBuilder:
         """The next round drawn by `matches.draw.service` (and published)."""
         self.latest = seating.create_round(stage or self.stage, seed=seed, silent=silent)
         if publish:
@@ -191,13 +237,22 @@ class EventBuilder:
         number = registration.next_round_number(self.event)
         # The draw service has no entry point for pairings chosen by hand (only swaps after a
         # draw): the round row is made here, its tables, seats and entries by the draw's writer.
-        round_ = Round.objects.create(event=self.event, stage=stage, number=number,
-                                      stage_round=stage.rounds.count() + 1, seed=number,
-                                      silent=silent)
-        seating._write_team_draw(round_, [
-            Pairing(a=self.unions[a].id, b=None if b is None else self.unions[b].id)
-            for a, b in pairs
-        ], {})
+        round_ = Round.objects.create(
+            event=self.event,
+            stage=stage,
+            number=number,
+            stage_round=stage.rounds.count() + 1,
+            seed=number,
+            silent=silent,
+        )
+        seating._write_team_draw(
+            round_,
+            [
+                Pairing(a=self.unions[a].id, b=None if b is None else self.unions[b].id)
+                for a, b in pairs
+            ],
+            {},
+        )
         self.latest = round_
         if publish:
             self.publish()
@@ -244,20 +299,23 @@ class EventBuilder:
     def matches(self, round_=None) -> list:
         """The played matches (byes aside) of a round, by table."""
         round_ = round_ or self.latest or self.event.rounds.order_by("number").last()
-        return list(round_.matches.filter(table__isnull=False).select_related("table")
-                    .order_by("table__number"))
+        return list(
+            round_.matches.filter(table__isnull=False)
+            .select_related("table")
+            .order_by("table__number")
+        )
 
     def first_match(self, round_=None):
         return self.matches(round_)[0]
 
     # --- results ---------------------------------------------------------------------------
 
-    def report(self, match, number: int, summary=None, play_log=None, actor=None,
-               key: str = ""):
+    def report(self, match, number: int, summary=None, play_log=None, actor=None, key: str = ""):
         """A referee's report through `results.submit_report` (the organiser's by default)."""
         deal = results.deal_for(match, number)
         report, _created = results.submit_report(
-            deal, summary, play_log, actor or self.people.actor("organiser"), key)
+            deal, summary, play_log, actor or self.people.actor("organiser"), key
+        )
         return report
 
     def confirm(self, report, agrees: bool = True):
@@ -271,11 +329,13 @@ class EventBuilder:
                 return results.confirm_report(report, actor, agrees)
         raise AssertionError(f"nobody may confirm report {report.pk}")
 
-    def correct(self, match, number: int, summary=None, play_log=None,
-                reason: str = CORRECTION_REASON):
+    def correct(
+        self, match, number: int, summary=None, play_log=None, reason: str = CORRECTION_REASON
+    ):
         deal = results.deal_for(match, number)
-        return results.correct_result(deal, summary, play_log,
-                                      self.people.actor("organiser"), reason)
+        return results.correct_result(
+            deal, summary, play_log, self.people.actor("organiser"), reason
+        )
 
     def result(self, match, number: int, summary=None, play_log=None):
         """A final result for deal `number`: reported and confirmed, or a correction by the
@@ -285,11 +345,21 @@ class EventBuilder:
             return self.correct(match, number, summary, play_log)
         return self.confirm(self.report(match, number, summary, play_log))
 
-    def final(self, match, number: int, finish, points=(), burns=(), declarations=None,
-              suffocated=(), revolution=()):
+    def final(
+        self,
+        match,
+        number: int,
+        finish,
+        points=(),
+        burns=(),
+        declarations=None,
+        suffocated=(),
+        revolution=(),
+    ):
         """A final Gou Ji result for deal `number` from its finishing order and events."""
-        return self.result(match, number, outcome(finish, points, burns, declarations,
-                                                  suffocated, revolution))
+        return self.result(
+            match, number, outcome(finish, points, burns, declarations, suffocated, revolution)
+        )
 
     def hand(self, match, number: int, won: dict, beheaded=()):
         """A final Giog hand result from the pieces each seat won."""
@@ -305,8 +375,9 @@ class EventBuilder:
                     finish = random_finish(rng)
                     summary = outcome(finish, points=finish[: rng.randint(0, 3)])
                 else:
-                    summary = giog_outcome(match.table.seats.count(),
-                                           random_giog_won(rng, match.table.seats.count()))
+                    summary = giog_outcome(
+                        match.table.seats.count(), random_giog_won(rng, match.table.seats.count())
+                    )
                 report = self.report(match, number, summary)
                 if confirm:
                     self.confirm(report)
@@ -316,8 +387,9 @@ class EventBuilder:
 
     def confirm_all(self, round_=None) -> EventBuilder:
         round_ = round_ or self.latest
-        pending = DealReport.objects.filter(deal__match__round=round_,
-                                            state=DealReport.State.PENDING)
+        pending = DealReport.objects.filter(
+            deal__match__round=round_, state=DealReport.State.PENDING
+        )
         for report in pending.select_related("deal__match"):
             self.confirm(report)
         return self

@@ -49,8 +49,13 @@ def swiss(db):
     from matches.models import Event
     from tests.builder import EventBuilder
 
-    return EventBuilder(unions=12, deals=1, planned_rounds=4, clubs=4,
-                        confirmation=Event.Confirmation.NONE).register().play_rounds(3)
+    return (
+        EventBuilder(
+            unions=12, deals=1, planned_rounds=4, clubs=4, confirmation=Event.Confirmation.NONE
+        )
+        .register()
+        .play_rounds(3)
+    )
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@
 table is given). The fixtures below give them for the event of the `built` fixture: Gou Ji, two
 unions, one published round with one table. Passwords are "pw-" + username.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -36,8 +37,17 @@ def make_user(name: str, **extra):
 
 
 class Personas:
-    ROLES = ("organiser", "other_organiser", "referee", "referee_link", "captain", "captain_b",
-             "player", "stranger", "public")
+    ROLES = (
+        "organiser",
+        "other_organiser",
+        "referee",
+        "referee_link",
+        "captain",
+        "captain_b",
+        "player",
+        "stranger",
+        "public",
+    )
     SHARED = ("organiser", "other_organiser", "stranger", "public")
 
     def __init__(self, builder, table=None):
@@ -95,7 +105,8 @@ class Personas:
         """The event the other organiser organises (no service makes events: see the builder)."""
         if "other_event" not in self._shared:
             self._shared["other_event"] = Event.objects.create(
-                name="别的比赛", start_date=datetime.date(2026, 5, 1))
+                name="别的比赛", start_date=datetime.date(2026, 5, 1)
+            )
         return self._shared["other_event"]
 
     def _make_referee(self):
@@ -150,6 +161,7 @@ class Personas:
 
 # --- one table and everyone around it ---------------------------------------------------------
 
+
 @dataclass
 class Setup:
     builder: object  # tests.builder.EventBuilder
@@ -180,18 +192,29 @@ def make_setup(tables: int = 1, **event_fields) -> Setup:
     event_fields.setdefault("published", False)
     from tests.builder import EventBuilder
 
-    b = EventBuilder(unions=2 * tables, deals=event_fields.pop("deals_per_match", 6),
-                     **event_fields).register()
+    b = EventBuilder(
+        unions=2 * tables, deals=event_fields.pop("deals_per_match", 6), **event_fields
+    ).register()
     round_ = b.round([(2 * k, 2 * k + 1) for k in range(tables)])
     people = b.people
     match = people.match
     second = make_user("referee2")
     people.table.referees.add(second)
     return Setup(
-        builder=b, event=b.event, round=round_, table=people.table, match=match,
-        union_a=match.union_a, union_b=match.union_b, referee=people.referee,
-        second_referee=second, link=people.referee_link, captain_a=people.captain,
-        captain_b=people.captain_b, player_a2=people.player, organiser=people.organiser,
+        builder=b,
+        event=b.event,
+        round=round_,
+        table=people.table,
+        match=match,
+        union_a=match.union_a,
+        union_b=match.union_b,
+        referee=people.referee,
+        second_referee=second,
+        link=people.referee_link,
+        captain_a=people.captain,
+        captain_b=people.captain_b,
+        player_a2=people.player,
+        organiser=people.organiser,
         outsider=people.stranger,
         admin=get_user_model().objects.create_superuser("admin", password="pw-admin"),
     )
@@ -205,6 +228,7 @@ def setup(request, db) -> Setup:
 
 
 # --- fixtures ---------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def built(db):

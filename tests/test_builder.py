@@ -1,5 +1,6 @@
 """The test kit itself: each persona has exactly the rights of its role, and the builder makes
 its rows through the services (so a result it stores carries the service's audit trail)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,16 @@ from tests.builder import EventBuilder, outcome
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ["organiser", "other_organiser", "referee", "referee_link", "captain", "captain_b",
-         "stranger", "public"]
+ROLES = [
+    "organiser",
+    "other_organiser",
+    "referee",
+    "referee_link",
+    "captain",
+    "captain_b",
+    "stranger",
+    "public",
+]
 
 
 def test_each_persona_has_exactly_the_rights_of_its_role(built):
@@ -19,20 +28,44 @@ def test_each_persona_has_exactly_the_rights_of_its_role(built):
     table = people.table
     other = built.people.for_table(table)  # the same table: the same people
     assert other is people
-    manages = {role: can_manage_event(getattr(people, role), event)
-               for role in ROLES if role != "referee_link"}
-    assert manages == {"organiser": True, "other_organiser": False, "referee": False,
-                       "captain": False, "captain_b": False, "stranger": False, "public": False}
+    manages = {
+        role: can_manage_event(getattr(people, role), event)
+        for role in ROLES
+        if role != "referee_link"
+    }
+    assert manages == {
+        "organiser": True,
+        "other_organiser": False,
+        "referee": False,
+        "captain": False,
+        "captain_b": False,
+        "stranger": False,
+        "public": False,
+    }
     enters = {role: can_enter_results(people.actor(role), table) for role in ROLES}
-    assert enters == {"organiser": True, "other_organiser": False, "referee": True,
-                      "referee_link": True, "captain": False, "captain_b": False,
-                      "stranger": False, "public": False}
+    assert enters == {
+        "organiser": True,
+        "other_organiser": False,
+        "referee": True,
+        "referee_link": True,
+        "captain": False,
+        "captain_b": False,
+        "stranger": False,
+        "public": False,
+    }
     # A captains' event: the losing union's captain confirms an organiser's report.
     report = built.report(people.match, 1, outcome([2, 1, 4, 3, 6, 5]))  # union B wins
     confirms = {role: confirmation_role(people.actor(role), report) for role in ROLES}
-    assert confirms == {"organiser": None, "other_organiser": None, "referee": None,
-                        "referee_link": None, "captain": "captain", "captain_b": None,
-                        "stranger": None, "public": None}
+    assert confirms == {
+        "organiser": None,
+        "other_organiser": None,
+        "referee": None,
+        "referee_link": None,
+        "captain": "captain",
+        "captain_b": None,
+        "stranger": None,
+        "public": None,
+    }
 
 
 def test_table_bound_roles_differ_per_table_and_the_others_do_not(build):

@@ -4,6 +4,7 @@ Runs when CELERY_BROKER_URL and DATABASE_URL are set (as `.ci/run` does, with a 
 against this test database). On the embedded default it is skipped, unless
 GOUJI_REQUIRE_INTEGRATION=1 says the services must be there.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """The project's foundation: settings from the environment, home page, health check."""
+
 from __future__ import annotations
 
 import subprocess
@@ -70,8 +71,12 @@ def _settings_under(env: dict) -> dict:
     )
     base = {"PATH": "/usr/bin:/bin", "SQLITE_PATH": "/tmp/gouji-settings-probe.sqlite3"}
     out = subprocess.run(
-        [sys.executable, "-c", code], env={**base, **env}, cwd=settings.BASE_DIR,
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     import json
 
@@ -85,13 +90,15 @@ def test_nothing_set_means_sqlite_and_eager_celery():
 
 
 def test_environment_switches_to_postgres_and_a_real_broker():
-    probe = _settings_under({
-        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/somewhere",
-        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/3",
-        "DEBUG": "False",
-        "SECRET_KEY": "a-deployment-sets-its-own-key",  # refused without (tests/hostile)
-        "ALLOWED_HOSTS": "gouji.example,127.0.0.1",
-    })
+    probe = _settings_under(
+        {
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/somewhere",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/3",
+            "DEBUG": "False",
+            "SECRET_KEY": "a-deployment-sets-its-own-key",  # refused without (tests/hostile)
+            "ALLOWED_HOSTS": "gouji.example,127.0.0.1",
+        }
+    )
     assert probe["engine"] == "django.db.backends.postgresql"
     assert probe["name"] == "somewhere"
     assert probe["eager"] is False

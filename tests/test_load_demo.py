@@ -31,7 +31,9 @@ def test_the_demo_event_has_results_standings_and_a_live_round(client):
     assert DealReport.objects.final().filter(deal__match__round__in=closed).count() == 3 * 6 * 6
     assert event.rounds.get(number=4).state == "published"
     assert DealReport.objects.filter(deal__match__round__event=event, state="disputed").count() == 1
-    unions = StandingsSnapshot.objects.get(round__number=3, round__event=event, kind="unions", scope="event")
+    unions = StandingsSnapshot.objects.get(
+        round__number=3, round__event=event, kind="unions", scope="event"
+    )
     assert len(unions.rows) == 12 and sum(r["match_points"] for r in unions.rows) > 0
     call_command("load_demo")
     assert Event.objects.filter(organisers__username="demo", game="gouji").count() == 1
@@ -47,9 +49,13 @@ def test_the_giog_demo_event_has_hands_and_standings(client):
     assert event.published and event.registrations.count() == 10
     assert event.rounds.get(number=1).state == "closed"
     finals = DealReport.objects.final().filter(deal__match__round__event=event)
-    assert finals.filter(play_log__isnull=False).exists() and finals.filter(play_log__isnull=True).exists()
-    snapshot = StandingsSnapshot.objects.get(round__event=event, round__number=2, kind="players",
-                                             scope="event")
+    assert (
+        finals.filter(play_log__isnull=False).exists()
+        and finals.filter(play_log__isnull=True).exists()
+    )
+    snapshot = StandingsSnapshot.objects.get(
+        round__event=event, round__number=2, kind="players", scope="event"
+    )
     assert len(snapshot.rows) == 10 and snapshot.unfinished == 1
     call_command("load_demo")
     assert Event.objects.filter(game="giog").count() == 1

@@ -3,6 +3,7 @@
 Six entries once repeated their sentence four or five times (issue 14); a translation made by
 pasting the same text again is caught here whether or not a space separates the copies.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,7 @@ PO = Path(__file__).resolve().parent.parent / "locale" / "en" / "LC_MESSAGES" / 
 
 
 def _unquote(line: str) -> str:
-    return line[line.index('"') + 1:line.rindex('"')].replace('\\"', '"').replace("\\n", "\n")
+    return line[line.index('"') + 1 : line.rindex('"')].replace('\\"', '"').replace("\\n", "\n")
 
 
 def entries(text: str) -> list[dict]:
@@ -58,7 +59,7 @@ def repeats_itself(text: str) -> bool:
 
 
 def test_the_reader_and_the_check_catch_what_they_must():
-    sample = ('#, fuzzy\nmsgid "甲"\nmsgstr ""\n"One. One."\n\nmsgid "乙"\nmsgstr ""\n')
+    sample = '#, fuzzy\nmsgid "甲"\nmsgstr ""\n"One. One."\n\nmsgid "乙"\nmsgstr ""\n'
     first, second = entries(sample)
     assert "fuzzy" in first["flags"] and first["msgstr"][0] == "One. One."
     assert second["msgstr"][0] == ""
@@ -75,16 +76,20 @@ def catalogue():
 
 def test_no_translation_is_empty_or_fuzzy(catalogue):
     assert len(catalogue) > 500
-    empty = [e["msgid"] for e in catalogue
-             if not e["msgstr"] or any(not s.strip() for s in e["msgstr"].values())]
+    empty = [
+        e["msgid"]
+        for e in catalogue
+        if not e["msgstr"] or any(not s.strip() for s in e["msgstr"].values())
+    ]
     fuzzy = [e["msgid"] for e in catalogue if "fuzzy" in e["flags"]]
     assert not empty, empty
     assert not fuzzy, fuzzy
 
 
 def test_no_translation_repeats_a_sentence(catalogue):
-    repeated = [e["msgid"] for e in catalogue
-                if any(repeats_itself(s) for s in e["msgstr"].values())]
+    repeated = [
+        e["msgid"] for e in catalogue if any(repeats_itself(s) for s in e["msgstr"].values())
+    ]
     assert not repeated, repeated
 
 

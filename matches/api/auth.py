@@ -3,6 +3,7 @@
 Kept apart from the views: DRF's settings import this module while `rest_framework.views` is
 being set up.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,13 +13,13 @@ from rest_framework.authentication import TokenAuthentication
 
 from matches import ratelimit
 
-
 TOKEN_KEY = re.compile(r"[A-Za-z0-9]{1,40}")
 
 
 def throttled(wait: int, what: str) -> exceptions.Throttled:
-    return exceptions.Throttled(wait=wait, detail=f"too many {what} from this address; "
-                                                  f"try again in {wait} seconds")
+    return exceptions.Throttled(
+        wait=wait, detail=f"too many {what} from this address; try again in {wait} seconds"
+    )
 
 
 class LimitedTokenAuthentication(TokenAuthentication):

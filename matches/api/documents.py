@@ -1,4 +1,5 @@
 """Reading JSON documents from request bodies, refusing what could hurt the server."""
+
 from __future__ import annotations
 
 import json
@@ -69,8 +70,9 @@ def parse_json_text(text: str) -> object:
     except ValueError as exc:
         raise DocumentError(f"not JSON: {exc}")
     if _unstorable_text(document):
-        raise DocumentError("holding a NUL character (\\u0000) or an unpaired surrogate "
-                            "(\\ud800-\\udfff)")
+        raise DocumentError(
+            "holding a NUL character (\\u0000) or an unpaired surrogate (\\ud800-\\udfff)"
+        )
     return document
 
 
@@ -95,6 +97,8 @@ def read_json_document(request) -> object:
     except ValueError as exc:
         raise ApiError("bad_document", f"the body is not JSON: {exc}")
     if _unstorable_text(document):
-        raise ApiError("bad_document", "the JSON holds a NUL character (\\u0000) or an unpaired "
-                       "surrogate (\\ud800-\\udfff)")
+        raise ApiError(
+            "bad_document",
+            "the JSON holds a NUL character (\\u0000) or an unpaired surrogate (\\ud800-\\udfff)",
+        )
     return document

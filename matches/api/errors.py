@@ -4,6 +4,7 @@ Clients (digital tables, apps) branch on the stable `code`; people read `message
 the rule id (R9, G8, ...) where one applies. No request may produce a 500: anything unexpected is
 logged and answered as a JSON error.
 """
+
 from __future__ import annotations
 
 import logging
@@ -58,9 +59,14 @@ def api_exception_handler(exc, context):
         # Idempotency-Key is safe: a report that did get stored is returned, not stored twice.
         log.warning("database unavailable: %s", exc)
         return Response(
-            {"error": {"code": "database_unavailable",
-                       "message": "the database is unavailable; retry with the same Idempotency-Key"}},
-            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"},
+            {
+                "error": {
+                    "code": "database_unavailable",
+                    "message": "the database is unavailable; retry with the same Idempotency-Key",
+                }
+            },
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
         )
     response = exception_handler(exc, context)
     if response is None:
@@ -68,7 +74,12 @@ def api_exception_handler(exc, context):
         # else is a bug: log it, and still answer in the API's shape.
         log.exception("unhandled API error", exc_info=exc)
         return Response(
-            {"error": {"code": "internal_error", "message": "the server could not handle this request"}},
+            {
+                "error": {
+                    "code": "internal_error",
+                    "message": "the server could not handle this request",
+                }
+            },
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
     if isinstance(exc, ApiError):

@@ -4,6 +4,7 @@ Same visibility as the public pages (`matches.events.live`): unpublished events 
 here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
 ETag, so a poller gets 304 while nothing changes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -14,18 +15,27 @@ from django.views.decorators.http import condition
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.permissions import AllowAny
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from matches import selectors
 from matches.events import live
 from matches.front_cache import front_cacheable
 
-
 # Every field `_event_json` shows: a venue or date change must change the events list's ETag.
-EVENT_FIELDS = ("pk", "name", "venue", "start_date", "end_date", "game", "entry_type",
-                "deals_per_match", "labels", "place_points")
+EVENT_FIELDS = (
+    "pk",
+    "name",
+    "venue",
+    "start_date",
+    "end_date",
+    "game",
+    "entry_type",
+    "deals_per_match",
+    "labels",
+    "place_points",
+)
 
 
 def _etag(request, event_id=None, *args, params: str = "", **kwargs):
@@ -57,23 +67,40 @@ def _cache(response):
 
 
 def _event_json(event) -> dict:
-    data = {"id": event.pk, "name": event.name, "venue": event.venue,
-            "start_date": event.start_date, "end_date": event.end_date, "game": event.game,
-            "entry_type": event.entry_type, "deals_per_match": event.deals_per_match,
-            "labels": event.labels}
+    data = {
+        "id": event.pk,
+        "name": event.name,
+        "venue": event.venue,
+        "start_date": event.start_date,
+        "end_date": event.end_date,
+        "game": event.game,
+        "entry_type": event.entry_type,
+        "deals_per_match": event.deals_per_match,
+        "labels": event.labels,
+    }
     data.update(event.adapter.public_event_json(event))
     return data
 
 
 def _round_json(round_) -> dict:
-    return {"number": round_.number, "stage": round_.stage.name or round_.stage.format,
-            "stage_format": round_.stage.format, "state": round_.state, "silent": round_.silent,
-            "results_visible": live.results_visible(round_)}
+    return {
+        "number": round_.number,
+        "stage": round_.stage.name or round_.stage.format,
+        "stage_format": round_.stage.format,
+        "state": round_.state,
+        "silent": round_.silent,
+        "results_visible": live.results_visible(round_),
+    }
 
 
 @front_cacheable
 @condition(etag_func=_etag)
-@extend_schema(operation_id="public_events", summary="Published events", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@extend_schema(
+    operation_id="public_events",
+    summary="Published events",
+    responses={200: OpenApiTypes.OBJECT},
+    tags=["public"],
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
@@ -83,19 +110,32 @@ def events(request):
 
 @front_cacheable
 @condition(etag_func=_etag)
-@extend_schema(operation_id="public_event", summary="One published event with its visible rounds", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@extend_schema(
+    operation_id="public_event",
+    summary="One published event with its visible rounds",
+    responses={200: OpenApiTypes.OBJECT},
+    tags=["public"],
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
 def event_detail(request, event_id: int):
     event = _event(event_id)
-    return _cache(Response({**_event_json(event),
-                            "rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
+    return _cache(
+        Response(
+            {**_event_json(event), "rounds": [_round_json(r) for r in live.visible_rounds(event)]}
+        )
+    )
 
 
 @front_cacheable
 @condition(etag_func=_etag)
-@extend_schema(operation_id="public_rounds", summary="The visible rounds of an event", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@extend_schema(
+    operation_id="public_rounds",
+    summary="The visible rounds of an event",
+    responses={200: OpenApiTypes.OBJECT},
+    tags=["public"],
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
@@ -106,7 +146,12 @@ def rounds(request, event_id: int):
 
 @front_cacheable
 @condition(etag_func=_etag)
-@extend_schema(operation_id="public_pairings", summary="A round's tables, unions and seats; results unless the round is silent", responses={200: OpenApiTypes.OBJECT}, tags=["public"])
+@extend_schema(
+    operation_id="public_pairings",
+    summary="A round's tables, unions and seats; results unless the round is silent",
+    responses={200: OpenApiTypes.OBJECT},
+    tags=["public"],
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
@@ -122,14 +167,25 @@ def pairings(request, event_id: int, number: int):
     for row, entry in zip(rows, tables):
         # Said the same way for every game: a forfeit (who did not play), a stop by time.
         if isinstance(entry.get("result"), dict):
-            entry["result"].update(forfeit=row["match"].forfeit or None,
-                                   stopped_after=row["match"].stopped_after)
+            entry["result"].update(
+                forfeit=row["match"].forfeit or None, stopped_after=row["match"].stopped_after
+            )
     return _cache(Response({"event": event.pk, "round": _round_json(round_), "tables": tables}))
 
 
 @front_cacheable
 @condition(etag_func=_standings_etag)
-@extend_schema(operation_id="public_standings", summary="Union or individual standings after a round", responses={200: OpenApiTypes.OBJECT}, parameters=[OpenApiParameter("kind", str, enum=["unions", "players"]), OpenApiParameter("scope", str, enum=["event", "stage"]), OpenApiParameter("round", int)], tags=["public"])
+@extend_schema(
+    operation_id="public_standings",
+    summary="Union or individual standings after a round",
+    responses={200: OpenApiTypes.OBJECT},
+    parameters=[
+        OpenApiParameter("kind", str, enum=["unions", "players"]),
+        OpenApiParameter("scope", str, enum=["event", "stage"]),
+        OpenApiParameter("round", int),
+    ],
+    tags=["public"],
+)
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
@@ -142,14 +198,36 @@ def standings(request, event_id: int):
         raise NotFound("no such standings")
     round_number = request.GET.get("round")
     # ASCII digits only: "²".isdigit() is true and int("²") fails.
-    if round_number is not None and not (round_number.isascii() and round_number.isdigit()
-                                         and len(round_number) <= 9):
+    if round_number is not None and not (
+        round_number.isascii() and round_number.isdigit() and len(round_number) <= 9
+    ):
         raise NotFound("no such round")
     snapshot = live.public_snapshot(event, kind, scope, int(round_number) if round_number else None)
     if snapshot is None:
-        return _cache(Response({"event": event.pk, "kind": kind, "scope": scope, "round": None,
-                                "final": False, "rows": []}))
-    return _cache(Response({"event": event.pk, "kind": kind, "scope": scope,
-                            "round": snapshot.round.number, "stage": snapshot.stage.name,
-                            "final": snapshot.unfinished == 0, "unfinished": snapshot.unfinished,
-                            "computed_at": snapshot.computed_at, "rows": snapshot.rows}))
+        return _cache(
+            Response(
+                {
+                    "event": event.pk,
+                    "kind": kind,
+                    "scope": scope,
+                    "round": None,
+                    "final": False,
+                    "rows": [],
+                }
+            )
+        )
+    return _cache(
+        Response(
+            {
+                "event": event.pk,
+                "kind": kind,
+                "scope": scope,
+                "round": snapshot.round.number,
+                "stage": snapshot.stage.name,
+                "final": snapshot.unfinished == 0,
+                "unfinished": snapshot.unfinished,
+                "computed_at": snapshot.computed_at,
+                "rows": snapshot.rows,
+            }
+        )
+    )

@@ -5,6 +5,7 @@ Authentication: a DRF token (`Authorization: Token <key>`), a session, or a refe
 (`Authorization: Referee <token>`), which acts on that link's table only. Errors are
 `{"error": {"code", "message", "rule"?, "errors"?, "verdict"?}}`.
 """
+
 from __future__ import annotations
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -21,17 +22,14 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import ratelimit
+from matches import permissions, ratelimit, selectors
 from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
-from matches.permissions import can_manage_event
-from matches import selectors
+from matches.permissions import Actor, can_manage_event
 from matches.results import service as results
-from matches import permissions
 from matches.results.errors import ResultError
-from matches.permissions import Actor
 
 
 class RefereeLinkAuthentication(BaseAuthentication):
@@ -59,11 +57,14 @@ class RefereeLinkAuthentication(BaseAuthentication):
                 raise throttled(wait, "wrong referee tokens")
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
             raise exceptions.AuthenticationFailed(
-                "unknown or revoked referee link (a re-drawn round's tables get new links)")
+                "unknown or revoked referee link (a re-drawn round's tables get new links)"
+            )
         wait = ratelimit.REFEREE_TOKEN_REQUESTS.hit(token)
         if wait:
-            raise exceptions.Throttled(wait=wait, detail="too many requests with this referee "
-                                                         f"link; try again in {wait} seconds")
+            raise exceptions.Throttled(
+                wait=wait,
+                detail=f"too many requests with this referee link; try again in {wait} seconds",
+            )
         from django.contrib.auth.models import AnonymousUser
 
         return AnonymousUser(), link
@@ -79,9 +80,13 @@ class RefereeLinkScheme(OpenApiAuthenticationExtension):
     name = "refereeLink"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`Referee <token>`: the token of a referee link (its QR code); "
-                               "acts on that link's table only."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Referee <token>`: the token of a referee link (its QR code); "
+            "acts on that link's table only.",
+        }
 
 
 AUTHENTICATION = [RefereeLinkAuthentication, LimitedTokenAuthentication, SessionAuthentication]
@@ -105,6 +110,7 @@ def _not_found(what: str) -> ApiError:
 
 # --- JSON shapes ------------------------------------------------------------------------------
 
+
 def report_json(report: DealReport, full: bool = True, confirmations=None) -> dict:
     """`confirmations`: the report's confirmations when the caller knows them (none for a report
     just created), which spares a query."""
@@ -119,22 +125,33 @@ def report_json(report: DealReport, full: bool = True, confirmations=None) -> di
         "created_at": report.created_at.isoformat(),
     }
     if full:
-        data.update({
-            "summary": report.summary,
-            "has_play_log": report.play_log is not None,
-            "verdict": report.verdict,
-            "submitted_by": report.submitted_by.get_username() if report.submitted_by else None,
-            "via": report.via,
-            "referee_link": report.referee_link_id,
-            "reason": report.reason,
-            "replaces": report.replaces_id,
-            "confirmations": [
-                {"role": c.role, "agrees": c.agrees, "note": c.note, "at": c.at.isoformat(),
-                 "by": c.user.get_username() if c.user else None, "referee_link": c.referee_link_id}
-                for c in (confirmations if confirmations is not None
-                          else report.confirmations.select_related("user"))
-            ],
-        })
+        data.update(
+            {
+                "summary": report.summary,
+                "has_play_log": report.play_log is not None,
+                "verdict": report.verdict,
+                "submitted_by": report.submitted_by.get_username() if report.submitted_by else None,
+                "via": report.via,
+                "referee_link": report.referee_link_id,
+                "reason": report.reason,
+                "replaces": report.replaces_id,
+                "confirmations": [
+                    {
+                        "role": c.role,
+                        "agrees": c.agrees,
+                        "note": c.note,
+                        "at": c.at.isoformat(),
+                        "by": c.user.get_username() if c.user else None,
+                        "referee_link": c.referee_link_id,
+                    }
+                    for c in (
+                        confirmations
+                        if confirmations is not None
+                        else report.confirmations.select_related("user")
+                    )
+                ],
+            }
+        )
     return data
 
 
@@ -153,13 +170,25 @@ def table_json(table: Table, actor: Actor) -> dict:
     show_results = participant or not round_.silent
     data = {
         "table": {"id": table.pk, "number": table.number},
-        "round": {"id": round_.pk, "number": round_.number, "state": round_.state,
-                  "silent": round_.silent},
-        "event": {"id": round_.event_id, "name": round_.event.name, "game": round_.event.game,
-                  "result_confirmation": round_.event.result_confirmation},
+        "round": {
+            "id": round_.pk,
+            "number": round_.number,
+            "state": round_.state,
+            "silent": round_.silent,
+        },
+        "event": {
+            "id": round_.event_id,
+            "name": round_.event.name,
+            "game": round_.event.game,
+            "result_confirmation": round_.event.result_confirmation,
+        },
         "seats": [
-            {"seat": seat.seat, "side": seat.side, "player": str(seat.player),
-             "union": seat.union.name}
+            {
+                "seat": seat.seat,
+                "side": seat.side,
+                "player": str(seat.player),
+                "union": seat.union.name,
+            }
             for seat in table.seats.select_related("player", "union")
         ],
         "unions": None,
@@ -192,11 +221,18 @@ def table_json(table: Table, actor: Actor) -> dict:
 
 
 def _visible_table(table_id: int, actor: Actor) -> Table:
-    table = Table.objects.select_related("round__event", "match__union_a", "match__union_b").filter(
-        pk=table_id).first()
+    table = (
+        Table.objects.select_related("round__event", "match__union_a", "match__union_b")
+        .filter(pk=table_id)
+        .first()
+    )
     if table is None:
-        raise ApiError("not_found", "no such table (a table of a re-drawn round no longer "
-                       "exists: reload the round's tables)", status_code=404)
+        raise ApiError(
+            "not_found",
+            "no such table (a table of a re-drawn round no longer "
+            "exists: reload the round's tables)",
+            status_code=404,
+        )
     if table.round.state == Round.State.DRAFT and not (
         actor.is_authenticated and can_manage_event(actor.user, table.round.event)
     ):
@@ -222,14 +258,17 @@ def _body(request) -> dict:
 # --- endpoints ---------------------------------------------------------------------------------
 
 _idempotency = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
     description="A retry or double tap with the same key returns the first report.",
 )
 _responses = {code: OpenApiTypes.OBJECT for code in (200, 201, 400, 401, 403, 404, 409, 422)}
 
 
-@extend_schema(summary="A table's seats, deals, result states and the tributes owed",
-               responses=_responses)
+@extend_schema(
+    summary="A table's seats, deals, result states and the tributes owed", responses=_responses
+)
 @api_view(["GET"])
 @authentication_classes(AUTHENTICATION)
 @permission_classes([AllowAny])
@@ -240,7 +279,9 @@ def table_detail(request, table_id: int):
 
 @extend_schema(
     summary="Report a deal: a gouji-outcome/1 summary and/or a gouji-deal/1 play log",
-    request=OpenApiTypes.OBJECT, responses=_responses, parameters=[_idempotency],
+    request=OpenApiTypes.OBJECT,
+    responses=_responses,
+    parameters=[_idempotency],
 )
 @api_view(["POST"])
 @authentication_classes(AUTHENTICATION)
@@ -259,29 +300,42 @@ def submit_deal_report(request, table_id: int, number: int):
             raise ResultError("permission_denied", "you do not referee this table", status=403)
         deal = results.deal_for(match, number)
         report, created = results.submit_report(
-            deal, body.get("summary"), body.get("play_log"), actor,
+            deal,
+            body.get("summary"),
+            body.get("play_log"),
+            actor,
             request.headers.get("Idempotency-Key", ""),
         )
     except ResultError as exc:
         return _error(exc)
-    response = Response({"report": report_json(report, confirmations=[] if created else None)},
-                        status=201 if created else 200)
+    response = Response(
+        {"report": report_json(report, confirmations=[] if created else None)},
+        status=201 if created else 200,
+    )
     if not created:
         response["Idempotent-Replayed"] = "true"
     return response
 
 
 def _report(report_id: int) -> DealReport:
-    report = DealReport.objects.select_related(
-        "deal__match__round__event", "deal__match__table", "submitted_by",
-    ).filter(pk=report_id).first()
+    report = (
+        DealReport.objects.select_related(
+            "deal__match__round__event",
+            "deal__match__table",
+            "submitted_by",
+        )
+        .filter(pk=report_id)
+        .first()
+    )
     if report is None:
         raise _not_found("report")
     return report
 
 
-@extend_schema(summary="One deal report with its verdict, confirmations and history links",
-               responses=_responses)
+@extend_schema(
+    summary="One deal report with its verdict, confirmations and history links",
+    responses=_responses,
+)
 @api_view(["GET"])
 @authentication_classes(AUTHENTICATION)
 @permission_classes([AllowAny])
@@ -291,15 +345,22 @@ def report_detail(request, report_id: int):
     table = report.deal.match.table
     participant = table is not None and is_participant(actor, table)
     round_ = report.deal.match.round
-    public = (report.is_final and round_.state != Round.State.DRAFT and not round_.silent
-              and round_.event.published)
+    public = (
+        report.is_final
+        and round_.state != Round.State.DRAFT
+        and not round_.silent
+        and round_.event.published
+    )
     if not (participant or public):
         raise _not_found("report")
     return Response({"report": report_json(report, full=participant)})
 
 
-@extend_schema(summary="Confirm (agrees: true) or dispute (agrees: false) a pending report",
-               request=OpenApiTypes.OBJECT, responses=_responses)
+@extend_schema(
+    summary="Confirm (agrees: true) or dispute (agrees: false) a pending report",
+    request=OpenApiTypes.OBJECT,
+    responses=_responses,
+)
 @api_view(["POST"])
 @authentication_classes(AUTHENTICATION)
 @permission_classes([AllowAny])
@@ -322,8 +383,12 @@ def confirm_deal_report(request, report_id: int):
     return Response({"report": report_json(report)})
 
 
-@extend_schema(summary="Organisers: replace a deal's result (a new final report, with a reason)",
-               request=OpenApiTypes.OBJECT, responses=_responses, parameters=[_idempotency])
+@extend_schema(
+    summary="Organisers: replace a deal's result (a new final report, with a reason)",
+    request=OpenApiTypes.OBJECT,
+    responses=_responses,
+    parameters=[_idempotency],
+)
 @api_view(["POST"])
 @authentication_classes(AUTHENTICATION)
 @permission_classes([AllowAny])
@@ -339,8 +404,14 @@ def correct_deal(request, deal_id: int):
     if deal is None:
         raise _not_found("deal")
     try:
-        report = results.correct_result(deal, body.get("summary"), body.get("play_log"), actor,
-                                        reason, request.headers.get("Idempotency-Key", ""))
+        report = results.correct_result(
+            deal,
+            body.get("summary"),
+            body.get("play_log"),
+            actor,
+            reason,
+            request.headers.get("Idempotency-Key", ""),
+        )
     except ResultError as exc:
         return _error(exc)
     replayed = getattr(report, "replayed", False)

@@ -1,16 +1,17 @@
 """Stateless rule checks: replay a record or settle a summary, as the command line does."""
+
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.permissions import AllowAny
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from matches.api.documents import read_json_document
-from matches.games.errors import BadDocument
 from matches.games.engines import get_game
+from matches.games.errors import BadDocument
 from matches.games.registry import default_game
 
 
@@ -29,7 +30,9 @@ def _run(request, game_name: str | None, operation: str) -> Response:
     return Response(verdict)
 
 
-_schema = dict(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+_schema = dict(
+    request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT}
+)
 
 
 def _endpoint(operation: str, operation_id: str, summary: str):
@@ -48,9 +51,16 @@ def _endpoint(operation: str, operation_id: str, summary: str):
 # /rules/replay and /rules/settle answer for the site's first game (Gou Ji), as they always have;
 # /rules/<game>/replay and /settle for any game.
 replay = _endpoint("replay", "rules_replay", "Replay a gouji-deal/1 record and return its verdict")
-settle = _endpoint("check_summary", "rules_settle",
-                   "Settle a gouji-outcome/1 summary and return its verdict")
-game_replay = _endpoint("replay", "rules_game_replay",
-                        "Replay a game's play record (gouji-deal/1, giog-hand/1): its verdict")
-game_settle = _endpoint("check_summary", "rules_game_settle",
-                        "Check a game's referee summary (gouji-outcome/1, giog-outcome/1)")
+settle = _endpoint(
+    "check_summary", "rules_settle", "Settle a gouji-outcome/1 summary and return its verdict"
+)
+game_replay = _endpoint(
+    "replay",
+    "rules_game_replay",
+    "Replay a game's play record (gouji-deal/1, giog-hand/1): its verdict",
+)
+game_settle = _endpoint(
+    "check_summary",
+    "rules_game_settle",
+    "Check a game's referee summary (gouji-outcome/1, giog-outcome/1)",
+)

@@ -6,6 +6,7 @@ the API's one error shape (matches/api/errors.py), the answers any operation may
 read, 413 for a body, 429 from the rate limits (matches/ratelimit.py) and 503 while the database
 is down. Schemathesis checks the API against the result (tests/hostile/test_schemathesis.py).
 """
+
 from __future__ import annotations
 
 ERROR_SCHEMA = {
@@ -51,8 +52,11 @@ def add_error_responses(result, generator, request, public):
                 codes += ["401", "403"]
             responses = operation.setdefault("responses", {})
             for code in codes:
-                responses.setdefault(code, {
-                    "description": DESCRIPTIONS[code],
-                    "content": {"application/json": {"schema": ref}},
-                })
+                responses.setdefault(
+                    code,
+                    {
+                        "description": DESCRIPTIONS[code],
+                        "content": {"application/json": {"schema": ref}},
+                    },
+                )
     return result

@@ -14,13 +14,19 @@ urlpatterns = [
     path("public/events/", public.events, name="public-events"),
     path("public/events/<int:event_id>/", public.event_detail, name="public-event"),
     path("public/events/<int:event_id>/rounds/", public.rounds, name="public-rounds"),
-    path("public/events/<int:event_id>/rounds/<int:number>/pairings/", public.pairings,
-         name="public-pairings"),
+    path(
+        "public/events/<int:event_id>/rounds/<int:number>/pairings/",
+        public.pairings,
+        name="public-pairings",
+    ),
     path("public/events/<int:event_id>/standings/", public.standings, name="public-standings"),
     # deal results (matches/api/results.py)
     path("tables/<int:table_id>", results.table_detail, name="table-detail"),
-    path("tables/<int:table_id>/deals/<int:number>/reports", results.submit_deal_report,
-         name="deal-report-submit"),
+    path(
+        "tables/<int:table_id>/deals/<int:number>/reports",
+        results.submit_deal_report,
+        name="deal-report-submit",
+    ),
     path("reports/<int:report_id>", results.report_detail, name="report-detail"),
     path("reports/<int:report_id>/confirm", results.confirm_deal_report, name="report-confirm"),
     path("deals/<int:deal_id>/corrections", results.correct_deal, name="deal-correct"),

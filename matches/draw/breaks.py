@@ -7,6 +7,7 @@ including unions tied with the last one in (equal on every tie-break: the organi
 draw (`service._draw_knockout`) seeds from it: 1 v N, 2 v N-1, ...; tied knockout matches get
 extra deals (`standings.service._write_match_result`).
 """
+
 from __future__ import annotations
 
 import math
@@ -21,8 +22,9 @@ from matches.standings.service import union_rows
 
 
 def _closed_rounds(event, after_round: int) -> list[Round]:
-    return list(event.rounds.filter(number__lte=after_round, state=Round.State.CLOSED)
-                .order_by("number"))
+    return list(
+        event.rounds.filter(number__lte=after_round, state=Round.State.CLOSED).order_by("number")
+    )
 
 
 def propose_break(event, size: int, after_round: int | None = None) -> dict:
@@ -40,8 +42,11 @@ def propose_break(event, size: int, after_round: int | None = None) -> dict:
     rounds = _closed_rounds(event, after_round)
     if not rounds or rounds[-1].number != after_round:
         raise SeatingRefused(_("第 %(n)s 轮尚未结束") % {"n": after_round})
-    withdrawn = set(Registration.objects.filter(
-        event=event, status=Registration.Status.WITHDRAWN).values_list("union_id", flat=True))
+    withdrawn = set(
+        Registration.objects.filter(event=event, status=Registration.Status.WITHDRAWN).values_list(
+            "union_id", flat=True
+        )
+    )
     ranked = union_rows(event, rounds)
     rows = [r for r in ranked if r["union"] not in withdrawn]
     left_out = [r["name"] for r in ranked if r["union"] in withdrawn]
@@ -52,13 +57,19 @@ def propose_break(event, size: int, after_round: int | None = None) -> dict:
     for index, row in enumerate(rows):
         row["in_break"] = index < size
         row["tied"] = bool(tied_out) and row["rank"] == cut_rank
-    return {"after_round": after_round, "size": size, "rows": rows, "tied_at_cut": tied_out,
-            "withdrawn": left_out}
+    return {
+        "after_round": after_round,
+        "size": size,
+        "rows": rows,
+        "tied_at_cut": tied_out,
+        "withdrawn": left_out,
+    }
 
 
 @transaction.atomic
-def confirm_break(event, size: int, after_round: int | None = None, *, name: str = "",
-                  user=None) -> Stage:
+def confirm_break(
+    event, size: int, after_round: int | None = None, *, name: str = "", user=None
+) -> Stage:
     """Create the knockout stage with the proposed break (the unions listed first on a tie at
     the cut are the ones in, by the event's last tie-break, seed)."""
     if event.rounds.exclude(state=Round.State.CLOSED).exists():
@@ -67,12 +78,24 @@ def confirm_break(event, size: int, after_round: int | None = None, *, name: str
     seeds = [r["union"] for r in proposal["rows"] if r["in_break"]]
     order = (event.stages.aggregate(n=Max("order"))["n"] or 0) + 1
     stage = Stage.objects.create(
-        event=event, order=order, name=name or _("淘汰赛"),
-        format=Stage.Format.SINGLE_ELIMINATION, qualifiers=size,
-        planned_rounds=max(1, math.ceil(math.log2(size))), break_unions=seeds,
+        event=event,
+        order=order,
+        name=name or _("淘汰赛"),
+        format=Stage.Format.SINGLE_ELIMINATION,
+        qualifiers=size,
+        planned_rounds=max(1, math.ceil(math.log2(size))),
+        break_unions=seeds,
     )
     last = event.rounds.get(number=proposal["after_round"])
-    RoundLog.objects.create(round=last, action=RoundLog.Action.BREAK, user=user,
-                            details={"stage": stage.pk, "size": size, "unions": seeds,
-                                     "tied_at_cut": proposal["tied_at_cut"]})
+    RoundLog.objects.create(
+        round=last,
+        action=RoundLog.Action.BREAK,
+        user=user,
+        details={
+            "stage": stage.pk,
+            "size": size,
+            "unions": seeds,
+            "tied_at_cut": proposal["tied_at_cut"],
+        },
+    )
     return stage

@@ -6,6 +6,7 @@ engine's own `annotate` (rematch, same club, seat balance, score-group moves) an
 written to the round's audit log (`RoundLog`, action "edit"); the function returns the changed
 tables explained, as the organiser's page shows them.
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -49,9 +50,15 @@ def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: 
     matches = Match.objects.filter(pk__in=list(touched)).select_related("table")
     service._reflag_team(round_, matches)
     RoundLog.objects.create(
-        round=round_, action=RoundLog.Action.EDIT, user=user,
-        details={"edit": kind, **extra, "before": before,
-                 "after": service._describe_matches(matches)},
+        round=round_,
+        action=RoundLog.Action.EDIT,
+        user=user,
+        details={
+            "edit": kind,
+            **extra,
+            "before": before,
+            "after": service._describe_matches(matches),
+        },
     )
     return service._explain(round_, matches)
 
@@ -67,9 +74,14 @@ def move_union(round_: Round, union: Union, table_number: int, side: str, *, use
     if target.pk == union.pk:
         raise SeatingRefused(_("该联邦已在此位置"))
     touched, before = service._swap(round_, union, target)
-    return _finish(round_, "move", touched, before, user,
-                   {"union": union.pk, "table": table_number, "side": side,
-                    "displaced": target.pk})
+    return _finish(
+        round_,
+        "move",
+        touched,
+        before,
+        user,
+        {"union": union.pk, "table": table_number, "side": side, "displaced": target.pk},
+    )
 
 
 @transaction.atomic
@@ -100,8 +112,14 @@ def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Unio
             before += [b for b in was if b not in before]
     if not touched:
         raise SeatingRefused(_("这两个联邦已在此桌"))
-    return _finish(round_, "pair", touched, before, user,
-                   {"table": table_number, "unions": [union_a.pk, union_b.pk]})
+    return _finish(
+        round_,
+        "pair",
+        touched,
+        before,
+        user,
+        {"table": table_number, "unions": [union_a.pk, union_b.pk]},
+    )
 
 
 @transaction.atomic
@@ -115,5 +133,6 @@ def give_bye(round_: Round, union: Union, *, user=None):
         raise SeatingRefused(_("该联邦已轮空"))
     _entry(round_, union)
     touched, before = service._swap(round_, holder.union, union)
-    return _finish(round_, "bye", touched, before, user,
-                   {"union": union.pk, "from": holder.union_id})
+    return _finish(
+        round_, "bye", touched, before, user, {"union": union.pk, "from": holder.union_id}
+    )

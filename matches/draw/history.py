@@ -1,4 +1,5 @@
 """Read an event's history into the plain values the seating engine takes (no writes)."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -6,10 +7,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import F
 
-from matches.models import Event, Registration, Round, RoundEntry, TableSeat
-from matches.models.round import SIDE_A
 from matches.draw.generator.individual import Player as DrawPlayer
 from matches.draw.generator.types import Entrant
+from matches.models import Event, Registration, Round, RoundEntry, TableSeat
+from matches.models.round import SIDE_A
 
 
 @dataclass
@@ -37,7 +38,7 @@ def union_history(event: Event, before_round: int) -> History:
             history.byes[union] += 1
             history.score[union] += match.points_a or 0
             continue
-        mine, theirs = (("a", "b") if entry.side == SIDE_A else ("b", "a"))
+        mine, theirs = ("a", "b") if entry.side == SIDE_A else ("b", "a")
         history.opponents[union].add(getattr(match, f"union_{theirs}_id"))
         history.sides[union].append(entry.side)
         history.score[union] += getattr(match, f"points_{mine}") or 0
@@ -77,7 +78,8 @@ def player_history(event: Event, before_round: int) -> History:
 def active_registrations(event: Event, round_number: int) -> list[Registration]:
     # Seeded entries first, in seed order (NULLs last on every database), then by entry order.
     registrations = event.registrations.select_related("union", "player").order_by(
-        F("seed").asc(nulls_last=True), "id")
+        F("seed").asc(nulls_last=True), "id"
+    )
     from matches.events.checkin import fresh_from
 
     fresh = fresh_from(event, round_number)

@@ -4,6 +4,7 @@ A late change re-seats only the tables it must and names them; a table with any 
 is never touched (its result stands, or the organiser awards a forfeit instead). Every action
 is written to the round's audit log.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -36,10 +37,12 @@ def _has_reports(match: Match) -> bool:
 
 def round_has_results(round_: Round) -> bool:
     """Any reported deal, forfeit or stopped match in the round (a bye's preset points aside)."""
-    return (DealReport.objects.filter(deal__match__round=round_).exists()
-            or round_.matches.exclude(forfeit="").exists()
-            or round_.matches.filter(stopped_after__isnull=False).exists()
-            or round_.matches.filter(union_b__isnull=False, points_a__isnull=False).exists())
+    return (
+        DealReport.objects.filter(deal__match__round=round_).exists()
+        or round_.matches.exclude(forfeit="").exists()
+        or round_.matches.filter(stopped_after__isnull=False).exists()
+        or round_.matches.filter(union_b__isnull=False, points_a__isnull=False).exists()
+    )
 
 
 @transaction.atomic
@@ -68,8 +71,14 @@ def _seat(match: Match, union_id: int, side: str, players: list) -> None:
     RoundEntry.objects.create(round_id=match.round_id, match=match, union_id=union_id, side=side)
     first = 1 if side == SIDE_A else 2
     for k, player_id in enumerate(players):
-        TableSeat.objects.create(table=match.table, round_id=match.round_id, seat=first + 2 * k,
-                                 side=side, player_id=player_id, union_id=union_id)
+        TableSeat.objects.create(
+            table=match.table,
+            round_id=match.round_id,
+            seat=first + 2 * k,
+            side=side,
+            player_id=player_id,
+            union_id=union_id,
+        )
 
 
 def _published(round_: Round) -> Round:
@@ -121,15 +130,27 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
         match = bye
     else:
         event = round_.event
-        match = Match.objects.create(round=round_, union_a=union, flags=[flags.BYE],
-                                     details={"late": True}, points_a=event.points_bye,
-                                     score_a=event.bye_score)
-        RoundEntry.objects.create(round=round_, match=match, union=union,
-                                  side=RoundEntry.Side.BYE)
+        match = Match.objects.create(
+            round=round_,
+            union_a=union,
+            flags=[flags.BYE],
+            details={"late": True},
+            points_a=event.points_bye,
+            score_a=event.bye_score,
+        )
+        RoundEntry.objects.create(round=round_, match=match, union=union, side=RoundEntry.Side.BYE)
         change = {"tables": [], "bye": True}
-    RoundLog.objects.create(round=round_, action=RoundLog.Action.LATE_CHANGE, user=user,
-                            details={"change": "arrive", "union": union.pk, **change,
-                                     "after": _describe_matches([match])})
+    RoundLog.objects.create(
+        round=round_,
+        action=RoundLog.Action.LATE_CHANGE,
+        user=user,
+        details={
+            "change": "arrive",
+            "union": union.pk,
+            **change,
+            "after": _describe_matches([match]),
+        },
+    )
     return change
 
 
@@ -155,8 +176,12 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
     else:
         opponent = match.union_b_id if entry.side == SIDE_A else match.union_a_id
         table_number = match.table.number
-        bye = (round_.matches.filter(union_b__isnull=True).exclude(pk=match.pk)
-               .select_related("union_a").first())
+        bye = (
+            round_.matches.filter(union_b__isnull=True)
+            .exclude(pk=match.pk)
+            .select_related("union_a")
+            .first()
+        )
         TableSeat.objects.filter(table=match.table, union=union).delete()
         entry.delete()
         if bye is not None and not _has_reports(bye):
@@ -176,15 +201,24 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
             event = round_.event
             match.delete()
             table.delete()
-            bye_match = Match.objects.create(round=round_, union_a_id=opponent,
-                                             flags=[flags.BYE], details={"late": True},
-                                             points_a=event.points_bye, score_a=event.bye_score)
-            RoundEntry.objects.create(round=round_, match=bye_match, union_id=opponent,
-                                      side=RoundEntry.Side.BYE)
+            bye_match = Match.objects.create(
+                round=round_,
+                union_a_id=opponent,
+                flags=[flags.BYE],
+                details={"late": True},
+                points_a=event.points_bye,
+                score_a=event.bye_score,
+            )
+            RoundEntry.objects.create(
+                round=round_, match=bye_match, union_id=opponent, side=RoundEntry.Side.BYE
+            )
             change = {"tables": [table_number], "bye": opponent}
-    RoundLog.objects.create(round=round_, action=RoundLog.Action.LATE_CHANGE, user=user,
-                            details={"change": "withdraw", "union": union.pk, **change,
-                                     "before": before})
+    RoundLog.objects.create(
+        round=round_,
+        action=RoundLog.Action.LATE_CHANGE,
+        user=user,
+        details={"change": "withdraw", "union": union.pk, **change, "before": before},
+    )
     return change
 
 
@@ -204,8 +238,10 @@ def withdraw_union(event, union: Union, *, user=None) -> int:
     registration.withdraw(after_round=last)
     round_ = event.rounds.filter(number=last).first()
     if round_ is not None:
-        RoundLog.objects.create(round=round_, action=RoundLog.Action.WITHDRAW, user=user,
-                                details={"union": union.pk, "after_round": last,
-                                         "at": timezone.now().isoformat()})
+        RoundLog.objects.create(
+            round=round_,
+            action=RoundLog.Action.WITHDRAW,
+            user=user,
+            details={"union": union.pk, "after_round": last, "at": timezone.now().isoformat()},
+        )
     return last
-

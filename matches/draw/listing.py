@@ -1,5 +1,6 @@
 """A round's pairings listed one line per union, by name A→Z (Chinese names by their pinyin),
 for the wall: the pairings PDF sorted by name and the hall's projector read this."""
+
 from __future__ import annotations
 
 from pypinyin import Style, lazy_pinyin
@@ -19,17 +20,45 @@ def by_name(round_: Round) -> list[dict]:
     matches = round_.matches.select_related("table", "union_a", "union_b")
     if not round_.event.is_team:
         for seat in TableSeat.objects.filter(round=round_).select_related("player", "table"):
-            rows.append({"name": seat.player.name, "table": seat.table.number,
-                         "seats": str(seat.seat), "opponent": "", "bye": False})
+            rows.append(
+                {
+                    "name": seat.player.name,
+                    "table": seat.table.number,
+                    "seats": str(seat.seat),
+                    "opponent": "",
+                    "bye": False,
+                }
+            )
         return sorted(rows, key=lambda r: name_key(r["name"]))
     for match in matches:
         if match.is_bye:
-            rows.append({"name": match.union_a.name, "table": None, "seats": "", "opponent": "",
-                         "bye": True})
+            rows.append(
+                {
+                    "name": match.union_a.name,
+                    "table": None,
+                    "seats": "",
+                    "opponent": "",
+                    "bye": True,
+                }
+            )
             continue
         table = match.table.number
-        rows.append({"name": match.union_a.name, "table": table, "seats": "1-3-5",
-                     "opponent": match.union_b.name, "bye": False})
-        rows.append({"name": match.union_b.name, "table": table, "seats": "2-4-6",
-                     "opponent": match.union_a.name, "bye": False})
+        rows.append(
+            {
+                "name": match.union_a.name,
+                "table": table,
+                "seats": "1-3-5",
+                "opponent": match.union_b.name,
+                "bye": False,
+            }
+        )
+        rows.append(
+            {
+                "name": match.union_b.name,
+                "table": table,
+                "seats": "2-4-6",
+                "opponent": match.union_a.name,
+                "bye": False,
+            }
+        )
     return sorted(rows, key=lambda r: name_key(r["name"]))

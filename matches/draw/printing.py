@@ -4,6 +4,7 @@ Chinese text uses reportlab's built-in CID font STSong-Light (the reader supplie
 no font file ships with the app). The referee QR code is drawn square by square from the
 `qrcode` matrix: no image library needed.
 """
+
 from __future__ import annotations
 
 import io
@@ -29,10 +30,15 @@ def referee_links(round_: Round, user=None) -> dict[int, str]:
     """table id → the token of an active referee link, creating one where a table has none."""
     tokens = {}
     for table in round_.tables.order_by("number"):
-        link = table.referee_links.filter(revoked_at__isnull=True).order_by("created_at", "id").first()
+        link = (
+            table.referee_links.filter(revoked_at__isnull=True).order_by("created_at", "id").first()
+        )
         if link is None:
-            link = RefereeLink.objects.create(table=table, label=_("打印的桌卡"), created_by=user
-                                              if getattr(user, "is_authenticated", False) else None)
+            link = RefereeLink.objects.create(
+                table=table,
+                label=_("打印的桌卡"),
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
         tokens[table.pk] = link.token
     return tokens
 
@@ -71,7 +77,9 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     pdf = _canvas(buffer, f"{event.name} {round_.number}")
     seats = _seats(round_)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
-    matches = round_.matches.filter(table__isnull=False).select_related("table", "union_a", "union_b")
+    matches = round_.matches.filter(table__isnull=False).select_related(
+        "table", "union_a", "union_b"
+    )
     # Tables without unions (Giog: 2-4 seats) take a result per seat on the sheet.
     per_seat = not event.adapter.has_unions
     for match in matches.order_by("table__number"):
@@ -81,10 +89,15 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         pdf.setFont(FONT, 20)
         pdf.drawString(MARGIN, top - 8 * mm, _("第 %(n)s 桌") % {"n": table.number})
         pdf.setFont(FONT, 11)
-        pdf.drawString(MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number})
+        pdf.drawString(
+            MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number}
+        )
         if not per_seat:
-            pdf.drawString(MARGIN, top - 21 * mm,
-                           f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)")
+            pdf.drawString(
+                MARGIN,
+                top - 21 * mm,
+                f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)",
+            )
         url = referee_urls.get(table.pk, "")
         if url:
             _qr(pdf, url, WIDTH - MARGIN - 32 * mm, top - 32 * mm, 32 * mm)
@@ -119,8 +132,16 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         row_height = 8 * mm
         for k in range(deal_rows + 1):
             pdf.line(MARGIN, y - k * row_height, right, y - k * row_height)
-            label = columns if k == 0 else [str(k) if k <= event.deals_per_match else _("加%(n)s") % {
-                "n": k - event.deals_per_match}] + [""] * (len(columns) - 1)
+            label = (
+                columns
+                if k == 0
+                else [
+                    str(k)
+                    if k <= event.deals_per_match
+                    else _("加%(n)s") % {"n": k - event.deals_per_match}
+                ]
+                + [""] * (len(columns) - 1)
+            )
             for x, text in zip(x_positions, label):
                 pdf.drawString(x + 1.5 * mm, y - k * row_height - 5.5 * mm, text)
         bottom = y - (deal_rows + 1) * row_height
@@ -130,9 +151,15 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         # Signatures
         y = bottom - 14 * mm
         pdf.setFont(FONT, 11)
-        signers = (_("裁判签名"),) if per_seat else (
-            _("裁判签名"), _("%(u)s 队长") % {"u": match.union_a.name},
-            _("%(u)s 队长") % {"u": match.union_b.name})
+        signers = (
+            (_("裁判签名"),)
+            if per_seat
+            else (
+                _("裁判签名"),
+                _("%(u)s 队长") % {"u": match.union_a.name},
+                _("%(u)s 队长") % {"u": match.union_b.name},
+            )
+        )
         for k, who in enumerate(signers):
             x = MARGIN + k * 60 * mm
             pdf.drawString(x, y, who)
@@ -171,7 +198,9 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         return HEIGHT - MARGIN - 18 * mm
 
     y = header()
-    for match in round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id"):
+    for match in round_.matches.select_related("table", "union_a", "union_b").order_by(
+        "table__number", "id"
+    ):
         if y - row_height < MARGIN:
             pdf.showPage()
             y = header()
@@ -183,8 +212,11 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
         if not event.adapter.has_unions:  # the players in seat order
             pdf.setFont(FONT, 11)
-            pdf.drawString(MARGIN + 16 * mm, y - 6 * mm,
-                           "  ".join(f"{s.seat} {s.player.name}" for s in table_seats))
+            pdf.drawString(
+                MARGIN + 16 * mm,
+                y - 6 * mm,
+                "  ".join(f"{s.seat} {s.player.name}" for s in table_seats),
+            )
             y -= row_height
             continue
         pdf.setFont(FONT, 11)
@@ -216,8 +248,12 @@ def _pairings_by_name_pdf(round_: Round) -> bytes:
         pdf.setFont(FONT, 16)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
         pdf.setFont(FONT, 10)
-        labels = (_("联邦") if event.is_team else _("选手"), _("桌号"), _("座位"),
-                  _("对手") if event.is_team else "")
+        labels = (
+            _("联邦") if event.is_team else _("选手"),
+            _("桌号"),
+            _("座位"),
+            _("对手") if event.is_team else "",
+        )
         for x, label in zip(columns, labels):
             pdf.drawString(x, HEIGHT - MARGIN - 14 * mm, label)
         return HEIGHT - MARGIN - 18 * mm

@@ -4,6 +4,7 @@ The pairing itself is done by the pure engine in `matches.draw.generator`; `hist
 into plain values; this module asks the engine and writes tables, matches, seats and an audit
 record (`RoundLog`) in one transaction.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,6 +15,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches.draw import history
+from matches.draw.generator import knockout, robin
+from matches.draw.generator import types as flags
+from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
+from matches.draw.generator.swiss import annotate, measure, pair_swiss
+from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
+from matches.games.registry import adapter_for
 from matches.models import (
     Match,
     Round,
@@ -26,14 +34,6 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
-from matches.draw.generator import knockout, robin
-from matches.draw.generator import types as flags
-from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
-from matches.draw.generator.swiss import annotate, measure, pair_swiss
-from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
-from matches.draw import history
-from matches.games.registry import adapter_for
-
 
 #: details of a match that describe its place, not its unions: a swap keeps them.
 KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
@@ -44,6 +44,7 @@ class SeatingRefused(Exception):
 
 
 # --- drawing --------------------------------------------------------------------------------
+
 
 def _new_seed() -> int:
     return random.SystemRandom().randrange(1, 2**62)
@@ -62,12 +63,20 @@ def create_round(
     if stage.planned_rounds and stage_round > stage.planned_rounds:
         raise SeatingRefused(_("本阶段的轮次已全部编排"))
     round_ = Round.objects.create(
-        event=event, stage=stage, number=number, stage_round=stage_round,
-        seed=_new_seed() if seed is None else seed, silent=silent,
+        event=event,
+        stage=stage,
+        number=number,
+        stage_round=stage_round,
+        seed=_new_seed() if seed is None else seed,
+        silent=silent,
     )
     _draw_into(round_)
-    RoundLog.objects.create(round=round_, action=RoundLog.Action.DRAW, user=user,
-                            details={"seed": round_.seed, "quality": round_.quality})
+    RoundLog.objects.create(
+        round=round_,
+        action=RoundLog.Action.DRAW,
+        user=user,
+        details={"seed": round_.seed, "quality": round_.quality},
+    )
     return round_
 
 
@@ -82,9 +91,12 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
     round_.seed = _new_seed() if seed is None else seed
     round_.save(update_fields=["seed"])
     _draw_into(round_)
-    RoundLog.objects.create(round=round_, action=RoundLog.Action.REDRAW, user=user,
-                            details={"old_seed": old_seed, "seed": round_.seed,
-                                     "quality": round_.quality})
+    RoundLog.objects.create(
+        round=round_,
+        action=RoundLog.Action.REDRAW,
+        user=user,
+        details={"old_seed": old_seed, "seed": round_.seed, "quality": round_.quality},
+    )
     return round_
 
 
@@ -111,9 +123,13 @@ def draw_union_tables(round_: Round) -> None:
         _draw_individual(round_)
     elif stage.format == Stage.Format.SWISS:
         entrants = history.entrants(event, round_.number)
-        draw = pair_swiss(entrants.values(), round_number=round_.stage_round,
-                          seed=round_.seed, seeded=stage.seeded,
-                          avoid_clubs=event.avoids_clubs)
+        draw = pair_swiss(
+            entrants.values(),
+            round_number=round_.stage_round,
+            seed=round_.seed,
+            seeded=stage.seeded,
+            avoid_clubs=event.avoids_clubs,
+        )
         _write_team_draw(round_, draw.pairings, draw.quality)
     elif stage.format == Stage.Format.ROUND_ROBIN:
         _draw_round_robin(round_)
@@ -188,9 +204,7 @@ def _knockout_winner(match: Match) -> int:
 
 
 def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
-    unions = Union.objects.in_bulk(
-        {u for p in pairings for u in (p.a, p.b) if u is not None}
-    )
+    unions = Union.objects.in_bulk({u for p in pairings for u in (p.a, p.b) if u is not None})
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=unions).order_by("order"):
         members[member.union_id].append(member.player_id)
@@ -202,25 +216,55 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
     )
     matches = Match.objects.bulk_create(
-        [Match(round=round_, table=table, union_a_id=p.a, union_b_id=p.b,
-               flags=p.flags, details=jsonable(p.details))
-         for table, p in zip(tables, played)]
-        + [Match(round=round_, union_a_id=p.a, flags=p.flags, details=jsonable(p.details),
-                 points_a=round_.event.points_bye, score_a=round_.event.bye_score)
-           for p in pairings if p.is_bye]
+        [
+            Match(
+                round=round_,
+                table=table,
+                union_a_id=p.a,
+                union_b_id=p.b,
+                flags=p.flags,
+                details=jsonable(p.details),
+            )
+            for table, p in zip(tables, played)
+        ]
+        + [
+            Match(
+                round=round_,
+                union_a_id=p.a,
+                flags=p.flags,
+                details=jsonable(p.details),
+                points_a=round_.event.points_bye,
+                score_a=round_.event.bye_score,
+            )
+            for p in pairings
+            if p.is_bye
+        ]
     )
     entries, seats = [], []
     for match in matches:
         if match.union_b_id is None:
-            entries.append(RoundEntry(round=round_, match=match, union_id=match.union_a_id,
-                                      side=RoundEntry.Side.BYE))
+            entries.append(
+                RoundEntry(
+                    round=round_, match=match, union_id=match.union_a_id, side=RoundEntry.Side.BYE
+                )
+            )
             continue
-        for union_id, side, first_seat in ((match.union_a_id, SIDE_A, 1),
-                                           (match.union_b_id, SIDE_B, 2)):
+        for union_id, side, first_seat in (
+            (match.union_a_id, SIDE_A, 1),
+            (match.union_b_id, SIDE_B, 2),
+        ):
             entries.append(RoundEntry(round=round_, match=match, union_id=union_id, side=side))
             for k, player_id in enumerate(members[union_id]):
-                seats.append(TableSeat(table=match.table, round=round_, seat=first_seat + 2 * k,
-                                       side=side, player_id=player_id, union_id=union_id))
+                seats.append(
+                    TableSeat(
+                        table=match.table,
+                        round=round_,
+                        seat=first_seat + 2 * k,
+                        side=side,
+                        player_id=player_id,
+                        union_id=union_id,
+                    )
+                )
     RoundEntry.objects.bulk_create(entries)
     TableSeat.objects.bulk_create(seats)
     round_.quality = quality
@@ -229,8 +273,12 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 
 def _draw_individual(round_: Round) -> None:
     players = history.players(round_.event, round_.number)
-    draw = draw_individual(players.values(), round_number=round_.stage_round, seed=round_.seed,
-                           avoid_clubs=round_.event.avoids_clubs)
+    draw = draw_individual(
+        players.values(),
+        round_number=round_.stage_round,
+        seed=round_.seed,
+        avoid_clubs=round_.event.avoids_clubs,
+    )
     write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
     round_.save(update_fields=["quality"])
@@ -241,29 +289,58 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
         [Table(round=round_, number=k) for k in range(1, len(drawn_tables) + 1)]
     )
     unions = Union.objects.bulk_create(
-        [Union(event=round_.event, round=round_, name=f"{round_.number}-{table.number}{side}")
-         for table in tables for side in (SIDE_A, SIDE_B)]
+        [
+            Union(event=round_.event, round=round_, name=f"{round_.number}-{table.number}{side}")
+            for table in tables
+            for side in (SIDE_A, SIDE_B)
+        ]
     )
     members, matches, entries, seats = [], [], [], []
     for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
         sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
-        for union, side, players in sides:
+        for union, _side, players in sides:
             for order, player_id in enumerate(players, start=1):
-                members.append(UnionMember(union=union, player_id=player_id, event=round_.event,
-                                           round=round_, order=order, is_captain=order == 1))
-        matches.append(Match(round=round_, table=table, union_a=union_a, union_b=union_b,
-                             flags=drawn.flags, details=jsonable(drawn.details)))
+                members.append(
+                    UnionMember(
+                        union=union,
+                        player_id=player_id,
+                        event=round_.event,
+                        round=round_,
+                        order=order,
+                        is_captain=order == 1,
+                    )
+                )
+        matches.append(
+            Match(
+                round=round_,
+                table=table,
+                union_a=union_a,
+                union_b=union_b,
+                flags=drawn.flags,
+                details=jsonable(drawn.details),
+            )
+        )
     UnionMember.objects.bulk_create(members)
     Match.objects.bulk_create(matches)
     for k, (table, drawn, match) in enumerate(zip(tables, drawn_tables, matches)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        entries += [RoundEntry(round=round_, match=match, union=union_a, side=SIDE_A),
-                    RoundEntry(round=round_, match=match, union=union_b, side=SIDE_B)]
+        entries += [
+            RoundEntry(round=round_, match=match, union=union_a, side=SIDE_A),
+            RoundEntry(round=round_, match=match, union=union_b, side=SIDE_B),
+        ]
         for seat, player_id in enumerate(drawn.seats, start=1):
             side = SIDE_A if seat % 2 else SIDE_B
-            seats.append(TableSeat(table=table, round=round_, seat=seat, side=side,
-                                   player_id=player_id, union=union_a if seat % 2 else union_b))
+            seats.append(
+                TableSeat(
+                    table=table,
+                    round=round_,
+                    seat=seat,
+                    side=side,
+                    player_id=player_id,
+                    union=union_a if seat % 2 else union_b,
+                )
+            )
     RoundEntry.objects.bulk_create(entries)
     TableSeat.objects.bulk_create(seats)
 
@@ -277,6 +354,7 @@ def jsonable(value):
 
 
 # --- hand swaps ---------------------------------------------------------------------------
+
 
 def _require_draft(round_: Round) -> None:
     if not round_.is_draft:
@@ -294,9 +372,14 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
     touched, before = _swap(round_, first, second)
     _reflag_team(round_, touched.values())
     RoundLog.objects.create(
-        round=round_, action=RoundLog.Action.SWAP_UNIONS, user=user,
-        details={"unions": [first.pk, second.pk], "before": before,
-                 "after": _describe_matches(touched.values())},
+        round=round_,
+        action=RoundLog.Action.SWAP_UNIONS,
+        user=user,
+        details={
+            "unions": [first.pk, second.pk],
+            "before": before,
+            "after": _describe_matches(touched.values()),
+        },
     )
     return _explain(round_, touched.values())
 
@@ -329,14 +412,20 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     for member in UnionMember.objects.filter(union_id__in=[first.pk, second.pk]).order_by("order"):
         members[member.union_id].append(member.player_id)
     for entry, new_union in ((x, second.pk), (y, first.pk)):
-        RoundEntry.objects.create(round=round_, match=touched[entry.match_id], union_id=new_union,
-                                  side=entry.side)
+        RoundEntry.objects.create(
+            round=round_, match=touched[entry.match_id], union_id=new_union, side=entry.side
+        )
         if entry.side != RoundEntry.Side.BYE:
             first_seat = 1 if entry.side == SIDE_A else 2
             for k, player_id in enumerate(members[new_union]):
-                TableSeat.objects.create(table=touched[entry.match_id].table, round=round_,
-                                         seat=first_seat + 2 * k, side=entry.side,
-                                         player_id=player_id, union_id=new_union)
+                TableSeat.objects.create(
+                    table=touched[entry.match_id].table,
+                    round=round_,
+                    seat=first_seat + 2 * k,
+                    side=entry.side,
+                    player_id=player_id,
+                    union_id=new_union,
+                )
     return touched, before
 
 
@@ -344,8 +433,11 @@ def _reflag_team(round_: Round, matches) -> None:
     entrants = history.entrants(round_.event, round_.number)
     for match in matches:
         a = entrants.get(match.union_a_id) or Entrant(id=match.union_a_id)
-        b = None if match.union_b_id is None else (entrants.get(match.union_b_id)
-                                                  or Entrant(id=match.union_b_id))
+        b = (
+            None
+            if match.union_b_id is None
+            else (entrants.get(match.union_b_id) or Entrant(id=match.union_b_id))
+        )
         described = annotate(a, b)
         extra = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
         match.flags = described.flags + [flags.HAND_SWAP]
@@ -356,15 +448,20 @@ def _reflag_team(round_: Round, matches) -> None:
 
 
 def _team_quality(round_: Round, entrants: dict) -> dict:
-    draw = Draw(pairings=[
-        Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
-        for m in round_.matches.all()
-    ])
+    draw = Draw(
+        pairings=[
+            Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
+            for m in round_.matches.all()
+        ]
+    )
     placed = {u for p in draw.pairings for u in (p.a, p.b) if u is not None}
     entrants = {**{u: Entrant(id=u) for u in placed}, **entrants}
     for p in draw.pairings:
-        p.details = {**p.details, "score_a": entrants[p.a].score,
-                     "score_b": entrants[p.b].score if p.b else None}
+        p.details = {
+            **p.details,
+            "score_a": entrants[p.a].score,
+            "score_b": entrants[p.b].score if p.b else None,
+        }
     quality = measure(draw, entrants)
     quality["hand_swaps"] = sum(1 for p in draw.pairings if flags.HAND_SWAP in p.flags)
     return quality
@@ -382,8 +479,12 @@ def swap_players(
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft(round_)
-    seats = {s.player_id: s for s in TableSeat.objects.filter(
-        round=round_, player_id__in=[first_player_id, second_player_id]).select_related("table")}
+    seats = {
+        s.player_id: s
+        for s in TableSeat.objects.filter(
+            round=round_, player_id__in=[first_player_id, second_player_id]
+        ).select_related("table")
+    }
     sitting_out = set(round_.quality.get("sitting_out", []))
     if first_player_id != second_player_id and len(seats) == 1 and not round_.event.is_team:
         waiting = first_player_id if first_player_id not in seats else second_player_id
@@ -399,26 +500,46 @@ def swap_players(
     # at every step.
     TableSeat.objects.filter(pk__in=[x.pk, y.pk]).delete()
     for seat, player_id in ((x, y.player_id), (y, x.player_id)):
-        TableSeat.objects.create(table=seat.table, round=round_, seat=seat.seat, side=seat.side,
-                                 player_id=player_id, union_id=seat.union_id)
+        TableSeat.objects.create(
+            table=seat.table,
+            round=round_,
+            seat=seat.seat,
+            side=seat.side,
+            player_id=player_id,
+            union_id=seat.union_id,
+        )
     if not round_.event.is_team:
-        memberships = {m.player_id: m for m in UnionMember.objects.filter(
-            round=round_, player_id__in=[x.player_id, y.player_id])}
+        memberships = {
+            m.player_id: m
+            for m in UnionMember.objects.filter(
+                round=round_, player_id__in=[x.player_id, y.player_id]
+            )
+        }
         mx, my = memberships[x.player_id], memberships[y.player_id]
         UnionMember.objects.filter(pk__in=[mx.pk, my.pk]).delete()
         for member, player_id in ((mx, y.player_id), (my, x.player_id)):
-            UnionMember.objects.create(union_id=member.union_id, player_id=player_id,
-                                       event=round_.event, round=round_, order=member.order,
-                                       is_captain=member.is_captain)
+            UnionMember.objects.create(
+                union_id=member.union_id,
+                player_id=player_id,
+                event=round_.event,
+                round=round_,
+                order=member.order,
+                is_captain=member.is_captain,
+            )
         _reflag_individual(round_, {x.table_id, y.table_id})
     else:
         for match in Match.objects.filter(table_id=x.table_id):
             match.flags = list(dict.fromkeys(match.flags + [flags.HAND_SWAP]))
             match.save(update_fields=["flags"])
     RoundLog.objects.create(
-        round=round_, action=RoundLog.Action.SWAP_PLAYERS, user=user,
-        details={"players": [first_player_id, second_player_id], "before": before,
-                 "after": {"first": before["second"], "second": before["first"]}},
+        round=round_,
+        action=RoundLog.Action.SWAP_PLAYERS,
+        user=user,
+        details={
+            "players": [first_player_id, second_player_id],
+            "before": before,
+            "after": {"first": before["second"], "second": before["first"]},
+        },
     )
     return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
 
@@ -428,14 +549,23 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
     leaving = seat.player_id
     TableSeat.objects.filter(pk=seat.pk).update(player_id=waiting)
     UnionMember.objects.filter(round=round_, player_id=leaving).update(player_id=waiting)
-    round_.quality = {**round_.quality, "sitting_out": [
-        leaving if pid == waiting else pid for pid in round_.quality["sitting_out"]]}
+    round_.quality = {
+        **round_.quality,
+        "sitting_out": [
+            leaving if pid == waiting else pid for pid in round_.quality["sitting_out"]
+        ],
+    }
     round_.save(update_fields=["quality"])
     _reflag_individual(round_, {seat.table_id})
     RoundLog.objects.create(
-        round=round_, action=RoundLog.Action.SWAP_PLAYERS, user=user,
-        details={"players": [leaving, waiting], "before": {"seated": leaving},
-                 "after": {"seated": waiting, "sitting_out": leaving}},
+        round=round_,
+        action=RoundLog.Action.SWAP_PLAYERS,
+        user=user,
+        details={
+            "players": [leaving, waiting],
+            "before": {"seated": leaving},
+            "after": {"seated": waiting, "sitting_out": leaving},
+        },
     )
     return _explain(round_, Match.objects.filter(table_id=seat.table_id))
 
@@ -466,11 +596,14 @@ def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
 
 
 def _describe_matches(matches) -> list:
-    return [{"table": m.table.number if m.table_id else None, "a": m.union_a_id, "b": m.union_b_id}
-            for m in matches]
+    return [
+        {"table": m.table.number if m.table_id else None, "a": m.union_a_id, "b": m.union_b_id}
+        for m in matches
+    ]
 
 
 # --- publishing and closing ------------------------------------------------------------------
+
 
 @transaction.atomic
 def publish_round(round_: Round, *, user=None) -> Round:
@@ -494,8 +627,10 @@ def close_round(round_: Round, *, user=None) -> Round:
         raise SeatingRefused(_("只能结束已公布的轮次"))
     missing = unfinished_tables(round_)
     if missing:
-        raise SeatingRefused(_("以下牌桌尚无最终成绩：%(tables)s") % {
-            "tables": "、".join(_("第 %(n)s 桌") % {"n": n} for n in missing)})
+        raise SeatingRefused(
+            _("以下牌桌尚无最终成绩：%(tables)s")
+            % {"tables": "、".join(_("第 %(n)s 桌") % {"n": n} for n in missing)}
+        )
     round_.state = Round.State.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["state", "closed_at"])
@@ -505,8 +640,11 @@ def close_round(round_: Round, *, user=None) -> Round:
 
 def unfinished_tables(round_: Round) -> list[int]:
     """Table numbers of the round's matches without a final result, in table order."""
-    return list(round_.matches.filter(union_b__isnull=False, points_a__isnull=True)
-                .order_by("table__number").values_list("table__number", flat=True))
+    return list(
+        round_.matches.filter(union_b__isnull=False, points_a__isnull=True)
+        .order_by("table__number")
+        .values_list("table__number", flat=True)
+    )
 
 
 def check_round(round_: Round) -> list[str]:
@@ -538,8 +676,9 @@ def explain_round(round_: Round) -> list[dict]:
 def _explain(round_: Round, matches) -> list[dict]:
     names = dict(Union.objects.filter(round_entries__round=round_).values_list("id", "name"))
     ordered = Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("table")
-    return [_explain_match(round_, match, names)
-            for match in ordered.order_by("table__number", "id")]
+    return [
+        _explain_match(round_, match, names) for match in ordered.order_by("table__number", "id")
+    ]
 
 
 def _bye_reason(round_: Round, match: Match, by_hand: bool) -> str:
@@ -569,17 +708,24 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
     if flags.BYE_REPEATED in match.flags:
         reasons.append(_("所有候选联邦都已轮空过，只能再次轮空"))
     if flags.PULLED_DOWN in match.flags:
-        reasons.append(_("%(down)s（%(sd)s 分）下调，%(up)s 上调：同分组内无可配对手") % {
-            "down": names.get(d.get("pulled_down")), "up": names.get(d.get("pulled_up")),
-            "sd": max(d.get("score_a", 0), d.get("score_b") or 0)})
+        reasons.append(
+            _("%(down)s（%(sd)s 分）下调，%(up)s 上调：同分组内无可配对手")
+            % {
+                "down": names.get(d.get("pulled_down")),
+                "up": names.get(d.get("pulled_up")),
+                "sd": max(d.get("score_a", 0), d.get("score_b") or 0),
+            }
+        )
     if flags.REMATCH_FORCED in match.flags:
-        reasons.append(_("重复交手：由手动调整造成") if by_hand
-                       else _("重复交手：没有其他可行的配对"))
+        reasons.append(
+            _("重复交手：由手动调整造成") if by_hand else _("重复交手：没有其他可行的配对")
+        )
     if flags.SEAT_AGAINST_PREFERENCE in match.flags:
         reasons.append(_("座次失衡：双方都该坐同一侧"))
     if flags.CLUB_CLASH in match.flags:
-        reasons.append(_("同俱乐部联邦相遇") if round_.event.is_team
-                       else _("同桌有同俱乐部选手：无法全部避开"))
+        reasons.append(
+            _("同俱乐部联邦相遇") if round_.event.is_team else _("同桌有同俱乐部选手：无法全部避开")
+        )
     if flags.REPEAT_PARTNER in match.flags:
         reasons.append(_("有选手再次同邦"))
     if flags.REPEAT_OPPONENT in match.flags:

@@ -4,6 +4,7 @@ A check-in is made for one round (Registration.checked_in_round). For each round
 decides whether check-ins made for earlier rounds still count (CheckInRound.carry_over, default
 yes); the draw asks `fresh_from` and ignores older check-ins.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -28,8 +29,9 @@ def next_round(event: Event) -> int:
 def fresh_from(event: Event, round_number: int) -> int | None:
     """The latest round up to `round_number` that starts check-in afresh (None: every check-in
     counts)."""
-    return (CheckInRound.objects.filter(event=event, number__lte=round_number, carry_over=False)
-            .aggregate(n=Max("number"))["n"])
+    return CheckInRound.objects.filter(
+        event=event, number__lte=round_number, carry_over=False
+    ).aggregate(n=Max("number"))["n"]
 
 
 def carries_over(event: Event, round_number: int) -> bool:
@@ -43,8 +45,10 @@ def set_carry_over(event: Event, round_number: int, carry_over: bool, *, user=No
     if event.rounds.filter(number__gte=round_number).exists():
         raise CheckInRefused(_("第 %(n)s 轮已编排，不能再改签到方式") % {"n": round_number})
     CheckInRound.objects.update_or_create(
-        event=event, number=round_number,
-        defaults={"carry_over": carry_over, "decided_by": user, "decided_at": timezone.now()})
+        event=event,
+        number=round_number,
+        defaults={"carry_over": carry_over, "decided_by": user, "decided_at": timezone.now()},
+    )
 
 
 def present_q(event: Event, round_number: int) -> Q:
@@ -58,9 +62,9 @@ def present_q(event: Event, round_number: int) -> Q:
 
 def expected_q(round_number: int) -> Q:
     """Registrations that would play `round_number` if checked in (not withdrawn, joined)."""
-    return (Q(joins_round__lte=round_number)
-            & (~Q(status=Registration.Status.WITHDRAWN)
-               | Q(withdrawn_after__gte=round_number)))
+    return Q(joins_round__lte=round_number) & (
+        ~Q(status=Registration.Status.WITHDRAWN) | Q(withdrawn_after__gte=round_number)
+    )
 
 
 def summary(event: Event, round_number: int | None = None) -> dict:
@@ -68,10 +72,16 @@ def summary(event: Event, round_number: int | None = None) -> dict:
     number = round_number or next_round(event)
     expected = event.registrations.filter(expected_q(number))
     total = expected.count()
-    present = expected.filter(present_q(event, number)).count() if event.check_in_required \
-        else total
-    return {"round": number, "total": total, "present": present, "missing": total - present,
-            "required": event.check_in_required}
+    present = (
+        expected.filter(present_q(event, number)).count() if event.check_in_required else total
+    )
+    return {
+        "round": number,
+        "total": total,
+        "present": present,
+        "missing": total - present,
+        "required": event.check_in_required,
+    }
 
 
 def _writable(registration: Registration) -> None:
@@ -98,19 +108,23 @@ def check_in_many(event: Event, registrations, round_number: int | None = None) 
     """Check in every given registration that is not yet here; returns the ids changed (for
     undo)."""
     number = round_number or next_round(event)
-    pending = (registrations.filter(expected_q(number)).exclude(present_q(event, number))
-               .exclude(status=Registration.Status.WITHDRAWN))
+    pending = (
+        registrations.filter(expected_q(number))
+        .exclude(present_q(event, number))
+        .exclude(status=Registration.Status.WITHDRAWN)
+    )
     ids = list(pending.values_list("pk", flat=True))
     Registration.objects.filter(pk__in=ids).update(
-        status=Registration.Status.CHECKED_IN, checked_in_at=timezone.now(),
-        checked_in_round=number)
+        status=Registration.Status.CHECKED_IN, checked_in_at=timezone.now(), checked_in_round=number
+    )
     return ids
 
 
 @transaction.atomic
 def undo_many(event: Event, ids: list[int]) -> int:
     return event.registrations.filter(pk__in=ids, status=Registration.Status.CHECKED_IN).update(
-        status=Registration.Status.REGISTERED, checked_in_at=None, checked_in_round=None)
+        status=Registration.Status.REGISTERED, checked_in_at=None, checked_in_round=None
+    )
 
 
 def private_token(registration: Registration) -> str:

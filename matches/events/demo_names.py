@@ -1,5 +1,6 @@
 """Names for the demo events of every game: players' names drawn from common surnames and given
 names, and the clubs of a Qingdao club afternoon. The same random generator gives the same names."""
+
 from __future__ import annotations
 
 import random

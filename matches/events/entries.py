@@ -4,6 +4,7 @@ from round N on (kept in history and standings), reinstate, search and page.
 Unions of three players with a captain (team events) or single players (individual events and
 Giog). Registering itself goes through matches.events.registration.
 """
+
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
@@ -36,29 +37,33 @@ def search(event: Event, query: str = "", status: str = ""):
             union_ids = UnionMember.objects.filter(
                 event=event, round__isnull=True, player__name__icontains=query
             ).values("union_id")
-            entries = entries.filter(Q(union__name__icontains=query)
-                                     | Q(union__club__name__icontains=query)
-                                     | Q(union_id__in=union_ids))
+            entries = entries.filter(
+                Q(union__name__icontains=query)
+                | Q(union__club__name__icontains=query)
+                | Q(union_id__in=union_ids)
+            )
         else:
-            entries = entries.filter(Q(player__name__icontains=query)
-                                     | Q(player__club__name__icontains=query))
+            entries = entries.filter(
+                Q(player__name__icontains=query) | Q(player__club__name__icontains=query)
+            )
     if status in Registration.Status.values:
         entries = entries.filter(status=status)
     return entries.order_by("seed", "id").prefetch_related("union__members__player")
 
 
 @transaction.atomic
-def add(event: Event, *, players: list[str], name: str = "", club: str = "", seed=None,
-        captain: int = 1) -> Registration:
+def add(
+    event: Event, *, players: list[str], name: str = "", club: str = "", seed=None, captain: int = 1
+) -> Registration:
     """A union of three named players (captain: 1–3) or one player. Between rounds only; after
     round 1 this is a late entry that joins from the next round."""
     club_obj = _club(club)
     try:
         if event.is_team:
             people = [Player.objects.create(name=p.strip(), club=club_obj) for p in players]
-            return registering.register_union(event, name.strip(), people,
-                                              captain=people[captain - 1], club=club_obj,
-                                              seed=seed)
+            return registering.register_union(
+                event, name.strip(), people, captain=people[captain - 1], club=club_obj, seed=seed
+            )
         person = Player.objects.create(name=players[0].strip(), club=club_obj)
         entry = registering.register_player(event, person, seed=seed)
         return entry
@@ -67,8 +72,15 @@ def add(event: Event, *, players: list[str], name: str = "", club: str = "", see
 
 
 @transaction.atomic
-def edit(entry: Registration, *, players: list[str], name: str = "", club: str = "", seed=None,
-         captain: int = 1) -> Registration:
+def edit(
+    entry: Registration,
+    *,
+    players: list[str],
+    name: str = "",
+    club: str = "",
+    seed=None,
+    captain: int = 1,
+) -> Registration:
     """Rename the union or its players, change the club, the captain or the seed. Seats stay."""
     event = entry.event
     club_obj = _club(club)
@@ -84,7 +96,8 @@ def edit(entry: Registration, *, players: list[str], name: str = "", club: str =
         UnionMember.objects.filter(union=union).update(is_captain=False)
         for member, new_name in zip(members, players):
             if member.player.name != new_name.strip() or member.player.club_id != getattr(
-                    club_obj, "pk", None):
+                club_obj, "pk", None
+            ):
                 member.player.name, member.player.club = new_name.strip(), club_obj
                 member.player.save(update_fields=["name", "club"])
         UnionMember.objects.filter(union=union, order=captain).update(is_captain=True)
@@ -109,8 +122,9 @@ def withdraw(entry: Registration, from_round: int) -> Registration:
     """Out from `from_round` on; the rounds before stay in history and standings."""
     first = first_open_round(entry.event)
     if from_round < first:
-        raise EntryRefused(_("第 %(n)s 轮已编排：最早从第 %(first)s 轮起退赛")
-                           % {"n": from_round, "first": first})
+        raise EntryRefused(
+            _("第 %(n)s 轮已编排：最早从第 %(first)s 轮起退赛") % {"n": from_round, "first": first}
+        )
     if entry.status == Registration.Status.WITHDRAWN:
         raise EntryRefused(_("已经退赛"))
     entry.withdraw(after_round=from_round - 1)

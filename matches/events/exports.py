@@ -1,4 +1,5 @@
 """Standings and results as tables, written to CSV or Excel."""
+
 from __future__ import annotations
 
 import csv
@@ -11,19 +12,48 @@ from matches.models import DealTally, Event, Match, StandingsSnapshot
 
 
 def _latest(event: Event, kind: str):
-    return (StandingsSnapshot.objects.filter(event=event, kind=kind, scope="event")
-            .select_related("round").order_by("-round__number").first())
+    return (
+        StandingsSnapshot.objects.filter(event=event, kind=kind, scope="event")
+        .select_related("round")
+        .order_by("-round__number")
+        .first()
+    )
 
 
 def standings_table(event: Event, kind: str = "unions") -> tuple[list[str], list[list]]:
     """Union standings (team events) or individual standings, after the latest round."""
     if event.is_team and kind == "unions":
         snapshot = _latest(event, "unions")
-        header = [_("名次"), _("联邦"), _("场分"), _("胜"), _("平"), _("负"), _("轮空"), _("得分"),
-                  _("失分"), _("净胜分"), _("对手分"), _("串三户"), _("胜局")]
-        keys = ["rank", "name", "match_points", "wins", "draws", "losses", "byes", "score_for",
-                "score_against", "score_difference", "opponents_match_points", "strings_of_three",
-                "deal_wins"]
+        header = [
+            _("名次"),
+            _("联邦"),
+            _("场分"),
+            _("胜"),
+            _("平"),
+            _("负"),
+            _("轮空"),
+            _("得分"),
+            _("失分"),
+            _("净胜分"),
+            _("对手分"),
+            _("串三户"),
+            _("胜局"),
+        ]
+        keys = [
+            "rank",
+            "name",
+            "match_points",
+            "wins",
+            "draws",
+            "losses",
+            "byes",
+            "score_for",
+            "score_against",
+            "score_difference",
+            "opponents_match_points",
+            "strings_of_three",
+            "deal_wins",
+        ]
     else:
         snapshot = _latest(event, "players")
         columns = adapter_for(event).export_player_columns
@@ -38,8 +68,11 @@ def results_table(event: Event) -> tuple[list[str], list[list]]:
     tallies = {}
     for t in DealTally.objects.filter(match__round__event=event).select_related("deal"):
         tallies.setdefault(t.match_id, []).append(t)
-    matches = Match.objects.filter(round__event=event).select_related(
-        "round", "table", "union_a", "union_b").order_by("round__number", "table__number", "id")
+    matches = (
+        Match.objects.filter(round__event=event)
+        .select_related("round", "table", "union_a", "union_b")
+        .order_by("round__number", "table__number", "id")
+    )
     return adapter_for(event).results_table(event, matches, tallies)
 
 

@@ -1,14 +1,14 @@
 """Organiser forms: the create-event wizard's steps, the event's settings, entries, staff and
 check-in. Django forms, so every message comes in the page's language."""
+
 from __future__ import annotations
 
 from django import forms
-
-from matches.events.importing import CONTROL_CHARACTERS
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from matches.events.importing import CONTROL_CHARACTERS
 from matches.games.registry import adapter_named, game_choices
 from matches.models import Event, StaffRole, Stage
 
@@ -23,8 +23,9 @@ class BasicsForm(forms.Form):
     start_date = forms.DateField(label=_("开始日期"), widget=DATE)
     end_date = forms.DateField(label=_("结束日期"), widget=DATE, required=False)
     venue = forms.CharField(label=_("地点"), max_length=200, required=False)
-    entry_type = forms.ChoiceField(label=_("报名方式"), choices=Event.EntryType.choices,
-                                   widget=forms.RadioSelect)
+    entry_type = forms.ChoiceField(
+        label=_("报名方式"), choices=Event.EntryType.choices, widget=forms.RadioSelect
+    )
 
     def clean(self):
         data = super().clean()
@@ -48,24 +49,37 @@ class FormatForm(forms.Form):
     extra deals on a tie, and how results are confirmed."""
 
     stage1_format = forms.ChoiceField(label=_("第一阶段赛制"), choices=Stage.Format.choices)
-    stage1_rounds = forms.IntegerField(label=_("第一阶段轮数"), min_value=1, max_value=99,
-                                       required=False,
-                                       help_text=_("瑞士制必填；循环赛与淘汰赛可留空，按人数算。"))
-    stage2_format = forms.ChoiceField(label=_("第二阶段赛制"), choices=STAGE_FORMATS,
-                                      required=False)
-    stage2_qualifiers = forms.IntegerField(label=_("晋级第二阶段的名额"), min_value=2,
-                                           max_value=4096, required=False,
-                                           help_text=_("如前 8 名进入淘汰赛。"))
-    stage2_rounds = forms.IntegerField(label=_("第二阶段轮数"), min_value=1, max_value=99,
-                                       required=False)
-    deals_per_match = forms.IntegerField(label=_("每场局数"), min_value=1, max_value=99,
-                                         initial=6)
-    tie_break_deals = forms.IntegerField(label=_("平局加赛局数"), min_value=1, max_value=99,
-                                         required=False,
-                                         help_text=_("淘汰赛打平时加赛几局；留空则一直加赛到分出胜负。"))
-    result_confirmation = forms.ChoiceField(label=_("成绩确认方式"),
-                                            choices=Event.Confirmation.choices,
-                                            widget=forms.RadioSelect)
+    stage1_rounds = forms.IntegerField(
+        label=_("第一阶段轮数"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_("瑞士制必填；循环赛与淘汰赛可留空，按人数算。"),
+    )
+    stage2_format = forms.ChoiceField(
+        label=_("第二阶段赛制"), choices=STAGE_FORMATS, required=False
+    )
+    stage2_qualifiers = forms.IntegerField(
+        label=_("晋级第二阶段的名额"),
+        min_value=2,
+        max_value=4096,
+        required=False,
+        help_text=_("如前 8 名进入淘汰赛。"),
+    )
+    stage2_rounds = forms.IntegerField(
+        label=_("第二阶段轮数"), min_value=1, max_value=99, required=False
+    )
+    deals_per_match = forms.IntegerField(label=_("每场局数"), min_value=1, max_value=99, initial=6)
+    tie_break_deals = forms.IntegerField(
+        label=_("平局加赛局数"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_("淘汰赛打平时加赛几局；留空则一直加赛到分出胜负。"),
+    )
+    result_confirmation = forms.ChoiceField(
+        label=_("成绩确认方式"), choices=Event.Confirmation.choices, widget=forms.RadioSelect
+    )
 
     def clean(self):
         data = super().clean()
@@ -80,27 +94,43 @@ class FormatForm(forms.Form):
 
     def stages(self) -> list[dict]:
         data = self.cleaned_data
-        stages = [{"format": data["stage1_format"], "planned_rounds": data.get("stage1_rounds"),
-                   "name": ""}]
+        stages = [
+            {
+                "format": data["stage1_format"],
+                "planned_rounds": data.get("stage1_rounds"),
+                "name": "",
+            }
+        ]
         if data.get("stage2_format"):
-            stages.append({"format": data["stage2_format"],
-                           "planned_rounds": data.get("stage2_rounds"),
-                           "qualifiers": data.get("stage2_qualifiers"),
-                           "name": ""})
+            stages.append(
+                {
+                    "format": data["stage2_format"],
+                    "planned_rounds": data.get("stage2_rounds"),
+                    "qualifiers": data.get("stage2_qualifiers"),
+                    "name": "",
+                }
+            )
         return stages
 
     def details(self) -> dict:
         data = self.cleaned_data
-        return {"deals_per_match": data["deals_per_match"],
-                "tie_break_deals": data.get("tie_break_deals"),
-                "result_confirmation": data["result_confirmation"]}
+        return {
+            "deals_per_match": data["deals_per_match"],
+            "tie_break_deals": data.get("tie_break_deals"),
+            "result_confirmation": data["result_confirmation"],
+        }
 
 
 class StagesForm(FormatForm):
     """The settings page's stages: as in the wizard, until the first round is drawn."""
 
-    STAGE_FIELDS = ("stage1_format", "stage1_rounds", "stage2_format", "stage2_qualifiers",
-                    "stage2_rounds")
+    STAGE_FIELDS = (
+        "stage1_format",
+        "stage1_rounds",
+        "stage2_format",
+        "stage2_qualifiers",
+        "stage2_rounds",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -123,18 +153,36 @@ class EventSettingsForm(forms.ModelForm):
     """The settings page: what may still change. `locked` lists the fields that cannot change
     after round 1 is published (shown, disabled, with that reason)."""
 
-    LOCKED_AFTER_ROUND_1 = ("deals_per_match", "tie_break_deals", "points_win", "points_draw",
-                            "points_loss", "result_confirmation")
+    LOCKED_AFTER_ROUND_1 = (
+        "deals_per_match",
+        "tie_break_deals",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "result_confirmation",
+    )
 
     class Meta:
         model = Event
-        fields = ["name", "venue", "start_date", "end_date", "deals_per_match",
-                  "tie_break_deals", "points_win", "points_draw", "points_loss",
-                  "result_confirmation", "check_in_required", "self_check_in"]
-        widgets = {"start_date": DATE, "end_date": DATE,
-                   "result_confirmation": forms.RadioSelect}
-        help_texts = {"self_check_in": _("队长打开联邦的私人链接即可签到。"),
-                      "tie_break_deals": _("留空则一直加赛到分出胜负。")}
+        fields = [
+            "name",
+            "venue",
+            "start_date",
+            "end_date",
+            "deals_per_match",
+            "tie_break_deals",
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "result_confirmation",
+            "check_in_required",
+            "self_check_in",
+        ]
+        widgets = {"start_date": DATE, "end_date": DATE, "result_confirmation": forms.RadioSelect}
+        help_texts = {
+            "self_check_in": _("队长打开联邦的私人链接即可签到。"),
+            "tie_break_deals": _("留空则一直加赛到分出胜负。"),
+        }
 
     def __init__(self, *args, frozen: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -174,14 +222,26 @@ def no_control_characters(value: str) -> None:
 class EntryForm(forms.Form):
     """One entry: a union of three with a captain (team events) or one player."""
 
-    union = forms.CharField(label=_("联邦名称"), max_length=120, validators=[no_control_characters], required=False)
+    union = forms.CharField(
+        label=_("联邦名称"), max_length=120, validators=[no_control_characters], required=False
+    )
     player1 = forms.CharField(label=_("选手1"), max_length=120, validators=[no_control_characters])
-    player2 = forms.CharField(label=_("选手2"), max_length=120, validators=[no_control_characters], required=False)
-    player3 = forms.CharField(label=_("选手3"), max_length=120, validators=[no_control_characters], required=False)
-    captain = forms.TypedChoiceField(label=_("队长"), coerce=int, initial=1,
-                                     choices=[(1, _("选手1")), (2, _("选手2")), (3, _("选手3"))],
-                                     required=False)
-    club = forms.CharField(label=_("俱乐部"), max_length=120, validators=[no_control_characters], required=False)
+    player2 = forms.CharField(
+        label=_("选手2"), max_length=120, validators=[no_control_characters], required=False
+    )
+    player3 = forms.CharField(
+        label=_("选手3"), max_length=120, validators=[no_control_characters], required=False
+    )
+    captain = forms.TypedChoiceField(
+        label=_("队长"),
+        coerce=int,
+        initial=1,
+        choices=[(1, _("选手1")), (2, _("选手2")), (3, _("选手3"))],
+        required=False,
+    )
+    club = forms.CharField(
+        label=_("俱乐部"), max_length=120, validators=[no_control_characters], required=False
+    )
     seed = AsciiIntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
 
     def __init__(self, *args, team: bool = True, **kwargs):
@@ -206,22 +266,35 @@ class EntryForm(forms.Form):
     def entry_kwargs(self) -> dict:
         data = self.cleaned_data
         players = [data["player1"]] + ([data["player2"], data["player3"]] if self.team else [])
-        return {"players": players, "name": data.get("union", ""), "club": data.get("club", ""),
-                "seed": data.get("seed"), "captain": data.get("captain") or 1}
+        return {
+            "players": players,
+            "name": data.get("union", ""),
+            "club": data.get("club", ""),
+            "seed": data.get("seed"),
+            "captain": data.get("captain") or 1,
+        }
 
     @classmethod
     def initial_for(cls, entry) -> dict:
         initial = {"seed": entry.seed}
         if entry.union_id:
             members = sorted(entry.union.members.all(), key=lambda m: m.order)
-            initial.update({"union": entry.union.name,
-                            "club": entry.union.club.name if entry.union.club else "",
-                            "captain": next((m.order for m in members if m.is_captain), 1)})
+            initial.update(
+                {
+                    "union": entry.union.name,
+                    "club": entry.union.club.name if entry.union.club else "",
+                    "captain": next((m.order for m in members if m.is_captain), 1),
+                }
+            )
             for member in members:
                 initial[f"player{member.order}"] = member.player.name
         else:
-            initial.update({"player1": entry.player.name,
-                            "club": entry.player.club.name if entry.player.club else ""})
+            initial.update(
+                {
+                    "player1": entry.player.name,
+                    "club": entry.player.club.name if entry.player.club else "",
+                }
+            )
         return initial
 
 
@@ -238,14 +311,20 @@ class WithdrawForm(forms.Form):
     def clean_from_round(self):
         value = self.cleaned_data["from_round"]
         if value < self.first:
-            raise forms.ValidationError(_("第 %(n)s 轮已编排：最早从第 %(first)s 轮起退赛")
-                                        % {"n": value, "first": self.first})
+            raise forms.ValidationError(
+                _("第 %(n)s 轮已编排：最早从第 %(first)s 轮起退赛")
+                % {"n": value, "first": self.first}
+            )
         return value
 
 
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(label=_("角色"), choices=StaffRole.choices, widget=forms.RadioSelect,
-                             initial=StaffRole.REFEREE)
+    role = forms.ChoiceField(
+        label=_("角色"),
+        choices=StaffRole.choices,
+        widget=forms.RadioSelect,
+        initial=StaffRole.REFEREE,
+    )
     note = forms.CharField(label=_("备注（如姓名）"), max_length=120, required=False)
 
 
@@ -263,5 +342,8 @@ class SignUpForm(UserCreationForm):
 
 class CarryOverForm(forms.Form):
     carry_over = forms.TypedChoiceField(
-        label=_("上一轮的签到本轮是否有效"), coerce=lambda v: v == "yes", widget=forms.RadioSelect,
-        choices=[("yes", _("沿用：已签到的不必再签")), ("no", _("重新签到：每个联邦本轮都要再签"))])
+        label=_("上一轮的签到本轮是否有效"),
+        coerce=lambda v: v == "yes",
+        widget=forms.RadioSelect,
+        choices=[("yes", _("沿用：已签到的不必再签")), ("no", _("重新签到：每个联邦本轮都要再签"))],
+    )

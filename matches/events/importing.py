@@ -4,6 +4,7 @@ Columns (Chinese or English headers, any order): 联邦/union, 俱乐部/club, �
 选手2/player2, 选手3/player3, 种子/seed. A team event needs a union and three players per row;
 an individual event needs player1 only (the union columns are ignored).
 """
+
 from __future__ import annotations
 
 import csv
@@ -18,12 +19,27 @@ from players.models import Club, Player
 
 FIELDS = ("union", "club", "player1", "player2", "player3", "seed")
 HEADERS = {
-    "union": "union", "联邦": "union", "club": "club", "俱乐部": "club",
-    "player1": "player1", "选手1": "player1", "player 1": "player1", "player": "player1", "选手": "player1",
-    "player2": "player2", "选手2": "player2", "player 2": "player2",
-    "player3": "player3", "选手3": "player3", "player 3": "player3",
-    "seed": "seed", "种子": "seed", "种子序号": "seed",
-    "选手一": "player1", "选手二": "player2", "选手三": "player3",
+    "union": "union",
+    "联邦": "union",
+    "club": "club",
+    "俱乐部": "club",
+    "player1": "player1",
+    "选手1": "player1",
+    "player 1": "player1",
+    "player": "player1",
+    "选手": "player1",
+    "player2": "player2",
+    "选手2": "player2",
+    "player 2": "player2",
+    "player3": "player3",
+    "选手3": "player3",
+    "player 3": "player3",
+    "seed": "seed",
+    "种子": "seed",
+    "种子序号": "seed",
+    "选手一": "player1",
+    "选手二": "player2",
+    "选手三": "player3",
 }
 #: What the error for an unknown header lists, Chinese first (both languages are accepted).
 ACCEPTED_ZH = ("联邦", "俱乐部", "选手1", "选手一", "选手2", "选手二", "选手3", "选手三", "种子")
@@ -32,6 +48,8 @@ ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "seed")
 
 def accepted_headers() -> str:
     return "、".join(ACCEPTED_ZH) + " / " + ", ".join(ACCEPTED_EN)
+
+
 MAX_ROWS = 5000
 MAX_BYTES = 2 * 1024 * 1024
 MAX_SEED = 1_000_000
@@ -51,10 +69,14 @@ def _rows_from_table(table: list[list]) -> list[dict]:
     if not table:
         raise ImportRefused(_("文件是空的"))
     columns = [_canonical(h) for h in table[0]]
-    unknown = [str(h).strip() for h, c in zip(table[0], columns) if c is None and str(h or "").strip()]
+    unknown = [
+        str(h).strip() for h, c in zip(table[0], columns) if c is None and str(h or "").strip()
+    ]
     if unknown:
-        raise ImportRefused(_("未知的表头：%(unknown)s。可用的表头：%(accepted)s")
-                            % {"unknown": "、".join(unknown), "accepted": accepted_headers()})
+        raise ImportRefused(
+            _("未知的表头：%(unknown)s。可用的表头：%(accepted)s")
+            % {"unknown": "、".join(unknown), "accepted": accepted_headers()}
+        )
     if "player1" not in columns:
         raise ImportRefused(_("第一行须是表头，至少要有“选手1”一列"))
     rows = []
@@ -161,8 +183,11 @@ def import_rows(event: Event, rows: list[dict]) -> int:
     """Create the entries; the caller has validated them. All or nothing."""
     from matches.events.registration import next_round_number
 
-    status = (Registration.Status.REGISTERED if event.check_in_required
-              else Registration.Status.CHECKED_IN)
+    status = (
+        Registration.Status.REGISTERED
+        if event.check_in_required
+        else Registration.Status.CHECKED_IN
+    )
     joins = next_round_number(event)  # a late import joins from the next round
     for row in rows:
         club = Club.objects.get_or_create(name=row["club"])[0] if row.get("club") else None
@@ -171,12 +196,15 @@ def import_rows(event: Event, rows: list[dict]) -> int:
             union = Union.objects.create(event=event, name=row["union"], club=club)
             for order in (1, 2, 3):
                 player = Player.objects.create(name=row[f"player{order}"], club=club)
-                UnionMember.objects.create(union=union, player=player, order=order,
-                                           is_captain=order == 1)
-            Registration.objects.create(event=event, union=union, seed=seed, status=status,
-                                        joins_round=joins)
+                UnionMember.objects.create(
+                    union=union, player=player, order=order, is_captain=order == 1
+                )
+            Registration.objects.create(
+                event=event, union=union, seed=seed, status=status, joins_round=joins
+            )
         else:
             player = Player.objects.create(name=row["player1"], club=club)
-            Registration.objects.create(event=event, player=player, seed=seed, status=status,
-                                        joins_round=joins)
+            Registration.objects.create(
+                event=event, player=player, seed=seed, status=status, joins_round=joins
+            )
     return len(rows)

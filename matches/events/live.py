@@ -10,6 +10,7 @@
   anything it covers forgets it on commit; `PUBLIC_VERSION_SECONDS` bounds how long a write
   that bypasses `save()` (a queryset `update`) can go unseen.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,6 +39,7 @@ def public_event_or_404(event_id: int) -> Event:
 
 # --- release controls (as Tabbycat's release toggles): per event, draw / results / standings ---
 
+
 def _released_states(event: Event, release: str) -> tuple | None:
     """The round states whose draw/results/standings `release` lets the public see: at once
     (published or closed), after the round closes, or only once the event has ended (then
@@ -51,8 +53,7 @@ def _released_states(event: Event, release: str) -> tuple | None:
 
 def release_stamp(event: Event) -> tuple:
     """What of the release settings the public pages depend on (part of their version)."""
-    return (event.release_draw, event.release_results, event.release_standings,
-            event.concluded_at)
+    return (event.release_draw, event.release_results, event.release_standings, event.concluded_at)
 
 
 def visible_rounds(event: Event):
@@ -85,8 +86,9 @@ def visible_snapshots(event: Event, kind: str, scope: str = "event"):
     states = _released_states(event, event.release_standings)
     if states is None:
         return StandingsSnapshot.objects.none()
-    snapshots = StandingsSnapshot.objects.filter(event=event, kind=kind, scope=scope,
-                                                 round__state__in=states)
+    snapshots = StandingsSnapshot.objects.filter(
+        event=event, kind=kind, scope=scope, round__state__in=states
+    )
     if event.concluded_at is None:
         snapshots = snapshots.filter(round__silent=False)
     return snapshots.select_related("round", "stage")
@@ -126,10 +128,25 @@ def standings_version(event: Event) -> str:
     version = cache.get(key)
     if version is None:
         rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
-        snapshots = StandingsSnapshot.objects.filter(event=event).exclude(
-            round__silent=True).aggregate(n=Count("id"), last=Max("computed_at"))
-        raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
-                    event.end_date, event.published, rounds, snapshots, release_stamp(event)))
+        snapshots = (
+            StandingsSnapshot.objects.filter(event=event)
+            .exclude(round__silent=True)
+            .aggregate(n=Count("id"), last=Max("computed_at"))
+        )
+        raw = repr(
+            (
+                event.pk,
+                event.created_at,
+                event.name,
+                event.venue,
+                event.start_date,
+                event.end_date,
+                event.published,
+                rounds,
+                snapshots,
+                release_stamp(event),
+            )
+        )
         version = hashlib.sha1(raw.encode()).hexdigest()[:20]
         cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
     return version
@@ -152,15 +169,31 @@ def compute_event_version(event: Event) -> str:
     rounds = list(event.rounds.values_list("number", "state", "silent", "published_at"))
     # A silent round's results are not shown: they must not change the stamp either (a changing
     # ETag would tell its progress). The round's own row changes it when it stops being silent.
-    reports = DealReport.objects.filter(deal__match__round__event=event,
-                                        deal__match__round__silent=False).aggregate(
-        n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))
-    tallies = DealTally.objects.filter(match__round__event=event,
-                                       match__round__silent=False).aggregate(
-        n=Count("id"), last=Max("computed_at"))
-    snapshots = StandingsSnapshot.objects.filter(event=event).exclude(round__silent=True).aggregate(
-        last=Max("computed_at"))
-    raw = repr((event.pk, event.created_at, event.name, event.venue, event.start_date,
-                event.end_date, event.published, rounds, reports, tallies, snapshots,
-                release_stamp(event)))
+    reports = DealReport.objects.filter(
+        deal__match__round__event=event, deal__match__round__silent=False
+    ).aggregate(n=Count("id"), last=Max("id"), changed=Max("state_changed_at"))
+    tallies = DealTally.objects.filter(
+        match__round__event=event, match__round__silent=False
+    ).aggregate(n=Count("id"), last=Max("computed_at"))
+    snapshots = (
+        StandingsSnapshot.objects.filter(event=event)
+        .exclude(round__silent=True)
+        .aggregate(last=Max("computed_at"))
+    )
+    raw = repr(
+        (
+            event.pk,
+            event.created_at,
+            event.name,
+            event.venue,
+            event.start_date,
+            event.end_date,
+            event.published,
+            rounds,
+            reports,
+            tallies,
+            snapshots,
+            release_stamp(event),
+        )
+    )
     return hashlib.sha1(raw.encode()).hexdigest()[:20]

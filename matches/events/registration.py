@@ -3,6 +3,7 @@
 Between rounds only: a late entry plays from the next round to be drawn, a withdrawal plays no
 round after the last one drawn.
 """
+
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
@@ -27,8 +28,9 @@ def _joins_round(event: Event) -> int:
 
 
 @transaction.atomic
-def register_union(event: Event, name: str, players: list, *, captain=None, club=None,
-                   seed: int | None = None) -> Registration:
+def register_union(
+    event: Event, name: str, players: list, *, captain=None, club=None, seed: int | None = None
+) -> Registration:
     """A union of three players (in seat order); the captain defaults to the first."""
     if not event.is_team:
         raise RegistrationRefused(_("个人赛按选手报名"))
@@ -37,21 +39,25 @@ def register_union(event: Event, name: str, players: list, *, captain=None, club
     captain = captain or players[0]
     if captain not in players:
         raise RegistrationRefused(_("队长须是联邦成员"))
-    taken = UnionMember.objects.filter(event=event, round__isnull=True,
-                                       player__in=players).select_related("player", "union")
+    taken = UnionMember.objects.filter(
+        event=event, round__isnull=True, player__in=players
+    ).select_related("player", "union")
     if taken:
         member = taken[0]
         raise RegistrationRefused(
-            _("%(player)s 已在联邦 %(union)s 中") % {"player": member.player, "union": member.union})
+            _("%(player)s 已在联邦 %(union)s 中") % {"player": member.player, "union": member.union}
+        )
     joins = _joins_round(event)
     try:
         with transaction.atomic():
             union = Union.objects.create(event=event, name=name, club=club)
             for order, player in enumerate(players, start=1):
-                UnionMember.objects.create(union=union, player=player, order=order,
-                                           is_captain=player == captain)
-            return Registration.objects.create(event=event, union=union, seed=seed,
-                                               joins_round=joins)
+                UnionMember.objects.create(
+                    union=union, player=player, order=order, is_captain=player == captain
+                )
+            return Registration.objects.create(
+                event=event, union=union, seed=seed, joins_round=joins
+            )
     except IntegrityError as error:
         raise RegistrationRefused(_("联邦名称或种子序号已被占用")) from error
 
@@ -63,8 +69,9 @@ def register_player(event: Event, player, *, seed: int | None = None) -> Registr
     joins = _joins_round(event)
     try:
         with transaction.atomic():
-            return Registration.objects.create(event=event, player=player, seed=seed,
-                                               joins_round=joins)
+            return Registration.objects.create(
+                event=event, player=player, seed=seed, joins_round=joins
+            )
     except IntegrityError as error:
         raise RegistrationRefused(_("该选手已报名或种子序号已被占用")) from error
 

@@ -3,6 +3,7 @@
 Rules freeze when the first round is published (matches.receivers); after that the rule set and
 Giog's place points cannot change, and neither can the game or the entry type.
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -16,8 +17,10 @@ class SetupRefused(Exception):
 
 
 def is_frozen(event: Event) -> bool:
-    return event.rules_frozen_at is not None or event.rounds.filter(
-        published_at__isnull=False).exists()
+    return (
+        event.rules_frozen_at is not None
+        or event.rounds.filter(published_at__isnull=False).exists()
+    )
 
 
 def started(event: Event) -> bool:

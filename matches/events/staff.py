@@ -1,4 +1,5 @@
 """Per-event staff: invite assistants and referees by link or one-time code, accept, revoke."""
+
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
@@ -19,8 +20,9 @@ def invite(event: Event, role: str, *, by=None, note: str = "") -> StaffInvitati
     for _attempt in range(5):  # codes are short: a clash is possible, try again
         try:
             with transaction.atomic():
-                return StaffInvitation.objects.create(event=event, role=role, created_by=by,
-                                                      note=note[:120])
+                return StaffInvitation.objects.create(
+                    event=event, role=role, created_by=by, note=note[:120]
+                )
         except IntegrityError:
             continue
     raise StaffRefused(_("暂时无法生成邀请码，请重试"))  # pragma: no cover
@@ -36,8 +38,11 @@ def find_invitation(*, token: str | None = None, code: str | None = None) -> Sta
     if token:
         invitation = StaffInvitation.objects.filter(token=token).select_related("event").first()
     else:
-        invitation = StaffInvitation.objects.filter(code=normalise_code(code)).select_related(
-            "event").first()
+        invitation = (
+            StaffInvitation.objects.filter(code=normalise_code(code))
+            .select_related("event")
+            .first()
+        )
     if invitation is None or not invitation.is_open:
         raise StaffRefused(_("邀请无效：已被使用、已收回或不存在。请向组织者索取新的邀请。"))
     return invitation
@@ -53,9 +58,11 @@ def accept(invitation: StaffInvitation, user) -> EventStaff:
         raise StaffRefused(_("你已是本赛事的组织者"))
     now = timezone.now()
     EventStaff.objects.filter(event=event, user=user, revoked_at__isnull=True).update(
-        revoked_at=now)  # a new role replaces the old one
-    staff = EventStaff.objects.create(event=event, user=user, role=invitation.role,
-                                      invitation=invitation, added_at=now)
+        revoked_at=now
+    )  # a new role replaces the old one
+    staff = EventStaff.objects.create(
+        event=event, user=user, role=invitation.role, invitation=invitation, added_at=now
+    )
     invitation.used_by, invitation.used_at = user, now
     invitation.save(update_fields=["used_by", "used_at"])
     return staff

@@ -14,6 +14,7 @@ shared services, views, API and exports call the adapter of the event's game
 - the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
 - pages: the referee's result form (`result_form`) and the public table's rows.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,9 +40,8 @@ class GameAdapter:
 
     # --- words ----------------------------------------------------------------------------
     def deal_name(self, number: int) -> str:
-        """"第 3 局" / "第 3 手" in the page's language."""
+        """ "第 3 局" / "第 3 手" in the page's language."""
         raise NotImplementedError
-
 
     def load_demo(self, organiser) -> tuple[object | None, bool]:
         """The game's demo event for `make demo`: (event, made now); (None, False) for none."""

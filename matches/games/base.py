@@ -3,6 +3,7 @@
 The tournament side (services, tasks, API) talks to a game only through this interface, so a new
 game is a new module here, not a change to the tournament model.
 """
+
 from __future__ import annotations
 
 from typing import Iterator, Protocol

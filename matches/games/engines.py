@@ -1,5 +1,6 @@
 """The rules engines the system knows, by machine name. Pure Python, like the engines: the
 command line and the stateless rules API use it without a database."""
+
 from __future__ import annotations
 
 from importlib import import_module

@@ -7,6 +7,7 @@
 - `EngineBug`: an internal invariant broke. This is a bug in the engine, never the user's fault,
   so it is kept apart from the two above and must never be turned into a verdict.
 """
+
 from __future__ import annotations
 
 

@@ -3,6 +3,7 @@
 Shared code asks `adapter_for(event)` and never compares a game's name. Adapters are named by
 import path and loaded on first use, so this module imports no game (and no model).
 """
+
 from __future__ import annotations
 
 from functools import cache

@@ -1,5 +1,6 @@
 """Each game's settings form, picked by the game's machine name (shared code never branches on
 it). The lead may move this into the per-game adapter (matches/games/adapters.py)."""
+
 from __future__ import annotations
 
 from importlib import import_module

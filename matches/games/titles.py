@@ -1,6 +1,7 @@
 """What each game is called in the site's title and which note explains its own columns, picked
 by the game's machine name so templates never branch on it (the lead may fold both into the
 per-game adapter)."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _

@@ -1,4 +1,5 @@
 """Models of the matches app, one module per room. Import every model here."""
+
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink

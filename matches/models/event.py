@@ -1,4 +1,5 @@
 """Events, their stages, unions (联邦) and registrations."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -50,18 +51,22 @@ def default_place_points():
 def validate_place_points(value) -> None:
     """Four whole numbers, best place first, never rising: a table of 2-4 players uses the
     first entries (G11 places; shared places split their points)."""
-    if (not isinstance(value, list) or len(value) != 4
-            or not all(type(v) is int and 0 <= v <= 1000 for v in value)
-            or any(a < b for a, b in zip(value, value[1:]))):
-        raise ValidationError(_("名次分须为四个不递增的非负整数，如 [3, 2, 1, 0]"),
-                              code="place_points")
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(type(v) is int and 0 <= v <= 1000 for v in value)
+        or any(a < b for a, b in zip(value, value[1:]))
+    ):
+        raise ValidationError(
+            _("名次分须为四个不递增的非负整数，如 [3, 2, 1, 0]"), code="place_points"
+        )
 
 
 def validate_rules(value) -> None:
     """A rule set is a preset name plus overrides: {"preset": "standard", "flag": value, ...}.
     Only the shape is checked here; the event's game judges the flags (`Event.clean`)."""
     if not isinstance(value, dict) or not isinstance(value.get("preset", "standard"), str):
-        raise ValidationError(_("规则须为 {\"preset\": 名称, 规则项: 值} 形式"), code="rules")
+        raise ValidationError(_('规则须为 {"preset": 名称, 规则项: 值} 形式'), code="rules")
 
 
 class Event(models.Model):
@@ -71,6 +76,7 @@ class Event(models.Model):
 
     class Release(models.TextChoices):
         """When the public sees something (as Tabbycat's release toggles)."""
+
         AT_ONCE = "at_once", _("立即公开")
         AFTER_CLOSE = "after_close", _("本轮结束后公开")
         AT_END = "at_end", _("赛事结束时公开")
@@ -90,7 +96,9 @@ class Event(models.Model):
     end_date = models.DateField(_("结束日期"), null=True, blank=True)
     # An organiser acts only on their own events (matches/permissions.py).
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, verbose_name=_("组织者"), blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("组织者"),
+        blank=True,
         related_name="organised_events",
     )
     # Which game is played: a name in matches/games/registry.py (the game's adapter).
@@ -108,22 +116,27 @@ class Event(models.Model):
     points_loss = models.PositiveSmallIntegerField(_("负场分"), default=0)
     points_bye = models.PositiveSmallIntegerField(_("轮空场分"), default=3)
     # Giog events: points per place of each hand (deals_per_match is then hands per round).
-    place_points = models.JSONField(_("每手名次分"), default=default_place_points,
-                                    validators=[validate_place_points])
+    place_points = models.JSONField(
+        _("每手名次分"), default=default_place_points, validators=[validate_place_points]
+    )
     # A bye's deal score (its match points are `points_bye`).
     bye_score = models.IntegerField(_("轮空局分"), default=0)
     # A forfeit: the present union wins (`points_win`) with this deal score, the absent one 0.
     forfeit_score = models.PositiveIntegerField(_("弃权判胜局分"), default=0)
     # A match stopped by time after some deals is scored from the deals played (else it waits).
     score_stopped_matches = models.BooleanField(_("超时中止按已打局计分"), default=True)
-    club_policy = models.CharField(_("同俱乐部"), max_length=8, choices=ClubPolicy.choices,
-                                   default=ClubPolicy.AVOID)
-    release_draw = models.CharField(_("对阵公开"), max_length=12, choices=Release.choices,
-                                    default=Release.AT_ONCE)
-    release_results = models.CharField(_("成绩公开"), max_length=12, choices=Release.choices,
-                                       default=Release.AT_ONCE)
-    release_standings = models.CharField(_("排名公开"), max_length=12, choices=Release.choices,
-                                         default=Release.AT_ONCE)
+    club_policy = models.CharField(
+        _("同俱乐部"), max_length=8, choices=ClubPolicy.choices, default=ClubPolicy.AVOID
+    )
+    release_draw = models.CharField(
+        _("对阵公开"), max_length=12, choices=Release.choices, default=Release.AT_ONCE
+    )
+    release_results = models.CharField(
+        _("成绩公开"), max_length=12, choices=Release.choices, default=Release.AT_ONCE
+    )
+    release_standings = models.CharField(
+        _("排名公开"), max_length=12, choices=Release.choices, default=Release.AT_ONCE
+    )
     # Set when the organiser ends the event: everything held back "until the end" shows.
     concluded_at = models.DateTimeField(_("赛事结束时间"), null=True, blank=True)
     tie_breaks = models.JSONField(_("名次判定顺序"), default=default_tie_breaks)
@@ -188,8 +201,12 @@ class Event(models.Model):
             raise ValidationError(_("首局成绩已录入，规则已锁定，不能再改"), code="rules_frozen")
         # Giog: hands already scored keep their points table (standings are recomputed from it).
         stored_points = getattr(self, "_stored_place_points", None)
-        if (self.rules_frozen_at and self.pk and stored_points is not None
-                and stored_points != self.place_points):
+        if (
+            self.rules_frozen_at
+            and self.pk
+            and stored_points is not None
+            and stored_points != self.place_points
+        ):
             raise ValidationError(_("首手成绩已录入，名次分已锁定，不能再改"), code="rules_frozen")
         super().save(*args, **kwargs)
         self._stored_rules = self.rules
@@ -228,7 +245,9 @@ class Stage(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField(_("阶段顺序"), default=1)
     name = models.CharField(_("名称"), max_length=100, blank=True)
-    format = models.CharField(_("赛制"), max_length=24, choices=Format.choices, default=Format.SWISS)
+    format = models.CharField(
+        _("赛制"), max_length=24, choices=Format.choices, default=Format.SWISS
+    )
     planned_rounds = models.PositiveSmallIntegerField(_("计划轮数"), null=True, blank=True)
     group_count = models.PositiveSmallIntegerField(_("小组数"), default=1)
     # How many entrants of the previous stage's standings go on into this one (blank: all).
@@ -260,7 +279,10 @@ class Union(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="unions")
     round = models.ForeignKey(
-        "matches.Round", null=True, blank=True, on_delete=models.CASCADE,
+        "matches.Round",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="drawn_unions",
     )
     name = models.CharField(_("名称"), max_length=120)
@@ -274,7 +296,8 @@ class Union(models.Model):
         verbose_name_plural = _("联邦")
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "name"], condition=Q(round__isnull=True),
+                fields=["event", "name"],
+                condition=Q(round__isnull=True),
                 name="union_name_unique_in_event",
             ),
         ]
@@ -293,31 +316,36 @@ class Union(models.Model):
 
 class UnionMember(models.Model):
     union = models.ForeignKey(Union, on_delete=models.CASCADE, related_name="members")
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT,
-                               related_name="memberships")
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="memberships"
+    )
     # Denormalised from the union so the database itself refuses a player in two unions.
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    round = models.ForeignKey("matches.Round", null=True, blank=True, on_delete=models.CASCADE,
-                              related_name="+")
+    round = models.ForeignKey(
+        "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     order = models.PositiveSmallIntegerField(_("座次"))  # 1..3: the union's seats in order
     is_captain = models.BooleanField(_("队长"), default=False)
 
     class Meta:
         ordering = ["union_id", "order"]
         constraints = [
-            models.CheckConstraint(condition=Q(order__gte=1) & Q(order__lte=3),
-                                   name="member_order_1_to_3"),
+            models.CheckConstraint(
+                condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"
+            ),
             models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
             models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),
             models.UniqueConstraint(
                 fields=["union"], condition=Q(is_captain=True), name="union_has_one_captain"
             ),
             models.UniqueConstraint(
-                fields=["event", "player"], condition=Q(round__isnull=True),
+                fields=["event", "player"],
+                condition=Q(round__isnull=True),
                 name="player_in_one_union_per_event",
             ),
             models.UniqueConstraint(
-                fields=["round", "player"], condition=Q(round__isnull=False),
+                fields=["round", "player"],
+                condition=Q(round__isnull=False),
                 name="player_in_one_drawn_union_per_round",
             ),
         ]
@@ -337,10 +365,16 @@ class Registration(models.Model):
         WITHDRAWN = "withdrawn", _("已退赛")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
-    union = models.ForeignKey(Union, null=True, blank=True, on_delete=models.CASCADE,
-                              related_name="registrations")
-    player = models.ForeignKey("players.Player", null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="registrations")
+    union = models.ForeignKey(
+        Union, null=True, blank=True, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        "players.Player",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
     seed = models.PositiveIntegerField(_("种子序号"), null=True, blank=True)
     # Late entries join from this round on; withdrawals play no round after `withdrawn_after`.
@@ -365,14 +399,24 @@ class Registration(models.Model):
                 | (Q(union__isnull=True) & Q(player__isnull=False)),
                 name="registration_is_a_union_or_a_player",
             ),
-            models.UniqueConstraint(fields=["event", "union"], condition=Q(union__isnull=False),
-                                    name="union_registered_once"),
-            models.UniqueConstraint(fields=["event", "player"], condition=Q(player__isnull=False),
-                                    name="player_registered_once"),
-            models.UniqueConstraint(fields=["event", "seed"], condition=Q(seed__isnull=False),
-                                    name="seed_unique_in_event"),
-            models.CheckConstraint(condition=Q(joins_round__gte=1),
-                                   name="registration_joins_round_1_on"),
+            models.UniqueConstraint(
+                fields=["event", "union"],
+                condition=Q(union__isnull=False),
+                name="union_registered_once",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(player__isnull=False),
+                name="player_registered_once",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "seed"],
+                condition=Q(seed__isnull=False),
+                name="seed_unique_in_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(joins_round__gte=1), name="registration_joins_round_1_on"
+            ),
         ]
 
     def __str__(self):
@@ -394,8 +438,9 @@ class Registration(models.Model):
         self.withdrawn_at = timezone.now()
         self.save(update_fields=["status", "withdrawn_after", "withdrawn_at"])
 
-    def plays_in(self, round_number: int, check_in_required: bool = True,
-                 fresh_from: int | None = None) -> bool:
+    def plays_in(
+        self, round_number: int, check_in_required: bool = True, fresh_from: int | None = None
+    ) -> bool:
         """`fresh_from`: the latest round up to `round_number` whose check-in does not carry
         over (matches.events.checkin.fresh_from); a check-in for an earlier round is void."""
         if round_number < self.joins_round:
@@ -406,5 +451,8 @@ class Registration(models.Model):
             return True
         if self.status != self.Status.CHECKED_IN:
             return False
-        return (fresh_from is None or self.checked_in_round is None
-                or self.checked_in_round >= fresh_from)
+        return (
+            fresh_from is None
+            or self.checked_in_round is None
+            or self.checked_in_round >= fresh_from
+        )

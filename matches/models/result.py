@@ -8,6 +8,7 @@ two final results for one deal cannot both be stored.
 Only final reports feed anything (scores, tributes, match results, standings, the next draw):
 read them through `DealReport.objects.final()` or `Deal.objects.with_final_result()`.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -62,19 +63,30 @@ class DealReport(models.Model):
     # Denormalised from verdict["union_scores"] so sums over final reports stay in SQL.
     score_a = models.IntegerField(null=True, blank=True)
     score_b = models.IntegerField(null=True, blank=True)
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="deal_reports")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="deal_reports",
+    )
     via = models.CharField(max_length=16, choices=Via.choices, default=Via.SESSION)
-    referee_link = models.ForeignKey("matches.RefereeLink", null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="reports")
+    referee_link = models.ForeignKey(
+        "matches.RefereeLink",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports",
+    )
     idempotency_key = models.CharField(max_length=100, blank=True)
     # sha256 of the request the key came with (kind, documents, reason): the same key with another
     # request is refused (422), never answered with this report (issue 17). Empty on older rows.
     request_digest = models.CharField(max_length=64, blank=True, default="")
     reason = models.TextField(_("更正原因"), blank=True)
     # The final report a correction replaced (history reads as a chain).
-    replaces = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="replaced_by")
+    replaces = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     state_changed_at = models.DateTimeField(null=True, blank=True)
 
@@ -87,11 +99,14 @@ class DealReport(models.Model):
         verbose_name = _("牌局成绩")
         verbose_name_plural = _("牌局成绩")
         constraints = [
-            models.UniqueConstraint(fields=["deal"], condition=Q(state="final"),
-                                    name="one_final_report_per_deal"),
-            models.UniqueConstraint(fields=["deal", "idempotency_key"],
-                                    condition=~Q(idempotency_key=""),
-                                    name="deal_report_idempotency_key_unique"),
+            models.UniqueConstraint(
+                fields=["deal"], condition=Q(state="final"), name="one_final_report_per_deal"
+            ),
+            models.UniqueConstraint(
+                fields=["deal", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="deal_report_idempotency_key_unique",
+            ),
         ]
         indexes = [models.Index(fields=["deal", "state"], name="deal_report_state_idx")]
 
@@ -114,12 +129,14 @@ class DealReport(models.Model):
 class RefereeLink(models.Model):
     """A private link (and QR code) that opens one table for whoever holds it."""
 
-    table = models.ForeignKey("matches.Table", on_delete=models.CASCADE,
-                              related_name="referee_links")
+    table = models.ForeignKey(
+        "matches.Table", on_delete=models.CASCADE, related_name="referee_links"
+    )
     token = models.CharField(max_length=64, unique=True, default=new_link_token)
     label = models.CharField(_("说明"), max_length=120, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -147,10 +164,12 @@ class Confirmation(models.Model):
         REFEREE = "referee", _("裁判")
 
     report = models.ForeignKey(DealReport, on_delete=models.PROTECT, related_name="confirmations")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="+")
-    referee_link = models.ForeignKey(RefereeLink, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="confirmations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    referee_link = models.ForeignKey(
+        RefereeLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="confirmations"
+    )
     role = models.CharField(max_length=8, choices=Role.choices)
     agrees = models.BooleanField()
     note = models.TextField(blank=True)
@@ -165,10 +184,12 @@ class Confirmation(models.Model):
 class PlayerAccount(models.Model):
     """Which sign-in account is which player, so a captain can confirm their own match."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                related_name="player_account")
-    player = models.OneToOneField("players.Player", on_delete=models.CASCADE,
-                                  related_name="account")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_account"
+    )
+    player = models.OneToOneField(
+        "players.Player", on_delete=models.CASCADE, related_name="account"
+    )
 
     class Meta:
         verbose_name = _("选手账号")

@@ -5,6 +5,7 @@ players on one seat, a union paired twice in one round, two unions on one side o
 Where a rule spans tables, the round is denormalised onto the row so a UniqueConstraint can
 hold it.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -34,8 +35,9 @@ class Round(models.Model):
     quality = models.JSONField(_("编排质量"), default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    published_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+")
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -43,8 +45,9 @@ class Round(models.Model):
         verbose_name = _("轮次")
         verbose_name_plural = _("轮次")
         constraints = [
-            models.UniqueConstraint(fields=["event", "number"],
-                                    name="round_number_unique_in_event"),
+            models.UniqueConstraint(
+                fields=["event", "number"], name="round_number_unique_in_event"
+            ),
             models.UniqueConstraint(fields=["stage", "stage_round"], name="round_unique_in_stage"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
         ]
@@ -60,16 +63,18 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("桌号"))
-    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True,
-                                      related_name="refereed_tables")
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tables"
+    )
 
     class Meta:
         ordering = ["round_id", "number"]
         verbose_name = _("牌桌")
         verbose_name_plural = _("牌桌")
         constraints = [
-            models.UniqueConstraint(fields=["round", "number"],
-                                    name="table_number_unique_in_round"),
+            models.UniqueConstraint(
+                fields=["round", "number"], name="table_number_unique_in_round"
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
         ]
 
@@ -84,11 +89,13 @@ class Match(models.Model):
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
-    table = models.OneToOneField(Table, null=True, blank=True, on_delete=models.CASCADE,
-                                 related_name="match")
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="match"
+    )
     union_a = models.ForeignKey("matches.Union", on_delete=models.PROTECT, related_name="+")
-    union_b = models.ForeignKey("matches.Union", null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="+")
+    union_b = models.ForeignKey(
+        "matches.Union", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     # Why the draw is what it is: pulled_up/pulled_down, bye, rematch_forced, club_clash, ...
     flags = models.JSONField(default=list, blank=True)
     details = models.JSONField(default=dict, blank=True)
@@ -98,8 +105,13 @@ class Match(models.Model):
     points_a = models.PositiveSmallIntegerField(null=True, blank=True)
     points_b = models.PositiveSmallIntegerField(null=True, blank=True)
     # Who did not play: "A", "B" or "both" (a no-show); the result is then the event's forfeit.
-    forfeit = models.CharField(_("弃权"), max_length=4, blank=True, default="",
-                               choices=[("", "—"), ("A", "A"), ("B", "B"), ("both", _("双方"))])
+    forfeit = models.CharField(
+        _("弃权"),
+        max_length=4,
+        blank=True,
+        default="",
+        choices=[("", "—"), ("A", "A"), ("B", "B"), ("both", _("双方"))],
+    )
     # Stopped by time after this many deals: scored from those deals (event setting).
     stopped_after = models.PositiveSmallIntegerField(_("超时中止于第几局后"), null=True, blank=True)
 
@@ -143,8 +155,9 @@ class RoundEntry(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
-    union = models.ForeignKey("matches.Union", on_delete=models.PROTECT,
-                              related_name="round_entries")
+    union = models.ForeignKey(
+        "matches.Union", on_delete=models.PROTECT, related_name="round_entries"
+    )
     side = models.CharField(max_length=4, choices=Side.choices)
 
     class Meta:
@@ -174,8 +187,9 @@ class TableSeat(models.Model):
                 name="seat_parity_matches_side",
             ),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
-            models.UniqueConstraint(fields=["round", "player"],
-                                    name="player_at_one_table_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "player"], name="player_at_one_table_per_round"
+            ),
         ]
 
     def save(self, *args, **kwargs):
@@ -257,8 +271,9 @@ class RoundLog(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=16, choices=Action.choices)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     details = models.JSONField(default=dict, blank=True)
 

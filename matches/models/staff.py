@@ -1,4 +1,5 @@
 """Per-event staff: assistants and referees, invited by a link or a one-time code (no e-mail)."""
+
 from __future__ import annotations
 
 import secrets
@@ -31,11 +32,17 @@ class StaffRole(models.TextChoices):
 
 class EventStaff(models.Model):
     event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="staff")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="event_roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
     role = models.CharField(_("角色"), max_length=16, choices=StaffRole.choices)
-    invitation = models.ForeignKey("matches.StaffInvitation", null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    invitation = models.ForeignKey(
+        "matches.StaffInvitation",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     added_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -44,8 +51,11 @@ class EventStaff(models.Model):
         verbose_name = _("赛事工作人员")
         verbose_name_plural = _("赛事工作人员")
         constraints = [
-            models.UniqueConstraint(fields=["event", "user"], condition=Q(revoked_at__isnull=True),
-                                    name="one_active_role_per_event_user"),
+            models.UniqueConstraint(
+                fields=["event", "user"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_active_role_per_event_user",
+            ),
         ]
 
     def __str__(self):
@@ -59,17 +69,18 @@ class EventStaff(models.Model):
 class StaffInvitation(models.Model):
     """Whoever opens the link (or types the code) and signs in takes the role; once only."""
 
-    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE,
-                              related_name="invitations")
+    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="invitations")
     role = models.CharField(_("角色"), max_length=16, choices=StaffRole.choices)
     token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
     code = models.CharField(max_length=16, unique=True, default=new_invitation_code)
     note = models.CharField(_("备注"), max_length=120, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
-    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                on_delete=models.SET_NULL, related_name="+")
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -89,12 +100,14 @@ class StaffInvitation(models.Model):
 class CheckInRound(models.Model):
     """The organiser's decision for one round: do check-ins made for earlier rounds count?"""
 
-    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE,
-                              related_name="checkin_rounds")
+    event = models.ForeignKey(
+        "matches.Event", on_delete=models.CASCADE, related_name="checkin_rounds"
+    )
     number = models.PositiveSmallIntegerField(_("轮次"))
     carry_over = models.BooleanField(_("沿用上一轮签到"), default=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     decided_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -4,6 +4,7 @@ record of every computation so organisers see what is pending, done or failed.
 Everything here is derived from final deal results and can be thrown away and rebuilt by the
 `recompute_event` task with the same numbers.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -57,7 +58,9 @@ class StandingsSnapshot(models.Model):
     class Meta:
         ordering = ["event_id", "round__number", "kind", "scope"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "kind", "scope"], name="one_snapshot_per_round_kind_scope"),
+            models.UniqueConstraint(
+                fields=["round", "kind", "scope"], name="one_snapshot_per_round_kind_scope"
+            ),
         ]
 
 
@@ -73,7 +76,9 @@ class ComputationRun(models.Model):
 
     PENDING = (State.QUEUED, State.RUNNING, State.RETRYING)
 
-    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="computations")
+    event = models.ForeignKey(
+        "matches.Event", on_delete=models.CASCADE, related_name="computations"
+    )
     task = models.CharField(max_length=40)
     key = models.CharField(max_length=60)  # e.g. "match:12", "standings", "event"
     args = models.JSONField(default=dict, blank=True)  # what the queued run will do
@@ -89,7 +94,9 @@ class ComputationRun(models.Model):
     class Meta:
         ordering = ["event_id", "-queued_at"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "task", "key"], name="one_run_row_per_computation"),
+            models.UniqueConstraint(
+                fields=["event", "task", "key"], name="one_run_row_per_computation"
+            ),
         ]
 
     def __str__(self):

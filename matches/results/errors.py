@@ -1,5 +1,6 @@
 """What the results service answers besides a stored report: a refusal (`ResultError`) and the
 engine's reading of a report that has not been stored (`Checked`). Shared by every game."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,8 +12,16 @@ class ResultError(Exception):
     `errors` lists every inconsistency the engine found; `verdict` is the engine's verdict.
     """
 
-    def __init__(self, code: str, message: str, *, status: int = 400, rule: str | None = None,
-                 errors: list | None = None, verdict: dict | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status: int = 400,
+        rule: str | None = None,
+        errors: list | None = None,
+        verdict: dict | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -59,8 +68,9 @@ class Checked:
 def require_documents(summary, play_log, summary_format: str, log_format: str) -> None:
     """Every game's first check: at least one document, and each a JSON object."""
     if summary is None and play_log is None:
-        raise ResultError("bad_document", f"send a summary ({summary_format}), a play log "
-                                          f"({log_format}) or both")
+        raise ResultError(
+            "bad_document", f"send a summary ({summary_format}), a play log ({log_format}) or both"
+        )
     for name, doc in (("summary", summary), ("play_log", play_log)):
         if doc is not None and not isinstance(doc, dict):
             raise ResultError("bad_document", f"the {name} must be a JSON object")

@@ -3,6 +3,7 @@ matches stopped by time. The scores come from the event's settings through the s
 service (`forfeit_result`, `deals_that_count`); this module records the decision, audits it
 and settles the match again.
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -16,8 +17,12 @@ FORFEIT_SIDES = ("A", "B", "both")
 
 
 def _open_match(match: Match) -> Match:
-    match = (Match.objects.select_for_update(of=("self",)).select_related("round__event", "table")
-             .order_by("pk").get(pk=match.pk))
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event", "table")
+        .order_by("pk")
+        .get(pk=match.pk)
+    )
     if match.is_bye:
         raise SeatingRefused(_("轮空没有对局可判"))
     if match.round.state != Round.State.PUBLISHED:
@@ -37,17 +42,26 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
     match.forfeit = side
     match.save(update_fields=["forfeit"])
     standings.settle_match(match.pk)
-    RoundLog.objects.create(round=match.round, action=RoundLog.Action.FORFEIT, user=user,
-                            details={"table": match.table.number, "forfeit": side,
-                                     "unions": [match.union_a_id, match.union_b_id]})
+    RoundLog.objects.create(
+        round=match.round,
+        action=RoundLog.Action.FORFEIT,
+        user=user,
+        details={
+            "table": match.table.number,
+            "forfeit": side,
+            "unions": [match.union_a_id, match.union_b_id],
+        },
+    )
     return match
 
 
 @transaction.atomic
 def union_no_show(round_: Round, union: Union, *, user=None) -> Match:
     """A union did not turn up for its table in `round_`: its match is forfeited by it."""
-    match = round_.matches.filter(union_b__isnull=False).filter(
-        union_a=union).first() or round_.matches.filter(union_b=union).first()
+    match = (
+        round_.matches.filter(union_b__isnull=False).filter(union_a=union).first()
+        or round_.matches.filter(union_b=union).first()
+    )
     if match is None:
         raise SeatingRefused(_("联邦本轮没有对局"))
     return award_forfeit(match, "A" if match.union_a_id == union.pk else "B", user=user)
@@ -61,11 +75,16 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
     was = match.forfeit
     match.forfeit = ""
     match.save(update_fields=["forfeit"])
-    Match.objects.filter(pk=match.pk).update(score_a=None, score_b=None, points_a=None,
-                                             points_b=None)
+    Match.objects.filter(pk=match.pk).update(
+        score_a=None, score_b=None, points_a=None, points_b=None
+    )
     standings.settle_match(match.pk)
-    RoundLog.objects.create(round=match.round, action=RoundLog.Action.FORFEIT, user=user,
-                            details={"table": match.table.number, "forfeit": "", "was": was})
+    RoundLog.objects.create(
+        round=match.round,
+        action=RoundLog.Action.FORFEIT,
+        user=user,
+        details={"table": match.table.number, "forfeit": "", "was": was},
+    )
     return match
 
 
@@ -82,6 +101,10 @@ def stop_by_time(match: Match, after_deals: int, *, user=None) -> Match:
     match.stopped_after = after_deals
     match.save(update_fields=["stopped_after"])
     standings.settle_match(match.pk)
-    RoundLog.objects.create(round=match.round, action=RoundLog.Action.STOPPED, user=user,
-                            details={"table": match.table.number, "after_deals": after_deals})
+    RoundLog.objects.create(
+        round=match.round,
+        action=RoundLog.Action.STOPPED,
+        user=user,
+        details={"table": match.table.number, "after_deals": after_deals},
+    )
     return match

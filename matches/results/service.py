@@ -15,6 +15,7 @@ festival scale, bench/RESULTS-festival.md), and the database refuses a second
 final report for a deal (partial unique index), so several web processes cannot store two final
 results. `deal_result_changed` is sent from `transaction.on_commit`, only for committed results.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,6 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from matches.games.registry import adapter_for
 from matches.models import (
     Confirmation,
     Deal,
@@ -34,15 +36,16 @@ from matches.models import (
     Stage,
 )
 from matches.permissions import Actor, can_enter_results, can_manage_event, confirmation_role
-from matches.games.registry import adapter_for
 from matches.results.errors import Checked, ResultError
 from matches.signals import deal_result_changed
+
 
 def _forbidden(message: str) -> ResultError:
     return ResultError("permission_denied", message, status=403)
 
 
 # --- deals --------------------------------------------------------------------------------------
+
 
 def deal_for(match: Match, number: int) -> Deal:
     """The deal `number` of a match, created on first use.
@@ -66,21 +69,30 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    gone = ResultError("table_gone", "this table no longer exists: the round was re-drawn; "
-                       "reload the round's tables", status=409)
+    gone = ResultError(
+        "table_gone",
+        "this table no longer exists: the round was re-drawn; reload the round's tables",
+        status=409,
+    )
     try:
         with transaction.atomic():
             # The match may have been deleted since the caller found it: lock it (waiting for a
             # delete in progress) so no deal is created under a deleted match.
-            state = (Match.objects.select_for_update(no_key=True, of=("self",)).filter(pk=match.pk)
-                     .order_by().values_list("round__state", flat=True).first())
+            state = (
+                Match.objects.select_for_update(no_key=True, of=("self",))
+                .filter(pk=match.pk)
+                .order_by()
+                .values_list("round__state", flat=True)
+                .first()
+            )
             if state is None:
                 raise gone
             if state == Round.State.DRAFT:
                 # No deal rows in a draft round: a re-draw deletes its matches, and a deal
                 # created meanwhile would block that. (Reporting refuses draft rounds anyway.)
-                raise ResultError("round_not_published", "this round is not published yet",
-                                  status=409)
+                raise ResultError(
+                    "round_not_published", "this round is not published yet", status=409
+                )
             return Deal.objects.create(match=match, number=number, is_extra=is_extra)
     except IntegrityError:
         pass  # another request created this deal at the same moment
@@ -97,7 +109,8 @@ def deal_allowed(match: Match, number: int) -> bool:
     if number <= match.round.event.deals_per_match:
         return True
     return Deal.objects.filter(match=match, number=number).exists() or _extra_deal_allowed(
-        match, number)
+        match, number
+    )
 
 
 def _extra_deal_allowed(match: Match, number: int) -> bool:
@@ -126,6 +139,7 @@ def current_deal_number(match: Match) -> int:
 
 # --- checking a report with the engine --------------------------------------------------------
 
+
 def check_report(deal_or_match, number: int | None, summary: Any, play_log: Any) -> Checked:
     """The game's engine on a report for a deal; nothing is stored. Raises ResultError (400)
     when a document cannot be read. The returned `errors` are every reason not to accept it."""
@@ -140,24 +154,41 @@ def _rejection(checked: Checked) -> ResultError:
     first = checked.errors[0]
     count = len(checked.errors)
     message = first["message"] if count == 1 else f"{first['message']} (and {count - 1} more)"
-    return ResultError("inconsistent_result", message, status=422, rule=first.get("rule"),
-                       errors=checked.errors, verdict=checked.verdict)
+    return ResultError(
+        "inconsistent_result",
+        message,
+        status=422,
+        rule=first.get("rule"),
+        errors=checked.errors,
+        verdict=checked.verdict,
+    )
 
 
 # --- locking and staleness ----------------------------------------------------------------------
+
 
 def _lock_deal(deal_id: int) -> Deal:
     """Lock the deal row for the rest of the transaction and load what the checks need; refuse
     a deal that no longer exists (its match went with a re-draw)."""
     # One query: `of=("self",)` locks the deal row only, so the joined rows (the table is on
     # the nullable side of an outer join, which FOR UPDATE alone refuses) are only read.
-    deal = (Deal.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("match__round__event", "match__round__stage", "match__table",
-                            "match__union_a", "match__union_b")
-            .filter(pk=deal_id).order_by("pk").first())
+    deal = (
+        Deal.objects.select_for_update(no_key=True, of=("self",))
+        .select_related(
+            "match__round__event",
+            "match__round__stage",
+            "match__table",
+            "match__union_a",
+            "match__union_b",
+        )
+        .filter(pk=deal_id)
+        .order_by("pk")
+        .first()
+    )
     if deal is None:
-        raise ResultError("deal_gone", "this deal no longer exists (the round was re-drawn?)",
-                          status=409)
+        raise ResultError(
+            "deal_gone", "this deal no longer exists (the round was re-drawn?)", status=409
+        )
     return deal
 
 
@@ -168,8 +199,9 @@ def _require_open_round(round_: Round, allow_closed: bool = False) -> None:
         return
     if round_.state == Round.State.DRAFT:
         raise ResultError("round_not_published", "this round is not published yet", status=409)
-    raise ResultError("round_closed", "this round is closed: only an organiser can correct it",
-                      status=409)
+    raise ResultError(
+        "round_closed", "this round is closed: only an organiser can correct it", status=409
+    )
 
 
 def _require_previous_final(deal: Deal) -> None:
@@ -177,12 +209,16 @@ def _require_previous_final(deal: Deal) -> None:
     previous deal must be final before this one is reported (in games whose deals follow on)."""
     if deal.number == 1 or not adapter_for(deal.match.round.event).deals_follow_on:
         return
-    if not DealReport.objects.final().filter(deal__match_id=deal.match_id,
-                                             deal__number=deal.number - 1).exists():
+    if (
+        not DealReport.objects.final()
+        .filter(deal__match_id=deal.match_id, deal__number=deal.number - 1)
+        .exists()
+    ):
         raise ResultError(
             "previous_deal_open",
             f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
-            status=409, rule="R35",
+            status=409,
+            rule="R35",
         )
 
 
@@ -192,8 +228,13 @@ def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
 
 def request_digest(kind: str, summary: Any, play_log: Any, reason: str = "") -> str:
     """What an Idempotency-Key stands for: the operation and everything sent with it."""
-    text = json.dumps([kind, summary, play_log, reason], sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"), default=str)
+    text = json.dumps(
+        [kind, summary, play_log, reason],
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -202,9 +243,12 @@ def _replay(earlier: DealReport, kind: str, digest: str) -> DealReport:
     with another request (another body, or a correction reusing a report's key) is a 422, as
     the HTTP Idempotency-Key draft says: answering with the first result would lose this one."""
     if earlier.request_digest and earlier.request_digest != digest or earlier.kind != kind:
-        raise ResultError("idempotency_key_reused", "this Idempotency-Key was already used for "
-                          "another request on this deal; send this one with a new key",
-                          status=422)
+        raise ResultError(
+            "idempotency_key_reused",
+            "this Idempotency-Key was already used for "
+            "another request on this deal; send this one with a new key",
+            status=422,
+        )
     earlier.replayed = True
     return earlier
 
@@ -221,8 +265,10 @@ def _now():
 
 # --- the three operations -----------------------------------------------------------------------
 
-def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
-                  idempotency_key: str = "") -> tuple[DealReport, bool]:
+
+def submit_report(
+    deal: Deal, summary: Any, play_log: Any, actor: Actor, idempotency_key: str = ""
+) -> tuple[DealReport, bool]:
     """Store a referee's report of a deal. Returns (report, created).
 
     The same idempotency key for the same deal returns the first report (created False).
@@ -250,11 +296,17 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
             _require_open_round(match.round)
             states = {state for _pk, state, _key in earlier}
             if DealReport.State.FINAL in states:
-                raise ResultError("already_final", f"deal {deal.number} already has a final "
-                                  "result; an organiser can correct it", status=409)
+                raise ResultError(
+                    "already_final",
+                    f"deal {deal.number} already has a final result; an organiser can correct it",
+                    status=409,
+                )
             if DealReport.State.DISPUTED in states:
-                raise ResultError("deal_disputed", f"deal {deal.number} is disputed: the "
-                                  "organiser decides it", status=409)
+                raise ResultError(
+                    "deal_disputed",
+                    f"deal {deal.number} is disputed: the organiser decides it",
+                    status=409,
+                )
             _require_previous_final(deal)
             checked = check_report(deal, None, summary, play_log)
             if not checked.accepted:
@@ -269,13 +321,21 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
                 )
             score_a, score_b = checked.union_scores
             report = DealReport.objects.create(
-                deal=deal, kind=DealReport.Kind.REPORT,
+                deal=deal,
+                kind=DealReport.Kind.REPORT,
                 state=DealReport.State.FINAL if final_now else DealReport.State.PENDING,
-                summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
-                score_a=score_a, score_b=score_b,
-                submitted_by=actor.user if actor.is_authenticated else None, via=actor.via,
-                referee_link=actor.link, idempotency_key=idempotency_key, created_at=now,
-                state_changed_at=now, request_digest=digest,
+                summary=checked.summary,
+                play_log=checked.play_log,
+                verdict=checked.verdict,
+                score_a=score_a,
+                score_b=score_b,
+                submitted_by=actor.user if actor.is_authenticated else None,
+                via=actor.via,
+                referee_link=actor.link,
+                idempotency_key=idempotency_key,
+                created_at=now,
+                state_changed_at=now,
+                request_digest=digest,
             )
             event.freeze_rules()
             if final_now:
@@ -287,8 +347,11 @@ def submit_report(deal: Deal, summary: Any, play_log: Any, actor: Actor,
             earlier = _by_key(deal.pk, idempotency_key)
             if earlier is not None:
                 return _replay(earlier, DealReport.Kind.REPORT, digest), False
-        raise ResultError("already_final", "another result for this deal was stored at the same "
-                          "moment", status=409)
+        raise ResultError(
+            "already_final",
+            "another result for this deal was stored at the same moment",
+            status=409,
+        )
 
 
 def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "") -> DealReport:
@@ -296,28 +359,43 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
     try:
         with transaction.atomic():
             deal = _lock_deal(report.deal_id)
-            report = (DealReport.objects.select_for_update(no_key=True, of=("self",))
-                      .select_related("referee_link", "submitted_by").get(pk=report.pk))
+            report = (
+                DealReport.objects.select_for_update(no_key=True, of=("self",))
+                .select_related("referee_link", "submitted_by")
+                .get(pk=report.pk)
+            )
             report.deal = deal
             role = confirmation_role(actor, report)
             if role is None:
                 if report.deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
-                    raise ResultError("no_confirmation", "this event needs no confirmation",
-                                      status=409)
+                    raise ResultError(
+                        "no_confirmation", "this event needs no confirmation", status=409
+                    )
                 raise _forbidden("you may not confirm this result")
             _require_open_round(deal.match.round)
             if report.state != DealReport.State.PENDING:
                 already = report.confirmations.filter(agrees=agrees)
-                already = (already.filter(referee_link=actor.link) if actor.link is not None
-                           else already.filter(user=actor.user))
+                already = (
+                    already.filter(referee_link=actor.link)
+                    if actor.link is not None
+                    else already.filter(user=actor.user)
+                )
                 if already.exists():
                     return report  # the same answer twice (a double tap or a retry)
-                raise ResultError("not_pending", f"this report is {report.state}, not waiting "
-                                  "for confirmation", status=409)
+                raise ResultError(
+                    "not_pending",
+                    f"this report is {report.state}, not waiting for confirmation",
+                    status=409,
+                )
             now = _now()
             Confirmation.objects.create(
-                report=report, user=actor.user if actor.is_authenticated else None,
-                referee_link=actor.link, role=role, agrees=agrees, note=note or "", at=now,
+                report=report,
+                user=actor.user if actor.is_authenticated else None,
+                referee_link=actor.link,
+                role=role,
+                agrees=agrees,
+                note=note or "",
+                at=now,
             )
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
@@ -329,8 +407,9 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
         raise ResultError("already_final", "this deal already has a final result", status=409)
 
 
-def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str,
-                   idempotency_key: str = "") -> DealReport:
+def correct_result(
+    deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str, idempotency_key: str = ""
+) -> DealReport:
     """An organiser replaces the result of a deal (also how a dispute is decided)."""
     reason = (reason or "").strip()
     if not actor.is_authenticated or not can_manage_event(actor.user, deal.match.round.event):
@@ -346,13 +425,23 @@ def correct_result(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason
         # insert (the unique key on deal and key): answer with it, never a 500.
         earlier = _by_key(deal.pk, idempotency_key) if idempotency_key else None
         if earlier is None:
-            raise ResultError("already_final", "another result for this deal was stored at the "
-                              "same moment", status=409)
+            raise ResultError(
+                "already_final",
+                "another result for this deal was stored at the same moment",
+                status=409,
+            )
         return _replay(earlier, DealReport.Kind.CORRECTION, digest)
 
 
-def _correct(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str,
-             idempotency_key: str, digest: str) -> DealReport:
+def _correct(
+    deal: Deal,
+    summary: Any,
+    play_log: Any,
+    actor: Actor,
+    reason: str,
+    idempotency_key: str,
+    digest: str,
+) -> DealReport:
     with transaction.atomic():
         deal = _lock_deal(deal.pk)
         if idempotency_key:  # looked up under the deal's lock: a concurrent retry waits here
@@ -367,17 +456,27 @@ def _correct(deal: Deal, summary: Any, play_log: Any, actor: Actor, reason: str,
         now = _now()
         reports = DealReport.objects.filter(deal=deal)
         old_final = reports.final().first()
-        reports.filter(state__in=[DealReport.State.FINAL, DealReport.State.PENDING,
-                                  DealReport.State.DISPUTED]).update(
-            state=DealReport.State.SUPERSEDED, state_changed_at=now
-        )
+        reports.filter(
+            state__in=[DealReport.State.FINAL, DealReport.State.PENDING, DealReport.State.DISPUTED]
+        ).update(state=DealReport.State.SUPERSEDED, state_changed_at=now)
         score_a, score_b = checked.union_scores
         report = DealReport.objects.create(
-            deal=deal, kind=DealReport.Kind.CORRECTION, state=DealReport.State.FINAL,
-            summary=checked.summary, play_log=checked.play_log, verdict=checked.verdict,
-            score_a=score_a, score_b=score_b, submitted_by=actor.user, via=actor.via,
-            idempotency_key=idempotency_key, reason=reason, replaces=old_final, created_at=now,
-            state_changed_at=now, request_digest=digest,
+            deal=deal,
+            kind=DealReport.Kind.CORRECTION,
+            state=DealReport.State.FINAL,
+            summary=checked.summary,
+            play_log=checked.play_log,
+            verdict=checked.verdict,
+            score_a=score_a,
+            score_b=score_b,
+            submitted_by=actor.user,
+            via=actor.via,
+            idempotency_key=idempotency_key,
+            reason=reason,
+            replaces=old_final,
+            created_at=now,
+            state_changed_at=now,
+            request_digest=digest,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
         if old_final is not None and adapter_for(deal.match.round.event).deals_follow_on:
@@ -404,8 +503,9 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
             Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
             return None
         summary = {k: v for k, v in (final.summary or {}).items() if k != "string_three_streak"}
-        checked = check_report(deal, None, summary if final.play_log is None else None,
-                               final.play_log)
+        checked = check_report(
+            deal, None, summary if final.play_log is None else None, final.play_log
+        )
         same = checked.accepted and (
             checked.verdict.get("union_scores") == final.verdict.get("union_scores")
             and checked.verdict.get("tributes") == final.verdict.get("tributes")
@@ -416,11 +516,17 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
             if same:
                 Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
             return None
-        return correct_result(deal, summary if final.play_log is None else None, final.play_log,
-                              actor, "复核：本场前面的牌局已更正，按新的串三户连续次数重新结算（R40）")
+        return correct_result(
+            deal,
+            summary if final.play_log is None else None,
+            final.play_log,
+            actor,
+            "复核：本场前面的牌局已更正，按新的串三户连续次数重新结算（R40）",
+        )
 
 
 # --- what a table page shows --------------------------------------------------------------------
+
 
 def match_deals(match: Match) -> list[dict]:
     """Each deal of the match (played or to play) with its final and open reports."""
@@ -434,8 +540,21 @@ def match_deals(match: Match) -> list[dict]:
     for number in range(1, count + 1):
         history = by_number.get(number, [])
         final = next((r for r in history if r.state == DealReport.State.FINAL), None)
-        open_ = next((r for r in history if r.state in (DealReport.State.PENDING,
-                                                        DealReport.State.DISPUTED)), None)
-        rows.append({"number": number, "deal": deals.get(number), "final": final, "open": open_,
-                     "history": history})
+        open_ = next(
+            (
+                r
+                for r in history
+                if r.state in (DealReport.State.PENDING, DealReport.State.DISPUTED)
+            ),
+            None,
+        )
+        rows.append(
+            {
+                "number": number,
+                "deal": deals.get(number),
+                "final": final,
+                "open": open_,
+                "history": history,
+            }
+        )
     return rows

@@ -1,4 +1,5 @@
 """A union's rank across rounds as inline SVG, drawn on the server (no script, no CDN)."""
+
 from __future__ import annotations
 
 from django.utils.html import escape
@@ -35,12 +36,18 @@ def rank_chart_svg(history: list[dict]) -> str:
         f'<text x="4" y="{HEIGHT - PAD + 4}" font-size="11">{worst}</text>',
     ]
     if len(history) > 1:
-        parts.append(f'<polyline fill="none" stroke="#b3261e" stroke-width="2.5" points="{points}"/>')
+        parts.append(
+            f'<polyline fill="none" stroke="#b3261e" stroke-width="2.5" points="{points}"/>'
+        )
     for h in history:
         cx, cy = x(h["round"]), y(h["rank"])
-        parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#b3261e">'
-                     f'<title>{escape(_("第 %(n)s 轮：第 %(r)s 名") % {"n": h["round"], "r": h["rank"]})}</title></circle>')
-        parts.append(f'<text x="{cx:.1f}" y="{HEIGHT - PAD + 16}" font-size="11" text-anchor="middle">{h["round"]}</text>')
+        parts.append(
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#b3261e">'
+            f"<title>{escape(_('第 %(n)s 轮：第 %(r)s 名') % {'n': h['round'], 'r': h['rank']})}</title></circle>"
+        )
+        parts.append(
+            f'<text x="{cx:.1f}" y="{HEIGHT - PAD + 16}" font-size="11" text-anchor="middle">{h["round"]}</text>'
+        )
         parts.append(f'<text x="{cx + 6:.1f}" y="{cy - 6:.1f}" font-size="11">{h["rank"]}</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -1,5 +1,6 @@
 """Shared by every game that plays matches of deals: the final reports of a match's deals, its
 regular deal rows, and (for two-union games) the match result with a knockout's extra deals."""
+
 from __future__ import annotations
 
 from matches.models import Deal, DealReport, DealTally, Match, Stage
@@ -13,8 +14,11 @@ def final_reports(deals) -> dict:
 def ensure_regular_deals(match: Match) -> None:
     """Deal rows 1..deals_per_match exist, so the next deal can carry its tributes."""
     have = set(match.deals.values_list("number", flat=True))
-    missing = [Deal(match=match, number=k) for k in range(1, match.round.event.deals_per_match + 1)
-               if k not in have]
+    missing = [
+        Deal(match=match, number=k)
+        for k in range(1, match.round.event.deals_per_match + 1)
+        if k not in have
+    ]
     if missing:
         Deal.objects.bulk_create(missing, ignore_conflicts=True)
 
@@ -47,7 +51,7 @@ def write_match_result(match: Match, deals: list[Deal]) -> None:
             # block ends with one union ahead; the match total includes them.
             block = event.tie_break_deals or 1
             while total_a == total_b:
-                chunk = extras[used:used + block]
+                chunk = extras[used : used + block]
                 if len(chunk) < block:
                     _create_extra_deals(match, deals, block - len(chunk))
                     break
@@ -89,6 +93,8 @@ def _create_extra_deals(match: Match, deals: list[Deal], count: int) -> None:
         tally = DealTally.objects.filter(deal=last_deal).first()
         ledger = tally.tributes if tally else None
     for k in range(1, count + 1):
-        Deal.objects.get_or_create(match=match, number=last + k,
-                                   defaults={"is_extra": True,
-                                             "tributes_owed": ledger if k == 1 else None})
+        Deal.objects.get_or_create(
+            match=match,
+            number=last + k,
+            defaults={"is_extra": True, "tributes_owed": ledger if k == 1 else None},
+        )

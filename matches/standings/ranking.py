@@ -4,6 +4,7 @@
 equal on every configured criterion share a rank (listed by seed). `rank_players` orders
 players by place points, then points opened, then burns.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -64,11 +65,22 @@ class UnionLine:
 
     def as_dict(self) -> dict:
         return {
-            "rank": self.rank, "union": self.union, "name": self.name, "seed": self.seed,
-            "played": self.played, "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "byes": self.byes, "forfeits": self.forfeits, "match_points": self.match_points, "score_for": self.score_for,
-            "score_against": self.score_against, "score_difference": self.score_difference,
-            "opponents_match_points": self.opponents_match_points, "deal_wins": self.deal_wins,
+            "rank": self.rank,
+            "union": self.union,
+            "name": self.name,
+            "seed": self.seed,
+            "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "byes": self.byes,
+            "forfeits": self.forfeits,
+            "match_points": self.match_points,
+            "score_for": self.score_for,
+            "score_against": self.score_against,
+            "score_difference": self.score_difference,
+            "opponents_match_points": self.opponents_match_points,
+            "deal_wins": self.deal_wins,
             "strings_of_three": self.strings_of_three,
         }
 
@@ -113,7 +125,9 @@ def union_lines(entrants: dict[int, tuple[int | None, str]], matches: list[Match
     return lines
 
 
-def _value(line: UnionLine, criterion: str, group: set[int], by_union: dict[int, list[MatchRecord]]):
+def _value(
+    line: UnionLine, criterion: str, group: set[int], by_union: dict[int, list[MatchRecord]]
+):
     """A number where bigger ranks higher. `by_union`: each union's own matches."""
     if criterion == "head_to_head":
         # Match points from the matches between members of the tied group only. Only the
@@ -129,8 +143,9 @@ def _value(line: UnionLine, criterion: str, group: set[int], by_union: dict[int,
     return getattr(line, criterion)
 
 
-def rank_unions(entrants: dict[int, tuple[int | None, str]], matches: list[MatchRecord],
-                tie_breaks: list[str]) -> list[UnionLine]:
+def rank_unions(
+    entrants: dict[int, tuple[int | None, str]], matches: list[MatchRecord], tie_breaks: list[str]
+) -> list[UnionLine]:
     """Unions best first, each with its `rank` (equal lines share a rank)."""
     lines = union_lines(entrants, matches)
     criteria = ["match_points"] + [c for c in tie_breaks if c != "match_points"]
@@ -146,7 +161,9 @@ def rank_unions(entrants: dict[int, tuple[int | None, str]], matches: list[Match
     ranked, position = [], 1
     for group in groups:
         # Still equal on every criterion: one shared rank, listed by seed then name.
-        for line in sorted(group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union)):
+        for line in sorted(
+            group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union)
+        ):
             line.rank = position
             ranked.append(line)
         position += len(group)
@@ -174,6 +191,7 @@ def _partition(group: list[UnionLine], criteria: list[str], by_union) -> list[li
 
 # --- players ------------------------------------------------------------------------------------
 
+
 @dataclass
 class PlayerLine:
     player: int
@@ -189,9 +207,16 @@ class PlayerLine:
 
     def as_dict(self) -> dict:
         return {
-            "rank": self.rank, "player": self.player, "name": self.name, "union": self.union,
-            "deals": self.deals, "tables": self.tables, "place_points": self.place_points,
-            "points_opened": self.points_opened, "burns": self.burns, "firsts": self.firsts,
+            "rank": self.rank,
+            "player": self.player,
+            "name": self.name,
+            "union": self.union,
+            "deals": self.deals,
+            "tables": self.tables,
+            "place_points": self.place_points,
+            "points_opened": self.points_opened,
+            "burns": self.burns,
+            "firsts": self.firsts,
         }
 
 
@@ -207,17 +232,21 @@ class SeatRecord:
     burns: int  # successful burns (and counter-burns) this player made
 
 
-def rank_players(players: dict[int, tuple[str, str]], seats: list[SeatRecord],
-                 carried: list[dict] = ()) -> list[PlayerLine]:
+def rank_players(
+    players: dict[int, tuple[str, str]], seats: list[SeatRecord], carried: list[dict] = ()
+) -> list[PlayerLine]:
     """Players best first: place points, then points opened, then burns; equal lines share a rank.
 
     `carried`: the rows (`PlayerLine.as_dict()`) of the rounds before those of `seats`, which
     the new seats add to; every total is a plain sum over deals, so the standings after round N
     are those after round N-1 plus round N, and a festival's round 9 reads one round, not nine."""
-    lines = {p: PlayerLine(player=p, name=name, union=union) for p, (name, union) in players.items()}
+    lines = {
+        p: PlayerLine(player=p, name=name, union=union) for p, (name, union) in players.items()
+    }
     for row in carried:
-        line = lines.setdefault(row["player"], PlayerLine(player=row["player"], name=row["name"],
-                                                          union=row["union"]))
+        line = lines.setdefault(
+            row["player"], PlayerLine(player=row["player"], name=row["name"], union=row["union"])
+        )
         line.deals += row["deals"]
         line.tables += row["tables"]  # a table (its id) belongs to one round only
         line.place_points += row["place_points"]

@@ -11,6 +11,7 @@ tasks in `matches.tasks` call these functions:
 - `update_standings`: the standings snapshots of a round and of every later round;
 - `recompute_event`: all of it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 # --- one match ----------------------------------------------------------------------------------
 
+
 @transaction.atomic
 def settle_match(match_id: int) -> Match | None:
     """Recompute every deal tally of a match, what each deal owes the next, and the result (by
@@ -45,8 +47,13 @@ def settle_match(match_id: int) -> Match | None:
     # on an outer join in PostgreSQL). FOR NO KEY UPDATE: a submission's foreign-key check on
     # the match (KEY SHARE) must not wait for this lock while this waits for its deal row
     # (a deadlock seen at festival scale).
-    match = (Match.objects.select_for_update(no_key=True, of=("self",))
-             .select_related("round__event", "round__stage").filter(pk=match_id).order_by("pk").first())
+    match = (
+        Match.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("round__event", "round__stage")
+        .filter(pk=match_id)
+        .order_by("pk")
+        .first()
+    )
     if match is None or match.is_bye:
         return match
     if match.forfeit:
@@ -60,12 +67,17 @@ def settle_match(match_id: int) -> Match | None:
 
 # --- forfeits and byes (issue 15) ----------------------------------------------------------------
 
+
 def forfeit_result(event: Event, forfeit: str) -> dict:
     """The result fields of a forfeited match: the union present wins with the event's forfeit
     score; a double no-show is a loss for both, with no score."""
     if forfeit == "both":
-        return {"score_a": 0, "score_b": 0,
-                "points_a": event.points_loss, "points_b": event.points_loss}
+        return {
+            "score_a": 0,
+            "score_b": 0,
+            "points_a": event.points_loss,
+            "points_b": event.points_loss,
+        }
     won, lost = (event.forfeit_score, 0), (event.points_win, event.points_loss)
     if forfeit == "A":
         return {"score_a": won[1], "score_b": won[0], "points_a": lost[1], "points_b": lost[0]}
@@ -86,25 +98,33 @@ def _store_result(match: Match, values: dict) -> None:
 
 # --- standings ----------------------------------------------------------------------------------
 
+
 def stale_matches(event: Event, from_round: int = 1) -> list[int]:
     """Matches (of round `from_round` on) whose tallies do not match the current final reports.
 
     A change to an earlier round asks for the standings from that round, so the later rounds
     are all that can be stale here; not scanning the others saves reading every result of a
     festival's finished rounds on each run."""
-    final = dict(DealReport.objects.final().filter(
-        deal__match__round__event=event, deal__match__round__number__gte=from_round)
-        .values_list("deal_id", "id"))
-    tallied = dict(DealTally.objects.filter(
-        match__round__event=event, match__round__number__gte=from_round)
-        .values_list("deal_id", "report_id"))
+    final = dict(
+        DealReport.objects.final()
+        .filter(deal__match__round__event=event, deal__match__round__number__gte=from_round)
+        .values_list("deal_id", "id")
+    )
+    tallied = dict(
+        DealTally.objects.filter(
+            match__round__event=event, match__round__number__gte=from_round
+        ).values_list("deal_id", "report_id")
+    )
     stale_deals = {d for d in set(final) | set(tallied) if final.get(d) != tallied.get(d)}
     return sorted(set(Deal.objects.filter(pk__in=stale_deals).values_list("match_id", flat=True)))
 
 
 def _scoped_rounds(round_: Round, scope: str) -> list[Round]:
-    rounds = Round.objects.filter(event=round_.event, number__lte=round_.number,
-                                  state__in=[Round.State.PUBLISHED, Round.State.CLOSED])
+    rounds = Round.objects.filter(
+        event=round_.event,
+        number__lte=round_.number,
+        state__in=[Round.State.PUBLISHED, Round.State.CLOSED],
+    )
     if scope == StandingsSnapshot.Scope.STAGE:
         rounds = rounds.filter(stage=round_.stage)
     return list(rounds)
@@ -113,45 +133,81 @@ def _scoped_rounds(round_: Round, scope: str) -> list[Round]:
 def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
     entrants = {
         union_id: (seed, name)
-        for union_id, seed, name in Registration.objects.filter(event=event, union__isnull=False)
-        .values_list("union_id", "seed", "union__name")
+        for union_id, seed, name in Registration.objects.filter(
+            event=event, union__isnull=False
+        ).values_list("union_id", "seed", "union__name")
     }
-    matches = list(Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
-        "pk", "round__number", "union_a_id", "union_b_id", "points_a", "points_b", "score_a",
-        "score_b", "forfeit"))
+    matches = list(
+        Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
+            "pk",
+            "round__number",
+            "union_a_id",
+            "union_b_id",
+            "points_a",
+            "points_b",
+            "score_a",
+            "score_b",
+            "forfeit",
+        )
+    )
     # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies.
     strings, wins = {}, {}
     for match_id, strings_a, strings_b, wins_a, wins_b in (
-            DealTally.objects.filter(match__round__in=rounds, match__points_a__isnull=False)
-            .order_by().values("match_id").annotate(
-                strings_a=Count("id", filter=Q(strung="A")),
-                strings_b=Count("id", filter=Q(strung="B")),
-                wins_a=Count("id", filter=Q(score_a__gt=F("score_b"))),
-                wins_b=Count("id", filter=Q(score_b__gt=F("score_a"))))
-            .values_list("match_id", "strings_a", "strings_b", "wins_a", "wins_b")):
+        DealTally.objects.filter(match__round__in=rounds, match__points_a__isnull=False)
+        .order_by()
+        .values("match_id")
+        .annotate(
+            strings_a=Count("id", filter=Q(strung="A")),
+            strings_b=Count("id", filter=Q(strung="B")),
+            wins_a=Count("id", filter=Q(score_a__gt=F("score_b"))),
+            wins_b=Count("id", filter=Q(score_b__gt=F("score_a"))),
+        )
+        .values_list("match_id", "strings_a", "strings_b", "wins_a", "wins_b")
+    ):
         strings[match_id] = {"A": strings_a, "B": strings_b}
         wins[match_id] = {"A": wins_a, "B": wins_b}
     records = []
     for pk, number, union_a, union_b, points_a, points_b, score_a, score_b, forfeit in matches:
         if union_b is None:
-            records.append(MatchRecord(round=number, union_a=union_a, union_b=None,
-                                       points_a=points_a, score_a=score_a or 0))
+            records.append(
+                MatchRecord(
+                    round=number,
+                    union_a=union_a,
+                    union_b=None,
+                    points_a=points_a,
+                    score_a=score_a or 0,
+                )
+            )
             continue
         s, w = strings.get(pk, {"A": 0, "B": 0}), wins.get(pk, {"A": 0, "B": 0})
-        records.append(MatchRecord(
-            round=number, union_a=union_a, union_b=union_b, points_a=points_a,
-            points_b=points_b or 0, score_a=score_a or 0, score_b=score_b or 0,
-            deal_wins_a=w["A"], deal_wins_b=w["B"], strings_a=s["A"], strings_b=s["B"],
-            forfeit=forfeit,
-        ))
+        records.append(
+            MatchRecord(
+                round=number,
+                union_a=union_a,
+                union_b=union_b,
+                points_a=points_a,
+                points_b=points_b or 0,
+                score_a=score_a or 0,
+                score_b=score_b or 0,
+                deal_wins_a=w["A"],
+                deal_wins_b=w["B"],
+                strings_a=s["A"],
+                strings_b=s["B"],
+                forfeit=forfeit,
+            )
+        )
     return [line.as_dict() for line in rank_unions(entrants, records, list(event.tie_breaks or []))]
 
 
 @transaction.atomic
 def snapshot_round(round_: Round) -> None:
     """Write the standings as they stand after `round_` (union and player; event and stage)."""
-    round_ = (Round.objects.select_for_update(no_key=True, of=("self",)).select_related("event", "stage")
-              .order_by("pk").get(pk=round_.pk))
+    round_ = (
+        Round.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("event", "stage")
+        .order_by("pk")
+        .get(pk=round_.pk)
+    )
     event = round_.event
     if round_.state == Round.State.DRAFT:
         StandingsSnapshot.objects.filter(round=round_).delete()
@@ -169,11 +225,19 @@ def snapshot_round(round_: Round) -> None:
             computed[key] = kinds
         kinds = computed[key]
         for kind, rows in kinds.items():
-            snapshot = StandingsSnapshot.objects.filter(round=round_, kind=kind, scope=scope).first()
+            snapshot = StandingsSnapshot.objects.filter(
+                round=round_, kind=kind, scope=scope
+            ).first()
             if snapshot is None:
-                StandingsSnapshot.objects.create(event=event, round=round_, stage=round_.stage,
-                                                 kind=kind, scope=scope, rows=rows,
-                                                 unfinished=unfinished)
+                StandingsSnapshot.objects.create(
+                    event=event,
+                    round=round_,
+                    stage=round_.stage,
+                    kind=kind,
+                    scope=scope,
+                    rows=rows,
+                    unfinished=unfinished,
+                )
             elif snapshot.rows != rows or snapshot.unfinished != unfinished:
                 snapshot.rows, snapshot.unfinished = rows, unfinished
                 snapshot.save(update_fields=["rows", "unfinished", "computed_at"])
@@ -201,7 +265,9 @@ def recompute_event(event_id: int) -> None:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
-    for match_id in Match.objects.filter(round__event=event, union_b__isnull=False).values_list("pk", flat=True):
+    for match_id in Match.objects.filter(round__event=event, union_b__isnull=False).values_list(
+        "pk", flat=True
+    ):
         settle_match(match_id)
     # Tallies of deals that no longer exist are removed with them (cascade); nothing else is kept.
     update_standings(event_id, 1)

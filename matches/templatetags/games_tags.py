@@ -1,4 +1,5 @@
 """{% site_title event %} and {% column_note event %}: the game's own name and column notes."""
+
 from __future__ import annotations
 
 from django import template

@@ -1,5 +1,6 @@
 """Results in words for any game: a reported deal as its game shows it, a deal's name, and a
 standings row's value by the column keys its game gives."""
+
 from __future__ import annotations
 
 from django import template
@@ -20,7 +21,7 @@ def deal_summary(report, seat_names):
 
 @register.filter
 def deal_name(number, event) -> str:
-    """"第 3 局" in Gou Ji, "第 3 手" in Giog: the event's game names its deals."""
+    """ "第 3 局" in Gou Ji, "第 3 手" in Giog: the event's game names its deals."""
     return adapter_for(event).deal_name(number)
 
 

@@ -1,4 +1,5 @@
 """Small filters for round pages: forfeits and byes said plainly."""
+
 from django import template
 
 register = template.Library()

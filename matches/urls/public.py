@@ -9,10 +9,16 @@ urlpatterns = [
     path("<int:event_id>/rounds/<int:number>/", public.round_page, name="round"),
     path("<int:event_id>/rounds/<int:number>/tables/<int:table>/", public.table_page, name="table"),
     path("<int:event_id>/standings/", public.standings_page, name="standings"),
-    path("<int:event_id>/rounds/<int:number>/projector/", projector.round_projector,
-         name="projector-round"),
-    path("<int:event_id>/standings/projector/", projector.standings_projector,
-         name="projector-standings"),
+    path(
+        "<int:event_id>/rounds/<int:number>/projector/",
+        projector.round_projector,
+        name="projector-round",
+    ),
+    path(
+        "<int:event_id>/standings/projector/",
+        projector.standings_projector,
+        name="projector-standings",
+    ),
     path("<int:event_id>/players/<int:player_id>/", public.player_page, name="player"),
     path("<int:event_id>/unions/<int:union_id>/", public.union_page, name="union"),
 ]

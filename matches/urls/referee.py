@@ -1,5 +1,6 @@
 """Referee and captain pages (included at the site root): a referee link's table, and the
 pages of signed-in referees and captains."""
+
 from django.urls import path
 
 from matches.views import referee
@@ -11,14 +12,21 @@ urlpatterns = [
     path("ref/<str:token>/", referee.link_table, name="link-table"),
     path("ref/<str:token>/deals/<int:number>/check", referee.link_check, name="link-check"),
     path("ref/<str:token>/deals/<int:number>/submit", referee.link_submit, name="link-submit"),
-    path("ref/<str:token>/reports/<int:report_id>/confirm", referee.link_confirm,
-         name="link-confirm"),
+    path(
+        "ref/<str:token>/reports/<int:report_id>/confirm", referee.link_confirm, name="link-confirm"
+    ),
     # Signed-in referees and captains.
     path("referee/", referee.home, name="home"),
     path("referee/tables/<int:table_id>/", referee.user_table, name="table-table"),
-    path("referee/tables/<int:table_id>/deals/<int:number>/check", referee.user_check,
-         name="table-check"),
-    path("referee/tables/<int:table_id>/deals/<int:number>/submit", referee.user_submit,
-         name="table-submit"),
+    path(
+        "referee/tables/<int:table_id>/deals/<int:number>/check",
+        referee.user_check,
+        name="table-check",
+    ),
+    path(
+        "referee/tables/<int:table_id>/deals/<int:number>/submit",
+        referee.user_submit,
+        name="table-submit",
+    ),
     path("referee/reports/<int:report_id>/", referee.report_page, name="report"),
 ]

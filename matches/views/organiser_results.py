@@ -1,5 +1,6 @@
 """Organiser pages for results: every table's state per round, full history, corrections,
 referee links and their QR codes. The event's organisers and assistants (and admins) get in."""
+
 from __future__ import annotations
 
 import io
@@ -14,14 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from matches.models import DealReport, Event, RefereeLink, Round, Table
-from matches.permissions import can_run_event
-from matches.games.registry import adapter_for
-from matches.views.referee import render_form, run_check, seats_of
 from matches import selectors
+from matches.games.registry import adapter_for
+from matches.models import DealReport, Event, RefereeLink, Round, Table
+from matches.permissions import Actor, can_run_event
 from matches.results import service as results
 from matches.results.errors import ResultError
-from matches.permissions import Actor
+from matches.views.referee import render_form, run_check, seats_of
 
 
 def _event(request, event_id: int) -> Event:
@@ -34,7 +34,8 @@ def _event(request, event_id: int) -> Event:
 def _table(event: Event, table_id: int) -> Table:
     return get_object_or_404(
         Table.objects.select_related("round__event", "match__union_a", "match__union_b"),
-        pk=table_id, round__event=event,
+        pk=table_id,
+        round__event=event,
     )
 
 
@@ -44,8 +45,10 @@ def event_results(request, event_id: int):
     rounds = []
     for round_ in event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"):
         tables = round_.tables.select_related("match__union_a", "match__union_b")
-        rows = [{"table": t, "match": getattr(t, "match", None), "state": selectors.table_state(t)}
-                for t in tables]
+        rows = [
+            {"table": t, "match": getattr(t, "match", None), "state": selectors.table_state(t)}
+            for t in tables
+        ]
         counts = {}
         for row in rows:
             counts[row["state"]] = counts.get(row["state"], 0) + 1
@@ -64,18 +67,31 @@ def table_results(request, event_id: int, table_id: int):
         row["history"] = list(
             DealReport.objects.filter(pk__in=[r.pk for r in row["history"]])
             .select_related("submitted_by", "referee_link", "replaces")
-            .prefetch_related("confirmations__user").order_by("created_at", "id")
+            .prefetch_related("confirmations__user")
+            .order_by("created_at", "id")
         )
     links = [
-        {"link": link,
-         "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))}
+        {
+            "link": link,
+            "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+        }
         for link in table.referee_links.all()
     ]
-    return render(request, "manage/results/table.html", {
-        "event": event, "table": table, "round": table.round, "match": match, "seats": seats,
-        "seat_names": {s["seat"]: s["player"] for s in seats}, "deal_rows": rows, "links": links,
-        "state": selectors.table_state(table),
-    })
+    return render(
+        request,
+        "manage/results/table.html",
+        {
+            "event": event,
+            "table": table,
+            "round": table.round,
+            "match": match,
+            "seats": seats,
+            "seat_names": {s["seat"]: s["player"] for s in seats},
+            "deal_rows": rows,
+            "links": links,
+            "state": selectors.table_state(table),
+        },
+    )
 
 
 @login_required
@@ -96,10 +112,18 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
 
     def page(entry, checked=None, problems=None, status=200):
         context = {
-            "event": event, "table": table, "match": match, "number": number,
-            "current": current, "entry": entry, "checked": checked, "seats": seats_of(table),
-            "problems": form.describe(problems or []), "reason_field": True,
-            "check_url": base + "?check=1", "submit_url": base,
+            "event": event,
+            "table": table,
+            "match": match,
+            "number": number,
+            "current": current,
+            "entry": entry,
+            "checked": checked,
+            "seats": seats_of(table),
+            "problems": form.describe(problems or []),
+            "reason_field": True,
+            "check_url": base + "?check=1",
+            "submit_url": base,
         }
         context.update(form.context(context))
         return render_form(request, templates, context, status)
@@ -115,8 +139,14 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     if not problems:
         try:
             deal = results.deal_for(match, number)
-            results.correct_result(deal, entry.summary(), entry.play_log(),
-                                   Actor(user=request.user), entry.reason, entry.idempotency_key)
+            results.correct_result(
+                deal,
+                entry.summary(),
+                entry.play_log(),
+                Actor(user=request.user),
+                entry.reason,
+                entry.idempotency_key,
+            )
         except ResultError as exc:
             problems = exc.problems()
     if problems:
@@ -145,7 +175,9 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
         if changed is None:
             messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
         else:
-            messages.warning(request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number})
+            messages.warning(
+                request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number}
+            )
     return redirect("manage:results-table", event.pk, table.pk)
 
 
@@ -154,8 +186,9 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
 def create_link(request, event_id: int, table_id: int):
     event = _event(request, event_id)
     table = _table(event, table_id)
-    RefereeLink.objects.create(table=table, created_by=request.user,
-                               label=request.POST.get("label", "")[:120])
+    RefereeLink.objects.create(
+        table=table, created_by=request.user, label=request.POST.get("label", "")[:120]
+    )
     messages.success(request, _("已生成新的裁判链接"))
     return redirect("manage:results-table", event.pk, table.pk)
 

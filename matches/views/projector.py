@@ -1,6 +1,7 @@
 """The hall's projector: a full-screen page per round (pairings by union name A→Z with table
 numbers) and one for the standings, paging themselves. No sign-in: they show what the public
 pages show, under the same release settings (`matches.events.live`)."""
+
 from __future__ import annotations
 
 from django.shortcuts import render
@@ -24,14 +25,24 @@ def _seconds(request) -> int:
 def round_projector(request, event_id: int, number: int):
     event = live.public_event_or_404(event_id)
     round_ = live.visible_round_or_404(event, number)
-    return render(request, "public/projector_round.html", {
-        "event": event, "round": round_, "rows": by_name(round_), "seconds": _seconds(request)})
+    return render(
+        request,
+        "public/projector_round.html",
+        {"event": event, "round": round_, "rows": by_name(round_), "seconds": _seconds(request)},
+    )
 
 
 @front_cacheable
 def standings_projector(request, event_id: int):
     event = live.public_event_or_404(event_id)
     kind = "unions" if event.is_team else "players"
-    return render(request, "public/projector_standings.html", {
-        "event": event, "kind": kind, "snapshot": live.public_snapshot(event, kind),
-        "seconds": _seconds(request)})
+    return render(
+        request,
+        "public/projector_standings.html",
+        {
+            "event": event,
+            "kind": kind,
+            "snapshot": live.public_snapshot(event, kind),
+            "seconds": _seconds(request),
+        },
+    )

@@ -5,6 +5,7 @@ each answer carries an ETag built from `event_version`, so an unchanged page cos
 Anonymous answers carry no cookie and may be kept a second by a front cache (`front_cacheable`,
 deploy/nginx.conf).
 """
+
 from __future__ import annotations
 
 import functools
@@ -16,16 +17,16 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from matches import selectors
 from matches.events import live
+from matches.front_cache import front_cacheable
 from matches.models import Match, Union
 from matches.standings.charts import rank_chart_svg
-from matches.front_cache import front_cacheable
 from players.models import Player
 
 POLL_SECONDS = 5
@@ -44,9 +45,13 @@ def standings_params(request) -> str:
     query string, so `?z=<random>` neither renders the standings again nor stores a copy."""
     kind = request.GET.get("kind")
     scope = request.GET.get("scope")
-    return "|".join((kind if kind in ("unions", "players") else "",
-                     scope if scope in ("event", "stage") else "",
-                     str(_round_number(request) or "")))
+    return "|".join(
+        (
+            kind if kind in ("unions", "players") else "",
+            scope if scope in ("event", "stage") else "",
+            str(_round_number(request) or ""),
+        )
+    )
 
 
 def _etag_from(version, prefix: str = "", params=lambda request: ""):
@@ -58,7 +63,7 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
         if event is None:
             return None
         fragment = "hx" if request.headers.get("HX-Request") else "page"
-        etag = f'{prefix}{version(event)}-{get_language()}-{fragment}-{params(request)}'
+        etag = f"{prefix}{version(event)}-{get_language()}-{fragment}-{params(request)}"
         request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
         return etag
 
@@ -67,8 +72,7 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
 
 _etag = _etag_from(live.event_version)
 # The standings page changes with the snapshots only, not with every report.
-_standings_etag = _etag_from(live.standings_version, prefix="standings-",
-                             params=standings_params)
+_standings_etag = _etag_from(live.standings_version, prefix="standings-", params=standings_params)
 
 
 def shared_cache(view=None, *, etag_func=None):
@@ -143,10 +147,14 @@ def _page(request, full: str, fragment: str, context: dict, fragment_context=Non
         return _cacheable(render(request, fragment, context))
     if fragment_context is not None:
         etag = getattr(request, "public_etag", None)
-        key = ("public-fragment:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
-               if etag else None)
-        html = _shared_fragment(key, lambda: render_to_string(
-            fragment, {**context, **fragment_context()}, request))
+        key = (
+            "public-fragment:" + hashlib.sha1(f"{request.path}|{etag}".encode()).hexdigest()
+            if etag
+            else None
+        )
+        html = _shared_fragment(
+            key, lambda: render_to_string(fragment, {**context, **fragment_context()}, request)
+        )
         context = {**context, "fragment_html": mark_safe(html)}
     return _cacheable(render(request, full, context))
 
@@ -164,6 +172,7 @@ def _is_live(event) -> bool:
 
 # --- pages --------------------------------------------------------------------------------------
 
+
 @front_cacheable
 def home(request):
     events = live.public_events().order_by("-start_date", "name")
@@ -177,8 +186,14 @@ def event_page(request, event_id: int):
     event = live.public_event_or_404(event_id)
     rounds = list(live.visible_rounds(event))
     snapshot = live.public_snapshot(event, "unions" if event.is_team else "players")
-    context = {"event": event, "rounds": rounds, "snapshot": snapshot, "live": _is_live(event),
-               "poll": POLL_SECONDS, "kind": "unions" if event.is_team else "players"}
+    context = {
+        "event": event,
+        "rounds": rounds,
+        "snapshot": snapshot,
+        "live": _is_live(event),
+        "poll": POLL_SECONDS,
+        "kind": "unions" if event.is_team else "players",
+    }
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
 
@@ -189,9 +204,15 @@ def round_page(request, event_id: int, number: int):
     event = live.public_event_or_404(event_id)
     round_ = live.visible_round_or_404(event, number)
     visible = live.results_visible(round_)
-    context = {"event": event, "round": round_, "rounds": list(live.visible_rounds(event)),
-               "tables": selectors.round_tables(round_, visible), "results_visible": visible,
-               "live": round_.state == "published", "poll": POLL_SECONDS}
+    context = {
+        "event": event,
+        "round": round_,
+        "rounds": list(live.visible_rounds(event)),
+        "tables": selectors.round_tables(round_, visible),
+        "results_visible": visible,
+        "live": round_.state == "published",
+        "poll": POLL_SECONDS,
+    }
     return _page(request, "public/round.html", "public/_round_tables.html", context)
 
 
@@ -201,12 +222,23 @@ def round_page(request, event_id: int, number: int):
 def table_page(request, event_id: int, number: int, table: int):
     event = live.public_event_or_404(event_id)
     round_ = live.visible_round_or_404(event, number)
-    match = get_object_or_404(Match.objects.select_related("table", "union_a", "union_b"),
-                              round=round_, table__number=table)
+    match = get_object_or_404(
+        Match.objects.select_related("table", "union_a", "union_b"),
+        round=round_,
+        table__number=table,
+    )
     visible = live.results_visible(round_)
     page, fragment, context = event.adapter.public_table(event, round_, match, visible)
-    context.update({"event": event, "round": round_, "match": match, "results_visible": visible,
-                    "live": round_.state == "published", "poll": POLL_SECONDS})
+    context.update(
+        {
+            "event": event,
+            "round": round_,
+            "match": match,
+            "results_visible": visible,
+            "live": round_.state == "published",
+            "poll": POLL_SECONDS,
+        }
+    )
     return _page(request, page, fragment, context)
 
 
@@ -220,16 +252,26 @@ def standings_page(request, event_id: int):
     scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
     round_number = _round_number(request)
     rounds = [r for r in live.visible_rounds(event) if not r.silent]
-    context = {"event": event, "kind": kind, "kinds": kinds, "scope": scope,
-               "rounds": rounds, "round_number": round_number}
+    context = {
+        "event": event,
+        "kind": kind,
+        "kinds": kinds,
+        "scope": scope,
+        "rounds": rounds,
+        "round_number": round_number,
+    }
 
     def fragment_context() -> dict:
         # Only when the fragment is not cached: the snapshot's rows are the heavy read.
-        return {"snapshot": live.public_snapshot(event, kind, scope, round_number),
-                "live": _is_live(event), "poll": POLL_SECONDS}
+        return {
+            "snapshot": live.public_snapshot(event, kind, scope, round_number),
+            "live": _is_live(event),
+            "poll": POLL_SECONDS,
+        }
 
-    return _page(request, "public/standings.html", "public/_standings_table.html", context,
-                 fragment_context)
+    return _page(
+        request, "public/standings.html", "public/_standings_table.html", context, fragment_context
+    )
 
 
 @front_cacheable
@@ -239,8 +281,11 @@ def player_page(request, event_id: int, player_id: int):
     event = live.public_event_or_404(event_id)
     player = get_object_or_404(Player, pk=player_id)
     seats = selectors.player_seats(event, player)
-    if not seats and not event.registrations.filter(player=player).exists() and not \
-            event.unions.filter(members__player=player).exists():
+    if (
+        not seats
+        and not event.registrations.filter(player=player).exists()
+        and not event.unions.filter(members__player=player).exists()
+    ):
         raise Http404("not in this event")
     template, context = event.adapter.public_player(event, player, seats)
     context.update({"event": event, "player": player})
@@ -257,14 +302,31 @@ def union_page(request, event_id: int, union_id: int):
     for snapshot in live.visible_snapshots(event, "unions").order_by("round__number"):
         row = next((r for r in snapshot.rows if r["union"] == union.pk), None)
         if row:
-            history.append({"round": snapshot.round.number, "rank": row["rank"],
-                            "points": row["match_points"], "of": len(snapshot.rows)})
-    matches = list(Match.objects.filter(Q(union_a=union) | Q(union_b=union), round__event=event,
-                                        round__in=live.visible_rounds(event))
-                   .select_related("round__event", "table", "union_a", "union_b")
-                   .order_by("round__number"))
+            history.append(
+                {
+                    "round": snapshot.round.number,
+                    "rank": row["rank"],
+                    "points": row["match_points"],
+                    "of": len(snapshot.rows),
+                }
+            )
+    matches = list(
+        Match.objects.filter(
+            Q(union_a=union) | Q(union_b=union),
+            round__event=event,
+            round__in=live.visible_rounds(event),
+        )
+        .select_related("round__event", "table", "union_a", "union_b")
+        .order_by("round__number")
+    )
     for match in matches:
         match.results_visible = live.results_visible(match.round)
-    context = {"event": event, "union": union, "members": union.players_in_order(),
-               "history": history, "chart": rank_chart_svg(history), "matches": matches}
+    context = {
+        "event": event,
+        "union": union,
+        "members": union.players_in_order(),
+        "history": history,
+        "chart": rank_chart_svg(history),
+        "matches": matches,
+    }
     return _cacheable(render(request, "public/union.html", context))

@@ -4,6 +4,7 @@ A referee reaches their table through a private link (`/ref/<token>/`, no accoun
 signing in (`/referee/`). Every change of the deal form is checked against the rules engine by
 htmx (`.../check`); the same URLs render the full page when JavaScript is off.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -42,15 +43,19 @@ class Access:
 
 def _table(table_id: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("round__event", "round__stage", "match__union_a",
-                                     "match__union_b"),
+        Table.objects.select_related(
+            "round__event", "round__stage", "match__union_a", "match__union_b"
+        ),
         pk=table_id,
     )
 
 
 def _link_access(request, token: str) -> Access | HttpResponse:
-    link = (RefereeLink.objects.filter(token=token).select_related("table").first()
-            if permissions.LINK_TOKEN.fullmatch(token) else None)
+    link = (
+        RefereeLink.objects.filter(token=token).select_related("table").first()
+        if permissions.LINK_TOKEN.fullmatch(token)
+        else None
+    )
     if link is None or link.revoked_at is not None:
         if link is None:
             # Only wrong links are locked out, never a valid one (the hall's phones share one
@@ -65,8 +70,9 @@ def _link_access(request, token: str) -> Access | HttpResponse:
 
 
 def _too_many(request, wait: int) -> HttpResponse:
-    response = render(request, "too_many_attempts.html",
-                      {"minutes": max(1, (wait + 59) // 60)}, status=429)
+    response = render(
+        request, "too_many_attempts.html", {"minutes": max(1, (wait + 59) // 60)}, status=429
+    )
     response["Retry-After"] = str(wait)
     return response
 
@@ -101,11 +107,21 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
     form = _form(event)
     match = getattr(table, "match", None)
     context = {
-        "access": access, "table": table, "round": round_, "event": event, "match": match,
-        "seats": seats_of(table), "round_open": round_.state == Round.State.PUBLISHED,
-        "deal_number": None, "deal_rows": [], "open_report": None, "can_report": False,
-        "entry": entry or form.blank(table), "checked": checked,
-        "problems": form.describe(problems or []), "confirmable": [],
+        "access": access,
+        "table": table,
+        "round": round_,
+        "event": event,
+        "match": match,
+        "seats": seats_of(table),
+        "round_open": round_.state == Round.State.PUBLISHED,
+        "deal_number": None,
+        "deal_rows": [],
+        "open_report": None,
+        "can_report": False,
+        "entry": entry or form.blank(table),
+        "checked": checked,
+        "problems": form.describe(problems or []),
+        "confirmable": [],
     }
     if match is not None:
         number = results.current_deal_number(match)
@@ -113,15 +129,21 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         current_row = next((row for row in rows if row["number"] == number), None)
         playable = results.deal_allowed(match, number)  # False once every deal is final
         open_report = current_row["open"] if current_row else None
-        context.update({
-            "deal_number": number if playable else None,
-            "deal_rows": rows,
-            "open_report": open_report,
-            "can_report": playable and context["round_open"]
-            and not (open_report and open_report.state == DealReport.State.DISPUTED),
-            "confirmable": [r for r in permissions.confirmable_reports(access.actor)
-                            if r.deal.match_id == match.pk],
-        })
+        context.update(
+            {
+                "deal_number": number if playable else None,
+                "deal_rows": rows,
+                "open_report": open_report,
+                "can_report": playable
+                and context["round_open"]
+                and not (open_report and open_report.state == DealReport.State.DISPUTED),
+                "confirmable": [
+                    r
+                    for r in permissions.confirmable_reports(access.actor)
+                    if r.deal.match_id == match.pk
+                ],
+            }
+        )
         if playable:
             context["check_url"] = access.url("check", number=number)
             context["submit_url"] = access.url("submit", number=number)
@@ -157,6 +179,7 @@ def run_check(match, number: int, entry):
 
 # --- link and account routes ------------------------------------------------------------------
 
+
 @never_cache  # a referee link is a password: no browser or proxy keeps its pages
 def link_table(request, token: str):
     access = _link_access(request, token)
@@ -178,8 +201,9 @@ def _posted(request, access):
     match = getattr(access.table, "match", None)
     if match is None:
         raise Http404
-    return match, _form(access.table.round.event).from_post(access.table, request.POST,
-                                                            request.FILES)
+    return match, _form(access.table.round.event).from_post(
+        access.table, request.POST, request.FILES
+    )
 
 
 def _check(request, access: Access, number: int):
@@ -199,11 +223,13 @@ def _submit(request, access: Access, number: int):
         return _render_table(request, access, status=422, entry=entry, problems=problems)
     try:
         deal = results.deal_for(match, number)
-        report, created = results.submit_report(deal, entry.summary(), entry.play_log(),
-                                                access.actor, entry.idempotency_key)
+        report, created = results.submit_report(
+            deal, entry.summary(), entry.play_log(), access.actor, entry.idempotency_key
+        )
     except ResultError as exc:
-        return _render_table(request, access, status=exc.status, entry=entry,
-                             problems=exc.problems())
+        return _render_table(
+            request, access, status=exc.status, entry=entry, problems=exc.problems()
+        )
     deal_name = adapter_for(access.table.round.event).deal_name(number)
     if report.state == DealReport.State.FINAL:
         messages.success(request, _("%(deal)s成绩已生效") % {"deal": deal_name})
@@ -262,22 +288,34 @@ def link_confirm(request, token: str, report_id: int):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
-    report = get_object_or_404(DealReport.objects.select_related("deal__match"), pk=report_id,
-                               deal__match__table=access.table)
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
     return _confirm(request, access.actor, report, access.url("table"))
 
 
 # --- signed-in referees and captains ----------------------------------------------------------
 
+
 @login_required
 def home(request):
     actor = Actor(user=request.user)
-    tables = permissions.tables_of(actor).select_related("round__event").exclude(
-        round__state=Round.State.DRAFT)
+    tables = (
+        permissions.tables_of(actor)
+        .select_related("round__event")
+        .exclude(round__state=Round.State.DRAFT)
+    )
     rows = [{"table": t, "state": selectors.table_state(t)} for t in tables[:50]]
-    return render(request, "referee/home.html", {
-        "tables": rows, "confirmable": permissions.confirmable_reports(actor),
-    })
+    return render(
+        request,
+        "referee/home.html",
+        {
+            "tables": rows,
+            "confirmable": permissions.confirmable_reports(actor),
+        },
+    )
 
 
 @login_required
@@ -286,22 +324,35 @@ def report_page(request, report_id: int):
     """A captain (or second referee) reads a pending report and confirms or disputes it."""
     actor = Actor(user=request.user)
     report = get_object_or_404(
-        DealReport.objects.select_related("deal__match__round__event", "deal__match__table",
-                                          "submitted_by"), pk=report_id)
+        DealReport.objects.select_related(
+            "deal__match__round__event", "deal__match__table", "submitted_by"
+        ),
+        pk=report_id,
+    )
     match = report.deal.match
     role = permissions.confirmation_role(actor, report)
-    participant = role is not None or permissions.captain_union(actor, match) is not None or (
-        match.table is not None and permissions.can_enter_results(actor, match.table))
+    participant = (
+        role is not None
+        or permissions.captain_union(actor, match) is not None
+        or (match.table is not None and permissions.can_enter_results(actor, match.table))
+    )
     if not participant:
         return render(request, "referee/forbidden.html", status=403)
     if request.method == "POST":
         return _confirm(request, actor, report, reverse("referee:report", args=[report.pk]))
     seats = seats_of(match.table) if match.table else []
-    return render(request, "referee/report.html", {
-        "report": report, "match": match, "event": match.round.event, "role": role,
-        "seat_names": {s["seat"]: s["player"] for s in seats},
-        "can_confirm": role is not None and report.state == DealReport.State.PENDING,
-    })
+    return render(
+        request,
+        "referee/report.html",
+        {
+            "report": report,
+            "match": match,
+            "event": match.round.event,
+            "role": role,
+            "seat_names": {s["seat"]: s["player"] for s in seats},
+            "can_confirm": role is not None and report.state == DealReport.State.PENDING,
+        },
+    )
 
 
 def confirmation_mode_label(event: Event) -> str:

@@ -5,40 +5,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, unique=True, verbose_name='名称')),
-                ('city', models.CharField(blank=True, max_length=60, verbose_name='城市')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, unique=True, verbose_name="名称")),
+                ("city", models.CharField(blank=True, max_length=60, verbose_name="城市")),
             ],
             options={
-                'verbose_name': '俱乐部',
-                'verbose_name_plural': '俱乐部',
-                'ordering': ['name'],
+                "verbose_name": "俱乐部",
+                "verbose_name_plural": "俱乐部",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='姓名')),
-                ('name_zh', models.CharField(blank=True, max_length=60, verbose_name='中文名')),
-                ('id_number', models.CharField(blank=True, max_length=40, verbose_name='证件号')),
-                ('contact', models.CharField(blank=True, max_length=120, verbose_name='联系方式')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to='players.club', verbose_name='俱乐部')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, verbose_name="姓名")),
+                ("name_zh", models.CharField(blank=True, max_length=60, verbose_name="中文名")),
+                ("id_number", models.CharField(blank=True, max_length=40, verbose_name="证件号")),
+                ("contact", models.CharField(blank=True, max_length=120, verbose_name="联系方式")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to="players.club",
+                        verbose_name="俱乐部",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '选手',
-                'verbose_name_plural': '选手',
-                'ordering': ['name', 'id'],
+                "verbose_name": "选手",
+                "verbose_name_plural": "选手",
+                "ordering": ["name", "id"],
             },
         ),
     ]

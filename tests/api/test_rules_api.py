@@ -1,4 +1,5 @@
 """POST /api/v1/rules/replay and /api/v1/rules/settle: the deal-record.md JSON in and out."""
+
 from __future__ import annotations
 
 import json
@@ -9,9 +10,15 @@ SETTLE = "/api/v1/rules/settle"
 REPLAY = "/api/v1/rules/replay"
 
 OUTCOME = {
-    "format": "gouji-outcome/1", "rules": "standard",
-    "finish": [3, 1, 5, 2, 4, 6], "points": [3, 1], "declarations": {},
-    "burns": [], "suffocated": [], "revolution": [], "string_three_streak": 0,
+    "format": "gouji-outcome/1",
+    "rules": "standard",
+    "finish": [3, 1, 5, 2, 4, 6],
+    "points": [3, 1],
+    "declarations": {},
+    "burns": [],
+    "suffocated": [],
+    "revolution": [],
+    "string_three_streak": 0,
 }
 
 
@@ -41,7 +48,10 @@ def test_settle_reports_an_inconsistency_with_its_rule(client):
 def test_settle_rejects_an_unknown_field_as_a_bad_document(client):
     response = post(client, SETTLE, {**OUTCOME, "colour": "red"})
     assert response.status_code == 400
-    assert response.json() == {"valid": False, "error": {"code": "bad_document", "message": response.json()["error"]["message"]}}
+    assert response.json() == {
+        "valid": False,
+        "error": {"code": "bad_document", "message": response.json()["error"]["message"]},
+    }
 
 
 def test_replay_of_an_unreadable_record_is_a_bad_document(client):

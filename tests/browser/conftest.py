@@ -4,6 +4,7 @@ Playwright's sync API runs an event loop in this thread, and Django refuses ORM 
 thread with a running loop; the tests only touch the ORM from plain synchronous code, so the
 guard is lifted for this directory.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
 ]
 
 

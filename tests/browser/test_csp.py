@@ -1,6 +1,7 @@
 """Issue 17, findings 7 and 8 in a real browser: the strict Content-Security-Policy blocks
 nothing the pages use (htmx polling and swaps, the language switch), and /api/docs/ renders
 Swagger UI from the app's own files."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,16 +18,18 @@ document.addEventListener("securitypolicyviolation",
 def _watched(page):
     page.add_init_script(WATCH)
     console = []
-    page.on("console", lambda m: console.append(m.text) if "Content Security Policy" in m.text
-            else None)
+    page.on(
+        "console", lambda m: console.append(m.text) if "Content Security Policy" in m.text else None
+    )
     return console
 
 
 def test_htmx_pages_work_under_the_policy(live_server, page, events):
     console = _watched(page)
     url = f"{live_server.url}/events/{events.team.event.pk}/standings/"
-    with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true",
-                              timeout=15000):
+    with page.expect_response(
+        lambda r: r.request.headers.get("hx-request") == "true", timeout=15000
+    ):
         page.goto(url)  # the standings poll themselves with htmx every few seconds
     assert page.evaluate("window.__csp") == [] and console == []
     with page.expect_navigation():

@@ -1,6 +1,7 @@
 """A small Giog event from draw to standings, in Chromium: the organiser draws and publishes,
 referees enter each table's hand on a phone (live check, then submit), and the public standings
 page shows the Giog table of points."""
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,15 @@ WON = {1: 15, 2: 9, 3: 6}
 
 @pytest.fixture
 def event(transactional_db):
-    b = EventBuilder("giog", name="Giog 崂山杯", players=6, deals=1, planned_rounds=1,
-                     stage_name="轮换", published=False).register()
+    b = EventBuilder(
+        "giog",
+        name="Giog 崂山杯",
+        players=6,
+        deals=1,
+        planned_rounds=1,
+        stage_name="轮换",
+        published=False,
+    ).register()
     assert b.organiser.username == "organiser"  # signs in below
     return b.event
 
@@ -44,8 +52,9 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
 
     for table in round_.tables.order_by("number"):
         link = RefereeLink.objects.create(table=table, label="browser")
-        context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
-                                      is_mobile=True, has_touch=True)
+        context = browser.new_context(
+            locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
         phone = context.new_page()
         phone.set_default_timeout(10_000)
         phone.goto(f"{base}/ref/{link.token}/")
@@ -60,7 +69,8 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
         phone.locator("#won_3").blur()
         expect(phone.locator("#verdict-ok")).to_be_visible()
         overflow = phone.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0
         phone.locator("#submit-hand").click()
         expect(phone.locator("tr[data-hand='1']")).to_contain_text("已确认")
@@ -73,21 +83,28 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
     rows = spectator.locator("table.standings[data-game='giog'] tbody tr")
     expect(rows).to_have_count(6, timeout=20_000)
     # Both seat-1 players won their hand: 3 points each, ranked first together.
-    expect(rows.locator("td:nth-child(3)")).to_have_text(["3", "3", "2", "2", "0", "0"],
-                                                         timeout=20_000)
+    expect(rows.locator("td:nth-child(3)")).to_have_text(
+        ["3", "3", "2", "2", "0", "0"], timeout=20_000
+    )
     expect(rows.locator("td:nth-child(1)")).to_have_text(["1", "1", "3", "3", "5", "5"])
 
     # The public Giog pages fit a phone.
-    phone_context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
-                                        is_mobile=True, has_touch=True)
+    phone_context = browser.new_context(
+        locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     phone = phone_context.new_page()
     player = Registration.objects.filter(event=event).first().player_id
-    for path in (f"/events/{event.pk}/", f"/events/{event.pk}/standings/",
-                 f"/events/{event.pk}/rounds/1/", f"/events/{event.pk}/rounds/1/tables/1/",
-                 f"/events/{event.pk}/players/{player}/"):
+    for path in (
+        f"/events/{event.pk}/",
+        f"/events/{event.pk}/standings/",
+        f"/events/{event.pk}/rounds/1/",
+        f"/events/{event.pk}/rounds/1/tables/1/",
+        f"/events/{event.pk}/players/{player}/",
+    ):
         phone.goto(base + path)
         overflow = phone.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0, path
     expect(phone.locator("body")).to_contain_text("赢子")
     phone_context.close()

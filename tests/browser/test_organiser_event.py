@@ -4,6 +4,7 @@ Register the unions and check them in, draw and publish, print the table cards (
 referees report on their phones through the referee links, the organiser confirms as the second
 referee, and the public standings page updates itself (htmx polling) without a reload.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -28,9 +29,16 @@ UNIONS = {
 @pytest.fixture
 def event(transactional_db):
     """An empty event: the organiser registers the unions in the browser."""
-    b = EventBuilder(name="崂山杯够级赛", start_date=datetime.date(2026, 6, 1), unions=0,
-                     deals=1, confirmation=Event.Confirmation.REFEREE, planned_rounds=2,
-                     stage_name="瑞士制", published=False)
+    b = EventBuilder(
+        name="崂山杯够级赛",
+        start_date=datetime.date(2026, 6, 1),
+        unions=0,
+        deals=1,
+        confirmation=Event.Confirmation.REFEREE,
+        planned_rounds=2,
+        stage_name="瑞士制",
+        published=False,
+    )
     assert b.organiser.username == "organiser"  # signs in below
     return b.event
 
@@ -45,8 +53,9 @@ def sign_in(page, base):
 
 def referee_reports_deal_one(browser, base, token):
     """A referee opens the table's link on a phone and reports 1-2-3-4-5-6 (union A wins by 2)."""
-    context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     phone = context.new_page()
     phone.set_default_timeout(10_000)
     phone.goto(f"{base}/ref/{token}/")
@@ -75,8 +84,11 @@ def play_round(page, browser, base, event, number):
     assert body.startswith(b"%PDF-") and body.rstrip().endswith(b"%%EOF")
     assert len(re.findall(rb"/Type /Page\b(?!s)", body)) == 2
     round_ = Round.objects.get(event=event, number=number)
-    tokens = list(RefereeLink.objects.filter(table__round=round_).order_by("table__number")
-                  .values_list("token", flat=True))
+    tokens = list(
+        RefereeLink.objects.filter(table__round=round_)
+        .order_by("table__number")
+        .values_list("token", flat=True)
+    )
     assert len(tokens) == 2
     for token in tokens:
         referee_reports_deal_one(browser, base, token)
@@ -95,7 +107,9 @@ def play_round(page, browser, base, event, number):
     expect(page.locator(f"tr[data-round='{number}']")).to_contain_text("已结束")
 
 
-def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(live_server, browser, page, event):
+def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(
+    live_server, browser, page, event
+):
     base = live_server.url
     sign_in(page, base)
     page.get_by_role("link", name="崂山杯够级赛").click()
@@ -152,10 +166,16 @@ def test_public_pages_fit_a_phone(live_server, phone_page, transactional_db):
     for match in round_.matches.all():
         b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[1])
     b.standings()
-    for path in (f"/events/{b.event.pk}/", f"/events/{b.event.pk}/standings/",
-                 f"/events/{b.event.pk}/standings/?kind=players", f"/events/{b.event.pk}/rounds/1/",
-                 f"/events/{b.event.pk}/rounds/1/tables/1/", f"/events/{b.event.pk}/unions/{b.unions[0].pk}/"):
+    for path in (
+        f"/events/{b.event.pk}/",
+        f"/events/{b.event.pk}/standings/",
+        f"/events/{b.event.pk}/standings/?kind=players",
+        f"/events/{b.event.pk}/rounds/1/",
+        f"/events/{b.event.pk}/rounds/1/tables/1/",
+        f"/events/{b.event.pk}/unions/{b.unions[0].pk}/",
+    ):
         phone_page.goto(live_server.url + path)
         overflow = phone_page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0, path

@@ -12,6 +12,7 @@ service. The Swiss draws keep clubs apart: no same-club meeting in any drawn rou
 With SCREENS_DIR set, the test also saves screenshots of every round page it visits at 390 px
 and 1280 px in both languages, and the projector pages at 1920×1080.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -35,8 +36,21 @@ from matches.standings import service as standings
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLUBS = {"崂山俱乐部": 4, "市北俱乐部": 3, "黄岛俱乐部": 3, "李沧俱乐部": 3}
-UNION_NAMES = ["崂山一队", "崂山二队", "崂山三队", "崂山四队", "市北一队", "市北二队", "市北三队",
-               "黄岛一队", "黄岛二队", "黄岛三队", "李沧一队", "李沧二队", "李沧三队"]
+UNION_NAMES = [
+    "崂山一队",
+    "崂山二队",
+    "崂山三队",
+    "崂山四队",
+    "市北一队",
+    "市北二队",
+    "市北三队",
+    "黄岛一队",
+    "黄岛二队",
+    "黄岛三队",
+    "李沧一队",
+    "李沧二队",
+    "李沧三队",
+]
 LATE = "李沧三队"  # missed check-in
 WITHDRAWS = "黄岛三队"  # leaves after round 2
 A_WINS = [1, 2, 3, 4, 5, 6]
@@ -69,10 +83,18 @@ def league(transactional_db):
     from tests.builder import EventBuilder
 
     names, clubs = _entrants()
-    b = EventBuilder(unions=len(names), deals=1, planned_rounds=3, stage_name="瑞士制",
-                     name="青岛俱乐部联赛", start_date=datetime.date(2026, 6, 1),
-                     forfeit_score=20, names=names, clubs=clubs,
-                     player_names=[f"{n}{order}号" for n in names for order in (1, 2, 3)])
+    b = EventBuilder(
+        unions=len(names),
+        deals=1,
+        planned_rounds=3,
+        stage_name="瑞士制",
+        name="青岛俱乐部联赛",
+        start_date=datetime.date(2026, 6, 1),
+        forfeit_score=20,
+        names=names,
+        clubs=clubs,
+        player_names=[f"{n}{order}号" for n in names for order in (1, 2, 3)],
+    )
     b.register(check_in=False)
     for entry in b.event.registrations.select_related("union"):
         if entry.union.name != LATE:
@@ -101,15 +123,19 @@ def report(b, match: Match, finish: list) -> None:
 
 
 def play_all(b, round_: Round, skip: set = frozenset()) -> None:
-    for k, match in enumerate(round_.matches.filter(union_b__isnull=False, forfeit="")
-                              .order_by("table__number")):
+    for k, match in enumerate(
+        round_.matches.filter(union_b__isnull=False, forfeit="").order_by("table__number")
+    ):
         if match.table.number not in skip:
             report(b, match, A_WINS if k % 2 == 0 else B_WINS)
 
 
 def same_club_meetings(round_: Round) -> int:
-    return sum(1 for m in round_.matches.filter(union_b__isnull=False).select_related(
-        "union_a", "union_b") if m.union_a.club_id == m.union_b.club_id)
+    return sum(
+        1
+        for m in round_.matches.filter(union_b__isnull=False).select_related("union_a", "union_b")
+        if m.union_a.club_id == m.union_b.club_id
+    )
 
 
 def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) -> None:
@@ -125,8 +151,9 @@ def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) ->
             if sign_in_first:
                 sign_in(page, base)
             page.goto(base + path)
-            page.screenshot(path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"),
-                            full_page=True)
+            page.screenshot(
+                path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"), full_page=True
+            )
             context.close()
 
 
@@ -166,8 +193,9 @@ def close(page, base, event, number) -> None:
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
 
 
-def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, browser, page,
-                                                                   league, event):
+def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
+    live_server, browser, page, league, event
+):
     base = live_server.url
     page.set_default_timeout(30_000)
     sign_in(page, base)
@@ -230,8 +258,13 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     expect(page.locator("[data-forfeit='B']")).to_contain_text("弃权")
     expect(page.locator("[data-bye]")).to_contain_text("轮空")
     shoot(browser, base, f"/events/{event.pk}/rounds/2/", "public-round", sign_in_first=False)
-    shoot(browser, base, f"/events/{event.pk}/unions/{forfeited.union_b_id}/", "public-union",
-          sign_in_first=False)
+    shoot(
+        browser,
+        base,
+        f"/events/{event.pk}/unions/{forfeited.union_b_id}/",
+        "public-union",
+        sign_in_first=False,
+    )
 
     # --- a union withdraws after round 2 -------------------------------------------------------
     page.goto(f"{base}{manage}/rounds/2/")
@@ -268,11 +301,11 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     standings.update_standings(event.pk, 1)
     page.goto(f"{base}/events/{event.pk}/standings/")
     expect(page.locator("table.standings")).to_be_visible()
-    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings",
-          sign_in_first=False)
+    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings", sign_in_first=False)
     shoot_projector(browser, base, f"/events/{event.pk}/rounds/3/projector/", "projector-round")
-    shoot_projector(browser, base, f"/events/{event.pk}/standings/projector/",
-                    "projector-standings")
+    shoot_projector(
+        browser, base, f"/events/{event.pk}/standings/projector/", "projector-standings"
+    )
     projector = page.context.browser.new_context(viewport={"width": 1920, "height": 1080})
     screen = projector.new_page()
     screen.goto(f"{base}/events/{event.pk}/rounds/3/projector/")
@@ -297,6 +330,8 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(live_server, br
     final_four = Round.objects.get(event=event, number=4)
     seeded = knockout.break_unions
     assert {frozenset((m.union_a_id, m.union_b_id)) for m in final_four.matches.all()} == {
-        frozenset((seeded[0], seeded[3])), frozenset((seeded[1], seeded[2]))}
+        frozenset((seeded[0], seeded[3])),
+        frozenset((seeded[1], seeded[2])),
+    }
     shoot(browser, base, f"{manage}/round-settings/", "round-settings")
     shoot(browser, base, f"{manage}/", "dashboard")

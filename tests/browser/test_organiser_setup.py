@@ -8,6 +8,7 @@ changed place points, and the site says Giog.
 Set SCREENSHOTS=/some/dir to photograph every page of the flow at 390 and 1280 px wide in both
 languages; each flow prints how long it took.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,18 +27,30 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "pw-fresh-organiser"
 HAND_UNIONS = {
-    "崂山": ["王伟", "李娜", "张强"], "市北": ["刘洋", "陈静", "杨勇"],
-    "黄岛": ["赵磊", "黄艳", "周杰"], "烟台": ["吴涛", "徐明", "孙超"],
-    "李沧": ["马丽", "朱军", "胡斌"], "城阳": ["郭敏", "何平", "高峰"],
+    "崂山": ["王伟", "李娜", "张强"],
+    "市北": ["刘洋", "陈静", "杨勇"],
+    "黄岛": ["赵磊", "黄艳", "周杰"],
+    "烟台": ["吴涛", "徐明", "孙超"],
+    "李沧": ["马丽", "朱军", "胡斌"],
+    "城阳": ["郭敏", "何平", "高峰"],
 }
 IMPORTED_UNIONS = [
-    ("即墨一队", "即墨够级会", "林一", "林二", "林三", 7), ("即墨二队", "即墨够级会", "罗一", "罗二", "罗三", 8),
-    ("胶州一队", "胶州俱乐部", "梁一", "梁二", "梁三", 9), ("胶州二队", "胶州俱乐部", "宋一", "宋二", "宋三", 10),
-    ("平度队", "平度俱乐部", "郑一", "郑二", "郑三", 11), ("莱西队", "莱西俱乐部", "谢一", "谢二", "谢三", 12),
+    ("即墨一队", "即墨够级会", "林一", "林二", "林三", 7),
+    ("即墨二队", "即墨够级会", "罗一", "罗二", "罗三", 8),
+    ("胶州一队", "胶州俱乐部", "梁一", "梁二", "梁三", 9),
+    ("胶州二队", "胶州俱乐部", "宋一", "宋二", "宋三", 10),
+    ("平度队", "平度俱乐部", "郑一", "郑二", "郑三", 11),
+    ("莱西队", "莱西俱乐部", "谢一", "谢二", "谢三", 12),
 ]
 HAND_PLAYERS = ["王伟", "李娜", "张强", "刘洋", "陈静", "杨勇"]
-IMPORTED_PLAYERS = [("赵一", "黄岛棋社", 7), ("赵二", "黄岛棋社", 8), ("钱一", "市南棋社", 9),
-                    ("钱二", "市南棋社", 10), ("孙一", "崂山棋社", 11), ("孙二", "崂山棋社", 12)]
+IMPORTED_PLAYERS = [
+    ("赵一", "黄岛棋社", 7),
+    ("赵二", "黄岛棋社", 8),
+    ("钱一", "市南棋社", 9),
+    ("钱二", "市南棋社", 10),
+    ("孙一", "崂山棋社", 11),
+    ("孙二", "崂山棋社", 12),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -99,8 +112,9 @@ def check_no_admin(visits):
 
 
 def upload(page, name: str, text: str):
-    page.set_input_files("#file", files=[{"name": name, "mimeType": "text/csv",
-                                           "buffer": text.encode("utf-8")}])
+    page.set_input_files(
+        "#file", files=[{"name": name, "mimeType": "text/csv", "buffer": text.encode("utf-8")}]
+    )
     page.locator("main form button[type='submit']").first.click()
 
 
@@ -122,8 +136,10 @@ def invite_referee(browser, page, base, visits, event) -> str:
     phone.goto(link)
     expect(phone.locator("main")).to_contain_text(event.name)
     if os.environ.get("SCREENSHOTS"):  # used once: photographed here, Chinese, phone width
-        phone.screenshot(path=f"{os.environ['SCREENSHOTS']}/{event.game}-staff-accept-zh-hans-390.png",
-                         full_page=True)
+        phone.screenshot(
+            path=f"{os.environ['SCREENSHOTS']}/{event.game}-staff-accept-zh-hans-390.png",
+            full_page=True,
+        )
     phone.fill("#id_username", f"ref-{event.pk}")
     phone.fill("#id_password1", "Referee-pass-2026")
     phone.fill("#id_password2", "Referee-pass-2026")
@@ -177,10 +193,12 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
             page.set_viewport_size({"width": width, "height": 900})
 
             def snap(name, language=language, width=width):
-                page.screenshot(path=str(out / f"{prefix}-{name}-{language}-{width}.png"),
-                                full_page=True)
-                overflow = page.evaluate("document.documentElement.scrollWidth"
-                                         " - document.documentElement.clientWidth")
+                page.screenshot(
+                    path=str(out / f"{prefix}-{name}-{language}-{width}.png"), full_page=True
+                )
+                overflow = page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
                 assert overflow <= 0, (name, language, width)
 
             for name, url in visits.pages:
@@ -216,8 +234,7 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
     context.close()
 
 
-def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, page,
-                                                      fresh_organiser):
+def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, page, fresh_organiser):
     base = live_server.url
     visits = Visits(page)
     started = time.monotonic()
@@ -241,9 +258,15 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
     event = Event.objects.get(name="崂山杯够级赛")
     assert event.organisers.filter(pk=fresh_organiser.pk).exists()
     assert event.rules == {"preset": "qingdao-hold3", "tributes": False, "string_three_score": 10}
-    assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] \
-        == [("swiss", 5, None), ("single_elimination", None, 8)]
-    assert (event.deals_per_match, event.tie_break_deals, event.result_confirmation) == (6, 2, "referee")
+    assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] == [
+        ("swiss", 5, None),
+        ("single_elimination", None, 8),
+    ]
+    assert (event.deals_per_match, event.tie_break_deals, event.result_confirmation) == (
+        6,
+        2,
+        "referee",
+    )
     visits.shot("dashboard", page)
 
     # The rules page shows the diff from the preset.
@@ -277,7 +300,8 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
         expect(page.locator("#file-error")).to_contain_text(header)
     visits.shot("import-error", page)
     sheet = "联邦,俱乐部,选手1,选手2,选手3,种子\n" + "\n".join(
-        ",".join(str(v) for v in row) for row in IMPORTED_UNIONS)
+        ",".join(str(v) for v in row) for row in IMPORTED_UNIONS
+    )
     upload(page, "entries.csv", sheet)
     expect(page.locator("#import-preview tbody tr")).to_have_count(6)
     visits.shot("import-preview", page)
@@ -298,8 +322,12 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
     assert Registration.objects.get(event=event, union__name="即墨二队").status == "withdrawn"
 
     invite_referee(browser, page, base, visits, event)
-    assert EventStaff.objects.filter(event=event, role=StaffRole.REFEREE,
-                                     revoked_at__isnull=True).count() == 1
+    assert (
+        EventStaff.objects.filter(
+            event=event, role=StaffRole.REFEREE, revoked_at__isnull=True
+        ).count()
+        == 1
+    )
 
     # Check-in: one club at once, three by hand (htmx), two left out.
     page.goto(f"{base}/manage/events/{event.pk}/checkin/")
@@ -315,15 +343,17 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
     for name in ("即墨一队", "平度队", "莱西队", "崂山", "市北", "黄岛", "烟台"):
         row = page.locator("#checkin-list tbody tr", has_text=name).first
         row.locator("button").click()
-        expect(page.locator("#checkin-list tbody tr", has_text=name).first.locator(".state")
-               ).to_have_text("已签到")
+        expect(
+            page.locator("#checkin-list tbody tr", has_text=name).first.locator(".state")
+        ).to_have_text("已签到")
     expect(page.locator("#checkin-warning")).to_contain_text("11 个联邦中有 2 个未签到")
     visits.shot("checkin", page)
 
     # The dashboard warns before the draw.
     page.goto(f"{base}/manage/events/{event.pk}/")
     expect(page.locator("#checkin-warning")).to_contain_text(
-        "11 个联邦中有 2 个未签到，编排第 1 轮时不会排入")
+        "11 个联邦中有 2 个未签到，编排第 1 轮时不会排入"
+    )
     expect(page.locator("#draw-round")).to_be_visible()
     elapsed = time.monotonic() - started
     print(f"\nGou Ji set-up through the browser: {elapsed:.1f} s")
@@ -332,8 +362,7 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
         photograph(browser, base, visits, os.environ["SCREENSHOTS"], "gouji", event)
 
 
-def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page,
-                                                     fresh_organiser):
+def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page, fresh_organiser):
     base = live_server.url
     visits = Visits(page)
     started = time.monotonic()
@@ -368,8 +397,11 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
         page.locator("#register-form button[type='submit']").click()
         expect(page.locator("#entries")).to_contain_text(name)
     page.goto(f"{base}/manage/events/{event.pk}/import/")
-    upload(page, "players.csv", "选手,俱乐部,种子\n" + "\n".join(
-        f"{n},{c},{s}" for n, c, s in IMPORTED_PLAYERS))
+    upload(
+        page,
+        "players.csv",
+        "选手,俱乐部,种子\n" + "\n".join(f"{n},{c},{s}" for n, c, s in IMPORTED_PLAYERS),
+    )
     page.locator("#confirm-import").click()
     expect(page.locator("#entry-count")).to_contain_text("12")
     visits.shot("entries", page)
@@ -387,8 +419,9 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
     page.locator("#check-in-club").click()
     for name in HAND_PLAYERS + ["孙一"]:
         page.locator("#checkin-list tbody tr", has_text=name).first.locator("button").click()
-        expect(page.locator("#checkin-list tbody tr", has_text=name).first.locator(".state")
-               ).to_have_text("已签到")
+        expect(
+            page.locator("#checkin-list tbody tr", has_text=name).first.locator(".state")
+        ).to_have_text("已签到")
     # 12 players, one withdrawn: 11 expected, 9 here.
     expect(page.locator("#checkin-warning")).to_contain_text("11 名选手中有 2 名未签到")
     visits.shot("checkin", page)

@@ -1,5 +1,6 @@
 """A referee enters a deal on a phone, sees an inconsistency flagged by the engine, fixes it and
 submits; the other union's captain signs in and confirms."""
+
 from __future__ import annotations
 
 import re
@@ -17,12 +18,17 @@ def table_setup(transactional_db):
     from tests.personas import make_setup
 
     setup = make_setup()
-    return {"table": setup.table, "match": setup.match, "link": setup.link,
-            "captain_b": setup.captain_b}
+    return {
+        "table": setup.table,
+        "match": setup.match,
+        "link": setup.link,
+        "captain_b": setup.captain_b,
+    }
 
 
-def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_server, phone_page,
-                                                                         browser, table_setup):
+def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
+    live_server, phone_page, browser, table_setup
+):
     page = phone_page
     page.goto(f"{live_server.url}/ref/{table_setup['link'].token}/")
     expect(page.locator("h1")).to_contain_text("第1桌")
@@ -42,7 +48,8 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_se
 
     # Nothing scrolls sideways on the phone, even with the problems listed.
     overflow = page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
     assert overflow <= 0
 
     # Submitting now is refused and nothing is stored.
@@ -64,8 +71,9 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(live_se
     assert report.state == "pending" and report.summary["points"] == [3]
 
     # The other union's captain signs in on their own phone and confirms.
-    context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844},
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     captain = context.new_page()
     captain.set_default_timeout(10_000)
     captain.goto(f"{live_server.url}/accounts/login/?next=/referee/")

@@ -3,6 +3,7 @@
 Skipped on the embedded default (SQLite, eager Celery) unless GOUJI_REQUIRE_INTEGRATION=1 says
 the services must be there, as `.ci/run` does in its second pass.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,11 @@ from django.db import connection
 
 @pytest.fixture
 def require_services(db):
-    real = (not settings.CELERY_TASK_ALWAYS_EAGER and connection.vendor == "postgresql"
-            and settings.CELERY_BROKER_URL.startswith("redis://"))
+    real = (
+        not settings.CELERY_TASK_ALWAYS_EAGER
+        and connection.vendor == "postgresql"
+        and settings.CELERY_BROKER_URL.startswith("redis://")
+    )
     if not real:
         if os.environ.get("GOUJI_REQUIRE_INTEGRATION") == "1":
             pytest.fail("fault tests need DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis)")

@@ -1,5 +1,6 @@
 """Two referees at the same deal at the same moment, through HTTP to a live server on PostgreSQL:
 one final result, the other gets a 409 (tests/results/test_concurrency.py races the service)."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ def post(url: str, body: dict, authorization: str, key: str = "") -> tuple[int, 
     headers = {"Content-Type": "application/json", "Authorization": authorization}
     if key:
         headers["Idempotency-Key"] = key
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers,
-                                     method="POST")
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -74,8 +76,12 @@ def test_two_referees_submit_the_same_deal_at_once(postgres, live_server, setup,
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_referees_confirm_the_same_report_at_once(postgres, live_server, setup, attempt):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    status, body = post(f"{live_server.url}/api/v1/tables/{setup.table.pk}/deals/1/reports",
-                        {"summary": SUMMARY}, token_of(setup.referee), "k")
+    status, body = post(
+        f"{live_server.url}/api/v1/tables/{setup.table.pk}/deals/1/reports",
+        {"summary": SUMMARY},
+        token_of(setup.referee),
+        "k",
+    )
     assert status == 201 and body["report"]["state"] == "pending"
     url = f"{live_server.url}/api/v1/reports/{body['report']['id']}/confirm"
     second, organiser = token_of(setup.second_referee), token_of(setup.organiser)

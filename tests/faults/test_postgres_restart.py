@@ -11,6 +11,7 @@ Idempotency-Key and is sent again, same key, after a connection error or a 5xx. 
 server's database is stopped hard (`-m immediate`, like a crash), started again, then restarted
 cleanly. Afterwards each deal has exactly one report, and it is final.
 """
+
 from __future__ import annotations
 
 import json
@@ -77,18 +78,33 @@ class PrivateCluster:
         if self.as_postgres:
             shutil.chown(self.dir, "postgres")
         self.data = self.dir / "data"
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                  "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
         self.start()
 
     def _run(self, tool: str, *args: str) -> None:
-        subprocess.run([*self.as_postgres, str(pg_bin() / tool), *args], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [*self.as_postgres, str(pg_bin() / tool), *args],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def _ctl(self, *args: str) -> None:
         options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-w", "-l", str(self.dir / "log"), "-o", options,
-                  *args)
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-w", "-l", str(self.dir / "log"), "-o", options, *args
+        )
 
     def start(self):
         self._ctl("start")
@@ -120,29 +136,48 @@ def cluster():
 
 
 def app_env(database_url: str) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CELERY_BROKER_URL", "CACHE_URL", "DATABASE_CONN_MAX_AGE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CELERY_BROKER_URL", "CACHE_URL", "DATABASE_CONN_MAX_AGE")
+    }
     # Eager computations in the server process; a connection kept between requests.
-    return dict(env, DATABASE_URL=database_url, DATABASE_CONN_MAX_AGE="600", DEBUG="False",
-                PYTHONUNBUFFERED="1")
+    return dict(
+        env,
+        DATABASE_URL=database_url,
+        DATABASE_CONN_MAX_AGE="600",
+        DEBUG="False",
+        PYTHONUNBUFFERED="1",
+    )
 
 
 @pytest.fixture
 def server(cluster, tmp_path):
-    with psycopg.connect(cluster.url("postgres").replace("postgres://", "postgresql://"),
-                         autocommit=True) as conn:
+    with psycopg.connect(
+        cluster.url("postgres").replace("postgres://", "postgresql://"), autocommit=True
+    ) as conn:
         conn.execute("CREATE DATABASE gouji")
     env = app_env(cluster.url("gouji"))
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    seeded = subprocess.run([*manage, "shell", "-c", SEED.format(tables=TABLES, deals=DEALS)],
-                            cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    seeded = subprocess.run(
+        [*manage, "shell", "-c", SEED.format(tables=TABLES, deals=DEALS)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     tables = json.loads(seeded.split("SEEDED ", 1)[1])
     port = free_port()
     log = open(tmp_path / "server.log", "wb")
-    process = subprocess.Popen([*manage, "runserver", "--noreload", "--nothreading",
-                                f"127.0.0.1:{port}"], cwd=ROOT, env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [*manage, "runserver", "--noreload", "--nothreading", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
 
     def up():
@@ -175,9 +210,16 @@ class Referee(threading.Thread):
         body = json.dumps({"summary": SUMMARY}).encode()
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
-            request = urllib.request.Request(url, data=body, method="POST", headers={
-                "Content-Type": "application/json", "Idempotency-Key": key,
-                "Authorization": "Referee " + self.table["token"]})
+            request = urllib.request.Request(
+                url,
+                data=body,
+                method="POST",
+                headers={
+                    "Content-Type": "application/json",
+                    "Idempotency-Key": key,
+                    "Authorization": "Referee " + self.table["token"],
+                },
+            )
             try:
                 with urllib.request.urlopen(request, timeout=15) as response:
                     return response.status
@@ -223,8 +265,10 @@ def test_every_deal_is_recorded_once_across_postgres_restarts(server):
     assert all(not referee.is_alive() for referee in referees)
     for referee in referees:
         # 201 created, or 200 when a resend found the report already stored.
-        assert all(status in (200, 201) for status in referee.answers), (referee.answers,
-                                                                        referee.statuses)
+        assert all(status in (200, 201) for status in referee.answers), (
+            referee.answers,
+            referee.statuses,
+        )
         assert len(referee.answers) == DEALS
         # The outage was seen as 503 or a refused connection, never as a 500 page.
         assert 500 not in referee.statuses, referee.statuses

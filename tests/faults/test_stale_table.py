@@ -1,5 +1,6 @@
 """A round is re-drawn while a stale client still holds the old table: a clear error, and nothing
 is stored against any table. Runs on every backend (no real processes needed)."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.api import results as results_api
-from matches.models import Deal, DealReport, Round
 from matches.draw import service as seating
+from matches.models import Deal, DealReport, Round
 from tests.personas import make_setup
 from tests.results.conftest import SUMMARY
 
@@ -24,9 +25,12 @@ def client_with(authorization: str) -> APIClient:
 
 
 def submit(client, table_id, number=1):
-    return client.post(f"/api/v1/tables/{table_id}/deals/{number}/reports",
-                       data=json.dumps({"summary": SUMMARY}), content_type="application/json",
-                       HTTP_IDEMPOTENCY_KEY="stale-1")
+    return client.post(
+        f"/api/v1/tables/{table_id}/deals/{number}/reports",
+        data=json.dumps({"summary": SUMMARY}),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="stale-1",
+    )
 
 
 def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(swiss):

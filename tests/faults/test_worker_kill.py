@@ -10,6 +10,7 @@ one waiting. Then SIGKILL:
   hands out the unacknowledged task again after the visibility timeout (shortened here).
 Afterwards the computation is done and its numbers equal a full recompute in this process.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,8 @@ from kombu import Connection, Exchange, Queue
 from matches import tasks
 from matches.models import ComputationRun, DealTally, Match
 from matches.standings import service as standings
-from tests.faults.conftest import wait_for
 from tests.builder import EventBuilder, computations_in_process
+from tests.faults.conftest import wait_for
 from tests.standings.test_tasks import derived_state, play_event, wipe
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -56,18 +57,48 @@ class Worker:
     """A `celery worker` subprocess on its own queue, in its own process group."""
 
     def __init__(self, queue: str, log_path: Path):
-        env = dict(os.environ,
-                   DATABASE_URL=database_url_of_tests(), DATABASE_CONN_MAX_AGE="0", PYTHONUNBUFFERED="1",
-                   CELERY_BROKER_URL=faults_broker_url(), CELERY_TASK_DEFAULT_QUEUE=queue,
-                   CELERY_BROKER_TRANSPORT_OPTIONS=json.dumps({
-                       "visibility_timeout": 3, "unacked_restore_interval": 1,
-                       "unacked_restore_throttle": 1}))
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url_of_tests(),
+            DATABASE_CONN_MAX_AGE="0",
+            PYTHONUNBUFFERED="1",
+            CELERY_BROKER_URL=faults_broker_url(),
+            CELERY_TASK_DEFAULT_QUEUE=queue,
+            CELERY_BROKER_TRANSPORT_OPTIONS=json.dumps(
+                {
+                    "visibility_timeout": 3,
+                    "unacked_restore_interval": 1,
+                    "unacked_restore_throttle": 1,
+                }
+            ),
+        )
         self.log = open(log_path, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "gouji_tournament", "worker",
-             "--concurrency", "1", "--loglevel", "INFO", "-Q", queue,
-             "-n", f"{queue}@%h", "--without-mingle", "--without-gossip", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "gouji_tournament",
+                "worker",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "INFO",
+                "-Q",
+                queue,
+                "-n",
+                f"{queue}@%h",
+                "--without-mingle",
+                "--without-gossip",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def pool_children(self) -> list[int]:
         path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
@@ -132,24 +163,33 @@ def match_lock():
 
 def worker_waits_on_lock() -> bool:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity "
-                       "WHERE wait_event_type = 'Lock' AND datname = current_database()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
         return cursor.fetchone()[0] > 0
 
 
 @pytest.mark.parametrize("victim", ["child", "worker"])
-def test_standings_survive_a_worker_killed_mid_recompute(require_services, queue, workers,
-                                                         match_lock, tmp_path, victim):
+def test_standings_survive_a_worker_killed_mid_recompute(
+    require_services, queue, workers, match_lock, tmp_path, victim
+):
     with computations_in_process():  # results queue computations: not to CI's worker
-        b = play_event(lambda **kw: EventBuilder(**kw).register(), random.Random(17), rounds=2,
-                       unions=8, deals=2)
+        b = play_event(
+            lambda **kw: EventBuilder(**kw).register(),
+            random.Random(17),
+            rounds=2,
+            unions=8,
+            deals=2,
+        )
     event = b.event
     # Expected: a full recompute here, then wiped so the worker must redo everything.
     standings.recompute_event(event.pk)
     expected = derived_state(event)
     wipe(event)
-    match_ids = list(Match.objects.filter(round__event=event, union_b__isnull=False)
-                     .values_list("pk", flat=True))
+    match_ids = list(
+        Match.objects.filter(round__event=event, union_b__isnull=False).values_list("pk", flat=True)
+    )
     match_lock(match_ids[-1])  # the worker settles the matches in this order and waits here
 
     worker = workers()
@@ -157,8 +197,9 @@ def test_standings_survive_a_worker_killed_mid_recompute(require_services, queue
     with Connection(faults_broker_url()) as broker:
         # Declared before the worker is up: Redis drops a message sent to an unbound exchange.
         Queue(queue, Exchange(queue, "direct"), routing_key=queue)(broker.default_channel).declare()
-        tasks.recompute_event.apply_async(kwargs={"event_id": event.pk}, queue=queue,
-                                          connection=broker)
+        tasks.recompute_event.apply_async(
+            kwargs={"event_id": event.pk}, queue=queue, connection=broker
+        )
     assert wait_for(worker_waits_on_lock, 30), (tmp_path / "worker.log").read_text()[-3000:]
     settled = DealTally.objects.filter(match__round__event=event).count()
     assert 0 < settled < len(expected["tallies"]), "the worker is not caught mid-way"
@@ -173,14 +214,17 @@ def test_standings_survive_a_worker_killed_mid_recompute(require_services, queue
         workers()
 
     def finished():
-        run = ComputationRun.objects.filter(event=event, task="recompute_event",
-                                            key="event").first()
-        pending = ComputationRun.objects.filter(event=event,
-                                                state__in=ComputationRun.PENDING).exists()
+        run = ComputationRun.objects.filter(
+            event=event, task="recompute_event", key="event"
+        ).first()
+        pending = ComputationRun.objects.filter(
+            event=event, state__in=ComputationRun.PENDING
+        ).exists()
         return run is not None and run.state == ComputationRun.State.DONE and not pending
 
     assert wait_for(finished, 90), (
         list(ComputationRun.objects.filter(event=event).values_list("task", "key", "state")),
-        (tmp_path / "worker.log").read_text()[-3000:])
+        (tmp_path / "worker.log").read_text()[-3000:],
+    )
     assert ComputationRun.objects.get(event=event, key="event").attempts >= 2
     assert derived_state(event) == expected

@@ -1,6 +1,7 @@
 """Proof of the game seam: a third game that exists only in the tests (tests/games/highcard/)
 runs an event end to end (registration, draw, a reported and confirmed result, standings, the
 public pages and API) through the shared code, with no change to it."""
+
 from __future__ import annotations
 
 import datetime
@@ -23,8 +24,12 @@ def highcard(settings, eager_tasks):
     registry.register_game("highcard", f"{HIGHCARD}.adapter.HighCardAdapter")
     engines.register_engine("highcard", f"{HIGHCARD}.engine:HighCardGame")
     template_dirs = settings.TEMPLATES[0]["DIRS"]
-    settings.TEMPLATES = [{**settings.TEMPLATES[0],
-                           "DIRS": [*template_dirs, settings.BASE_DIR / "tests/games/highcard/templates"]}]
+    settings.TEMPLATES = [
+        {
+            **settings.TEMPLATES[0],
+            "DIRS": [*template_dirs, settings.BASE_DIR / "tests/games/highcard/templates"],
+        }
+    ]
     yield
     registry.ADAPTERS.pop("highcard")
     registry.adapter_named.cache_clear()
@@ -34,15 +39,22 @@ def highcard(settings, eager_tasks):
 @pytest.fixture
 def event(db, highcard):
     organiser = get_user_model().objects.create_user("org", password="pw-org")
-    event = Event(name="High card night", start_date=datetime.date(2026, 12, 1), game="highcard",
-                  entry_type=Event.EntryType.INDIVIDUAL, deals_per_match=2, published=True,
-                  result_confirmation=Event.Confirmation.REFEREE)
+    event = Event(
+        name="High card night",
+        start_date=datetime.date(2026, 12, 1),
+        game="highcard",
+        entry_type=Event.EntryType.INDIVIDUAL,
+        deals_per_match=2,
+        published=True,
+        result_confirmation=Event.Confirmation.REFEREE,
+    )
     event.full_clean()  # the registered game is a valid choice, and its rules hold
     event.save()
     event.organisers.add(organiser)
     for k in range(4):
-        entry = registration.register_player(event, Player.objects.create(name=f"P{k + 1}"),
-                                             seed=k + 1)
+        entry = registration.register_player(
+            event, Player.objects.create(name=f"P{k + 1}"), seed=k + 1
+        )
         registration.check_in(entry)
     Stage.objects.create(event=event, order=1, planned_rounds=1)
     return event
@@ -54,7 +66,9 @@ def test_an_unregistered_game_is_refused_by_validation(db):
         event.full_clean()
 
 
-def test_a_game_known_only_to_the_tests_runs_a_whole_event(event, django_capture_on_commit_callbacks):
+def test_a_game_known_only_to_the_tests_runs_a_whole_event(
+    event, django_capture_on_commit_callbacks
+):
     round_ = draw.create_round(event.stages.get())
     tables = list(round_.tables.order_by("number"))
     assert [sorted(t.seats.values_list("seat", flat=True)) for t in tables] == [[1, 2], [1, 2]]
@@ -66,38 +80,56 @@ def test_a_game_known_only_to_the_tests_runs_a_whole_event(event, django_capture
         page = Client().get(f"/ref/{reporter.token}/")
         assert page.status_code == 200 and 'data-game="highcard"' in page.content.decode()
         # The game's own rules answer through the shared check: a tie breaks its rule H2.
-        check = Client().post(f"/ref/{reporter.token}/deals/1/check?part=verdict",
-                              {"card_1": "5", "card_2": "5"}, HTTP_HX_REQUEST="true")
+        check = Client().post(
+            f"/ref/{reporter.token}/deals/1/check?part=verdict",
+            {"card_1": "5", "card_2": "5"},
+            HTTP_HX_REQUEST="true",
+        )
         assert 'data-rule="H2"' in check.content.decode()
         for number in (1, 2):
-            form = {"card_1": str(cards["1"]), "card_2": str(cards["2"]),
-                    "idempotency_key": f"t{table.pk}-d{number}"}
+            form = {
+                "card_1": str(cards["1"]),
+                "card_2": str(cards["2"]),
+                "idempotency_key": f"t{table.pk}-d{number}",
+            }
             with django_capture_on_commit_callbacks(execute=True):
                 sent = Client().post(f"/ref/{reporter.token}/deals/{number}/submit", form)
             assert sent.status_code == 302
-            report = DealReport.objects.get(deal__match__table=table, deal__number=number,
-                                            state=DealReport.State.PENDING)
+            report = DealReport.objects.get(
+                deal__match__table=table, deal__number=number, state=DealReport.State.PENDING
+            )
             # Second-referee mode: the table's other link confirms; the reporter may not.
-            refused = Client().post(f"/ref/{reporter.token}/reports/{report.pk}/confirm",
-                                    {"agrees": "yes"})
+            refused = Client().post(
+                f"/ref/{reporter.token}/reports/{report.pk}/confirm", {"agrees": "yes"}
+            )
             assert refused.status_code == 302
             report.refresh_from_db()
             assert report.state == DealReport.State.PENDING
             with django_capture_on_commit_callbacks(execute=True):
-                Client().post(f"/ref/{second.token}/reports/{report.pk}/confirm",
-                              {"agrees": "yes"})
+                Client().post(f"/ref/{second.token}/reports/{report.pk}/confirm", {"agrees": "yes"})
             report.refresh_from_db()
             assert report.state == DealReport.State.FINAL
 
     draw.close_round(round_)  # every match settled: the shared rule of a complete round
     rows = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
     assert [(row["name"], row["wins"], row["deals"]) for row in rows] == [
-        ("P1", 2, 2), ("P4", 2, 2), ("P2", 0, 2), ("P3", 0, 2)]
+        ("P1", 2, 2),
+        ("P4", 2, 2),
+        ("P2", 0, 2),
+        ("P3", 0, 2),
+    ]
 
     standings = Client().get(f"/events/{event.pk}/standings/").content.decode()
     assert "Wins" in standings and "P4" in standings
     pairings = Client().get(f"/api/v1/public/events/{event.pk}/rounds/1/pairings/").json()
     assert [t["winners"] for t in pairings["tables"]] == [[1, 1], [2, 2]]
-    verdict = Client().post("/api/v1/rules/highcard/settle", {"cards": {"1": 4, "2": 4}},
-                            content_type="application/json").json()
+    verdict = (
+        Client()
+        .post(
+            "/api/v1/rules/highcard/settle",
+            {"cards": {"1": 4, "2": 4}},
+            content_type="application/json",
+        )
+        .json()
+    )
     assert verdict["errors"][0]["rule"] == "H2"

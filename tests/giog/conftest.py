@@ -1,4 +1,5 @@
 """Giog tests run their computations in-process. Events: tests/builder.py (`giog`, `build`)."""
+
 from __future__ import annotations
 
 import pytest

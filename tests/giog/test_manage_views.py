@@ -1,12 +1,13 @@
 """Organiser and second-referee pages for Giog hands: confirmation page, correction, PDFs."""
+
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
 from matches.models import DealReport, Event
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +20,9 @@ def pending(db):
     builder = EventBuilder("giog", confirmation=Event.Confirmation.REFEREE).register()
     match = builder.draw().matches.order_by("table__number").first()
     link = match.table.referee_links.create()
-    report, _ = results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, [4]),
-                                      None, Actor.from_link(link))
+    report, _ = results.submit_report(
+        results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, Actor.from_link(link)
+    )
     return builder, match, report
 
 
@@ -41,12 +43,23 @@ def test_the_organiser_corrects_a_hand(client, pending):
     url = reverse("manage:results-correct", args=[builder.event.pk, match.table_id, 1])
     page = client.get(url).content.decode()
     assert 'name="won_1" value="12"' in page and 'name="reason"' in page
-    fragment = client.post(url + "?check=1&part=verdict",
-                           {"won_1": "4", "won_2": "8", "won_3": "8", "won_4": "8"},
-                           HTTP_HX_REQUEST="true").content.decode()
+    fragment = client.post(
+        url + "?check=1&part=verdict",
+        {"won_1": "4", "won_2": "8", "won_3": "8", "won_4": "8"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
     assert 'data-rule="G10"' in fragment and "<html" not in fragment
-    response = client.post(url, {"won_1": "4", "won_2": "8", "won_3": "8", "won_4": "12",
-                                 "reason": "1 号与 4 号记反了", "idempotency_key": "fix"})
+    response = client.post(
+        url,
+        {
+            "won_1": "4",
+            "won_2": "8",
+            "won_3": "8",
+            "won_4": "12",
+            "reason": "1 号与 4 号记反了",
+            "idempotency_key": "fix",
+        },
+    )
     assert response.status_code == 302
     final = DealReport.objects.final().get(deal__match=match, deal__number=1)
     assert final.kind == DealReport.Kind.CORRECTION and final.replaces_id == report.pk
@@ -58,17 +71,21 @@ def test_a_correction_needs_a_reason(client, pending):
     client.force_login(builder.organiser)
     url = reverse("manage:results-correct", args=[builder.event.pk, match.table_id, 1])
     response = client.post(url, {"won_1": "12", "won_2": "8", "won_3": "8", "won_4": "4"})
-    assert response.status_code == 422 and 'data-code="reason_required"' in response.content.decode()
+    assert (
+        response.status_code == 422 and 'data-code="reason_required"' in response.content.decode()
+    )
 
 
 def test_organiser_pages_of_a_giog_round_open(client, pending):
     builder, match, _report = pending
     client.force_login(builder.organiser)
-    for url in (reverse("manage:results", args=[builder.event.pk]),
-                reverse("manage:results-table", args=[builder.event.pk, match.table_id]),
-                f"/manage/events/{builder.event.pk}/",
-                f"/manage/events/{builder.event.pk}/rounds/1/tables.pdf",
-                f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf"):
+    for url in (
+        reverse("manage:results", args=[builder.event.pk]),
+        reverse("manage:results-table", args=[builder.event.pk, match.table_id]),
+        f"/manage/events/{builder.event.pk}/",
+        f"/manage/events/{builder.event.pk}/rounds/1/tables.pdf",
+        f"/manage/events/{builder.event.pk}/rounds/1/pairings.pdf",
+    ):
         assert client.get(url).status_code == 200, url
 
 
@@ -81,11 +98,19 @@ def test_a_giog_event_must_be_individual():
         builder.event.full_clean()
 
 
-@pytest.mark.parametrize("value, ok", [
-    ([3, 2, 1, 0], True), ([5, 3, 1, 0], True), ([1, 1, 1, 1], True),
-    ([3, 2, 1], False), ([0, 1, 2, 3], False), ([3, 2, 1, -1], False), ([3, 2, 1.5, 0], False),
-    ("3/2/1/0", False),
-])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ([3, 2, 1, 0], True),
+        ([5, 3, 1, 0], True),
+        ([1, 1, 1, 1], True),
+        ([3, 2, 1], False),
+        ([0, 1, 2, 3], False),
+        ([3, 2, 1, -1], False),
+        ([3, 2, 1.5, 0], False),
+        ("3/2/1/0", False),
+    ],
+)
 def test_place_points_validation(value, ok):
     from django.core.exceptions import ValidationError
 
@@ -153,8 +178,10 @@ def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
 def test_organiser_and_confirmation_pages_show_no_union_names_for_giog(client, pending):
     builder, match, report = pending
     client.force_login(builder.organiser)
-    for url in (reverse("manage:results", args=[builder.event.pk]),
-                f"/manage/events/{builder.event.pk}/progress/",
-                reverse("referee:report", args=[report.pk])):
+    for url in (
+        reverse("manage:results", args=[builder.event.pk]),
+        f"/manage/events/{builder.event.pk}/progress/",
+        reverse("referee:report", args=[report.pk]),
+    ):
         body = client.get(url).content.decode()
         assert match.union_a.name not in body, url

@@ -1,4 +1,5 @@
 """Public pages and the API for a Giog event: standings, round, table, player; visibility."""
+
 from __future__ import annotations
 
 import json
@@ -7,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from matches.models import Round
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +23,12 @@ def played(db, committed):
     round_ = builder.draw(seed=3)
     match = round_.matches.select_related("table").order_by("table__number").first()
     with committed():
-        results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, beheaded=[4]),
-                              None, Actor(user=builder.organiser))
+        results.submit_report(
+            results.deal_for(match, 1),
+            giog_outcome(4, FOUR, beheaded=[4]),
+            None,
+            Actor(user=builder.organiser),
+        )
     return builder, round_, match
 
 
@@ -59,8 +64,9 @@ def test_public_table_page_and_fragment_show_each_hand(client, played):
 
 def test_public_player_page_adds_the_points(client, played):
     builder, _round, match = played
-    page = client.get(reverse("public:player", args=[builder.event.pk,
-                                                     seat_player(match, 2).pk])).content.decode()
+    page = client.get(
+        reverse("public:player", args=[builder.event.pk, seat_player(match, 2).pk])
+    ).content.decode()
     # Seats 2 and 3 share 2nd and 3rd place: (2 + 1) / 2.
     assert 'data-total="points">1.5<' in page
 
@@ -105,12 +111,14 @@ def test_api_submit_a_hand_with_a_referee_token(client, played):
     client.force_login(builder.organiser)
     url = f"/api/v1/tables/{other.table_id}/deals/1/reports"
     body = {"summary": giog_outcome(4, {1: 4, 2: 4, 3: 12, 4: 12})}
-    response = client.post(url, json.dumps(body), content_type="application/json",
-                           HTTP_IDEMPOTENCY_KEY="api-1")
+    response = client.post(
+        url, json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY="api-1"
+    )
     assert response.status_code == 201, response.content
     assert response.json()["report"]["verdict"]["places"] == [[3, 4], [1, 2]]
-    again = client.post(url, json.dumps(body), content_type="application/json",
-                        HTTP_IDEMPOTENCY_KEY="api-1")
+    again = client.post(
+        url, json.dumps(body), content_type="application/json", HTTP_IDEMPOTENCY_KEY="api-1"
+    )
     assert again.status_code == 200
     assert again.json()["report"]["id"] == response.json()["report"]["id"]
     detail = client.get(f"/api/v1/tables/{other.table_id}").json()
@@ -121,9 +129,11 @@ def test_api_refuses_an_inconsistent_hand_with_its_rule(client, played):
     builder, round_, _match = played
     other = round_.matches.select_related("table").order_by("table__number").last()
     client.force_login(builder.organiser)
-    response = client.post(f"/api/v1/tables/{other.table_id}/deals/1/reports",
-                           json.dumps({"summary": giog_outcome(4, {1: 4, 2: 4, 3: 4, 4: 4})}),
-                           content_type="application/json")
+    response = client.post(
+        f"/api/v1/tables/{other.table_id}/deals/1/reports",
+        json.dumps({"summary": giog_outcome(4, {1: 4, 2: 4, 3: 4, 4: 4})}),
+        content_type="application/json",
+    )
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["code"] == "inconsistent_result" and error["rule"] == "G10"

@@ -1,14 +1,15 @@
 """Giog events end to end in the services: draw, hand reports, corrections, standings."""
+
 from __future__ import annotations
 
 import pytest
 
-from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
-from matches.games.giog.engine.selfplay import selfplay
-from matches.results import service as results
 from matches.draw import service as seating
-from matches.results.errors import ResultError
+from matches.games.giog.engine.selfplay import selfplay
+from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
 from matches.permissions import Actor
+from matches.results import service as results
+from matches.results.errors import ResultError
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -40,14 +41,17 @@ def test_draw_seats_tables_of_two_to_four_on_seats_one_to_n(giog):
 def test_draw_is_reproducible_from_its_seed(db):
     def seated(builder, seed):
         round_ = builder.draw(seed=seed, publish=False)
-        return sorted(sorted(t.seats.values_list("player__name", flat=True))
-                      for t in round_.tables.all())
+        return sorted(
+            sorted(t.seats.values_list("player__name", flat=True)) for t in round_.tables.all()
+        )
 
     first, second = EventBuilder("giog", players=10).register(), None
     a = seated(first, 99)
     seating.redraw_round(first.event.rounds.get(), seed=99)
-    second = sorted(sorted(t.seats.values_list("player__name", flat=True))
-                    for t in first.event.rounds.get().tables.all())
+    second = sorted(
+        sorted(t.seats.values_list("player__name", flat=True))
+        for t in first.event.rounds.get().tables.all()
+    )
     assert a == second
 
 
@@ -56,8 +60,9 @@ def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
     match = first_table(round_)
     deal = results.deal_for(match, 1)
     with committed():
-        report, created = results.submit_report(deal, giog_outcome(4, FOUR, beheaded=[2]), None,
-                                            organiser_actor(giog), "key-1")
+        report, created = results.submit_report(
+            deal, giog_outcome(4, FOUR, beheaded=[2]), None, organiser_actor(giog), "key-1"
+        )
     assert created and report.state == DealReport.State.FINAL
     assert report.verdict["places"] == [[1], [3], [4], [2]]
     assert report.verdict["points"] == {"1": "3", "2": "0", "3": "2", "4": "1"}
@@ -74,18 +79,22 @@ def test_the_same_idempotency_key_returns_the_first_report(giog):
     match = first_table(giog.draw())
     deal = results.deal_for(match, 1)
     first, _ = results.submit_report(deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k")
-    again, created = results.submit_report(deal, giog_outcome(4, FOUR), None,
-                                           organiser_actor(giog), "k")
+    again, created = results.submit_report(
+        deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k"
+    )
     assert again.pk == first.pk and not created
     assert DealReport.objects.filter(deal=deal).count() == 1
 
 
-@pytest.mark.parametrize("won, beheaded, rule, code", [
-    ({1: 12, 2: 8, 3: 8, 4: 8}, [], "G10", "won_total"),
-    ({1: 13, 2: 7, 3: 8, 4: 4}, [], "G10", "not_whole_tricks"),
-    ({1: 16, 2: 8, 3: 8}, [], "G11", "missing_seat"),
-    (FOUR, [1, 2, 3], "G12", "too_many_beheaded"),
-])
+@pytest.mark.parametrize(
+    "won, beheaded, rule, code",
+    [
+        ({1: 12, 2: 8, 3: 8, 4: 8}, [], "G10", "won_total"),
+        ({1: 13, 2: 7, 3: 8, 4: 4}, [], "G10", "not_whole_tricks"),
+        ({1: 16, 2: 8, 3: 8}, [], "G11", "missing_seat"),
+        (FOUR, [1, 2, 3], "G12", "too_many_beheaded"),
+    ],
+)
 def test_an_inconsistent_hand_is_refused_with_its_rule(giog, won, beheaded, rule, code):
     match = first_table(giog.draw())
     deal = results.deal_for(match, 1)
@@ -133,8 +142,9 @@ def test_a_summary_that_contradicts_the_hand_record_is_refused(giog):
     deal = results.deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
         results.submit_report(deal, giog_outcome(4, wrong), record, organiser_actor(giog))
-    assert any(e["code"] == "play_log_mismatch" and e["rule"] == "G11"
-               for e in refused.value.errors)
+    assert any(
+        e["code"] == "play_log_mismatch" and e["rule"] == "G11" for e in refused.value.errors
+    )
 
 
 def test_an_illegal_hand_record_names_its_rule(giog):
@@ -160,8 +170,13 @@ def test_confirmation_by_a_second_referee_then_correction(db, committed):
         results.confirm_report(report, Actor(user=builder.organiser), True)
     assert DealTally.objects.get(deal=deal).finish == [[1], [2, 3], [4]]
     with committed():
-        corrected = results.correct_result(deal, giog_outcome(4, {1: 4, 2: 8, 3: 8, 4: 12}),
-                                           None, Actor(user=builder.organiser), "1 and 4 swapped")
+        corrected = results.correct_result(
+            deal,
+            giog_outcome(4, {1: 4, 2: 8, 3: 8, 4: 12}),
+            None,
+            Actor(user=builder.organiser),
+            "1 and 4 swapped",
+        )
     report.refresh_from_db()
     assert report.state == DealReport.State.SUPERSEDED and corrected.replaces_id == report.pk
     assert DealTally.objects.get(deal=deal).finish == [[4], [2, 3], [1]]
@@ -172,8 +187,12 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
     for match in round_.matches.all():
         for number in (2, 1):
             with committed():
-                results.submit_report(results.deal_for(match, number), giog_outcome(4, FOUR), None,
-                                  organiser_actor(giog))
+                results.submit_report(
+                    results.deal_for(match, number),
+                    giog_outcome(4, FOUR),
+                    None,
+                    organiser_actor(giog),
+                )
         match.refresh_from_db()
         assert match.points_a == 0  # complete
     seating.close_round(round_)
@@ -191,8 +210,12 @@ def test_the_second_round_rotates_opponents(db, committed):
     for match in round_.matches.all():
         for number in (1, 2):
             with committed():
-                results.submit_report(results.deal_for(match, number), giog_outcome(4, FOUR), None,
-                                  organiser_actor(builder))
+                results.submit_report(
+                    results.deal_for(match, number),
+                    giog_outcome(4, FOUR),
+                    None,
+                    organiser_actor(builder),
+                )
     seating.close_round(round_)
     second = builder.draw(seed=2)
     # 8 players at two tables of 4: each player meets 3 of 7, so some repeat is forced; the
@@ -226,10 +249,19 @@ def test_a_hand_swap_before_publishing_reflags_the_tables(db):
 
 def test_a_position_is_not_a_tournament_hand(giog):
     match = first_table(giog.draw())
-    record = {"format": "giog-hand/1", "players": 4, "leader": 1, "out": "",
-              "hands": {"1": "K", "2": "k", "3": "P", "4": "p"},
-              "actions": [{"seat": 1, "pieces": "K"}, {"seat": 2, "pieces": "k"},
-                          {"seat": 3, "pieces": "P"}, {"seat": 4, "pieces": "p"}]}
+    record = {
+        "format": "giog-hand/1",
+        "players": 4,
+        "leader": 1,
+        "out": "",
+        "hands": {"1": "K", "2": "k", "3": "P", "4": "p"},
+        "actions": [
+            {"seat": 1, "pieces": "K"},
+            {"seat": 2, "pieces": "k"},
+            {"seat": 3, "pieces": "P"},
+            {"seat": 4, "pieces": "p"},
+        ],
+    }
     deal = results.deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
         results.submit_report(deal, None, record, organiser_actor(giog))
@@ -253,12 +285,14 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     round_ = giog.draw()
     for match in round_.matches.all():
         with committed():
-            results.submit_report(results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None,
-                                  organiser_actor(giog))
+            results.submit_report(
+                results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, organiser_actor(giog)
+            )
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     incremental = snapshot.rows
-    assert ComputationRun.objects.filter(event=giog.event, task="settle_deal",
-                                         state="done").exists()
+    assert ComputationRun.objects.filter(
+        event=giog.event, task="settle_deal", state="done"
+    ).exists()
     DealTally.objects.filter(match__round=round_).delete()  # computed rows lost, results kept
     StandingsSnapshot.objects.filter(round=round_).delete()
     standings.recompute_event(giog.event.pk)

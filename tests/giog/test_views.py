@@ -1,4 +1,5 @@
 """The Giog referee page: full page, htmx verdict fragment, submit, and who may see it."""
+
 from __future__ import annotations
 
 import json
@@ -6,8 +7,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from matches.models import DealReport
 from matches.games.giog.engine.selfplay import selfplay
+from matches.models import DealReport
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
@@ -39,8 +40,11 @@ def test_the_page_lists_the_seats_and_the_hand_form(client, table):
 
 def test_the_verdict_fragment_shows_errors_with_their_rule(client, table):
     _builder, _match, link = table
-    response = client.post(url(link, "check", number=1) + "?part=verdict",
-                           {"won_1": "15", "won_2": "9", "won_3": "9"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        url(link, "check", number=1) + "?part=verdict",
+        {"won_1": "15", "won_2": "9", "won_3": "9"},
+        HTTP_HX_REQUEST="true",
+    )
     body = response.content.decode()
     assert response.status_code == 200
     assert body.strip().startswith('<div id="verdict"')
@@ -49,17 +53,21 @@ def test_the_verdict_fragment_shows_errors_with_their_rule(client, table):
 
 def test_a_consistent_entry_is_shown_with_its_points(client, table):
     _builder, _match, link = table
-    response = client.post(url(link, "check", number=1) + "?part=verdict",
-                           {"won_1": "15", "won_2": "9", "won_3": "6", "beheaded_3": "1"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        url(link, "check", number=1) + "?part=verdict",
+        {"won_1": "15", "won_2": "9", "won_3": "6", "beheaded_3": "1"},
+        HTTP_HX_REQUEST="true",
+    )
     body = response.content.decode()
     assert 'id="verdict-ok"' in body and "3号 0分" in body and "1号 3分" in body
 
 
 def test_submit_stores_the_hand_and_moves_to_the_next(client, table):
     _builder, match, link = table
-    response = client.post(url(link, "submit", number=1),
-                           {"won_1": "15", "won_2": "9", "won_3": "6", "idempotency_key": "x1"})
+    response = client.post(
+        url(link, "submit", number=1),
+        {"won_1": "15", "won_2": "9", "won_3": "6", "idempotency_key": "x1"},
+    )
     assert response.status_code == 302
     report = DealReport.objects.get(deal__match=match, deal__number=1)
     assert report.state == DealReport.State.FINAL and report.verdict["places"] == [[1], [2], [3]]
@@ -69,9 +77,17 @@ def test_submit_stores_the_hand_and_moves_to_the_next(client, table):
 
 def test_a_refused_submit_shows_the_rule_and_stores_nothing(client, table):
     _builder, match, link = table
-    response = client.post(url(link, "submit", number=1),
-                           {"won_1": "15", "won_2": "15", "won_3": "0", "beheaded_1": "1",
-                            "beheaded_2": "1", "beheaded_3": "1"})
+    response = client.post(
+        url(link, "submit", number=1),
+        {
+            "won_1": "15",
+            "won_2": "15",
+            "won_3": "0",
+            "beheaded_1": "1",
+            "beheaded_2": "1",
+            "beheaded_3": "1",
+        },
+    )
     assert response.status_code == 422
     assert 'data-rule="G12"' in response.content.decode()
     assert not DealReport.objects.filter(deal__match=match).exists()
@@ -80,8 +96,9 @@ def test_a_refused_submit_shows_the_rule_and_stores_nothing(client, table):
 def test_an_uploaded_hand_record_is_replayed(client, table):
     _builder, match, link = table
     record = next(iter(selfplay(1, 11, players=3)))
-    response = client.post(url(link, "submit", number=1),
-                           {"hand_record": json.dumps(record), "idempotency_key": "rec"})
+    response = client.post(
+        url(link, "submit", number=1), {"hand_record": json.dumps(record), "idempotency_key": "rec"}
+    )
     assert response.status_code == 302
     report = DealReport.objects.get(deal__match=match)
     assert report.play_log == record and report.verdict["replay"]["complete"]

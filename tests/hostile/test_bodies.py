@@ -1,5 +1,6 @@
 """Hostile request bodies: oversized, deeply nested, not UTF-8, NUL characters and unpaired
 surrogates, and 10,000-action play logs. A clear 4xx (or a verdict), never a 500."""
+
 from __future__ import annotations
 
 import json
@@ -9,10 +10,10 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches.models import DealReport, Event
 from matches.games.engines import get_game
-from matches.results import service as results
+from matches.models import DealReport, Event
 from matches.permissions import Actor
+from matches.results import service as results
 from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +46,11 @@ HOSTILE = {
     "oversized": (b'{"summary": "' + b"x" * (3 * 1024 * 1024) + b'"}', 413, "too_large"),
     "nested-lists": ("[" * 100_000 + "]" * 100_000, 400, "bad_document"),
     "nested-objects": ('{"a":' * 50_000 + "1" + "}" * 50_000, 400, "bad_document"),
-    "nested-in-a-field": (json.dumps({"summary": json.loads("[" * 40 + "]" * 40)}), 400,
-                          "bad_document"),
+    "nested-in-a-field": (
+        json.dumps({"summary": json.loads("[" * 40 + "]" * 40)}),
+        400,
+        "bad_document",
+    ),
     "latin-1": ('{"summary": "Zhöu"}'.encode("latin-1"), 400, "bad_document"),
     "utf-16": ('{"summary": {}}'.encode("utf-16"), 400, "bad_document"),
     "nul": ('{"summary": {"format": "gouji-outcome/1\\u0000"}}', 400, "bad_document"),
@@ -76,8 +80,9 @@ def test_hostile_bodies_on_the_rules_endpoints(client, name):
 @pytest.mark.parametrize("note", ["\u0000", "\ud800", "a\u0000b"])
 def test_a_confirmation_note_with_nul_or_a_surrogate_is_refused(setup, note):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="captain")
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "k")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.create(user=setup.captain_b).key)
     raw = json.dumps({"agrees": False, "note": note})  # \u escapes: valid JSON, hostile text
@@ -99,8 +104,9 @@ def long_log(extra_actions: int) -> dict:
     """A real deal's record with passes appended until it holds `extra_actions` more actions."""
     doc = json.loads(json.dumps(DEAL))
     seats = [str(s) for s in range(1, 7)]
-    doc["actions"] = doc["actions"] + [{"seat": int(seats[k % 6]), "pass": True}
-                                       for k in range(extra_actions)]
+    doc["actions"] = doc["actions"] + [
+        {"seat": int(seats[k % 6]), "pass": True} for k in range(extra_actions)
+    ]
     return doc
 
 
@@ -127,14 +133,23 @@ def test_a_10000_action_log_through_the_api(setup, referee):
     assert response.status_code == 200 and response.json()["valid"] is False
 
 
-@pytest.mark.parametrize("path", ["/ref/%00/", "/ref/a%00b/", "/ref/%ED%A0%80/", "/ref/%FF/",
-                                  "/ref/" + "a" * 300 + "/"])
+@pytest.mark.parametrize(
+    "path", ["/ref/%00/", "/ref/a%00b/", "/ref/%ED%A0%80/", "/ref/%FF/", "/ref/" + "a" * 300 + "/"]
+)
 def test_a_hostile_referee_link_url_is_not_a_500(client, path):
     assert client.get(path).status_code == 404
 
 
-@pytest.mark.parametrize("header", ["Referee a\x00b", "Token a\x00b", "Referee \x7f",
-                                    "Token " + "f" * 500, "Referee " + "a" * 500])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Referee a\x00b",
+        "Token a\x00b",
+        "Referee \x7f",
+        "Token " + "f" * 500,
+        "Referee " + "a" * 500,
+    ],
+)
 def test_a_hostile_authorization_header_is_a_401(client, header):
     response = client.get("/api/v1/public/events/", HTTP_AUTHORIZATION=header)
     assert response.status_code < 500
@@ -142,8 +157,10 @@ def test_a_hostile_authorization_header_is_a_401(client, header):
     assert response.status_code == 401 and error_code(response) == "authentication_failed"
 
 
-@pytest.mark.parametrize("query", ["?kind=%00", "?round=%00", "?round=99999999999999999999",
-                                   "?kind=players&scope=%ff&round=-1"])
+@pytest.mark.parametrize(
+    "query",
+    ["?kind=%00", "?round=%00", "?round=99999999999999999999", "?kind=players&scope=%ff&round=-1"],
+)
 def test_hostile_query_strings_on_public_pages(client, query):
     assert client.get("/api/v1/public/events/1/standings/" + query).status_code < 500
     assert client.get("/events/1/standings/" + query).status_code < 500

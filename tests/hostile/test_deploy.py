@@ -1,5 +1,6 @@
 """Issue 17, findings 4 (production settings), 7 (headers and logs), 8 (offline API docs) and 9
 (SQLite writers on the embedded default)."""
+
 from __future__ import annotations
 
 import json
@@ -19,16 +20,26 @@ ROOT = Path(django_settings.BASE_DIR)
 
 
 def _python(code: str, env: dict, *args) -> subprocess.CompletedProcess:
-    base = {"PATH": "/usr/bin:/bin", "SQLITE_PATH": "/tmp/gouji-h2-probe/db.sqlite3",
-            "SECRET_KEY_FILE": "/tmp/gouji-h2-probe/secret_key"}
-    return subprocess.run([sys.executable, *(["-c", code] if code else []), *args],
-                          env={**base, **env}, cwd=ROOT, capture_output=True, text=True)
+    base = {
+        "PATH": "/usr/bin:/bin",
+        "SQLITE_PATH": "/tmp/gouji-h2-probe/db.sqlite3",
+        "SECRET_KEY_FILE": "/tmp/gouji-h2-probe/secret_key",
+    }
+    return subprocess.run(
+        [sys.executable, *(["-c", code] if code else []), *args],
+        env={**base, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
 
 
-PROBE = ("import json, gouji_tournament.settings as s; print(json.dumps({'debug': s.DEBUG, "
-         "'key': s.SECRET_KEY, 'secure': [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
-         "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS], 'options': "
-         "s.DATABASES['default'].get('OPTIONS', {})}))")
+PROBE = (
+    "import json, gouji_tournament.settings as s; print(json.dumps({'debug': s.DEBUG, "
+    "'key': s.SECRET_KEY, 'secure': [s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+    "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS], 'options': "
+    "s.DATABASES['default'].get('OPTIONS', {})}))"
+)
 
 PRODUCTION = {
     "DEBUG": "False",
@@ -45,6 +56,7 @@ PRODUCTION = {
 
 # --- finding 4 --------------------------------------------------------------------------------
 
+
 def test_debug_is_off_unless_asked_for():
     probe = _python(PROBE, {})
     assert probe.returncode == 0, probe.stderr
@@ -58,8 +70,10 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 
 def test_the_embedded_default_uses_a_key_of_its_own_never_the_one_in_the_repository(tmp_path):
-    env = {"SQLITE_PATH": str(tmp_path / "db.sqlite3"),
-           "SECRET_KEY_FILE": str(tmp_path / "secret_key")}
+    env = {
+        "SQLITE_PATH": str(tmp_path / "db.sqlite3"),
+        "SECRET_KEY_FILE": str(tmp_path / "secret_key"),
+    }
     first = json.loads(_python(PROBE, env).stdout)["key"]
     again = json.loads(_python(PROBE, env).stdout)["key"]
     other = json.loads(_python(PROBE, {**env, "SECRET_KEY_FILE": str(tmp_path / "k2")}).stdout)
@@ -80,9 +94,14 @@ def test_the_documented_production_environment_passes_check_deploy():
     for name, value in PRODUCTION.items():
         if name != "SECRET_KEY":
             assert documented.get(name) == value, name
-    env = {**{k: v for k, v in documented.items() if k not in ("DATABASE_URL", "CACHE_URL",
-                                                                  "CELERY_BROKER_URL")},
-           "SECRET_KEY": PRODUCTION["SECRET_KEY"]}
+    env = {
+        **{
+            k: v
+            for k, v in documented.items()
+            if k not in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL")
+        },
+        "SECRET_KEY": PRODUCTION["SECRET_KEY"],
+    }
     result = _python("", env, "manage.py", "check", "--deploy")
     assert result.returncode == 0, result.stdout + result.stderr
     # Not one deployment warning (other apps' warnings, e.g. drf-spectacular's, are not ours).
@@ -102,6 +121,7 @@ def test_load_demo_refuses_demo_demo_when_debug_is_off(settings):
 
 
 # --- finding 7 --------------------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_pages_carry_a_strict_content_security_policy(setup):
@@ -178,6 +198,7 @@ def test_healthz_does_not_show_the_database_error(monkeypatch):
 
 # --- finding 8 --------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_api_docs_load_nothing_from_a_cdn():
     page = Client().get("/api/docs/")
@@ -191,6 +212,7 @@ def test_api_docs_load_nothing_from_a_cdn():
 
 
 # --- finding 9 --------------------------------------------------------------------------------
+
 
 def test_the_embedded_sqlite_waits_for_writers_instead_of_failing(tmp_path):
     """Four writers that read first and then write (as every result submission does) on one
@@ -224,10 +246,14 @@ threads = [threading.Thread(target=writer) for _ in range(4)]
 [t.join() for t in threads]
 print("errors", len(errors), errors[:1])
 """
-    result = _python(code, {"SQLITE_PATH": str(tmp_path / "db.sqlite3"),
-                            "SECRET_KEY_FILE": str(tmp_path / "key")})
+    result = _python(
+        code,
+        {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "SECRET_KEY_FILE": str(tmp_path / "key")},
+    )
     assert result.returncode == 0, result.stderr
     assert "journal wal" in result.stdout
     assert "errors 0 []" in result.stdout, result.stdout
-    assert sqlite3.connect(tmp_path / "db.sqlite3").execute(
-        "SELECT count(*) FROM probe").fetchone()[0] == 60
+    assert (
+        sqlite3.connect(tmp_path / "db.sqlite3").execute("SELECT count(*) FROM probe").fetchone()[0]
+        == 60
+    )

@@ -11,6 +11,7 @@ exception that caused it.
 Bounded: EXAMPLES per pattern (about 1.5 minutes for the ~55 patterns on the shared 2-core
 machine); raise GOUJI_FUZZ_EXAMPLES for a longer hunt.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,17 +45,51 @@ def _routes(patterns, prefix=""):
             yield prefix + str(pattern.pattern)
 
 
-ROUTES = sorted({route for route in _routes(get_resolver().url_patterns)
-                 if not route.startswith(("admin/", "^"))})
+ROUTES = sorted(
+    {
+        route
+        for route in _routes(get_resolver().url_patterns)
+        if not route.startswith(("admin/", "^"))
+    }
+)
 PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 # --- values --------------------------------------------------------------------------------
 
-HOSTILE = st.sampled_from([
-    "", "0", "-1", "²", "٣", "1.5", "abc", "\x00", "\ud800", "a" * 5000, "99999999999999999999",
-    "<script>", "' OR 1=1 --", "../../etc/passwd", "\x0b", "true", "null", "[]", "{}",
-    "1,2,3,4,5,6", "yes", "on", "1", "2", "players", "stage", "[" * 40000,
-    '{"claimed": "abc"}', '{"claimed": [1, 2]}', '{"format": "gouji-deal/1", "claimed": 5}'])
+HOSTILE = st.sampled_from(
+    [
+        "",
+        "0",
+        "-1",
+        "²",
+        "٣",
+        "1.5",
+        "abc",
+        "\x00",
+        "\ud800",
+        "a" * 5000,
+        "99999999999999999999",
+        "<script>",
+        "' OR 1=1 --",
+        "../../etc/passwd",
+        "\x0b",
+        "true",
+        "null",
+        "[]",
+        "{}",
+        "1,2,3,4,5,6",
+        "yes",
+        "on",
+        "1",
+        "2",
+        "players",
+        "stage",
+        "[" * 40000,
+        '{"claimed": "abc"}',
+        '{"claimed": [1, 2]}',
+        '{"format": "gouji-deal/1", "claimed": 5}',
+    ]
+)
 
 
 def mostly(first, other, times: int = 3):
@@ -66,21 +101,85 @@ def mostly(first, other, times: int = 3):
 # Mostly the hostile values above (each request fills every field, see below), some free text.
 JUNK_TEXT = mostly(HOSTILE, st.text(max_size=30))
 HUGE_INT = st.one_of(st.integers(0, 10), st.integers(0, 2**31), st.integers(2**31, 10**25))
-ROLE = st.sampled_from(("anonymous", "organiser", "organiser", "organiser", "other_organiser",
-                        "referee_link", "referee", "referee"))
-JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
-                      st.floats(allow_nan=False, allow_infinity=False), JUNK_TEXT)
-JSON = st.recursive(JSON_LEAF, lambda inner: st.one_of(
-    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=10), inner, max_size=6)),
-    max_leaves=20)
-FORM_FIELDS = ("finish", "points", "play_log", "hand_record", "stage", "registration", "seed",
-               "union", "club", "player1", "player2", "player3", "agrees", "note", "reason",
-               "idempotency_key", "won_1", "won_2", "won_3", "won_4", "beheaded", "silent",
-               "confirm", "kind", "scope", "round", "tap", "declaration_1", "revolution",
-               "burn_1_burner", "suffocated_1_seat", "point_3", "username", "password", "next",
-               "language", "check", "part")
-QUERY_KEYS = ("kind", "scope", "round", "check", "part", "next", "language", "format", "z",
-              "page", "script")
+ROLE = st.sampled_from(
+    (
+        "anonymous",
+        "organiser",
+        "organiser",
+        "organiser",
+        "other_organiser",
+        "referee_link",
+        "referee",
+        "referee",
+    )
+)
+JSON_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    JUNK_TEXT,
+)
+JSON = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=10), inner, max_size=6)
+    ),
+    max_leaves=20,
+)
+FORM_FIELDS = (
+    "finish",
+    "points",
+    "play_log",
+    "hand_record",
+    "stage",
+    "registration",
+    "seed",
+    "union",
+    "club",
+    "player1",
+    "player2",
+    "player3",
+    "agrees",
+    "note",
+    "reason",
+    "idempotency_key",
+    "won_1",
+    "won_2",
+    "won_3",
+    "won_4",
+    "beheaded",
+    "silent",
+    "confirm",
+    "kind",
+    "scope",
+    "round",
+    "tap",
+    "declaration_1",
+    "revolution",
+    "burn_1_burner",
+    "suffocated_1_seat",
+    "point_3",
+    "username",
+    "password",
+    "next",
+    "language",
+    "check",
+    "part",
+)
+QUERY_KEYS = (
+    "kind",
+    "scope",
+    "round",
+    "check",
+    "part",
+    "next",
+    "language",
+    "format",
+    "z",
+    "page",
+    "script",
+)
 
 
 @pytest.fixture
@@ -88,11 +187,13 @@ def world(setup, giog, eager_tasks):
     """A published team event with a final and a pending report, a published Giog event, and one
     user (or link) for each role."""
     Event.objects.filter(pk=setup.event.pk).update(published=True, result_confirmation="captain")
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee))
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee)
+    )
     results.confirm_report(report, Actor(user=setup.captain_b), True)
-    pending, _ = results.submit_report(results.deal_for(setup.match, 2), SUMMARY, None,
-                                       Actor(user=setup.referee))
+    pending, _ = results.submit_report(
+        results.deal_for(setup.match, 2), SUMMARY, None, Actor(user=setup.referee)
+    )
     giog_round = giog.draw()
     giog.event.organisers.add(setup.organiser)
     revoked = RefereeLink.objects.create(table=setup.table)
@@ -109,23 +210,34 @@ def world(setup, giog, eager_tasks):
         "deal_id": list(DealReport.objects.values_list("deal_id", flat=True).distinct()),
         "link_id": [setup.link.pk, revoked.pk],
     }
-    words = {"token": [setup.link.token, revoked.token], "action": ["redraw", "publish", "close"],
-             "what": ["results", "standings"], "fmt": ["csv", "xlsx", "png", "svg", "pdf"]}
+    words = {
+        "token": [setup.link.token, revoked.token],
+        "action": ["redraw", "publish", "close"],
+        "what": ["results", "standings"],
+        "fmt": ["csv", "xlsx", "png", "svg", "pdf"],
+    }
     users = {"organiser": setup.organiser, "other_organiser": other, "referee": setup.referee}
     clients = {}
     for role in ROLES:  # one client (and session) per role, signed in once
         clients[role] = Client(raise_request_exception=False, REMOTE_ADDR="10.77.0.1")
         if role in users:
             clients[role].force_login(users[role])
-    return {"ids": ids, "words": words, "users": users, "token": setup.link.token,
-            "clients": clients}
+    return {
+        "ids": ids,
+        "words": words,
+        "users": users,
+        "token": setup.link.token,
+        "clients": clients,
+    }
 
 
 def _methods(world, route) -> list[str]:
     """The methods a route answers, from a probe with real values (a 405 names them in Allow):
     no example is spent on a method the view refuses before reading anything."""
-    path = "/" + PARAM.sub(lambda m: str((world["ids"].get(m.group(2)) or
-                                          world["words"].get(m.group(2)) or ["x"])[0]), route)
+    path = "/" + PARAM.sub(
+        lambda m: str((world["ids"].get(m.group(2)) or world["words"].get(m.group(2)) or ["x"])[0]),
+        route,
+    )
     response = world["clients"]["organiser"].get(path)
     if response.status_code == 405 and response.get("Allow"):
         allowed = [m.strip() for m in response["Allow"].split(",")]
@@ -188,26 +300,41 @@ def _fuzz_route(world, route, errors):
 
     # No shrinking: a failing request is reported as drawn (shrinking a 40,000-bracket body
     # through the whole app takes minutes).
-    @settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                     HealthCheck.data_too_large])
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
+    )
     @given(data=st.data())
     def one_request(data):
         draw = data.draw
         role = draw(ROLE, label="role")
-        path = "/" + PARAM.sub(lambda m: _value(draw, world, m.group(1) or "str", m.group(2)),
-                               route)
+        path = "/" + PARAM.sub(
+            lambda m: _value(draw, world, m.group(1) or "str", m.group(2)), route
+        )
         # Half the time one hostile value in every field and query key at once (e.g. "²" as the
         # stage, the registration, the seed and the round together), else a mix.
         same = draw(st.one_of(st.none(), HOSTILE), label="one value everywhere")
-        fields = (st.fixed_dictionaries({f: st.just(same) for f in FORM_FIELDS}) if same is not None
-                  else st.fixed_dictionaries({}, optional={f: JUNK_TEXT for f in FORM_FIELDS}))
-        query = draw(st.one_of(st.just({}), st.fixed_dictionaries(
-            {}, optional={key: JUNK_TEXT for key in QUERY_KEYS})), label="query")
+        fields = (
+            st.fixed_dictionaries({f: st.just(same) for f in FORM_FIELDS})
+            if same is not None
+            else st.fixed_dictionaries({}, optional={f: JUNK_TEXT for f in FORM_FIELDS})
+        )
+        query = draw(
+            st.one_of(
+                st.just({}),
+                st.fixed_dictionaries({}, optional={key: JUNK_TEXT for key in QUERY_KEYS}),
+            ),
+            label="query",
+        )
         if same is not None:
             query = {key: same for key in QUERY_KEYS}
-        url = path + ("?" + "&".join(f"{k}={_quote(v)}" for k, v in query.items())
-                      if query else "")
+        url = path + ("?" + "&".join(f"{k}={_quote(v)}" for k, v in query.items()) if query else "")
         method = draw(st.sampled_from(methods), label="method")
         headers = {}
         if draw(st.booleans()):
@@ -219,21 +346,47 @@ def _fuzz_route(world, route, errors):
             headers["HTTP_AUTHORIZATION"] = "Referee " + world["token"]
         if route.startswith("api/"):
             headers["HTTP_IDEMPOTENCY_KEY"] = draw(st.sampled_from(["", "k1", "k2"]))
-            play_log = st.one_of(JSON, st.fixed_dictionaries(
-                {"claimed": JSON_LEAF}, optional={"format": st.just("gouji-deal/1")}))
-            body = draw(st.one_of(
-                JSON, st.fixed_dictionaries({}, optional={
-                    "summary": st.one_of(JSON, st.just(SUMMARY)), "play_log": play_log,
-                    "agrees": JSON, "note": JSON, "reason": JSON})), label="body")
+            play_log = st.one_of(
+                JSON,
+                st.fixed_dictionaries(
+                    {"claimed": JSON_LEAF}, optional={"format": st.just("gouji-deal/1")}
+                ),
+            )
+            body = draw(
+                st.one_of(
+                    JSON,
+                    st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "summary": st.one_of(JSON, st.just(SUMMARY)),
+                            "play_log": play_log,
+                            "agrees": JSON,
+                            "note": JSON,
+                            "reason": JSON,
+                        },
+                    ),
+                ),
+                label="body",
+            )
             text = json.dumps(body, allow_nan=False)
-            response = client.generic(method, url, text.encode("utf-8", "surrogatepass"),
-                                      content_type="application/json", **headers)
+            response = client.generic(
+                method,
+                url,
+                text.encode("utf-8", "surrogatepass"),
+                content_type="application/json",
+                **headers,
+            )
         elif method in ("POST", "PUT"):
             form = draw(fields, label="form")
-            form = {k: v.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-                    for k, v in form.items()}
-            response = (client.post(url, form, **headers) if method == "POST"
-                        else client.put(url, urlencode(form), **headers))
+            form = {
+                k: v.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+                for k, v in form.items()
+            }
+            response = (
+                client.post(url, form, **headers)
+                if method == "POST"
+                else client.put(url, urlencode(form), **headers)
+            )
         else:
             response = client.generic(method, url, **headers)
         seen.append((route, method, role, response.status_code))
@@ -241,6 +394,7 @@ def _fuzz_route(world, route, errors):
             print("TRACE", method, url[:120], role, response.status_code)
         assert response.status_code < 500, (
             f"{method} {url[:300]} as {role}: {response.status_code}\n"
-            + "\n".join(errors[-1:])[-3000:])
+            + "\n".join(errors[-1:])[-3000:]
+        )
 
     one_request()

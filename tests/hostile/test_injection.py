@@ -1,5 +1,6 @@
 """HTML, script and spreadsheet-formula injection in player, union and event names: shown as
 text everywhere (organiser, referee and public pages, API JSON, CSV and Excel exports, PDFs)."""
+
 from __future__ import annotations
 
 import csv
@@ -9,8 +10,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from matches.models import UnionMember
 from matches.events.exports import FORMULA_STARTS
+from matches.models import UnionMember
 from tests.standings.conftest import eager_celery  # noqa: F401 (fixture)
 from tests.standings.test_manage import pdf_text
 
@@ -31,8 +32,14 @@ def hostile(build, client):
     b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[3])
     b.standings()
     client.force_login(b.organiser)
-    return {"b": b, "round": round_, "match": match, "link": b.people.referee_link,
-            "client": client, "players": players}
+    return {
+        "b": b,
+        "round": round_,
+        "match": match,
+        "link": b.people.referee_link,
+        "client": client,
+        "players": players,
+    }
 
 
 def assert_escaped(html: str, where: str) -> None:

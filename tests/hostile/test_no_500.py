@@ -1,4 +1,5 @@
 """Issue 17, finding 3: inputs that answered 500. Each now gets a clear 4xx (or the page)."""
+
 from __future__ import annotations
 
 import io
@@ -37,8 +38,9 @@ def test_standings_round_that_is_a_digit_but_not_a_number(setup):
 @pytest.mark.parametrize("claimed", BAD_CLAIMED)
 def test_a_play_log_claimed_of_the_wrong_type_is_a_400(setup, claimed):
     url = f"/api/v1/tables/{setup.table.pk}/deals/1/reports"
-    response = _referee(setup).post(url, {"summary": SUMMARY, "play_log": {"claimed": claimed}},
-                                    format="json")
+    response = _referee(setup).post(
+        url, {"summary": SUMMARY, "play_log": {"claimed": claimed}}, format="json"
+    )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == "bad_document"
     assert "claimed" in response.json()["error"]["message"]
@@ -49,9 +51,11 @@ def test_a_correction_with_a_play_log_claimed_of_the_wrong_type_is_a_400(setup, 
     deal = results.deal_for(setup.match, 1)
     organiser = APIClient()
     organiser.force_authenticate(setup.organiser)
-    response = organiser.post(f"/api/v1/deals/{deal.pk}/corrections",
-                              {"summary": SUMMARY, "play_log": {"claimed": claimed},
-                               "reason": "fix"}, format="json")
+    response = organiser.post(
+        f"/api/v1/deals/{deal.pk}/corrections",
+        {"summary": SUMMARY, "play_log": {"claimed": claimed}, "reason": "fix"},
+        format="json",
+    )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == "bad_document"
 
@@ -62,9 +66,11 @@ def test_a_giog_hand_record_claimed_of_the_wrong_type_is_a_400(giog, claimed, ea
     match = round_.matches.select_related("table").order_by("table__number").first()
     client = APIClient()
     client.force_authenticate(giog.organiser)
-    response = client.post(f"/api/v1/tables/{match.table_id}/deals/1/reports",
-                           {"summary": giog_outcome(4, {1: 4, 2: 4, 3: 12, 4: 12}),
-                            "play_log": {"claimed": claimed}}, format="json")
+    response = client.post(
+        f"/api/v1/tables/{match.table_id}/deals/1/reports",
+        {"summary": giog_outcome(4, {1: 4, 2: 4, 3: 12, 4: 12}), "play_log": {"claimed": claimed}},
+        format="json",
+    )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == "bad_document"
 
@@ -99,8 +105,9 @@ def _organiser(setup) -> Client:
 
 
 def test_draw_with_a_stage_that_is_not_a_number(setup):
-    response = _organiser(setup).post(f"/manage/events/{setup.event.pk}/rounds/draw/",
-                                      {"stage": "abc"})
+    response = _organiser(setup).post(
+        f"/manage/events/{setup.event.pk}/rounds/draw/", {"stage": "abc"}
+    )
     assert response.status_code == 404
 
 
@@ -119,12 +126,14 @@ def test_checkin_with_a_registration_that_is_not_a_number(setup):
 
 
 def test_register_with_a_seed_that_is_not_a_small_number(setup):
-    individual = Event.objects.create(name="个人赛", start_date=setup.event.start_date,
-                                      entry_type=Event.EntryType.INDIVIDUAL)
+    individual = Event.objects.create(
+        name="个人赛", start_date=setup.event.start_date, entry_type=Event.EntryType.INDIVIDUAL
+    )
     individual.organisers.add(setup.organiser)
     for seed in ("²", "99999999999999999999", "٣"):
-        response = _organiser(setup).post(f"/manage/events/{individual.pk}/register/",
-                                          {"player1": "张三", "seed": seed})
+        response = _organiser(setup).post(
+            f"/manage/events/{individual.pk}/register/", {"player1": "张三", "seed": seed}
+        )
         # The entries form answers its errors with 400 since the organiser-setup merge.
         assert response.status_code == 400, seed
         assert "种子须为正整数" in response.content.decode() or "种子" in response.content.decode()
@@ -141,8 +150,10 @@ def test_an_import_cell_over_128_kb_is_refused(setup):
 
 def test_a_name_with_a_control_character_is_refused_and_exports_still_work(setup):
     client = _organiser(setup)
-    response = client.post(f"/manage/events/{setup.event.pk}/register/",
-                           {"union": "东\x0b联", "player1": "a\x0b", "player2": "b", "player3": "c"})
+    response = client.post(
+        f"/manage/events/{setup.event.pk}/register/",
+        {"union": "东\x0b联", "player1": "a\x0b", "player2": "b", "player3": "c"},
+    )
     # The entries form answers its errors with 400 since the organiser-setup merge.
     assert response.status_code == 400 and "控制字符" in response.content.decode()
     # A name stored before (or by another route) does not break the Excel export: a hostile

@@ -6,6 +6,7 @@ replaced by any JSON, a key deleted or added, a list cut, doubled or reversed, t
 wrapped or replaced. Each must give a verdict (a JSON object) or a BadDocument with a message;
 never another exception. Through the API: 200 or a 4xx in the error shape, never a 500.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,17 +17,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from matches.games.errors import BadDocument, RuleViolation
 from matches.games.engines import get_game
+from matches.games.errors import BadDocument, RuleViolation
 
 GOUJI_DEAL = next(iter(get_game("gouji").selfplay(1, 7)))
 GIOG_HAND = next(iter(get_game("giog").selfplay(1, 7)))
-GOUJI_OUTCOME = {"format": "gouji-outcome/1", "rules": "standard", "finish": [1, 2, 4, 3, 6, 5],
-                 "points": [3], "declarations": {"1": "clear"},
-                 "burns": [{"burner": 1, "burned": 2, "outcome": "success"}],
-                 "suffocated": [], "revolution": [], "string_three_streak": 0}
-GIOG_OUTCOME = {"format": "giog-outcome/1", "players": 4, "won": {"1": 16, "2": 8, "3": 0, "4": 8},
-                "beheaded": [3]}
+GOUJI_OUTCOME = {
+    "format": "gouji-outcome/1",
+    "rules": "standard",
+    "finish": [1, 2, 4, 3, 6, 5],
+    "points": [3],
+    "declarations": {"1": "clear"},
+    "burns": [{"burner": 1, "burned": 2, "outcome": "success"}],
+    "suffocated": [],
+    "revolution": [],
+    "string_three_streak": 0,
+}
+GIOG_OUTCOME = {
+    "format": "giog-outcome/1",
+    "players": 4,
+    "won": {"1": 16, "2": 8, "3": 0, "4": 8},
+    "beheaded": [3],
+}
 
 READERS = {
     "gouji-deal/1": (GOUJI_DEAL, lambda doc: get_game("gouji").replay(doc)),
@@ -36,11 +48,17 @@ READERS = {
 }
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats()
-    | st.text(max_size=12) | st.sampled_from(["A", "10", "3", "burn", "pass", "1", "joker",
-                                              "gouji-deal/1", "standard", "", "\x00", "𝕏"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text(max_size=12)
+    | st.sampled_from(
+        ["A", "10", "3", "burn", "pass", "1", "joker", "gouji-deal/1", "standard", "", "\x00", "𝕏"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -67,8 +85,9 @@ def mutated(draw, original):
     doc = copy.deepcopy(original)
     for _ in range(draw(st.integers(1, 4))):
         path = draw(st.sampled_from(list(paths(doc))))
-        kind = draw(st.sampled_from(["replace", "delete", "add", "cut", "double", "reverse",
-                                     "wrap"]))
+        kind = draw(
+            st.sampled_from(["replace", "delete", "add", "cut", "double", "reverse", "wrap"])
+        )
         if not path:
             if kind == "replace":
                 doc = draw(JSON)
@@ -154,8 +173,9 @@ def test_mutated_documents_through_the_api_never_500(name):
     @given(mutated(original))
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     def check(doc):
-        response = client.post(API[name], data=json.dumps(doc, allow_nan=True),
-                               content_type="application/json")
+        response = client.post(
+            API[name], data=json.dumps(doc, allow_nan=True), content_type="application/json"
+        )
         assert response.status_code in (200, 400), response.content
         body = response.json()
         assert "valid" in body or "error" in body
@@ -184,12 +204,18 @@ def test_mutated_reports_through_the_result_api_never_500(setup):
     client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.create(user=setup.referee).key)
     url = f"/api/v1/tables/{setup.table.pk}/deals/1/reports"
 
-    @given(st.one_of(mutated({"summary": GOUJI_OUTCOME}), mutated({"play_log": GOUJI_DEAL}),
-                     mutated({"summary": GOUJI_OUTCOME, "play_log": GOUJI_DEAL})))
+    @given(
+        st.one_of(
+            mutated({"summary": GOUJI_OUTCOME}),
+            mutated({"play_log": GOUJI_DEAL}),
+            mutated({"summary": GOUJI_OUTCOME, "play_log": GOUJI_DEAL}),
+        )
+    )
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     def check(body):
-        response = client.post(url, data=json.dumps(body, allow_nan=True),
-                               content_type="application/json")
+        response = client.post(
+            url, data=json.dumps(body, allow_nan=True), content_type="application/json"
+        )
         assert response.status_code in (200, 201, 400, 409, 422), response.content
         assert DealReport.objects.final().count() <= 1
 

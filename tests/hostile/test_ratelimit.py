@@ -1,4 +1,5 @@
 """Rate limits and brute-force lockouts of the referee-token and login endpoints."""
+
 from __future__ import annotations
 
 import time
@@ -7,7 +8,6 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
-
 
 pytestmark = pytest.mark.django_db
 
@@ -85,8 +85,9 @@ def test_guessing_referee_links_on_the_pages_locks_out(limits, setup):
 
 
 def login(ip: str, username: str, password: str):
-    return Client(REMOTE_ADDR=ip).post("/accounts/login/",
-                                       {"username": username, "password": password})
+    return Client(REMOTE_ADDR=ip).post(
+        "/accounts/login/", {"username": username, "password": password}
+    )
 
 
 def test_wrong_passwords_lock_the_account_from_that_address_with_a_clear_message(limits, setup):
@@ -154,5 +155,6 @@ def test_hammering_wrong_referee_tokens_never_stops_the_hall_s_valid_links(limit
     response = api(hall, "Referee " + setup.link.token).post(
         f"/api/v1/tables/{setup.table.pk}/deals/1/reports",
         {"summary": {"format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 5, 6], "points": [3]}},
-        format="json")
+        format="json",
+    )
     assert response.status_code == 201

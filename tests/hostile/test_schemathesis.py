@@ -5,6 +5,7 @@ organiser (DRF token) and with a referee link. Path ids point at real rows of a 
 the code behind the 404s. Checked on every response: no 5xx, the status code is documented, the
 content type and the body match the documented response schema.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,13 +20,17 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from matches.models import DealReport
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 from tests.personas import make_setup
 from tests.results.conftest import SUMMARY
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 def api_operations():
@@ -53,17 +58,25 @@ def in_process_requests():
 @pytest.fixture
 def world(db, settings, in_process_requests):
     """A published event with a table, a final and a pending report, and an organiser."""
-    settings.RATE_LIMITS = {"api_token_failures": {"limit": 10**6},
-                            "referee_token_requests": {"limit": 10**6}}
+    settings.RATE_LIMITS = {
+        "api_token_failures": {"limit": 10**6},
+        "referee_token_requests": {"limit": 10**6},
+    }
     setup = make_setup(published=True, result_confirmation="referee")
     round_, table, match, event = setup.round, setup.table, setup.match, setup.event
     organiser, referee, link = setup.organiser, setup.referee, setup.link
     final = setup.builder.result(match, 1, SUMMARY)  # reported, then confirmed by the link
-    pending, _ = results.submit_report(results.deal_for(match, 2), SUMMARY, None,
-                                       Actor(user=referee), "seed-2")
+    pending, _ = results.submit_report(
+        results.deal_for(match, 2), SUMMARY, None, Actor(user=referee), "seed-2"
+    )
     return {
-        "ids": {"event_id": event.pk, "table_id": table.pk, "deal_id": final.deal_id,
-                "report_id": pending.pk, "number": round_.number},
+        "ids": {
+            "event_id": event.pk,
+            "table_id": table.pk,
+            "deal_id": final.deal_id,
+            "report_id": pending.pk,
+            "number": round_.number,
+        },
         "final": final,
         "token": Token.objects.create(user=organiser).key,
         "link": link.token,
@@ -76,14 +89,16 @@ def aim_at_real_rows(case, world) -> None:
             case.path_parameters[name] = world["ids"][name]
 
 
-HYPOTHESIS = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck),
-                      database=None)
+HYPOTHESIS = settings(
+    max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), database=None
+)
 
 
 def fuzz(world, headers: dict) -> list[str]:
     """Run every operation's generated cases; return the operations it ran."""
     ran, failures = [], []
     for operation in api_operations():
+
         @given(case=operation.as_strategy())
         @HYPOTHESIS
         def run(case):

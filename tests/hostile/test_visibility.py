@@ -1,5 +1,6 @@
 """Issue 17, finding 1: unpublished events and silent rounds do not leak through the result API
 (tables, reports) or through the public pages' changing ETags."""
+
 from __future__ import annotations
 
 import pytest

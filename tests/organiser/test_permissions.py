@@ -1,5 +1,6 @@
 """Per-event roles (issue 14): an assistant runs the day but cannot change settings; a referee
 sees no organiser page; the organiser of another event can do nothing here."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,8 +22,9 @@ def world():
     event = b.event
     # The personas (organiser of this event, organiser of another, a signed-in stranger) and
     # two staff accounts that accept their invitations below.
-    people = {name: getattr(b.people, name)
-              for name in ("organiser", "stranger", "other_organiser")}
+    people = {
+        name: getattr(b.people, name) for name in ("organiser", "stranger", "other_organiser")
+    }
     people.update({name: make_user(name) for name in ("assistant", "referee")})
     for role in ("assistant", "referee"):
         invitation = staff_service.invite(event, role, by=people["organiser"])
@@ -55,7 +57,9 @@ def test_roles_are_per_event(world):
     assert role_in_event(people["assistant"], event) == "assistant"
     assert role_in_event(people["referee"], event) == "referee"
     assert role_in_event(people["other_organiser"], event) is None
-    assert can_run_event(people["assistant"], event) and not can_manage_event(people["assistant"], event)
+    assert can_run_event(people["assistant"], event) and not can_manage_event(
+        people["assistant"], event
+    )
     assert not can_run_event(people["referee"], event)
     assert list(events_run_by(people["assistant"])) == [event]
     assert not events_run_by(people["referee"]).exists()
@@ -68,12 +72,22 @@ def test_an_assistant_runs_the_day_but_cannot_change_settings(client, world):
         expected = 403 if name in SETTINGS_PAGES else 200
         assert client.get(url).status_code == expected, name
     before = (event.name, event.rules, event.deals_per_match)
-    response = client.post(reverse("manage:settings", args=[event.pk]), {
-        "name": "改名", "start_date": "2026-05-01", "deals_per_match": 9, "points_win": 3,
-        "points_draw": 1, "points_loss": 0, "result_confirmation": "none"})
+    response = client.post(
+        reverse("manage:settings", args=[event.pk]),
+        {
+            "name": "改名",
+            "start_date": "2026-05-01",
+            "deals_per_match": 9,
+            "points_win": 3,
+            "points_draw": 1,
+            "points_loss": 0,
+            "result_confirmation": "none",
+        },
+    )
     assert response.status_code == 403
-    response = client.post(reverse("manage:rules", args=[event.pk]),
-                           {"preset": "six-decks", "decks": "6"})
+    response = client.post(
+        reverse("manage:rules", args=[event.pk]), {"preset": "six-decks", "decks": "6"}
+    )
     assert response.status_code == 403
     response = client.post(reverse("manage:staff", args=[event.pk]), {"role": "assistant"})
     assert response.status_code == 403
@@ -109,16 +123,20 @@ def test_the_organiser_of_another_event_can_do_nothing_here(client, world):
     member = EventStaff.objects.get(event=event, role=StaffRole.ASSISTANT)
     posts = [
         (reverse("manage:entry-withdraw", args=[event.pk, entry.pk]), {"from_round": 1}),
-        (reverse("manage:entry", args=[event.pk, entry.pk]), {"union": "X", "player1": "a",
-                                                              "player2": "b", "player3": "c"}),
+        (
+            reverse("manage:entry", args=[event.pk, entry.pk]),
+            {"union": "X", "player1": "a", "player2": "b", "player3": "c"},
+        ),
         (reverse("manage:checkin-toggle", args=[event.pk, entry.pk]), {}),
         (reverse("manage:checkin-many", args=[event.pk]), {}),
         (reverse("manage:checkin-carry-over", args=[event.pk]), {"carry_over": "no"}),
         (reverse("manage:staff", args=[event.pk]), {"role": "assistant"}),
         (reverse("manage:staff-revoke", args=[event.pk, member.pk]), {}),
         (reverse("manage:rules", args=[event.pk]), {"preset": "six-decks"}),
-        (reverse("manage:entries", args=[event.pk]), {"union": "新", "player1": "a",
-                                                      "player2": "b", "player3": "c"}),
+        (
+            reverse("manage:entries", args=[event.pk]),
+            {"union": "新", "player1": "a", "player2": "b", "player3": "c"},
+        ),
         (reverse("manage:round-action", args=[event.pk, 1, "publish"]), {}),
         (reverse("manage:draw", args=[event.pk]), {}),
     ]
@@ -152,8 +170,9 @@ def test_an_invitation_code_typed_by_hand_gives_the_role(client, world):
     code = f"{invitation.code[:4].lower()} {invitation.code[4:]}"  # as read out, with a space
     page = client.post(reverse("manage:join-code"), {"code": code})
     assert page.status_code == 200 and event.name in page.content.decode()
-    response = client.post(reverse("manage:join-code"), {"invitation_code": invitation.code,
-                                                         "accept": "1"})
+    response = client.post(
+        reverse("manage:join-code"), {"invitation_code": invitation.code, "accept": "1"}
+    )
     assert response.status_code == 302
     assert role_in_event(people["stranger"], event) == "assistant"
     assert client.get(reverse("manage:dashboard", args=[event.pk])).status_code == 200

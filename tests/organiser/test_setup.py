@@ -1,6 +1,7 @@
 """Issue 14's services and pages without a browser: the wizard without JavaScript, the rule-set
 form (messages in the page's language, the freeze at round 1), entries at festival size, the
 per-round check-in decision as the draw sees it, the import header error, Giog's name."""
+
 from __future__ import annotations
 
 import datetime
@@ -40,10 +41,20 @@ def own(b, user):
 
 # --- the wizard, without JavaScript -------------------------------------------------------------
 
-BASICS = {"step": "basics", "game": "gouji", "name": "市北杯", "start_date": "2026-06-01",
-          "venue": "市北", "entry_type": "team"}
-FORMAT = {"step": "format", "stage1_format": "round_robin", "deals_per_match": "4",
-          "result_confirmation": "captain"}
+BASICS = {
+    "step": "basics",
+    "game": "gouji",
+    "name": "市北杯",
+    "start_date": "2026-06-01",
+    "venue": "市北",
+    "entry_type": "team",
+}
+FORMAT = {
+    "step": "format",
+    "stage1_format": "round_robin",
+    "deals_per_match": "4",
+    "result_confirmation": "captain",
+}
 
 
 def test_the_wizard_works_with_plain_posts_and_goes_back(client, organiser):
@@ -61,7 +72,8 @@ def test_the_wizard_works_with_plain_posts_and_goes_back(client, organiser):
     # Picking a preset without JavaScript: the button refills the flags from it.
     six = client.post(url, {"step": "rules", "apply_preset": "1", "preset": "six-decks"})
     assert 'id="id_more_big_jokers_beat" checked' in six.content.decode().replace(
-        'type="checkbox" name="more_big_jokers_beat" ', "")
+        'type="checkbox" name="more_big_jokers_beat" ', ""
+    )
     from matches.games.gouji.engine.ruleset import PRESETS
     from matches.games.gouji.settings_form import RulesForm
 
@@ -93,8 +105,10 @@ def test_wizard_errors_come_in_the_pages_language(client, organiser):
 
 # --- the rule set form --------------------------------------------------------------------------
 
-def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(client, organiser,
-                                                                          monkeypatch):
+
+def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(
+    client, organiser, monkeypatch
+):
     # The engine plays every flag value today (issue 18); the form reads its list of values it
     # does not, so one is put back on that list here.
     from matches.games.gouji.engine import ruleset
@@ -121,8 +135,10 @@ def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(clien
     data["tribute_order"] = "点, 烧, 闷, 落"
     assert client.post(url, data).status_code == 302
     event.refresh_from_db()
-    assert event.rules == {"preset": "standard",
-                           "tribute_order": ["point", "burn", "suffocation", "place"]}
+    assert event.rules == {
+        "preset": "standard",
+        "tribute_order": ["point", "burn", "suffocation", "place"],
+    }
 
 
 def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organiser):
@@ -140,8 +156,11 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
     page = client.get(url).content.decode()
     assert 'id="frozen-note"' in page and "save-rules" not in page
     assert event.rules_frozen_at.astimezone().strftime("%Y-%m-%d") in page
-    assert 'name="hold_three" disabled' in page or 'disabled id="id_hold_three"' in page \
+    assert (
+        'name="hold_three" disabled' in page
+        or 'disabled id="id_hold_three"' in page
         or "disabled" in page.split('id="id_hold_three"')[0][-200:]
+    )
     client.post(url, {"preset": "six-decks", "decks": "6"})
     event.refresh_from_db()
     assert event.rules == {"preset": "standard"}
@@ -149,28 +168,43 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
     settings_url = reverse("manage:settings", args=[event.pk])
     page = client.get(settings_url).content.decode()
     assert "第 1 轮公布后不能再改" in page
-    client.post(settings_url, {"name": "新名", "start_date": "2026-05-01", "deals_per_match": 9,
-                               "points_win": 5, "points_draw": 1, "points_loss": 0,
-                               "result_confirmation": "none"})
+    client.post(
+        settings_url,
+        {
+            "name": "新名",
+            "start_date": "2026-05-01",
+            "deals_per_match": 9,
+            "points_win": 5,
+            "points_draw": 1,
+            "points_loss": 0,
+            "result_confirmation": "none",
+        },
+    )
     event.refresh_from_db()
     assert event.name == "新名" and event.deals_per_match == 1 and event.points_win == 3
 
 
 # --- entries ------------------------------------------------------------------------------------
 
+
 def festival(unions: int) -> Event:
     event = Event.objects.create(name="节日赛", start_date=datetime.date(2026, 8, 1))
     Stage.objects.create(event=event, order=1, format="swiss", planned_rounds=9)
     club = Club.objects.create(name="大俱乐部")
     made = Union.objects.bulk_create(
-        Union(event=event, name=f"联邦{k:04d}", club=club) for k in range(1, unions + 1))
+        Union(event=event, name=f"联邦{k:04d}", club=club) for k in range(1, unions + 1)
+    )
     players = Player.objects.bulk_create(
-        Player(name=f"选手{k:04d}-{o}") for k in range(1, unions + 1) for o in (1, 2, 3))
+        Player(name=f"选手{k:04d}-{o}") for k in range(1, unions + 1) for o in (1, 2, 3)
+    )
     UnionMember.objects.bulk_create(
-        UnionMember(union=u, player=players[3 * i + o], event=event, order=o + 1,
-                    is_captain=o == 0) for i, u in enumerate(made) for o in range(3))
+        UnionMember(union=u, player=players[3 * i + o], event=event, order=o + 1, is_captain=o == 0)
+        for i, u in enumerate(made)
+        for o in range(3)
+    )
     Registration.objects.bulk_create(
-        Registration(event=event, union=u, seed=i + 1) for i, u in enumerate(made))
+        Registration(event=event, union=u, seed=i + 1) for i, u in enumerate(made)
+    )
     return event
 
 
@@ -194,9 +228,13 @@ def test_entries_search_and_page_at_3334_unions(client, organiser):
     assert "联邦2345" in found and "1 / 共 3334" in found
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
-        assert client.get(reverse("manage:checkin", args=[event.pk]) + "?q=联邦33").status_code == 200
-        print(f"check-in page searched, 3334 unions: {(time.perf_counter() - started) * 1000:.0f} ms,"
-              f" {len(queries)} queries")
+        assert (
+            client.get(reverse("manage:checkin", args=[event.pk]) + "?q=联邦33").status_code == 200
+        )
+        print(
+            f"check-in page searched, 3334 unions: {(time.perf_counter() - started) * 1000:.0f} ms,"
+            f" {len(queries)} queries"
+        )
     assert len(queries) <= 20
     summary = checkin.summary(event)
     assert (summary["total"], summary["missing"]) == (3334, 3334)
@@ -239,6 +277,7 @@ def test_a_late_entry_joins_the_next_round_and_edit_keeps_the_seats():
 
 
 # --- check-in per round -------------------------------------------------------------------------
+
 
 def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
     b = EventBuilder(unions=4, deals=1).register(check_in=False)
@@ -298,6 +337,7 @@ def test_a_captain_checks_in_from_the_unions_private_link(client):
 
 # --- import and Giog ----------------------------------------------------------------------------
 
+
 def test_an_unknown_header_lists_the_accepted_headers_in_both_languages():
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.utils import translation
@@ -315,23 +355,33 @@ def test_an_unknown_header_lists_the_accepted_headers_in_both_languages():
     assert str(refused.value).startswith("Unknown header: 队伍. Accepted headers: 联邦")
     sheet = SimpleUploadedFile("x.csv", "联邦,选手一,选手二,选手三\n甲,a,b,c\n".encode())
     assert importing.read_upload(sheet) == [
-        {"union": "甲", "club": "", "player1": "a", "player2": "b", "player3": "c", "seed": ""}]
+        {"union": "甲", "club": "", "player1": "a", "player2": "b", "player3": "c", "seed": ""}
+    ]
 
 
 def test_a_giog_event_says_giog_everywhere(client, organiser):
-    event = Event.objects.create(name="Giog 杯", start_date=datetime.date(2026, 9, 1),
-                                 game="giog", entry_type="individual", published=True)
+    event = Event.objects.create(
+        name="Giog 杯",
+        start_date=datetime.date(2026, 9, 1),
+        game="giog",
+        entry_type="individual",
+        published=True,
+    )
     event.organisers.add(organiser)
-    for url in (reverse("public:event", args=[event.pk]),
-                reverse("public:standings", args=[event.pk]),
-                reverse("manage:dashboard", args=[event.pk])):
+    for url in (
+        reverse("public:event", args=[event.pk]),
+        reverse("public:standings", args=[event.pk]),
+        reverse("manage:dashboard", args=[event.pk]),
+    ):
         text = client.get(url).content.decode()
         assert 'id="site-brand" href="/">Giog 赛事</a>' in text, url
         assert "赢子" in text and "斩首" in text and "G12" in text, url
     english(client)
     text = client.get(reverse("manage:rules", args=[event.pk])).content.decode()
     assert "Giog events" in text and "Gou Ji events" not in text and "Beheaded" in text
-    gouji = Event.objects.create(name="够级杯", start_date=datetime.date(2026, 9, 1), published=True)
+    gouji = Event.objects.create(
+        name="够级杯", start_date=datetime.date(2026, 9, 1), published=True
+    )
     text = client.get(reverse("public:event", args=[gouji.pk])).content.decode()
     assert "Gou Ji events" in text and "Beheaded" not in text
 
@@ -340,14 +390,26 @@ def test_stages_change_until_the_first_draw(client, organiser):
     b = EventBuilder(unions=4, deals=1).register()
     event = own(b, organiser)
     url = reverse("manage:settings", args=[event.pk])
-    response = client.post(url, {"stages": "1", "stage1_format": "swiss", "stage1_rounds": "3",
-                                 "stage2_format": "single_elimination", "stage2_qualifiers": "4"})
+    response = client.post(
+        url,
+        {
+            "stages": "1",
+            "stage1_format": "swiss",
+            "stage1_rounds": "3",
+            "stage2_format": "single_elimination",
+            "stage2_qualifiers": "4",
+        },
+    )
     assert response.status_code == 302
-    assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] \
-        == [("swiss", 3, None), ("single_elimination", None, 4)]
+    assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] == [
+        ("swiss", 3, None),
+        ("single_elimination", None, 4),
+    ]
     english(client)
     bad = client.post(url, {"stages": "1", "stage1_format": "swiss"})
-    assert bad.status_code == 400 and "A Swiss stage needs a number of rounds" in bad.content.decode()
+    assert (
+        bad.status_code == 400 and "A Swiss stage needs a number of rounds" in bad.content.decode()
+    )
     b.stage = event.stages.order_by("order").first()
     b.round([(0, 1), (2, 3)], publish=False)
     page = client.get(url).content.decode()

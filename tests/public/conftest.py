@@ -1,4 +1,5 @@
 """A published team event with results and a published Giog event: every kind of public page."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,15 +42,20 @@ class Events:
 
     def api_urls(self) -> list[str]:
         t = self.team.event.pk
-        return ["/api/v1/public/events/", f"/api/v1/public/events/{t}/",
-                f"/api/v1/public/events/{t}/rounds/",
-                f"/api/v1/public/events/{t}/rounds/1/pairings/",
-                f"/api/v1/public/events/{t}/standings/"]
+        return [
+            "/api/v1/public/events/",
+            f"/api/v1/public/events/{t}/",
+            f"/api/v1/public/events/{t}/rounds/",
+            f"/api/v1/public/events/{t}/rounds/1/pairings/",
+            f"/api/v1/public/events/{t}/standings/",
+        ]
 
 
 @pytest.fixture
 def events(db, eager_tasks) -> Events:
-    team = EventBuilder(unions=2, deals=2).register()  # deal 2 still open: the referee page has its form
+    team = EventBuilder(
+        unions=2, deals=2
+    ).register()  # deal 2 still open: the referee page has its form
     round_ = team.round([(0, 1)])
     team.final(team.match(round_, 1), 1, A_BY_TWO, points=[1])
     team.standings()

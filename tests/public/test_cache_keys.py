@@ -1,5 +1,6 @@
 """Issue 17, finding 6: the ETag and the shared cache key are built from what a page reads, not
 from the raw query string; the events-list ETag follows everything the list shows."""
+
 from __future__ import annotations
 
 import datetime
@@ -17,8 +18,13 @@ def _page_keys() -> set:
 
 def test_junk_query_parameters_neither_bypass_nor_fill_the_cache(events):
     t = events.team.event.pk
-    for url in (f"/events/{t}/standings/", f"/events/{t}/", f"/events/{t}/rounds/1/",
-                f"/api/v1/public/events/{t}/standings/", f"/api/v1/public/events/{t}/"):
+    for url in (
+        f"/events/{t}/standings/",
+        f"/events/{t}/",
+        f"/events/{t}/rounds/1/",
+        f"/api/v1/public/events/{t}/standings/",
+        f"/api/v1/public/events/{t}/",
+    ):
         first = Client().get(url)
         assert first.status_code == 200, url
         for junk in ("z=1", "z=2&y=3", "kind=nonsense", "scope=x", "round=abc"):

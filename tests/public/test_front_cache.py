@@ -1,5 +1,6 @@
 """Public pages a shared front cache may keep (deploy/nginx.conf): for anonymous readers they
 set no cookie, carry no CSRF token and say `X-Accel-Expires: 1`; nothing else does."""
+
 from __future__ import annotations
 
 import re
@@ -89,6 +90,7 @@ def test_errors_and_other_methods_are_not_shared(events):
 
 # --- deploy/nginx.conf against the URL map and the settings ---------------------------------
 
+
 def _cached_locations(conf: str) -> list[str]:
     """The `location` prefixes whose block turns on `proxy_cache`."""
     cached = []
@@ -114,8 +116,9 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
     covered = []
     for route, callback in _routes(get_resolver().url_patterns):
         path = "/" + route
-        if any(path == loc[1:] if loc.startswith("=") else path.startswith(loc)
-               for loc in locations):
+        if any(
+            path == loc[1:] if loc.startswith("=") else path.startswith(loc) for loc in locations
+        ):
             assert getattr(callback, "front_cacheable", False), route
             covered.append(route)
     assert len(covered) == 1 + 8 + 5  # home, matches/urls/public.py (projectors too), the API
@@ -123,8 +126,11 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
 
 def test_the_cookie_names_in_nginx_conf_are_the_ones_django_uses():
     conf = NGINX_CONF.read_text()
-    for name in (settings.LANGUAGE_COOKIE_NAME, settings.SESSION_COOKIE_NAME,
-                 CookieStorage.cookie_name):
+    for name in (
+        settings.LANGUAGE_COOKIE_NAME,
+        settings.SESSION_COOKIE_NAME,
+        CookieStorage.cookie_name,
+    ):
         assert f"$cookie_{name}" in conf, name
     assert settings.MESSAGE_STORAGE.endswith("FallbackStorage")  # cookie first, then session
     assert "proxy_cache_bypass $cookie_sessionid $cookie_messages" in conf

@@ -1,4 +1,5 @@
 """`GET /lang/`: the cookie-free language switch every page's form uses."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,33 +25,53 @@ def test_the_switch_sets_the_cookie_and_returns_to_the_page(client):
     assert '<html lang="zh-hans">' in client.get("/").content.decode()
 
 
-@pytest.mark.parametrize("overrides", [{}, {
-    "LANGUAGE_COOKIE_AGE": 3600, "LANGUAGE_COOKIE_PATH": "/x/", "LANGUAGE_COOKIE_DOMAIN": "a.b",
-    "LANGUAGE_COOKIE_SECURE": True, "LANGUAGE_COOKIE_HTTPONLY": True,
-    "LANGUAGE_COOKIE_SAMESITE": "Strict"}])
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {
+            "LANGUAGE_COOKIE_AGE": 3600,
+            "LANGUAGE_COOKIE_PATH": "/x/",
+            "LANGUAGE_COOKIE_DOMAIN": "a.b",
+            "LANGUAGE_COOKIE_SECURE": True,
+            "LANGUAGE_COOKIE_HTTPONLY": True,
+            "LANGUAGE_COOKIE_SAMESITE": "Strict",
+        },
+    ],
+)
 def test_the_cookie_has_the_attributes_djangos_set_language_gives_it(client, settings, overrides):
     for name, value in overrides.items():
         setattr(settings, name, value)
     ours = client.get("/lang/", {"language": "en", "next": "/"}).cookies[LANG]
     theirs = set_language(RequestFactory().post("/", {"language": "en", "next": "/"})).cookies[LANG]
     # Every attribute but `expires`, a date the two calls may compute a second apart.
-    assert ({k: v for k, v in ours.items() if k != "expires"}
-            == {k: v for k, v in theirs.items() if k != "expires"})
+    assert {k: v for k, v in ours.items() if k != "expires"} == {
+        k: v for k, v in theirs.items() if k != "expires"
+    }
     assert ours.value == theirs.value and bool(ours["expires"]) == bool(theirs["expires"])
 
 
 def test_every_page_offers_the_switch_as_a_get_form_without_a_token(client):
     body = client.get("/").content.decode()
-    form = body[body.index('<form action="/lang/"'):]
-    form = form[:form.index("</form>")]
+    form = body[body.index('<form action="/lang/"') :]
+    form = form[: form.index("</form>")]
     assert 'method="get"' in form and 'name="next" type="hidden" value="/"' in form
     assert "csrfmiddlewaretoken" not in form
 
 
-@pytest.mark.parametrize("target", [
-    "https://evil.example/", "//evil.example/", "http://testserver.evil/", "javascript:alert(1)",
-    "/\\evil.example", "\\\\evil.example", "", " ",
-])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/",
+        "//evil.example/",
+        "http://testserver.evil/",
+        "javascript:alert(1)",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "",
+        " ",
+    ],
+)
 def test_a_foreign_or_odd_next_goes_home(client, target):
     response = client.get("/lang/", {"language": "en", "next": target})
     assert response.status_code == 302 and response["Location"] == "/"
@@ -63,10 +84,18 @@ def test_control_characters_in_next_cannot_split_the_header(client):
     assert "\n" not in response["Location"] and "x" not in response.cookies
 
 
-@pytest.mark.parametrize("query", [
-    {}, {"language": ""}, {"language": "fr"}, {"language": "EN"}, {"language": "en\x00"},
-    {"language": "x" * 5000}, {"language": ["fr", "zh-hans", "de"]},
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},
+        {"language": ""},
+        {"language": "fr"},
+        {"language": "EN"},
+        {"language": "en\x00"},
+        {"language": "x" * 5000},
+        {"language": ["fr", "zh-hans", "de"]},
+    ],
+)
 def test_an_unknown_language_is_a_400_without_a_cookie(client, query):
     response = client.get("/lang/", query)
     assert response.status_code == 400

@@ -3,6 +3,7 @@
 Needs `nginx` on PATH (`make test` installs it); skipped without it, except when
 GOUJI_REQUIRE_INTEGRATION=1 (CI's second pass) says it must be there.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -47,10 +48,15 @@ def render_conf(workdir: Path, app: str, port: int) -> Path:
     """deploy/nginx.conf with its placeholders filled, inside a minimal main configuration (on a
     server, Debian's /etc/nginx/nginx.conf is that main configuration)."""
     site = (ROOT / "deploy" / "nginx.conf").read_text()
-    for name, value in {"__LISTEN__": f"127.0.0.1:{port}", "__SERVER_NAME__": "127.0.0.1",
-                        "__APP__": app, "__STATIC_ROOT__": str(ROOT / "static"),
-                        "__CACHE_DIR__": str(workdir / "cache"), "__LOG_DIR__": str(workdir),
-                        "__TLS__": ""}.items():
+    for name, value in {
+        "__LISTEN__": f"127.0.0.1:{port}",
+        "__SERVER_NAME__": "127.0.0.1",
+        "__APP__": app,
+        "__STATIC_ROOT__": str(ROOT / "static"),
+        "__CACHE_DIR__": str(workdir / "cache"),
+        "__LOG_DIR__": str(workdir),
+        "__TLS__": "",
+    }.items():
         assert name in site, name
         site = site.replace(name, value)
     assert "__" not in site.replace("__init__", ""), "a placeholder is left"
@@ -118,11 +124,15 @@ def front(live_server, tmp_path):
     workdir.chmod(0o755)  # nginx's workers read and write below it
     port = _free_port()
     conf = render_conf(workdir, urlsplit(live_server.url).netloc, port)
-    checked = subprocess.run([binary, "-t", "-p", str(workdir), "-c", str(conf)],
-                             capture_output=True, text=True)
+    checked = subprocess.run(
+        [binary, "-t", "-p", str(workdir), "-c", str(conf)], capture_output=True, text=True
+    )
     assert checked.returncode == 0, checked.stderr
-    proc = subprocess.Popen([binary, "-p", str(workdir), "-c", str(conf)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [binary, "-p", str(workdir), "-c", str(conf)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 10
         while True:
@@ -168,8 +178,11 @@ def test_anonymous_readers_share_one_rendering(front, event):
         assert headers.get_all("Set-Cookie") is None
         assert headers["X-Accel-Expires"] is None  # for nginx only
         # Browsers still revalidate every time (a cheap 304 from nginx when the ETag matches).
-        assert ({d.strip() for d in headers["Cache-Control"].split(",")}
-                == {"public", "max-age=0", "must-revalidate"})
+        assert {d.strip() for d in headers["Cache-Control"].split(",")} == {
+            "public",
+            "max-age=0",
+            "must-revalidate",
+        }
         assert headers["ETag"]
     # The htmx poll gets its fragment, not the cached whole page, and is shared too.
     (_, f1, frag), (_, f2, _b) = front.twice(url, {"HX-Request": "true"})
@@ -184,8 +197,10 @@ def test_each_language_has_its_own_copy(front, event):
     assert _lang(english) == _lang(again) == "en"
     assert _lang(front.get(url)[2]) == "zh-hans"  # the Chinese copy is still the Chinese one
     assert _lang(front.get(url, {"Accept-Language": "en"})[2]) == "en"
-    assert _lang(front.get(url, {"Accept-Language": "en",
-                                 "Cookie": f"{LANG}=zh-hans"})[2]) == "zh-hans"
+    assert (
+        _lang(front.get(url, {"Accept-Language": "en", "Cookie": f"{LANG}=zh-hans"})[2])
+        == "zh-hans"
+    )
 
 
 def test_the_language_switch_works_through_nginx(front, event):

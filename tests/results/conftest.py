@@ -1,5 +1,6 @@
 """Reports used across the results tests. Their table, people and event: the `setup` fixture
 (tests/personas.py), whose round has one table unless `@pytest.mark.tables(n)` says more."""
+
 from __future__ import annotations
 
 # Seats: union A (1-3-5), union B (2-4-6). The finishing orders below are used across tests.

@@ -1,4 +1,5 @@
 """API: every endpoint, every error shape, and the three ways to authenticate."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import DealReport, Event, Round
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 from matches.standings import service as standings
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
@@ -34,19 +35,28 @@ def submit_url(setup, number=1):
 
 
 def post(client, url, body, **headers):
-    return client.post(url, data=json.dumps(body) if not isinstance(body, bytes) else body,
-                       content_type="application/json", **headers)
+    return client.post(
+        url,
+        data=json.dumps(body) if not isinstance(body, bytes) else body,
+        content_type="application/json",
+        **headers,
+    )
 
 
 def test_a_referee_token_submits_and_the_other_captain_confirms(setup):
-    response = post(token_client(setup.referee), submit_url(setup), {"summary": SUMMARY},
-                    HTTP_IDEMPOTENCY_KEY="k1")
+    response = post(
+        token_client(setup.referee),
+        submit_url(setup),
+        {"summary": SUMMARY},
+        HTTP_IDEMPOTENCY_KEY="k1",
+    )
     assert response.status_code == 201, response.json()
     report = response.json()["report"]
     assert report["state"] == "pending" and report["union_scores"] == {"A": 2, "B": -2}
     assert report["via"] == "api_token"
-    confirm = post(token_client(setup.captain_b), f"/api/v1/reports/{report['id']}/confirm",
-                   {"agrees": True})
+    confirm = post(
+        token_client(setup.captain_b), f"/api/v1/reports/{report['id']}/confirm", {"agrees": True}
+    )
     assert confirm.status_code == 200 and confirm.json()["report"]["state"] == "final"
     assert confirm.json()["report"]["confirmations"][0]["role"] == "captain"
 
@@ -57,13 +67,15 @@ def test_the_referee_link_header_authenticates_for_its_table_only(setup):
     assert response.status_code == 201
     assert response.json()["report"]["via"] == "referee_link"
     other = setup.match_at(2).table
-    response = post(link_client(setup.link), f"/api/v1/tables/{other.pk}/deals/1/reports",
-                    {"summary": SUMMARY})
+    response = post(
+        link_client(setup.link), f"/api/v1/tables/{other.pk}/deals/1/reports", {"summary": SUMMARY}
+    )
     # Another table of an unpublished event does not exist for this link (issue 17)...
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
     type(setup.event).objects.filter(pk=setup.event.pk).update(published=True)
-    response = post(link_client(setup.link), f"/api/v1/tables/{other.pk}/deals/1/reports",
-                    {"summary": SUMMARY})
+    response = post(
+        link_client(setup.link), f"/api/v1/tables/{other.pk}/deals/1/reports", {"summary": SUMMARY}
+    )
     # ...and of a published one, it may not report.
     assert response.status_code == 403 and response.json()["error"]["code"] == "permission_denied"
     setup.link.revoke()
@@ -91,17 +103,20 @@ def test_an_inconsistent_report_is_422_with_every_rule(setup):
     assert not DealReport.objects.exists()
 
 
-@pytest.mark.parametrize("body,code", [
-    (b"{not json", "bad_document"),
-    (b"[1, 2]", "malformed"),
-    (b'{"summary": 5}', "bad_document"),
-    (b'{"summary": {"finish": [1,2,3,4,5,6], "colour": "red"}}', "bad_document"),
-    (b'{"verdict": {}}', "malformed"),
-    (b"{}", "bad_document"),
-    (b'{"summary": null, "play_log": {"format": "gouji-deal/1"}}', "bad_document"),
-    (b"\xff\xfe", "bad_document"),
-    (b"[" * 100 + b"]" * 100, "bad_document"),
-])
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        (b"{not json", "bad_document"),
+        (b"[1, 2]", "malformed"),
+        (b'{"summary": 5}', "bad_document"),
+        (b'{"summary": {"finish": [1,2,3,4,5,6], "colour": "red"}}', "bad_document"),
+        (b'{"verdict": {}}', "malformed"),
+        (b"{}", "bad_document"),
+        (b'{"summary": null, "play_log": {"format": "gouji-deal/1"}}', "bad_document"),
+        (b"\xff\xfe", "bad_document"),
+        (b"[" * 100 + b"]" * 100, "bad_document"),
+    ],
+)
 def test_malformed_bodies_are_400(setup, body, code):
     response = post(token_client(setup.referee), submit_url(setup), body)
     assert response.status_code == 400, response.content
@@ -117,11 +132,13 @@ def test_a_second_final_report_is_a_409(setup):
     assert DealReport.objects.final().count() == 1
 
 
-@pytest.mark.parametrize("url_number,status,code",
-                         [(99, 404, "no_such_deal"), (2, 409, "previous_deal_open")])
+@pytest.mark.parametrize(
+    "url_number,status,code", [(99, 404, "no_such_deal"), (2, 409, "previous_deal_open")]
+)
 def test_deals_out_of_range_or_order(setup, url_number, status, code):
-    response = post(token_client(setup.referee), submit_url(setup, url_number),
-                    {"summary": SUMMARY})
+    response = post(
+        token_client(setup.referee), submit_url(setup, url_number), {"summary": SUMMARY}
+    )
     assert response.status_code == status and response.json()["error"]["code"] == code
 
 
@@ -138,15 +155,17 @@ def test_anonymous_cannot_submit_or_confirm(setup):
     response = post(APIClient(), submit_url(setup), {"summary": SUMMARY})
     assert response.status_code in (401, 403)
     assert response.json()["error"]["code"] == "not_authenticated"
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     response = post(APIClient(), f"/api/v1/reports/{report.pk}/confirm", {"agrees": True})
     assert response.status_code in (401, 403)
 
 
 def test_confirm_errors(setup):
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     url = f"/api/v1/reports/{report.pk}/confirm"
     captain_b = token_client(setup.captain_b)
     assert post(captain_b, url, {"agrees": "yes"}).json()["error"]["code"] == "malformed"
@@ -175,8 +194,9 @@ def test_table_state_shows_seats_deals_and_tributes_owed(setup):
 
 
 def test_anonymous_reads_only_published_final_results(setup):
-    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                          Actor(user=setup.referee), "")
+    results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     # An unpublished event's table does not exist for the public (issue 17)...
     assert APIClient().get(f"/api/v1/tables/{setup.table.pk}").status_code == 404
     Event.objects.filter(pk=setup.event.pk).update(published=True)  # ...a published one does
@@ -208,14 +228,23 @@ def test_organiser_corrects_over_the_api(setup):
     done = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A, "reason": "记错"})
     assert done.status_code == 201 and done.json()["report"]["kind"] == "correction"
     assert DealReport.objects.final().get().union_scores == {"A": 12, "B": -12}
-    assert post(token_client(setup.organiser), "/api/v1/deals/999999/corrections",
-                {"summary": SUMMARY, "reason": "x"}).status_code == 404
+    assert (
+        post(
+            token_client(setup.organiser),
+            "/api/v1/deals/999999/corrections",
+            {"summary": SUMMARY, "reason": "x"},
+        ).status_code
+        == 404
+    )
 
 
 def test_the_openapi_schema_lists_the_result_endpoints(client):
     schema = client.get("/api/schema/?format=json").json()
-    for path in ("/api/v1/tables/{table_id}/deals/{number}/reports",
-                 "/api/v1/reports/{report_id}/confirm", "/api/v1/tables/{table_id}",
-                 "/api/v1/deals/{deal_id}/corrections"):
+    for path in (
+        "/api/v1/tables/{table_id}/deals/{number}/reports",
+        "/api/v1/reports/{report_id}/confirm",
+        "/api/v1/tables/{table_id}",
+        "/api/v1/deals/{deal_id}/corrections",
+    ):
         assert path in schema["paths"]
     assert "refereeLink" in schema["components"]["securitySchemes"]

@@ -5,6 +5,7 @@ all writes, so the row lock (`select_for_update`) only really works on PostgreSQ
 in CI's PostgreSQL pass and are skipped on the embedded default, unless
 GOUJI_REQUIRE_INTEGRATION=1 says PostgreSQL must be there.
 """
+
 from __future__ import annotations
 
 import os
@@ -14,9 +15,9 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
 from matches.models import Confirmation, DealReport, Event
+from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
-from matches.permissions import Actor
 
 from .conftest import STRING_THREE_A, SUMMARY
 
@@ -69,13 +70,16 @@ def test_the_database_refuses_a_second_final_report(setup):
 def test_two_confirmations_race_and_one_final_result_exists(require_postgres, setup, attempt):
     """The captain taps 'confirm' on two phones at once, while the second referee confirms too."""
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="captain")
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "k")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    )
     outcomes = race(
-        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
-                                       Actor(user=setup.captain_b), True),
-        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
-                                       Actor(user=setup.captain_b), True),
+        lambda: results.confirm_report(
+            DealReport.objects.get(pk=report.pk), Actor(user=setup.captain_b), True
+        ),
+        lambda: results.confirm_report(
+            DealReport.objects.get(pk=report.pk), Actor(user=setup.captain_b), True
+        ),
     )
     assert all(isinstance(o, DealReport) for o in outcomes), outcomes
     assert DealReport.objects.final().filter(deal=report.deal).count() == 1
@@ -85,13 +89,16 @@ def test_two_confirmations_race_and_one_final_result_exists(require_postgres, se
 @pytest.mark.parametrize("attempt", range(3))
 def test_agree_and_disagree_race_and_the_first_one_wins(require_postgres, setup, attempt):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "k")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    )
     outcomes = race(
-        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
-                                       Actor(user=setup.second_referee), True),
-        lambda: results.confirm_report(DealReport.objects.get(pk=report.pk),
-                                       Actor(user=setup.organiser), False),
+        lambda: results.confirm_report(
+            DealReport.objects.get(pk=report.pk), Actor(user=setup.second_referee), True
+        ),
+        lambda: results.confirm_report(
+            DealReport.objects.get(pk=report.pk), Actor(user=setup.organiser), False
+        ),
     )
     winners = [o for o in outcomes if isinstance(o, DealReport)]
     losers = [o for o in outcomes if isinstance(o, ResultError)]
@@ -109,8 +116,9 @@ def test_two_final_reports_race_and_one_is_refused(require_postgres, setup, atte
     deal = results.deal_for(setup.match, 1)
     outcomes = race(
         lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "a"),
-        lambda: results.submit_report(deal, STRING_THREE_A, None,
-                                      Actor(user=setup.second_referee), "b"),
+        lambda: results.submit_report(
+            deal, STRING_THREE_A, None, Actor(user=setup.second_referee), "b"
+        ),
     )
     stored = [o for o in outcomes if isinstance(o, tuple)]
     refused = [o for o in outcomes if isinstance(o, ResultError)]
@@ -122,10 +130,12 @@ def test_two_final_reports_race_and_one_is_refused(require_postgres, setup, atte
 
 def test_a_double_tap_with_one_key_stores_one_report(require_postgres, setup):
     deal = results.deal_for(setup.match, 1)
-    outcomes = race(*[
-        (lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "tap"))
-        for _ in range(3)
-    ])
+    outcomes = race(
+        *[
+            (lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "tap"))
+            for _ in range(3)
+        ]
+    )
     reports = {o[0].pk for o in outcomes if isinstance(o, tuple)}
     assert len(reports) == 1, outcomes
     assert DealReport.objects.filter(deal=deal).count() == 1

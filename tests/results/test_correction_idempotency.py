@@ -1,5 +1,6 @@
 """Issue 17, finding 5: a correction is never lost or replayed wrongly through its
 Idempotency-Key."""
+
 from __future__ import annotations
 
 import threading
@@ -29,8 +30,9 @@ def _reported(setup, key: str = ""):
 
 
 def _correct(client, deal, body, key):
-    return client.post(f"/api/v1/deals/{deal.pk}/corrections", body, format="json",
-                       HTTP_IDEMPOTENCY_KEY=key)
+    return client.post(
+        f"/api/v1/deals/{deal.pk}/corrections", body, format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
 
 
 @pytest.mark.django_db
@@ -56,8 +58,10 @@ def test_a_retried_correction_returns_the_first_and_a_different_body_is_a_422(se
     assert (first.status_code, again.status_code) == (201, 200)
     assert again["Idempotent-Replayed"] == "true"
     assert first.json()["report"]["id"] == again.json()["report"]["id"]
-    for other in ({"summary": STRING_THREE_A, "reason": "记错了"},
-                  {"summary": FIXED, "reason": "另一个原因"}):
+    for other in (
+        {"summary": STRING_THREE_A, "reason": "记错了"},
+        {"summary": FIXED, "reason": "另一个原因"},
+    ):
         response = _correct(client, deal, other, "fix-1")
         assert response.status_code == 422, response.content
         assert response.json()["error"]["code"] == "idempotency_key_reused"
@@ -65,11 +69,19 @@ def test_a_retried_correction_returns_the_first_and_a_different_body_is_a_422(se
     # The same key and body for a report (not a correction) is refused the same way.
     response = APIClient()
     response.force_authenticate(setup.referee)
-    answer = response.post(f"/api/v1/tables/{setup.table.pk}/deals/2/reports",
-                           {"summary": SUMMARY}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    answer = response.post(
+        f"/api/v1/tables/{setup.table.pk}/deals/2/reports",
+        {"summary": SUMMARY},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="r",
+    )
     assert answer.status_code == 201
-    answer = response.post(f"/api/v1/tables/{setup.table.pk}/deals/2/reports",
-                           {"summary": STRING_THREE_A}, format="json", HTTP_IDEMPOTENCY_KEY="r")
+    answer = response.post(
+        f"/api/v1/tables/{setup.table.pk}/deals/2/reports",
+        {"summary": STRING_THREE_A},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="r",
+    )
     assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "idempotency_key_reused"
 
@@ -114,8 +126,11 @@ def test_two_identical_corrections_at_the_same_moment(setup, eager_tasks, monkey
 
     def send():
         try:
-            statuses.append(_correct(_organiser(setup), deal,
-                                     {"summary": FIXED, "reason": "记错了"}, "twin").status_code)
+            statuses.append(
+                _correct(
+                    _organiser(setup), deal, {"summary": FIXED, "reason": "记错了"}, "twin"
+                ).status_code
+            )
         finally:
             connection.close()
 

@@ -3,6 +3,7 @@
 Anonymous reads only published data; a referee acts only on their own tables; a captain confirms
 only their own match; an organiser only their own events; admin everywhere; CSRF on every form.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,15 +13,24 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from matches.models import DealReport, Event, Round
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 
 from .conftest import SUMMARY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.tables(3)]
 
-ACTORS = ["anonymous", "outsider", "referee", "other_referee", "captain_a", "captain_b",
-          "organiser", "other_organiser", "admin"]
+ACTORS = [
+    "anonymous",
+    "outsider",
+    "referee",
+    "other_referee",
+    "captain_a",
+    "captain_b",
+    "organiser",
+    "other_organiser",
+    "admin",
+]
 
 
 @pytest.fixture
@@ -31,10 +41,16 @@ def world(setup):
     setup.event.published = True
     other_organiser = setup.builder.people.other_organiser
     other_referee = setup.builder.people.for_table(setup.match_at(2).table).referee
-    users = {"outsider": setup.outsider, "referee": setup.referee, "other_referee": other_referee,
-             "captain_a": setup.captain_a, "captain_b": setup.captain_b,
-             "organiser": setup.organiser, "other_organiser": other_organiser,
-             "admin": setup.admin}
+    users = {
+        "outsider": setup.outsider,
+        "referee": setup.referee,
+        "other_referee": other_referee,
+        "captain_a": setup.captain_a,
+        "captain_b": setup.captain_b,
+        "organiser": setup.organiser,
+        "other_organiser": other_organiser,
+        "admin": setup.admin,
+    }
     return setup, users
 
 
@@ -48,12 +64,28 @@ def client_for(world, actor: str) -> Client:
 FORM = {"finish": "1,2,3,4,5,6", "idempotency_key": "matrix"}
 
 # 200/302 = allowed; 403 = refused; "login" = sent to sign in.
-ENTER_PAGE = {"anonymous": "login", "outsider": 403, "referee": 200, "other_referee": 403,
-              "captain_a": 403, "captain_b": 403, "organiser": 200, "other_organiser": 403,
-              "admin": 200}
-MANAGE = {"anonymous": "login", "outsider": 403, "referee": 403, "other_referee": 403,
-          "captain_a": 403, "captain_b": 403, "organiser": 200, "other_organiser": 403,
-          "admin": 200}
+ENTER_PAGE = {
+    "anonymous": "login",
+    "outsider": 403,
+    "referee": 200,
+    "other_referee": 403,
+    "captain_a": 403,
+    "captain_b": 403,
+    "organiser": 200,
+    "other_organiser": 403,
+    "admin": 200,
+}
+MANAGE = {
+    "anonymous": "login",
+    "outsider": 403,
+    "referee": 403,
+    "other_referee": 403,
+    "captain_a": 403,
+    "captain_b": 403,
+    "organiser": 200,
+    "other_organiser": 403,
+    "admin": 200,
+}
 # The report makes union A win, so union B's captain is the one who confirms (captain mode).
 CONFIRMS = {"captain_b"}
 CORRECTS = {"organiser", "admin"}
@@ -76,7 +108,8 @@ def test_referee_table_page(world, actor):
 def test_submitting_a_deal(world, actor):
     setup, _ = world
     response = client_for(world, actor).post(
-        f"/referee/tables/{setup.table.pk}/deals/1/submit", FORM)
+        f"/referee/tables/{setup.table.pk}/deals/1/submit", FORM
+    )
     allowed = ENTER_PAGE[actor] == 200
     expect(response, 302 if allowed else ENTER_PAGE[actor])
     if allowed:
@@ -87,8 +120,9 @@ def test_submitting_a_deal(world, actor):
 @pytest.mark.parametrize("actor", ACTORS)
 def test_confirming_a_report(world, actor):
     setup, _ = world
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     client_for(world, actor).post(f"/referee/reports/{report.pk}/", {"agrees": "yes"})
     report.refresh_from_db()
     assert (report.state == "final") == (actor in CONFIRMS)
@@ -116,7 +150,8 @@ def test_correcting_a_result(world, actor):
 def test_revoking_a_link(world, actor):
     setup, _ = world
     client_for(world, actor).post(
-        f"/manage/events/{setup.event.pk}/results/links/{setup.link.pk}/revoke")
+        f"/manage/events/{setup.event.pk}/results/links/{setup.link.pk}/revoke"
+    )
     setup.link.refresh_from_db()
     assert (setup.link.revoked_at is not None) == (actor in CORRECTS)
 
@@ -129,24 +164,34 @@ def test_api_submit_and_confirm(world, actor):
         token = Token.objects.create(user=users[actor])
         headers = {"HTTP_AUTHORIZATION": f"Token {token.key}"}
     client = Client()
-    response = client.post(f"/api/v1/tables/{setup.table.pk}/deals/1/reports",
-                           json.dumps({"summary": SUMMARY}), content_type="application/json",
-                           **headers)
+    response = client.post(
+        f"/api/v1/tables/{setup.table.pk}/deals/1/reports",
+        json.dumps({"summary": SUMMARY}),
+        content_type="application/json",
+        **headers,
+    )
     allowed = ENTER_PAGE[actor] == 200
     assert response.status_code == (201 if allowed else 401 if actor == "anonymous" else 403)
     if not allowed:
-        report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                          Actor(user=setup.referee), "")
+        report, _ = results.submit_report(
+            results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+        )
     else:
         report = DealReport.objects.get()
-    response = client.post(f"/api/v1/reports/{report.pk}/confirm", json.dumps({"agrees": True}),
-                           content_type="application/json", **headers)
+    response = client.post(
+        f"/api/v1/reports/{report.pk}/confirm",
+        json.dumps({"agrees": True}),
+        content_type="application/json",
+        **headers,
+    )
     report.refresh_from_db()
     assert (report.state == "final") == (actor in CONFIRMS), response.content
 
 
-@pytest.mark.parametrize("state,public", [(Round.State.DRAFT, False), (Round.State.PUBLISHED, True),
-                                          (Round.State.CLOSED, True)])
+@pytest.mark.parametrize(
+    "state,public",
+    [(Round.State.DRAFT, False), (Round.State.PUBLISHED, True), (Round.State.CLOSED, True)],
+)
 def test_anonymous_sees_only_published_rounds(world, state, public):
     setup, _ = world
     Round.objects.filter(pk=setup.round.pk).update(state=state)
@@ -163,30 +208,40 @@ def test_a_referee_link_acts_on_its_own_table_only(world):
     assert Client().post(f"/ref/{setup.link.token}/deals/1/submit", FORM).status_code == 302
     report = DealReport.objects.get()
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    response = Client().post(f"/ref/{other_link.token}/reports/{report.pk}/confirm",
-                             {"agrees": "yes"})
+    response = Client().post(
+        f"/ref/{other_link.token}/reports/{report.pk}/confirm", {"agrees": "yes"}
+    )
     assert response.status_code == 404
     report.refresh_from_db()
     assert report.state == "pending"
 
 
-@pytest.mark.parametrize("url,data", [
-    ("/ref/{token}/deals/1/submit", FORM),
-    ("/ref/{token}/deals/1/check", FORM),
-    ("/referee/tables/{table}/deals/1/submit", FORM),
-    ("/referee/reports/{report}/", {"agrees": "yes"}),
-    ("/manage/events/{event}/results/tables/{table}/deals/1/correct", {**FORM, "reason": "x"}),
-    ("/manage/events/{event}/results/tables/{table}/links", {}),
-    ("/manage/events/{event}/results/links/{link}/revoke", {}),
-])
+@pytest.mark.parametrize(
+    "url,data",
+    [
+        ("/ref/{token}/deals/1/submit", FORM),
+        ("/ref/{token}/deals/1/check", FORM),
+        ("/referee/tables/{table}/deals/1/submit", FORM),
+        ("/referee/reports/{report}/", {"agrees": "yes"}),
+        ("/manage/events/{event}/results/tables/{table}/deals/1/correct", {**FORM, "reason": "x"}),
+        ("/manage/events/{event}/results/tables/{table}/links", {}),
+        ("/manage/events/{event}/results/links/{link}/revoke", {}),
+    ],
+)
 def test_every_form_needs_its_csrf_token(world, url, data):
     setup, _ = world
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "first")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "first"
+    )
     client = Client(enforce_csrf_checks=True)
     client.force_login(setup.admin)
-    target = url.format(token=setup.link.token, table=setup.table.pk, report=report.pk,
-                        event=setup.event.pk, link=setup.link.pk)
+    target = url.format(
+        token=setup.link.token,
+        table=setup.table.pk,
+        report=report.pk,
+        event=setup.event.pk,
+        link=setup.link.pk,
+    )
     assert client.post(target, data).status_code == 403
     report.refresh_from_db()
     assert report.state == "pending" and DealReport.objects.count() == 1

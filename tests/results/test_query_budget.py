@@ -3,6 +3,7 @@ confirming a deal over the API. At a festival these run 60,000 times a day on tw
 (bench/festival.py); a change that adds a query per request fails here, not in production.
 
 Counted with the computations switched off (they run in Celery, not in the request)."""
+
 from __future__ import annotations
 
 import json
@@ -40,21 +41,31 @@ def two_links(setup, monkeypatch):
 
 def submit_and_confirm(setup, first, second, number: int) -> tuple[int, int]:
     with CaptureQueriesContext(connection) as submitting:
-        response = first.post(f"/api/v1/tables/{setup.table.pk}/deals/{number}/reports",
-                              data=json.dumps({"summary": SUMMARY}),
-                              content_type="application/json", HTTP_IDEMPOTENCY_KEY=f"d{number}")
+        response = first.post(
+            f"/api/v1/tables/{setup.table.pk}/deals/{number}/reports",
+            data=json.dumps({"summary": SUMMARY}),
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=f"d{number}",
+        )
     assert response.status_code == 201, response.content
     report_id = response.json()["report"]["id"]
     with CaptureQueriesContext(connection) as confirming:
-        response = second.post(f"/api/v1/reports/{report_id}/confirm",
-                               data=json.dumps({"agrees": True}), content_type="application/json")
+        response = second.post(
+            f"/api/v1/reports/{report_id}/confirm",
+            data=json.dumps({"agrees": True}),
+            content_type="application/json",
+        )
     assert response.status_code == 200, response.content
     assert response.json()["report"]["state"] == "final"
 
     def counted(context):  # transaction control is not work
-        return sum(1 for q in context.captured_queries
-                   if not q["sql"].split()[0].upper() in ("BEGIN", "COMMIT", "SAVEPOINT",
-                                                          "RELEASE", "ROLLBACK"))
+        return sum(
+            1
+            for q in context.captured_queries
+            if q["sql"].split()[0].upper()
+            not in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+        )
+
     return counted(submitting), counted(confirming)
 
 

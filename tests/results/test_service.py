@@ -1,14 +1,15 @@
 """The result-entry service: engine checks, idempotency, confirmation, correction, staleness."""
+
 from __future__ import annotations
 
 import pytest
 
-from matches.models import Deal, DealReport, Event, Round
 from matches.games.engines import get_game
 from matches.games.gouji import results as gouji_results
+from matches.models import Deal, DealReport, Event, Round
+from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
-from matches.permissions import Actor
 from matches.signals import deal_result_changed
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
@@ -91,8 +92,9 @@ def test_a_new_report_replaces_one_still_waiting(setup):
     assert first.state == DealReport.State.SUPERSEDED and second.state == DealReport.State.PENDING
 
 
-def test_the_other_captain_confirms_and_the_result_becomes_final(setup, signals,
-                                                                django_capture_on_commit_callbacks):
+def test_the_other_captain_confirms_and_the_result_becomes_final(
+    setup, signals, django_capture_on_commit_callbacks
+):
     report, _ = submit(setup)
     with django_capture_on_commit_callbacks(execute=True):
         confirmed = confirm(setup, report)
@@ -127,8 +129,13 @@ def test_only_the_other_unions_captain_confirms(setup):
         assert error.value.status == 403
     # A captain who refereed their own table is confirmed by the other captain, not by themselves.
     setup.table.referees.add(setup.captain_a)
-    own, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                   Actor(user=setup.captain_a), "captain-entry")
+    own, _ = results.submit_report(
+        results.deal_for(setup.match, 1),
+        SUMMARY,
+        None,
+        Actor(user=setup.captain_a),
+        "captain-entry",
+    )
     with pytest.raises(ResultError):
         confirm(setup, own, user=setup.captain_a)
     assert confirm(setup, own, user=setup.captain_b).state == DealReport.State.FINAL
@@ -167,8 +174,12 @@ def test_confirming_twice_the_same_way_is_harmless_but_a_changed_mind_conflicts(
 def test_a_referee_acts_only_on_their_own_table(setup):
     other_match = setup.match_at(2)
     deal = results.deal_for(other_match, 1)
-    for actor in (ref(setup), Actor.from_link(setup.link), Actor(user=setup.outsider),
-                  Actor(user=setup.captain_a)):
+    for actor in (
+        ref(setup),
+        Actor.from_link(setup.link),
+        Actor(user=setup.outsider),
+        Actor(user=setup.captain_a),
+    ):
         with pytest.raises(ResultError) as error:
             results.submit_report(deal, SUMMARY, None, actor, "")
         assert error.value.status == 403
@@ -179,8 +190,9 @@ def test_a_referee_acts_only_on_their_own_table(setup):
     assert results.submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "o")[1]
 
 
-@pytest.mark.parametrize("state,code", [(Round.State.DRAFT, "round_not_published"),
-                                        (Round.State.CLOSED, "round_closed")])
+@pytest.mark.parametrize(
+    "state,code", [(Round.State.DRAFT, "round_not_published"), (Round.State.CLOSED, "round_closed")]
+)
 def test_stale_submissions_store_nothing(setup, state, code):
     deal = results.deal_for(setup.match, 1)
     Round.objects.filter(pk=setup.round.pk).update(state=state)
@@ -228,13 +240,15 @@ def test_the_string_three_streak_comes_from_previous_final_deals(setup):
     assert gouji_results.string_three_streak(setup.match, 5, a_strings) == 0
 
 
-def test_a_correction_is_a_new_final_row_and_flags_later_deals(setup, signals,
-                                                              django_capture_on_commit_callbacks):
+def test_a_correction_is_a_new_final_row_and_flags_later_deals(
+    setup, signals, django_capture_on_commit_callbacks
+):
     first = finalise(setup, 1)
     finalise(setup, 2)
     with django_capture_on_commit_callbacks(execute=True):
-        correction = results.correct_result(first.deal, STRING_THREE_A, None,
-                                            Actor(user=setup.organiser), "计分错误")
+        correction = results.correct_result(
+            first.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "计分错误"
+        )
     first.refresh_from_db()
     assert first.state == DealReport.State.SUPERSEDED
     assert first.summary["finish"] == SUMMARY["finish"]  # the old row is kept as it was sent
@@ -263,8 +277,9 @@ def test_corrections_need_an_organiser_and_a_reason(setup):
 def test_an_organiser_decides_a_dispute_by_correcting(setup):
     report, _ = submit(setup)
     confirm(setup, report, agrees=False)
-    decided = results.correct_result(report.deal, STRING_THREE_A, None,
-                                     Actor(user=setup.organiser), "双方队长同意")
+    decided = results.correct_result(
+        report.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "双方队长同意"
+    )
     report.refresh_from_db()
     assert report.state == DealReport.State.SUPERSEDED and decided.replaces is None
     assert decided.state == DealReport.State.FINAL
@@ -273,11 +288,13 @@ def test_an_organiser_decides_a_dispute_by_correcting(setup):
 def test_a_closed_round_can_still_be_corrected(setup):
     first = finalise(setup, 1)
     Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
-    assert results.correct_result(first.deal, STRING_THREE_A, None, Actor(user=setup.organiser),
-                                  "赛后更正").is_final
+    assert results.correct_result(
+        first.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "赛后更正"
+    ).is_final
 
 
 # --- play logs ------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def record():
@@ -294,8 +311,11 @@ def test_a_play_log_alone_is_replayed_and_its_outcome_recorded(setup, record):
 
 def test_a_summary_that_disagrees_with_its_play_log_is_refused(setup, record):
     finish = record["claimed"]["finish"]
-    wrong = {"format": "gouji-outcome/1", "finish": list(reversed(finish)),
-             "points": record["claimed"]["points"]}
+    wrong = {
+        "format": "gouji-outcome/1",
+        "finish": list(reversed(finish)),
+        "points": record["claimed"]["points"],
+    }
     with pytest.raises(ResultError) as error:
         submit(setup, summary=wrong, play_log={**record, "claimed": {}})
     assert error.value.status == 422
@@ -304,8 +324,11 @@ def test_a_summary_that_disagrees_with_its_play_log_is_refused(setup, record):
 
 
 def test_a_summary_that_agrees_with_its_play_log_is_accepted(setup, record):
-    summary = {"format": "gouji-outcome/1", "finish": record["claimed"]["finish"],
-               "points": record["claimed"]["points"]}
+    summary = {
+        "format": "gouji-outcome/1",
+        "finish": record["claimed"]["finish"],
+        "points": record["claimed"]["points"],
+    }
     report, _ = submit(setup, summary=summary, play_log=record)
     assert report.verdict["replay"]["mismatches"] == []
 
@@ -367,12 +390,19 @@ def test_extra_deals_break_a_tied_knockout_match_only(setup):
 
 
 def test_a_summary_must_declare_what_its_play_log_declares(setup, record):
-    summary = {"format": "gouji-outcome/1", "finish": record["claimed"]["finish"],
-               "points": record["claimed"]["points"], "declarations": {"2": "clear"}}
+    summary = {
+        "format": "gouji-outcome/1",
+        "finish": record["claimed"]["finish"],
+        "points": record["claimed"]["points"],
+        "declarations": {"2": "clear"},
+    }
     with pytest.raises(ResultError) as error:
         submit(setup, summary=summary, play_log=record)
     assert [e["rule"] for e in error.value.errors] == ["R34"]
     # The form sends empty declarations and revolution when none were made: that agrees.
-    agreeing = {**summary, "declarations": dict(record.get("declarations") or {}),
-                "revolution": list(record.get("revolution") or [])}
+    agreeing = {
+        **summary,
+        "declarations": dict(record.get("declarations") or {}),
+        "revolution": list(record.get("revolution") or []),
+    }
     assert submit(setup, summary=agreeing, play_log=record)[1]

@@ -1,12 +1,13 @@
 """Referee, captain and organiser pages: full-page and htmx-fragment paths."""
+
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 
 from matches.models import Deal, DealReport, Event, Round
-from matches.results import service as results
 from matches.permissions import Actor
+from matches.results import service as results
 from matches.standings import service as standings
 
 from .conftest import STRING_THREE_A, SUMMARY
@@ -15,8 +16,13 @@ pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
-GOOD_FORM = {"finish": "1,2,3,4,5,6", "point_3": "1", "idempotency_key": "form-key-1",
-             "burn_rows": "1", "suff_rows": "1"}
+GOOD_FORM = {
+    "finish": "1,2,3,4,5,6",
+    "point_3": "1",
+    "idempotency_key": "form-key-1",
+    "burn_rows": "1",
+    "suff_rows": "1",
+}
 
 
 def logged_in(user) -> Client:
@@ -45,7 +51,9 @@ def test_a_later_deal_says_when_its_tributes_are_not_computed_yet(setup):
     report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
     results.confirm_report(report, Actor(user=setup.captain_b), True)
     # The Celery computation has not run for deal 2 (results reach it only on commit).
-    assert not Deal.objects.filter(match=setup.match, number=2, tributes_owed__isnull=False).exists()
+    assert not Deal.objects.filter(
+        match=setup.match, number=2, tributes_owed__isnull=False
+    ).exists()
     html = Client().get(link_url(setup)).content.decode()
     assert "第2局" in html.replace(" ", "") and "开局前的进贡尚未算出" in html
 
@@ -55,7 +63,8 @@ def test_the_page_shows_tributes_owed_once_computed(setup):
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
     # R38: 6th (seat 6) owes 1st (seat 1) two cards before deal 2.
     assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in setup.match.deals.get(
-        number=2).tributes_owed
+        number=2
+    ).tributes_owed
     html = Client().get(link_url(setup)).content.decode()
     assert "落贡 2" in html and "6号" in html
 
@@ -63,7 +72,8 @@ def test_the_page_shows_tributes_owed_once_computed(setup):
 def test_pooled_place_tributes_show_the_pool_and_the_picking_order(setup):
     # R38 place_tribute = "pool": the ledger has entries into and out of the pool (seat None)
     Event.objects.filter(pk=setup.event.pk).update(
-        rules={"preset": "standard", "place_tribute": "pool"})
+        rules={"preset": "standard", "place_tribute": "pool"}
+    )
     setup.builder.final(setup.match, 1, SUMMARY["finish"], points=SUMMARY["points"])
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
     owed = setup.match.deals.get(number=2).tributes_owed
@@ -77,7 +87,8 @@ def test_a_special_declaration_can_be_marked_failed(setup):
     # R34 特点: the form offers "failed" only when the event's rules allow special declarations
     assert "special_failed_1" not in Client().get(link_url(setup)).content.decode()
     Event.objects.filter(pk=setup.event.pk).update(
-        rules={"preset": "standard", "special_declaration": True})
+        rules={"preset": "standard", "special_declaration": True}
+    )
     assert "special_failed_1" in Client().get(link_url(setup)).content.decode()
     form = {**GOOD_FORM, "decl_1": "special", "special_failed_1": "1"}
     html = Client().post(link_url(setup, "deals/1/check"), form, **HX).content.decode()
@@ -95,8 +106,9 @@ def test_a_revoked_or_unknown_link_is_gone(setup):
 
 
 def test_tapping_seats_builds_the_order_in_a_fragment(setup):
-    response = Client().post(link_url(setup, "deals/1/check"),
-                             {"finish": "3", "tap": "1", "idempotency_key": "k"}, **HX)
+    response = Client().post(
+        link_url(setup, "deals/1/check"), {"finish": "3", "tap": "1", "idempotency_key": "k"}, **HX
+    )
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert 'name="finish" value="3,1"' in html
@@ -175,8 +187,9 @@ def test_a_play_log_file_is_replayed(setup):
 
     record = next(iter(get_game("gouji").selfplay(1, 7)))
     upload = SimpleUploadedFile("deal.json", json.dumps(record).encode(), "application/json")
-    response = Client().post(link_url(setup, "deals/1/submit"),
-                             {"idempotency_key": "log", "play_log_file": upload})
+    response = Client().post(
+        link_url(setup, "deals/1/submit"), {"idempotency_key": "log", "play_log_file": upload}
+    )
     assert response.status_code == 302
     assert DealReport.objects.get().summary["finish"] == record["claimed"]["finish"]
 
@@ -198,8 +211,9 @@ def test_signed_in_referee_sees_their_tables_and_enters_a_deal(setup):
 
 
 def test_the_captain_confirms_on_their_page(setup):
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     client = logged_in(setup.captain_b)
     assert f"/referee/reports/{report.pk}/" in client.get("/referee/").content.decode()
     page = client.get(f"/referee/reports/{report.pk}/").content.decode()
@@ -210,10 +224,12 @@ def test_the_captain_confirms_on_their_page(setup):
 
 
 def test_a_captain_disputes_with_a_note(setup):
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
-    logged_in(setup.captain_b).post(f"/referee/reports/{report.pk}/",
-                                    {"agrees": "no", "note": "3号没开点"}, **HX)
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
+    logged_in(setup.captain_b).post(
+        f"/referee/reports/{report.pk}/", {"agrees": "no", "note": "3号没开点"}, **HX
+    )
     report.refresh_from_db()
     assert report.state == "disputed"
     assert report.confirmations.get().note == "3号没开点"
@@ -238,8 +254,9 @@ def test_a_second_referee_link_confirms_on_the_table_page(setup):
 
 
 def test_organiser_sees_every_table_state_and_the_history(setup):
-    report, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                                      Actor(user=setup.referee), "")
+    report, _ = results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     client = logged_in(setup.organiser)
     page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
     assert "已报，待确认" in page
@@ -253,8 +270,9 @@ def test_organiser_sees_every_table_state_and_the_history(setup):
 
 def test_organiser_corrects_a_result_with_a_reason(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
-    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                          Actor(user=setup.referee), "")
+    results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     client = logged_in(setup.organiser)
     url = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
     page = client.get(url).content.decode()
@@ -313,12 +331,19 @@ def test_the_referee_page_speaks_english_too(setup, settings):
 def test_organiser_rechecks_a_flagged_deal(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
     for number in (1, 2):
-        results.submit_report(results.deal_for(setup.match, number), STRING_THREE_A, None,
-                              Actor(user=setup.referee), "")
+        results.submit_report(
+            results.deal_for(setup.match, number),
+            STRING_THREE_A,
+            None,
+            Actor(user=setup.referee),
+            "",
+        )
     client = logged_in(setup.organiser)
     base = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}"
-    client.post(f"{base}/deals/1/correct", {"finish": "1,2,3,4,5,6", "reason": "记错",
-                                            "idempotency_key": "c"})
+    client.post(
+        f"{base}/deals/1/correct",
+        {"finish": "1,2,3,4,5,6", "reason": "记错", "idempotency_key": "c"},
+    )
     page = client.get(f"{base}/").content.decode()
     assert "deals/2/recheck" in page and "需复核" in page
     assert client.post(f"{base}/deals/2/recheck").status_code == 302
@@ -341,8 +366,9 @@ def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
 
     from matches import admin_results  # noqa: F401  (registers; matches/admin.py imports it)
 
-    results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None,
-                          Actor(user=setup.referee), "")
+    results.submit_report(
+        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    )
     assert django_admin.site.is_registered(DealReport)
     model_admin = django_admin.site._registry[DealReport]
     request = type("Request", (), {"user": setup.admin})()
@@ -359,7 +385,9 @@ def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
 
 def test_the_correction_form_refreshes_its_verdict_partial(setup):
     client = logged_in(setup.organiser)
-    url = (f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
-           "?check=1&part=verdict")
+    url = (
+        f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
+        "?check=1&part=verdict"
+    )
     html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
     assert html.startswith('<div id="verdict"') and 'data-rule="R30"' in html

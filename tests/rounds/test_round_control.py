@@ -1,4 +1,5 @@
 """Issue 15: draw control, late changes, forfeits, byes, withdrawals, closing, the break."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,8 +52,11 @@ def test_draft_edits_recheck_flag_and_audit(build):
     control.swap_sides(round_, 1)
     first.refresh_from_db()
     assert (first.union_a_id, first.union_b_id) == (b_, a)
-    assert set(TableSeat.objects.filter(table=first.table, seat__in=[1, 3, 5])
-               .values_list("union_id", flat=True)) == {b_}
+    assert set(
+        TableSeat.objects.filter(table=first.table, seat__in=[1, 3, 5]).values_list(
+            "union_id", flat=True
+        )
+    ) == {b_}
     consistent(round_)
     # The bye moves to a seated union; the bye holder takes its seat.
     holder = bye.union_a
@@ -116,8 +120,10 @@ def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
     seating.publish_round(round_)
     played = round_.matches.filter(union_b__isnull=False).order_by("table__number").first()
     report = b.final(played, 1, A_BY_TWO)
-    before = {m.pk: (m.table.number, m.union_a_id, m.union_b_id)
-              for m in round_.matches.filter(union_b__isnull=False)}
+    before = {
+        m.pk: (m.table.number, m.union_a_id, m.union_b_id)
+        for m in round_.matches.filter(union_b__isnull=False)
+    }
     change = late.late_add(round_, b.unions[5])
     assert change["tables"] == [3]
     for match in round_.matches.filter(pk__in=before):

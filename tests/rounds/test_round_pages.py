@@ -1,5 +1,6 @@
 """Issue 15's pages: the organiser's round pages, release controls on the public pages and the
 public API, the projector, the pairings PDF by name."""
+
 from __future__ import annotations
 
 import re
@@ -24,6 +25,7 @@ def organiser_client(client, build):
         b.event.organisers.add(user)
         client.login(username="org", password="pw-org")
         return client
+
     return make
 
 
@@ -33,8 +35,12 @@ def test_round_pages_need_an_organiser(client, build):
     get_user_model().objects.create_user("stranger", password="pw")
     client.login(username="stranger", password="pw")
     e = b.event.pk
-    for url in (reverse("manage:round", args=[e, 1]), reverse("manage:round-close", args=[e, 1]),
-                reverse("manage:break", args=[e]), reverse("manage:round-settings", args=[e])):
+    for url in (
+        reverse("manage:round", args=[e, 1]),
+        reverse("manage:round-close", args=[e, 1]),
+        reverse("manage:break", args=[e]),
+        reverse("manage:round-settings", args=[e]),
+    ):
         assert client.get(url).status_code == 403
     assert client.post(reverse("manage:round-edit", args=[e, 1, "swap"])).status_code == 403
 
@@ -48,17 +54,22 @@ def test_draft_page_edits_and_explains(build, organiser_client):
     assert "轮空：首轮随机抽签抽中" in page  # not "last in the standings" after a shuffle
     holder = round_.matches.get(union_b__isnull=True).union_a
     target = next(u for u in b.unions if u != holder)
-    response = client.post(reverse("manage:round-edit", args=[b.event.pk, 1, "bye"]),
-                           {"union": target.pk}, follow=True)
+    response = client.post(
+        reverse("manage:round-edit", args=[b.event.pk, 1, "bye"]), {"union": target.pk}, follow=True
+    )
     text = response.content.decode()
     assert "已调整：" in text and "组织者手动调整" in text
     assert round_.matches.get(union_b__isnull=True).union_a_id == target.pk
     # Bad input: a message, never a 500.
-    response = client.post(reverse("manage:round-edit", args=[b.event.pk, 1, "move"]),
-                           {"union": "x", "table": "1"}, follow=True)
+    response = client.post(
+        reverse("manage:round-edit", args=[b.event.pk, 1, "move"]),
+        {"union": "x", "table": "1"},
+        follow=True,
+    )
     assert response.status_code == 200 and "请选择联邦" in response.content.decode()
-    response = client.post(reverse("manage:round-edit", args=[b.event.pk, 1, "nonsense"]),
-                           follow=True)
+    response = client.post(
+        reverse("manage:round-edit", args=[b.event.pk, 1, "nonsense"]), follow=True
+    )
     assert "未知的调整" in response.content.decode()
 
 
@@ -68,20 +79,26 @@ def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, orga
     round_ = b.round([(0, 1), (2, 3), (4, 5)])
     b.final(b.match(round_, 2), 1, A_BY_TWO)
     standings.settle_match(b.match(round_, 2).pk)
-    response = client.post(reverse("manage:round-action", args=[b.event.pk, 1, "close"]),
-                           follow=True)
+    response = client.post(
+        reverse("manage:round-action", args=[b.event.pk, 1, "close"]), follow=True
+    )
     page = response.content.decode()
     assert "以下牌桌尚无最终成绩：第 1 桌、第 3 桌" in page
     assert re.search(r'id="missing-summary">[^<]*第 1 桌、第 3 桌', page)
     assert page.index('data-table="1"') < page.index('data-table="3"')
     assert "催裁判" in page and "判弃权" in page and "等待" in page
     # Chase: a fresh referee link and its QR code on the close page.
-    response = client.post(reverse("manage:table-action", args=[b.event.pk, 1, 1, "chase"]),
-                           {"back": "close"}, follow=True)
+    response = client.post(
+        reverse("manage:table-action", args=[b.event.pk, 1, 1, "chase"]),
+        {"back": "close"},
+        follow=True,
+    )
     assert "/ref/" in response.content.decode() and "qr.svg" in response.content.decode()
     for table in (1, 3):
-        client.post(reverse("manage:table-action", args=[b.event.pk, 1, table, "forfeit"]),
-                    {"side": "B", "back": "close"})
+        client.post(
+            reverse("manage:table-action", args=[b.event.pk, 1, table, "forfeit"]),
+            {"side": "B", "back": "close"},
+        )
     page = client.get(reverse("manage:round-close", args=[b.event.pk, 1])).content.decode()
     assert 'id="all-final"' in page
     client.post(reverse("manage:round-close", args=[b.event.pk, 1]))
@@ -97,7 +114,9 @@ def test_public_pages_say_forfeit_and_bye_plainly(client, build):
     forfeits.award_forfeit(b.match(round_, 1), "A")
     page = client.get(reverse("public:round", args=[b.event.pk, 1])).content.decode()
     assert "联邦1 弃权" in page and "轮空" in page
-    union_page = client.get(reverse("public:union", args=[b.event.pk, b.unions[0].pk])).content.decode()
+    union_page = client.get(
+        reverse("public:union", args=[b.event.pk, b.unions[0].pk])
+    ).content.decode()
     assert "弃权" in union_page
     other = client.get(reverse("public:union", args=[b.event.pk, b.unions[1].pk])).content.decode()
     assert "对手弃权" in other
@@ -156,14 +175,26 @@ def test_settings_page_saves_release_and_club_policy(build, organiser_client):
     client = organiser_client(b)
     url = reverse("manage:round-settings", args=[b.event.pk])
     assert client.get(url).status_code == 200
-    response = client.post(url, {"club_policy": "ignore", "points_bye": 3, "bye_score": 10,
-                                 "forfeit_score": 30, "score_stopped_matches": "on",
-                                 "release_draw": "at_once", "release_results": "after_close",
-                                 "release_standings": "at_end"})
+    response = client.post(
+        url,
+        {
+            "club_policy": "ignore",
+            "points_bye": 3,
+            "bye_score": 10,
+            "forfeit_score": 30,
+            "score_stopped_matches": "on",
+            "release_draw": "at_once",
+            "release_results": "after_close",
+            "release_standings": "at_end",
+        },
+    )
     assert response.status_code == 302
     b.event.refresh_from_db()
     assert (b.event.club_policy, b.event.bye_score, b.event.release_standings) == (
-        "ignore", 10, "at_end")
+        "ignore",
+        10,
+        "at_end",
+    )
     assert client.post(url, {"club_policy": "nope"}).status_code == 400
     client.post(url, {"conclude": "1"})
     b.event.refresh_from_db()
@@ -184,7 +215,10 @@ def test_projector_needs_no_sign_in_and_lists_unions_a_to_z(client, build):
     standings_page = client.get(reverse("public:projector-standings", args=[b.event.pk]))
     assert standings_page.status_code == 200
     draft = Round.objects.create(event=b.event, stage=b.stage, number=2, stage_round=2, seed=1)
-    assert client.get(reverse("public:projector-round", args=[b.event.pk, draft.number])).status_code == 404
+    assert (
+        client.get(reverse("public:projector-round", args=[b.event.pk, draft.number])).status_code
+        == 404
+    )
 
 
 def test_pairings_pdf_by_union_name(build, organiser_client):
@@ -195,7 +229,8 @@ def test_pairings_pdf_by_union_name(build, organiser_client):
     assert response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content)
     assert [text.index(f"联邦{k}") for k in (1, 2, 3, 4)] == sorted(
-        text.index(f"联邦{k}") for k in (1, 2, 3, 4))
+        text.index(f"联邦{k}") for k in (1, 2, 3, 4)
+    )
     assert "按名称" in text
 
 

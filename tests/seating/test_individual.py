@@ -1,11 +1,13 @@
 """The individual draw (抽签组邦), on plain objects."""
+
 from __future__ import annotations
 
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matches.draw.generator import types as flags
 from matches.draw.generator.individual import Player, apply_individual_round, draw_individual
@@ -58,7 +60,7 @@ def test_no_one_meets_again_over_rounds_in_a_large_field():
         assert draw.quality["club_clashes"] == 0
         points = {}
         for table in draw.tables:
-            for pid in (table.union_a if rng.random() < 0.5 else table.union_b):
+            for pid in table.union_a if rng.random() < 0.5 else table.union_b:
                 points[pid] = 3
         players = apply_individual_round(players, draw, points)
     assert all(len(p.partners) == 10 and len(p.opponents) == 15 for p in players.values())
@@ -87,7 +89,8 @@ def test_sitting_out_goes_round():
 def test_reproducible_from_seed_and_refuses_small_fields():
     players = [Player(id=k) for k in range(30)]
     assert seated(draw_individual(players, round_number=1, seed=5)) == seated(
-        draw_individual(players, round_number=1, seed=5))
+        draw_individual(players, round_number=1, seed=5)
+    )
     with pytest.raises(SeatingError):
         draw_individual(players[:5], round_number=1)
 

@@ -1,4 +1,5 @@
 """Berger round-robin tables and single-elimination brackets."""
+
 from __future__ import annotations
 
 import itertools
@@ -7,7 +8,12 @@ import pytest
 
 from matches.draw.generator import types as flags
 from matches.draw.generator.knockout import bracket_order, first_round, next_round
-from matches.draw.generator.robin import berger_round, round_robin_round, rounds_in_group, snake_groups
+from matches.draw.generator.robin import (
+    berger_round,
+    round_robin_round,
+    rounds_in_group,
+    snake_groups,
+)
 from matches.draw.generator.types import SeatingError
 
 # FIDE Handbook C.05, Berger tables (first-named plays White, here: takes seats 1-3-5).
@@ -44,7 +50,8 @@ def test_every_pair_meets_exactly_once(size):
         met += [frozenset((p.a, p.b)) for p in pairings if not p.is_bye]
         assert sum(p.is_bye for p in pairings) == size % 2
     assert sorted(met, key=sorted) == sorted(
-        (frozenset(pair) for pair in itertools.combinations(entrants, 2)), key=sorted)
+        (frozenset(pair) for pair in itertools.combinations(entrants, 2)), key=sorted
+    )
 
 
 def test_odd_group_gives_each_entrant_one_bye():

@@ -1,18 +1,19 @@
 """Team Swiss pairing, on plain objects (no database)."""
+
 from __future__ import annotations
 
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matches.draw.generator import types as flags
 from matches.draw.generator.sides import seat_conflict
 from matches.draw.generator.simulate import apply_round, field_of, random_outcome
 from matches.draw.generator.swiss import pair_swiss
 from matches.draw.generator.types import Entrant, SeatingError
-
-import pytest
 
 
 def ids_of(draw):
@@ -122,7 +123,7 @@ def brute_force_best(field):
         for k in range(1, len(rest)):
             y = rest[k]
             step = (y.id in x.opponents, abs(x.score - y.score), seat_conflict(x, y))
-            walk(rest[1:k] + rest[k + 1:], tuple(c + s for c, s in zip(cost, step)))
+            walk(rest[1:k] + rest[k + 1 :], tuple(c + s for c, s in zip(cost, step)))
 
     walk(people, (0, 0, 0))
     return best
@@ -138,16 +139,23 @@ def achieved(draw, field):
 def histories(draw, sizes=(4, 6, 8, 10)):
     size = draw(st.sampled_from(sizes))
     scores = draw(st.lists(st.sampled_from([0, 1, 3, 4, 6]), min_size=size, max_size=size))
-    sides = draw(st.lists(st.sampled_from([(), ("A",), ("B",), ("A", "A"), ("B", "B"), ("A", "B")]),
-                          min_size=size, max_size=size))
+    sides = draw(
+        st.lists(
+            st.sampled_from([(), ("A",), ("B",), ("A", "A"), ("B", "B"), ("A", "B")]),
+            min_size=size,
+            max_size=size,
+        )
+    )
     pairs = list(itertools.combinations(range(size), 2))
     met = draw(st.sets(st.sampled_from(pairs), max_size=size * 2))
     opponents = {i: set() for i in range(size)}
     for i, j in met:
         opponents[i].add(j)
         opponents[j].add(i)
-    return [Entrant(id=i, score=scores[i], rank=i, opponents=frozenset(opponents[i]),
-                    sides=sides[i]) for i in range(size)]
+    return [
+        Entrant(id=i, score=scores[i], rank=i, opponents=frozenset(opponents[i]), sides=sides[i])
+        for i in range(size)
+    ]
 
 
 @settings(max_examples=150, deadline=None)
@@ -174,8 +182,9 @@ def test_chunked_path_loses_nothing_on_a_large_simulated_event():
     field = field_of(500)
     rng = random.Random(11)
     for round_number in range(1, 8):
-        draw = pair_swiss(field.values(), round_number=round_number, seed=round_number,
-                          exact_limit=100)
+        draw = pair_swiss(
+            field.values(), round_number=round_number, seed=round_number, exact_limit=100
+        )
         q = draw.quality
         assert q["rematches"] == 0
         assert q["score_diff_sum"] == q["score_diff_lower_bound"]
@@ -194,6 +203,7 @@ def test_top_boards_come_first():
 
 
 # --- clubs kept apart (issue 15) ------------------------------------------------------------
+
 
 def club_free_draw_exists(field) -> bool:
     """Whether some perfect matching (with a bye for an odd field) has no rematch, no repeated
@@ -217,10 +227,15 @@ def club_free_draw_exists(field) -> bool:
 @st.composite
 def club_histories(draw, sizes=(5, 6, 7, 8, 9, 10, 11, 12, 13)):
     field = draw(histories(sizes=sizes))
-    clubs = draw(st.lists(st.sampled_from([0, 1, 2, 3, None]), min_size=len(field),
-                          max_size=len(field)))
-    return [Entrant(id=e.id, score=e.score, rank=e.rank, opponents=e.opponents, sides=e.sides,
-                    club=club) for e, club in zip(field, clubs)]
+    clubs = draw(
+        st.lists(st.sampled_from([0, 1, 2, 3, None]), min_size=len(field), max_size=len(field))
+    )
+    return [
+        Entrant(
+            id=e.id, score=e.score, rank=e.rank, opponents=e.opponents, sides=e.sides, club=club
+        )
+        for e, club in zip(field, clubs)
+    ]
 
 
 @settings(max_examples=200, deadline=None)
@@ -246,8 +261,12 @@ def test_the_chunked_path_keeps_clubs_apart_too(field):
 def test_clubs_weigh_above_score_groups():
     # 1 and 2 lead on 3 points and share a club; 3 and 4 trail on 0. Keeping clubs apart costs
     # two floats; ignoring clubs pairs the score groups and flags the meeting.
-    field = [Entrant(id=1, score=3, rank=1, club="x"), Entrant(id=2, score=3, rank=2, club="x"),
-             Entrant(id=3, score=0, rank=3, club="y"), Entrant(id=4, score=0, rank=4, club="z")]
+    field = [
+        Entrant(id=1, score=3, rank=1, club="x"),
+        Entrant(id=2, score=3, rank=2, club="x"),
+        Entrant(id=3, score=0, rank=3, club="y"),
+        Entrant(id=4, score=0, rank=4, club="z"),
+    ]
     kept = pair_swiss(field, round_number=2)
     assert kept.quality["club_clashes"] == 0 and kept.quality["pulled_tables"] == 2
     ignored = pair_swiss(field, round_number=2, avoid_clubs=False)
@@ -259,9 +278,12 @@ def test_clubs_weigh_above_score_groups():
 def test_rematch_weighs_above_clubs():
     # 1 and 2 have met; 1 and 3 share a club; 2 and 4 share a club. Only {1-3, 2-4} and {1-4,
     # 2-3} avoid the rematch; the second also parts the clubs.
-    field = [Entrant(id=1, score=3, rank=1, club="x", opponents=frozenset({2})),
-             Entrant(id=2, score=3, rank=2, club="y", opponents=frozenset({1})),
-             Entrant(id=3, score=3, rank=3, club="x"), Entrant(id=4, score=3, rank=4, club="y")]
+    field = [
+        Entrant(id=1, score=3, rank=1, club="x", opponents=frozenset({2})),
+        Entrant(id=2, score=3, rank=2, club="y", opponents=frozenset({1})),
+        Entrant(id=3, score=3, rank=3, club="x"),
+        Entrant(id=4, score=3, rank=4, club="y"),
+    ]
     draw = pair_swiss(field, round_number=2)
     assert {frozenset((p.a, p.b)) for p in draw.pairings} == {frozenset({1, 4}), frozenset({2, 3})}
     # Every pairing without a rematch meets a club: the rematch still loses.
@@ -296,8 +318,9 @@ def test_a_13_union_4_club_swiss_has_no_same_club_meeting_over_its_rounds():
     field = {k: Entrant(id=k, rank=k, club=club) for k, club in enumerate(clubs, start=1)}
     rng = random.Random(15)
     for round_number in range(1, 6):
-        draw = pair_swiss(field.values(), round_number=round_number, seed=round_number,
-                          seeded=False)
+        draw = pair_swiss(
+            field.values(), round_number=round_number, seed=round_number, seeded=False
+        )
         assert draw.quality["rematches"] == 0
         if club_free_draw_exists(list(field.values())):
             assert draw.quality["club_clashes"] == 0, round_number

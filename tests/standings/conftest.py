@@ -1,4 +1,5 @@
 """Standings tests run their computations in-process. Events: tests/builder.py (`build`)."""
+
 from __future__ import annotations
 
 import pytest

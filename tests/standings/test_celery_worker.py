@@ -4,6 +4,7 @@ A final result's signal queues the settlement; the worker settles the match, que
 standings and writes the snapshots. The incremental numbers equal a full recompute done here.
 Skipped on the embedded default, required when GOUJI_REQUIRE_INTEGRATION=1 (see .ci/run).
 """
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,8 @@ from django.db import connection
 
 from matches import tasks
 from matches.models import ComputationRun, Match, StandingsSnapshot
-from matches.standings import service as standings
 from matches.signals import deal_result_changed
+from matches.standings import service as standings
 from tests.standings.test_tasks import derived_state, random_finish, wipe
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -51,7 +52,9 @@ def test_the_worker_settles_results_and_writes_standings(build):
         for number in (1, 2):
             report = b.final(match, number, random_finish(rng), points=[1])
             deal_result_changed.send(sender=None, deal_id=report.deal_id)  # autocommit: sent now
-    assert wait_until_idle(b.event), list(ComputationRun.objects.values_list("task", "key", "state"))
+    assert wait_until_idle(b.event), list(
+        ComputationRun.objects.values_list("task", "key", "state")
+    )
     failed = ComputationRun.objects.filter(event=b.event, state="failed")
     assert not failed.exists(), list(failed.values_list("task", "error"))
     assert not Match.objects.filter(round=round_, points_a__isnull=True).exists()
@@ -66,7 +69,8 @@ def test_the_worker_settles_results_and_writes_standings(build):
 
     # Queued twice more through the broker: nothing changes.
     tasks.enqueue(tasks.recompute_event, b.event.pk, "event", {"event_id": b.event.pk})
-    tasks.enqueue(tasks.update_standings, b.event.pk, "standings",
-                  {"event_id": b.event.pk, "from_round": 1})
+    tasks.enqueue(
+        tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 1}
+    )
     assert wait_until_idle(b.event)
     assert derived_state(b.event) == from_worker

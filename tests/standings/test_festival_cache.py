@@ -1,5 +1,6 @@
 """Festival load (issue 8): the public standings page shares its table and its version stamp
 through the cache, and both change when the standings do."""
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,14 @@ def _csrf(html: bytes) -> str:
 
 
 # The test counts the keys of an in-process cache; in CI's second pass the default is Redis.
-@override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": "festival-cache-test"}})
+@override_settings(
+    CACHES={
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "festival-cache-test",
+        }
+    }
+)
 def test_full_pages_share_the_table_but_not_the_csrf_token(build):
     from django.contrib.auth import get_user_model
 

@@ -1,4 +1,5 @@
 """Organiser pages: permissions, round actions, registration, import, PDFs and exports."""
+
 from __future__ import annotations
 
 import base64
@@ -90,19 +91,28 @@ def test_register_by_hand_and_check_in(client, build):
     b = build(unions=0, deals=1)
     client.force_login(b.organiser)
     e = b.event.pk
-    response = client.post(reverse("manage:register", args=[e]), {
-        "union": "崂山一队", "club": "崂山够级俱乐部", "player1": "王伟", "player2": "李娜",
-        "player3": "张强", "seed": "1"})
+    response = client.post(
+        reverse("manage:register", args=[e]),
+        {
+            "union": "崂山一队",
+            "club": "崂山够级俱乐部",
+            "player1": "王伟",
+            "player2": "李娜",
+            "player3": "张强",
+            "seed": "1",
+        },
+    )
     assert response.status_code == 302
     union = Union.objects.get(event=b.event, name="崂山一队")
     assert [p.name for p in union.players_in_order()] == ["王伟", "李娜", "张强"]
-    again = client.post(reverse("manage:register", args=[e]), {
-        "union": "崂山一队", "player1": "a", "player2": "b", "player3": "c"})
+    again = client.post(
+        reverse("manage:register", args=[e]),
+        {"union": "崂山一队", "player1": "a", "player2": "b", "player3": "c"},
+    )
     assert "已报名" in again.content.decode()
     registration = Registration.objects.get(event=b.event)
     assert registration.status == "registered"
-    client.post(reverse("manage:checkin-toggle", args=[e, registration.pk]),
-                HTTP_HX_REQUEST="true")
+    client.post(reverse("manage:checkin-toggle", args=[e, registration.pk]), HTTP_HX_REQUEST="true")
     registration.refresh_from_db()
     assert registration.status == "checked_in"
 
@@ -115,12 +125,19 @@ def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build):
     b = build(unions=0, deals=1)
     client.force_login(b.organiser)
     url = reverse("manage:import", args=[b.event.pk])
-    bad = client.post(url, {"file": sheet_csv([
-        "联邦,俱乐部,选手1,选手2,选手3,种子",
-        "一队,崂山,甲,乙,丙,1",
-        "二队,崂山,丁,戊,,2",
-        "一队,崂山,己,庚,辛,x",
-    ])})
+    bad = client.post(
+        url,
+        {
+            "file": sheet_csv(
+                [
+                    "联邦,俱乐部,选手1,选手2,选手3,种子",
+                    "一队,崂山,甲,乙,丙,1",
+                    "二队,崂山,丁,戊,,2",
+                    "一队,崂山,己,庚,辛,x",
+                ]
+            )
+        },
+    )
     assert bad.status_code == 400
     text = bad.content.decode()
     assert "联邦须有三名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
@@ -148,8 +165,14 @@ def test_import_an_excel_sheet(client, build):
     assert preview.status_code == 200 and "confirm-import" in preview.content.decode()
     assert not Union.objects.filter(event=b.event).exists()  # a preview imports nothing
     client.post(url, {"confirm": "1"})
-    assert sorted(Union.objects.filter(event=b.event).values_list("name", flat=True)) == ["Team A", "Team B"]
-    assert sorted(Registration.objects.filter(event=b.event).values_list("seed", flat=True)) == [1, 2]
+    assert sorted(Union.objects.filter(event=b.event).values_list("name", flat=True)) == [
+        "Team A",
+        "Team B",
+    ]
+    assert sorted(Registration.objects.filter(event=b.event).values_list("seed", flat=True)) == [
+        1,
+        2,
+    ]
 
 
 def pdf_text(data: bytes) -> str:
@@ -223,10 +246,14 @@ def test_exports_in_csv_and_excel(client, build):
     r1 = b.round([(0, 1)])
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
-    csv_text = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"])).content.decode("utf-8-sig")
+    csv_text = client.get(
+        reverse("manage:export", args=[b.event.pk, "standings", "csv"])
+    ).content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("名次,联邦,场分") and lines[1].startswith("1,联邦1,3")
-    players = client.get(reverse("manage:export", args=[b.event.pk, "standings", "csv"]) + "?kind=players")
+    players = client.get(
+        reverse("manage:export", args=[b.event.pk, "standings", "csv"]) + "?kind=players"
+    )
     assert "standings-players" in players["Content-Disposition"]
     player_lines = players.content.decode("utf-8-sig").strip().splitlines()
     assert player_lines[0].startswith("名次,选手,名次分") and len(player_lines) == 1 + 6
@@ -256,20 +283,30 @@ def test_register_players_of_an_individual_event(client, build):
     url = reverse("manage:import", args=[b.event.pk])
     client.post(url, {"file": sheet_csv(["选手,俱乐部,种子", "王伟,崂山,1", "李娜,,2"])})
     client.post(url, {"confirm": "1"})
-    names = sorted(Registration.objects.filter(event=b.event).values_list("player__name", flat=True))
+    names = sorted(
+        Registration.objects.filter(event=b.event).values_list("player__name", flat=True)
+    )
     assert names == ["李娜", "王伟"]
 
 
-def test_the_dashboard_shows_pending_and_failed_computations(client, build,
-                                                            django_capture_on_commit_callbacks):
+def test_the_dashboard_shows_pending_and_failed_computations(
+    client, build, django_capture_on_commit_callbacks
+):
     from matches.models import ComputationRun
 
     b = build(unions=2, deals=1)
     client.force_login(b.organiser)
-    ComputationRun.objects.create(event=b.event, task="settle_deal", key="match:1", state="failed",
-                                  attempts=4, error="OperationalError: database is locked")
-    ComputationRun.objects.create(event=b.event, task="update_standings", key="standings",
-                                  state="queued")
+    ComputationRun.objects.create(
+        event=b.event,
+        task="settle_deal",
+        key="match:1",
+        state="failed",
+        attempts=4,
+        error="OperationalError: database is locked",
+    )
+    ComputationRun.objects.create(
+        event=b.event, task="update_standings", key="standings", state="queued"
+    )
     page = client.get(reverse("manage:progress", args=[b.event.pk])).content.decode()
     assert "database is locked" in page and "(4×)" in page
     assert re.search(r'data-count="pending">1<', page)

@@ -1,4 +1,5 @@
 """Public pages and the public API: published data only, silent results hidden, ETag/304."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,10 +36,15 @@ def test_an_unpublished_event_is_invisible_everywhere(client, build):
     b = build(unions=2, deals=1, published=False)
     r1 = b.round([(0, 1)])
     e = b.event.pk
-    for url in (reverse("public:event", args=[e]), reverse("public:round", args=[e, 1]),
-                reverse("public:standings", args=[e]), reverse("public:table", args=[e, 1, 1]),
-                f"/api/v1/public/events/{e}/", f"/api/v1/public/events/{e}/standings/",
-                f"/api/v1/public/events/{e}/rounds/1/pairings/"):
+    for url in (
+        reverse("public:event", args=[e]),
+        reverse("public:round", args=[e, 1]),
+        reverse("public:standings", args=[e]),
+        reverse("public:table", args=[e, 1, 1]),
+        f"/api/v1/public/events/{e}/",
+        f"/api/v1/public/events/{e}/standings/",
+        f"/api/v1/public/events/{e}/rounds/1/pairings/",
+    ):
         assert client.get(url).status_code == 404, url
     assert client.get("/api/v1/public/events/").json() == {"events": []}
     assert r1  # the round exists, only unpublished
@@ -49,7 +55,9 @@ def test_draft_rounds_are_invisible(client, played):
     e = b.event.pk
     assert client.get(reverse("public:round", args=[e, 3])).status_code == 404
     assert client.get(f"/api/v1/public/events/{e}/rounds/3/pairings/").status_code == 404
-    assert [r["number"] for r in client.get(f"/api/v1/public/events/{e}/rounds/").json()["rounds"]] == [1, 2]
+    assert [
+        r["number"] for r in client.get(f"/api/v1/public/events/{e}/rounds/").json()["rounds"]
+    ] == [1, 2]
     event_page = client.get(reverse("public:event", args=[e])).content.decode()
     assert reverse("public:round", args=[e, 3]) not in event_page
 
@@ -147,8 +155,16 @@ def test_an_individual_event_shows_player_standings_everywhere(client, build):
     from matches.models import Event
 
     get_user_model().objects.create_superuser("su", password="pw")
-    b = build(entry_type=Event.EntryType.INDIVIDUAL, players=18, deals=1,
-              confirmation=Event.Confirmation.NONE).play_rounds(2).standings()
+    b = (
+        build(
+            entry_type=Event.EntryType.INDIVIDUAL,
+            players=18,
+            deals=1,
+            confirmation=Event.Confirmation.NONE,
+        )
+        .play_rounds(2)
+        .standings()
+    )
     event = b.event
     api = client.get(f"/api/v1/public/events/{event.pk}/standings/").json()
     assert api["kind"] == "players" and len(api["rows"]) == 18
@@ -156,8 +172,11 @@ def test_an_individual_event_shows_player_standings_everywhere(client, build):
     assert api["rows"][0]["name"] in page and 'data-kind="players"' in page
     assert client.get(f"/api/v1/public/events/{event.pk}/standings/?kind=unions").status_code == 404
     client.login(username="su", password="pw")
-    for url in (reverse("manage:dashboard", args=[event.pk]), reverse("manage:register", args=[event.pk]),
-                reverse("manage:export", args=[event.pk, "standings", "csv"])):
+    for url in (
+        reverse("manage:dashboard", args=[event.pk]),
+        reverse("manage:register", args=[event.pk]),
+        reverse("manage:export", args=[event.pk, "standings", "csv"]),
+    ):
         assert client.get(url).status_code == 200, url
 
 

@@ -1,4 +1,5 @@
 """The pure ranking: properties over random tournaments."""
+
 from __future__ import annotations
 
 import random
@@ -23,11 +24,21 @@ def tournaments(draw):
         for k in range(0, unions - 1, 2):
             score = rng.choice([-12, -6, -2, 0, 2, 6, 12])
             points = (3, 0) if score > 0 else (0, 3) if score < 0 else (1, 1)
-            matches.append(MatchRecord(
-                round=number, union_a=order[k], union_b=order[k + 1], points_a=points[0],
-                points_b=points[1], score_a=score, score_b=-score,
-                deal_wins_a=rng.randint(0, 3), deal_wins_b=rng.randint(0, 3),
-                strings_a=rng.randint(0, 1), strings_b=rng.randint(0, 1)))
+            matches.append(
+                MatchRecord(
+                    round=number,
+                    union_a=order[k],
+                    union_b=order[k + 1],
+                    points_a=points[0],
+                    points_b=points[1],
+                    score_a=score,
+                    score_b=-score,
+                    deal_wins_a=rng.randint(0, 3),
+                    deal_wins_b=rng.randint(0, 3),
+                    strings_a=rng.randint(0, 1),
+                    strings_b=rng.randint(0, 1),
+                )
+            )
         if unions % 2:
             matches.append(MatchRecord(round=number, union_a=order[-1], union_b=None, points_a=3))
     entrants = {u: (u + 1, f"U{u}") for u in range(unions)}
@@ -46,7 +57,9 @@ def test_match_points_decide_first_and_ranks_are_consistent(tournament, order):
     assert ranks[0] == 1 and ranks == sorted(ranks)
     for position, line in enumerate(lines, start=1):
         # A shared rank is the position of the first of the tied lines (1, 2, 2, 4).
-        assert line.rank == next(i for i, other in enumerate(lines, start=1) if other.rank == line.rank)
+        assert line.rank == next(
+            i for i, other in enumerate(lines, start=1) if other.rank == line.rank
+        )
         assert line.rank <= position
     # Every match point is someone's: the totals add up.
     assert sum(points) == sum(m.points_a + m.points_b for m in matches)
@@ -86,13 +99,19 @@ def seat_rounds(draw):
         seats = []
         for table in range(rng.randint(1, 3)):
             players = rng.sample(range(12), 6)
-            for deal in range(rng.randint(1, 3)):
+            for _deal in range(rng.randint(1, 3)):
                 rng.shuffle(players)
                 for place, player in enumerate(players):
-                    seats.append(SeatRecord(
-                        player=player, table=100 * number + table, place=place,
-                        place_points=[3, 2, 1, 0, -1, -2][place], opened_point=rng.random() < 0.3,
-                        burns=rng.choice([0, 0, 0, 1])))
+                    seats.append(
+                        SeatRecord(
+                            player=player,
+                            table=100 * number + table,
+                            place=place,
+                            place_points=[3, 2, 1, 0, -1, -2][place],
+                            opened_point=rng.random() < 0.3,
+                            burns=rng.choice([0, 0, 0, 1]),
+                        )
+                    )
         rounds.append(seats)
     return rounds
 

@@ -1,4 +1,5 @@
 """Deal scores, tribute ledgers and match results against hand-computed examples."""
+
 from __future__ import annotations
 
 from matches.models import Deal, DealTally, Match, Stage
@@ -79,7 +80,9 @@ def test_amnesty_after_three_strings_in_a_row(build):
     for number in (1, 2, 3):
         b.final(match, number, STRING_A, points=[1, 3, 5])
     standings.settle_match(match.pk)
-    tallies = {t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")}
+    tallies = {
+        t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")
+    }
     assert [tallies[k].streak for k in (1, 2, 3)] == [0, 1, 2]
     assert tallies[2].tributes and tallies[3].tributes == []  # R40: the fourth deal is free
     assert match.deals.get(number=4).tributes_owed == []
@@ -94,7 +97,9 @@ def test_a_correction_of_deal_one_carries_into_the_later_deals(build):
     assert match.deals.get(number=4).tributes_owed == []
     b.final(match, 1, B_BY_TWO, points=[2, 1])  # corrected: deal 1 was not a string
     standings.settle_match(match.pk)
-    tallies = {t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")}
+    tallies = {
+        t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")
+    }
     assert [tallies[k].streak for k in (1, 2, 3)] == [0, 0, 1]
     assert match.deals.get(number=2).tributes_owed == tallies[1].tributes
     # Deal 3 strung three after only one string before it: no amnesty, the losers pay.
@@ -174,7 +179,8 @@ def test_a_play_logs_ledger_comes_from_its_replay_with_the_amnesty_applied_here(
         # of our choosing shows the settlement reads the replay's ledger and does not recompute
         # it (three self-played deals that string three in a row are not to be had cheaply).
         DealReport.objects.filter(pk=report.pk).update(
-            play_log={"format": "gouji-deal/1"}, verdict={"replay": {"tributes": replayed}})
+            play_log={"format": "gouji-deal/1"}, verdict={"replay": {"tributes": replayed}}
+        )
     standings.settle_match(match.pk)
     owed = {d.number: d.tributes_owed for d in match.deals.all()}
     assert owed[2] == replayed and owed[3] == replayed
@@ -190,7 +196,9 @@ def test_an_unreadable_final_report_counts_as_missing(build):
     standings.settle_match(match.pk)
     broken = b.final(match, 1, A_BY_TWO)
     # A corrupt row, which the service would never store: the test is about reading one.
-    DealReport.objects.filter(pk=broken.pk).update(summary={"format": "gouji-outcome/1"})  # no finish
+    DealReport.objects.filter(pk=broken.pk).update(
+        summary={"format": "gouji-outcome/1"}
+    )  # no finish
     b.final(match, 2, B_BY_TWO)
     standings.settle_match(match.pk)
     assert not DealTally.objects.filter(deal__match=match, deal__number=1).exists()

@@ -1,4 +1,5 @@
 """Union and individual standings, snapshots per round, tie-breaks in the event's order."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,13 +31,18 @@ def two_rounds(build, tie_breaks=None):
 
 def union_table(round_, scope="stage"):
     rows = StandingsSnapshot.objects.get(round=round_, kind="unions", scope=scope).rows
-    return [(row["name"], row["rank"], row["match_points"], row["score_difference"]) for row in rows]
+    return [
+        (row["name"], row["rank"], row["match_points"], row["score_difference"]) for row in rows
+    ]
 
 
 def test_score_difference_breaks_the_tie(build):
     b, r1, r2 = two_rounds(build)
     assert union_table(r2) == [
-        ("联邦3", 1, 4, 24), ("联邦2", 2, 3, 0), ("联邦1", 3, 3, -20), ("联邦4", 4, 1, -4),
+        ("联邦3", 1, 4, 24),
+        ("联邦2", 2, 3, 0),
+        ("联邦1", 3, 3, -20),
+        ("联邦4", 4, 1, -4),
     ]
 
 
@@ -47,19 +53,26 @@ def test_head_to_head_first_when_the_event_says_so(build):
 
 def test_buchholz_counts_the_opponents_match_points(build):
     b, r1, r2 = two_rounds(build, tie_breaks=["opponents_match_points"])
-    rows = {row["name"]: row for row in
-            StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows}
+    rows = {
+        row["name"]: row
+        for row in StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows
+    }
     assert rows["联邦1"]["opponents_match_points"] == 3 + 4  # met U1 and U2
     assert rows["联邦2"]["opponents_match_points"] == 3 + 1  # met U0 and U3
-    assert [row["name"] for row in StandingsSnapshot.objects.get(
-        round=r2, kind="unions", scope="stage").rows][:2] == ["联邦3", "联邦1"]
+    assert [
+        row["name"]
+        for row in StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows
+    ][:2] == ["联邦3", "联邦1"]
 
 
 def test_equal_on_every_tie_break_share_a_rank(build):
     b, r1, r2 = two_rounds(build, tie_breaks=["strings_of_three"])
     table = union_table(r2)
     assert [(name, rank) for name, rank, *_ in table] == [
-        ("联邦3", 1), ("联邦1", 2), ("联邦2", 2), ("联邦4", 4),
+        ("联邦3", 1),
+        ("联邦1", 2),
+        ("联邦2", 2),
+        ("联邦4", 4),
     ]
     rows = StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows
     assert rows[0]["strings_of_three"] == 1
@@ -68,7 +81,10 @@ def test_equal_on_every_tie_break_share_a_rank(build):
 def test_a_past_round_keeps_its_own_table(build):
     b, r1, r2 = two_rounds(build)
     assert union_table(r1) == [
-        ("联邦1", 1, 3, 4), ("联邦3", 2, 1, 0), ("联邦4", 2, 1, 0), ("联邦2", 4, 0, -4),
+        ("联邦1", 1, 3, 4),
+        ("联邦3", 2, 1, 0),
+        ("联邦4", 2, 1, 0),
+        ("联邦2", 4, 0, -4),
     ]
 
 
@@ -95,8 +111,10 @@ def test_a_bye_scores_the_bye_points_and_no_opponent(build):
     r1 = b.round([(0, 1), (2, None)])
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
-    rows = {row["name"]: row for row in
-            StandingsSnapshot.objects.get(round=r1, kind="unions", scope="stage").rows}
+    rows = {
+        row["name"]: row
+        for row in StandingsSnapshot.objects.get(round=r1, kind="unions", scope="stage").rows
+    }
     assert rows["联邦3"]["match_points"] == b.event.points_bye
     assert rows["联邦3"]["byes"] == 1 and rows["联邦3"]["opponents_match_points"] == 0
 
@@ -109,7 +127,11 @@ def test_unfinished_matches_are_counted_in_the_snapshot(build):
     snapshot = StandingsSnapshot.objects.get(round=r1, kind="unions", scope="stage")
     assert snapshot.unfinished == 1
     assert {row["name"]: row["played"] for row in snapshot.rows} == {
-        "联邦1": 1, "联邦2": 1, "联邦3": 0, "联邦4": 0}
+        "联邦1": 1,
+        "联邦2": 1,
+        "联邦3": 0,
+        "联邦4": 0,
+    }
 
 
 @pytest.mark.parametrize("scope", ["event", "stage"])
@@ -145,14 +167,23 @@ def test_stage_standings_count_only_the_stages_rounds(build):
     r1 = b.round([(0, 1), (2, 3)])
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     b.final(b.match(r1, 2), 1, A_BY_TWO)
-    knockout = Stage.objects.create(event=b.event, order=2, name="淘汰赛",
-                                    format=Stage.Format.SINGLE_ELIMINATION, planned_rounds=1)
+    knockout = Stage.objects.create(
+        event=b.event,
+        order=2,
+        name="淘汰赛",
+        format=Stage.Format.SINGLE_ELIMINATION,
+        planned_rounds=1,
+    )
     r2 = b.round([(1, 3)], stage=knockout)
     b.final(b.match(r2, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
-    stage = {row["name"]: row["match_points"] for row in
-             StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows}
-    event = {row["name"]: row["match_points"] for row in
-             StandingsSnapshot.objects.get(round=r2, kind="unions", scope="event").rows}
+    stage = {
+        row["name"]: row["match_points"]
+        for row in StandingsSnapshot.objects.get(round=r2, kind="unions", scope="stage").rows
+    }
+    event = {
+        row["name"]: row["match_points"]
+        for row in StandingsSnapshot.objects.get(round=r2, kind="unions", scope="event").rows
+    }
     assert stage == {"联邦2": 3, "联邦1": 0, "联邦3": 0, "联邦4": 0}
     assert event == {"联邦1": 3, "联邦3": 3, "联邦2": 3, "联邦4": 0}

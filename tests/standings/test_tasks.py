@@ -1,17 +1,18 @@
 """The Celery tasks: the signal queues them, they are idempotent, order-free, and recompute_event
 gives exactly the incremental numbers. (Eager here; tests/test_celery_integration.py runs them in a
 real worker.)"""
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from matches.games.gouji import standings as gouji_standings
 from matches import tasks
+from matches.games.gouji import standings as gouji_standings
 from matches.models import ComputationRun, Deal, DealTally, Match, StandingsSnapshot
-from matches.standings import service as standings
 from matches.signals import deal_result_changed
+from matches.standings import service as standings
 
 
 def random_finish(rng):
@@ -39,16 +40,30 @@ def derived_state(event):
     """Everything the computations write, in a comparable form."""
     return {
         "tallies": sorted(
-            (t.deal_id, t.report_id, t.score_a, t.score_b, tuple(t.finish), t.strung, t.streak,
-             repr(t.tributes))
-            for t in DealTally.objects.filter(match__round__event=event)),
-        "owed": sorted(Deal.objects.filter(match__round__event=event)
-                       .values_list("id", "tributes_owed")),
-        "matches": sorted(Match.objects.filter(round__event=event)
-                          .values_list("id", "score_a", "score_b", "points_a", "points_b")),
+            (
+                t.deal_id,
+                t.report_id,
+                t.score_a,
+                t.score_b,
+                tuple(t.finish),
+                t.strung,
+                t.streak,
+                repr(t.tributes),
+            )
+            for t in DealTally.objects.filter(match__round__event=event)
+        ),
+        "owed": sorted(
+            Deal.objects.filter(match__round__event=event).values_list("id", "tributes_owed")
+        ),
+        "matches": sorted(
+            Match.objects.filter(round__event=event).values_list(
+                "id", "score_a", "score_b", "points_a", "points_b"
+            )
+        ),
         "snapshots": sorted(
             (s.round_id, s.kind, s.scope, repr(s.rows), s.unfinished)
-            for s in StandingsSnapshot.objects.filter(event=event)),
+            for s in StandingsSnapshot.objects.filter(event=event)
+        ),
     }
 
 
@@ -58,11 +73,14 @@ def wipe(event):
     DealTally.objects.filter(match__round__event=event).delete()
     StandingsSnapshot.objects.filter(event=event).delete()
     Match.objects.filter(round__event=event, union_b__isnull=False).update(
-        score_a=None, score_b=None, points_a=None, points_b=None)
+        score_a=None, score_b=None, points_a=None, points_b=None
+    )
     Deal.objects.filter(match__round__event=event).update(tributes_owed=None)
 
 
-def test_the_signal_queues_the_settlement_and_the_standings(build, django_capture_on_commit_callbacks):
+def test_the_signal_queues_the_settlement_and_the_standings(
+    build, django_capture_on_commit_callbacks
+):
     rng = random.Random(7)
     with django_capture_on_commit_callbacks(execute=True):
         b = play_event(build, rng, rounds=1, unions=4, deals=2)
@@ -72,10 +90,14 @@ def test_the_signal_queues_the_settlement_and_the_standings(build, django_captur
     runs = {(r.task, r.key): r for r in ComputationRun.objects.filter(event=event)}
     assert runs[("update_standings", "standings")].state == "done"
     assert all(r.state == "done" and r.succeeded_at for r in runs.values())
-    assert {k for _t, k in runs} >= {f"match:{m.pk}" for m in Match.objects.filter(round__event=event)}
+    assert {k for _t, k in runs} >= {
+        f"match:{m.pk}" for m in Match.objects.filter(round__event=event)
+    }
 
 
-def test_recompute_event_gives_exactly_the_incremental_numbers(build, django_capture_on_commit_callbacks):
+def test_recompute_event_gives_exactly_the_incremental_numbers(
+    build, django_capture_on_commit_callbacks
+):
     rng = random.Random(11)
     with django_capture_on_commit_callbacks(execute=True):
         b = play_event(build, rng)
@@ -104,8 +126,9 @@ def test_running_every_task_twice_and_in_reverse_order_changes_nothing(build):
     assert derived_state(b.event) == expected
 
 
-def test_a_failing_computation_is_retried_then_shown_as_failed(build, monkeypatch,
-                                                               django_capture_on_commit_callbacks):
+def test_a_failing_computation_is_retried_then_shown_as_failed(
+    build, monkeypatch, django_capture_on_commit_callbacks
+):
     b = build(unions=2, deals=1)
     match = b.match(b.round([(0, 1)]), 1)
     report = b.final(match, 1, [1, 2, 3, 4, 5, 6])
@@ -138,8 +161,18 @@ def test_a_queued_standings_run_absorbs_further_requests(build):
         from django.db import transaction
 
         with transaction.atomic():
-            tasks.enqueue(tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 3})
-            tasks.enqueue(tasks.update_standings, b.event.pk, "standings", {"event_id": b.event.pk, "from_round": 1})
+            tasks.enqueue(
+                tasks.update_standings,
+                b.event.pk,
+                "standings",
+                {"event_id": b.event.pk, "from_round": 3},
+            )
+            tasks.enqueue(
+                tasks.update_standings,
+                b.event.pk,
+                "standings",
+                {"event_id": b.event.pk, "from_round": 1},
+            )
     row = ComputationRun.objects.get(event=b.event, task="update_standings")
     assert row.state == "queued" and row.args["from_round"] == 1
     # The message that arrives still says round 3; the run takes over the folded request.
@@ -166,8 +199,13 @@ def test_mid_round_standings_are_spaced_by_the_last_runs_duration(build, setting
     settings.STANDINGS_DUTY_FACTOR = 3
     event = build(unions=2, deals=1).event
     assert tasks.standings_interval(event.pk) == 5  # no run yet
-    run = ComputationRun.objects.create(event=event, task="update_standings", key="standings",
-                                        state=ComputationRun.State.DONE, seconds=4)
+    run = ComputationRun.objects.create(
+        event=event,
+        task="update_standings",
+        key="standings",
+        state=ComputationRun.State.DONE,
+        seconds=4,
+    )
     assert tasks.standings_interval(event.pk) == pytest.approx(12)
     ComputationRun.objects.filter(pk=run.pk).update(seconds=1)
     assert tasks.standings_interval(event.pk) == 5  # a quick run: the minimum holds
@@ -183,7 +221,9 @@ def test_player_standings_carried_from_the_previous_round_equal_reading_every_ro
     rounds = list(b.event.rounds.order_by("number"))
     from_scratch = gouji_standings.player_rows(b.event, rounds)
     assert snapshot.rows == from_scratch
-    assert sum(row["deals"] for row in from_scratch) == 6 * 3 * 3 * 2  # seats x matches x rounds x deals
+    assert (
+        sum(row["deals"] for row in from_scratch) == 6 * 3 * 3 * 2
+    )  # seats x matches x rounds x deals
 
 
 def test_a_run_records_how_long_it_took(build):

@@ -1,4 +1,5 @@
 """Every database constraint of the tournament model refuses what must never happen."""
+
 from __future__ import annotations
 
 import datetime
@@ -8,7 +9,16 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from matches.models import (
-    Deal, Event, Match, Registration, Round, RoundEntry, Stage, Table, TableSeat, Union,
+    Deal,
+    Event,
+    Match,
+    Registration,
+    Round,
+    RoundEntry,
+    Stage,
+    Table,
+    TableSeat,
+    Union,
     UnionMember,
 )
 from players.models import Club, Player
@@ -34,15 +44,20 @@ class f:
     def union(of: Event, name: str, players: int = 3) -> Union:
         u = Union.objects.create(event=of, name=name)
         for order in range(1, players + 1):
-            UnionMember.objects.create(union=u, order=order, is_captain=order == 1,
-                                       player=Player.objects.create(name=f"{name}-{order}"))
+            UnionMember.objects.create(
+                union=u,
+                order=order,
+                is_captain=order == 1,
+                player=Player.objects.create(name=f"{name}-{order}"),
+            )
         return u
 
     @staticmethod
     def round_(of: Event, number: int = 1, **fields) -> Round:
         st = fields.pop("stage", None) or of.stages.first() or f.stage(of)
-        return Round.objects.create(event=of, stage=st, number=number, stage_round=number, seed=1,
-                                    **fields)
+        return Round.objects.create(
+            event=of, stage=st, number=number, stage_round=number, seed=1, **fields
+        )
 
     @staticmethod
     def match(rnd: Round, a: Union, b: Union, number: int = 1) -> Match:
@@ -67,12 +82,14 @@ def two_unions(ev):
 
 # --- players and clubs ---------------------------------------------------------------------
 
+
 def test_club_names_are_unique():
     Club.objects.create(name="崂山")
     refused(lambda: Club.objects.create(name="崂山"))
 
 
 # --- event and stage -------------------------------------------------------------------------
+
 
 def test_event_cannot_end_before_it_starts():
     refused(lambda: f.event(end_date=datetime.date(2026, 4, 30)))
@@ -97,6 +114,7 @@ def test_stage_has_at_least_one_group(ev):
 
 
 # --- unions and members ----------------------------------------------------------------------
+
 
 def test_union_names_are_unique_in_an_event(ev):
     f.union(ev, "甲")
@@ -158,6 +176,7 @@ def test_a_player_is_in_one_drawn_union_per_round(ev):
 
 # --- registrations ---------------------------------------------------------------------------
 
+
 def test_registration_is_a_union_or_a_player_not_both_nor_neither(ev, two_unions):
     a, _ = two_unions
     refused(lambda: Registration.objects.create(event=ev))
@@ -188,8 +207,9 @@ def test_late_entry_joins_at_round_one_or_later(ev, two_unions):
 def test_check_in_withdrawal_and_late_entry_decide_who_plays(ev, two_unions):
     a, b = two_unions
     early = Registration.objects.create(event=ev, union=a)
-    late = Registration.objects.create(event=ev, union=b, joins_round=3,
-                                       status=Registration.Status.CHECKED_IN)
+    late = Registration.objects.create(
+        event=ev, union=b, joins_round=3, status=Registration.Status.CHECKED_IN
+    )
     assert not early.plays_in(1)
     assert early.plays_in(1, check_in_required=False)
     early.check_in()
@@ -201,14 +221,24 @@ def test_check_in_withdrawal_and_late_entry_decide_who_plays(ev, two_unions):
 
 # --- rounds, tables, matches -------------------------------------------------------------------
 
+
 def test_round_numbers_are_unique(ev):
     f.round_(ev, number=1)
-    refused(lambda: Round.objects.create(event=ev, stage=ev.stages.first(), number=1,
-                                         stage_round=2, seed=1))
-    refused(lambda: Round.objects.create(event=ev, stage=ev.stages.first(), number=2,
-                                         stage_round=1, seed=1))
-    refused(lambda: Round.objects.create(event=ev, stage=ev.stages.first(), number=0,
-                                         stage_round=3, seed=1))
+    refused(
+        lambda: Round.objects.create(
+            event=ev, stage=ev.stages.first(), number=1, stage_round=2, seed=1
+        )
+    )
+    refused(
+        lambda: Round.objects.create(
+            event=ev, stage=ev.stages.first(), number=2, stage_round=1, seed=1
+        )
+    )
+    refused(
+        lambda: Round.objects.create(
+            event=ev, stage=ev.stages.first(), number=0, stage_round=3, seed=1
+        )
+    )
 
 
 def test_table_numbers_are_unique_and_positive(ev):
@@ -259,6 +289,7 @@ def test_two_unions_cannot_take_one_side_of_a_match(ev, two_unions):
 
 # --- seats ------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def seated(ev, two_unions):
     a, b = two_unions
@@ -306,6 +337,7 @@ def test_a_player_sits_at_one_table_per_round(ev, seated):
 
 # --- deals -------------------------------------------------------------------------------------
 
+
 def test_deal_numbers_are_unique_and_positive(ev, two_unions):
     a, b = two_unions
     m = f.match(f.round_(ev), a, b)
@@ -315,6 +347,7 @@ def test_deal_numbers_are_unique_and_positive(ev, two_unions):
 
 
 # --- the rule set ------------------------------------------------------------------------------
+
 
 def test_rules_must_be_a_preset_with_overrides(ev):
     ev.rules = ["standard"]

@@ -1,13 +1,13 @@
 """Registration, check-in, late entries and withdrawals between rounds."""
+
 from __future__ import annotations
 
 import pytest
 
-from matches.models import Event, Registration
-from matches.events import registration as entries
 from matches.draw import service as seating
+from matches.events import registration as entries
+from matches.models import Event, Registration
 from players.models import Player
-
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db

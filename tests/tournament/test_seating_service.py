@@ -1,4 +1,5 @@
 """The seating service: drawing, re-drawing, hand swaps, publishing, stages, commands."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -6,11 +7,11 @@ from collections import Counter
 import pytest
 from django.core.management import CommandError, call_command
 
-from matches.events import registration
-from matches.models import Event, Match, Round, RoundEntry, RoundLog, Stage, TableSeat, Union
-from matches.draw.generator import types as flags
 from matches.draw import history
 from matches.draw import service as seating
+from matches.draw.generator import types as flags
+from matches.events import registration
+from matches.models import Event, Match, Round, RoundEntry, RoundLog, Stage, TableSeat, Union
 
 pytestmark = pytest.mark.django_db
 
@@ -96,9 +97,16 @@ def test_a_swap_into_a_rematch_is_flagged(swiss_event):
     round4 = seating.create_round(stage, seed=8)
     first = round4.matches.order_by("table__number").first()
     # Find a union that `first.union_a` has already met, and put it opposite.
-    met = RoundEntry.objects.filter(round__number__lt=4, round__event=swiss_event,
-                                    match__in=Match.objects.filter(union_a=first.union_a)
-                                    ).exclude(union=first.union_a).first().union
+    met = (
+        RoundEntry.objects.filter(
+            round__number__lt=4,
+            round__event=swiss_event,
+            match__in=Match.objects.filter(union_a=first.union_a),
+        )
+        .exclude(union=first.union_a)
+        .first()
+        .union
+    )
     changed = seating.swap_unions(round4, first.union_b, met)
     assert any("由手动调整造成" in reason for line in changed for reason in line["reasons"])
     first.refresh_from_db()
@@ -137,7 +145,8 @@ def test_withdrawals_and_late_entries_between_rounds(swiss_event):
     leaving = swiss_event.registrations.order_by("seed").first()
     registration.withdraw(leaving)
     late = registration.register_union(
-        swiss_event, "迟到联邦", [Player.objects.create(name=f"迟{order}") for order in (1, 2, 3)])
+        swiss_event, "迟到联邦", [Player.objects.create(name=f"迟{order}") for order in (1, 2, 3)]
+    )
     registration.check_in(late)
     late_union = late.union
     assert late.joins_round == 4
@@ -152,8 +161,10 @@ def test_swiss_then_knockout_of_the_best_four(swiss, swiss_event):
     knockout = swiss.add_stage(qualifiers=4, seeded=True, format=Stage.Format.SINGLE_ELIMINATION)
     top = history.standings(swiss_event, 4)[:4]
     semi = swiss.draw(seed=1, stage=knockout)
-    assert {frozenset(p) for p in pairs_of(semi)} == {frozenset((top[0], top[3])),
-                                                       frozenset((top[1], top[2]))}
+    assert {frozenset(p) for p in pairs_of(semi)} == {
+        frozenset((top[0], top[3])),
+        frozenset((top[1], top[2])),
+    }
     for m in swiss.matches(semi):
         swiss.final(m, 1, DRAW)  # a tie: an extra deal must decide
     swiss.settle(semi)
@@ -166,7 +177,8 @@ def test_swiss_then_knockout_of_the_best_four(swiss, swiss_event):
     swiss.close(semi)
     final = seating.create_round(knockout, seed=2)
     assert {final.matches.get().union_a_id, final.matches.get().union_b_id} == {
-        m.union_a_id for m in semi.matches.all()}
+        m.union_a_id for m in semi.matches.all()
+    }
 
 
 def test_a_tied_knockout_match_on_record_is_refused_by_the_next_draw(swiss):
@@ -198,8 +210,13 @@ def test_round_robin_stage_plays_everyone_once(build):
 
 
 def test_individual_event_draws_unions_at_each_table(build):
-    event = build(entry_type=Event.EntryType.INDIVIDUAL, players=26, deals=1, confirmation=NONE,
-                  clubs=4).play_rounds(2, seed=5).event
+    event = (
+        build(
+            entry_type=Event.EntryType.INDIVIDUAL, players=26, deals=1, confirmation=NONE, clubs=4
+        )
+        .play_rounds(2, seed=5)
+        .event
+    )
     for r in event.rounds.all():
         assert r.tables.count() == 4
         assert len(r.quality["sitting_out"]) == 2
@@ -208,14 +225,20 @@ def test_individual_event_draws_unions_at_each_table(build):
             seats = list(TableSeat.objects.filter(table=m.table).order_by("seat"))
             assert [s.union_id for s in seats] == [m.union_a_id, m.union_b_id] * 3
             assert [s.player_id for s in seats if s.side == "A"] == [
-                p.pk for p in m.union_a.players_in_order()]
+                p.pk for p in m.union_a.players_in_order()
+            ]
     sat_out = [p for r in event.rounds.all() for p in r.quality["sitting_out"]]
     assert len(set(sat_out)) == 4  # nobody sits out twice while others have not
 
 
 def test_player_swap_in_an_individual_round_moves_union_membership(build):
-    event = build(entry_type=Event.EntryType.INDIVIDUAL, players=24, deals=1, confirmation=NONE,
-                  clubs=4).play_rounds(1, seed=6).event
+    event = (
+        build(
+            entry_type=Event.EntryType.INDIVIDUAL, players=24, deals=1, confirmation=NONE, clubs=4
+        )
+        .play_rounds(1, seed=6)
+        .event
+    )
     round2 = seating.create_round(event.stages.get(), seed=1)
     t1, t2 = round2.tables.order_by("number")[:2]
     x = TableSeat.objects.get(table=t1, seat=1)

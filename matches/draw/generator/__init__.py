@@ -8,6 +8,7 @@
 
 `matches/draw/service.py` is the one place that turns these results into database rows.
 """
+
 from __future__ import annotations
 
 from .types import Draw, Entrant, Pairing, SeatingError

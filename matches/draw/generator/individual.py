@@ -10,6 +10,7 @@
    repeated partners and opponents, then the most even union scores. Union A takes seats
    1-3-5, union B seats 2-4-6 (R1).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -65,7 +66,11 @@ class IndividualDraw:
 
 
 def draw_individual(
-    players: Iterable[Player], *, round_number: int, seed: int = 0, by_score: bool = True,
+    players: Iterable[Player],
+    *,
+    round_number: int,
+    seed: int = 0,
+    by_score: bool = True,
     avoid_clubs: bool = True,
 ) -> IndividualDraw:
     """`avoid_clubs`: clubmates at one table are a cost (below meeting again, above the spread
@@ -96,15 +101,16 @@ def _shuffled(players: list, rng: random.Random, group_by_score: bool) -> list:
     return order
 
 
-def _best_seating(order: list, context: "_Context", rng: random.Random,
-                  group_by_score: bool) -> tuple[list, int]:
+def _best_seating(
+    order: list, context: "_Context", rng: random.Random, group_by_score: bool
+) -> tuple[list, int]:
     """Tables of six from the order, improved by swaps. Small fields get several tries from
     reshuffled starts and keep the best; large fields have room enough for one try."""
     attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
     best = None
     for attempt in range(attempts):
         start = _shuffled(order, rng, group_by_score) if attempt else list(order)
-        tables = [start[k:k + TABLE] for k in range(0, len(start), TABLE)]
+        tables = [start[k : k + TABLE] for k in range(0, len(start), TABLE)]
         swaps = _improve(tables, context, rng)
         total = (0, 0, 0)
         for table in tables:
@@ -147,8 +153,9 @@ class _Context:
         """Players at the table who meet someone again or sit with a clubmate."""
         found = []
         for x, y in itertools.combinations(table, 2):
-            if y.id in self.met[x.id] or (self.avoid_clubs and x.club is not None
-                                          and x.club == y.club):
+            if y.id in self.met[x.id] or (
+                self.avoid_clubs and x.club is not None and x.club == y.club
+            ):
                 found += [x, y]
         return list(dict.fromkeys(found))
 
@@ -179,17 +186,21 @@ def _improve(tables: list, context: _Context, rng: random.Random) -> int:
     return swaps
 
 
-def _swap_away(t: int, player: Player, tables: list, costs: list, context: _Context,
-               rng: random.Random) -> bool:
-    near = [u for u in range(t - NEIGHBOUR_TABLES, t + NEIGHBOUR_TABLES + 1)
-            if 0 <= u < len(tables) and u != t]
+def _swap_away(
+    t: int, player: Player, tables: list, costs: list, context: _Context, rng: random.Random
+) -> bool:
+    near = [
+        u
+        for u in range(t - NEIGHBOUR_TABLES, t + NEIGHBOUR_TABLES + 1)
+        if 0 <= u < len(tables) and u != t
+    ]
     rng.shuffle(near)
     before_t = costs[t]
     for u in near:
         before = _add(before_t, costs[u])
         for k, other in enumerate(tables[u]):
             new_t = [other if p is player else p for p in tables[t]]
-            new_u = tables[u][:k] + [player] + tables[u][k + 1:]
+            new_u = tables[u][:k] + [player] + tables[u][k + 1 :]
             cost_t, cost_u = context.table_cost(new_t), context.table_cost(new_u)
             after = _add(cost_t, cost_u)
             # Sideways moves (same conflicts, any spread) now and then shake a stuck table.
@@ -235,10 +246,14 @@ def _role_repeats(union_a: list, union_b: list) -> tuple[list, list]:
 def _annotate(draw: TableDraw, union_a: list, union_b: list, context: _Context) -> TableDraw:
     partners, opponents = _role_repeats(union_a, union_b)
     everyone = union_a + union_b
-    clubs = [(x.id, y.id) for x, y in itertools.combinations(everyone, 2)
-             if x.club is not None and x.club == y.club]
-    met = [(x.id, y.id) for x, y in itertools.combinations(everyone, 2)
-           if y.id in context.met[x.id]]
+    clubs = [
+        (x.id, y.id)
+        for x, y in itertools.combinations(everyone, 2)
+        if x.club is not None and x.club == y.club
+    ]
+    met = [
+        (x.id, y.id) for x, y in itertools.combinations(everyone, 2) if y.id in context.met[x.id]
+    ]
     if partners:
         draw.flags.append(flags.REPEAT_PARTNER)
         draw.details["repeat_partners"] = partners

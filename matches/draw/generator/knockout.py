@@ -4,6 +4,7 @@ The bracket has the next power of two places. Seeds are placed so that 1 and 2 c
 in the final, 1-4 and 2-3 in the semi-finals, and so on; the places left over are byes, which
 therefore go to the top seeds.
 """
+
 from __future__ import annotations
 
 from typing import Hashable, Sequence
@@ -40,11 +41,17 @@ def first_round(seeded: Sequence[Hashable]) -> list[Pairing]:
     for k in range(0, places, 2):
         top, bottom = order[k], order[k + 1]
         if bottom > len(seeded):
-            pairings.append(Pairing(a=seeded[top - 1], b=None, flags=[flags.BYE],
-                                    details={"seed_a": top}))
+            pairings.append(
+                Pairing(a=seeded[top - 1], b=None, flags=[flags.BYE], details={"seed_a": top})
+            )
         else:
-            pairings.append(Pairing(a=seeded[top - 1], b=seeded[bottom - 1],
-                                    details={"seed_a": top, "seed_b": bottom}))
+            pairings.append(
+                Pairing(
+                    a=seeded[top - 1],
+                    b=seeded[bottom - 1],
+                    details={"seed_a": top, "seed_b": bottom},
+                )
+            )
     return pairings
 
 

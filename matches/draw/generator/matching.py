@@ -6,6 +6,7 @@ the criteria: each radix is larger than the largest possible *total* of every cr
 it, so no amount of a lower criterion can outweigh one unit of a higher one. The matching
 itself is Edmonds' blossom algorithm (networkx `max_weight_matching`), exact and O(n^3).
 """
+
 from __future__ import annotations
 
 from typing import Hashable, Sequence
@@ -34,9 +35,7 @@ def combine_costs(edge_costs: dict, pairs_in_matching: int) -> dict:
     return combined
 
 
-def min_cost_perfect_matching(
-    nodes: Sequence[Hashable], edge_costs: dict
-) -> list | None:
+def min_cost_perfect_matching(nodes: Sequence[Hashable], edge_costs: dict) -> list | None:
     """Pair every node at the least lexicographic cost; None when no perfect matching exists.
 
     `edge_costs` maps (u, v) to a tuple of non-negative integers, most important first.

@@ -3,12 +3,13 @@
 Entrants are numbered 1..n in seed order; with an odd n, number n+1 is the bye. In each round
 the first-named entrant of a pair takes the odd seats (side A), as White does in chess.
 """
+
 from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from .types import Pairing, SeatingError
 from . import types as flags
+from .types import Pairing, SeatingError
 
 
 def berger_round(size: int, round_number: int) -> list[tuple[int, int]]:

@@ -4,6 +4,7 @@ Like colours in chess: each union should sit on both sides about equally often. 
 has sat more often on one side *needs* the other (strength 2); a balanced union that sat last
 on one side *would like* the other (strength 1); a union with no history has no wish.
 """
+
 from __future__ import annotations
 
 import random

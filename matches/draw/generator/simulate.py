@@ -1,4 +1,5 @@
 """A Swiss event with random results, for benchmarks, tests and the demo (no database)."""
+
 from __future__ import annotations
 
 import random

@@ -30,6 +30,7 @@ it achieved; when they are equal and there is no rematch, the round is optimal o
 criteria. Where the bound is out of reach because rematches force floats, `bench/seating.py
 --check-exact` matches the same standings in one piece and shows the same figures.
 """
+
 from __future__ import annotations
 
 import random
@@ -109,6 +110,7 @@ def _check(entrants: list) -> None:
 
 # --- round 1 ----------------------------------------------------------------------------
 
+
 def _first_round(entrants: list, rng: random.Random, seeded: bool, exact_limit: int) -> list:
     """Seeded: the top half meets the bottom half (1 v n/2+1, ...). Random: a seeded shuffle.
     With an odd field the last in the order sits out. Unions of one club that the fold puts
@@ -129,8 +131,7 @@ def _first_round(entrants: list, rng: random.Random, seeded: bool, exact_limit: 
 
 
 def _same_club(x, y) -> bool:
-    return (x is not BYE_SLOT and y is not BYE_SLOT and x.club is not None
-            and x.club == y.club)
+    return x is not BYE_SLOT and y is not BYE_SLOT and x.club is not None and x.club == y.club
 
 
 def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
@@ -144,8 +145,10 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
         costs = {}
         for i in range(n):
             for j in range(n):
-                costs[(("t", i), ("b", j))] = (1 if _same_club(tops[i], bottoms[j]) else 0,
-                                               abs(i - j))
+                costs[(("t", i), ("b", j))] = (
+                    1 if _same_club(tops[i], bottoms[j]) else 0,
+                    abs(i - j),
+                )
         # Tops never meet tops: only top-bottom edges exist, so the matching is a permutation.
         matched = min_cost_perfect_matching(nodes, costs)
         if matched is not None:
@@ -160,8 +163,11 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
             continue
         for distance in range(1, n):
             for j in (i + distance, i - distance):
-                if 0 <= j < n and not _same_club(tops[i], bottoms[j]) \
-                        and not _same_club(tops[j], bottoms[i]):
+                if (
+                    0 <= j < n
+                    and not _same_club(tops[i], bottoms[j])
+                    and not _same_club(tops[j], bottoms[i])
+                ):
                     bottoms[i], bottoms[j] = bottoms[j], bottoms[i]
                     break
             else:
@@ -171,6 +177,7 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
 
 
 # --- later rounds: exact matching --------------------------------------------------------
+
 
 def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tuple:
     if y is BYE_SLOT or x is BYE_SLOT:
@@ -311,7 +318,7 @@ def _interleave_wishes(order: list) -> list:
         want_b = [e for e in group if desire_for_a(e) < 0]
         neutral = [e for e in group if desire_for_a(e) == 0]
         for k in range(max(len(want_a), len(want_b))):
-            result.extend(want_a[k:k + 1] + want_b[k:k + 1])
+            result.extend(want_a[k : k + 1] + want_b[k : k + 1])
         result.extend(neutral)
     return result
 
@@ -324,8 +331,10 @@ def _chunk_end(start: int, wanted: int, n: int, chunk_size: int) -> int:
 
 # --- flags and quality ------------------------------------------------------------------
 
-def _finish(pairs: list, rng: random.Random, first_round: bool = False,
-            seeded: bool = True) -> Draw:
+
+def _finish(
+    pairs: list, rng: random.Random, first_round: bool = False, seeded: bool = True
+) -> Draw:
     pairings = []
     byes = []
     entrants = {}
@@ -334,17 +343,22 @@ def _finish(pairs: list, rng: random.Random, first_round: bool = False,
             union = y if x is BYE_SLOT else x
             bye = annotate(union, None)
             # Why this union: the last seed, the random draw, or the lowest score (later rounds).
-            bye.details["bye_reason"] = (("last_seed" if seeded else "random")
-                                         if first_round else "lowest")
+            bye.details["bye_reason"] = (
+                ("last_seed" if seeded else "random") if first_round else "lowest"
+            )
             byes.append(bye)
             continue
         a, b = assign_sides(x, y, rng)
         entrants[a.id], entrants[b.id] = a, b
         pairings.append(annotate(a, b))
     # Top boards first: the highest scores play at table 1.
-    pairings.sort(key=lambda p: (-max(p.details["score_a"], p.details["score_b"]),
-                                 -min(p.details["score_a"], p.details["score_b"]),
-                                 min(entrants[p.a].rank, entrants[p.b].rank)))
+    pairings.sort(
+        key=lambda p: (
+            -max(p.details["score_a"], p.details["score_b"]),
+            -min(p.details["score_a"], p.details["score_b"]),
+            min(entrants[p.a].rank, entrants[p.b].rank),
+        )
+    )
     draw = Draw(pairings=pairings + byes)
     draw.quality = measure(draw, entrants)
     return draw

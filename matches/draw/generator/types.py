@@ -1,4 +1,5 @@
 """Plain values the seating engine reads and returns."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -3,17 +3,18 @@
 Individual entries only; two to four players a table (G4), opponents rotated round by round;
 each hand stands alone (no tributes between hands), scored by place points per hand.
 """
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.models import Event
 from matches.games.adapter import GameAdapter
-from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog import draw, public, results, standings
+from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.referee import ResultForm
+from matches.models import Event
 
 
 class GiogAdapter(GameAdapter):
@@ -32,9 +33,9 @@ class GiogAdapter(GameAdapter):
         ("hands", gettext_lazy("手数"), True),
     )
     export_player_columns = tuple((key, title) for key, title, _numeric in player_columns)
+
     def deal_name(self, number: int) -> str:
         return _("第%(n)s手") % {"n": number}
-
 
     def validate_event(self, event) -> dict:
         if event.entry_type not in self.entry_types:
@@ -68,7 +69,8 @@ class GiogAdapter(GameAdapter):
     def table_is_full(self, seat_numbers) -> bool:
         # G4: two to four players, on seats 1..n
         return 2 <= len(seat_numbers) <= 4 and list(seat_numbers) == list(
-            range(1, len(seat_numbers) + 1))
+            range(1, len(seat_numbers) + 1)
+        )
 
     def public_table(self, event, round_, match, visible):
         return public.table(event, round_, match, visible)

@@ -8,6 +8,7 @@
 Exit status: 0 valid (and for replay, no mismatches), 1 not, 2 the document is unreadable
 (then the output is `{"valid": false, "error": {"code": "bad_document", "message": ...}}`).
 """
+
 from __future__ import annotations
 
 import json
@@ -34,10 +35,15 @@ class Command(BaseCommand):
         selfplay.add_argument("--hands", type=int, required=True)
         selfplay.add_argument("--seed", type=int, required=True)
         selfplay.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-        selfplay.add_argument("--must-compete", action="store_true",
-                              help="play with the must_compete variant (G8)")
-        selfplay.add_argument("--tie-order", choices=TIE_ORDERS, default="seat",
-                              help="tie-break between followers (G9)")
+        selfplay.add_argument(
+            "--must-compete", action="store_true", help="play with the must_compete variant (G8)"
+        )
+        selfplay.add_argument(
+            "--tie-order",
+            choices=TIE_ORDERS,
+            default="seat",
+            help="tie-break between followers (G9)",
+        )
         selfplay.add_argument("--out", required=True, help="JSON-lines file, or - for stdout")
 
     def handle(self, *args, **options):
@@ -80,8 +86,9 @@ class Command(BaseCommand):
             rules["must_compete"] = True
         if options["tie_order"] != "seat":
             rules["tie_order"] = options["tie_order"]
-        records = game.selfplay(options["hands"], options["seed"], players=options["players"],
-                                rules=rules)
+        records = game.selfplay(
+            options["hands"], options["seed"], players=options["players"], rules=rules
+        )
         lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
         if options["out"] == "-":
             self.stdout.write(lines, ending="")

@@ -5,17 +5,18 @@ table's last hand (so a referee link has something to enter). Hands come from th
 self-play (`giog-hand/1` records); odd hands are reported as the record, even hands as the
 referee's summary of it, all through the results service (the same path as a real event).
 """
+
 from __future__ import annotations
 
 import datetime
 import random
 
-from matches.events.demo_names import CLUBS, person_name
-from matches.models import Event, RefereeLink, Registration, Round, Stage
-from matches.games.giog.engine.selfplay import selfplay
-from matches.results import service as results
 from matches import permissions
 from matches.draw import service as seating
+from matches.events.demo_names import CLUBS, person_name
+from matches.games.giog.engine.selfplay import selfplay
+from matches.models import Event, RefereeLink, Registration, Round, Stage
+from matches.results import service as results
 from matches.standings import service as standings
 from players.models import Club, Player
 
@@ -26,14 +27,19 @@ def hand_report(players: int, seed: int) -> tuple[dict, dict]:
     """(record without its claim, the summary a referee would write of it)."""
     record = next(iter(selfplay(1, seed, players=players)))
     claimed = record.pop("claimed")
-    summary = {"format": "giog-outcome/1", "players": players, "won": claimed["won"],
-               "beheaded": claimed["beheaded"]}
+    summary = {
+        "format": "giog-outcome/1",
+        "players": players,
+        "won": claimed["won"],
+        "beheaded": claimed["beheaded"],
+    }
     return record, summary
 
 
 def play_hand(match, number: int, seed: int) -> None:
-    link = RefereeLink.objects.filter(table=match.table, revoked_at__isnull=True).first() or \
-        RefereeLink.objects.create(table=match.table, label="demo")
+    link = RefereeLink.objects.filter(
+        table=match.table, revoked_at__isnull=True
+    ).first() or RefereeLink.objects.create(table=match.table, label="demo")
     players = match.table.seats.count()
     record, summary = hand_report(players, seed)
     deal = results.deal_for(match, number)
@@ -43,14 +49,21 @@ def play_hand(match, number: int, seed: int) -> None:
         results.submit_report(deal, summary, None, permissions.Actor.from_link(link))
 
 
-def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
-                    seed: int = 2027) -> Event:
+def build_giog_demo(
+    organiser=None, *, players: int = 10, hands: int = 3, seed: int = 2027
+) -> Event:
     rng = random.Random(seed)
     event = Event.objects.create(
-        name=GIOG_DEMO_NAME, venue="青岛市民健身中心", start_date=datetime.date(2026, 5, 3),
-        game="giog", entry_type=Event.EntryType.INDIVIDUAL, published=True,
-        deals_per_match=hands, place_points=[3, 2, 1, 0],
-        result_confirmation=Event.Confirmation.NONE, labels={"deal": "手", "match": "桌"},
+        name=GIOG_DEMO_NAME,
+        venue="青岛市民健身中心",
+        start_date=datetime.date(2026, 5, 3),
+        game="giog",
+        entry_type=Event.EntryType.INDIVIDUAL,
+        published=True,
+        deals_per_match=hands,
+        place_points=[3, 2, 1, 0],
+        result_confirmation=Event.Confirmation.NONE,
+        labels={"deal": "手", "match": "桌"},
     )
     if organiser is not None:
         event.organisers.add(organiser)
@@ -58,8 +71,9 @@ def build_giog_demo(organiser=None, *, players: int = 10, hands: int = 3,
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
     for k in range(1, players + 1):
         player = Player.objects.create(name=person_name(rng), club=clubs[k % len(clubs)])
-        Registration.objects.create(event=event, player=player, seed=k,
-                                    status=Registration.Status.CHECKED_IN)
+        Registration.objects.create(
+            event=event, player=player, seed=k, status=Registration.Status.CHECKED_IN
+        )
     for number in (1, 2):
         round_ = seating.create_round(stage, seed=seed * 100 + number, user=organiser)
         seating.publish_round(round_, user=organiser)

@@ -5,22 +5,24 @@ Match between two drawn seat groups (odd and even seats), RoundEntries and Table
 result entry, referee links and the public pages work unchanged. Giog has no sides: the groups
 only satisfy the model (docs/giog.md, "Giog tournaments").
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
 
-from matches.models import Match, Round, TableSeat
-from matches.draw.generator import types as flags
-from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
 from matches.draw import history
+from matches.draw.generator import types as flags
 from matches.draw.service import jsonable, write_individual_tables
+from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
+from matches.models import Match, Round, TableSeat
 
 
 def met_counts(event, before_round: int) -> dict:
     """player id -> {other player id: rounds they sat at one table}, before `before_round`."""
     tables = defaultdict(list)
     for table_id, player_id in TableSeat.objects.filter(
-            round__event=event, round__number__lt=before_round).values_list("table_id", "player_id"):
+        round__event=event, round__number__lt=before_round
+    ).values_list("table_id", "player_id"):
         tables[table_id].append(player_id)
     met = defaultdict(lambda: defaultdict(int))
     for seated in tables.values():
@@ -38,8 +40,9 @@ def players(event, round_number: int) -> dict:
         player = registration.player
         if player is None:
             continue
-        found[player.id] = GiogPlayer(id=player.id, rank=rank, club=player.club_id,
-                                      met=dict(met.get(player.id, {})))
+        found[player.id] = GiogPlayer(
+            id=player.id, rank=rank, club=player.club_id, met=dict(met.get(player.id, {}))
+        )
     return found
 
 

@@ -1,5 +1,6 @@
 """What the public sees of a Giog table and player: each hand's places, pieces won, beheadings
 and points (the shared public pages and API call these through the Giog adapter)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -19,10 +20,16 @@ def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
     rows = []
     for place, group in numbered(tally.finish):
         for seat in group:
-            rows.append({"place": place, "seat": seat, "player": seats.get(seat),
-                         "won": tally.points[seat - 1] if seat - 1 < len(tally.points) else None,
-                         "points": format_points(points[seat]),
-                         "beheaded": seat in tally.burners})
+            rows.append(
+                {
+                    "place": place,
+                    "seat": seat,
+                    "player": seats.get(seat),
+                    "won": tally.points[seat - 1] if seat - 1 < len(tally.points) else None,
+                    "points": format_points(points[seat]),
+                    "beheaded": seat in tally.burners,
+                }
+            )
     return rows
 
 
@@ -30,9 +37,15 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
     """(page template, live fragment template, context) of a table's public page."""
     seats = selectors.table_seats(match)
     tallies = selectors.table_tallies(match) if visible else {}
-    hands = [{"deal": deal, "places": hand_row(tallies[deal.pk], seats, event.place_points)
-              if deal.pk in tallies else []}
-             for deal in match.deals.order_by("number")]
+    hands = [
+        {
+            "deal": deal,
+            "places": hand_row(tallies[deal.pk], seats, event.place_points)
+            if deal.pk in tallies
+            else [],
+        }
+        for deal in match.deals.order_by("number")
+    ]
     context = {"seats": sorted(seats.values(), key=lambda s: s.seat), "hands": hands}
     return "giog/public/table.html", "giog/public/_table_hands.html", context
 
@@ -47,13 +60,18 @@ def player(event, player, seats: list) -> tuple[str, dict]:
         if visible:
             for tally in selectors.seat_tallies(seat):
                 seated = sum(len(group) for group in tally.finish)
-                points = points_for_places(tally.finish,
-                                           points_table(event.place_points, seated))
+                points = points_for_places(tally.finish, points_table(event.place_points, seated))
                 place = next(k for k, g in numbered(tally.finish) if seat.seat in g)
                 won = tally.points[seat.seat - 1]
-                hands.append({"number": tally.deal.number, "place": place, "won": won,
-                              "points": format_points(points[seat.seat]),
-                              "beheaded": seat.seat in tally.burners})
+                hands.append(
+                    {
+                        "number": tally.deal.number,
+                        "place": place,
+                        "won": won,
+                        "points": format_points(points[seat.seat]),
+                        "beheaded": seat.seat in tally.burners,
+                    }
+                )
                 total += points[seat.seat]
                 totals["pieces"] += won
                 totals["hands"] += 1
@@ -65,27 +83,47 @@ def player(event, player, seats: list) -> tuple[str, dict]:
 def table_json(row: dict, visible: bool) -> dict:
     """A table of the public pairings API: its players by seat, and each hand's result."""
     match = row["match"]
-    entry = {"table": match.table.number, "bye": False,
-             "players": [{"seat": s.seat, "id": s.player_id, "name": s.player.name}
-                         for s in row["seats"]]}
+    entry = {
+        "table": match.table.number,
+        "bye": False,
+        "players": [
+            {"seat": s.seat, "id": s.player_id, "name": s.player.name} for s in row["seats"]
+        ],
+    }
     if visible:
         by_seat = {s.seat: s for s in row["seats"]}
         entry["result"] = {
             "complete": match.points_a is not None,
-            "hands": [{"number": t.deal.number, "places": t.finish,
-                       "won": {str(k): n for k, n in enumerate(t.points, 1)},
-                       "beheaded": t.burners,
-                       "points": {str(p["seat"]): p["points"]
-                                  for p in hand_row(t, by_seat, match.round.event.place_points)}}
-                      for t in row["deals"]],
+            "hands": [
+                {
+                    "number": t.deal.number,
+                    "places": t.finish,
+                    "won": {str(k): n for k, n in enumerate(t.points, 1)},
+                    "beheaded": t.burners,
+                    "points": {
+                        str(p["seat"]): p["points"]
+                        for p in hand_row(t, by_seat, match.round.event.place_points)
+                    },
+                }
+                for t in row["deals"]
+            ],
         }
     return entry
 
 
 def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]:
     """One line per seat and hand: places (G11/G12), pieces won, beheaded, points."""
-    header = [_("轮次"), _("桌号"), _("手"), _("名次"), _("座位"), _("选手"), _("赢子"), _("斩首"),
-              _("积分")]
+    header = [
+        _("轮次"),
+        _("桌号"),
+        _("手"),
+        _("名次"),
+        _("座位"),
+        _("选手"),
+        _("赢子"),
+        _("斩首"),
+        _("积分"),
+    ]
     seats = {}
     for seat in TableSeat.objects.filter(round__event=event).select_related("player"):
         seats.setdefault(seat.table_id, {})[seat.seat] = seat
@@ -94,7 +132,17 @@ def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]
         for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
             table_seats = seats.get(match.table_id, {})
             for p in hand_row(t, table_seats, event.place_points):
-                rows.append([match.round.number, match.table.number, t.deal.number, p["place"],
-                             p["seat"], p["player"].player.name if p["player"] else "",
-                             p["won"], "1" if p["beheaded"] else "", p["points"]])
+                rows.append(
+                    [
+                        match.round.number,
+                        match.table.number,
+                        t.deal.number,
+                        p["place"],
+                        p["seat"],
+                        p["player"].player.name if p["player"] else "",
+                        p["won"],
+                        "1" if p["beheaded"] else "",
+                        p["points"],
+                    ]
+                )
     return header, rows

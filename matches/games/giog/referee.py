@@ -4,6 +4,7 @@ record, checked live by htmx against the Giog engine (errors carry their G rule 
 The shared referee pages (`matches/views/referee.py`) use it through `GiogAdapter.result_form`;
 a hand is a `Deal` of the table's match, reported through `matches.results.service`.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -65,15 +66,25 @@ class HandEntry:
             entry.raw[seat] = text
             entry.won[seat] = _int(text) if text else None
             if text and entry.won[seat] is None:
-                entry.form_errors.append({"rule": "G10", "code": "bad_won",
-                                          "message": f"seat {seat}: {text!r} is not a count"})
+                entry.form_errors.append(
+                    {
+                        "rule": "G10",
+                        "code": "bad_won",
+                        "message": f"seat {seat}: {text!r} is not a count",
+                    }
+                )
         entry.beheaded = [s for s in seats if data.get(f"beheaded_{s}")]
         entry.hand_record_text = (data.get("hand_record") or "")[:MAX_HAND_RECORD]
         upload = (files or {}).get("hand_record_file")
         if upload is not None and upload.size:
             if upload.size > MAX_HAND_RECORD:
-                entry.form_errors.append({"rule": None, "code": "bad_document",
-                                          "message": "the hand record file is too large"})
+                entry.form_errors.append(
+                    {
+                        "rule": None,
+                        "code": "bad_document",
+                        "message": "the hand record file is too large",
+                    }
+                )
             else:
                 entry.hand_record_text = upload.read().decode("utf-8", errors="replace")
         entry.idempotency_key = (data.get("idempotency_key") or uuid.uuid4().hex)[:100]
@@ -87,9 +98,12 @@ class HandEntry:
         """The giog-outcome/1 summary; None when only a hand record was given."""
         if not self.has_outcome and self.hand_record_text.strip():
             return None
-        return {"format": OUTCOME_FORMAT, "players": len(self.seats),
-                "won": {str(s): self.won[s] for s in self.seats if self.won.get(s) is not None},
-                "beheaded": list(self.beheaded)}
+        return {
+            "format": OUTCOME_FORMAT,
+            "players": len(self.seats),
+            "won": {str(s): self.won[s] for s in self.seats if self.won.get(s) is not None},
+            "beheaded": list(self.beheaded),
+        }
 
     def problems(self) -> list[dict]:
         return list(self.form_errors)
@@ -126,9 +140,16 @@ def hand_rows(rows: list[dict], names: dict) -> list[dict]:
             beheaded = set(verdict.get("beheaded") or [])
             for place, group in numbered(verdict.get("places") or []):
                 for seat in group:
-                    places.append({"place": place, "seat": seat, "name": names.get(seat),
-                                   "won": won.get(str(seat)), "points": points.get(str(seat)),
-                                   "beheaded": seat in beheaded})
+                    places.append(
+                        {
+                            "place": place,
+                            "seat": seat,
+                            "name": names.get(seat),
+                            "won": won.get(str(seat)),
+                            "points": points.get(str(seat)),
+                            "beheaded": seat in beheaded,
+                        }
+                    )
         described.append({**row, "places": places})
     return described
 
@@ -177,6 +198,8 @@ class ResultForm:
         names = {s["seat"]: s["player"].name for s in seats}
         return {
             "deal_rows": hand_rows(context.get("deal_rows") or [], names),
-            "entry_seats": [{**s, "won": entry.raw.get(s["seat"], ""),
-                             "beheaded": s["seat"] in entry.beheaded} for s in seats],
+            "entry_seats": [
+                {**s, "won": entry.raw.get(s["seat"], ""), "beheaded": s["seat"] in entry.beheaded}
+                for s in seats
+            ],
         }

@@ -5,16 +5,17 @@ A report is a referee's summary `giog-outcome/1` (pieces won per seat, beheaded 
 hand record `giog-hand/1`, or both. Everything else (storing, idempotency, confirmation,
 corrections, the audit trail) is shared, in `matches.results.service`.
 """
+
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from matches.models import TableSeat
 from matches.games.errors import BadDocument
-from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places
 from matches.games.giog.engine.game import GiogGame
+from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places
 from matches.games.giog.standings import format_points, points_table
+from matches.models import TableSeat
 from matches.results.errors import Checked, ResultError, require_documents
 
 HAND_FORMAT = "giog-hand/1"
@@ -66,30 +67,57 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
         except BadDocument as exc:
             raise ResultError("bad_document", f"hand record: {exc.message}")
         if record.get("players") != seats:
-            errors.append({"rule": "G4", "code": "players_mismatch",
-                           "message": f"the hand record is for {record.get('players')} players; "
-                                      f"this table seats {seats}"})
+            errors.append(
+                {
+                    "rule": "G4",
+                    "code": "players_mismatch",
+                    "message": f"the hand record is for {record.get('players')} players; "
+                    f"this table seats {seats}",
+                }
+            )
         if not replay_verdict["valid"]:
             error = replay_verdict.get("error") or {}
             where = "setup" if error.get("action") is None else f"action {error.get('action')}"
-            errors.append({"rule": error.get("rule"), "code": error.get("code", "illegal_play"),
-                           "message": f"hand record, {where}: {error.get('message', '')}"})
+            errors.append(
+                {
+                    "rule": error.get("rule"),
+                    "code": error.get("code", "illegal_play"),
+                    "message": f"hand record, {where}: {error.get('message', '')}",
+                }
+            )
         elif not replay_verdict["complete"]:
-            errors.append({"rule": "G10", "code": "hand_incomplete",
-                           "message": "the hand record stops before every hand is empty"})
+            errors.append(
+                {
+                    "rule": "G10",
+                    "code": "hand_incomplete",
+                    "message": "the hand record stops before every hand is empty",
+                }
+            )
         for mismatch in replay_verdict.get("mismatches") or []:
-            errors.append({
-                "rule": MISMATCH_RULES.get(mismatch["field"]), "code": "play_log_mismatch",
-                "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
-                           f"the hand record gives {mismatch['replayed']}",
-            })
+            errors.append(
+                {
+                    "rule": MISMATCH_RULES.get(mismatch["field"]),
+                    "code": "play_log_mismatch",
+                    "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
+                    f"the hand record gives {mismatch['replayed']}",
+                }
+            )
         if summary is None:
-            summary = {"format": OUTCOME_FORMAT, "players": record.get("players"),
-                       "won": replay_verdict["won"], "beheaded": replay_verdict["beheaded"]}
+            summary = {
+                "format": OUTCOME_FORMAT,
+                "players": record.get("players"),
+                "won": replay_verdict["won"],
+                "beheaded": replay_verdict["beheaded"],
+            }
     if summary.get("players") != seats and not any(e["code"] == "players_mismatch" for e in errors):
-        errors.append({"rule": "G4", "code": "players_mismatch",
-                       "message": f"the summary is for {summary.get('players')} players; this "
-                                  f"table seats {seats}"})
+        errors.append(
+            {
+                "rule": "G4",
+                "code": "players_mismatch",
+                "message": f"the summary is for {summary.get('players')} players; this "
+                f"table seats {seats}",
+            }
+        )
     try:
         verdict = dict(game.check_summary(summary))
     except BadDocument as exc:

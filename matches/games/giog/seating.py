@@ -9,6 +9,7 @@
 
 The same players, history and seed give the same draw. Pure Python, like the other pairers.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -70,8 +71,9 @@ def _add(a: tuple, b: tuple) -> tuple:
     return tuple(i + j for i, j in zip(a, b))
 
 
-def draw_giog(players: Iterable[GiogPlayer], *, seed: int = 0,
-              attempts: int | None = None) -> GiogDraw:
+def draw_giog(
+    players: Iterable[GiogPlayer], *, seed: int = 0, attempts: int | None = None
+) -> GiogDraw:
     started = time.perf_counter()
     players = sorted(players, key=lambda p: (p.rank, str(p.id)))
     if len({p.id for p in players}) != len(players):
@@ -86,7 +88,7 @@ def draw_giog(players: Iterable[GiogPlayer], *, seed: int = 0,
         rng.shuffle(order)
         tables, start = [], 0
         for size in sizes:
-            tables.append(order[start:start + size])
+            tables.append(order[start : start + size])
             start += size
         swaps = _improve(tables)
         total = (0, 0)
@@ -118,8 +120,8 @@ def _improve(tables: list) -> int:
                 continue
             before = _add(costs[t], costs[u])
             for i, j in itertools.product(range(len(tables[t])), range(len(tables[u]))):
-                new_t = tables[t][:i] + [tables[u][j]] + tables[t][i + 1:]
-                new_u = tables[u][:j] + [tables[t][i]] + tables[u][j + 1:]
+                new_t = tables[t][:i] + [tables[u][j]] + tables[t][i + 1 :]
+                new_u = tables[u][:j] + [tables[t][i]] + tables[u][j + 1 :]
                 cost_t, cost_u = table_cost(new_t), table_cost(new_u)
                 if _add(cost_t, cost_u) < before:
                     tables[t], tables[u] = new_t, new_u
@@ -136,8 +138,11 @@ def describe(seated: list) -> GiogTable:
     """Flags and details of a table as seated (also after a swap by hand)."""
     table = GiogTable(seats=[p.id for p in seated])
     repeats = [(x.id, y.id) for x, y in itertools.combinations(seated, 2) if x.met.get(y.id)]
-    clubs = [(x.id, y.id) for x, y in itertools.combinations(seated, 2)
-             if x.club is not None and x.club == y.club]
+    clubs = [
+        (x.id, y.id)
+        for x, y in itertools.combinations(seated, 2)
+        if x.club is not None and x.club == y.club
+    ]
     if repeats:
         table.flags.append(flags.REPEAT_OPPONENT)
         table.details["repeat_opponents"] = repeats

@@ -1,5 +1,6 @@
 """Giog's settings as a form: the points for each place of a hand (G11), read-only once the
 first round is published. Giog has no presets: the default table is its one 'preset'."""
+
 from __future__ import annotations
 
 from django import forms
@@ -45,7 +46,8 @@ class GiogSettingsForm(forms.Form):
             validate_place_points(points)
         except forms.ValidationError:
             raise forms.ValidationError(
-                _("G11：名次分须从第 1 名到第 4 名不递增，如 3, 2, 1, 0")) from None
+                _("G11：名次分须从第 1 名到第 4 名不递增，如 3, 2, 1, 0")
+            ) from None
         data["place_points"] = points
         return data
 
@@ -53,17 +55,30 @@ class GiogSettingsForm(forms.Form):
         return {"place_points": self.cleaned_data["place_points"]}
 
     def groups(self) -> list[dict]:
-        return [{"key": "places", "title": _("名次分（G11）"),
-                 "description": _("每手按名次得分；不足四人的桌用前几项；并列名次平分。"),
-                 "fields": [self[f"place_{k}"] for k in PLACES]}]
+        return [
+            {
+                "key": "places",
+                "title": _("名次分（G11）"),
+                "description": _("每手按名次得分；不足四人的桌用前几项；并列名次平分。"),
+                "fields": [self[f"place_{k}"] for k in PLACES],
+            }
+        ]
 
     def preset_rows(self) -> list[dict]:
         return []
 
     def diff(self) -> list[dict]:
-        points = (self.cleaned_data["place_points"]
-                  if self.is_bound and self.is_valid() else self.current)
-        return [{"flag": f"place_{k}", "rule": "G11", "label": PLACE_LABELS[k],
-                 "preset": str(default), "chosen": str(chosen)}
-                for k, default, chosen in zip(PLACES, DEFAULT_PLACE_POINTS, points)
-                if default != chosen]
+        points = (
+            self.cleaned_data["place_points"] if self.is_bound and self.is_valid() else self.current
+        )
+        return [
+            {
+                "flag": f"place_{k}",
+                "rule": "G11",
+                "label": PLACE_LABELS[k],
+                "preset": str(default),
+                "chosen": str(chosen),
+            }
+            for k, default, chosen in zip(PLACES, DEFAULT_PLACE_POINTS, points)
+            if default != chosen
+        ]

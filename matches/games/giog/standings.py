@@ -8,12 +8,13 @@ per seat, seat 1 first; `burners` = the beheaded seats; `score_a`/`score_b` = 0 
 Ranking (docs/giog.md): total place points, then pieces won, then first places, then fewer
 beheadings; players equal on all four share a rank.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
-from matches.models import DealTally, Match, Registration, TableSeat
 from matches.games.giog.engine.outcome import points_for_places
+from matches.models import DealTally, Match, Registration, TableSeat
 from matches.standings.match_result import final_reports
 
 
@@ -25,10 +26,16 @@ def hand_values(report) -> dict | None:
     if not places or not isinstance(won, dict):
         return None
     seats = sorted(int(s) for s in won)
-    return {"finish": [sorted(group) for group in places],
-            "points": [int(won[str(s)]) for s in seats],
-            "burners": sorted(verdict.get("beheaded") or []),
-            "score_a": 0, "score_b": 0, "strung": "", "streak": 0, "tributes": []}
+    return {
+        "finish": [sorted(group) for group in places],
+        "points": [int(won[str(s)]) for s in seats],
+        "burners": sorted(verdict.get("beheaded") or []),
+        "score_a": 0,
+        "score_b": 0,
+        "strung": "",
+        "streak": 0,
+        "tributes": [],
+    }
 
 
 def settle_match(match: Match) -> Match:
@@ -56,8 +63,11 @@ def settle_match(match: Match) -> Match:
     regular = [d for d in deals if d.number <= event.deals_per_match]
     done = all(d.pk in tallies for d in regular)
     # Giog has no match result: 0/0 only marks the table complete (close_round, "unfinished").
-    values = ({"score_a": 0, "score_b": 0, "points_a": 0, "points_b": 0} if done else
-              {"score_a": None, "score_b": None, "points_a": None, "points_b": None})
+    values = (
+        {"score_a": 0, "score_b": 0, "points_a": 0, "points_b": 0}
+        if done
+        else {"score_a": None, "score_b": None, "points_a": None, "points_b": None}
+    )
     if any(getattr(match, k) != v for k, v in values.items()):
         Match.objects.filter(pk=match.pk).update(**values)
         for k, v in values.items():
@@ -70,7 +80,7 @@ def points_table(place_points: list, players: int) -> list[int]:
     the last place always the last entry (so a beheaded or last player scores the bottom
     value at any table, and tables of 3 and 4 give nearly the same points on average)."""
     table = list(place_points)
-    return table[:players - 1] + [table[-1]]
+    return table[: players - 1] + [table[-1]]
 
 
 def numbered(groups: list) -> list[tuple[int, list]]:
@@ -90,18 +100,33 @@ def format_points(value: Fraction) -> str:
 
 
 def player_rows(event, rounds) -> list[dict]:
-    players = dict(Registration.objects.filter(event=event, player__isnull=False)
-                   .values_list("player_id", "player__name"))
+    players = dict(
+        Registration.objects.filter(event=event, player__isnull=False).values_list(
+            "player_id", "player__name"
+        )
+    )
     seats = {}
     for table_id, seat, player_id, name in TableSeat.objects.filter(round__in=rounds).values_list(
-            "table_id", "seat", "player_id", "player__name"):
+        "table_id", "seat", "player_id", "player__name"
+    ):
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, name)
-    lines = {pid: {"player": pid, "name": name, "union": "", "points": Fraction(0), "pieces": 0,
-                   "firsts": 0, "beheaded": 0, "hands": 0}
-             for pid, name in players.items()}
+    lines = {
+        pid: {
+            "player": pid,
+            "name": name,
+            "union": "",
+            "points": Fraction(0),
+            "pieces": 0,
+            "firsts": 0,
+            "beheaded": 0,
+            "hands": 0,
+        }
+        for pid, name in players.items()
+    }
     for table_id, finish, won, beheaded in DealTally.objects.filter(
-            match__round__in=rounds).values_list("match__table_id", "finish", "points", "burners"):
+        match__round__in=rounds
+    ).values_list("match__table_id", "finish", "points", "burners"):
         seated = sum(len(group) for group in finish)
         points = points_for_places(finish, points_table(event.place_points, seated))
         for seat, value in points.items():
@@ -129,6 +154,12 @@ def rank(lines: list[dict]) -> list[dict]:
     for index, line in enumerate(ordered, start=1):
         if rank_key(line) != previous:
             position, previous = index, rank_key(line)
-        rows.append({**line, "rank": position, "points": str(line["points"]),
-                     "points_display": format_points(line["points"])})
+        rows.append(
+            {
+                **line,
+                "rank": position,
+                "points": str(line["points"]),
+                "points_display": format_points(line["points"]),
+            }
+        )
     return rows

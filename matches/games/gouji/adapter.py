@@ -3,20 +3,21 @@
 Two unions of three at a six-seat table, seated alternately (union A on seats 1, 3, 5); deals
 follow on from one another within a match (R35 tributes, R40 strings of three).
 """
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.models import Event
 from matches.draw import service as draw
 from matches.games.adapter import GameAdapter
-from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
-from matches.games.gouji import public, results, standings
-from matches.games.gouji.referee_form import ResultForm
 from matches.games.errors import BadDocument, RuleViolation
+from matches.games.gouji import public, results, standings
+from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.referee_form import ResultForm
+from matches.models import Event
 
 
 class GoujiAdapter(GameAdapter):
@@ -45,7 +46,6 @@ class GoujiAdapter(GameAdapter):
 
     def deal_name(self, number: int) -> str:
         return _("第%(n)s局") % {"n": number}
-
 
     def validate_event(self, event) -> dict:
         """The rule set must be one the engine knows (a preset and flags of the spec)."""

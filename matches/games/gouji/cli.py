@@ -4,6 +4,7 @@ Each subcommand is one small `run_<name>` method plus its arguments in `add_argu
 JSON verdict goes to stdout; the exit status is 0 when valid, 1 when not, 2 when the document
 cannot be read (deal-record.md, "Command line and API").
 """
+
 from __future__ import annotations
 
 import json

@@ -4,6 +4,7 @@
 `rounds` rounds: draw, publish, random match results, close. Everything comes from `seed`, so
 the same call builds the same event.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -11,11 +12,10 @@ import random
 
 from django.db import transaction
 
-from matches.models import Event, Registration, Round, Stage, Union, UnionMember
 from matches.draw import service as seating
 from matches.events.demo_names import CLUBS, person_name
+from matches.models import Event, Registration, Round, Stage, Union, UnionMember
 from players.models import Club, Player
-
 
 
 @transaction.atomic
@@ -37,13 +37,21 @@ def build_demo_event(
     """
     rng = random.Random(seed)
     event = Event.objects.create(
-        name=name, venue="青岛市民健身中心", start_date=datetime.date(2026, 5, 1),
-        end_date=datetime.date(2026, 5, 2), entry_type=entry_type,
+        name=name,
+        venue="青岛市民健身中心",
+        start_date=datetime.date(2026, 5, 1),
+        end_date=datetime.date(2026, 5, 2),
+        entry_type=entry_type,
     )
     if organiser is not None:
         event.organisers.add(organiser)
-    stage = Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
-                                 planned_rounds=max(rounds + 1, 1))
+    stage = Stage.objects.create(
+        event=event,
+        order=1,
+        name="瑞士制",
+        format=Stage.Format.SWISS,
+        planned_rounds=max(rounds + 1, 1),
+    )
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
     if entry_type == Event.EntryType.TEAM:
         for k in range(1, unions + 1):
@@ -51,15 +59,18 @@ def build_demo_event(
             union = Union.objects.create(event=event, name=f"{club.name[:2]}联邦{k}", club=club)
             for order in (1, 2, 3):
                 player = Player.objects.create(name=person_name(rng), club=club)
-                UnionMember.objects.create(union=union, player=player, order=order,
-                                           is_captain=order == 1)
-            Registration.objects.create(event=event, union=union, seed=k,
-                                        status=Registration.Status.CHECKED_IN)
+                UnionMember.objects.create(
+                    union=union, player=player, order=order, is_captain=order == 1
+                )
+            Registration.objects.create(
+                event=event, union=union, seed=k, status=Registration.Status.CHECKED_IN
+            )
     else:
         for k in range(1, (players or unions * 3) + 1):
             player = Player.objects.create(name=person_name(rng), club=clubs[k % len(clubs)])
-            Registration.objects.create(event=event, player=player, seed=k,
-                                        status=Registration.Status.CHECKED_IN)
+            Registration.objects.create(
+                event=event, player=player, seed=k, status=Registration.Status.CHECKED_IN
+            )
     for number in range(1, rounds + 1):
         round_ = seating.create_round(stage, seed=seed * 100 + number, user=organiser)
         seating.publish_round(round_, user=organiser)
@@ -78,8 +89,10 @@ def play_random_results(round_: Round, rng: random.Random) -> None:
     """
     event = round_.event
     for match in round_.matches.filter(union_b__isnull=False):
-        total = sum(rng.choice([-12, -6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 12])
-                    for _ in range(event.deals_per_match))
+        total = sum(
+            rng.choice([-12, -6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 12])
+            for _ in range(event.deals_per_match)
+        )
         match.score_a, match.score_b = total, -total
         if total > 0:
             match.points_a, match.points_b = event.points_win, event.points_loss
@@ -88,4 +101,3 @@ def play_random_results(round_: Round, rng: random.Random) -> None:
         else:
             match.points_a = match.points_b = event.points_draw
         match.save(update_fields=["score_a", "score_b", "points_a", "points_b"])
-

@@ -5,6 +5,7 @@ Celery computes scores, tributes, match results and standings).
 Twelve unions; rounds 1-3 played and closed; round 4 published and half played, with one result
 waiting for confirmation and one disputed, so the organiser's dashboard has something to show.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -12,6 +13,8 @@ import random
 
 from django.contrib.auth import get_user_model
 
+from matches import permissions
+from matches.draw import service as seating
 from matches.events.demo_names import CLUBS, person_name
 from matches.models import (
     Event,
@@ -24,8 +27,6 @@ from matches.models import (
     UnionMember,
 )
 from matches.results import service as results
-from matches import permissions
-from matches.draw import service as seating
 from matches.standings import service as standings
 from players.models import Club, Player
 
@@ -53,8 +54,9 @@ def _captain_actor(union: Union) -> permissions.Actor:
 
 def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None = True) -> None:
     """The table's referee reports deal `number`; the losing union's captain confirms (or not)."""
-    link = RefereeLink.objects.filter(table=match.table, revoked_at__isnull=True).first() or \
-        RefereeLink.objects.create(table=match.table, label="demo")
+    link = RefereeLink.objects.filter(
+        table=match.table, revoked_at__isnull=True
+    ).first() or RefereeLink.objects.create(table=match.table, label="demo")
     referee = permissions.Actor.from_link(link)
     deal = results.deal_for(match, number)
     for _attempt in range(20):
@@ -68,8 +70,9 @@ def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None 
     if report.state == report.State.PENDING and confirm is not None:
         # The captain of the union the result makes lose confirms it (results service rule).
         loser = match.union_a if (report.score_a or 0) < 0 else match.union_b
-        results.confirm_report(report, _captain_actor(loser), agrees=confirm,
-                               note="" if confirm else "名次记错了")
+        results.confirm_report(
+            report, _captain_actor(loser), agrees=confirm, note="" if confirm else "名次记错了"
+        )
 
 
 def play_match(match, rng: random.Random) -> None:
@@ -80,26 +83,36 @@ def play_match(match, rng: random.Random) -> None:
     standings.settle_match(match.pk)
 
 
-def build_live_demo(organiser=None, *, unions: int = 12, rounds: int = 3, seed: int = 2026) -> Event:
+def build_live_demo(
+    organiser=None, *, unions: int = 12, rounds: int = 3, seed: int = 2026
+) -> Event:
     rng = random.Random(seed)
     event = Event.objects.create(
-        name=DEMO_NAME, venue="青岛市民健身中心", start_date=datetime.date(2026, 5, 1),
-        end_date=datetime.date(2026, 5, 2), published=True, deals_per_match=6,
+        name=DEMO_NAME,
+        venue="青岛市民健身中心",
+        start_date=datetime.date(2026, 5, 1),
+        end_date=datetime.date(2026, 5, 2),
+        published=True,
+        deals_per_match=6,
         result_confirmation=Event.Confirmation.CAPTAIN,
     )
     if organiser is not None:
         event.organisers.add(organiser)
-    stage = Stage.objects.create(event=event, order=1, name="瑞士制", format=Stage.Format.SWISS,
-                                 planned_rounds=rounds + 2)
+    stage = Stage.objects.create(
+        event=event, order=1, name="瑞士制", format=Stage.Format.SWISS, planned_rounds=rounds + 2
+    )
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
     for k in range(1, unions + 1):
         club = clubs[k % len(clubs)]
         union = Union.objects.create(event=event, name=f"{club.name[:2]}联邦{k}", club=club)
         for order in (1, 2, 3):
             player = Player.objects.create(name=person_name(rng), club=club)
-            UnionMember.objects.create(union=union, player=player, order=order, is_captain=order == 1)
-        Registration.objects.create(event=event, union=union, seed=k,
-                                    status=Registration.Status.CHECKED_IN)
+            UnionMember.objects.create(
+                union=union, player=player, order=order, is_captain=order == 1
+            )
+        Registration.objects.create(
+            event=event, union=union, seed=k, status=Registration.Status.CHECKED_IN
+        )
     for number in range(1, rounds + 1):
         round_ = seating.create_round(stage, seed=seed * 100 + number, user=organiser)
         seating.publish_round(round_, user=organiser)

@@ -1,5 +1,6 @@
 """What the public sees of a Gou Ji table and player: each deal's finish, points opened, the
 two unions' scores and the tributes owed before it; a player's places deal by deal."""
+
 from __future__ import annotations
 
 from matches import selectors
@@ -23,16 +24,32 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
         tally = tallies.get(deal.pk)
         finish = []
         if tally:
-            finish = [{"place": k + 1, "seat": seat, "player": seats.get(seat),
-                       "opened": seat in tally.points} for k, seat in enumerate(tally.finish)]
+            finish = [
+                {
+                    "place": k + 1,
+                    "seat": seat,
+                    "player": seats.get(seat),
+                    "opened": seat in tally.points,
+                }
+                for k, seat in enumerate(tally.finish)
+            ]
         owed = None
         if visible and deal.tributes_owed is not None:
-            owed = [{"from": _seat_label(seats, t["from"]), "to": _seat_label(seats, t["to"]),
-                     "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]), "cards": t["cards"]}
-                    for t in deal.tributes_owed]
+            owed = [
+                {
+                    "from": _seat_label(seats, t["from"]),
+                    "to": _seat_label(seats, t["to"]),
+                    "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]),
+                    "cards": t["cards"],
+                }
+                for t in deal.tributes_owed
+            ]
         deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
-    context = {"seats": sorted(seats.values(), key=lambda s: s.seat), "deals": deals,
-               "seat_names": {k: v.player.name for k, v in seats.items()}}
+    context = {
+        "seats": sorted(seats.values(), key=lambda s: s.seat),
+        "deals": deals,
+        "seat_names": {k: v.player.name for k, v in seats.items()},
+    }
     return "gouji/public/table.html", "gouji/public/_table_deals.html", context
 
 
@@ -64,18 +81,34 @@ def table_json(row: dict, visible: bool) -> dict:
     def side(union, seats):
         if union is None:
             return None
-        return {"id": union.pk, "name": union.name, "players": [
-            {"seat": s.seat, "id": s.player_id, "name": s.player.name} for s in seats]}
+        return {
+            "id": union.pk,
+            "name": union.name,
+            "players": [{"seat": s.seat, "id": s.player_id, "name": s.player.name} for s in seats],
+        }
 
-    entry = {"table": match.table.number if match.table_id else None, "bye": match.is_bye,
-             "union_a": side(match.union_a, row["seats_a"]),
-             "union_b": side(match.union_b, row["seats_b"])}
+    entry = {
+        "table": match.table.number if match.table_id else None,
+        "bye": match.is_bye,
+        "union_a": side(match.union_a, row["seats_a"]),
+        "union_b": side(match.union_b, row["seats_b"]),
+    }
     if visible:
         entry["result"] = {
-            "score_a": match.score_a, "score_b": match.score_b,
-            "points_a": match.points_a, "points_b": match.points_b,
-            "deals": [{"number": t.deal.number, "extra": t.deal.is_extra, "score_a": t.score_a,
-                       "score_b": t.score_b, "finish": t.finish, "points": t.points}
-                      for t in row["deals"]],
+            "score_a": match.score_a,
+            "score_b": match.score_b,
+            "points_a": match.points_a,
+            "points_b": match.points_b,
+            "deals": [
+                {
+                    "number": t.deal.number,
+                    "extra": t.deal.is_extra,
+                    "score_a": t.score_a,
+                    "score_b": t.score_b,
+                    "finish": t.finish,
+                    "points": t.points,
+                }
+                for t in row["deals"]
+            ],
         }
     return entry

@@ -4,6 +4,7 @@ The form keeps no state on the server: every re-render carries the whole entry i
 (the finishing order as "3,1,5", a row count for burns and suffocations), so a live check, a
 full-page post without JavaScript and the final submit all read the same fields.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -22,8 +23,15 @@ MAX_PLAY_LOG = 2 * 1024 * 1024
 
 #: Short Chinese names of the rules a summary can break (the engine's messages are English).
 RULE_NAMES = {
-    "R20": _("开点"), "R21": _("烧牌"), "R22": _("烧牌与反烧"), "R23": _("无头"),
-    "R27": _("闷"), "R29": _("革命"), "R30": _("名次"), "R34": _("宣点"), "R35": _("点贡"),
+    "R20": _("开点"),
+    "R21": _("烧牌"),
+    "R22": _("烧牌与反烧"),
+    "R23": _("无头"),
+    "R27": _("闷"),
+    "R29": _("革命"),
+    "R30": _("名次"),
+    "R34": _("宣点"),
+    "R35": _("点贡"),
 }
 #: What each engine code means, in the referee's words.
 CODE_TEXT = {
@@ -49,8 +57,12 @@ CODE_TEXT = {
     "incomplete_row": _("有一行未填完整"),
 }
 DECLARATION_LABELS = {"clear": _("明点"), "unclear": _("暗点"), "special": _("特殊")}
-BURN_OUTCOME_LABELS = {"success": _("烧成"), "counter": _("反烧"), "stopped": _("被中断"),
-                       "false": _("烧失败")}
+BURN_OUTCOME_LABELS = {
+    "success": _("烧成"),
+    "counter": _("反烧"),
+    "stopped": _("被中断"),
+    "false": _("烧失败"),
+}
 
 
 def _seat(value) -> int | None:
@@ -99,28 +111,37 @@ class DealEntry:
         elif _seat(tap) and _seat(tap) not in entry.finish and len(entry.finish) < 6:
             entry.finish.append(_seat(tap))
         entry.points = {s for s in SEATS if data.get(f"point_{s}")}
-        entry.declarations = {s: data[f"decl_{s}"] for s in SEATS
-                              if data.get(f"decl_{s}") in DECLARATIONS}
+        entry.declarations = {
+            s: data[f"decl_{s}"] for s in SEATS if data.get(f"decl_{s}") in DECLARATIONS
+        }
         entry.revolution = [s for s in SEATS if data.get(f"revolution_{s}")]
         entry.special_failed = {s for s in SEATS if data.get(f"special_failed_{s}")}
         burn_rows = _rows(data, "burn_rows") + (1 if data.get("add") == "burn" else 0)
         suff_rows = _rows(data, "suff_rows") + (1 if data.get("add") == "suffocation" else 0)
         for i in range(min(burn_rows, MAX_ROWS)):
             outcome = data.get(f"burn_{i}_outcome", "")
-            entry.burns.append({
-                "burner": _seat(data.get(f"burn_{i}_burner")),
-                "burned": _seat(data.get(f"burn_{i}_burned")),
-                "outcome": outcome if outcome in BURN_OUTCOMES else "success",
-            })
+            entry.burns.append(
+                {
+                    "burner": _seat(data.get(f"burn_{i}_burner")),
+                    "burned": _seat(data.get(f"burn_{i}_burned")),
+                    "outcome": outcome if outcome in BURN_OUTCOMES else "success",
+                }
+            )
         for i in range(min(suff_rows, MAX_ROWS)):
-            entry.suffocated.append({"seat": _seat(data.get(f"suff_{i}_seat")),
-                                     "by": _seat(data.get(f"suff_{i}_by"))})
+            entry.suffocated.append(
+                {"seat": _seat(data.get(f"suff_{i}_seat")), "by": _seat(data.get(f"suff_{i}_by"))}
+            )
         entry.play_log_text = data.get("play_log", "")[:MAX_PLAY_LOG]
         upload = (files or {}).get("play_log_file")
         if upload is not None and upload.size:
             if upload.size > MAX_PLAY_LOG:
-                entry.form_errors.append({"rule": None, "code": "bad_document",
-                                          "message": "the play log file is too large"})
+                entry.form_errors.append(
+                    {
+                        "rule": None,
+                        "code": "bad_document",
+                        "message": "the play log file is too large",
+                    }
+                )
             else:
                 entry.play_log_text = upload.read().decode("utf-8", errors="replace")
         entry.idempotency_key = (data.get("idempotency_key") or uuid.uuid4().hex)[:100]
@@ -129,9 +150,15 @@ class DealEntry:
 
     @property
     def has_outcome(self) -> bool:
-        return bool(self.finish or self.points or self.declarations or self.revolution
-                    or self.special_failed
-                    or self.filled_burns or self.filled_suffocations)
+        return bool(
+            self.finish
+            or self.points
+            or self.declarations
+            or self.revolution
+            or self.special_failed
+            or self.filled_burns
+            or self.filled_suffocations
+        )
 
     @property
     def filled_burns(self) -> list[dict]:
@@ -149,14 +176,22 @@ class DealEntry:
         errors = list(self.form_errors)
         for number, burn in enumerate(self.filled_burns, 1):
             if not (burn["burner"] and burn["burned"]):
-                errors.append({
-                    "rule": "R21", "code": "incomplete_row",
-                    "message": f"burn row {number}: give both the burner and the burned seat",
-                })
+                errors.append(
+                    {
+                        "rule": "R21",
+                        "code": "incomplete_row",
+                        "message": f"burn row {number}: give both the burner and the burned seat",
+                    }
+                )
         for number, row in enumerate(self.filled_suffocations, 1):
             if not (row["seat"] and row["by"]):
-                errors.append({"rule": "R27", "code": "incomplete_row",
-                               "message": f"suffocation row {number}: give both seats"})
+                errors.append(
+                    {
+                        "rule": "R27",
+                        "code": "incomplete_row",
+                        "message": f"suffocation row {number}: give both seats",
+                    }
+                )
         return errors
 
     def summary(self) -> dict | None:
@@ -198,11 +233,13 @@ def describe(errors: list[dict]) -> list[dict]:
     """Errors with the referee's words next to the engine's message."""
     described = []
     for error in errors:
-        described.append({
-            **error,
-            "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-            "text": CODE_TEXT.get(error.get("code") or "", ""),
-        })
+        described.append(
+            {
+                **error,
+                "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
+                "text": CODE_TEXT.get(error.get("code") or "", ""),
+            }
+        )
     return described
 
 
@@ -213,8 +250,13 @@ def _tributes_owed(deal, number: int):
     return [] if owed is None and number == 1 else owed
 
 
-TRIBUTE_KINDS = {"suffocation": _("闷贡"), "burn": _("烧贡"), "point": _("点贡"),
-                 "place": _("落贡"), "string_three": _("串三户贡")}
+TRIBUTE_KINDS = {
+    "suffocation": _("闷贡"),
+    "burn": _("烧贡"),
+    "point": _("点贡"),
+    "place": _("落贡"),
+    "string_three": _("串三户贡"),
+}
 
 
 def seat_name(seat_names: dict, seat) -> str:
@@ -226,10 +268,15 @@ def seat_name(seat_names: dict, seat) -> str:
 
 
 def tribute_rows(tributes, seat_names: dict) -> list[dict]:
-    return [{"from": seat_name(seat_names, t.get("from")),
-             "to": seat_name(seat_names, t.get("to")),
-             "kind": TRIBUTE_KINDS.get(t.get("kind"), t.get("kind")), "cards": t.get("cards")}
-            for t in tributes or []]
+    return [
+        {
+            "from": seat_name(seat_names, t.get("from")),
+            "to": seat_name(seat_names, t.get("to")),
+            "kind": TRIBUTE_KINDS.get(t.get("kind"), t.get("kind")),
+            "cards": t.get("cards"),
+        }
+        for t in tributes or []
+    ]
 
 
 def summary_context(report, names: dict) -> dict:
@@ -237,16 +284,27 @@ def summary_context(report, names: dict) -> dict:
     summary = report.summary or {}
     return {
         "report": report,
-        "finish": [(place, seat_name(names, seat))
-                   for place, seat in enumerate(summary.get("finish") or [], 1)],
+        "finish": [
+            (place, seat_name(names, seat))
+            for place, seat in enumerate(summary.get("finish") or [], 1)
+        ],
         "points": [seat_name(names, seat) for seat in summary.get("points") or []],
-        "declarations": [(seat_name(names, int(seat)), DECLARATION_LABELS.get(kind, kind))
-                         for seat, kind in (summary.get("declarations") or {}).items()],
-        "burns": [(seat_name(names, b.get("burner")), seat_name(names, b.get("burned")),
-                   BURN_OUTCOME_LABELS.get(b.get("outcome"), b.get("outcome")))
-                  for b in summary.get("burns") or []],
-        "suffocated": [(seat_name(names, s.get("seat")), seat_name(names, s.get("by")))
-                       for s in summary.get("suffocated") or []],
+        "declarations": [
+            (seat_name(names, int(seat)), DECLARATION_LABELS.get(kind, kind))
+            for seat, kind in (summary.get("declarations") or {}).items()
+        ],
+        "burns": [
+            (
+                seat_name(names, b.get("burner")),
+                seat_name(names, b.get("burned")),
+                BURN_OUTCOME_LABELS.get(b.get("outcome"), b.get("outcome")),
+            )
+            for b in summary.get("burns") or []
+        ],
+        "suffocated": [
+            (seat_name(names, s.get("seat")), seat_name(names, s.get("by")))
+            for s in summary.get("suffocated") or []
+        ],
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
         "union_scores": report.union_scores,
         "tributes": tribute_rows(report.tributes, names),
@@ -299,25 +357,34 @@ class ResultForm:
         """What the Gou Ji templates need beyond the shared table context."""
         entry, seats = context["entry"], context["seats"]
         seat_names = {s["seat"]: s["player"] for s in seats}
-        row = next((r for r in context.get("deal_rows", [])
-                    if r["number"] == context.get("deal_number")), None)
+        row = next(
+            (r for r in context.get("deal_rows", []) if r["number"] == context.get("deal_number")),
+            None,
+        )
         return {
-            "seat_numbers": range(1, 7), "seat_names": seat_names,
-            "declaration_labels": DECLARATION_LABELS, "burn_outcome_labels": BURN_OUTCOME_LABELS,
+            "seat_numbers": range(1, 7),
+            "seat_names": seat_names,
+            "declaration_labels": DECLARATION_LABELS,
+            "burn_outcome_labels": BURN_OUTCOME_LABELS,
             # R34 特点 is off in every preset: only an explicit flag turns it on
             "special_declaration": isinstance(context["event"].rules, dict)
             and context["event"].rules.get("special_declaration") is True,
-            "tributes_owed": _owed_rows(_tributes_owed(row["deal"] if row else None,
-                                                       context.get("deal_number") or 0),
-                                        seat_names),
+            "tributes_owed": _owed_rows(
+                _tributes_owed(row["deal"] if row else None, context.get("deal_number") or 0),
+                seat_names,
+            ),
             "entry_seats": [
-                {**seat, "place": entry.place_of(seat["seat"]),
-                 "point": seat["seat"] in entry.points,
-                 "declaration": entry.declarations.get(seat["seat"], ""),
-                 "revolution": seat["seat"] in entry.revolution,
-                 "special_failed": seat["seat"] in entry.special_failed}
+                {
+                    **seat,
+                    "place": entry.place_of(seat["seat"]),
+                    "point": seat["seat"] in entry.points,
+                    "declaration": entry.declarations.get(seat["seat"], ""),
+                    "revolution": seat["seat"] in entry.revolution,
+                    "special_failed": seat["seat"] in entry.special_failed,
+                }
                 for seat in seats
             ],
-            "finish_names": [(place, seat, seat_names.get(seat))
-                             for place, seat in enumerate(entry.finish, 1)],
+            "finish_names": [
+                (place, seat, seat_names.get(seat)) for place, seat in enumerate(entry.finish, 1)
+            ],
         }

@@ -4,6 +4,7 @@ A report is a referee's summary `gouji-outcome/1`, a digital table's play log `g
 both. The event's rule set judges, whatever the documents say; the R40 streak comes from the
 match's earlier final deals, which no single document can know.
 """
+
 from __future__ import annotations
 
 import copy
@@ -85,18 +86,30 @@ def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dic
     errors = []
     if not replay_verdict["valid"]:
         error = replay_verdict.get("error") or {}
-        errors.append({"rule": error.get("rule"), "code": error.get("code", "illegal_play"),
-                       "message": f"play log, action {error.get('action')}: "
-                                  f"{error.get('message', '')}"})
+        errors.append(
+            {
+                "rule": error.get("rule"),
+                "code": error.get("code", "illegal_play"),
+                "message": f"play log, action {error.get('action')}: {error.get('message', '')}",
+            }
+        )
     elif not replay_verdict["complete"]:
-        errors.append({"rule": "R30", "code": "play_log_incomplete",
-                       "message": "the play log stops before the deal is over"})
+        errors.append(
+            {
+                "rule": "R30",
+                "code": "play_log_incomplete",
+                "message": "the play log stops before the deal is over",
+            }
+        )
     for mismatch in replay_verdict.get("mismatches") or []:
-        errors.append({
-            "rule": None, "code": "play_log_mismatch",
-            "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
-                       f"the play log gives {mismatch['replayed']}",
-        })
+        errors.append(
+            {
+                "rule": None,
+                "code": "play_log_mismatch",
+                "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
+                f"the play log gives {mismatch['replayed']}",
+            }
+        )
     return replay_verdict, errors
 
 
@@ -110,20 +123,26 @@ def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
             continue
         if name == "declarations" and isinstance(said, dict) and isinstance(logged or {}, dict):
             same = {str(k): v for k, v in said.items()} == {
-                str(k): v for k, v in (logged or {}).items()}
+                str(k): v for k, v in (logged or {}).items()
+            }
         else:
             same = isinstance(said, list) and sorted(map(str, said)) == sorted(
-                map(str, logged or []))
+                map(str, logged or [])
+            )
         if not same:
-            errors.append({
-                "rule": "R34" if name == "declarations" else "R29", "code": "play_log_mismatch",
-                "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
-            })
+            errors.append(
+                {
+                    "rule": "R34" if name == "declarations" else "R29",
+                    "code": "play_log_mismatch",
+                    "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
+                }
+            )
     return errors
 
 
-def _judged_by_replay(verdict: dict, replay_verdict: dict, summary: dict, rules,
-                      errors: list) -> dict:
+def _judged_by_replay(
+    verdict: dict, replay_verdict: dict, summary: dict, rules, errors: list
+) -> dict:
     """A played deal is judged by its replay. Settling the summary adds the streak (R40, which a
     single record cannot know); where the two differ the replay wins, since it also knows which
     points were opened after a head rival finished (D12), which no summary can say."""

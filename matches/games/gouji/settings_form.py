@@ -4,6 +4,7 @@ and a short explanation, grouped like the spec's sections (gouji-rules.md §1–
 The engine (matches.games.gouji.engine.ruleset) stays the judge: the form builds the JSON the
 engine reads and turns the engine's refusals into messages in the page's language.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,14 +41,34 @@ SECTIONS = (
 
 #: flag: (section, rule id, label, explanation)
 FLAG_INFO = {
-    "decks": ("deck", "R3", _("几副牌"), _("四副牌 216 张，每人 36 张；六副牌 324 张，每人 54 张。")),
-    "short_deck": ("deck", "R3", _("短牌"), _("只用六张 3 和八张 4，共 198 张，每人 33 张（只限四副牌）。")),
-    "more_big_jokers_beat": ("hands", "R12", _("大王多者可管"), _("带大王的牌，可被大王更多的同张数牌管上。")),
+    "decks": (
+        "deck",
+        "R3",
+        _("几副牌"),
+        _("四副牌 216 张，每人 36 张；六副牌 324 张，每人 54 张。"),
+    ),
+    "short_deck": (
+        "deck",
+        "R3",
+        _("短牌"),
+        _("只用六张 3 和八张 4，共 198 张，每人 33 张（只限四副牌）。"),
+    ),
+    "more_big_jokers_beat": (
+        "hands",
+        "R12",
+        _("大王多者可管"),
+        _("带大王的牌，可被大王更多的同张数牌管上。"),
+    ),
     "point_sets": ("hands", "R14", _("开点牌型"), _("哪些够级牌能开点。")),
     "twos_open_point": ("hands", "R14", _("2 可开点"), _("纯 2 的牌可以开点。")),
     "next_leader": ("play", "R18", _("后续局首出"), _("上一局末科先出，或每局轮换一个座位。")),
     "burn_requires_point": ("play", "R21", _("烧牌须先开点"), _("只有已开点的选手才能烧牌。")),
-    "burn_first_hand_needs_joker": ("play", "R22", _("烧牌首手须带王"), _("烧牌的第一手也必须带王。")),
+    "burn_first_hand_needs_joker": (
+        "play",
+        "R22",
+        _("烧牌首手须带王"),
+        _("烧牌的第一手也必须带王。"),
+    ),
     "counter_burn_tribute": ("play", "R22b", _("反烧贡数"), _("被反烧时欠几张烧贡。")),
     "false_burn": ("play", "R22d", _("诈烧处罚"), _("烧牌失误：落为六科，或向被烧者进贡。")),
     "false_burn_cards": ("play", "R22d", _("诈烧贡牌张数"), _("诈烧按进贡处罚时进几张。")),
@@ -55,18 +76,43 @@ FLAG_INFO = {
     "hold_three": ("play", "R26", _("憋三"), _("3 必须作为最后一手单独出。")),
     "suffocated_play_on": ("play", "R27", _("被闷后继续打"), _("被闷的选手仍可接风走科。")),
     "no_three": ("play", "R28", _("无三处理"), _("憋三时手里没有 3 的选手怎么办。")),
-    "hold_four_before_point": ("play", "R28a", _("开点前不出 4"), _("开点前出 4 的选手本局不能开点。")),
+    "hold_four_before_point": (
+        "play",
+        "R28a",
+        _("开点前不出 4"),
+        _("开点前出 4 的选手本局不能开点。"),
+    ),
     "revolution": ("play", "R29", _("革命"), _("没有 2 也没有王的选手可以革命。")),
     "revolution_contest": ("play", "R29", _("革命须比牌"), _("革命者出最大的够级牌争点。")),
     "place_points": ("scoring", "R31", _("名次分"), _("头科到末科的分数，六个整数，用逗号隔开。")),
     "union_score": ("scoring", "R32", _("联邦得分"), _("本方减对方，或只算本方名次分。")),
     "string_three_score": ("scoring", "R32", _("串三户得分"), _("一方包揽前三名时的得分。")),
-    "first_last_same_union_draw": ("scoring", "R33", _("头科末科同邦算平"), _("头科与末科是同一联邦时本局为平局。")),
+    "first_last_same_union_draw": (
+        "scoring",
+        "R33",
+        _("头科末科同邦算平"),
+        _("头科与末科是同一联邦时本局为平局。"),
+    ),
     "special_declaration": ("declarations", "R34", _("特点"), _("宣布对头整局拿不到出牌权。")),
     "declaration_tributes": ("tributes", "R35", _("点贡数额"), _("明点、暗点的点贡用哪套数额。")),
-    "place_tribute": ("tributes", "R38", _("落贡方式"), _("末科进头科两张、五科进二科一张，或按贡牌进贡。")),
-    "string_three_waives": ("tributes", "R39", _("串三户免贡范围"), _("串三户时免去全部贡牌，或只免落贡。")),
-    "string_three_amnesty": ("tributes", "R40", _("连串三次免贡"), _("同一联邦连续三局串三户，下一局不进贡。")),
+    "place_tribute": (
+        "tributes",
+        "R38",
+        _("落贡方式"),
+        _("末科进头科两张、五科进二科一张，或按贡牌进贡。"),
+    ),
+    "string_three_waives": (
+        "tributes",
+        "R39",
+        _("串三户免贡范围"),
+        _("串三户时免去全部贡牌，或只免落贡。"),
+    ),
+    "string_three_amnesty": (
+        "tributes",
+        "R40",
+        _("连串三次免贡"),
+        _("同一联邦连续三局串三户，下一局不进贡。"),
+    ),
     "same_union_tribute": ("tributes", "R41", _("同邦落贡"), _("同一联邦之间的落贡照进。")),
     "tribute_order": ("tributes", "R42", _("进贡顺序"), _("四种贡牌的先后，用逗号隔开。")),
     "tributes": ("tributes", "R43", _("进贡"), _("关掉则每局都不进贡。")),
@@ -170,7 +216,8 @@ class RulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [
             (name, f"{PRESET_LABELS.get(name, name)} — {PRESET_DESCRIPTIONS.get(name, '')}")
-            for name in PRESETS]
+            for name in PRESETS
+        ]
         for flag in FLAGS:
             self.fields[flag] = self._field(flag)
         if frozen:
@@ -193,15 +240,22 @@ class RulesForm(forms.Form):
                 common["help_text"] = format_lazy("{}（{}）", help_text, _("尚未支持"))
             field = forms.BooleanField(**common)
         elif kind == "decks":
-            field = forms.TypedChoiceField(choices=[("4", _("四副")), ("6", _("六副"))],
-                                           coerce=int, **{**common, "required": True})
+            field = forms.TypedChoiceField(
+                choices=[("4", _("四副")), ("6", _("六副"))],
+                coerce=int,
+                **{**common, "required": True},
+            )
         elif kind == "int":
-            field = forms.IntegerField(min_value=1 if flag == "false_burn_cards" else -99,
-                                       max_value=99, **{**common, "required": True})
+            field = forms.IntegerField(
+                min_value=1 if flag == "false_burn_cards" else -99,
+                max_value=99,
+                **{**common, "required": True},
+            )
         elif kind == "choice":
             field = forms.ChoiceField(
                 choices=[(v, _choice_label(flag, v)) for v in CHOICES[flag]],
-                **{**common, "required": True})
+                **{**common, "required": True},
+            )
         else:
             field = forms.CharField(max_length=80, **{**common, "required": True})
         field.rule_id, field.section, field.flag = rule, section, flag
@@ -226,8 +280,11 @@ class RulesForm(forms.Form):
         raw = self.cleaned_data.get("tribute_order", "")
         if isinstance(raw, (list, tuple)):
             return tuple(raw)
-        parts = [p.strip() for p in str(raw).replace("，", ",").replace("、", ",").split(",")
-                 if p.strip()]
+        parts = [
+            p.strip()
+            for p in str(raw).replace("，", ",").replace("、", ",").split(",")
+            if p.strip()
+        ]
         kinds = tuple(TRIBUTE_INPUT.get(p, p.lower()) for p in parts)
         if sorted(kinds) != sorted(TRIBUTE_NAMES):
             raise forms.ValidationError(_("R42：须把闷、烧、点、落各列一次，如 闷, 烧, 点, 落"))
@@ -240,8 +297,9 @@ class RulesForm(forms.Form):
                 continue  # refused by its own field already
             reason = UNSUPPORTED.get((flag, data.get(flag)))
             if reason:
-                self.add_error(flag, _("%(rule)s：这个选项尚未支持，请选其他值")
-                               % {"rule": FLAG_INFO[flag][1]})
+                self.add_error(
+                    flag, _("%(rule)s：这个选项尚未支持，请选其他值") % {"rule": FLAG_INFO[flag][1]}
+                )
         if not self.errors and data.get("preset") in PRESETS:
             # The engine judges the combination; its refusal is named by its rule id here.
             try:
@@ -251,8 +309,11 @@ class RulesForm(forms.Form):
                 if data.get("short_deck") and data.get("decks") == 6:
                     self.add_error("short_deck", _("R3：短牌只能用于四副牌"))
                 else:
-                    self.add_error(None, _("%(rule)s：引擎不接受这组规则") % {
-                        "rule": rule.group(1) if rule else "D14"})
+                    self.add_error(
+                        None,
+                        _("%(rule)s：引擎不接受这组规则")
+                        % {"rule": rule.group(1) if rule else "D14"},
+                    )
         return data
 
     @staticmethod
@@ -293,13 +354,26 @@ class RulesForm(forms.Form):
         for flag in FLAGS:
             chosen, default = getattr(rules, flag), getattr(base, flag)
             if chosen != default:
-                rows.append({"flag": flag, "rule": FLAG_INFO[flag][1], "label": FLAG_INFO[flag][2],
-                             "preset": show_value(flag, default), "chosen": show_value(flag, chosen)})
+                rows.append(
+                    {
+                        "flag": flag,
+                        "rule": FLAG_INFO[flag][1],
+                        "label": FLAG_INFO[flag][2],
+                        "preset": show_value(flag, default),
+                        "chosen": show_value(flag, chosen),
+                    }
+                )
         return rows
 
     def preset_rows(self) -> list[dict]:
-        return [{"name": name, "label": PRESET_LABELS.get(name, name),
-                 "description": PRESET_DESCRIPTIONS.get(name, "")} for name in PRESETS]
+        return [
+            {
+                "name": name,
+                "label": PRESET_LABELS.get(name, name),
+                "description": PRESET_DESCRIPTIONS.get(name, ""),
+            }
+            for name in PRESETS
+        ]
 
     def preset_label(self) -> str:
         return str(PRESET_LABELS.get(self.current.preset, self.current.preset))

@@ -4,6 +4,7 @@ A deal's tally: the two unions' scores by the event's rule set, the R40 streak f
 before it, and the tribute ledger it leaves for the next deal (R35-R43); a player's standing:
 place points, points opened and burns over their deals.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,10 +16,17 @@ from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
-from matches.models import Deal, DealTally, Match, Registration, StandingsSnapshot, TableSeat
-from matches.models import UnionMember
-from matches.standings.ranking import SeatRecord, rank_players
+from matches.models import (
+    Deal,
+    DealTally,
+    Match,
+    Registration,
+    StandingsSnapshot,
+    TableSeat,
+    UnionMember,
+)
 from matches.standings.match_result import final_reports, write_match_result
+from matches.standings.ranking import SeatRecord, rank_players
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +52,9 @@ def ledger_of(report, outcome: Outcome, rules: RuleSet) -> list[dict]:
     the replay knows D12's late points), from a summary the engine's settlement."""
     replay = (report.verdict or {}).get("replay") if report.play_log else None
     if replay and isinstance(replay.get("tributes"), list):
-        return sequence.ledger_after_replay(replay, rules, outcome.string_three_union,
-                                            outcome.string_three_streak)
+        return sequence.ledger_after_replay(
+            replay, rules, outcome.string_three_union, outcome.string_three_streak
+        )
     return tribute_ledger(outcome, rules)
 
 
@@ -76,11 +85,18 @@ def settle_match(match: Match) -> None:
         ledger = ledger_of(report, outcome, rules)
         strung[deal.number] = union or ""
         values = {
-            "match": match, "report_id": report.pk, "score_a": scores["A"], "score_b": scores["B"],
-            "finish": list(outcome.finish), "points": sorted(outcome.points),
-            "burners": [burner for burner, _b, result in outcome.burns
-                        if result in ("success", "counter")],
-            "strung": union or "", "streak": streak, "tributes": ledger,
+            "match": match,
+            "report_id": report.pk,
+            "score_a": scores["A"],
+            "score_b": scores["B"],
+            "finish": list(outcome.finish),
+            "points": sorted(outcome.points),
+            "burners": [
+                burner for burner, _b, result in outcome.burns if result in ("success", "counter")
+            ],
+            "strung": union or "",
+            "streak": streak,
+            "tributes": ledger,
         }
         tally = tallies.get(deal.pk)
         if tally is None:
@@ -114,31 +130,37 @@ def player_rows(event, rounds: list, carried: list[dict] = ()) -> list[dict]:
     players = {}
     if event.is_team:
         for player_id, name, union in UnionMember.objects.filter(
-                event=event, round__isnull=True).values_list(
-                    "player_id", "player__name", "union__name"):
+            event=event, round__isnull=True
+        ).values_list("player_id", "player__name", "union__name"):
             players[player_id] = (name, union)
     else:
         for player_id, name in Registration.objects.filter(
-                event=event, player__isnull=False).values_list("player_id", "player__name"):
+            event=event, player__isnull=False
+        ).values_list("player_id", "player__name"):
             players[player_id] = (name, "")
     for table_id, seat, player_id, name, union in TableSeat.objects.filter(
-            round__in=rounds).values_list("table_id", "seat", "player_id", "player__name",
-                                          "union__name"):
+        round__in=rounds
+    ).values_list("table_id", "seat", "player_id", "player__name", "union__name"):
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, (name, union if event.is_team else ""))
     records = []
     for table_id, finish, points, burners in DealTally.objects.filter(
-            match__round__in=rounds).values_list("match__table_id", "finish", "points",
-                                                 "burners"):
+        match__round__in=rounds
+    ).values_list("match__table_id", "finish", "points", "burners"):
         for place, seat_number in enumerate(finish):
             player_id = seats.get((table_id, seat_number))
             if player_id is None:
                 continue
-            records.append(SeatRecord(
-                player=player_id, table=table_id, place=place,
-                place_points=rules.place_points[place], opened_point=seat_number in points,
-                burns=burners.count(seat_number),
-            ))
+            records.append(
+                SeatRecord(
+                    player=player_id,
+                    table=table_id,
+                    place=place,
+                    place_points=rules.place_points[place],
+                    opened_point=seat_number in points,
+                    burns=burners.count(seat_number),
+                )
+            )
     return [line.as_dict() for line in rank_players(players, records, carried)]
 
 
@@ -146,9 +168,15 @@ def standings_rows(event, rounds: list, scope: str) -> list[dict]:
     """The player rows after the last of `rounds`: the scope's previous snapshot plus the last
     round, the same numbers as reading every round again (update_standings writes rounds in
     order, and a change to an earlier round rewrites every later one)."""
-    previous = (StandingsSnapshot.objects.filter(
-        round=rounds[-2], kind=StandingsSnapshot.Kind.PLAYERS, scope=scope)
-        .values_list("rows", flat=True).first() if len(rounds) > 1 else None)
+    previous = (
+        StandingsSnapshot.objects.filter(
+            round=rounds[-2], kind=StandingsSnapshot.Kind.PLAYERS, scope=scope
+        )
+        .values_list("rows", flat=True)
+        .first()
+        if len(rounds) > 1
+        else None
+    )
     if previous is None:
         return player_rows(event, rounds)
     return player_rows(event, rounds[-1:], carried=previous)
@@ -156,16 +184,52 @@ def standings_rows(event, rounds: list, scope: str) -> list[dict]:
 
 def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]:
     """One line per deal with a final result, then the match total, round by round."""
-    header = [_("轮次"), _("桌号"), _("局"), _("联邦A"), _("联邦B"), _("A 得分"), _("B 得分"),
-              _("名次（座位）"), _("开点（座位）"), _("场分 A"), _("场分 B")]
+    header = [
+        _("轮次"),
+        _("桌号"),
+        _("局"),
+        _("联邦A"),
+        _("联邦B"),
+        _("A 得分"),
+        _("B 得分"),
+        _("名次（座位）"),
+        _("开点（座位）"),
+        _("场分 A"),
+        _("场分 B"),
+    ]
     rows = []
     for match in matches:
         table = match.table.number if match.table_id else ""
         b_name = match.union_b.name if match.union_b_id else _("轮空")
         for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
-            rows.append([match.round.number, table, t.deal.number, match.union_a.name, b_name,
-                         t.score_a, t.score_b, " ".join(map(str, t.finish)),
-                         " ".join(map(str, t.points)), "", ""])
-        rows.append([match.round.number, table, _("合计"), match.union_a.name, b_name,
-                     match.score_a, match.score_b, "", "", match.points_a, match.points_b])
+            rows.append(
+                [
+                    match.round.number,
+                    table,
+                    t.deal.number,
+                    match.union_a.name,
+                    b_name,
+                    t.score_a,
+                    t.score_b,
+                    " ".join(map(str, t.finish)),
+                    " ".join(map(str, t.points)),
+                    "",
+                    "",
+                ]
+            )
+        rows.append(
+            [
+                match.round.number,
+                table,
+                _("合计"),
+                match.union_a.name,
+                b_name,
+                match.score_a,
+                match.score_b,
+                "",
+                "",
+                match.points_a,
+                match.points_b,
+            ]
+        )
     return header, rows

@@ -1,4 +1,5 @@
 """Shared bits of the seating commands."""
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
@@ -25,8 +26,21 @@ def round_by_id(round_id: int) -> Round:
 
 def describe(round_: Round) -> str:
     q = round_.quality
-    figures = ", ".join(f"{key}={q[key]}" for key in (
-        "tables", "byes", "rematches", "score_diff_sum", "seat_imbalance",
-        "repeat_partners", "repeat_opponents", "club_clashes") if key in q)
-    return (f"round {round_.number} (id {round_.pk}) of {round_.event}: {round_.state}, "
-            f"seed {round_.seed}; {figures}")
+    figures = ", ".join(
+        f"{key}={q[key]}"
+        for key in (
+            "tables",
+            "byes",
+            "rematches",
+            "score_diff_sum",
+            "seat_imbalance",
+            "repeat_partners",
+            "repeat_opponents",
+            "club_clashes",
+        )
+        if key in q
+    )
+    return (
+        f"round {round_.number} (id {round_.pk}) of {round_.event}: {round_.state}, "
+        f"seed {round_.seed}; {figures}"
+    )

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.models import Event
 from matches.draw import service as seating
+from matches.models import Event
 
 from ._seating import describe, user_named
 

@@ -18,6 +18,8 @@ class Command(BaseCommand):
         self.stdout.write(describe(round_))
         for line in seating.explain_round(round_):
             where = f"table {line['table']}" if line["table"] else "bye"
-            versus = f"{line['union_a']} – {line['union_b']}" if line["union_b"] else line["union_a"]
+            versus = (
+                f"{line['union_a']} – {line['union_b']}" if line["union_b"] else line["union_a"]
+            )
             reasons = "; ".join(line["reasons"])
             self.stdout.write(f"  {where}: {versus}" + (f"  ({reasons})" if reasons else ""))

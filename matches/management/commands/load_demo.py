@@ -1,4 +1,5 @@
 """Load the demo event used by `make demo`. Safe to run again: it changes nothing the second time."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -14,8 +15,10 @@ class Command(BaseCommand):
 
         if not settings.DEBUG:
             # A superuser demo/demo on a reachable server is an open door (issue 17).
-            raise CommandError("load_demo creates the superuser demo/demo: it runs with DEBUG=True "
-                               "only, on a machine of your own (make demo does so)")
+            raise CommandError(
+                "load_demo creates the superuser demo/demo: it runs with DEBUG=True "
+                "only, on a machine of your own (make demo does so)"
+            )
         User = get_user_model()
         organiser, created = User.objects.get_or_create(
             username="demo", defaults={"is_staff": True, "is_superuser": True}
@@ -30,5 +33,7 @@ class Command(BaseCommand):
             if not made:
                 self.stdout.write(f"The {name} demo event is already loaded.")
             elif event is not None:
-                self.stdout.write(f"{name} demo event: /events/{event.pk}/ (public), "
-                                  f"/manage/events/{event.pk}/ (organiser)")
+                self.stdout.write(
+                    f"{name} demo event: /events/{event.pk}/ (public), "
+                    f"/manage/events/{event.pk}/ (organiser)"
+                )

@@ -5,6 +5,7 @@ service; results are computed by the Celery tasks and only shown here.
 
 The other page groups live beside this module: events.py (create, settings, rules), entries.py,
 staff.py, checkin.py."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -44,10 +45,14 @@ def _round(event: Event, number: int) -> Round:
 
 # --- what the dashboard shows -------------------------------------------------------------------
 
+
 def table_progress(round_: Round) -> list[dict]:
     """Each table of a round with its state (`selectors.table_states`) and report counts."""
-    matches = list(round_.matches.filter(union_b__isnull=False).select_related(
-        "round__event", "table", "union_a", "union_b").order_by("table__number"))
+    matches = list(
+        round_.matches.filter(union_b__isnull=False)
+        .select_related("round__event", "table", "union_a", "union_b")
+        .order_by("table__number")
+    )
     states = selectors.table_states(matches)
     return [{"match": match, **states[match.pk]} for match in matches]
 
@@ -67,15 +72,25 @@ def _progress_context(event: Event) -> dict:
     current = event.rounds.order_by("-number").first()
     tables = table_progress(current) if current else []
     counts = Counter(t["state"] for t in tables)
-    disputes = (DealReport.objects.filter(deal__match__round__event=event,
-                                          state=DealReport.State.DISPUTED)
-                .select_related("deal__match__table", "deal__match__round").order_by("created_at"))
-    return {"event": event, "current": current, "tables": tables, "counts": counts,
-            "states": selectors.TABLE_STATES,
-            "disputes": disputes, "computing": computation_status(event), "poll": POLL_SECONDS}
+    disputes = (
+        DealReport.objects.filter(deal__match__round__event=event, state=DealReport.State.DISPUTED)
+        .select_related("deal__match__table", "deal__match__round")
+        .order_by("created_at")
+    )
+    return {
+        "event": event,
+        "current": current,
+        "tables": tables,
+        "counts": counts,
+        "states": selectors.TABLE_STATES,
+        "disputes": disputes,
+        "computing": computation_status(event),
+        "poll": POLL_SECONDS,
+    }
 
 
 # --- pages --------------------------------------------------------------------------------------
+
 
 @login_required
 def event_list(request):
@@ -87,16 +102,19 @@ def dashboard(request, event_id: int):
     event = managed_event(request, event_id)
     context = _progress_context(event)
     stages = list(event.stages.order_by("order"))
-    context.update({
-        "stages": stages,
-        "rounds": list(event.rounds.order_by("number")),
-        "registrations": event.registrations.count(),
-        "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
-        "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
-        "explain": seating.explain_round(context["current"]) if context["current"] and
-        context["current"].is_draft else [],
-        "checkin": checkin_service.summary(event),
-    })
+    context.update(
+        {
+            "stages": stages,
+            "rounds": list(event.rounds.order_by("number")),
+            "registrations": event.registrations.count(),
+            "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
+            "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
+            "explain": seating.explain_round(context["current"])
+            if context["current"] and context["current"].is_draft
+            else [],
+            "checkin": checkin_service.summary(event),
+        }
+    )
     return render(request, "manage/dashboard.html", context)
 
 
@@ -110,7 +128,8 @@ def _back(event: Event, request=None):
     """To the dashboard, or to the page the form came from (`next`, a path on this site)."""
     target = request.POST.get("next", "") if request is not None else ""
     if target.startswith("/") and url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}):
+        target, allowed_hosts={request.get_host()}
+    ):
         return redirect(target)
     return redirect("manage:dashboard", event.pk)
 
@@ -124,13 +143,17 @@ def _refused(request, event, error) -> HttpResponse:
 @require_POST
 def draw_round(request, event_id: int):
     event = managed_event(request, event_id)
-    stage = get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event) \
-        if request.POST.get("stage") else event.stages.order_by("order").last()
+    stage = (
+        get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event)
+        if request.POST.get("stage")
+        else event.stages.order_by("order").last()
+    )
     if stage is None:
         return _refused(request, event, _("赛事还没有阶段"))
     try:
-        round_ = seating.create_round(stage, user=request.user,
-                                      silent=request.POST.get("silent") == "on")
+        round_ = seating.create_round(
+            stage, user=request.user, silent=request.POST.get("silent") == "on"
+        )
     except seating.SeatingRefused as error:
         return _refused(request, event, error)
     messages.success(request, _("第 %(n)s 轮已编排（草稿）") % {"n": round_.number})
@@ -142,8 +165,11 @@ def draw_round(request, event_id: int):
 def round_action(request, event_id: int, number: int, action: str):
     event = managed_event(request, event_id)
     round_ = _round(event, number)
-    actions = {"redraw": seating.redraw_round, "publish": seating.publish_round,
-               "close": seating.close_round}
+    actions = {
+        "redraw": seating.redraw_round,
+        "publish": seating.publish_round,
+        "close": seating.close_round,
+    }
     if action not in actions:
         raise PermissionDenied("unknown action")
     try:
@@ -155,8 +181,12 @@ def round_action(request, event_id: int, number: int, action: str):
             return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
     if action in ("publish", "close"):
-        tasks.enqueue(tasks.update_standings, event.pk, "standings",
-                      {"event_id": event.pk, "from_round": number})
+        tasks.enqueue(
+            tasks.update_standings,
+            event.pk,
+            "standings",
+            {"event_id": event.pk, "from_round": number},
+        )
     labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
     return _back(event, request)
@@ -183,6 +213,7 @@ def recompute(request, event_id: int):
 
 # --- printing and exports -----------------------------------------------------------------------
 
+
 def _pdf(data: bytes, name: str) -> HttpResponse:
     response = HttpResponse(data, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{name}"'
@@ -194,7 +225,9 @@ def table_cards(request, event_id: int, number: int):
     event = managed_event(request, event_id)
     round_ = _round(event, number)
     links = printing.referee_links(round_, user=request.user)
-    urls = {table_id: request.build_absolute_uri(f"/ref/{token}/") for table_id, token in links.items()}
+    urls = {
+        table_id: request.build_absolute_uri(f"/ref/{token}/") for table_id, token in links.items()
+    }
     return _pdf(printing.table_cards_pdf(round_, urls), f"round-{number}-tables.pdf")
 
 
@@ -202,8 +235,10 @@ def table_cards(request, event_id: int, number: int):
 def pairings_pdf(request, event_id: int, number: int):
     event = managed_event(request, event_id)
     order = "name" if request.GET.get("order") == "name" else "table"
-    return _pdf(printing.pairings_pdf(_round(event, number), order=order),
-                f"round-{number}-pairings{'-by-name' if order == 'name' else ''}.pdf")
+    return _pdf(
+        printing.pairings_pdf(_round(event, number), order=order),
+        f"round-{number}-pairings{'-by-name' if order == 'name' else ''}.pdf",
+    )
 
 
 @login_required
@@ -219,10 +254,15 @@ def export(request, event_id: int, what: str, fmt: str):
         header, rows = exports.results_table(event)
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
     if fmt == "csv":
-        response = HttpResponse(exports.to_csv(header, rows), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(
+            exports.to_csv(header, rows), content_type="text/csv; charset=utf-8"
+        )
     else:
         response = HttpResponse(
             exports.to_xlsx(header, rows, title=what),
-            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}-{stamp}.{fmt}"'
+            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        )
+    response["Content-Disposition"] = (
+        f'attachment; filename="event-{event.pk}-{what}-{stamp}.{fmt}"'
+    )
     return response

@@ -1,5 +1,6 @@
 """Who gets into an organiser page: `running_event` (organisers and assistants: entries,
 check-in, rounds) or `organised_event` (organisers only: settings, rules, staff)."""
+
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied

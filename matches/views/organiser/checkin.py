@@ -1,6 +1,7 @@
 """Check-in for the next round: search, check in one / all / a club, undo, the carry-over
 decision for this round, and the warning of who will not be drawn. The captain's private link
 (/entry/<token>/) may check the union in when the event allows it."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -26,19 +27,36 @@ def _context(request, event) -> dict:
     query = request.GET.get("q", "").strip()
     found = entries.search(event, query).filter(service.expected_q(number))
     page = Paginator(found, entries.PAGE_SIZE).get_page(request.GET.get("page"))
-    present = set(found.filter(service.present_q(event, number)).filter(
-        pk__in=[r.pk for r in page]).values_list("pk", flat=True))
+    present = set(
+        found.filter(service.present_q(event, number))
+        .filter(pk__in=[r.pk for r in page])
+        .values_list("pk", flat=True)
+    )
     for r in page:
         r.present = r.pk in present
-    club_ids = set(event.unions.filter(round__isnull=True).exclude(club=None)
-                   .values_list("club_id", flat=True)) if event.is_team else set(
-        event.registrations.exclude(player__club=None).values_list("player__club_id", flat=True))
-    return {"event": event, "page": page, "query": query, "round": number,
-            "summary": service.summary(event, number),
-            "clubs": Club.objects.filter(pk__in=club_ids).order_by("name"),
-            "carry_form": CarryOverForm(initial={
-                "carry_over": "yes" if service.carries_over(event, number) else "no"}),
-            "undo": bool(request.session.get(UNDO_KEY.format(event.pk)))}
+    club_ids = (
+        set(
+            event.unions.filter(round__isnull=True)
+            .exclude(club=None)
+            .values_list("club_id", flat=True)
+        )
+        if event.is_team
+        else set(
+            event.registrations.exclude(player__club=None).values_list("player__club_id", flat=True)
+        )
+    )
+    return {
+        "event": event,
+        "page": page,
+        "query": query,
+        "round": number,
+        "summary": service.summary(event, number),
+        "clubs": Club.objects.filter(pk__in=club_ids).order_by("name"),
+        "carry_form": CarryOverForm(
+            initial={"carry_over": "yes" if service.carries_over(event, number) else "no"}
+        ),
+        "undo": bool(request.session.get(UNDO_KEY.format(event.pk))),
+    }
 
 
 @login_required
@@ -65,9 +83,11 @@ def toggle(request, event_id: int, entry_id: int):
         messages.error(request, str(error))
     if request.htmx:
         entry.present = not present
-        return render(request, "manage/checkin/_row.html", {
-            "event": event, "r": entry, "summary": service.summary(event, number),
-            "oob": True})
+        return render(
+            request,
+            "manage/checkin/_row.html",
+            {"event": event, "r": entry, "summary": service.summary(event, number), "oob": True},
+        )
     return _back(event, request)
 
 
@@ -87,13 +107,13 @@ def check_in_many(request, event_id: int):
     club_id = request.POST.get("club")
     if club_id:
         club = get_object_or_404(Club, pk=posted_pk(request, "club"))
-        found = found.filter(union__club=club) if event.is_team else found.filter(
-            player__club=club)
+        found = found.filter(union__club=club) if event.is_team else found.filter(player__club=club)
     ids = service.check_in_many(event, found)
     request.session[UNDO_KEY.format(event.pk)] = ids
     if club_id:
-        messages.success(request, _("已为俱乐部“%(club)s”签到 %(n)s 个")
-                         % {"club": club.name, "n": len(ids)})
+        messages.success(
+            request, _("已为俱乐部“%(club)s”签到 %(n)s 个") % {"club": club.name, "n": len(ids)}
+        )
     else:
         messages.success(request, _("已全部签到：新签到 %(n)s 个") % {"n": len(ids)})
     return _back(event, request)
@@ -117,22 +137,31 @@ def carry_over(request, event_id: int):
     number = service.next_round(event)
     if form.is_valid():
         try:
-            service.set_carry_over(event, number, form.cleaned_data["carry_over"],
-                                   user=request.user)
+            service.set_carry_over(
+                event, number, form.cleaned_data["carry_over"], user=request.user
+            )
         except service.CheckInRefused as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, _("第 %(n)s 轮：沿用上一轮签到") % {"n": number}
-                             if form.cleaned_data["carry_over"]
-                             else _("第 %(n)s 轮：每个报名都须重新签到") % {"n": number})
+            messages.success(
+                request,
+                _("第 %(n)s 轮：沿用上一轮签到") % {"n": number}
+                if form.cleaned_data["carry_over"]
+                else _("第 %(n)s 轮：每个报名都须重新签到") % {"n": number},
+            )
     return _back(event, request)
 
 
 # --- the entry's private link (captains, no account) ------------------------------------------
 
+
 def entry_page(request, token: str):
-    entry = (Registration.objects.select_related("event", "union", "player")
-             .prefetch_related("union__members__player").filter(private_token=token).first())
+    entry = (
+        Registration.objects.select_related("event", "union", "player")
+        .prefetch_related("union__members__player")
+        .filter(private_token=token)
+        .first()
+    )
     if entry is None or not token:
         raise Http404
     event = entry.event
@@ -146,9 +175,17 @@ def entry_page(request, token: str):
             messages.success(request, _("签到成功：第 %(n)s 轮") % {"n": number})
         return redirect("entry-page", token)
     present = event.registrations.filter(service.present_q(event, number), pk=entry.pk).exists()
-    return render(request, "manage/checkin/entry.html", {
-        "event": event, "entry": entry, "round": number, "present": present,
-        "withdrawn": entry.status == Registration.Status.WITHDRAWN})
+    return render(
+        request,
+        "manage/checkin/entry.html",
+        {
+            "event": event,
+            "entry": entry,
+            "round": number,
+            "present": present,
+            "withdrawn": entry.status == Registration.Status.WITHDRAWN,
+        },
+    )
 
 
 @login_required
@@ -157,6 +194,8 @@ def entry_link(request, event_id: int, entry_id: int):
     event = running_event(request, event_id)
     entry = get_object_or_404(Registration, pk=entry_id, event=event)
     token = service.private_token(entry)
-    return render(request, "manage/checkin/link.html", {
-        "event": event, "entry": entry,
-        "url": request.build_absolute_uri(f"/entry/{token}/")})
+    return render(
+        request,
+        "manage/checkin/link.html",
+        {"event": event, "entry": entry, "url": request.build_absolute_uri(f"/entry/{token}/")},
+    )

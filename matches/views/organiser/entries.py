@@ -1,5 +1,6 @@
 """Entries: the list (search, status filter, paging), add (a late entry after round 1), edit,
 withdraw from round N on, reinstate; import from CSV or Excel."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -22,9 +23,15 @@ def _list_context(request, event) -> dict:
     status = request.GET.get("status", "")
     found = service.search(event, query, status)
     page = Paginator(found, service.PAGE_SIZE).get_page(request.GET.get("page"))
-    return {"event": event, "page": page, "query": query, "status": status,
-            "statuses": Registration.Status.choices, "total": event.registrations.count(),
-            "next_round": next_round(event)}
+    return {
+        "event": event,
+        "page": page,
+        "query": query,
+        "status": status,
+        "statuses": Registration.Status.choices,
+        "total": event.registrations.count(),
+        "next_round": next_round(event),
+    }
 
 
 @login_required
@@ -38,29 +45,41 @@ def entries(request, event_id: int):
             form.add_error(None, str(error))
         else:
             late = entry.joins_round > 1
-            messages.success(request, (_("已添加（迟到报名，从第 %(n)s 轮起参赛）：%(name)s") if late
-                                       else _("已添加：%(name)s"))
-                             % {"name": entry.entrant, "n": entry.joins_round})
+            messages.success(
+                request,
+                (
+                    _("已添加（迟到报名，从第 %(n)s 轮起参赛）：%(name)s")
+                    if late
+                    else _("已添加：%(name)s")
+                )
+                % {"name": entry.entrant, "n": entry.joins_round},
+            )
             return redirect("manage:entries", event.pk)
     context = _list_context(request, event)
     context["form"] = form
-    template = "manage/entries/_list.html" if request.htmx and request.method == "GET" \
+    template = (
+        "manage/entries/_list.html"
+        if request.htmx and request.method == "GET"
         else "manage/entries/list.html"
+    )
     return render(request, template, context, status=400 if form.errors else 200)
 
 
 def _entry(event, entry_id: int) -> Registration:
     return get_object_or_404(
         Registration.objects.select_related("union__club", "player__club").prefetch_related(
-            "union__members__player"), pk=entry_id, event=event)
+            "union__members__player"
+        ),
+        pk=entry_id,
+        event=event,
+    )
 
 
 @login_required
 def edit_entry(request, event_id: int, entry_id: int):
     event = running_event(request, event_id)
     entry = _entry(event, entry_id)
-    form = EntryForm(request.POST or None, team=event.is_team,
-                     initial=EntryForm.initial_for(entry))
+    form = EntryForm(request.POST or None, team=event.is_team, initial=EntryForm.initial_for(entry))
     withdraw_form = WithdrawForm(first=service.first_open_round(event))
     if request.method == "POST" and form.is_valid():
         try:
@@ -70,9 +89,12 @@ def edit_entry(request, event_id: int, entry_id: int):
         else:
             messages.success(request, _("已保存：%(name)s") % {"name": entry.entrant})
             return redirect("manage:entries", event.pk)
-    return render(request, "manage/entries/edit.html", {
-        "event": event, "entry": entry, "form": form, "withdraw_form": withdraw_form},
-        status=400 if form.errors else 200)
+    return render(
+        request,
+        "manage/entries/edit.html",
+        {"event": event, "entry": entry, "form": form, "withdraw_form": withdraw_form},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -87,12 +109,23 @@ def withdraw_entry(request, event_id: int, entry_id: int):
         except service.EntryRefused as error:
             form.add_error("from_round", str(error))
         else:
-            messages.success(request, _("%(name)s 从第 %(n)s 轮起退赛；之前的成绩保留。")
-                             % {"name": entry.entrant, "n": form.cleaned_data["from_round"]})
+            messages.success(
+                request,
+                _("%(name)s 从第 %(n)s 轮起退赛；之前的成绩保留。")
+                % {"name": entry.entrant, "n": form.cleaned_data["from_round"]},
+            )
             return redirect("manage:entries", event.pk)
-    return render(request, "manage/entries/edit.html", {
-        "event": event, "entry": entry, "withdraw_form": form,
-        "form": EntryForm(team=event.is_team, initial=EntryForm.initial_for(entry))}, status=400)
+    return render(
+        request,
+        "manage/entries/edit.html",
+        {
+            "event": event,
+            "entry": entry,
+            "withdraw_form": form,
+            "form": EntryForm(team=event.is_team, initial=EntryForm.initial_for(entry)),
+        },
+        status=400,
+    )
 
 
 @login_required
@@ -105,8 +138,11 @@ def reinstate_entry(request, event_id: int, entry_id: int):
     except service.EntryRefused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("%(name)s 已恢复，从第 %(n)s 轮起参赛")
-                         % {"name": entry.entrant, "n": entry.joins_round})
+        messages.success(
+            request,
+            _("%(name)s 已恢复，从第 %(n)s 轮起参赛")
+            % {"name": entry.entrant, "n": entry.joins_round},
+        )
     return redirect("manage:entries", event.pk)
 
 

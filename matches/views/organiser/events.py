@@ -1,5 +1,6 @@
 """Create an event (a wizard of three htmx steps that also works without JavaScript), change its
 settings, and its game's rule settings (Gou Ji's rule set, Giog's place points)."""
+
 from __future__ import annotations
 
 import datetime
@@ -30,20 +31,31 @@ def _stored(request) -> dict:
 
 def _store(request, step: str, data: dict) -> None:
     stored = _stored(request)
-    stored[step] = {k: (v.isoformat() if isinstance(v, datetime.date) else v)
-                    for k, v in data.items()}
+    stored[step] = {
+        k: (v.isoformat() if isinstance(v, datetime.date) else v) for k, v in data.items()
+    }
     request.session[SESSION_KEY] = stored
 
 
 def _step_form(step: str, request, data=None, stored=None):
     stored = stored if stored is not None else _stored(request)
     if step == "basics":
-        return BasicsForm(data, initial=stored.get("basics") or {
-            "game": default_game(), "entry_type": Event.EntryType.TEAM})
+        return BasicsForm(
+            data,
+            initial=stored.get("basics")
+            or {"game": default_game(), "entry_type": Event.EntryType.TEAM},
+        )
     if step == "format":
-        return FormatForm(data, initial=stored.get("format") or {
-            "stage1_format": "swiss", "stage1_rounds": 5, "deals_per_match": 6,
-            "result_confirmation": Event.Confirmation.CAPTAIN})
+        return FormatForm(
+            data,
+            initial=stored.get("format")
+            or {
+                "stage1_format": "swiss",
+                "stage1_rounds": 5,
+                "deals_per_match": 6,
+                "result_confirmation": Event.Confirmation.CAPTAIN,
+            },
+        )
     game = (stored.get("basics") or {}).get("game", default_game())
     form_class = settings_form_class(game)
     return form_class.from_values(stored.get("rules"), data)
@@ -51,8 +63,14 @@ def _step_form(step: str, request, data=None, stored=None):
 
 def _render_step(request, step: str, form, status: int = 200):
     game = (_stored(request).get("basics") or {}).get("game", default_game())
-    context = {"step": step, "steps": STEPS, "index": STEPS.index(step) + 1, "form": form,
-               "game": game, "site_game": game if step != "basics" else None}
+    context = {
+        "step": step,
+        "steps": STEPS,
+        "index": STEPS.index(step) + 1,
+        "form": form,
+        "game": game,
+        "site_game": game if step != "basics" else None,
+    }
     if request.htmx:  # htmx swaps only 2xx answers: the errors must show all the same
         return render(request, "manage/new/_wizard.html", context)
     return render(request, "manage/new/wizard.html", context, status=status)
@@ -76,10 +94,15 @@ def new_event(request):
         previous = STEPS[index - 1]
         return _render_step(request, previous, _step_form(previous, request))
     if step == "rules" and request.POST.get("apply_preset"):
-        form_class = settings_form_class(_stored(request).get("basics", {}).get("game", default_game()))
+        form_class = settings_form_class(
+            _stored(request).get("basics", {}).get("game", default_game())
+        )
         preset = request.POST.get("preset", "standard")
-        form = form_class.from_values({"rules": {"preset": preset}}) \
-            if hasattr(form_class, "initial_for") else form_class.from_values(None)
+        form = (
+            form_class.from_values({"rules": {"preset": preset}})
+            if hasattr(form_class, "initial_for")
+            else form_class.from_values(None)
+        )
         return _render_step(request, step, form)
     form = _step_form(step, request, request.POST)
     if not form.is_valid():
@@ -102,8 +125,9 @@ def _create(request, settings_form):
     if not layout.is_valid():
         return _render_step(request, "format", layout, status=400)
     details = {**basics.cleaned_data, **layout.details()}
-    event = setup.create_event(request.user, details=details, stages=layout.stages(),
-                               settings=settings_form.values())
+    event = setup.create_event(
+        request.user, details=details, stages=layout.stages(), settings=settings_form.values()
+    )
     request.session.pop(SESSION_KEY, None)
     messages.success(request, _("赛事“%(name)s”已创建") % {"name": event.name})
     url = reverse("manage:dashboard", args=[event.pk])
@@ -116,10 +140,14 @@ def event_settings(request, event_id: int):
     frozen = setup.is_frozen(event)
     stages = list(event.stages.order_by("order"))
     posted_stages = request.method == "POST" and "stages" in request.POST
-    form = EventSettingsForm(request.POST if request.method == "POST" and not posted_stages
-                             else None, instance=event, frozen=frozen)
-    stages_form = StagesForm(request.POST if posted_stages else None,
-                             initial=StagesForm.initial_for(stages))
+    form = EventSettingsForm(
+        request.POST if request.method == "POST" and not posted_stages else None,
+        instance=event,
+        frozen=frozen,
+    )
+    stages_form = StagesForm(
+        request.POST if posted_stages else None, initial=StagesForm.initial_for(stages)
+    )
     if posted_stages and stages_form.is_valid():
         try:
             setup.replace_stages(event, stages_form.stages())
@@ -132,10 +160,19 @@ def event_settings(request, event_id: int):
         form.save()
         messages.success(request, _("设置已保存"))
         return redirect("manage:settings", event.pk)
-    return render(request, "manage/settings/event.html", {
-        "event": event, "form": form, "frozen": frozen, "stages": stages,
-        "stages_form": stages_form, "started": setup.started(event)},
-        status=400 if form.errors or stages_form.errors else 200)
+    return render(
+        request,
+        "manage/settings/event.html",
+        {
+            "event": event,
+            "form": form,
+            "frozen": frozen,
+            "stages": stages,
+            "stages_form": stages_form,
+            "started": setup.started(event),
+        },
+        status=400 if form.errors or stages_form.errors else 200,
+    )
 
 
 @login_required
@@ -167,7 +204,15 @@ def rules(request, event_id: int):
     else:
         form = form_class.for_event(event, frozen=not may_change)
     template = "manage/settings/_rules_form.html" if request.htmx else "manage/settings/rules.html"
-    return render(request, template, {
-        "event": event, "form": form, "frozen": frozen, "may_change": may_change,
-        "role": role_in_event(request.user, event)},
-        status=400 if form.is_bound and form.errors else 200)
+    return render(
+        request,
+        template,
+        {
+            "event": event,
+            "form": form,
+            "frozen": frozen,
+            "may_change": may_change,
+            "role": role_in_event(request.user, event),
+        },
+        status=400 if form.is_bound and form.errors else 200,
+    )

@@ -5,6 +5,7 @@ into a knockout, and the event's round settings (clubs, byes, forfeits, release)
 Views stay thin: every action is a service call (`matches.draw.control`, `.late`, `.breaks`,
 `matches.results.forfeits`), a refusal becomes a message on the page, never a 500.
 """
+
 from __future__ import annotations
 
 from django import forms
@@ -37,8 +38,9 @@ FLAG_LABELS = {
 
 
 def _round(event: Event, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("stage", "event"), event=event,
-                             number=number)
+    return get_object_or_404(
+        Round.objects.select_related("stage", "event"), event=event, number=number
+    )
 
 
 def _to_round(event: Event, number: int, anchor: str = ""):
@@ -71,11 +73,13 @@ def _explained_message(lines: list[dict]) -> str:
 
 
 def _standings_later(event: Event, number: int) -> None:
-    tasks.enqueue(tasks.update_standings, event.pk, "standings",
-                  {"event_id": event.pk, "from_round": number})
+    tasks.enqueue(
+        tasks.update_standings, event.pk, "standings", {"event_id": event.pk, "from_round": number}
+    )
 
 
 # --- the round page -------------------------------------------------------------------------------
+
 
 @login_required
 def round_page(request, event_id: int, number: int):
@@ -86,24 +90,42 @@ def round_page(request, event_id: int, number: int):
     progress = {row["match"].pk: row for row in table_progress(round_)}
     tables = []
     for match in round_.matches.select_related("table", "union_a", "union_b").order_by(
-            "table__number", "id"):
+        "table__number", "id"
+    ):
         line = by_match.get(match.pk, {})
-        tables.append({"match": match, "reasons": line.get("reasons", []),
-                       "flags": [FLAG_LABELS[f] for f in match.flags if f in FLAG_LABELS
-                                 and f not in ("bye", "pulled_down")]
-                       + ([FLAG_LABELS["pulled_down"]] if "pulled_down" in match.flags else []),
-                       "problem": any(f in match.flags for f in
-                                      ("rematch_forced", "club_clash", "bye_repeated")),
-                       "progress": progress.get(match.pk)})
+        tables.append(
+            {
+                "match": match,
+                "reasons": line.get("reasons", []),
+                "flags": [
+                    FLAG_LABELS[f]
+                    for f in match.flags
+                    if f in FLAG_LABELS and f not in ("bye", "pulled_down")
+                ]
+                + ([FLAG_LABELS["pulled_down"]] if "pulled_down" in match.flags else []),
+                "problem": any(
+                    f in match.flags for f in ("rematch_forced", "club_clash", "bye_repeated")
+                ),
+                "progress": progress.get(match.pk),
+            }
+        )
     placed = {u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u}
-    registered = list(Registration.objects.filter(event=event, union__isnull=False)
-                      .select_related("union").order_by("union__name"))
+    registered = list(
+        Registration.objects.filter(event=event, union__isnull=False)
+        .select_related("union")
+        .order_by("union__name")
+    )
     context = {
-        "event": event, "round": round_, "tables": tables,
+        "event": event,
+        "round": round_,
+        "tables": tables,
         "quality": round_.quality,
         "in_round": [r.union for r in registered if r.union_id in placed],
-        "not_in_round": [r for r in registered if r.union_id not in placed
-                         and r.status != Registration.Status.WITHDRAWN],
+        "not_in_round": [
+            r
+            for r in registered
+            if r.union_id not in placed and r.status != Registration.Status.WITHDRAWN
+        ],
         "active": [r for r in registered if r.status != Registration.Status.WITHDRAWN],
         "withdrawn": [r for r in registered if r.status == Registration.Status.WITHDRAWN],
         "has_bye": any(t["match"].is_bye for t in tables),
@@ -112,8 +134,11 @@ def round_page(request, event_id: int, number: int):
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
         "deals": range(1, event.deals_per_match + 1),
-        "seated": list(TableSeat.objects.filter(round=round_).select_related("player", "union", "table")
-                       .order_by("table__number", "seat")),
+        "seated": list(
+            TableSeat.objects.filter(round=round_)
+            .select_related("player", "union", "table")
+            .order_by("table__number", "seat")
+        ),
     }
     return render(request, "manage/round.html", context)
 
@@ -127,25 +152,41 @@ def round_edit(request, event_id: int, number: int, edit: str):
     post = request.POST
     try:
         if edit == "swap":
-            lines = seating.swap_unions(round_, _union(event, post.get("first")),
-                                        _union(event, post.get("second")), user=request.user)
+            lines = seating.swap_unions(
+                round_,
+                _union(event, post.get("first")),
+                _union(event, post.get("second")),
+                user=request.user,
+            )
         elif edit == "move":
-            lines = control.move_union(round_, _union(event, post.get("union")),
-                                       _int(post.get("table"), _("请选择桌号")),
-                                       post.get("side", "A"), user=request.user)
+            lines = control.move_union(
+                round_,
+                _union(event, post.get("union")),
+                _int(post.get("table"), _("请选择桌号")),
+                post.get("side", "A"),
+                user=request.user,
+            )
         elif edit == "sides":
-            lines = control.swap_sides(round_, _int(post.get("table"), _("请选择桌号")),
-                                       user=request.user)
+            lines = control.swap_sides(
+                round_, _int(post.get("table"), _("请选择桌号")), user=request.user
+            )
         elif edit == "pair":
-            lines = control.pair_by_hand(round_, _int(post.get("table"), _("请选择桌号")),
-                                         _union(event, post.get("union_a")),
-                                         _union(event, post.get("union_b")), user=request.user)
+            lines = control.pair_by_hand(
+                round_,
+                _int(post.get("table"), _("请选择桌号")),
+                _union(event, post.get("union_a")),
+                _union(event, post.get("union_b")),
+                user=request.user,
+            )
         elif edit == "bye":
             lines = control.give_bye(round_, _union(event, post.get("union")), user=request.user)
         elif edit == "seats":
-            lines = seating.swap_players(round_, _int(post.get("first"), _("请选择选手")),
-                                         _int(post.get("second"), _("请选择选手")),
-                                         user=request.user)
+            lines = seating.swap_players(
+                round_,
+                _int(post.get("first"), _("请选择选手")),
+                _int(post.get("second"), _("请选择选手")),
+                user=request.user,
+            )
         else:
             raise seating.SeatingRefused(_("未知的调整"))
     except seating.SeatingRefused as error:
@@ -169,18 +210,25 @@ def round_late(request, event_id: int, number: int, change: str):
             union = _union(event, request.POST.get("union"))
             done = late.late_add(round_, union, user=request.user)
             if done.get("tables"):
-                messages.success(request, _("%(name)s 已补入：只变动第 %(n)s 桌") % {
-                    "name": union.name, "n": done["tables"][0]})
+                messages.success(
+                    request,
+                    _("%(name)s 已补入：只变动第 %(n)s 桌")
+                    % {"name": union.name, "n": done["tables"][0]},
+                )
             else:
-                messages.success(request, _("%(name)s 已补入，本轮轮空；没有牌桌变动") % {
-                    "name": union.name})
+                messages.success(
+                    request, _("%(name)s 已补入，本轮轮空；没有牌桌变动") % {"name": union.name}
+                )
         elif change == "withdraw":
             union = _union(event, request.POST.get("union"))
             done = late.late_withdraw(round_, union, user=request.user)
             tables = "、".join(str(n) for n in done["tables"])
-            messages.success(request, (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {
-                "name": union.name, "t": tables}) if tables else
-                _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name})
+            messages.success(
+                request,
+                (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {"name": union.name, "t": tables})
+                if tables
+                else _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name},
+            )
         else:
             raise seating.SeatingRefused(_("未知的变动"))
     except seating.SeatingRefused as error:
@@ -208,12 +256,14 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
         elif action == "stop":
             after = _int(request.POST.get("after"), _("请填写已打局数"))
             forfeits.stop_by_time(match, after, user=request.user)
-            messages.success(request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {
-                "n": table, "k": after})
+            messages.success(
+                request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}
+            )
             _standings_later(event, number)
         elif action == "chase":
-            RefereeLink.objects.create(table=match.table, created_by=request.user,
-                                       label=_("结束本轮时催报"))
+            RefereeLink.objects.create(
+                table=match.table, created_by=request.user, label=_("结束本轮时催报")
+            )
             messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
             back = True
         else:
@@ -221,12 +271,12 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
     except seating.SeatingRefused as error:
         messages.error(request, str(error))
     if back:
-        return redirect(reverse("manage:round-close", args=[event.pk, number])
-                        + f"#table-{table}")
+        return redirect(reverse("manage:round-close", args=[event.pk, number]) + f"#table-{table}")
     return _to_round(event, number, f"#table-{table}")
 
 
 # --- closing the round ------------------------------------------------------------------------
+
 
 @login_required
 def close_page(request, event_id: int, number: int):
@@ -247,18 +297,28 @@ def close_page(request, event_id: int, number: int):
     progress = {row["match"].table.number: row for row in table_progress(round_)}
     rows = []
     for table_number in missing:
-        match = (round_.matches.select_related("table", "union_a", "union_b")
-                 .get(table__number=table_number))
-        links = [{"link": link, "url": request.build_absolute_uri(
-            reverse("referee:link-table", args=[link.token]))}
-            for link in match.table.referee_links.filter(revoked_at__isnull=True)
-            .order_by("-created_at", "-id")[:1]]
+        match = round_.matches.select_related("table", "union_a", "union_b").get(
+            table__number=table_number
+        )
+        links = [
+            {
+                "link": link,
+                "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+            }
+            for link in match.table.referee_links.filter(revoked_at__isnull=True).order_by(
+                "-created_at", "-id"
+            )[:1]
+        ]
         rows.append({"match": match, "links": links, "progress": progress.get(table_number)})
-    return render(request, "manage/round_close.html", {
-        "event": event, "round": round_, "rows": rows, "missing": missing})
+    return render(
+        request,
+        "manage/round_close.html",
+        {"event": event, "round": round_, "rows": rows, "missing": missing},
+    )
 
 
 # --- withdrawals, the break, settings ------------------------------------------------------------
+
 
 @login_required
 @require_POST
@@ -269,8 +329,11 @@ def withdraw(request, event_id: int):
     try:
         union = _union(event, request.POST.get("union"))
         after = late.withdraw_union(event, union, user=request.user)
-        messages.success(request, _("%(name)s 已退赛：第 %(n)s 轮后不再编排，已赛成绩保留") % {
-            "name": union.name, "n": after})
+        messages.success(
+            request,
+            _("%(name)s 已退赛：第 %(n)s 轮后不再编排，已赛成绩保留")
+            % {"name": union.name, "n": after},
+        )
         if event.rounds.filter(state=Round.State.DRAFT).exists():
             messages.warning(request, _("有草稿轮次：请重新编排"))
     except seating.SeatingRefused as error:
@@ -292,24 +355,44 @@ def break_page(request, event_id: int):
         after_n = int(after) if after.isdigit() else None
         if request.method == "POST":
             stage = breaks.confirm_break(event, size_n, after_n, user=request.user)
-            messages.success(request, _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦") % {
-                "stage": stage.name, "n": size_n})
+            messages.success(
+                request,
+                _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦")
+                % {"stage": stage.name, "n": size_n},
+            )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
     except seating.SeatingRefused as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
-    return render(request, "manage/break.html", {
-        "event": event, "proposal": proposal, "error": error, "size": size, "after": after,
-        "closed": closed}, status=400 if error and request.method == "POST" else 200)
+    return render(
+        request,
+        "manage/break.html",
+        {
+            "event": event,
+            "proposal": proposal,
+            "error": error,
+            "size": size,
+            "after": after,
+            "closed": closed,
+        },
+        status=400 if error and request.method == "POST" else 200,
+    )
 
 
 class RoundSettingsForm(forms.ModelForm):
     class Meta:
         model = Event
-        fields = ["club_policy", "points_bye", "bye_score", "forfeit_score",
-                  "score_stopped_matches", "release_draw", "release_results",
-                  "release_standings"]
+        fields = [
+            "club_policy",
+            "points_bye",
+            "bye_score",
+            "forfeit_score",
+            "score_stopped_matches",
+            "release_draw",
+            "release_results",
+            "release_standings",
+        ]
 
 
 @login_required
@@ -322,13 +405,18 @@ def round_settings(request, event_id: int):
         if request.POST.get("conclude") is not None:
             event.concluded_at = None if event.concluded_at else timezone.now()
             event.save(update_fields=["concluded_at"])
-            messages.success(request, _("赛事已结束：全部成绩与排名公开") if event.concluded_at
-                             else _("已恢复为进行中"))
+            messages.success(
+                request,
+                _("赛事已结束：全部成绩与排名公开") if event.concluded_at else _("已恢复为进行中"),
+            )
             return redirect("manage:round-settings", event.pk)
         if form.is_valid():
             form.save()
             messages.success(request, _("设置已保存"))
             return redirect("manage:round-settings", event.pk)
-    return render(request, "manage/round_settings.html", {
-        "event": event, "form": form}, status=400 if form.errors else 200)
-
+    return render(
+        request,
+        "manage/round_settings.html",
+        {"event": event, "form": form},
+        status=400 if form.errors else 200,
+    )

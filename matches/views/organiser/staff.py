@@ -1,6 +1,7 @@
 """Staff: the organiser invites assistants and referees by a link or a one-time code, lists
 them and revokes them. The invited person opens the link (or types the code), signs in or makes
 an account on the spot, and takes the role for this event only."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -22,16 +23,27 @@ def staff(request, event_id: int):
     event = organised_event(request, event_id)
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        invitation = service.invite(event, form.cleaned_data["role"], by=request.user,
-                                    note=form.cleaned_data["note"])
-        messages.success(request, _("邀请已生成：把链接或邀请码 %(code)s 交给对方，只能使用一次。")
-                         % {"code": invitation.code})
+        invitation = service.invite(
+            event, form.cleaned_data["role"], by=request.user, note=form.cleaned_data["note"]
+        )
+        messages.success(
+            request,
+            _("邀请已生成：把链接或邀请码 %(code)s 交给对方，只能使用一次。")
+            % {"code": invitation.code},
+        )
         return redirect("manage:staff", event.pk)
     invitations = event.invitations.filter(used_at__isnull=True, revoked_at__isnull=True)
-    return render(request, "manage/staff/list.html", {
-        "event": event, "form": form, "invitations": invitations,
-        "members": event.staff.filter(revoked_at__isnull=True).select_related("user"),
-        "join_url": request.build_absolute_uri("/manage/join/")})
+    return render(
+        request,
+        "manage/staff/list.html",
+        {
+            "event": event,
+            "form": form,
+            "invitations": invitations,
+            "members": event.staff.filter(revoked_at__isnull=True).select_related("user"),
+            "join_url": request.build_absolute_uri("/manage/join/"),
+        },
+    )
 
 
 @login_required
@@ -63,10 +75,12 @@ def join(request, token: str | None = None):
     """/manage/join/<token>/ (the link) or /manage/join/ (type the code)."""
     ip, wait = _guarded(request)
     if wait:
-        return render(request, "too_many_attempts.html", {"minutes": max(1, (wait + 59) // 60)},
-                      status=429)
-    code_form = CodeForm(request.POST if request.method == "POST" and "code" in request.POST
-                         else None)
+        return render(
+            request, "too_many_attempts.html", {"minutes": max(1, (wait + 59) // 60)}, status=429
+        )
+    code_form = CodeForm(
+        request.POST if request.method == "POST" and "code" in request.POST else None
+    )
     invitation, error = None, None
     try:
         if token:
@@ -75,13 +89,18 @@ def join(request, token: str | None = None):
             invitation = service.find_invitation(code=code_form.cleaned_data["code"])
         elif request.GET.get("code") or request.POST.get("invitation_code"):
             invitation = service.find_invitation(
-                code=request.GET.get("code") or request.POST.get("invitation_code"))
+                code=request.GET.get("code") or request.POST.get("invitation_code")
+            )
     except service.StaffRefused as refused:
         ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
         error = str(refused)
     if invitation is None:
-        return render(request, "manage/staff/join.html", {"code_form": code_form, "error": error},
-                      status=404 if error else 200)
+        return render(
+            request,
+            "manage/staff/join.html",
+            {"code_form": code_form, "error": error},
+            status=404 if error else 200,
+        )
     signup = SignUpForm(request.POST if request.POST.get("signup") else None)
     if request.method == "POST" and request.POST.get("accept"):
         user = request.user if request.user.is_authenticated else None
@@ -92,13 +111,23 @@ def join(request, token: str | None = None):
             try:
                 member = service.accept(invitation, user)
             except service.StaffRefused as refused:
-                return render(request, "manage/staff/join.html",
-                              {"code_form": CodeForm(), "error": str(refused)}, status=400)
-            messages.success(request, _("你已成为“%(event)s”的%(role)s")
-                             % {"event": invitation.event.name, "role": member.get_role_display()})
+                return render(
+                    request,
+                    "manage/staff/join.html",
+                    {"code_form": CodeForm(), "error": str(refused)},
+                    status=400,
+                )
+            messages.success(
+                request,
+                _("你已成为“%(event)s”的%(role)s")
+                % {"event": invitation.event.name, "role": member.get_role_display()},
+            )
             if member.role == StaffRole.ASSISTANT:
                 return redirect("manage:dashboard", invitation.event_id)
             return redirect("referee:home")
-    return render(request, "manage/staff/accept.html", {
-        "invitation": invitation, "signup": signup, "token": token},
-        status=400 if signup.errors else 200)
+    return render(
+        request,
+        "manage/staff/accept.html",
+        {"invitation": invitation, "signup": signup, "token": token},
+        status=400 if signup.errors else 200,
+    )

@@ -1,5 +1,6 @@
 """High card behind the game interface (`matches/games/adapter.py`): the whole Django side of a
 game in one small file."""
+
 from __future__ import annotations
 
 import uuid
@@ -39,15 +40,21 @@ def _card(text):
 
 
 class CardForm:
-    templates = {"page": "highcard/table.html", "form": "highcard/form.html",
-                 "correct": "highcard/table.html", "summary": "highcard/summary.html"}
+    templates = {
+        "page": "highcard/table.html",
+        "form": "highcard/form.html",
+        "correct": "highcard/table.html",
+        "summary": "highcard/summary.html",
+    }
 
     def blank(self, table):
         return CardEntry(idempotency_key=uuid.uuid4().hex)
 
     def from_post(self, table, data, files):
-        return CardEntry(cards={seat: _card(data.get(f"card_{seat}")) for seat in ("1", "2")},
-                         idempotency_key=data.get("idempotency_key") or uuid.uuid4().hex)
+        return CardEntry(
+            cards={seat: _card(data.get(f"card_{seat}")) for seat in ("1", "2")},
+            idempotency_key=data.get("idempotency_key") or uuid.uuid4().hex,
+        )
 
     def from_report(self, table, report):
         return CardEntry(cards=dict((report.summary or {}).get("cards") or {}))
@@ -76,13 +83,13 @@ class HighCardAdapter(GameAdapter):
     def deal_name(self, number):
         return f"card {number}"
 
-
     def check_report(self, match, number, summary, play_log):
         require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
         summary = summary or play_log
         verdict = self.engine.check_summary(summary)
-        return Checked(summary=summary, play_log=play_log, verdict=verdict,
-                       errors=verdict["errors"])
+        return Checked(
+            summary=summary, play_log=play_log, verdict=verdict, errors=verdict["errors"]
+        )
 
     def settle_match(self, match):
         deals = list(match.deals.order_by("number"))
@@ -94,18 +101,31 @@ class HighCardAdapter(GameAdapter):
                 continue
             winner = report.verdict["winner"]
             DealTally.objects.create(
-                deal=deal, match=match, report_id=report.pk, finish=[winner, 3 - winner],
-                score_a=report.score_a, score_b=report.score_b)
+                deal=deal,
+                match=match,
+                report_id=report.pk,
+                finish=[winner, 3 - winner],
+                score_a=report.score_a,
+                score_b=report.score_b,
+            )
         write_match_result(match, deals)
 
     def standings_rows(self, event, rounds, scope):
-        seats = {(t, s): (pid, name) for t, s, pid, name in TableSeat.objects.filter(
-            round__in=rounds).values_list("table_id", "seat", "player_id", "player__name")}
-        lines = {pid: {"player": pid, "name": name, "wins": 0, "deals": 0}
-                 for pid, name in Registration.objects.filter(event=event).values_list(
-                     "player_id", "player__name")}
+        seats = {
+            (t, s): (pid, name)
+            for t, s, pid, name in TableSeat.objects.filter(round__in=rounds).values_list(
+                "table_id", "seat", "player_id", "player__name"
+            )
+        }
+        lines = {
+            pid: {"player": pid, "name": name, "wins": 0, "deals": 0}
+            for pid, name in Registration.objects.filter(event=event).values_list(
+                "player_id", "player__name"
+            )
+        }
         for table_id, finish in DealTally.objects.filter(match__round__in=rounds).values_list(
-                "match__table_id", "finish"):
+            "match__table_id", "finish"
+        ):
             for place, seat in enumerate(finish):
                 pid, _name = seats[(table_id, seat)]
                 lines[pid]["deals"] += 1
@@ -115,13 +135,14 @@ class HighCardAdapter(GameAdapter):
 
     def results_table(self, event, matches, tallies):
         return ["table", "deal", "winner"], [
-            [m.table.number, t.deal.number, t.finish[0]] for m in matches
-            for t in tallies.get(m.pk, [])]
+            [m.table.number, t.deal.number, t.finish[0]]
+            for m in matches
+            for t in tallies.get(m.pk, [])
+        ]
 
     def draw_round(self, round_):
-        players = [r.player_id for r in history.active_registrations(round_.event,
-                                                                     round_.number)]
-        tables = [TableDraw(seats=players[k:k + 2]) for k in range(0, len(players) - 1, 2)]
+        players = [r.player_id for r in history.active_registrations(round_.event, round_.number)]
+        tables = [TableDraw(seats=players[k : k + 2]) for k in range(0, len(players) - 1, 2)]
         write_individual_tables(round_, tables)
         round_.quality = {"method": "highcard"}
         round_.save(update_fields=["quality"])
@@ -140,8 +161,10 @@ class HighCardAdapter(GameAdapter):
 
     def public_table_json(self, row, visible):
         match = row["match"]
-        entry = {"table": match.table.number,
-                 "players": [{"seat": s.seat, "name": s.player.name} for s in row["seats"]]}
+        entry = {
+            "table": match.table.number,
+            "players": [{"seat": s.seat, "name": s.player.name} for s in row["seats"]],
+        }
         if visible:
             entry["winners"] = [t.finish[0] for t in row["deals"]]
         return entry

@@ -1,4 +1,5 @@
 """The high-card rules engine: pure Python, like the real games' engines (no Django)."""
+
 from __future__ import annotations
 
 import random
@@ -22,15 +23,24 @@ def check_summary(doc) -> dict:
     for seat in ("1", "2"):
         value = cards.get(seat)
         if type(value) is not int or not 1 <= value <= 13:
-            errors.append({"rule": "H1", "code": "bad_card",
-                           "message": f"seat {seat} needs a card from 1 to 13"})
+            errors.append(
+                {
+                    "rule": "H1",
+                    "code": "bad_card",
+                    "message": f"seat {seat} needs a card from 1 to 13",
+                }
+            )
     if not errors and cards["1"] == cards["2"]:
         errors.append({"rule": "H2", "code": "tie", "message": "the two cards must differ"})
     if errors:
         return {"valid": False, "errors": errors, "winner": None, "union_scores": None}
     winner = 1 if cards["1"] > cards["2"] else 2
-    return {"valid": True, "errors": [], "winner": winner,
-            "union_scores": {"A": 1 if winner == 1 else -1, "B": 1 if winner == 2 else -1}}
+    return {
+        "valid": True,
+        "errors": [],
+        "winner": winner,
+        "union_scores": {"A": 1 if winner == 1 else -1, "B": 1 if winner == 2 else -1},
+    }
 
 
 class HighCardGame:

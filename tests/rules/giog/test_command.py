@@ -1,4 +1,5 @@
 """`manage.py giog`: exit codes and output."""
+
 from __future__ import annotations
 
 import io
@@ -9,8 +10,11 @@ from django.core.management import call_command
 
 from .helpers import hand_doc
 
-VALID = hand_doc(["Rp", "Ac", "Nn", "Pc"], "1R 2A 3N 4P 2c 3n 4c 1p",
-                 claimed={"won": {"1": 0, "2": 4, "3": 4, "4": 0}})
+VALID = hand_doc(
+    ["Rp", "Ac", "Nn", "Pc"],
+    "1R 2A 3N 4P 2c 3n 4c 1p",
+    claimed={"won": {"1": 0, "2": 4, "3": 4, "4": 0}},
+)
 
 
 def giog(*args, stdin: str | None = None) -> tuple[int, str]:
@@ -49,8 +53,12 @@ def test_replay_of_an_illegal_record_exits_1(tmp_path):
     doc = dict(VALID, actions=VALID["actions"][:1] + [{"seat": 3, "pieces": "N"}])
     code, output = giog("replay", write(tmp_path, doc))
     assert code == 1
-    assert json.loads(output)["error"] == {"action": 1, "rule": "G8", "code": "out_of_turn",
-                                           "message": "seat 3 played but it is seat 2's turn"}
+    assert json.loads(output)["error"] == {
+        "action": 1,
+        "rule": "G8",
+        "code": "out_of_turn",
+        "message": "seat 3 played but it is seat 2's turn",
+    }
 
 
 def test_replay_with_a_mismatched_claim_exits_1(tmp_path):
@@ -61,13 +69,16 @@ def test_replay_with_a_mismatched_claim_exits_1(tmp_path):
     assert verdict["valid"] and verdict["mismatches"][0]["field"] == "won"
 
 
-@pytest.mark.parametrize("text", [
-    "{not json",
-    json.dumps(dict(VALID, extra=1)),
-    json.dumps(dict(VALID, players="four")),
-    json.dumps(dict(VALID, hands={"1": "RX", "2": "Ac", "3": "Nn", "4": "Pc"})),
-    json.dumps(dict(VALID, actions=[{"seat": 7, "pieces": "R"}])),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        json.dumps(dict(VALID, extra=1)),
+        json.dumps(dict(VALID, players="four")),
+        json.dumps(dict(VALID, hands={"1": "RX", "2": "Ac", "3": "Nn", "4": "Pc"})),
+        json.dumps(dict(VALID, actions=[{"seat": 7, "pieces": "R"}])),
+    ],
+)
 def test_replay_of_an_unreadable_document_exits_2(tmp_path, text):
     code, output = giog("replay", write(tmp_path, text))
     assert code == 2
@@ -82,8 +93,12 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
 
 
 def test_settle_checks_a_summary(tmp_path):
-    summary = {"format": "giog-outcome/1", "players": 4,
-               "won": {"1": 12, "2": 4, "3": 8, "4": 8}, "beheaded": []}
+    summary = {
+        "format": "giog-outcome/1",
+        "players": 4,
+        "won": {"1": 12, "2": 4, "3": 8, "4": 8},
+        "beheaded": [],
+    }
     assert giog("settle", write(tmp_path, summary))[0] == 0
     summary["won"]["4"] = 4
     code, output = giog("settle", write(tmp_path, summary))
@@ -95,8 +110,12 @@ def test_settle_checks_a_summary(tmp_path):
 def test_selfplay_writes_replayable_hands_and_the_same_file_for_the_same_seed(tmp_path, players):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (first, second):
-        assert giog("selfplay", "--hands", "4", "--seed", "3", "--players", players,
-                    "--out", str(path))[0] == 0
+        assert (
+            giog(
+                "selfplay", "--hands", "4", "--seed", "3", "--players", players, "--out", str(path)
+            )[0]
+            == 0
+        )
     assert first.read_bytes() == second.read_bytes()
     lines = first.read_text().splitlines()
     assert len(lines) == 4
@@ -108,8 +127,18 @@ def test_selfplay_writes_replayable_hands_and_the_same_file_for_the_same_seed(tm
 
 
 def test_selfplay_variants_are_written_into_the_records():
-    code, output = giog("selfplay", "--hands", "2", "--seed", "1", "--must-compete",
-                        "--tie-order", "play", "--out", "-")
+    code, output = giog(
+        "selfplay",
+        "--hands",
+        "2",
+        "--seed",
+        "1",
+        "--must-compete",
+        "--tie-order",
+        "play",
+        "--out",
+        "-",
+    )
     assert code == 0
     for line in output.splitlines():
         assert json.loads(line)["rules"] == {"must_compete": True, "tie_order": "play"}

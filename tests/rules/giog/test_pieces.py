@@ -1,4 +1,5 @@
 """G1-G3: the set, its notation and the rank of pieces."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -7,14 +8,34 @@ import pytest
 
 from matches.games.errors import BadDocument
 from matches.games.giog.engine.pieces import (
-    FULL_SET, SET_SIZE, describe, parse_pieces, piece_strength, sort_pieces,
+    FULL_SET,
+    SET_SIZE,
+    describe,
+    parse_pieces,
+    piece_strength,
+    sort_pieces,
 )
 
 
-@pytest.mark.parametrize("letter, count", [
-    ("K", 1), ("A", 2), ("B", 2), ("R", 2), ("N", 2), ("C", 2), ("P", 5),
-    ("k", 1), ("a", 2), ("b", 2), ("r", 2), ("n", 2), ("c", 2), ("p", 5),
-])
+@pytest.mark.parametrize(
+    "letter, count",
+    [
+        ("K", 1),
+        ("A", 2),
+        ("B", 2),
+        ("R", 2),
+        ("N", 2),
+        ("C", 2),
+        ("P", 5),
+        ("k", 1),
+        ("a", 2),
+        ("b", 2),
+        ("r", 2),
+        ("n", 2),
+        ("c", 2),
+        ("p", 5),
+    ],
+)
 def test_g1_each_colour_holds_the_xiangqi_set(letter, count):
     assert FULL_SET[letter] == count
 
@@ -24,11 +45,20 @@ def test_g1_the_set_has_32_pieces_16_a_colour():
     assert sum(n for p, n in FULL_SET.items() if p.isupper()) == 16
 
 
-@pytest.mark.parametrize("letter, name", [
-    ("K", "red General"), ("A", "red Guard"), ("B", "red Advisor"), ("R", "red Chariot"),
-    ("N", "red Horse"), ("C", "red Cannon"), ("P", "red Pawn"), ("p", "black Pawn"),
-    ("k", "black General"),
-])
+@pytest.mark.parametrize(
+    "letter, name",
+    [
+        ("K", "red General"),
+        ("A", "red Guard"),
+        ("B", "red Advisor"),
+        ("R", "red Chariot"),
+        ("N", "red Horse"),
+        ("C", "red Cannon"),
+        ("P", "red Pawn"),
+        ("p", "black Pawn"),
+        ("k", "black General"),
+    ],
+)
 def test_g2_fen_letters_upper_case_red_lower_case_black(letter, name):
     assert describe(letter) == name
 

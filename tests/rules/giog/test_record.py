@@ -1,4 +1,5 @@
 """The giog-hand/1 record: reading, writing back, bad documents and claims."""
+
 from __future__ import annotations
 
 import copy
@@ -14,10 +15,12 @@ from matches.games.giog.engine.replay import replay
 
 from .helpers import hand_doc
 
-GOOD = hand_doc(["Rp", "Ac", "Nn", "Pc"], "1R 2A 3N 4P 2c 3n 4c 1p",
-                rules={"must_compete": False, "tie_order": "seat"},
-                claimed={"won": {"1": 0, "2": 4, "3": 4, "4": 0}, "beheaded": [],
-                         "places": [[2, 3], [1, 4]]})
+GOOD = hand_doc(
+    ["Rp", "Ac", "Nn", "Pc"],
+    "1R 2A 3N 4P 2c 3n 4c 1p",
+    rules={"must_compete": False, "tie_order": "seat"},
+    claimed={"won": {"1": 0, "2": 4, "3": 4, "4": 0}, "beheaded": [], "places": [[2, 3], [1, 4]]},
+)
 
 
 def test_the_good_record_replays_without_mismatches():
@@ -26,8 +29,16 @@ def test_the_good_record_replays_without_mismatches():
 
 
 def test_the_verdict_has_exactly_the_fields_of_the_spec():
-    assert list(replay(GOOD)) == ["valid", "complete", "error", "tricks", "won", "beheaded",
-                                  "places", "mismatches"]
+    assert list(replay(GOOD)) == [
+        "valid",
+        "complete",
+        "error",
+        "tricks",
+        "won",
+        "beheaded",
+        "places",
+        "mismatches",
+    ]
 
 
 def test_rules_out_and_claimed_are_optional():
@@ -40,6 +51,7 @@ def test_rules_out_and_claimed_are_optional():
 
 def _set(path: str, value):
     """A change to GOOD: set the value at a dotted path ('claimed.won.1')."""
+
     def change(doc):
         *parents, last = path.split(".")
         target = doc
@@ -49,6 +61,7 @@ def _set(path: str, value):
             target[int(last)] = value
         else:
             target[last] = value
+
     return change
 
 
@@ -59,6 +72,7 @@ def _delete(path: str):
         for key in parents:
             target = target[int(key)] if isinstance(target, list) else target[key]
         del target[last]
+
     return change
 
 
@@ -121,18 +135,21 @@ def test_a_document_that_is_not_an_object_is_refused(document):
 
 # -- claims -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("claimed, field", [
-    ({"won": {"1": 4, "2": 4, "3": 0, "4": 0}}, "won"),
-    ({"beheaded": [2]}, "beheaded"),
-    ({"places": [[2], [3], [1, 4]]}, "places"),
-])
+
+@pytest.mark.parametrize(
+    "claimed, field",
+    [
+        ({"won": {"1": 4, "2": 4, "3": 0, "4": 0}}, "won"),
+        ({"beheaded": [2]}, "beheaded"),
+        ({"places": [[2], [3], [1, 4]]}, "places"),
+    ],
+)
 def test_a_claim_that_differs_from_the_replay_is_a_mismatch(claimed, field):
     doc = copy.deepcopy(GOOD)
     doc["claimed"] = claimed
     v = replay(doc)
     assert v["valid"]
-    assert v["mismatches"] == [{"field": field, "claimed": claimed[field],
-                                "replayed": v[field]}]
+    assert v["mismatches"] == [{"field": field, "claimed": claimed[field], "replayed": v[field]}]
 
 
 def test_claims_may_leave_out_seats_that_won_nothing_and_order_groups_freely():
@@ -142,6 +159,7 @@ def test_claims_may_leave_out_seats_that_won_nothing_and_order_groups_freely():
 
 
 # -- round trip -------------------------------------------------------------------------------
+
 
 def test_writing_a_parsed_record_gives_the_document_back():
     assert write_record(parse_record(GOOD)) == GOOD
@@ -157,21 +175,36 @@ def hand_documents(draw):
     seat = st.integers(1, players)
     pieces = st.text(alphabet=LETTERS, max_size=12)
     doc = {"format": "giog-hand/1", "players": players}
-    rules = draw(st.fixed_dictionaries({}, optional={
-        "must_compete": st.booleans(), "tie_order": st.sampled_from(["seat", "play"])}))
+    rules = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "must_compete": st.booleans(),
+                "tie_order": st.sampled_from(["seat", "play"]),
+            },
+        )
+    )
     if rules:
         doc["rules"] = rules
     doc["hands"] = {str(s): draw(pieces) for s in range(1, players + 1)}
     doc["out"] = draw(pieces)
     doc["leader"] = draw(seat)
-    doc["actions"] = draw(st.lists(st.fixed_dictionaries({"seat": seat, "pieces": pieces}),
-                                   max_size=10))
-    claimed = draw(st.none() | st.fixed_dictionaries({}, optional={
-        "won": st.dictionaries(st.sampled_from([str(s) for s in range(1, players + 1)]),
-                               st.integers(0, 32)),
-        "beheaded": st.lists(seat, max_size=2),
-        "places": st.lists(st.lists(seat, min_size=1, max_size=2), max_size=4),
-    }))
+    doc["actions"] = draw(
+        st.lists(st.fixed_dictionaries({"seat": seat, "pieces": pieces}), max_size=10)
+    )
+    claimed = draw(
+        st.none()
+        | st.fixed_dictionaries(
+            {},
+            optional={
+                "won": st.dictionaries(
+                    st.sampled_from([str(s) for s in range(1, players + 1)]), st.integers(0, 32)
+                ),
+                "beheaded": st.lists(seat, max_size=2),
+                "places": st.lists(st.lists(seat, min_size=1, max_size=2), max_size=4),
+            },
+        )
+    )
     if claimed is not None:
         doc["claimed"] = claimed
     return doc
@@ -198,8 +231,9 @@ def test_property_any_readable_record_gets_a_verdict(doc):
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
@@ -217,9 +251,20 @@ def test_property_any_value_in_any_field_is_a_verdict_or_a_bad_document(field, v
         assert isinstance(v["valid"], bool)
 
 
-NESTED = ["hands.1", "hands.9", "actions.0", "actions.0.seat", "actions.0.pieces",
-          "rules.tie_order", "rules.must_compete", "claimed.won", "claimed.won.1",
-          "claimed.places", "claimed.places.0", "claimed.beheaded"]
+NESTED = [
+    "hands.1",
+    "hands.9",
+    "actions.0",
+    "actions.0.seat",
+    "actions.0.pieces",
+    "rules.tie_order",
+    "rules.must_compete",
+    "claimed.won",
+    "claimed.won.1",
+    "claimed.places",
+    "claimed.places.0",
+    "claimed.beheaded",
+]
 
 
 @settings(max_examples=150, deadline=None)

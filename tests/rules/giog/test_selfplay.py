@@ -1,4 +1,5 @@
 """Self-played hands replay cleanly; changing one action is caught at that action."""
+
 from __future__ import annotations
 
 import copy
@@ -16,8 +17,12 @@ from matches.games.giog.engine.play import HandState
 from matches.games.giog.engine.record import write_record
 from matches.games.giog.engine.selfplay import play_out
 
-VARIANTS = [{}, {"must_compete": True}, {"tie_order": "play"},
-            {"must_compete": True, "tie_order": "play"}]
+VARIANTS = [
+    {},
+    {"must_compete": True},
+    {"tie_order": "play"},
+    {"must_compete": True, "tie_order": "play"},
+]
 
 
 def in_play(players: int) -> int:
@@ -61,18 +66,24 @@ def test_a_self_played_outcome_is_a_valid_summary_with_the_same_places():
     for players in (2, 3, 4):
         for doc in game.selfplay(20, 8, players=players):
             v = game.replay(doc)
-            summary = {"format": "giog-outcome/1", "players": players, "won": v["won"],
-                       "beheaded": v["beheaded"]}
+            summary = {
+                "format": "giog-outcome/1",
+                "players": players,
+                "won": v["won"],
+                "beheaded": v["beheaded"],
+            }
             checked = game.check_summary(summary)
             assert checked == {"valid": True, "errors": [], "places": v["places"]}
 
 
 # -- mutations --------------------------------------------------------------------------------
 
+
 def state_before(doc: dict, index: int) -> HandState:
     flags = {"must_compete": False, "tie_order": "seat", **doc.get("rules", {})}
-    state = HandState(doc["players"], {int(s): h for s, h in doc["hands"].items()},
-                      doc["leader"], **flags)
+    state = HandState(
+        doc["players"], {int(s): h for s, h in doc["hands"].items()}, doc["leader"], **flags
+    )
     for action in doc["actions"][:index]:
         state.apply(action["seat"], action["pieces"])
     return state
@@ -163,7 +174,7 @@ def test_mutation_another_legal_follow_is_accepted_there(case, data):
         return
     action = doc["actions"][i]
     hand = list(state.hands[action["seat"]].elements())
-    pieces = "".join(data.draw(st.permutations(hand))[:len(action["pieces"])])
+    pieces = "".join(data.draw(st.permutations(hand))[: len(action["pieces"])])
     v = replay_with(doc, i, pieces=pieces)
     # Later actions may now break the rules (someone else leads, a piece is gone), this
     # one may not.
@@ -172,15 +183,15 @@ def test_mutation_another_legal_follow_is_accepted_there(case, data):
 
 # -- conservation -----------------------------------------------------------------------------
 
+
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from([2, 3, 4]), st.data(), st.integers(0, 10**6),
-       st.sampled_from(VARIANTS))
+@given(st.sampled_from([2, 3, 4]), st.data(), st.integers(0, 10**6), st.sampled_from(VARIANTS))
 def test_property_pieces_are_conserved_in_any_position(players, data, seed, rules):
     size = data.draw(st.integers(1, DISTRIBUTION[players][0]))
     rng = random.Random(seed)
     pieces = sorted(FULL_SET.elements())
     rng.shuffle(pieces)
-    hands = {s: "".join(pieces[(s - 1) * size:s * size]) for s in range(1, players + 1)}
+    hands = {s: "".join(pieces[(s - 1) * size : s * size]) for s in range(1, players + 1)}
     record = play_out(rng, players, hands, rng.randint(1, players), rules)
     v = game.replay(write_record(record))
     assert v["valid"] and v["complete"] and v["mismatches"] == []

@@ -1,4 +1,5 @@
 """G4: players, the distribution, and records whose setup breaks G1/G4."""
+
 from __future__ import annotations
 
 import random
@@ -38,16 +39,19 @@ def test_g4_a_full_deal_is_a_valid_setup(players):
     assert v["won"] == {str(s): 0 for s in range(1, players + 1)}
 
 
-@pytest.mark.parametrize("hands, out, expected", [
-    (["RR", "RP", "pp", "pp"], "", ("G1", "too_many_pieces")),
-    (["K", "p", "c", "n"], "K", ("G1", "too_many_pieces")),  # the out pieces count too
-    (["RR", "p", "pp", "pp"], "", ("G4", "unequal_hands")),
-    (["", "", "", ""], "", ("G4", "empty_hand")),
-    # 2 players hold 12 each, not 13
-    (["KAABBRRNNCCP", "kaabbrrnnccp" + "P"], "", ("G4", "hand_size")),
-    # the whole set with 3 players must leave exactly 2 pieces out
-    (["KAABBRRNN", "CCPPPPPkb", "aabrrnncc"], "ppppp", ("G4", "out_size")),
-])
+@pytest.mark.parametrize(
+    "hands, out, expected",
+    [
+        (["RR", "RP", "pp", "pp"], "", ("G1", "too_many_pieces")),
+        (["K", "p", "c", "n"], "K", ("G1", "too_many_pieces")),  # the out pieces count too
+        (["RR", "p", "pp", "pp"], "", ("G4", "unequal_hands")),
+        (["", "", "", ""], "", ("G4", "empty_hand")),
+        # 2 players hold 12 each, not 13
+        (["KAABBRRNNCCP", "kaabbrrnnccp" + "P"], "", ("G4", "hand_size")),
+        # the whole set with 3 players must leave exactly 2 pieces out
+        (["KAABBRRNN", "CCPPPPPkb", "aabrrnncc"], "ppppp", ("G4", "out_size")),
+    ],
+)
 def test_g4_a_setup_breaking_the_rules_is_invalid_before_any_action(hands, out, expected):
     v = run(hands, "", out=out)
     assert not v["valid"] and not v["complete"]
@@ -60,4 +64,3 @@ def test_g4_a_position_may_leave_pieces_unaccounted():
     # Two pieces each, most of the set nowhere: allowed for tests and puzzles.
     v = run(["Rp", "Nc", "Bn"], "")
     assert v["valid"]
-

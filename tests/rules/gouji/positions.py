@@ -3,6 +3,7 @@
 `deal(["3345", "9", …], "1:3 2:pass 4:yield 1:TTTTT")` builds a `gouji-deal/1` document: six
 hands for seats 1–6, and the actions as `seat:CARDS`, `seat:pass` or `seat:yield`.
 """
+
 from __future__ import annotations
 
 from matches.games.gouji.engine.replay import replay

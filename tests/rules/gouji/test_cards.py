@@ -1,4 +1,5 @@
 """Cards and notation (R3–R5)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """`python manage.py gouji settle FILE|-` (deal-record.md, "Command line and API")."""
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,17 @@ import pytest
 from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[3]
-VALID = {"format": "gouji-outcome/1", "rules": "standard", "finish": [3, 1, 5, 2, 4, 6],
-         "points": [3, 1], "declarations": {}, "burns": [], "suffocated": [], "revolution": [],
-         "string_three_streak": 0}
+VALID = {
+    "format": "gouji-outcome/1",
+    "rules": "standard",
+    "finish": [3, 1, 5, 2, 4, 6],
+    "points": [3, 1],
+    "declarations": {},
+    "burns": [],
+    "suffocated": [],
+    "revolution": [],
+    "string_three_streak": 0,
+}
 INVALID = {**VALID, "finish": [3, 1, 5, 2, 4, 4]}
 
 
@@ -73,7 +82,11 @@ def test_it_reads_standard_input_and_sets_the_process_exit_status(doc, status):
     text = doc if isinstance(doc, str) else json.dumps(doc)
     result = subprocess.run(
         [sys.executable, "manage.py", "gouji", "settle", "-"],
-        input=text, capture_output=True, text=True, cwd=ROOT, timeout=60,
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert result.returncode == status, result.stderr
     assert json.loads(result.stdout)["valid"] is (status == 0)

@@ -1,5 +1,6 @@
 """Rules conformance II (issue 18): four readings fixed against the spec, three clarified details,
 and the flags that used to be rejected as unsupported (R22, R22d, R25/D8, R29, R3, R34, R38)."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,9 @@ def outcome_summary(**fields) -> dict:
 
 
 def entries(tributes, kind=None) -> list[tuple]:
-    return [(t["from"], t["to"], t["kind"], t["cards"]) for t in tributes
-            if kind in (None, t["kind"])]
+    return [
+        (t["from"], t["to"], t["kind"], t["cards"]) for t in tributes if kind in (None, t["kind"])
+    ]
 
 
 def codes(verdict) -> list[tuple]:
@@ -41,8 +43,13 @@ def test_r29_d11_settle_counts_the_rivals_automatic_point_unlisted(tmp_path):
     # the other pairs opened nothing and owe each other one card
     assert (2, 5, "point", 1) in points
     assert not any(payer == 5 for payer, *_ in points)
-    assert sorted(points) == [(1, 4, "point", 1), (2, 5, "point", 1), (3, 6, "point", 1),
-                              (4, 1, "point", 1), (6, 3, "point", 1)]
+    assert sorted(points) == [
+        (1, 4, "point", 1),
+        (2, 5, "point", 1),
+        (3, 6, "point", 1),
+        (4, 1, "point", 1),
+        (6, 3, "point", 1),
+    ]
     # listing the point changes nothing
     listed = settle({**ISSUE_REVOLUTION, "points": [5]})
     assert listed == verdict
@@ -67,9 +74,11 @@ def test_r29_d11_a_replay_claim_need_not_list_the_automatic_point():
 
 # --- 2. R22 one_each: one burn tribute for each time burned ---------------------------------
 
-CHAIN = [{"burner": 2, "burned": 1, "outcome": "stopped"},
-         {"burner": 1, "burned": 2, "outcome": "stopped"},
-         {"burner": 2, "burned": 1, "outcome": "counter"}]
+CHAIN = [
+    {"burner": 2, "burned": 1, "outcome": "stopped"},
+    {"burner": 1, "burned": 2, "outcome": "stopped"},
+    {"burner": 2, "burned": 1, "outcome": "counter"},
+]
 
 
 @pytest.mark.parametrize(
@@ -81,9 +90,14 @@ CHAIN = [{"burner": 2, "burned": 1, "outcome": "stopped"},
     ],
 )
 def test_r22_counter_burn_tribute_by_times_burned(counter_burn_tribute, cards):
-    verdict = settle(outcome_summary(
-        rules={"counter_burn_tribute": counter_burn_tribute}, finish=[2, 3, 1, 4, 5, 6],
-        points=[1, 2, 3, 4, 5, 6], burns=CHAIN))
+    verdict = settle(
+        outcome_summary(
+            rules={"counter_burn_tribute": counter_burn_tribute},
+            finish=[2, 3, 1, 4, 5, 6],
+            points=[1, 2, 3, 4, 5, 6],
+            burns=CHAIN,
+        )
+    )
     assert verdict["valid"], verdict["errors"]
     assert entries(verdict["tributes"], "burn") == [(1, 2, "burn", cards)]
 
@@ -110,8 +124,9 @@ def test_r22_a_replays_chain_flags_beat_reading_consecutive_entries():
     burns = ((2, 1, "stopped"), (1, 2, "stopped"), (2, 1, "counter"))
     rules = RuleSet.from_json({"counter_burn_tribute": "one_each"})
     inferred = Outcome((1, 2, 3, 4, 5, 6), frozenset(range(1, 7)), burns=burns)
-    replayed = Outcome((1, 2, 3, 4, 5, 6), frozenset(range(1, 7)), burns=burns,
-                       counters=(False, False, True))
+    replayed = Outcome(
+        (1, 2, 3, 4, 5, 6), frozenset(range(1, 7)), burns=burns, counters=(False, False, True)
+    )
     assert entries(tribute_ledger(inferred, rules), "burn") == [(1, 2, "burn", 2)]
     assert entries(tribute_ledger(replayed, rules), "burn") == [(1, 2, "burn", 1)]
 
@@ -127,15 +142,19 @@ FALSE_TWICE = [{"burner": 2, "burned": 6, "outcome": "false"}] * 2
         (FALSE_TWICE, "standard", [("D5", "false_burner_out")]),
         (FALSE_TWICE[:1], "standard", []),
         # out at once: no later burn of, or by, the false burner
-        (FALSE_TWICE[:1] + [{"burner": 3, "burned": 2, "outcome": "stopped"}], "standard",
-         [("D5", "false_burner_out")]),
+        (
+            FALSE_TWICE[:1] + [{"burner": 3, "burned": 2, "outcome": "stopped"}],
+            "standard",
+            [("D5", "false_burner_out")],
+        ),
         # under false_burn = "tribute" the false burner plays on and may burn again
         (FALSE_TWICE, {"false_burn": "tribute"}, []),
     ],
 )
 def test_r22d_d5_a_false_burner_burns_no_more(burns, rules, expected):
-    verdict = settle(outcome_summary(rules=rules, finish=[1, 3, 5, 4, 6, 2],
-                                     points=[1, 3, 5], burns=burns))
+    verdict = settle(
+        outcome_summary(rules=rules, finish=[1, 3, 5, 4, 6, 2], points=[1, 3, 5], burns=burns)
+    )
     assert codes(verdict) == expected
     assert verdict["valid"] is (expected == [])
 
@@ -156,8 +175,12 @@ def test_d8_the_window_closes_when_every_seat_that_could_burn_has_declined():
     verdict = run(D8_HANDS, "1:KK 4:AA 2:pass 3:pass 5:pass 6:pass")
     assert verdict["valid"] and verdict["points"] == [4]
     late = run(D8_HANDS, "1:KK 4:AA 2:pass 3:pass 5:pass 6:pass 2:pass")
-    assert late["error"] == {"action": 6, "rule": "R15", "code": "not_your_turn",
-                             "message": "seat 4 leads, not seat 2"}
+    assert late["error"] == {
+        "action": 6,
+        "rule": "R15",
+        "code": "not_your_turn",
+        "message": "seat 4 leads, not seat 2",
+    }
 
 
 @pytest.mark.parametrize(
@@ -179,6 +202,7 @@ def test_r15_d8_out_of_turn_passes_get_the_out_of_turn_code(moves, error):
 
 # --- clarified: D3 yield as the final-chance decision; undecided burns ----------------------
 
+
 def test_d3_a_yield_as_the_final_chance_decision_is_a_decline_and_the_round_ends():
     hands = ["59", "4", "4", "69", "4", "4"]
     passes = "1:5 2:pass 3:pass 4:pass 5:pass 6:pass"
@@ -196,8 +220,9 @@ def test_deal_record_a_burn_undecided_when_the_record_ends_has_outcome_null():
     assert verdict["valid"] and not verdict["complete"]
     assert verdict["burns"] == [{"burner": 2, "burned": 1, "outcome": None}]
     # a claim may say so too, and then it matches
-    claimed = run(hands, "1:TTTTT 2:JJJJJ",
-                  claimed={"burns": [{"burner": 2, "burned": 1, "outcome": None}]})
+    claimed = run(
+        hands, "1:TTTTT 2:JJJJJ", claimed={"burns": [{"burner": 2, "burned": 1, "outcome": None}]}
+    )
     assert claimed["mismatches"] == []
 
 
@@ -216,15 +241,30 @@ SPECIAL = {"special_declaration": True}
         ({"1": "special"}, [1, 2, 3, 4, 5, 6], [1], [(1, 4, "point", 4)]),
         ({"1": "special"}, [2, 3, 5, 6], [1], [(1, 4, "point", 5)]),
         # the rival's own clear declaration keeps its R35 amounts beside the special one
-        ({"1": "special", "4": "clear"}, [2, 3, 5, 6], [],
-         [(1, 4, "point", 2), (4, 1, "point", 4)]),
-        ({"1": "special", "4": "special"}, [2, 3, 5, 6], [1, 4],
-         [(1, 4, "point", 5), (4, 1, "point", 5)]),
+        (
+            {"1": "special", "4": "clear"},
+            [2, 3, 5, 6],
+            [],
+            [(1, 4, "point", 2), (4, 1, "point", 4)],
+        ),
+        (
+            {"1": "special", "4": "special"},
+            [2, 3, 5, 6],
+            [1, 4],
+            [(1, 4, "point", 5), (4, 1, "point", 5)],
+        ),
     ],
 )
 def test_r34_special_declaration_amounts(declarations, points, failed, expected):
-    verdict = settle(outcome_summary(rules=SPECIAL, finish=[1, 2, 3, 4, 5, 6], points=points,
-                                     declarations=declarations, special_failed=failed))
+    verdict = settle(
+        outcome_summary(
+            rules=SPECIAL,
+            finish=[1, 2, 3, 4, 5, 6],
+            points=points,
+            declarations=declarations,
+            special_failed=failed,
+        )
+    )
     assert verdict["valid"], verdict["errors"]
     assert [e for e in entries(verdict["tributes"], "point") if e[0] in (1, 4)] == expected
 
@@ -234,24 +274,31 @@ def test_r34_special_declaration_amounts(declarations, points, failed, expected)
     [
         ("standard", {"declarations": {"1": "special"}}, [("R34", "special_not_allowed")]),
         (SPECIAL, {"declarations": {"1": "special"}}, []),
-        (SPECIAL, {"declarations": {"1": "clear"}, "special_failed": [1]},
-         [("R34", "special_failed_undeclared")]),
+        (
+            SPECIAL,
+            {"declarations": {"1": "clear"}, "special_failed": [1]},
+            [("R34", "special_failed_undeclared")],
+        ),
         (SPECIAL, {"special_failed": [3]}, [("R34", "special_failed_undeclared")]),
     ],
 )
 def test_r34_special_declaration_checks(rules, fields, expected):
-    verdict = settle(outcome_summary(rules=rules, finish=[1, 2, 3, 4, 5, 6],
-                                     points=[1, 2, 3, 4, 5, 6], **fields))
+    verdict = settle(
+        outcome_summary(rules=rules, finish=[1, 2, 3, 4, 5, 6], points=[1, 2, 3, 4, 5, 6], **fields)
+    )
     assert codes(verdict) == expected
 
 
-SPECIAL_REPLAY = {"preset": "standard", "special_declaration": True,
-                  "string_three_waives": "place"}
+SPECIAL_REPLAY = {"preset": "standard", "special_declaration": True, "string_three_waives": "place"}
 
 
 def test_r34_replay_special_succeeds_when_the_rival_never_led_before_the_declarer_finished():
-    verdict = run(["4", "3", "5", "3", "6", "3"], "1:4 4:pass 2:pass 3:5 6:pass 5:6",
-                  rules=SPECIAL_REPLAY, declarations={"1": "special"})
+    verdict = run(
+        ["4", "3", "5", "3", "6", "3"],
+        "1:4 4:pass 2:pass 3:5 6:pass 5:6",
+        rules=SPECIAL_REPLAY,
+        declarations={"1": "special"},
+    )
     assert verdict["valid"] and verdict["complete"]
     point = entries(verdict["tributes"], "point")
     assert (4, 1, "point", 4) in point and not any(e[:2] == (1, 4) for e in point)
@@ -259,8 +306,13 @@ def test_r34_replay_special_succeeds_when_the_rival_never_led_before_the_declare
 
 def test_r34_replay_special_fails_when_the_rival_had_the_lead():
     # seat 4 leads the first round, before declarer 1 finishes; 1 opened no point: 5 cards
-    verdict = run(["5", "3", "6", "39", "4", "3"], "4:3 5:4 2:pass 6:pass 1:5 4:pass 3:6",
-                  leader=4, rules=SPECIAL_REPLAY, declarations={"1": "special"})
+    verdict = run(
+        ["5", "3", "6", "39", "4", "3"],
+        "4:3 5:4 2:pass 6:pass 1:5 4:pass 3:6",
+        leader=4,
+        rules=SPECIAL_REPLAY,
+        declarations={"1": "special"},
+    )
     assert verdict["valid"] and verdict["complete"] and verdict["special_failed"] == [1]
     point = entries(verdict["tributes"], "point")
     assert (1, 4, "point", 5) in point and not any(e[:2] == (4, 1) for e in point)
@@ -269,10 +321,10 @@ def test_r34_replay_special_fails_when_the_rival_had_the_lead():
 def test_r34_d12_the_rival_leading_after_the_declarer_finished_does_not_fail_it():
     # 1 plays out first; its rival 4 answers the last hand (R25) and so leads, but only after
     # the declaration was judged (D12)
-    moves = ("1:4 4:5 4:9 5:pass 6:pass 2:pass 3:pass 5:7 6:pass 2:pass 3:pass 2:pass 6:3 "
-             "2:pass 3:6")
-    verdict = run(["4", "3", "6", "59", "7", "3"], moves, rules=SPECIAL_REPLAY,
-                  declarations={"1": "special"})
+    moves = "1:4 4:5 4:9 5:pass 6:pass 2:pass 3:pass 5:7 6:pass 2:pass 3:pass 2:pass 6:3 2:pass 3:6"
+    verdict = run(
+        ["4", "3", "6", "59", "7", "3"], moves, rules=SPECIAL_REPLAY, declarations={"1": "special"}
+    )
     assert verdict["valid"] and verdict["complete"] and verdict["special_failed"] == []
     assert (4, 1, "point", 4) in entries(verdict["tributes"], "point")
 
@@ -291,37 +343,54 @@ POOL = {"place_tribute": "pool"}
     "finish, flags, expected",
     [
         # 6th and 5th put their cards into the pool; 1st picks two, then 2nd picks one
-        ([1, 2, 3, 4, 5, 6], {}, [
-            {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"},
-            {"from": 5, "to": None, "kind": "place", "cards": 1, "pool": "put"},
-            {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
-            {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 2},
-        ]),
+        (
+            [1, 2, 3, 4, 5, 6],
+            {},
+            [
+                {"from": 6, "to": None, "kind": "place", "cards": 2, "pool": "put"},
+                {"from": 5, "to": None, "kind": "place", "cards": 1, "pool": "put"},
+                {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
+                {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 2},
+            ],
+        ),
         # R41: the 6th→1st pair are mates (1 and 5): waived, so the pool holds 3's one card
-        ([1, 2, 4, 6, 3, 5], {}, [
-            {"from": 3, "to": None, "kind": "place", "cards": 1, "pool": "put"},
-            {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 1},
-        ]),
-        ([1, 2, 4, 6, 3, 5], {"same_union_tribute": True}, [
-            {"from": 5, "to": None, "kind": "place", "cards": 2, "pool": "put"},
-            {"from": 3, "to": None, "kind": "place", "cards": 1, "pool": "put"},
-            {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
-            {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 2},
-        ]),
+        (
+            [1, 2, 4, 6, 3, 5],
+            {},
+            [
+                {"from": 3, "to": None, "kind": "place", "cards": 1, "pool": "put"},
+                {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 1},
+            ],
+        ),
+        (
+            [1, 2, 4, 6, 3, 5],
+            {"same_union_tribute": True},
+            [
+                {"from": 5, "to": None, "kind": "place", "cards": 2, "pool": "put"},
+                {"from": 3, "to": None, "kind": "place", "cards": 1, "pool": "put"},
+                {"from": None, "to": 1, "kind": "place", "cards": 2, "pool": "pick", "pick": 1},
+                {"from": None, "to": 2, "kind": "place", "cards": 1, "pool": "pick", "pick": 2},
+            ],
+        ),
     ],
 )
 def test_r38_pooled_place_tributes_show_the_pool_and_the_picking_order(finish, flags, expected):
-    verdict = settle(outcome_summary(rules={**POOL, **flags}, finish=finish,
-                                     points=[1, 2, 3, 4, 5, 6]))
+    verdict = settle(
+        outcome_summary(rules={**POOL, **flags}, finish=finish, points=[1, 2, 3, 4, 5, 6])
+    )
     assert verdict["valid"]
     assert [t for t in verdict["tributes"] if t["kind"] == "place"] == expected
 
 
 def test_r38_r39_stringing_three_is_not_pooled():
-    verdict = settle(outcome_summary(rules=POOL, finish=[1, 3, 5, 2, 4, 6],
-                                     points=[1, 2, 3, 4, 5, 6]))
-    assert entries(verdict["tributes"]) == [(6, 3, "string_three", 1), (4, 1, "string_three", 1),
-                                            (2, 5, "string_three", 1)]
+    verdict = settle(
+        outcome_summary(rules=POOL, finish=[1, 3, 5, 2, 4, 6], points=[1, 2, 3, 4, 5, 6])
+    )
+    assert entries(verdict["tributes"]) == [
+        (6, 3, "string_three", 1),
+        (4, 1, "string_three", 1),
+        (2, 5, "string_three", 1),
+    ]
 
 
 # --- R29 revolution_contest --------------------------------------------------------------------
@@ -349,6 +418,7 @@ def test_r29_contest_replay_takes_the_contest_points_from_the_claim():
 
 # --- R3 short deck with six packs ---------------------------------------------------------------
 
+
 def test_r3_short_deck_with_six_packs_deals_evenly_and_replays():
     rules = RuleSet.from_json({"preset": "six-decks", "short_deck": True})
     deck = full_deck(rules)
@@ -361,10 +431,15 @@ def test_r3_short_deck_with_six_packs_deals_evenly_and_replays():
 
 # --- D14: no flag of the spec is unsupported any more --------------------------------------------
 
+
 def test_d14_every_flag_value_of_the_spec_is_accepted():
     assert UNSUPPORTED == {}
-    for value in ({"place_tribute": "pool"}, {"special_declaration": True},
-                  {"revolution_contest": True}, {"decks": 6, "short_deck": True}):
+    for value in (
+        {"place_tribute": "pool"},
+        {"special_declaration": True},
+        {"revolution_contest": True},
+        {"decks": 6, "short_deck": True},
+    ):
         rules = RuleSet.from_json(value)
         assert rules.to_json() == {"preset": "standard", **value}
     assert set(FLAGS) >= {"place_tribute", "special_declaration", "revolution_contest"}

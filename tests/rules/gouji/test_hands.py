@@ -1,4 +1,5 @@
 """Hands (R6–R8), beating (R9–R12), Gou Ji hands and point-opening sets (R13–R14)."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,6 +23,7 @@ def hand(text):
 
 
 # --- R6–R8: what a hand is ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "text, kind, rank, size, twos, small, big, joker_class",
@@ -65,6 +67,7 @@ def test_classify_is_memoised():
 
 
 # --- R9–R12: beating ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "rule, new, top, standard, more_big",
@@ -117,6 +120,7 @@ def test_r9_to_r12_beats(rule, new, top, standard, more_big):
 
 # --- R13–R14: Gou Ji hands and point-opening sets -------------------------------------------
 
+
 @pytest.mark.parametrize(
     "text, gouji, zh, en, zh_no_twos, en_no_twos",
     [
@@ -168,6 +172,7 @@ def test_r13_an_answer_to_a_gouji_hand_is_a_gouji_hand():
 
 # --- properties -----------------------------------------------------------------------------
 
+
 @st.composite
 def hand_texts(draw, size=None):
     """A random hand (R6) of `size` cards: one natural rank or none, plus 2s and jokers."""
@@ -177,13 +182,18 @@ def hand_texts(draw, size=None):
     for _ in range(size):
         counts[draw(st.sampled_from(parts))] += 1
     rank = draw(st.sampled_from("3456789TJQKA"))
-    return (rank * counts["natural"] + "2" * counts["twos"] + "B" * counts["small"]
-            + "R" * counts["big"])
+    return (
+        rank * counts["natural"]
+        + "2" * counts["twos"]
+        + "B" * counts["small"]
+        + "R" * counts["big"]
+    )
 
 
 rule_sets = st.sampled_from([STANDARD, MORE_BIG])
 same_size_hands = st.integers(1, 6).flatmap(
-    lambda size: st.tuples(hand_texts(size), hand_texts(size), hand_texts(size)))
+    lambda size: st.tuples(hand_texts(size), hand_texts(size), hand_texts(size))
+)
 
 
 @settings(max_examples=200, deadline=None)

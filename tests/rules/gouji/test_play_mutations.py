@@ -1,5 +1,6 @@
 """Mutating one action of a self-played deal: the replay rejects it at that action, or the
 mutated action is legal there (checked against `legal_actions`)."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """Legal-action counts in fixed positions (tests/rules/gouji/data/perft.json), like perft."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Property tests: `legal_actions` and `apply` agree on states reached by self-play."""
+
 from __future__ import annotations
 
 import random
@@ -8,8 +9,8 @@ from hypothesis import strategies as st
 
 from matches.games.errors import RuleViolation
 from matches.games.gouji.engine import play
-from matches.games.gouji.engine.selfplay import choose_action, deal_hands
 from matches.games.gouji.engine.ruleset import PRESETS
+from matches.games.gouji.engine.selfplay import choose_action, deal_hands
 
 
 def reached_state(preset: str, seed: int, steps: int) -> play.State:

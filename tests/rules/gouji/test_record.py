@@ -1,4 +1,5 @@
 """Reading, checking and writing `gouji-deal/1` records (deal-record.md)."""
+
 from __future__ import annotations
 
 import copy
@@ -23,8 +24,14 @@ def test_self_played_records_round_trip():
 
 
 def test_writing_normalises_card_order_and_rules():
-    doc = deal(["93", "94", "95", "96", "97", "98"], "1:3 2:4", rules={"preset": "standard"},
-               declarations={"2": "clear"}, revolution=[], claimed={"points": []})
+    doc = deal(
+        ["93", "94", "95", "96", "97", "98"],
+        "1:3 2:4",
+        rules={"preset": "standard"},
+        declarations={"2": "clear"},
+        revolution=[],
+        claimed={"points": []},
+    )
     written = write_record(read_record(doc))
     assert written["hands"]["1"] == "39"
     assert written["rules"] == "standard"
@@ -55,14 +62,18 @@ BAD_DOCUMENTS = [
     ("unknown flag", lambda d: d.update(rules={"preset": "standard", "jokers_wild": True})),
     ("flag of the wrong type", lambda d: d.update(rules={"hold_three": "yes"})),
     ("unknown declaration", lambda d: d.update(declarations={"1": "loud"})),
-    ("action with two kinds",
-     lambda d: d["actions"].append({"seat": 3, "pass": True, "yield": True})),
+    (
+        "action with two kinds",
+        lambda d: d["actions"].append({"seat": 3, "pass": True, "yield": True}),
+    ),
     ("pass false", lambda d: d["actions"].append({"seat": 3, "pass": False})),
     ("action field unknown", lambda d: d["actions"].append({"seat": 3, "pass": True, "note": 1})),
     ("action seat out of range", lambda d: d["actions"].append({"seat": 9, "pass": True})),
     ("claimed field unknown", lambda d: d.update(claimed={"winner": 1})),
-    ("claimed burn outcome unknown", lambda d: d.update(
-        claimed={"burns": [{"burner": 1, "burned": 2, "outcome": "hot"}]})),
+    (
+        "claimed burn outcome unknown",
+        lambda d: d.update(claimed={"burns": [{"burner": 1, "burned": 2, "outcome": "hot"}]}),
+    ),
     ("revolution twice the same seat", lambda d: d.update(revolution=[1, 1])),
 ]
 
@@ -82,8 +93,12 @@ SETUP_ERRORS = [
     ("more cards than the deck", ["3" * 17, "4", "5", "6", "7", "8"], {}, ("R3", "too_many_cards")),
     ("five jokers of a kind", ["BBBBB", "4", "5", "6", "7", "8"], {}, ("R3", "too_many_cards")),
     ("a seat without cards", ["", "4", "5", "6", "7", "8"], {}, ("D10", "empty_hand")),
-    ("special declaration not allowed", SINGLES, {"declarations": {"1": "special"}},
-     ("R34", "special_not_allowed")),
+    (
+        "special declaration not allowed",
+        SINGLES,
+        {"declarations": {"1": "special"}},
+        ("R34", "special_not_allowed"),
+    ),
 ]
 
 

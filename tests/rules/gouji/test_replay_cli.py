@@ -1,4 +1,5 @@
 """`python manage.py gouji replay FILE|-` and `gouji selfplay` (deal-record.md, CLI)."""
+
 from __future__ import annotations
 
 import io
@@ -41,7 +42,9 @@ def test_standard_input(tmp_path, monkeypatch):
     )
     assert status == 1
     assert verdict["error"] == {
-        "action": 1, "rule": "R15", "code": "not_your_turn",
+        "action": 1,
+        "rule": "R15",
+        "code": "not_your_turn",
         "message": verdict["error"]["message"],
     }
 
@@ -54,8 +57,14 @@ def test_a_mismatch_exits_1(tmp_path, monkeypatch):
     assert verdict["mismatches"] == [{"field": "points", "claimed": [2], "replayed": []}]
 
 
-@pytest.mark.parametrize("text", ["{not json", json.dumps({"format": "gouji-deal/1"}),
-                                  json.dumps(deal(["3x", "4", "5", "6", "7", "8"]))])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        json.dumps({"format": "gouji-deal/1"}),
+        json.dumps(deal(["3x", "4", "5", "6", "7", "8"])),
+    ],
+)
 def test_unreadable_exits_2(tmp_path, monkeypatch, text):
     status, verdict = run_replay(tmp_path, monkeypatch, text)
     assert status == 2
@@ -65,8 +74,18 @@ def test_unreadable_exits_2(tmp_path, monkeypatch, text):
 def test_selfplay_command_writes_reproducible_records(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (first, second):
-        call_command("gouji", "selfplay", "--deals", "2", "--seed", "9", "--rules",
-                     "six-decks", "--out", str(path))
+        call_command(
+            "gouji",
+            "selfplay",
+            "--deals",
+            "2",
+            "--seed",
+            "9",
+            "--rules",
+            "six-decks",
+            "--out",
+            str(path),
+        )
     assert first.read_bytes() == second.read_bytes()
     lines = first.read_text().splitlines()
     assert len(lines) == 2

@@ -1,4 +1,5 @@
 """Rule sets: presets, flags, JSON round trip (spec §8–9, D14)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -54,10 +55,19 @@ def test_the_rule_set_is_immutable_and_hashable():
         "six-decks",
         "qingdao-hold3",
         {"preset": "standard", "point_sets": "en", "place_points": [3, 2, 0, 0, -2, -3]},
-        {"preset": "six-decks", "decks": 4,
-         "tribute_order": ["point", "burn", "suffocation", "place"]},
-        {"preset": "standard", "counter_burn_tribute": "doubling", "false_burn": "tribute",
-         "false_burn_cards": 2, "union_score": "own", "string_three_waives": "place"},
+        {
+            "preset": "six-decks",
+            "decks": 4,
+            "tribute_order": ["point", "burn", "suffocation", "place"],
+        },
+        {
+            "preset": "standard",
+            "counter_burn_tribute": "doubling",
+            "false_burn": "tribute",
+            "false_burn_cards": 2,
+            "union_score": "own",
+            "string_three_waives": "place",
+        },
     ],
 )
 def test_json_round_trip(value):

@@ -1,4 +1,5 @@
 """Self-played deals replay as valid and complete, for each preset, and are reproducible."""
+
 from __future__ import annotations
 
 import io
@@ -104,11 +105,12 @@ def test_replayed_outcomes_settle_the_same_way(preset):
 
 
 def test_hold3_deals_buy_threes_and_keep_the_shares():
-    from matches.games.gouji.engine.selfplay import buy_threes
     from matches.games.gouji.engine.cards import parse_cards
+    from matches.games.gouji.engine.selfplay import buy_threes
 
-    hands = (None,) + tuple(parse_cards(text) for text in
-                            ["3349", "5562", "3339", "5559", "566B", "5557"])
+    hands = (None,) + tuple(
+        parse_cards(text) for text in ["3349", "5562", "3339", "5559", "566B", "5557"]
+    )
     bought = buy_threes(hands)
     # seat 2 has no 3: its head rival 5 and its mates 4 and 6 have none to sell, so the first
     # mate's head rival, seat 1, sells one of its two 3s for seat 2's 2

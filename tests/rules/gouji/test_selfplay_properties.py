@@ -1,6 +1,7 @@
 """Property: a deal self-played under every preset, and under every preset with any single flag
 changed, replays valid and complete, and its outcome settles the same (gouji-rules.md §8-9, D14;
 deal-record.md)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,14 +49,17 @@ CHANGES = single_changes()
 
 def test_every_flag_has_another_value():
     assert set(OTHER_VALUE) | {f for f in FLAGS if f in CHOICES} | {
-        f for f in FLAGS if isinstance(getattr(PRESETS["standard"], f), bool)} == set(FLAGS)
+        f for f in FLAGS if isinstance(getattr(PRESETS["standard"], f), bool)
+    } == set(FLAGS)
     assert sorted(OTHER_VALUE["tribute_order"](None)) == sorted(TRIBUTE_KINDS)
     assert len(CHANGES) > 3 * len(FLAGS)
 
 
-@pytest.mark.parametrize("preset, change", CHANGES,
-                         ids=[f"{p}-{'+'.join(f'{k}={v}' for k, v in c.items()) or 'preset'}"
-                              for p, c in CHANGES])
+@pytest.mark.parametrize(
+    "preset, change",
+    CHANGES,
+    ids=[f"{p}-{'+'.join(f'{k}={v}' for k, v in c.items()) or 'preset'}" for p, c in CHANGES],
+)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_a_self_played_deal_replays_valid_under_every_single_change(preset, change, seed):
@@ -68,9 +72,13 @@ def test_a_self_played_deal_replays_valid_under_every_single_change(preset, chan
     assert all(burn["outcome"] is not None for burn in verdict["burns"])
     # the replayed outcome, written as a referee's summary, settles valid with the same scores
     summary = {
-        "format": "gouji-outcome/1", "rules": doc["rules"], "finish": verdict["finish"],
-        "points": verdict["points"], "declarations": doc.get("declarations", {}),
-        "burns": verdict["burns"], "suffocated": verdict["suffocated"],
+        "format": "gouji-outcome/1",
+        "rules": doc["rules"],
+        "finish": verdict["finish"],
+        "points": verdict["points"],
+        "declarations": doc.get("declarations", {}),
+        "burns": verdict["burns"],
+        "suffocated": verdict["suffocated"],
         "revolution": doc.get("revolution", []),
         "special_failed": verdict.get("special_failed", []),
     }

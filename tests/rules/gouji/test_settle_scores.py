@@ -1,4 +1,5 @@
 """Union scores of a deal (R31–R33), including ZH's 胜负判定 table."""
+
 from __future__ import annotations
 
 import itertools
@@ -58,8 +59,10 @@ def finish_for(pattern, jia="A"):
 def test_the_zh_table_has_all_twenty_patterns():
     patterns = [pattern for pattern, _ in zh_rows()]
     assert len(set(patterns)) == 20
-    expected = {"".join("甲" if i in combo else "乙" for i in range(6))
-                for combo in itertools.combinations(range(6), 3)}
+    expected = {
+        "".join("甲" if i in combo else "乙" for i in range(6))
+        for combo in itertools.combinations(range(6), 3)
+    }
     assert set(patterns) == expected
 
 
@@ -108,7 +111,13 @@ def test_r32_string_three_score_variant():
 
 @pytest.mark.parametrize(
     "pattern, a",
-    [("甲甲甲乙乙乙", 3), ("甲甲乙甲乙乙", 3), ("甲乙甲乙甲乙", 1), ("甲乙甲乙乙甲", 0), ("乙乙乙甲甲甲", -3)],
+    [
+        ("甲甲甲乙乙乙", 3),
+        ("甲甲乙甲乙乙", 3),
+        ("甲乙甲乙甲乙", 1),
+        ("甲乙甲乙乙甲", 0),
+        ("乙乙乙甲甲甲", -3),
+    ],
 )
 def test_r32_own_union_score(pattern, a):
     rules = RuleSet.from_json({"union_score": "own"})
@@ -122,11 +131,13 @@ def test_revolutionary_place_counts_like_any_place():
     assert union_scores(outcome, STANDARD) == {"A": 12, "B": -12}
 
 
-flag_sets = st.fixed_dictionaries({
-    "union_score": st.sampled_from(["difference", "own"]),
-    "first_last_same_union_draw": st.booleans(),
-    "string_three_score": st.integers(0, 24),
-})
+flag_sets = st.fixed_dictionaries(
+    {
+        "union_score": st.sampled_from(["difference", "own"]),
+        "first_last_same_union_draw": st.booleans(),
+        "string_three_score": st.integers(0, 24),
+    }
+)
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,12 +1,13 @@
 """The tribute ledger for the next deal (R35–R43)."""
+
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.errors import EngineBug
+from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import (
     Outcome,
     head_rival,
@@ -21,8 +22,9 @@ NO_PLACE = (1, 2, 3, 4, 5, 6)  # 1st A, 2nd B, ...: 6th (B) owes 1st (A), 5th (A
 
 def ledger(outcome, rules=STANDARD, kind=None):
     entries = tribute_ledger(outcome, rules)
-    return [(e["from"], e["to"], e["kind"], e["cards"])
-            for e in entries if kind in (None, e["kind"])]
+    return [
+        (e["from"], e["to"], e["kind"], e["cards"]) for e in entries if kind in (None, e["kind"])
+    ]
 
 
 # --- R35: EN's point-tribute chart, all 27 rows ----------------------------------------------
@@ -138,12 +140,21 @@ ALL_POINTS = frozenset(range(1, 7))
         ([(2, 1, "success")], {}, [(1, 2, "burn", 1)]),
         ([(2, 1, "stopped")], {}, []),
         ([(2, 1, "stopped"), (3, 2, "counter")], {}, [(2, 3, "burn", 2)]),
-        ([(2, 1, "stopped"), (3, 2, "counter")], {"counter_burn_tribute": "one_each"},
-         [(2, 3, "burn", 1)]),
-        ([(2, 1, "stopped"), (3, 2, "counter")], {"counter_burn_tribute": "doubling"},
-         [(2, 3, "burn", 2)]),
-        ([(2, 1, "stopped"), (3, 2, "stopped"), (1, 3, "counter")],
-         {"counter_burn_tribute": "doubling"}, [(3, 1, "burn", 4)]),
+        (
+            [(2, 1, "stopped"), (3, 2, "counter")],
+            {"counter_burn_tribute": "one_each"},
+            [(2, 3, "burn", 1)],
+        ),
+        (
+            [(2, 1, "stopped"), (3, 2, "counter")],
+            {"counter_burn_tribute": "doubling"},
+            [(2, 3, "burn", 2)],
+        ),
+        (
+            [(2, 1, "stopped"), (3, 2, "stopped"), (1, 3, "counter")],
+            {"counter_burn_tribute": "doubling"},
+            [(3, 1, "burn", 4)],
+        ),
         ([(2, 1, "stopped"), (3, 2, "stopped"), (1, 3, "counter")], {}, [(3, 1, "burn", 2)]),
         ([(2, 1, "false")], {}, []),  # R22d default: the false burner is placed last instead
         ([(2, 1, "false")], {"false_burn": "tribute"}, [(2, 1, "burn", 1)]),
@@ -160,7 +171,9 @@ def test_r37_suffocation_tribute_goes_to_the_suffocator():
     outcome = Outcome(NO_PLACE, ALL_POINTS, suffocated=((6, 5), (4, 2)))
     rules = RuleSet.from_json("qingdao-hold3")
     assert ledger(outcome, rules, kind="suffocation") == [
-        (6, 5, "suffocation", 1), (4, 2, "suffocation", 1)]
+        (6, 5, "suffocation", 1),
+        (4, 2, "suffocation", 1),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -168,8 +181,11 @@ def test_r37_suffocation_tribute_goes_to_the_suffocator():
     [
         ((1, 2, 3, 4, 5, 6), {}, [(6, 1, "place", 2), (5, 2, "place", 1)]),
         ((1, 3, 2, 4, 6, 5), {}, [(6, 3, "place", 1)]),  # R41: 6th (5) owes its mate 1: waived
-        ((1, 3, 2, 4, 6, 5), {"same_union_tribute": True},
-         [(5, 1, "place", 2), (6, 3, "place", 1)]),
+        (
+            (1, 3, 2, 4, 6, 5),
+            {"same_union_tribute": True},
+            [(5, 1, "place", 2), (6, 3, "place", 1)],
+        ),
         ((1, 2, 4, 3, 5, 6), {}, [(6, 1, "place", 2), (5, 2, "place", 1)]),
         ((1, 2, 4, 3, 6, 5), {}, []),  # both losers pay their own mates: waived
     ],
@@ -222,6 +238,7 @@ def test_r40_the_streak_alone_grants_no_amnesty_without_a_string_this_deal():
 
 # --- R42 order, R43 no tributes -------------------------------------------------------------
 
+
 def busy_outcome():
     return Outcome(
         NO_PLACE, frozenset({1, 2, 3, 6}), burns=((2, 1, "success"),), suffocated=((5, 4),)
@@ -231,16 +248,29 @@ def busy_outcome():
 def test_r42_default_paying_order_is_suffocation_burn_point_place():
     rules = RuleSet.from_json("qingdao-hold3")
     assert [e[2] for e in ledger(busy_outcome(), rules)] == [
-        "suffocation", "burn", "point", "point", "place", "place",
+        "suffocation",
+        "burn",
+        "point",
+        "point",
+        "place",
+        "place",
     ]
 
 
 def test_r42_tribute_order_variant():
-    rules = RuleSet.from_json({
-        "preset": "qingdao-hold3", "tribute_order": ["point", "burn", "suffocation", "place"],
-    })
+    rules = RuleSet.from_json(
+        {
+            "preset": "qingdao-hold3",
+            "tribute_order": ["point", "burn", "suffocation", "place"],
+        }
+    )
     assert [e[2] for e in ledger(busy_outcome(), rules)] == [
-        "point", "point", "burn", "suffocation", "place", "place",
+        "point",
+        "point",
+        "burn",
+        "suffocation",
+        "place",
+        "place",
     ]
     assert ledger(busy_outcome(), rules)[0] == (4, 1, "point", 1)
 
@@ -262,16 +292,26 @@ def test_r43_no_tributes():
 
 # --- properties -----------------------------------------------------------------------------
 
+
 @st.composite
 def outcomes(draw):
     finish = tuple(draw(st.permutations([1, 2, 3, 4, 5, 6])))
     points = frozenset(draw(st.sets(st.sampled_from(range(1, 7)))))
-    declarations = draw(st.dictionaries(st.sampled_from(range(1, 7)),
-                                        st.sampled_from(["clear", "unclear"])))
-    burns = tuple(draw(st.lists(st.tuples(
-        st.sampled_from(range(1, 7)), st.sampled_from(range(1, 7)),
-        st.sampled_from(["success", "counter", "stopped", "false"])).filter(lambda b: b[0] != b[1]),
-        max_size=3)))
+    declarations = draw(
+        st.dictionaries(st.sampled_from(range(1, 7)), st.sampled_from(["clear", "unclear"]))
+    )
+    burns = tuple(
+        draw(
+            st.lists(
+                st.tuples(
+                    st.sampled_from(range(1, 7)),
+                    st.sampled_from(range(1, 7)),
+                    st.sampled_from(["success", "counter", "stopped", "false"]),
+                ).filter(lambda b: b[0] != b[1]),
+                max_size=3,
+            )
+        )
+    )
     streak = draw(st.integers(0, 3))
     return Outcome(finish, points, declarations, burns, (), (), streak)
 

@@ -12,6 +12,7 @@ Modules: `pieces` (notation), `combinations`, `play` (the trick rules), `record`
 (`giog-hand/1`), `replay` (the verdict), `outcome` (places, `giog-outcome/1`, points),
 `selfplay` (seeded deal and bots), `game` (the `Game` interface).
 """
+
 from __future__ import annotations
 
 from .game import GiogGame, game

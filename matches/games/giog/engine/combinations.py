@@ -7,6 +7,7 @@ A combination is always of one colour. Its `kind` is what a follower must match 
 - Giog: by triple, R+N+C < C+B+A < K+A+B (G6), then colour;
 - Mui (three, four or five Pawns, G7): by colour only.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -70,8 +71,9 @@ def classify(pieces: str) -> Combination | None:
     return None
 
 
-def combinations_in(hand: Counter[str], kind: str | None = None, size: int | None = None
-                    ) -> Iterator[tuple[str, Combination]]:
+def combinations_in(
+    hand: Counter[str], kind: str | None = None, size: int | None = None
+) -> Iterator[tuple[str, Combination]]:
     """Every distinct combination `hand` can make, as (pieces, combination).
 
     Restricted to one kind and size when given, as a follower's search is (G8).

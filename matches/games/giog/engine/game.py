@@ -1,4 +1,5 @@
 """Giog behind the small `Game` interface of `matches/games/base.py`."""
+
 from __future__ import annotations
 
 from typing import Iterator

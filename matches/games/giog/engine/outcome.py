@@ -6,12 +6,14 @@ A summary is what a referee reports without a play log (see docs/giog.md):
     {"format": "giog-outcome/1", "players": 4,
      "won": {"1": 12, "2": 4, "3": 8, "4": 8}, "beheaded": [2]}
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Iterable, Mapping
 
 from matches.games.errors import BadDocument
+
 from .pieces import DISTRIBUTION, SET_SIZE
 from .record import parse_players, parse_seat_list, parse_won, reject_unknown, require_object
 
@@ -48,7 +50,7 @@ def points_for_places(groups: list[list[int]], table: list[int | Fraction]) -> d
     points: dict[int, Fraction] = {}
     filled = 0
     for group in groups:
-        share = Fraction(sum(table[filled:filled + len(group)])) / len(group)
+        share = Fraction(sum(table[filled : filled + len(group)])) / len(group)
         for seat in group:
             points[seat] = share
         filled += len(group)
@@ -79,30 +81,52 @@ def check_summary(document: object) -> dict:
     errors = []
     absent = [s for s in range(1, players + 1) if s not in won]
     if absent:
-        errors.append(_error("G11", "missing_seat",
-                             f"won has no count for seat(s) {', '.join(map(str, absent))}; "
-                             "list every seat, zeros included"))
+        errors.append(
+            _error(
+                "G11",
+                "missing_seat",
+                f"won has no count for seat(s) {', '.join(map(str, absent))}; "
+                "list every seat, zeros included",
+            )
+        )
     for seat, count in sorted(won.items()):
         if count < 0:
             errors.append(_error("G10", "negative_won", f"seat {seat} won {count} pieces"))
         elif count % players:
             # Every trick takes as many pieces from each player, so a trick is worth a
             # multiple of the number of players.
-            errors.append(_error("G10", "not_whole_tricks",
-                                 f"seat {seat} won {count} pieces, not a multiple of "
-                                 f"{players} (each trick takes the same number from each "
-                                 "player)"))
+            errors.append(
+                _error(
+                    "G10",
+                    "not_whole_tricks",
+                    f"seat {seat} won {count} pieces, not a multiple of "
+                    f"{players} (each trick takes the same number from each "
+                    "player)",
+                )
+            )
     in_play = SET_SIZE - DISTRIBUTION[players][1]
     total = sum(won.values())
     if total != in_play:
-        errors.append(_error("G10", "won_total",
-                             f"won adds up to {total} pieces, but {players} players have "
-                             f"{in_play} pieces in play (G4)"))
+        errors.append(
+            _error(
+                "G10",
+                "won_total",
+                f"won adds up to {total} pieces, but {players} players have "
+                f"{in_play} pieces in play (G4)",
+            )
+        )
     if len(set(beheaded)) != len(beheaded):
         errors.append(_error("G12", "duplicate_beheaded", "a seat is listed twice in beheaded"))
     if len(set(beheaded)) > 2:
-        errors.append(_error("G12", "too_many_beheaded",
-                             f"{len(set(beheaded))} players beheaded, but there are only two "
-                             "Generals"))
-    return {"valid": not errors, "errors": errors,
-            "places": places(won, beheaded) if not errors else []}
+        errors.append(
+            _error(
+                "G12",
+                "too_many_beheaded",
+                f"{len(set(beheaded))} players beheaded, but there are only two Generals",
+            )
+        )
+    return {
+        "valid": not errors,
+        "errors": errors,
+        "places": places(won, beheaded) if not errors else [],
+    }

@@ -4,6 +4,7 @@ A piece is one xiangqi FEN letter (G2): upper case is Red, lower case is Black. 
 already hashable value objects, so the engine keeps pieces as one-character strings and hands
 as `collections.Counter`s of them.
 """
+
 from __future__ import annotations
 
 from collections import Counter

@@ -4,12 +4,14 @@
 rule, leaving the state as it was. The replay (`replay.py`) and the self-play bots
 (`selfplay.py`) share this one implementation of the rules.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
 from matches.games.errors import EngineBug, RuleViolation
+
 from .combinations import Combination, classify, combinations_in
 from .pieces import describe
 
@@ -32,8 +34,14 @@ class Trick:
 
 
 class HandState:
-    def __init__(self, players: int, hands: dict[int, str], leader: int,
-                 must_compete: bool = False, tie_order: str = "seat"):
+    def __init__(
+        self,
+        players: int,
+        hands: dict[int, str],
+        leader: int,
+        must_compete: bool = False,
+        tie_order: str = "seat",
+    ):
         self.players = players
         self.hands = {seat: Counter(pieces) for seat, pieces in hands.items()}
         self.must_compete = must_compete
@@ -75,16 +83,19 @@ class HandState:
     def winning_plays(self, seat: int) -> list[str]:
         """The competing combinations `seat` holds that would take the trick now (G8)."""
         trick = self.trick
-        return [pieces for pieces, combo in
-                combinations_in(self.hands[seat], trick.lead.kind, trick.size)
-                if self.would_take(seat, combo.strength)]
+        return [
+            pieces
+            for pieces, combo in combinations_in(self.hands[seat], trick.lead.kind, trick.size)
+            if self.would_take(seat, combo.strength)
+        ]
 
     # -- playing -----------------------------------------------------------------------------
 
     def apply(self, seat: int, pieces: str) -> None:
         if self.complete:
-            raise RuleViolation("G10", "hand_over",
-                                "the hand is over: every piece in play has been played")
+            raise RuleViolation(
+                "G10", "hand_over", "the hand is over: every piece in play has been played"
+            )
         if self.trick is None:
             self._lead(seat, pieces)
         else:
@@ -94,8 +105,9 @@ class HandState:
         missing = Counter(pieces) - self.hands[seat]
         if missing:
             names = ", ".join(describe(p) for p in sorted(missing.elements()))
-            raise RuleViolation("G4", "not_in_hand",
-                                f"seat {seat} played {pieces} but does not hold {names}")
+            raise RuleViolation(
+                "G4", "not_in_hand", f"seat {seat} played {pieces} but does not hold {names}"
+            )
 
     def _take_from_hand(self, seat: int, pieces: str) -> None:
         self.hands[seat].subtract(pieces)
@@ -105,20 +117,31 @@ class HandState:
 
     def _lead(self, seat: int, pieces: str) -> None:
         if seat != self.next_leader:
-            raise RuleViolation("G10", "out_of_turn",
-                                f"seat {seat} played but seat {self.next_leader} leads this trick")
+            raise RuleViolation(
+                "G10",
+                "out_of_turn",
+                f"seat {seat} played but seat {self.next_leader} leads this trick",
+            )
         if not pieces:
             raise RuleViolation("G8", "empty_play", f"seat {seat} led no pieces")
         self._check_holds(seat, pieces)
         lead = classify(pieces)
         if lead is None:
-            raise RuleViolation("G8", "not_a_combination",
-                                f"seat {seat} led {pieces}, which is no combination (G5-G7): "
-                                "a lead must be a Liab, Dui, Giog or Mui of one colour")
+            raise RuleViolation(
+                "G8",
+                "not_a_combination",
+                f"seat {seat} led {pieces}, which is no combination (G5-G7): "
+                "a lead must be a Liab, Dui, Giog or Mui of one colour",
+            )
         others = [(seat + k - 1) % self.players + 1 for k in range(1, self.players)]
-        self.trick = Trick(leader=seat, lead=lead, followers=others,
-                           is_last=self.hand_size(seat) == lead.size,
-                           best_seat=seat, best_strength=lead.strength)
+        self.trick = Trick(
+            leader=seat,
+            lead=lead,
+            followers=others,
+            is_last=self.hand_size(seat) == lead.size,
+            best_seat=seat,
+            best_strength=lead.strength,
+        )
         self.trick.plays.append((seat, pieces))
         self._take_from_hand(seat, pieces)
 
@@ -126,12 +149,15 @@ class HandState:
         trick = self.trick
         expected = self.to_act()
         if seat != expected:
-            raise RuleViolation("G8", "out_of_turn",
-                                f"seat {seat} played but it is seat {expected}'s turn")
+            raise RuleViolation(
+                "G8", "out_of_turn", f"seat {seat} played but it is seat {expected}'s turn"
+            )
         if len(pieces) != trick.size:
-            raise RuleViolation("G8", "size_mismatch",
-                                f"seat {seat} played {len(pieces)} piece(s) on a lead of "
-                                f"{trick.size}")
+            raise RuleViolation(
+                "G8",
+                "size_mismatch",
+                f"seat {seat} played {len(pieces)} piece(s) on a lead of {trick.size}",
+            )
         self._check_holds(seat, pieces)
         combo = classify(pieces)
         competes = combo is not None and combo.kind == trick.lead.kind
@@ -139,9 +165,12 @@ class HandState:
         if self.must_compete and not takes:
             winners = self.winning_plays(seat)
             if winners:
-                raise RuleViolation("G8", "must_compete",
-                                    f"seat {seat} holds {winners[0]}, which beats every play "
-                                    f"so far, and must play a winning {trick.lead.name}")
+                raise RuleViolation(
+                    "G8",
+                    "must_compete",
+                    f"seat {seat} holds {winners[0]}, which beats every play "
+                    f"so far, and must play a winning {trick.lead.name}",
+                )
         trick.plays.append((seat, pieces))
         if takes:
             trick.best_seat, trick.best_strength = seat, combo.strength

@@ -4,11 +4,13 @@ Reading only checks that the document can be understood (field names, types, let
 range) and raises `BadDocument` otherwise. Whether the hands and plays keep the rules is the
 replay's business (`replay.py`), reported in the verdict.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from matches.games.errors import BadDocument
+
 from .pieces import DISTRIBUTION, parse_pieces
 
 FORMAT = "giog-hand/1"
@@ -69,8 +71,10 @@ def require_list(value: object, where: str) -> list:
 def reject_unknown(obj: dict, known: tuple[str, ...], where: str) -> None:
     unknown = sorted(set(obj) - set(known))
     if unknown:
-        raise BadDocument(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; "
-                          f"expected only {', '.join(known)}")
+        raise BadDocument(
+            f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; "
+            f"expected only {', '.join(known)}"
+        )
 
 
 def parse_players(value: object) -> int:
@@ -91,12 +95,14 @@ def parse_seat(value: object, players: int, where: str) -> int:
 
 def parse_seat_key(key: str, players: int, where: str) -> int:
     if key not in {str(s) for s in range(1, players + 1)}:
-        raise BadDocument(f"{where}: seat {key!r} is out of range \"1\"..\"{players}\"")
+        raise BadDocument(f'{where}: seat {key!r} is out of range "1".."{players}"')
     return int(key)
 
 
 def parse_seat_list(value: object, players: int, where: str) -> list[int]:
-    return [parse_seat(s, players, f"{where}[{i}]") for i, s in enumerate(require_list(value, where))]
+    return [
+        parse_seat(s, players, f"{where}[{i}]") for i, s in enumerate(require_list(value, where))
+    ]
 
 
 def parse_won(value: object, players: int, where: str) -> dict[int, int]:
@@ -104,8 +110,9 @@ def parse_won(value: object, players: int, where: str) -> dict[int, int]:
     for key, count in require_object(value, where).items():
         seat = parse_seat_key(key, players, where)
         if not is_int(count):
-            raise BadDocument(f"{where}[{key!r}]: expected a number of pieces, "
-                              f"got {type(count).__name__}")
+            raise BadDocument(
+                f"{where}[{key!r}]: expected a number of pieces, got {type(count).__name__}"
+            )
         won[seat] = count
     return won
 
@@ -116,8 +123,7 @@ def parse_rules(value: object) -> dict:
     if "must_compete" in rules and not isinstance(rules["must_compete"], bool):
         raise BadDocument("rules.must_compete: expected true or false")
     if "tie_order" in rules and rules["tie_order"] not in TIE_ORDERS:
-        raise BadDocument(f"rules.tie_order: expected \"seat\" or \"play\", "
-                          f"got {rules['tie_order']!r}")
+        raise BadDocument(f'rules.tie_order: expected "seat" or "play", got {rules["tie_order"]!r}')
     return dict(rules)
 
 
@@ -131,8 +137,10 @@ def parse_claimed(value: object, players: int) -> dict:
         result["beheaded"] = parse_seat_list(claimed["beheaded"], players, "claimed.beheaded")
     if "places" in claimed:
         places = require_list(claimed["places"], "claimed.places")
-        result["places"] = [parse_seat_list(group, players, f"claimed.places[{i}]")
-                            for i, group in enumerate(places)]
+        result["places"] = [
+            parse_seat_list(group, players, f"claimed.places[{i}]")
+            for i, group in enumerate(places)
+        ]
     return result
 
 
@@ -148,8 +156,10 @@ def parse_record(document: object) -> HandRecord:
     players = parse_players(doc["players"])
 
     hands_obj = require_object(doc["hands"], "hands")
-    hands = {parse_seat_key(k, players, "hands"): parse_pieces(v, f"hands[{k!r}]")
-             for k, v in hands_obj.items()}
+    hands = {
+        parse_seat_key(k, players, "hands"): parse_pieces(v, f"hands[{k!r}]")
+        for k, v in hands_obj.items()
+    }
     absent = [str(s) for s in range(1, players + 1) if s not in hands]
     if absent:
         raise BadDocument(f"hands: no hand for seat(s) {', '.join(absent)}")
@@ -161,8 +171,12 @@ def parse_record(document: object) -> HandRecord:
         reject_unknown(action, ("seat", "pieces"), where)
         if "seat" not in action or "pieces" not in action:
             raise BadDocument(f"{where}: an action needs both seat and pieces")
-        actions.append(Action(parse_seat(action["seat"], players, f"{where}.seat"),
-                              parse_pieces(action["pieces"], f"{where}.pieces")))
+        actions.append(
+            Action(
+                parse_seat(action["seat"], players, f"{where}.seat"),
+                parse_pieces(action["pieces"], f"{where}.pieces"),
+            )
+        )
 
     return HandRecord(
         players=players,

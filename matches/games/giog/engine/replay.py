@@ -3,11 +3,13 @@
 The replay stops at the first illegal action and names it; a record whose setup breaks the
 rules (too many of a piece, hands of the wrong size) is invalid with `"action": null`.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 
 from matches.games.errors import RuleViolation
+
 from .outcome import places
 from .pieces import DISTRIBUTION, FULL_SET, SET_SIZE, describe
 from .play import HandState
@@ -22,26 +24,35 @@ def check_setup(record: HandRecord) -> None:
     extra = all_pieces - FULL_SET
     if extra:
         piece = sorted(extra)[0]
-        raise RuleViolation("G1", "too_many_pieces",
-                            f"the hands and out hold {all_pieces[piece]} × {describe(piece)} "
-                            f"({piece}); the set has {FULL_SET[piece]}")
+        raise RuleViolation(
+            "G1",
+            "too_many_pieces",
+            f"the hands and out hold {all_pieces[piece]} × {describe(piece)} "
+            f"({piece}); the set has {FULL_SET[piece]}",
+        )
     hand_size, out_size = DISTRIBUTION[record.players]
     sizes = {seat: len(pieces) for seat, pieces in record.hands.items()}
     for seat, size in sizes.items():
         if size == 0:
             raise RuleViolation("G4", "empty_hand", f"seat {seat} holds no pieces")
         if size > hand_size:
-            raise RuleViolation("G4", "hand_size",
-                                f"seat {seat} holds {size} pieces; with {record.players} "
-                                f"players each holds {hand_size}")
+            raise RuleViolation(
+                "G4",
+                "hand_size",
+                f"seat {seat} holds {size} pieces; with {record.players} "
+                f"players each holds {hand_size}",
+            )
     if len(set(sizes.values())) > 1:
         listing = ", ".join(f"seat {s}: {n}" for s, n in sizes.items())
         raise RuleViolation("G4", "unequal_hands", f"every hand must be the same size ({listing})")
     # The whole set: then it must be a real deal, not just a position.
     if sum(all_pieces.values()) == SET_SIZE and len(record.out) != out_size:
-        raise RuleViolation("G4", "out_size",
-                            f"with {record.players} players {out_size} pieces stay out of "
-                            f"play, not {len(record.out)}")
+        raise RuleViolation(
+            "G4",
+            "out_size",
+            f"with {record.players} players {out_size} pieces stay out of "
+            f"play, not {len(record.out)}",
+        )
 
 
 def _mismatches(record: HandRecord, verdict: dict) -> list[dict]:
@@ -51,24 +62,38 @@ def _mismatches(record: HandRecord, verdict: dict) -> list[dict]:
         # A seat the referee left out of `won` is taken to have won nothing.
         as_claimed = {str(s): claimed["won"].get(s, 0) for s in record.seats}
         if as_claimed != verdict["won"]:
-            found.append({"field": "won", "claimed": {str(s): n for s, n in claimed["won"].items()},
-                          "replayed": verdict["won"]})
+            found.append(
+                {
+                    "field": "won",
+                    "claimed": {str(s): n for s, n in claimed["won"].items()},
+                    "replayed": verdict["won"],
+                }
+            )
     if "beheaded" in claimed and sorted(set(claimed["beheaded"])) != verdict["beheaded"]:
-        found.append({"field": "beheaded", "claimed": claimed["beheaded"],
-                      "replayed": verdict["beheaded"]})
+        found.append(
+            {"field": "beheaded", "claimed": claimed["beheaded"], "replayed": verdict["beheaded"]}
+        )
     if "places" in claimed:
         as_claimed = [sorted(group) for group in claimed["places"]]
         if as_claimed != verdict["places"]:
-            found.append({"field": "places", "claimed": claimed["places"],
-                          "replayed": verdict["places"]})
+            found.append(
+                {"field": "places", "claimed": claimed["places"], "replayed": verdict["places"]}
+            )
     return found
 
 
 def replay_record(record: HandRecord) -> dict:
     """The verdict for an already parsed record."""
-    verdict: dict = {"valid": True, "complete": False, "error": None, "tricks": [],
-                     "won": {str(s): 0 for s in record.seats}, "beheaded": [], "places": [],
-                     "mismatches": []}
+    verdict: dict = {
+        "valid": True,
+        "complete": False,
+        "error": None,
+        "tricks": [],
+        "won": {str(s): 0 for s in record.seats},
+        "beheaded": [],
+        "places": [],
+        "mismatches": [],
+    }
     try:
         check_setup(record)
     except RuleViolation as violation:
@@ -78,8 +103,13 @@ def replay_record(record: HandRecord) -> dict:
         return verdict
 
     flags = record.flags
-    state = HandState(record.players, record.hands, record.leader,
-                      must_compete=flags["must_compete"], tie_order=flags["tie_order"])
+    state = HandState(
+        record.players,
+        record.hands,
+        record.leader,
+        must_compete=flags["must_compete"],
+        tie_order=flags["tie_order"],
+    )
     for index, action in enumerate(record.actions):
         try:
             state.apply(action.seat, action.pieces)

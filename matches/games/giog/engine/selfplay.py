@@ -3,12 +3,14 @@
 The deal skips the article's choosing ceremony (G4): it only decides who gets which pieces,
 and a shuffled deal from `random.Random(seed)` gives every player the same chances.
 """
+
 from __future__ import annotations
 
 import random
 from typing import Iterator
 
 from matches.games.errors import EngineBug
+
 from .combinations import combinations_in
 from .pieces import DISTRIBUTION, FULL_SET, sort_pieces
 from .play import HandState
@@ -21,9 +23,11 @@ def deal(rng: random.Random, players: int) -> tuple[dict[int, str], str]:
     hand_size, _ = DISTRIBUTION[players]
     pieces = sorted(FULL_SET.elements())
     rng.shuffle(pieces)
-    hands = {seat: sort_pieces("".join(pieces[(seat - 1) * hand_size: seat * hand_size]))
-             for seat in range(1, players + 1)}
-    return hands, sort_pieces("".join(pieces[players * hand_size:]))
+    hands = {
+        seat: sort_pieces("".join(pieces[(seat - 1) * hand_size : seat * hand_size]))
+        for seat in range(1, players + 1)
+    }
+    return hands, sort_pieces("".join(pieces[players * hand_size :]))
 
 
 def choose_play(state: HandState, rng: random.Random) -> str:
@@ -42,29 +46,40 @@ def choose_play(state: HandState, rng: random.Random) -> str:
     return "".join(rng.sample(list(hand.elements()), trick.size))
 
 
-def play_out(rng: random.Random, players: int, hands: dict[int, str], leader: int,
-             rules: dict | None = None, out: str = "") -> HandRecord:
+def play_out(
+    rng: random.Random,
+    players: int,
+    hands: dict[int, str],
+    leader: int,
+    rules: dict | None = None,
+    out: str = "",
+) -> HandRecord:
     """Play `hands` (a full deal or a position) to the end with random bots.
 
     The record carries the outcome under `claimed`, so replaying it checks itself.
     """
     rules = dict(rules or {})
     flags = {**DEFAULT_RULES, **rules}
-    state = HandState(players, hands, leader, must_compete=flags["must_compete"],
-                      tie_order=flags["tie_order"])
+    state = HandState(
+        players, hands, leader, must_compete=flags["must_compete"], tie_order=flags["tie_order"]
+    )
     actions = []
     while not state.complete:
         seat = state.to_act()
         pieces = choose_play(state, rng)
         state.apply(seat, pieces)
         actions.append(Action(seat, pieces))
-    record = HandRecord(players=players, hands=hands, leader=leader, actions=actions, out=out,
-                        rules=rules)
+    record = HandRecord(
+        players=players, hands=hands, leader=leader, actions=actions, out=out, rules=rules
+    )
     verdict = replay_record(record)
     if not verdict["complete"]:
         raise EngineBug(f"a self-played hand does not replay: {verdict['error']}")
-    record.claimed = {"won": dict(state.won), "beheaded": verdict["beheaded"],
-                      "places": verdict["places"]}
+    record.claimed = {
+        "won": dict(state.won),
+        "beheaded": verdict["beheaded"],
+        "places": verdict["places"],
+    }
     return record
 
 
@@ -74,8 +89,7 @@ def play_hand(rng: random.Random, players: int = 4, rules: dict | None = None) -
     return play_out(rng, players, hands, rng.randint(1, players), rules, out)
 
 
-def selfplay(count: int, seed: int, players: int = 4, rules: dict | None = None
-             ) -> Iterator[dict]:
+def selfplay(count: int, seed: int, players: int = 4, rules: dict | None = None) -> Iterator[dict]:
     """`count` complete `giog-hand/1` documents; the same seed gives the same hands."""
     rng = random.Random(seed)
     for _ in range(count):

@@ -4,6 +4,7 @@ Suits never matter in Gou Ji, so a set of cards is a multiset of ranks: a tuple 
 indexed by rank (0 = 3, …, 11 = A, 12 = 2, 13 = small joker, 14 = big joker). Tuples are
 hashable and cheap to compare, which keeps the replay hot path fast.
 """
+
 from __future__ import annotations
 
 from operator import add, sub

@@ -1,4 +1,5 @@
 """Gou Ji as a `Game` (matches/games/base.py)."""
+
 from __future__ import annotations
 
 from typing import Iterator

@@ -4,6 +4,7 @@
 tuple (a deal only ever sees a few thousand distinct hands) and `beats` is a handful of
 integer comparisons.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -19,6 +19,7 @@ Phases of play:
 - ANSWERED: R25/D8, after that answer others may only burn it before the answerer leads.
 - OVER: the deal is complete (R30, D13).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -459,7 +460,8 @@ def _play_role(state: State, seat: int) -> int:
         if seat != state.turn:
             if phase == LAST_ANSWER:
                 raise RuleViolation(
-                    "R25", "not_your_turn",
+                    "R25",
+                    "not_your_turn",
                     f"seat {state.turn} answers seat {state.owner}'s last hand first",
                 )
             if state.passed >> seat & 1:
@@ -484,7 +486,7 @@ def _play_role(state: State, seat: int) -> int:
             )
         if state.gone >> head_rival(seat) & 1:
             return R_HEADLESS  # D6: not a burn
-        if state.table.rules.burn_requires_point and not (seat in state.points):
+        if state.table.rules.burn_requires_point and seat not in state.points:
             raise RuleViolation(
                 "R21",
                 "burn_requires_point",
@@ -802,10 +804,7 @@ def hands_in(counts: tuple, size: int = 0):
     `size` cards when size > 0."""
     twos, small, big = counts[TWO], counts[SMALL], counts[BIG]
     extras = [
-        (t, sj, bj)
-        for t in range(twos + 1)
-        for sj in range(small + 1)
-        for bj in range(big + 1)
+        (t, sj, bj) for t in range(twos + 1) for sj in range(small + 1) for bj in range(big + 1)
     ]
     base = [0] * 15
     for rank in range(12):  # natural hands: rank 3..A plus any 2s and jokers

@@ -6,13 +6,21 @@ document cannot be read (unknown field, wrong type, bad card character, unknown 
 rules (too many cards, a seat without cards, a bad revolution …), or None.
 `write_record(record)` gives the JSON object back; reading it again gives an equal record.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from matches.games.errors import BadDocument, RuleViolation
-from matches.games.gouji.engine.cards import BIG, SMALL, TWO, cards_per_seat, format_cards, full_deck
+from matches.games.gouji.engine.cards import (
+    BIG,
+    SMALL,
+    TWO,
+    cards_per_seat,
+    format_cards,
+    full_deck,
+)
 from matches.games.gouji.engine.cards import parse_cards as _parse_cards
 from matches.games.gouji.engine.play import PASS, PLAY, SEATS, YIELD, Action
 from matches.games.gouji.engine.ruleset import RuleSet
@@ -54,7 +62,7 @@ def _seat(value, where: str) -> int:
 
 def _seat_key(key, where: str) -> int:
     if key not in ("1", "2", "3", "4", "5", "6"):
-        raise BadDocument(f"{where}: seat keys are the strings \"1\"…\"6\", not {key!r}")
+        raise BadDocument(f'{where}: seat keys are the strings "1"…"6", not {key!r}')
     return int(key)
 
 
@@ -108,11 +116,13 @@ def _read_claimed(value) -> dict:
                 raise BadDocument(
                     f"claimed.burns: unknown outcome {burn['outcome']!r} (null: still undecided)"
                 )
-            claimed["burns"].append({
-                "burner": _seat(burn["burner"], "claimed.burns.burner"),
-                "burned": _seat(burn["burned"], "claimed.burns.burned"),
-                "outcome": burn["outcome"],
-            })
+            claimed["burns"].append(
+                {
+                    "burner": _seat(burn["burner"], "claimed.burns.burner"),
+                    "burned": _seat(burn["burned"], "claimed.burns.burned"),
+                    "outcome": burn["outcome"],
+                }
+            )
     if "suffocated" in value:
         entries = value["suffocated"]
         if not isinstance(entries, list):
@@ -121,10 +131,12 @@ def _read_claimed(value) -> dict:
         for entry in entries:
             if not isinstance(entry, dict) or set(entry) != {"seat", "by"}:
                 raise BadDocument("claimed.suffocated entries are {seat, by}")
-            claimed["suffocated"].append({
-                "seat": _seat(entry["seat"], "claimed.suffocated.seat"),
-                "by": _seat(entry["by"], "claimed.suffocated.by"),
-            })
+            claimed["suffocated"].append(
+                {
+                    "seat": _seat(entry["seat"], "claimed.suffocated.seat"),
+                    "by": _seat(entry["by"], "claimed.suffocated.by"),
+                }
+            )
     if "union_scores" in value:
         scores = value["union_scores"]
         if (
@@ -153,7 +165,7 @@ def read_record(doc) -> DealRecord:
 
     raw_hands = doc["hands"]
     if not isinstance(raw_hands, dict):
-        raise BadDocument("hands must be an object mapping seats \"1\"…\"6\" to cards")
+        raise BadDocument('hands must be an object mapping seats "1"…"6" to cards')
     hands = [None] * 7
     for key, text in raw_hands.items():
         hands[_seat_key(key, "hands")] = _cards(text, f"hands.{key}")
@@ -214,7 +226,8 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
         for seat in SEATS:
             if sum(hands[seat]) != per_seat:
                 return RuleViolation(
-                    "D10", "uneven_deal",
+                    "D10",
+                    "uneven_deal",
                     f"a full deal gives every seat {per_seat} cards; "
                     f"seat {seat} holds {sum(hands[seat])}",
                 )
@@ -239,7 +252,7 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "revolution_not_allowed",
                 f"seat {seat} holds a 2 or a joker and may not declare revolution",
             )
-    for seat, kind in record.declarations.items():
+    for kind in record.declarations.values():
         if kind == "special" and not rules.special_declaration:
             return RuleViolation(
                 "R34",

@@ -1,4 +1,5 @@
 """Replay a `gouji-deal/1` record hand by hand and give the verdict (deal-record.md)."""
+
 from __future__ import annotations
 
 from matches.games.errors import RuleViolation
@@ -106,7 +107,8 @@ def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Ou
         string_three_streak=0,
         late_points=late,
         special_failed=frozenset(
-            seat for seat, kind in record.declarations.items()
+            seat
+            for seat, kind in record.declarations.items()
             if kind == "special" and state.rival_led >> seat & 1
         ),
         counters=tuple(counter for _, _, o, counter in state.burns if o is not None),
@@ -145,9 +147,7 @@ def _verdict(record, state, error, notes=()) -> dict:
         finish = _finish(record, state)
         verdict["finish"] = finish
         verdict["points"] = list(state.points)
-        verdict["burns"] = [
-            {"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns
-        ]
+        verdict["burns"] = [{"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns]
         verdict["suffocated"] = [{"seat": s, "by": by} for s, by in state.suffocated]
         verdict["notes"] = list(state.notes) + verdict["notes"]
         if state.phase == engine.OVER and error is None:
@@ -203,4 +203,3 @@ def mismatches(claimed: dict, verdict: dict) -> list[dict]:
         if _canonical(field, claimed[field]) != _canonical(field, verdict[field]):
             found.append({"field": field, "claimed": claimed[field], "replayed": verdict[field]})
     return found
-

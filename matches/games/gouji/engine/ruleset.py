@@ -6,6 +6,7 @@ as the spec names it. An unknown preset or flag, or a value of the wrong type, i
 `BadDocument`; a flag value the engine does not implement yet is rejected as "unsupported"
 (D14), never silently played by other rules.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -69,7 +70,7 @@ class RuleSet:
             value = {"preset": value}
         if not isinstance(value, dict):
             raise BadDocument(
-                "rules must be a preset name or an object {\"preset\": …, flag: value}, "
+                'rules must be a preset name or an object {"preset": …, flag: value}, '
                 f"not {_json_type(value)}"
             )
         preset_name = value.get("preset", "standard")
@@ -168,8 +169,10 @@ def _read_flag(flag: str, raw: Any) -> Any:
             raise BadDocument("rules flag 'place_points' must be a list of six integers (R31)")
         value = tuple(raw)
     elif flag == "tribute_order":
-        if not isinstance(raw, list) or sorted(map(str, raw)) != sorted(TRIBUTE_KINDS) or any(
-            not isinstance(x, str) for x in raw
+        if (
+            not isinstance(raw, list)
+            or sorted(map(str, raw)) != sorted(TRIBUTE_KINDS)
+            or any(not isinstance(x, str) for x in raw)
         ):
             raise BadDocument(
                 "rules flag 'tribute_order' must list each of "

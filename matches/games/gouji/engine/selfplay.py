@@ -5,6 +5,7 @@ turn plays when it can (most of the time), burners and headless players sometime
 a burner mostly keeps to the joker rule (R22). Every choice goes through `play.apply`, so a
 record is legal by construction; the same seed gives the same records, byte for byte.
 """
+
 from __future__ import annotations
 
 import json
@@ -84,7 +85,8 @@ def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Ac
         # R22: a burner's step holds a joker (or is the last hand); bots mostly obey, and
         # spend one joker a step on a whole rank so that the burn may last to the end
         keep = [c for c in options if c == held] or [
-            c for c in options
+            c
+            for c in options
             if c[SMALL] + c[BIG] == 1 and all(c[r] in (0, held[r]) for r in range(TWO + 1))
         ]
         if keep and rng.random() < KEEP_JOKER_RULE:
@@ -117,7 +119,8 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
         return _choose_lead(state, turn, rng)
     if phase in (engine.GOUJI, engine.ANSWERED):
         others = [
-            seat for seat in SEATS
+            seat
+            for seat in SEATS
             if seat not in (turn, state.owner) and not (state.gone | state.passed) >> seat & 1
         ]
         rng.shuffle(others)
@@ -154,7 +157,8 @@ def contest_points(rules: RuleSet, hands: tuple, revolution: tuple) -> tuple[int
         return ()
     rebel = revolution[0]
     sets = [
-        hand_of(cards) for cards in engine.hands_in(hands[rebel])
+        hand_of(cards)
+        for cards in engine.hands_in(hands[rebel])
         if opens_point(hand_of(cards), rules)
     ]
     if not sets:
@@ -187,10 +191,15 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         if len(rebels) == 1 and rng.random() < 0.5:
             revolution = (rebels[0],)
     contest = contest_points(rules, hands, revolution)
-    state = initial_state(DealRecord(
-        rules=rules, hands=hands, leader=leader, revolution=revolution,
-        claimed={"points": list(contest)},
-    ))
+    state = initial_state(
+        DealRecord(
+            rules=rules,
+            hands=hands,
+            leader=leader,
+            revolution=revolution,
+            claimed={"points": list(contest)},
+        )
+    )
     actions = []
     while state.phase != engine.OVER:
         action, state = choose_action(state, rng)
@@ -198,8 +207,12 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         if len(actions) > MAX_ACTIONS:
             raise EngineBug("a self-played deal did not finish")
     record = DealRecord(
-        rules=rules, hands=hands, leader=leader, actions=tuple(actions),
-        declarations=declarations, revolution=revolution,
+        rules=rules,
+        hands=hands,
+        leader=leader,
+        actions=tuple(actions),
+        declarations=declarations,
+        revolution=revolution,
     )
     finish = _finish(record, state)
     claimed = {
@@ -210,8 +223,13 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         "union_scores": union_scores(outcome_of(record, state, finish), rules),
     }
     return DealRecord(
-        rules=rules, hands=hands, leader=leader, actions=tuple(actions),
-        declarations=declarations, revolution=revolution, claimed=claimed,
+        rules=rules,
+        hands=hands,
+        leader=leader,
+        actions=tuple(actions),
+        declarations=declarations,
+        revolution=revolution,
+        claimed=claimed,
     )
 
 

@@ -5,6 +5,7 @@ A single summary or play log cannot know what happened in the deals before it; t
 side (results and standings) hands the earlier deals' finishing orders in here, and both read
 the streak the same way: A, A, then B is no amnesty for B.
 """
+
 from __future__ import annotations
 
 from typing import Mapping
@@ -25,8 +26,9 @@ def strung_by(finish) -> str | None:
     return unions.pop() if len(unions) == 1 else None
 
 
-def streak_before(strung_by_number: Mapping[int, str | None], number: int,
-                  union: str | None) -> int:
+def streak_before(
+    strung_by_number: Mapping[int, str | None], number: int, union: str | None
+) -> int:
     """R40: how many deals in a row just before deal `number` `union` strung three.
 
     `strung_by_number` maps each earlier final deal's number to the union that strung three in
@@ -62,8 +64,9 @@ def outcome_from_replay(play_log: Mapping, replay_verdict: Mapping) -> dict:
     }
 
 
-def ledger_after_replay(replay_verdict: Mapping, rules: RuleSet, strung: str | None,
-                        streak: int) -> list[dict]:
+def ledger_after_replay(
+    replay_verdict: Mapping, rules: RuleSet, strung: str | None, streak: int
+) -> list[dict]:
     """The tributes a replayed deal leaves: the replay's own ledger (only a replay knows which
     points came after a head rival finished, D12), with R40's amnesty, which it cannot know."""
     if not rules.tributes or amnesty_applies(rules, strung, streak):

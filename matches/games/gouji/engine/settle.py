@@ -5,6 +5,7 @@ inconsistency; `union_scores` and `tribute_ledger` work on an `Outcome` alone, s
 build one from a played deal and reuse them. `settle` puts it together into the verdict JSON of
 deal-record.md.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -121,7 +122,13 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
         # R29/D11: the revolutionary's head rival opens a point automatically, listed or not
         points |= {head_rival(revolution[0])}
     outcome = Outcome(
-        finish, points, declarations, burns, suffocated, revolution, streak,
+        finish,
+        points,
+        declarations,
+        burns,
+        suffocated,
+        revolution,
+        streak,
         special_failed=special_failed,
     )
     return outcome, rules
@@ -157,7 +164,7 @@ def _declarations(value: Any) -> dict[int, str]:
     for key, kind in value.items():
         if not isinstance(key, str) or key not in {str(s) for s in SEATS}:
             raise BadDocument(
-                f"field 'declarations': there is no seat {key!r} (seats are \"1\"-\"6\")"
+                f'field \'declarations\': there is no seat {key!r} (seats are "1"-"6")'
             )
         if kind not in DECLARATIONS:
             raise BadDocument(
@@ -201,6 +208,7 @@ def _suffocation(value: Any, index: int) -> tuple[int, int]:
 
 # --- consistency ----------------------------------------------------------------------------
 
+
 def check_outcome(outcome: Outcome, rules: RuleSet) -> list[RuleViolation]:
     """Every inconsistency of an outcome with the rules, in a stable order."""
     errors: list[RuleViolation] = []
@@ -225,10 +233,13 @@ def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
         problems.append("lists seat " + ", ".join(map(str, twice)) + " more than once")
     if missing:
         problems.append("misses seat " + ", ".join(map(str, missing)))
-    errors.append(RuleViolation(
-        "R30", "finish_not_permutation",
-        f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all six seats",
-    ))
+    errors.append(
+        RuleViolation(
+            "R30",
+            "finish_not_permutation",
+            f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all six seats",
+        )
+    )
     return False
 
 
@@ -237,36 +248,48 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
     if not revolution:
         return
     if not rules.revolution:
-        errors.append(RuleViolation(
-            "R29", "revolution_disabled",
-            f"seat {revolution[0]} declared revolution, but this rule set has revolution = false",
-        ))
+        errors.append(
+            RuleViolation(
+                "R29",
+                "revolution_disabled",
+                f"seat {revolution[0]} declared revolution, but this rule set has revolution = false",
+            )
+        )
         return
     if len(revolution) > 1:
-        errors.append(RuleViolation(
-            "R29", "two_revolutions",
-            f"seats {', '.join(map(str, revolution))} declared revolution: two or more "
-            "revolutions void the deal, which is dealt again",
-        ))
+        errors.append(
+            RuleViolation(
+                "R29",
+                "two_revolutions",
+                f"seats {', '.join(map(str, revolution))} declared revolution: two or more "
+                "revolutions void the deal, which is dealt again",
+            )
+        )
         return
     rebel = revolution[0]
     involved = {b for burn in outcome.burns for b in burn[:2]} | {
         s for pair in outcome.suffocated for s in pair
     }
     if rebel in involved:
-        errors.append(RuleViolation(
-            "R29", "revolutionary_played",
-            f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
-        ))
+        errors.append(
+            RuleViolation(
+                "R29",
+                "revolutionary_played",
+                f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
+            )
+        )
     if not rules.revolution_contest:
         # D11: the rival's point is automatic (parse_outcome adds it when a summary does not
         # list it) and the revolutionary opens none.
         if rebel in outcome.points:
-            errors.append(RuleViolation(
-                "R29", "revolutionary_point",
-                f"revolutionary seat {rebel} cannot open a point: their head rival is "
-                "headless from the start",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R29",
+                    "revolutionary_point",
+                    f"revolutionary seat {rebel} cannot open a point: their head rival is "
+                    "headless from the start",
+                )
+            )
     if finish_ok:
         mates = [seat for seat in SEATS if union_of(seat) == union_of(rebel) and seat != rebel]
         mates_top_two = {outcome.place_of(m) for m in mates} == {0, 1}
@@ -277,26 +300,35 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                 if mates_top_two
                 else "the union mates are not 1st and 2nd"
             )
-            errors.append(RuleViolation(
-                "R29", "revolution_place",
-                f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
-                f"but must be {place_name(expected)} since {why}",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R29",
+                    "revolution_place",
+                    f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
+                    f"but must be {place_name(expected)} since {why}",
+                )
+            )
 
 
 def _check_declarations(outcome, rules, errors) -> None:
     for seat, kind in sorted(outcome.declarations.items()):
         if kind == "special" and not rules.special_declaration:
-            errors.append(RuleViolation(
-                "R34", "special_not_allowed",
-                f"seat {seat} declared 'special' (特点), which this rule set does not allow",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R34",
+                    "special_not_allowed",
+                    f"seat {seat} declared 'special' (特点), which this rule set does not allow",
+                )
+            )
     for seat in sorted(outcome.special_failed):
         if outcome.declarations.get(seat) != "special":
-            errors.append(RuleViolation(
-                "R34", "special_failed_undeclared",
-                f"seat {seat} is listed in special_failed but did not declare 'special' (特点)",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R34",
+                    "special_failed_undeclared",
+                    f"seat {seat} is listed in special_failed but did not declare 'special' (特点)",
+                )
+            )
 
 
 def _check_burns(outcome, rules, finish_ok, errors) -> None:
@@ -307,35 +339,47 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
         where = f"burn {index + 1} (seat {burner} burning seat {burned})"
         for seat in (burner, burned):
             if seat in out:
-                errors.append(RuleViolation(
-                    "D5", "false_burner_out",
-                    f"{where}: seat {seat} burned falsely in burn {out[seat] + 1} and was out "
-                    "of play at once (R22d), so takes part in no later burn",
-                ))
+                errors.append(
+                    RuleViolation(
+                        "D5",
+                        "false_burner_out",
+                        f"{where}: seat {seat} burned falsely in burn {out[seat] + 1} and was out "
+                        "of play at once (R22d), so takes part in no later burn",
+                    )
+                )
                 break
         if result == "false" and rules.false_burn == "place":
             out.setdefault(burner, index)
         if burner == burned:
-            errors.append(RuleViolation(
-                "R21", "burn_self", f"{where}: a player cannot burn themselves"
-            ))
+            errors.append(
+                RuleViolation("R21", "burn_self", f"{where}: a player cannot burn themselves")
+            )
         elif burner == head_rival(burned):
-            errors.append(RuleViolation(
-                "R21", "burn_by_head_rival",
-                f"{where}: a head rival's answer is not a burn; only a non-rival burns",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R21",
+                    "burn_by_head_rival",
+                    f"{where}: a head rival's answer is not a burn; only a non-rival burns",
+                )
+            )
         if rules.burn_requires_point and burner not in outcome.points:
-            errors.append(RuleViolation(
-                "R21", "burn_without_point",
-                f"{where}: under burn_requires_point the burner must have opened a point",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R21",
+                    "burn_without_point",
+                    f"{where}: under burn_requires_point the burner must have opened a point",
+                )
+            )
         interrupts_previous = previous and previous[0] == burned and previous[2] == "stopped"
         if result == "counter" and not interrupts_previous:
-            errors.append(RuleViolation(
-                "R22", "counter_without_burn",
-                f"{where}: a counter-burn must follow the burn by seat {burned} that it "
-                "interrupted, listed just before it as 'stopped'",
-            ))
+            errors.append(
+                RuleViolation(
+                    "R22",
+                    "counter_without_burn",
+                    f"{where}: a counter-burn must follow the burn by seat {burned} that it "
+                    "interrupted, listed just before it as 'stopped'",
+                )
+            )
         if finish_ok and result in ("success", "counter"):
             # D7: a revolutionary counts as gone, so with one the melee starts at the first
             # finisher and only the 1st can have burned out.
@@ -343,35 +387,46 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
             if outcome.place_of(burner) > last_burn_place:
                 places = "1st" if last_burn_place == 0 else "1st or 2nd"
                 why = " (one seat revolted, D7)" if last_burn_place == 0 else ""
-                errors.append(RuleViolation(
-                    "D11", "burner_not_top_two",
-                    f"{where}: a burner who plays out while Gou Ji is in force finishes "
-                    f"{places}{why}, not {place_name(outcome.place_of(burner))}",
-                ))
+                errors.append(
+                    RuleViolation(
+                        "D11",
+                        "burner_not_top_two",
+                        f"{where}: a burner who plays out while Gou Ji is in force finishes "
+                        f"{places}{why}, not {place_name(outcome.place_of(burner))}",
+                    )
+                )
             if outcome.place_of(burned) < outcome.place_of(burner):
-                errors.append(RuleViolation(
-                    "R22", "burned_finished_first",
-                    f"{where}: the burned seat finished before its burner played out",
-                ))
+                errors.append(
+                    RuleViolation(
+                        "R22",
+                        "burned_finished_first",
+                        f"{where}: the burned seat finished before its burner played out",
+                    )
+                )
         previous = burn
 
 
 def _check_suffocation(outcome, rules, errors) -> None:
     if outcome.suffocated and not rules.hold_three:
-        errors.append(RuleViolation(
-            "R27", "suffocation_without_hold_three",
-            "suffocation (闷) exists only under hold_three, which this rule set does not use",
-        ))
+        errors.append(
+            RuleViolation(
+                "R27",
+                "suffocation_without_hold_three",
+                "suffocation (闷) exists only under hold_three, which this rule set does not use",
+            )
+        )
     seen = set()
     for seat, by in outcome.suffocated:
         if seat == by:
-            errors.append(RuleViolation(
-                "R27", "suffocated_self", f"seat {seat} cannot suffocate themselves"
-            ))
+            errors.append(
+                RuleViolation("R27", "suffocated_self", f"seat {seat} cannot suffocate themselves")
+            )
         if seat in seen:
-            errors.append(RuleViolation(
-                "R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"
-            ))
+            errors.append(
+                RuleViolation(
+                    "R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"
+                )
+            )
         seen.add(seat)
 
 
@@ -387,18 +442,22 @@ def _check_forced_places(outcome, rules, errors) -> None:
             forced.setdefault(seat, "R27")
     # Revolutionary places are fixed apart (R29); the forced seats take the lowest of the rest.
     open_order = [seat for seat in outcome.finish if seat not in outcome.revolution]
-    lowest = set(open_order[len(open_order) - len(forced):]) if forced else set()
+    lowest = set(open_order[len(open_order) - len(forced) :]) if forced else set()
     for seat, rule in forced.items():
         if seat not in lowest:
             who = "false burner" if rule == "R22" else "suffocated seat"
-            errors.append(RuleViolation(
-                rule, "forced_place",
-                f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false "
-                "burners and suffocated players take the lowest places still open",
-            ))
+            errors.append(
+                RuleViolation(
+                    rule,
+                    "forced_place",
+                    f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false "
+                    "burners and suffocated players take the lowest places still open",
+                )
+            )
 
 
 # --- scores ---------------------------------------------------------------------------------
+
 
 def _require_complete(outcome: Outcome) -> None:
     # Callers settle only complete, checked outcomes; anything else is a bug of the caller.
@@ -458,8 +517,11 @@ def point_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
         if receiver_declared:
             # The receiver's declaration succeeded: the rival pays w(declaration).
             if not outcome.declaration_fails(receiver):
-                cards += SPECIAL_SUCCESS if receiver_declared == "special" else success[
-                    receiver_declared]
+                cards += (
+                    SPECIAL_SUCCESS
+                    if receiver_declared == "special"
+                    else success[receiver_declared]
+                )
         elif payer not in outcome.points and payer_declared != "special":
             # the plain point tribute (a special declarer's is folded into its own amounts)
             cards += success[None]
@@ -537,8 +599,14 @@ def place_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
     ]
     for pick, (_, receiver, cards) in enumerate(owed, start=1):
         ledger.append(
-            {"from": None, "to": receiver, "kind": "place", "cards": cards, "pool": "pick",
-             "pick": pick}
+            {
+                "from": None,
+                "to": receiver,
+                "kind": "place",
+                "cards": cards,
+                "pool": "pick",
+                "pick": pick,
+            }
         )
     return ledger
 
@@ -571,6 +639,7 @@ def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
 
 
 # --- the verdict ----------------------------------------------------------------------------
+
 
 def settle(doc: Any) -> dict:
     """The verdict on a `gouji-outcome/1` summary (deal-record.md). Raises BadDocument."""
