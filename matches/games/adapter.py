@@ -34,6 +34,12 @@ class GameAdapter:
     player_columns: tuple = ()
     #: the same for the standings export: (row key, title)
     export_player_columns: tuple = ()
+    #: the site's title on the game's pages (lazy translation)
+    site_title: Any = ""
+    #: a short template explaining the game's own standings columns, or None
+    column_note_template: str | None = None
+    #: dotted path of the organiser's form for the game's settings (the rule set)
+    settings_form: str = ""
     #: True: a deal's result feeds the next deal of the match (it must be final first, and a
     #: correction makes the later deals' results to be checked again)
     deals_follow_on: bool = False

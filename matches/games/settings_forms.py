@@ -1,16 +1,11 @@
-"""Each game's settings form, picked by the game's machine name (shared code never branches on
-it). The lead may move this into the per-game adapter (matches/games/adapters.py)."""
+"""Each game's settings form, from its adapter (`GameAdapter.settings_form`)."""
 
 from __future__ import annotations
 
-from importlib import import_module
+from django.utils.module_loading import import_string
 
-SETTINGS_FORMS = {
-    "gouji": "matches.games.gouji.settings_form.RulesForm",
-    "giog": "matches.games.giog.settings_form.GiogSettingsForm",
-}
+from matches.games.registry import adapter_named
 
 
 def settings_form_class(game: str):
-    module, _dot, name = SETTINGS_FORMS[game].rpartition(".")
-    return getattr(import_module(module), name)
+    return import_string(adapter_named(game).settings_form)

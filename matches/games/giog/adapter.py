@@ -24,6 +24,9 @@ class GiogAdapter(GameAdapter):
     has_unions = False
     entry_types = ("individual",)
     deals_follow_on = False
+    site_title = gettext_lazy("Giog 赛事")
+    column_note_template = "giog/public/_columns_note.html"
+    settings_form = "matches.games.giog.settings_form.GiogSettingsForm"
     result_form = ResultForm()
     player_columns = (
         ("points_display", gettext_lazy("积分"), True),

@@ -27,6 +27,8 @@ class GoujiAdapter(GameAdapter):
     has_unions = True
     entry_types = ("team", "individual")
     deals_follow_on = True
+    site_title = gettext_lazy("够级赛事")
+    settings_form = "matches.games.gouji.settings_form.RulesForm"
     result_form = ResultForm()
     #: the player standings: (row key, column title)
     player_columns = (

@@ -76,6 +76,7 @@ class HighCardAdapter(GameAdapter):
     has_unions = False
     entry_types = ("individual",)
     deals_follow_on = False
+    site_title = "High card"
     result_form = CardForm()
     player_columns = (("wins", "Wins", True), ("deals", "Deals", True))
     export_player_columns = (("wins", "Wins"), ("deals", "Deals"))
