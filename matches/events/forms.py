@@ -2,6 +2,8 @@
 check-in. Django forms, so every message comes in the page's language."""
 from __future__ import annotations
 
+import unicodedata
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -11,6 +13,23 @@ from matches.games.registry import adapter_named, game_choices
 from matches.models import Event, StaffRole, Stage
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def no_control_characters(value: str) -> None:
+    """Names are printed on table cards and exported: no tab, vertical tab, escape, …"""
+    if any(unicodedata.category(c) == "Cc" for c in value or ""):
+        raise forms.ValidationError(_("不能包含控制字符"), code="control_character")
+
+
+class AsciiIntegerField(forms.IntegerField):
+    """Digits 0-9 only: Python's int() also reads "٣" and other scripts' digits, and Django's
+    IntegerField "3.0"."""
+
+    def to_python(self, value):
+        text = str(value).strip() if value not in self.empty_values else ""
+        if text and not (text.isascii() and text.isdigit()):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 class BasicsForm(forms.Form):
@@ -156,15 +175,19 @@ class EventSettingsForm(forms.ModelForm):
 class EntryForm(forms.Form):
     """One entry: a union of three with a captain (team events) or one player."""
 
-    union = forms.CharField(label=_("联邦名称"), max_length=120, required=False)
-    player1 = forms.CharField(label=_("选手1"), max_length=120)
-    player2 = forms.CharField(label=_("选手2"), max_length=120, required=False)
-    player3 = forms.CharField(label=_("选手3"), max_length=120, required=False)
+    union = forms.CharField(label=_("联邦名称"), max_length=120, required=False,
+                            validators=[no_control_characters])
+    player1 = forms.CharField(label=_("选手1"), max_length=120, validators=[no_control_characters])
+    player2 = forms.CharField(label=_("选手2"), max_length=120, required=False,
+                              validators=[no_control_characters])
+    player3 = forms.CharField(label=_("选手3"), max_length=120, required=False,
+                              validators=[no_control_characters])
     captain = forms.TypedChoiceField(label=_("队长"), coerce=int, initial=1,
                                      choices=[(1, _("选手1")), (2, _("选手2")), (3, _("选手3"))],
                                      required=False)
-    club = forms.CharField(label=_("俱乐部"), max_length=120, required=False)
-    seed = forms.IntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
+    club = forms.CharField(label=_("俱乐部"), max_length=120, required=False,
+                           validators=[no_control_characters])
+    seed = AsciiIntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
 
     def __init__(self, *args, team: bool = True, **kwargs):
         super().__init__(*args, **kwargs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -132,7 +133,7 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             seen_players.add(name)
         seed = row.get("seed", "")
         if seed:
-            if not seed.isdigit() or int(seed) < 1:
+            if not (seed.isascii() and seed.isdigit()) or int(seed) < 1:
                 errors.append(_("种子须为正整数"))
             elif int(seed) in used_seeds or int(seed) in seen_seeds:
                 errors.append(_("种子 %(s)s 重复") % {"s": seed})
@@ -141,6 +142,8 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
         for field in FIELDS:
             if len(row.get(field, "")) > 120:
                 errors.append(_("内容过长：%(f)s") % {"f": field})
+            if any(unicodedata.category(c) == "Cc" for c in row.get(field, "")):
+                errors.append(_("不能包含控制字符") + f": {field}")
         checked.append({"line": line, "values": row, "errors": errors})
     return checked
 
