@@ -416,3 +416,34 @@ def test_stages_change_until_the_first_draw(client, organiser):
     assert 'id="stages-form"' not in page and "the stages cannot change" in page
     client.post(url, {"stages": "1", "stage1_format": "round_robin"})
     assert event.stages.count() == 2
+
+
+def test_entries_refuse_other_scripts_digits_as_seeds_and_control_characters(client, organiser):
+    b = EventBuilder(unions=0, deals=1)
+    event = own(b, organiser)
+    url = reverse("manage:entries", args=[event.pk])
+    for seed in ("٣", "²", "3.0"):
+        response = client.post(
+            url, {"union": "东", "player1": "a", "player2": "b", "player3": "c", "seed": seed}
+        )
+        assert response.status_code == 400, seed
+    response = client.post(
+        url, {"union": "东\x0b联", "player1": "a\x1b", "player2": "b", "player3": "c"}
+    )
+    assert response.status_code == 400 and "不能包含控制字符" in response.content.decode()
+    assert not event.registrations.exists()
+    checked = importing.validate_rows(
+        event,
+        [
+            {
+                "union": "西",
+                "club": "",
+                "player1": "a\x0b",
+                "player2": "b",
+                "player3": "c",
+                "seed": "٣",
+            }
+        ],
+    )
+    assert any("控制字符" in e for e in checked[0]["errors"])
+    assert any("种子须为正整数" in e for e in checked[0]["errors"])
