@@ -61,13 +61,17 @@ def test_a_valid_report_is_stored_pending_with_the_engine_verdict_and_event_rule
 
 
 def test_an_inconsistent_report_is_refused_with_its_rule_and_nothing_is_stored(setup):
+    # Rules freeze when round 1 is published (issue 14): the refused report changes nothing.
+    setup.event.refresh_from_db()
+    frozen_at = setup.event.rules_frozen_at
+    assert frozen_at is not None
     with pytest.raises(ResultError) as error:
         submit(setup, summary=BAD_FINISH)
     assert error.value.status == 422 and error.value.rule == "R30"
     assert error.value.errors[0]["code"] == "finish_not_permutation"
     assert not DealReport.objects.exists()
     setup.event.refresh_from_db()
-    assert setup.event.rules_frozen_at is None
+    assert setup.event.rules_frozen_at == frozen_at
 
 
 @pytest.mark.parametrize("summary", ["text", [1, 2], {"finish": "x"}, {"bogus": 1}])
