@@ -190,6 +190,8 @@ class Event(models.Model):
             raise ValidationError({"tie_breaks": _("名次判定项重复")})
         if not isinstance(self.labels, dict) or set(self.labels) - set(LABEL_KEYS):
             raise ValidationError({"labels": _("称谓只可设 deal / match / round")})
+        if self.game not in dict(game_choices()):
+            return  # the field's own check says the game is unknown
         refused = self.adapter.validate_event(self)
         if refused:
             raise ValidationError(refused)

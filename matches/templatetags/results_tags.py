@@ -11,10 +11,13 @@ from matches.games.registry import adapter_for
 register = template.Library()
 
 
-@register.simple_tag
-def deal_summary(report, seat_names):
-    """A reported result in words, as its game shows it (the game's result form says how)."""
-    form = adapter_for(report.deal.match.round.event).result_form
+@register.simple_tag(takes_context=True)
+def deal_summary(context, report, seat_names):
+    """A reported result in words, as its game shows it (the game's result form says how).
+    The page's `event` names the game: a table's history lists many reports, and following
+    each one's deal, match and round to the event would cost four queries a report."""
+    event = context.get("event") or report.deal.match.round.event
+    form = adapter_for(event).result_form
     context = form.summary_context(report, seat_names or {})
     return render_to_string(form.templates["summary"], context)
 

@@ -8,6 +8,7 @@ import datetime
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.test import Client
 
 from matches.draw import service as draw
@@ -62,8 +63,9 @@ def event(db, highcard):
 
 def test_an_unregistered_game_is_refused_by_validation(db):
     event = Event(name="?", start_date=datetime.date(2026, 12, 1), game="snap")
-    with pytest.raises(Exception, match="snap"):
+    with pytest.raises(ValidationError) as refused:
         event.full_clean()
+    assert "game" in refused.value.message_dict
 
 
 def test_a_game_known_only_to_the_tests_runs_a_whole_event(

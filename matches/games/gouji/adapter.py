@@ -30,7 +30,7 @@ class GoujiAdapter(GameAdapter):
     site_title = gettext_lazy("够级赛事")
     settings_form = "matches.games.gouji.settings_form.RulesForm"
     result_form = ResultForm()
-    #: the player standings: (row key, column title)
+    #: the player standings: (row key, title, numeric)
     player_columns = (
         ("union", gettext_lazy("联邦"), False),
         ("place_points", gettext_lazy("名次分"), True),
