@@ -157,3 +157,39 @@ def table_state(table) -> str:
     if match is None:
         return "waiting"
     return table_states([match])[match.pk]["state"]
+
+
+# --- the deal viewer ------------------------------------------------------------------------------
+
+
+def viewer_report(report_id: int, **scope) -> DealReport | None:
+    """A report with a play log, within `scope` (e.g. `deal__match__table=table`), or None."""
+    return (
+        DealReport.objects.filter(pk=report_id, play_log__isnull=False, **scope)
+        .select_related("deal__match__round__event", "deal__match__table")
+        .first()
+    )
+
+
+def final_report(match, number: int) -> DealReport | None:
+    """The final report of deal `number` of `match`, or None."""
+    return (
+        DealReport.objects.final()
+        .filter(deal__match=match, deal__number=number)
+        .select_related("deal")
+        .first()
+    )
+
+
+def deal_reports(deal) -> list[DealReport]:
+    """Every report of a deal, oldest first."""
+    return list(DealReport.objects.filter(deal=deal).order_by("created_at", "id"))
+
+
+def deals_with_play_log(match) -> set[int]:
+    """Numbers of the match's deals whose final report carries a play log."""
+    return set(
+        DealReport.objects.final()
+        .filter(deal__match=match, play_log__isnull=False)
+        .values_list("deal__number", flat=True)
+    )

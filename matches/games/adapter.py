@@ -12,7 +12,8 @@ shared services, views, API and exports call the adapter of the event's game
 - settlement and standings: tallies and the match result (`settle_match`), player standings
   rows (`standings_rows`), the result sheet of an export (`results_table`);
 - the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
-- pages: the referee's result form (`result_form`) and the public table's rows.
+- pages: the referee's result form (`result_form`) and the public table's rows;
+- the deal viewer: a play log step by step (`deal_viewer`), or None for a game without one.
 """
 
 from __future__ import annotations
@@ -110,3 +111,15 @@ class GameAdapter:
     def public_table_json(self, row: dict, visible: bool) -> dict:
         """One table of the public pairings API, from a `selectors.round_tables` row."""
         raise NotImplementedError
+
+    # --- the deal viewer --------------------------------------------------------------------
+    #: True: `deal_viewer` steps through the game's play logs (pages show a link to it)
+    has_deal_viewer: bool = False
+
+    def deal_viewer(self, event, play_log, summary=None, seat_names=None) -> dict | None:
+        """A play log step by step for the viewer page, in the page's language: a dict with
+        `template` (renders one step), `steps` (each with `n` and `marked`), `disagreement`
+        (the first step where the log and `summary` disagree, or None) and its
+        `disagreement_text`, `error` (an illegal action), and `json` (what the page's script
+        reads). None when the game has no viewer or the log cannot be read."""
+        return None

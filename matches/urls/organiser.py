@@ -110,6 +110,11 @@ urlpatterns = [
         name="results-recheck",
     ),
     path(
+        "events/<int:event_id>/results/tables/<int:table_id>/reports/<int:report_id>/play",
+        organiser_results.deal_viewer,
+        name="results-viewer",
+    ),
+    path(
         "events/<int:event_id>/results/tables/<int:table_id>/links",
         organiser_results.create_link,
         name="link-create",

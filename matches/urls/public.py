@@ -8,6 +8,11 @@ urlpatterns = [
     path("<int:event_id>/", public.event_page, name="event"),
     path("<int:event_id>/rounds/<int:number>/", public.round_page, name="round"),
     path("<int:event_id>/rounds/<int:number>/tables/<int:table>/", public.table_page, name="table"),
+    path(
+        "<int:event_id>/rounds/<int:number>/tables/<int:table>/deals/<int:deal>/",
+        public.deal_page,
+        name="deal",
+    ),
     path("<int:event_id>/standings/", public.standings_page, name="standings"),
     path(
         "<int:event_id>/rounds/<int:number>/projector/",

@@ -15,6 +15,7 @@ urlpatterns = [
     path(
         "ref/<str:token>/reports/<int:report_id>/confirm", referee.link_confirm, name="link-confirm"
     ),
+    path("ref/<str:token>/reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
     # Signed-in referees and captains.
     path("referee/", referee.home, name="home"),
     path("referee/tables/<int:table_id>/", referee.user_table, name="table-table"),
@@ -27,6 +28,11 @@ urlpatterns = [
         "referee/tables/<int:table_id>/deals/<int:number>/submit",
         referee.user_submit,
         name="table-submit",
+    ),
+    path(
+        "referee/tables/<int:table_id>/reports/<int:report_id>/play",
+        referee.user_viewer,
+        name="table-viewer",
     ),
     path("referee/reports/<int:report_id>/", referee.report_page, name="report"),
 ]

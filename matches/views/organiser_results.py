@@ -21,6 +21,7 @@ from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import Actor, can_run_event
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.views.deal_viewer import render_viewer
 from matches.views.referee import render_form, run_check, seats_of
 
 
@@ -70,6 +71,11 @@ def table_results(request, event_id: int, table_id: int):
             .prefetch_related("confirmations__user")
             .order_by("created_at", "id")
         )
+    if adapter_for(event).has_deal_viewer:
+        for row in rows:
+            for report in row["history"]:
+                if report.play_log is not None:
+                    report.viewer_url = _viewer_url(event, table, report, row["history"])
     links = [
         {
             "link": link,
@@ -94,6 +100,12 @@ def table_results(request, event_id: int, table_id: int):
     )
 
 
+def _viewer_url(event, table, report, history) -> str:
+    url = reverse("manage:results-viewer", args=[event.pk, table.pk, report.pk])
+    other = competing_report(report, history)
+    return f"{url}?against={other.pk}" if other is not None else url
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def correct_deal(request, event_id: int, table_id: int, number: int):
@@ -108,6 +120,13 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     form = adapter.result_form
     current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
     base = reverse("manage:results-correct", args=[event.pk, table.pk, number])
+    deal = match.deals.filter(number=number).first()
+    history = selectors.deal_reports(deal) if deal is not None else []
+    logged = [
+        {"report": r, "url": _viewer_url(event, table, r, history)}
+        for r in history
+        if r.play_log is not None and adapter.has_deal_viewer
+    ]
     templates = {"page": form.templates["correct"], "form": form.templates["form"]}
 
     def page(entry, checked=None, problems=None, status=200):
@@ -122,6 +141,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
             "seats": seats_of(table),
             "problems": form.describe(problems or []),
             "reason_field": True,
+            "logged": logged,
             "check_url": base + "?check=1",
             "submit_url": base,
         }
@@ -228,3 +248,51 @@ def qr_response(text: str, fmt: str) -> HttpResponse:
     response = HttpResponse(buffer.getvalue(), content_type=content_type)
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def _compared_with(request, report: DealReport, reports: list[DealReport]) -> DealReport:
+    """Whose summary the log is compared with: `?against=<report id>` among the deal's reports;
+    by default the report the log competes with (the deal's final result when the log's report is
+    not it, else an open report), or the log's own summary."""
+    value = request.GET.get("against", "")
+    by_pk = {r.pk: r for r in reports if r.summary}
+    if value.isascii() and value.isdigit() and len(value) <= 18:
+        chosen = by_pk.get(int(value))
+        if chosen is not None:
+            return chosen
+    return competing_report(report, reports) or report
+
+
+def competing_report(report: DealReport, reports: list[DealReport]) -> DealReport | None:
+    """The report of the same deal that `report`'s log competes with, or None."""
+    live = (DealReport.State.FINAL, DealReport.State.DISPUTED, DealReport.State.PENDING)
+    others = [r for r in reports if r.pk != report.pk and r.summary and r.state in live]
+    others.sort(key=lambda r: live.index(r.state))
+    return others[0] if others else None
+
+
+@login_required
+def deal_viewer(request, event_id: int, table_id: int, report_id: int):
+    """A report's play log step by step, with the first step where it and a summary (its own,
+    or a competing report's) disagree marked."""
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    report = selectors.viewer_report(report_id, deal__match__table=table)
+    if report is None:
+        raise Http404
+    reports = selectors.deal_reports(report.deal)
+    against = _compared_with(request, report, reports)
+    names = {s["seat"]: s["player"] for s in seats_of(table)}
+    title = _("第%(n)s桌") % {"n": table.number}
+    back = (
+        reverse("manage:results-table", args=[event.pk, table.pk]) + f"#deal-{report.deal.number}"
+    )
+    return render_viewer(
+        request,
+        report,
+        names,
+        back=back,
+        title=title,
+        against=against,
+        choices=[r for r in reports if r.summary],
+    )

@@ -17,9 +17,11 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
 from matches import selectors
@@ -27,6 +29,7 @@ from matches.events import live
 from matches.front_cache import front_cacheable
 from matches.models import Match, Union
 from matches.standings.charts import rank_chart_svg
+from matches.views.deal_viewer import render_viewer
 from players.models import Player
 
 POLL_SECONDS = 5
@@ -240,6 +243,37 @@ def table_page(request, event_id: int, number: int, table: int):
         }
     )
     return _page(request, page, fragment, context)
+
+
+def _step_param(request) -> str:
+    value = request.GET.get("step", "")
+    return value if value.isascii() and value.isdigit() and len(value) <= 5 else ""
+
+
+_deal_etag = _etag_from(live.event_version, prefix="deal-", params=_step_param)
+
+
+@front_cacheable
+@condition(etag_func=_deal_etag)
+def deal_page(request, event_id: int, number: int, table: int, deal: int):
+    """A deal's play log step by step, once the round's results are public (never before)."""
+    event = live.public_event_or_404(event_id)
+    round_ = live.visible_round_or_404(event, number)
+    if not live.results_visible(round_) or not event.adapter.has_deal_viewer:
+        raise Http404("results not public")
+    match = get_object_or_404(
+        Match.objects.select_related("table"), round=round_, table__number=table
+    )
+    report = selectors.final_report(match, deal)
+    if report is None or report.play_log is None:
+        raise Http404("no play log")
+    names = {k: v.player.name for k, v in selectors.table_seats(match).items()}
+    title = _("第%(n)s桌") % {"n": table}
+    back = reverse("public:table", args=[event.pk, number, table])
+    response = render_viewer(
+        request, report, names, base="public/base_public.html", back=back, title=title
+    )
+    return _cacheable(response)
 
 
 @front_cacheable

@@ -25,6 +25,7 @@ from matches.models import DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.views.deal_viewer import render_viewer
 
 
 @dataclass
@@ -127,6 +128,11 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         number = results.current_deal_number(match)
         rows = results.match_deals(match)
         current_row = next((row for row in rows if row["number"] == number), None)
+        if adapter_for(event).has_deal_viewer:
+            for row in rows:
+                shown = row["final"] or row["open"]
+                if shown is not None and shown.play_log is not None:
+                    row["viewer_url"] = access.url("viewer", report_id=shown.pk)
         playable = results.deal_allowed(match, number)  # False once every deal is final
         open_report = current_row["open"] if current_row else None
         context.update(
@@ -357,3 +363,28 @@ def report_page(request, report_id: int):
 
 def confirmation_mode_label(event: Event) -> str:
     return event.get_result_confirmation_display()
+
+
+# --- the deal viewer --------------------------------------------------------------------------
+
+
+def _viewer(request, access: Access | HttpResponse, report_id: int):
+    """A report's play log step by step: only a report of the table the link or account opens."""
+    if isinstance(access, HttpResponse):
+        return access
+    report = selectors.viewer_report(report_id, deal__match__table=access.table)
+    if report is None:
+        raise Http404
+    names = {s["seat"]: s["player"] for s in seats_of(access.table)}
+    title = _("第%(n)s桌") % {"n": access.table.number}
+    return render_viewer(request, report, names, back=access.url("table"), title=title)
+
+
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
+def link_viewer(request, token: str, report_id: int):
+    return _viewer(request, _link_access(request, token), report_id)
+
+
+@login_required
+def user_viewer(request, table_id: int, report_id: int):
+    return _viewer(request, _user_access(request, table_id), report_id)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from matches.draw import service as draw
 from matches.games.adapter import GameAdapter
 from matches.games.errors import BadDocument, RuleViolation
-from matches.games.gouji import public, results, standings
+from matches.games.gouji import public, results, standings, viewer
 from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.ruleset import RuleSet
@@ -27,6 +27,7 @@ class GoujiAdapter(GameAdapter):
     has_unions = True
     entry_types = ("team", "individual")
     deals_follow_on = True
+    has_deal_viewer = True
     site_title = gettext_lazy("够级赛事")
     settings_form = "matches.games.gouji.settings_form.RulesForm"
     result_form = ResultForm()
@@ -92,3 +93,9 @@ class GoujiAdapter(GameAdapter):
 
     def public_table_json(self, row, visible):
         return public.table_json(row, visible)
+
+    def deal_viewer(self, event, play_log, summary=None, seat_names=None):
+        found = viewer.deal_viewer(event, play_log, summary, seat_names)
+        if found is not None:
+            found["json"] = viewer.viewer_json(found)
+        return found

@@ -3,6 +3,8 @@ two unions' scores and the tributes owed before it; a player's places deal by de
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from matches import selectors
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
@@ -19,6 +21,7 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
     """(page template, live fragment template, context) of a table's public page."""
     seats = selectors.table_seats(match)
     tallies = selectors.table_tallies(match) if visible else {}
+    logged = selectors.deals_with_play_log(match) if visible else set()
     deals = []
     for deal in match.deals.order_by("number"):
         tally = tallies.get(deal.pk)
@@ -44,7 +47,20 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
                 }
                 for t in deal.tributes_owed
             ]
-        deals.append({"deal": deal, "tally": tally, "finish": finish, "owed": owed})
+        viewer_url = None
+        if deal.number in logged:
+            viewer_url = reverse(
+                "public:deal", args=[event.pk, round_.number, match.table.number, deal.number]
+            )
+        deals.append(
+            {
+                "deal": deal,
+                "tally": tally,
+                "finish": finish,
+                "owed": owed,
+                "viewer_url": viewer_url,
+            }
+        )
     context = {
         "seats": sorted(seats.values(), key=lambda s: s.seat),
         "deals": deals,

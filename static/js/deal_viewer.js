@@ -1,0 +1,159 @@
+// The deal viewer (templates/viewer/deal.html): every step of a play log is in the page as JSON
+// (#viewer-data, worded by the server in the page's language); this script draws the step asked
+// for, by the buttons, the slider and the keys ← → Home End, and keeps ?step=N in the address.
+// Without it the same buttons are links to ?step=N, rendered by the server.
+(function () {
+  "use strict";
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    return node;
+  }
+
+  function chips(cards, labels, extra) {
+    var box = el("span", "chips" + (extra ? " " + extra : ""));
+    var i = 0;
+    while (i < cards.length) {
+      var ch = cards.charAt(i), n = 1;
+      while (i + n < cards.length && cards.charAt(i + n) === ch) { n += 1; }
+      var chip = el("span", "c c-" + ch, labels[ch] || ch);
+      if (n > 1) { chip.appendChild(el("small", null, "\u00d7" + n)); }
+      box.appendChild(chip);
+      i += n;
+    }
+    return box;
+  }
+
+  function start() {
+    var dataNode = document.getElementById("viewer-data");
+    var root = document.getElementById("viewer-step");
+    if (!dataNode || !root) { return; }
+    var data = JSON.parse(dataNode.textContent);
+    var words = JSON.parse(document.getElementById("viewer-words").textContent);
+    var steps = data.steps, last = steps.length - 1;
+    // Each seat's cards at every step (the JSON carries them only where they change).
+    var hands = [], current = {};
+    steps.forEach(function (step) {
+      Object.keys(step.hands).forEach(function (seat) { current[seat] = step.hands[seat]; });
+      hands.push(Object.assign({}, current));
+    });
+    var range = document.getElementById("viewer-range");
+    var position = parseInt(root.getAttribute("data-current"), 10) || 0;
+
+    function draw(n) {
+      var step = steps[n], held = hands[n];
+      var box = el("div", "step" + (step.marked ? " marked" : ""));
+      var action = el("p", "step-action");
+      action.id = "step-action";
+      if (step.action) {
+        action.appendChild(el("strong", null, step.action.who));
+        action.appendChild(document.createTextNode(" " + step.action.verb + " "));
+        if (step.action.cards) { action.appendChild(chips(step.action.cards, data.labels)); }
+      } else {
+        action.textContent = words.start;
+      }
+      box.appendChild(action);
+      if (step.marked) {
+        var mark = el("p", "mark-note", "\u26a0 " + words.marked);
+        mark.id = "step-mark";
+        box.appendChild(mark);
+      }
+      var events = el("ul", "step-events");
+      events.id = "step-events";
+      step.events.forEach(function (text) { events.appendChild(el("li", null, text)); });
+      box.appendChild(events);
+      var top = root.querySelector(".table-top").cloneNode(false);
+      top.appendChild(root.querySelector(".table-top h2").cloneNode(true));
+      var onTable = el("p");
+      onTable.id = "table-top";
+      if (step.top) {
+        onTable.appendChild(el("span", "who", step.top.who));
+        onTable.appendChild(document.createTextNode(" "));
+        onTable.appendChild(chips(step.top.cards, data.labels));
+      } else {
+        onTable.appendChild(el("span", "muted", words.empty));
+      }
+      top.appendChild(onTable);
+      box.appendChild(top);
+      var seats = el("ol", "viewer-seats");
+      seats.id = "viewer-seats";
+      data.seats.forEach(function (seat) {
+        var cards = held[seat.seat] || "";
+        var turn = step.turn === seat.seat;
+        var out = step.out.indexOf(seat.seat) >= 0;
+        var item = el("li", "side-" + seat.side + (turn ? " turn" : "") + (out ? " out" : ""));
+        item.setAttribute("data-seat", seat.seat);
+        var head = el("div", "seat-head");
+        head.appendChild(el("span", "who", seat.who));
+        head.appendChild(document.createTextNode(" "));
+        head.appendChild(el("span", "count", data.counts[cards.length]));
+        if (turn) { head.appendChild(document.createTextNode(" ")); head.appendChild(el("span", "badge turn", words.turn)); }
+        (step.badges[seat.seat] || []).forEach(function (badge) {
+          head.appendChild(document.createTextNode(" "));
+          head.appendChild(el("span", "badge", badge));
+        });
+        item.appendChild(head);
+        item.appendChild(chips(cards, data.labels, "hand"));
+        seats.appendChild(item);
+      });
+      box.appendChild(seats);
+      root.replaceChildren(box);
+    }
+
+    function go(n, push) {
+      n = Math.max(0, Math.min(last, n));
+      position = n;
+      draw(n);
+      root.setAttribute("data-current", n);
+      document.getElementById("viewer-pos").textContent =
+        words.pos.replace("%(n)s", n).replace("%(total)s", last);
+      if (range) { range.value = n; }
+      var url = new URL(window.location.href);
+      url.searchParams.set("step", n);
+      if (push !== false) { window.history.replaceState(null, "", url.toString()); }
+      ["viewer-first", "viewer-prev", "viewer-next", "viewer-last"].forEach(function (id) {
+        var link = document.getElementById(id);
+        var target = { "viewer-first": 0, "viewer-prev": Math.max(n - 1, 0),
+          "viewer-next": Math.min(n + 1, last), "viewer-last": last }[id];
+        url.searchParams.set("step", target);
+        link.setAttribute("href", url.search);
+        if (target === n) { link.setAttribute("aria-disabled", "true"); } else { link.removeAttribute("aria-disabled"); }
+      });
+    }
+
+    var marked = null;
+    steps.forEach(function (step) { if (step.marked) { marked = step.n; } });
+    var moves = {
+      first: function () { return 0; },
+      prev: function () { return position - 1; },
+      next: function () { return position + 1; },
+      last: function () { return last; },
+      marked: function () { return marked === null ? position : marked; }
+    };
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("[data-go]") : null;
+      if (!link || !moves[link.getAttribute("data-go")]) { return; }
+      event.preventDefault();
+      go(moves[link.getAttribute("data-go")]());
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var tag = event.target && event.target.tagName;
+      if (tag === "INPUT" && event.target !== range) { return; }
+      if (tag === "SELECT" || tag === "TEXTAREA") { return; }
+      var key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+      if (!key) { return; }
+      event.preventDefault();
+      go(moves[key]());
+    });
+    if (range) {
+      range.parentNode.hidden = false;
+      range.addEventListener("input", function () { go(parseInt(range.value, 10)); });
+    }
+    go(position, false);
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+})();
