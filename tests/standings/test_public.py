@@ -145,8 +145,14 @@ def test_the_table_page_shows_each_deal_and_the_tributes_owed(client, build):
     standings.recompute_event(b.event.pk)
     page = client.get(reverse("public:table", args=[b.event.pk, 1, 1])).content.decode()
     names = {s.seat: s.player.name for s in match.table.seats.select_related("player")}
-    assert f"串三户贡: 6 {names[6]} → 3 {names[3]} ×1" in page
-    assert ">12<" in page and ">-12<" in page
+    # One card per deal, the tributes folded, the count in words ("1 张", "1 card" in English).
+    assert f"串三户贡: 6 {names[6]} → 3 {names[3]} · 1 张" in page
+    assert '<details class="deal-tributes">' in page
+    assert " +12</span>" in page and " -12</span>" in page
+    english = client.get(
+        reverse("public:table", args=[b.event.pk, 1, 1]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert f"6 {names[6]} → 3 {names[3]} · 1 card<" in english
 
 
 def test_an_individual_event_shows_player_standings_everywhere(client, build):
