@@ -62,6 +62,8 @@ def _event_text(event: dict, seat_names: dict) -> str:
         return _("%(seat)s出完牌，得第%(place)s名") % {"seat": s("seat"), "place": event["place"]}
     if code == "out":
         return _("%(seat)s被判出局，得第%(place)s名") % {"seat": s("seat"), "place": event["place"]}
+    if code == "last":
+        return _("%(seat)s留在最后，得第%(place)s名") % {"seat": s("seat"), "place": event["place"]}
     if code == "filled":
         return _("串三户后%(seat)s定为第%(place)s名") % {
             "seat": s("seat"),
@@ -114,11 +116,15 @@ def disagreement_text(found: dict | None, seat_names: dict) -> str:
         return ""
     code = found["code"]
     if code == "place":
-        claimed = found.get("claimed")
-        return _("%(seat)s在牌谱中得第%(replayed)s名，报告写的是%(claimed)s") % {
+        if found.get("claimed"):
+            return _("%(seat)s在牌谱中得第%(replayed)s名，报告写的是第%(claimed)s名") % {
+                "seat": _seat(seat_names, found["seat"]),
+                "replayed": found["replayed"],
+                "claimed": found["claimed"],
+            }
+        return _("%(seat)s在牌谱中得第%(replayed)s名，报告没有写它的名次") % {
             "seat": _seat(seat_names, found["seat"]),
             "replayed": found["replayed"],
-            "claimed": _place_word(claimed) if claimed else _("无名次"),
         }
     if code == "point_extra":
         return _("%(seat)s在牌谱中开点，报告没有写") % {"seat": _seat(seat_names, found["seat"])}
@@ -170,7 +176,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
             if seat in places:
                 badges.append(_place_word(places[seat]))
             if seat in raw["points"]:
-                badges.append(_("开点"))
+                badges.append(_("已开点"))
             if seat in raw["passed"]:
                 badges.append(_("不要"))
             seats.append(

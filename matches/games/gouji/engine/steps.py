@@ -102,13 +102,16 @@ def _events(before: engine.State | None, after: engine.State, action) -> list[di
     events = []
     if before is None:
         return events
-    for seat in SEATS:
+    for seat in sorted(SEATS, key=lambda seat: after.places[seat]):
         if not before.places[seat] and after.places[seat]:
-            forced = seat not in after.finished
-            if after.filled >> seat & 1:
-                kind = "filled"
+            if seat in after.finished:
+                kind = "finish"  # played out (R30)
+            elif after.filled >> seat & 1:
+                kind = "filled"  # placed after a string of three (D13)
+            elif any(after.hands[seat]):
+                kind = "last"  # the one seat left in play when the deal ends
             else:
-                kind = "out" if forced else "finish"
+                kind = "out"  # put out of play, its cards void (R22d, R27)
             events.append({"code": kind, "seat": seat, "place": after.places[seat]})
     for seat in after.points[len(before.points) :]:
         events.append({"code": "point", "seat": seat})
