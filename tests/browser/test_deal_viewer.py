@@ -19,6 +19,8 @@ from tests.builder import EventBuilder, outcome
 pytestmark = pytest.mark.django_db(transaction=True)
 
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective));"""
 
 
 @pytest.fixture
@@ -49,6 +51,7 @@ def logged(transactional_db):
 
 def test_stepping_through_a_deal_on_a_phone(live_server, phone_page, browser, logged):
     page = phone_page
+    page.add_init_script(CSP_WATCH)
     last = logged["steps"]
     page.goto(live_server.url + logged["viewer"])
     position = page.locator("#viewer-pos")
@@ -75,6 +78,7 @@ def test_stepping_through_a_deal_on_a_phone(live_server, phone_page, browser, lo
     page.locator("#viewer-last").click()
     expect(position).to_have_text(f"第 {last} 步，共 {last} 步")
     assert page.evaluate(OVERFLOW) <= 0
+    assert page.evaluate("window.__csp") == []  # the script and its data pass the policy
 
     # The script draws a step as the server renders it without JavaScript.
     drawn = {}
