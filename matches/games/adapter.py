@@ -117,9 +117,10 @@ class GameAdapter:
     has_deal_viewer: bool = False
 
     def deal_viewer(self, event, play_log, summary=None, seat_names=None) -> dict | None:
-        """A play log step by step for the viewer page, in the page's language: a dict with
-        `template` (renders one step), `steps` (each with `n` and `marked`), `disagreement`
-        (the first step where the log and `summary` disagree, or None) and its
-        `disagreement_text`, `error` (an illegal action), and `json` (what the page's script
-        reads). None when the game has no viewer or the log cannot be read."""
+        """A play log step by step for the viewer page, in the page's language (see
+        `matches/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
+        cards, `table_title`, `count_text`, `disagreement` (the first step where the log and
+        `summary` disagree, or None) and its `disagreement_text`, `error` (an illegal action),
+        `complete`, and `json` (what the page's script reads). None when the game has no
+        viewer or the log cannot be read."""
         return None

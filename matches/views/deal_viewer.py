@@ -78,6 +78,6 @@ def render_viewer(
             "title": title,
             "back": back,
             "step_query": f"?against={other.pk}&step=" if other.pk != report.pk else "?step=",
-            "words": words(),
+            "words": {**words(), "table": viewer["table_title"]},
         },
     )

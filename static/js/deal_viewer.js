@@ -12,13 +12,13 @@
     return node;
   }
 
-  function chips(cards, labels, extra) {
+  function chips(cards, data, extra) {
     var box = el("span", "chips" + (extra ? " " + extra : ""));
     var i = 0;
     while (i < cards.length) {
       var ch = cards.charAt(i), n = 1;
       while (i + n < cards.length && cards.charAt(i + n) === ch) { n += 1; }
-      var chip = el("span", "c c-" + ch, labels[ch] || ch);
+      var chip = el("span", "c " + (data.kinds[ch] || ""), data.labels[ch] || ch);
       if (n > 1) { chip.appendChild(el("small", null, "\u00d7" + n)); }
       box.appendChild(chip);
       i += n;
@@ -50,7 +50,7 @@
       if (step.action) {
         action.appendChild(el("strong", null, step.action.who));
         action.appendChild(document.createTextNode(" " + step.action.verb + " "));
-        if (step.action.cards) { action.appendChild(chips(step.action.cards, data.labels)); }
+        if (step.action.cards) { action.appendChild(chips(step.action.cards, data)); }
       } else {
         action.textContent = words.start;
       }
@@ -66,15 +66,16 @@
       box.appendChild(events);
       var top = root.querySelector(".table-top").cloneNode(false);
       top.appendChild(root.querySelector(".table-top h2").cloneNode(true));
-      var onTable = el("p");
+      var onTable = el("div");
       onTable.id = "table-top";
-      if (step.top) {
-        onTable.appendChild(el("span", "who", step.top.who));
-        onTable.appendChild(document.createTextNode(" "));
-        onTable.appendChild(chips(step.top.cards, data.labels));
-      } else {
-        onTable.appendChild(el("span", "muted", words.empty));
-      }
+      step.table.forEach(function (play) {
+        var line = el("p");
+        line.appendChild(el("span", "who", play.who));
+        line.appendChild(document.createTextNode(" "));
+        line.appendChild(chips(play.cards, data));
+        onTable.appendChild(line);
+      });
+      if (!step.table.length) { onTable.appendChild(el("p", "muted", words.empty)); }
       top.appendChild(onTable);
       box.appendChild(top);
       var seats = el("ol", "viewer-seats");
@@ -95,7 +96,7 @@
           head.appendChild(el("span", "badge", badge));
         });
         item.appendChild(head);
-        item.appendChild(chips(cards, data.labels, "hand"));
+        item.appendChild(chips(cards, data, "hand"));
         seats.appendChild(item);
       });
       box.appendChild(seats);

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.draw import service as draw
+from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
 from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji import public, results, standings, viewer
@@ -97,5 +98,5 @@ class GoujiAdapter(GameAdapter):
     def deal_viewer(self, event, play_log, summary=None, seat_names=None):
         found = viewer.deal_viewer(event, play_log, summary, seat_names)
         if found is not None:
-            found["json"] = viewer.viewer_json(found)
+            found["json"] = shared_viewer.viewer_json(found)
         return found

@@ -14,11 +14,11 @@ import copy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from matches.games import viewer as shared
 from matches.games.errors import BadDocument
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.steps import deal_steps
 
-TEMPLATE = "gouji/viewer/_step.html"
 #: seat → union: union A on the odd seats (R1)
 SIDES = {seat: "A" if seat % 2 else "B" for seat in range(1, 7)}
 
@@ -32,15 +32,12 @@ def card_labels() -> dict:
     return labels
 
 
+#: the look of a card on the page (static/css/viewer.css)
+KINDS = {"2": "two", "B": "joker-small", "R": "joker-big"}
+
+
 def card_groups(cards: str, labels: dict) -> list[dict]:
-    """'333TT' → [{label 3, count 3}, {label 10, count 2}]: each rank once, with how many."""
-    groups: list[dict] = []
-    for char in cards:
-        if groups and groups[-1]["char"] == char:
-            groups[-1]["count"] += 1
-        else:
-            groups.append({"char": char, "label": labels.get(char, char), "count": 1})
-    return groups
+    return shared.card_groups(cards, labels, KINDS)
 
 
 def cards_text(count: int) -> str:
@@ -193,68 +190,34 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
                 }
             )
         top = raw["top"]
+        table = []
+        if top:
+            table.append(
+                {
+                    "who": _seat(seat_names, top["seat"]),
+                    "cards": top["cards"] or "",
+                    "groups": card_groups(top["cards"] or "", labels),
+                }
+            )
         steps.append(
             {
                 "n": n,
                 "action": _action(raw["action"], seat_names, labels),
                 "events": [_event_text(e, seat_names) for e in raw["events"]],
                 "seats": seats,
-                "top": {
-                    "who": _seat(seat_names, top["seat"]),
-                    "cards": top["cards"] or "",
-                    "groups": card_groups(top["cards"] or "", labels),
-                }
-                if top
-                else None,
+                "table": table,
                 "marked": bool(found) and found["step"] == n,
             }
         )
     error = result["error"]
     return {
-        "template": TEMPLATE,
         "steps": steps,
+        "labels": labels,
+        "kinds": KINDS,
+        "table_title": _("桌面上的牌"),
+        "count_text": cards_text,
         "disagreement": found,
         "disagreement_text": disagreement_text(found, seat_names),
         "error": error,
         "complete": result["complete"],
-    }
-
-
-def _without_groups(part: dict | None) -> dict | None:
-    return None if part is None else {k: v for k, v in part.items() if k != "groups"}
-
-
-def viewer_json(viewer: dict) -> dict:
-    """The steps for the page's script, small: who sits where once, a seat's cards only at the
-    steps where they change, the words for "n cards" once for every n."""
-    steps, before, most = [], {}, 0
-    for step in viewer["steps"]:
-        hands, badges = {}, {}
-        for seat in step["seats"]:
-            number = seat["seat"]
-            most = max(most, len(seat["cards"]))
-            if before.get(number) != seat["cards"]:
-                hands[number] = seat["cards"]
-                before[number] = seat["cards"]
-            if seat["badges"]:
-                badges[number] = seat["badges"]
-        steps.append(
-            {
-                "n": step["n"],
-                "action": _without_groups(step["action"]),
-                "events": step["events"],
-                "top": _without_groups(step["top"]),
-                "marked": step["marked"],
-                "hands": hands,
-                "badges": badges,
-                "turn": next((s["seat"] for s in step["seats"] if s["turn"]), 0),
-                "out": [s["seat"] for s in step["seats"] if s["out"]],
-            }
-        )
-    first = viewer["steps"][0]["seats"] if viewer["steps"] else []
-    return {
-        "labels": card_labels(),
-        "counts": [cards_text(n) for n in range(most + 1)],
-        "seats": [{"seat": s["seat"], "side": s["side"], "who": s["who"]} for s in first],
-        "steps": steps,
     }
