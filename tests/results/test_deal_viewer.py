@@ -11,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.games.engines import get_game
-from matches.games.registry import adapter_for
 from matches.models import DealReport, Event, Round
 from tests.builder import EventBuilder, outcome
 
@@ -213,7 +212,31 @@ def test_a_silent_round_or_an_unpublished_event_hides_the_log(event):
     assert Client().get(public_url(event)).status_code == 404
 
 
-def test_a_game_without_a_viewer_says_so():
-    giog = adapter_for(Event(game="giog"))
-    assert not giog.has_deal_viewer
-    assert giog.deal_viewer(None, {"format": "giog-hand/1"}) is None
+# --- Giog ---------------------------------------------------------------------------------------
+
+
+def test_a_giog_hand_record_steps_trick_by_trick(db):
+    from matches.games.giog.engine.selfplay import selfplay
+
+    record = next(iter(selfplay(1, 3, players=4)))
+    g = EventBuilder("giog", players=8).register()
+    match = g.first_match(g.draw())
+    report = g.result(match, 1, play_log=record)
+    link = g.people.referee_link
+    url = reverse("referee:link-viewer", args=[link.token, report.pk])
+    assert url in Client().get(f"/ref/{link.token}/").content.decode()
+    response = Client().get(url + "?step=4")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "第1手" in html and "这一墩" in html  # a hand, its trick on the table
+    data = data_of(response)
+    assert len(data["steps"]) == len(record["actions"]) + 1
+    assert data["labels"]["K"] == "帥" and data["kinds"]["k"] == "black"
+    assert data["counts"][1] == "1 子"
+    english = data_of(Client(HTTP_ACCEPT_LANGUAGE="en").get(url))
+    assert english["labels"]["k"] == "K" and english["counts"][2] == "2 pieces"
+    # The public table page links to it.
+    table = Client().get(reverse("public:table", args=[g.event.pk, 1, match.table.number]))
+    public = reverse("public:deal", args=[g.event.pk, 1, match.table.number, 1])
+    assert public in table.content.decode()
+    assert Client().get(public).status_code == 200

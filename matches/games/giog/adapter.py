@@ -9,8 +9,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
-from matches.games.giog import draw, public, results, standings
+from matches.games.giog import draw, public, results, standings, viewer
 from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.referee import ResultForm
@@ -24,6 +25,7 @@ class GiogAdapter(GameAdapter):
     has_unions = False
     entry_types = ("individual",)
     deals_follow_on = False
+    has_deal_viewer = True
     site_title = gettext_lazy("Giog 赛事")
     column_note_template = "giog/public/_columns_note.html"
     settings_form = "matches.games.giog.settings_form.GiogSettingsForm"
@@ -86,3 +88,9 @@ class GiogAdapter(GameAdapter):
 
     def public_table_json(self, row, visible):
         return public.table_json(row, visible)
+
+    def deal_viewer(self, event, play_log, summary=None, seat_names=None):
+        found = viewer.deal_viewer(event, play_log, summary, seat_names)
+        if found is not None:
+            found["json"] = shared_viewer.viewer_json(found)
+        return found

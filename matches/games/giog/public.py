@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from matches import selectors
@@ -37,12 +38,18 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
     """(page template, live fragment template, context) of a table's public page."""
     seats = selectors.table_seats(match)
     tallies = selectors.table_tallies(match) if visible else {}
+    logged = selectors.deals_with_play_log(match) if visible else set()
     hands = [
         {
             "deal": deal,
             "places": hand_row(tallies[deal.pk], seats, event.place_points)
             if deal.pk in tallies
             else [],
+            "viewer_url": reverse(
+                "public:deal", args=[event.pk, round_.number, match.table.number, deal.number]
+            )
+            if deal.number in logged
+            else None,
         }
         for deal in match.deals.order_by("number")
     ]
