@@ -119,7 +119,7 @@ class GameAdapter:
     def deal_viewer(self, event, play_log, summary=None, seat_names=None) -> dict | None:
         """A play log step by step for the viewer page, in the page's language (see
         `matches/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
-        cards, `table_title`, `count_text`, `disagreement` (the first step where the log and
+        cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where the log and
         `summary` disagree, or None) and its `disagreement_text`, `error` (an illegal action),
         `complete`, and `json` (what the page's script reads). None when the game has no
         viewer or the log cannot be read."""

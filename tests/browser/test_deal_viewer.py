@@ -121,8 +121,14 @@ def test_the_public_table_page_fits_a_phone(live_server, phone_page, logged):
 
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
 def test_screenshots(live_server, browser, logged):
+    from matches.games.giog.engine.selfplay import selfplay
+
     folder = os.environ["SHOTS_DIR"]
     os.makedirs(folder, exist_ok=True)
+    g = EventBuilder("giog", players=8).register()
+    match = g.first_match(g.draw())
+    g.result(match, 1, play_log=next(iter(selfplay(1, 3, players=4))))
+    giog = f"/events/{g.event.pk}/rounds/1/tables/{match.table.number}/deals/1/?step=6"
     for locale, language in (("zh-CN", "zh-hans"), ("en-GB", "en")):
         for width in (390, 1280):
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
@@ -131,6 +137,7 @@ def test_screenshots(live_server, browser, logged):
                 ("viewer", logged["viewer"] + "?step=12"),
                 ("viewer-end", logged["viewer"] + f"?step={logged['steps']}"),
                 ("table", logged["table"]),
+                ("giog", giog),
             ):
                 page.goto(live_server.url + path)
                 if name == "table":

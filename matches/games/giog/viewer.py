@@ -142,6 +142,9 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         "labels": labels,
         "kinds": KINDS,
         "table_title": _("这一墩（★ 目前最大）"),
+        "legend": _(
+            "棋子：帥（將）、仕（士）、相（象）、俥（車）、傌（馬）、炮（砲）、兵（卒）；红方红字，黑方黑字。"
+        ),
         "count_text": pieces_text,
         "disagreement": found,
         "disagreement_text": disagreement_text(found, seat_names),

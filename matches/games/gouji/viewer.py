@@ -215,6 +215,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         "labels": labels,
         "kinds": KINDS,
         "table_title": _("桌面上的牌"),
+        "legend": _("牌面：3 最小，2 大于 A，小王、大王最大。"),
         "count_text": cards_text,
         "disagreement": found,
         "disagreement_text": disagreement_text(found, seat_names),
