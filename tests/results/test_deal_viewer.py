@@ -152,6 +152,10 @@ def test_a_competing_summary_is_marked_at_the_first_step_that_contradicts_it(eve
     base = reverse("manage:results-viewer", args=[event.event.pk, table.pk, event.report_one.pk])
     url = f"{base}?against={correction.pk}"
     assert url.replace("&", "&amp;") in history or url in history
+    correct = organiser.get(
+        reverse("manage:results-correct", args=[event.event.pk, table.pk, 1])
+    ).content.decode()
+    assert url.replace("&", "&amp;") in correct or url in correct  # the decision page too
     response = organiser.get(url)
     html = response.content.decode()
     assert 'id="viewer-mismatch"' in html
