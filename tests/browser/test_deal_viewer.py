@@ -39,6 +39,8 @@ def logged(transactional_db):
     finish[0], finish[-1] = finish[-1], finish[0]
     correction = b.correct(other, 1, outcome(finish, points=record["claimed"]["points"]))
     return {
+        "referee": f"/ref/{b.people.referee_link.token}/",
+        "history": f"/manage/events/{b.event.pk}/results/tables/{other.table.pk}/",
         "organiser": b.organiser.username,
         "manage": f"/manage/events/{b.event.pk}/results/tables/{other.table.pk}/reports/"
         f"{logged.pk}/play?against={correction.pk}",
@@ -138,6 +140,7 @@ def test_screenshots(live_server, browser, logged):
                 ("viewer-end", logged["viewer"] + f"?step={logged['steps']}"),
                 ("table", logged["table"]),
                 ("giog", giog),
+                ("referee", logged["referee"]),
             ):
                 page.goto(live_server.url + path)
                 if name == "table":
@@ -149,4 +152,7 @@ def test_screenshots(live_server, browser, logged):
             page.locator("form button[type=submit]").last.click()
             page.wait_for_url("**/play?**")
             page.screenshot(path=f"{folder}/mismatch-{language}-{width}.png", full_page=True)
+            page.goto(live_server.url + logged["history"])
+            page.locator("#deal-1 details summary").click()
+            page.screenshot(path=f"{folder}/history-{language}-{width}.png", full_page=True)
             context.close()
