@@ -155,6 +155,27 @@ def captain_union(actor: Actor, match: Match):
     return None
 
 
+def captained_unions(actor: Actor):
+    """The unions this signed-in actor captains (their PINs are on the union's private page)."""
+    from matches.models import Union
+
+    player = player_of(actor)
+    if player is None:
+        return Union.objects.none()
+    return (
+        Union.objects.filter(members__player=player, members__is_captain=True)
+        .select_related("event")
+        .order_by("-event__start_date", "name")
+    )
+
+
+def can_see_union_pin(actor: Actor, union) -> bool:
+    """The union's private page (its captain's PIN): its captain and the event's organisers."""
+    if actor.is_authenticated and can_run_event(actor.user, union.event):
+        return True
+    return captained_unions(actor).filter(pk=union.pk).exists()
+
+
 def union_of_actor(actor: Actor, match: Match):
     """The union of the match the actor plays in (a captain acting as table referee), or None."""
     player = player_of(actor)
@@ -198,37 +219,79 @@ def confirmable_reports(actor: Actor):
     return [report for report in candidates if confirmation_role(actor, report) is not None]
 
 
-def _confirming_union_id(report: DealReport, submitter: Actor) -> int | None:
-    """Whose captain confirms: the union other than the reporter's when a player of the match
-    reported (a captain refereeing their own table); otherwise the union the report makes lose
-    the deal, who has every reason to check it. None: either captain (a drawn deal)."""
+@dataclass(frozen=True)
+class Right:
+    """In which role an actor answers a report, and for which union (a captain's answer)."""
+
+    role: str
+    union_id: int | None = None
+
+
+def pin_matches(union, pin: str) -> bool:
+    """Whether `pin` is this union's captain PIN (compared in constant time)."""
+    import hmac
+
+    given = (pin or "").strip()
+    return bool(given) and hmac.compare_digest(given.encode(), (union.captain_pin or "").encode())
+
+
+def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bool:
+    """A referee of the table other than the reporter: a different person *and* a different
+    link. `links_count`: whether a referee link (anyone holding the table card's QR code) may be
+    the second referee; otherwise only a signed-in referee assigned to the table."""
+    table = report.deal.match.table
+    if table is None:
+        return False
+    if actor.link is not None and report.referee_link_id == actor.link.pk:
+        return False
+    if actor.is_authenticated and report.submitted_by_id == actor.user.pk:
+        return False
+    if actor.link is not None:
+        return links_count and actor.link.revoked_at is None and actor.link.table_id == table.pk
+    return actor.is_authenticated and table.referees.filter(pk=actor.user.pk).exists()
+
+
+def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Right | None:
+    """The role (and union) in which this actor may answer this report, or None.
+
+    The rule (docs/results.md, "Who may confirm"): a result becomes final when both unions have
+    agreed (the reporting captain's union counts as agreed; the other captain answers by account
+    or by PIN on the table's phone), or when a second referee or an organiser confirms.
+    `pin_union`: a union of the match whose captain's PIN was given (checked by the caller).
+    """
     match = report.deal.match
-    reporter_union = union_of_actor(submitter, match) if report.submitted_by else None
-    if reporter_union is not None:
-        return match.union_b_id if reporter_union.pk == match.union_a_id else match.union_a_id
-    if report.score_a is None or report.score_a == 0:
+    event = match.round.event
+    mode = event.result_confirmation
+    if mode == Event.Confirmation.NONE:
         return None
-    return match.union_a_id if report.score_a < 0 else match.union_b_id
+    if actor.is_authenticated and can_run_event(actor.user, event):
+        return Right(Confirmation.Role.ORGANISER)
+    if pin_union is not None:
+        if pin_union.pk in (match.union_a_id, match.union_b_id):
+            return Right(Confirmation.Role.CAPTAIN, pin_union.pk)
+        return None
+    union = captain_union(actor, match)
+    if union is not None:
+        return Right(Confirmation.Role.CAPTAIN, union.pk)
+    if is_second_referee(actor, report, links_count=mode == Event.Confirmation.REFEREE):
+        return Right(Confirmation.Role.REFEREE)
+    return None
 
 
 def confirmation_role(actor: Actor, report: DealReport) -> str | None:
     """The role in which this actor may confirm this report, or None when they may not."""
-    match = report.deal.match
-    event = match.round.event
-    mode = event.result_confirmation
-    submitter = Actor(user=report.submitted_by, link=report.referee_link)
-    if mode == Event.Confirmation.CAPTAIN:
-        union = captain_union(actor, match)
-        if union is None:
-            return None
-        expected = _confirming_union_id(report, submitter)
-        return Confirmation.Role.CAPTAIN if expected in (None, union.pk) else None
-    if mode == Event.Confirmation.REFEREE:
-        if actor.identity == submitter.identity:
-            return None
-        table = match.table
-        if table is not None and is_table_referee(actor, table):
-            return Confirmation.Role.REFEREE
-        if actor.is_authenticated and can_run_event(actor.user, event):
-            return Confirmation.Role.REFEREE
-    return None
+    right = confirmation_right(actor, report)
+    if right is None:
+        return None
+    if right.union_id is not None and right.union_id in agreed_unions(report):
+        return None  # their union has agreed already (it reported the deal, or confirmed it)
+    return right.role
+
+
+def agreed_unions(report: DealReport) -> set[int]:
+    """The unions whose captains have agreed to this report (by account, PIN or reporting it)."""
+    return {
+        c.union_id
+        for c in report.confirmations.all()
+        if c.agrees and c.role == Confirmation.Role.CAPTAIN and c.union_id is not None
+    }

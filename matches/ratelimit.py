@@ -36,6 +36,8 @@ DEFAULTS = {
     "login_failures": {"limit": 5, "window": 900, "lockout": 900},
     # Login form posts per client IP, right or wrong.
     "login_requests": {"limit": 30, "window": 60},
+    # Wrong captain PINs (confirming a deal on the table's phone), per union and per client IP.
+    "captain_pin_failures": {"limit": 5, "window": 600, "lockout": 600},
     # Wrong DRF API tokens per client IP.
     "api_token_failures": {"limit": 20, "window": 600, "lockout": 900},
 }
@@ -118,6 +120,7 @@ REFEREE_TOKEN_REQUESTS = Limit("referee_token_requests")
 LOGIN_FAILURES = Lockout("login_failures")
 LOGIN_REQUESTS = Limit("login_requests")
 API_TOKEN_FAILURES = Lockout("api_token_failures")
+CAPTAIN_PIN_FAILURES = Lockout("captain_pin_failures")
 
 
 def account_subject(username: str) -> str:

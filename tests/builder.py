@@ -319,15 +319,22 @@ class EventBuilder:
         return report
 
     def confirm(self, report, agrees: bool = True):
-        """The confirmation the event asks for: a captain, or a second referee (the table's
+        """The confirmation the event asks for: both captains, or a second referee (the table's
         referee link, the organiser having reported)."""
         if report.state != DealReport.State.PENDING:
             return report
         match = report.deal.match
+        answered = False
         for actor in self.people.confirmers(match):
             if permissions.confirmation_role(actor, report) is not None:
-                return results.confirm_report(report, actor, agrees)
-        raise AssertionError(f"nobody may confirm report {report.pk}")
+                # Both unions agree in captain mode: each captain answers in turn.
+                report = results.confirm_report(report, actor, agrees)
+                answered = True
+                if report.state != DealReport.State.PENDING:
+                    return report
+        if not answered:
+            raise AssertionError(f"nobody may confirm report {report.pk}")
+        return report
 
     def correct(
         self, match, number: int, summary=None, play_log=None, reason: str = CORRECTION_REASON

@@ -101,7 +101,10 @@ def actor_of(request) -> Actor:
 
 
 def _error(exc: ResultError) -> Response:
-    return Response({"error": exc.as_dict()}, status=exc.status)
+    response = Response({"error": exc.as_dict()}, status=exc.status)
+    if exc.retry_after:
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _not_found(what: str) -> ApiError:
@@ -141,6 +144,9 @@ def report_json(report: DealReport, full: bool = True, confirmations=None) -> di
                         "agrees": c.agrees,
                         "note": c.note,
                         "at": c.at.isoformat(),
+                        "union": c.union_id,
+                        "by_pin": c.by_pin,
+                        "reason": c.reason,
                         "by": c.user.get_username() if c.user else None,
                         "referee_link": c.referee_link_id,
                     }
@@ -249,7 +255,7 @@ def _body(request) -> dict:
     document = read_json_document(request)
     if not isinstance(document, dict):
         raise ApiError("malformed", "the body must be a JSON object")
-    unknown = set(document) - {"summary", "play_log", "agrees", "note", "reason"}
+    unknown = set(document) - {"summary", "play_log", "agrees", "note", "reason", "pin", "side"}
     if unknown:
         raise ApiError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
     return document
@@ -375,9 +381,20 @@ def confirm_deal_report(request, report_id: int):
     note = body.get("note", "")
     if not isinstance(note, str):
         raise ApiError("malformed", "'note' must be text")
+    reason = body.get("reason", "")
+    pin, side = body.get("pin"), body.get("side")
+    if not isinstance(reason, str) or (pin is not None and not isinstance(pin, str)):
+        raise ApiError("malformed", "'reason' and 'pin' must be text")
     report = _report(report_id)
     try:
-        report = results.confirm_report(report, actor, agrees, note[:2000])
+        pin_union = None
+        if pin is not None:  # a captain answering on the table's device
+            pin_union = results.check_captain_pin(
+                report.deal.match, side, pin, ratelimit.client_ip(request)
+            )
+        report = results.confirm_report(
+            report, actor, agrees, note[:2000], pin_union=pin_union, reason=reason
+        )
     except ResultError as exc:
         return _error(exc)
     return Response({"report": report_json(report)})

@@ -165,12 +165,49 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             pdf.drawString(x, y, who)
             pdf.line(x, y - 10 * mm, x + 52 * mm, y - 10 * mm)
         pdf.showPage()
+        if not per_seat and match.union_b is not None:
+            _captain_cards(pdf, event, round_, table, match)
     if not matches.exists():
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 10 * mm, _("本轮没有牌桌"))
         pdf.showPage()
     pdf.save()
     return buffer.getvalue()
+
+
+def _captain_cards(pdf: canvas.Canvas, event, round_: Round, table, match) -> None:
+    """One page after the table card: a slip per union's captain with the captain's PIN, cut
+    apart and handed to each captain (the table card itself lies open on the table)."""
+    for k, (side, union) in enumerate((("A", match.union_a), ("B", match.union_b))):
+        top = HEIGHT - MARGIN - k * 70 * mm
+        pdf.setDash(3, 3)
+        pdf.rect(MARGIN, top - 60 * mm, WIDTH - 2 * MARGIN, 60 * mm, stroke=1, fill=0)
+        pdf.setDash()
+        pdf.setFont(FONT, 14)
+        pdf.drawString(MARGIN + 6 * mm, top - 12 * mm, _("队长卡") + f" · {side} · {union.name}")
+        pdf.setFont(FONT, 10)
+        pdf.drawString(
+            MARGIN + 6 * mm,
+            top - 20 * mm,
+            f"{event.name} · "
+            + _("第 %(n)s 轮") % {"n": round_.number}
+            + " · "
+            + _("第 %(n)s 桌") % {"n": table.number},
+        )
+        captain = union.captain
+        if captain is not None:
+            pdf.drawString(MARGIN + 6 * mm, top - 27 * mm, _("队长") + f"：{captain.name}")
+        pdf.setFont(FONT, 12)
+        pdf.drawString(MARGIN + 6 * mm, top - 40 * mm, _("队长密码"))
+        pdf.setFont("Courier-Bold", 28)
+        pdf.drawString(MARGIN + 40 * mm, top - 42 * mm, union.captain_pin)
+        pdf.setFont(FONT, 9)
+        pdf.drawString(
+            MARGIN + 6 * mm,
+            top - 52 * mm,
+            _("每局成绩提交后，在本桌的手机上输入此密码确认。请勿告诉对方联邦。"),
+        )
+    pdf.showPage()
 
 
 def pairings_pdf(round_: Round, order: str = "table") -> bytes:

@@ -86,7 +86,9 @@ class Event(models.Model):
         INDIVIDUAL = "individual", _("个人赛（每轮抽签组邦）")
 
     class Confirmation(models.TextChoices):
-        CAPTAIN = "captain", _("对方联邦队长确认")
+        # Both unions agree: the reporter's union (a captain reporting) and the other one, by
+        # account or by PIN on the table's phone; or a second referee or an organiser confirms.
+        CAPTAIN = "captain", _("双方队长确认")
         REFEREE = "referee", _("第二名裁判确认")
         NONE = "none", _("裁判提交即生效")
 
@@ -272,6 +274,13 @@ class Stage(models.Model):
         return f"{self.event} · {self.name or self.get_format_display()}"
 
 
+def new_captain_pin() -> str:
+    """A captain's short PIN: four digits, not sequential-looking zeros."""
+    import secrets
+
+    return f"{secrets.randbelow(9000) + 1000}"
+
+
 class Union(models.Model):
     """联邦: three players who sit on alternate seats of one table.
 
@@ -289,6 +298,9 @@ class Union(models.Model):
     )
     name = models.CharField(_("名称"), max_length=120)
     club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL)
+    # The captain confirms a deal's result on the table's phone with it (docs/results.md); shown
+    # on the union's private page and the captain's card of the table cards; organisers reset it.
+    captain_pin = models.CharField(_("队长密码"), max_length=8, default=new_captain_pin)
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one

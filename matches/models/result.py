@@ -162,6 +162,17 @@ class Confirmation(models.Model):
     class Role(models.TextChoices):
         CAPTAIN = "captain", _("队长")
         REFEREE = "referee", _("裁判")
+        ORGANISER = "organiser", _("组织者")
+
+    class Reason(models.TextChoices):
+        """What a disagreement is about (shown to the organiser and in the audit)."""
+
+        SCORE = "score", _("比分")
+        FINISH = "finish", _("出完顺序")
+        BURN = "burn", _("烧牌")
+        POINTS = "points", _("开点")
+        TRIBUTE = "tribute", _("进贡")
+        OTHER = "other", _("其他")
 
     report = models.ForeignKey(DealReport, on_delete=models.PROTECT, related_name="confirmations")
     user = models.ForeignKey(
@@ -170,8 +181,15 @@ class Confirmation(models.Model):
     referee_link = models.ForeignKey(
         RefereeLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="confirmations"
     )
-    role = models.CharField(max_length=8, choices=Role.choices)
+    role = models.CharField(max_length=12, choices=Role.choices)
+    # A captain's answer is for their union; `by_pin`: given with the captain's PIN on the
+    # table's phone (the link holder's page), not from the captain's own account.
+    union = models.ForeignKey(
+        "matches.Union", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    by_pin = models.BooleanField(default=False)
     agrees = models.BooleanField()
+    reason = models.CharField(_("异议原因"), max_length=12, choices=Reason.choices, blank=True)
     note = models.TextField(blank=True)
     at = models.DateTimeField(default=timezone.now)
 

@@ -21,6 +21,8 @@ class ResultError(Exception):
         rule: str | None = None,
         errors: list | None = None,
         verdict: dict | None = None,
+        retry_after: int | None = None,
+        params: dict | None = None,
     ):
         super().__init__(message)
         self.code = code
@@ -29,6 +31,8 @@ class ResultError(Exception):
         self.rule = rule
         self.errors = errors or []
         self.verdict = verdict
+        self.retry_after = retry_after  # seconds, for a 429
+        self.params = params or {}  # the numbers of the message, for its translation
 
     def as_dict(self) -> dict:
         error = {"code": self.code, "message": self.message}

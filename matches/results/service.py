@@ -25,6 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from matches import ratelimit
 from matches.games.registry import adapter_for
 from matches.models import (
     Confirmation,
@@ -35,7 +36,14 @@ from matches.models import (
     Round,
     Stage,
 )
-from matches.permissions import Actor, can_enter_results, can_manage_event, confirmation_role
+from matches.permissions import (
+    Actor,
+    can_enter_results,
+    can_manage_event,
+    captain_union,
+    confirmation_right,
+    pin_matches,
+)
 from matches.results.errors import Checked, ResultError
 from matches.signals import deal_result_changed
 
@@ -337,6 +345,20 @@ def submit_report(
                 state_changed_at=now,
                 request_digest=digest,
             )
+            if not final_now and actor.is_authenticated:
+                # A captain who reports a deal agrees to it for their union (docs/results.md).
+                union = captain_union(actor, match)
+                if union is not None:
+                    Confirmation.objects.create(
+                        report=report,
+                        user=actor.user,
+                        referee_link=actor.link,
+                        role=Confirmation.Role.CAPTAIN,
+                        union=union,
+                        agrees=True,
+                        note="reported",
+                        at=now,
+                    )
             event.freeze_rules()
             if final_now:
                 _notify(deal)
@@ -354,8 +376,24 @@ def submit_report(
         )
 
 
-def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "") -> DealReport:
-    """A captain or second referee agrees (the report becomes final) or disagrees (disputed)."""
+def confirm_report(
+    report: DealReport,
+    actor: Actor,
+    agrees: bool,
+    note: str = "",
+    *,
+    pin_union=None,
+    reason: str = "",
+) -> DealReport:
+    """A captain, a second referee or an organiser agrees or disagrees (disputed).
+
+    The report becomes final when both unions have agreed (the union of a captain who reported
+    it counts as agreed), or at once when a second referee or an organiser agrees. A captain's
+    agreement alone leaves it pending for the other union. `pin_union`: the union whose
+    captain's PIN was given (checked with `check_captain_pin` first). `reason`: what a
+    disagreement is about (Confirmation.Reason)."""
+    if not agrees and reason and reason not in Confirmation.Reason.values:
+        raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
             deal = _lock_deal(report.deal_id)
@@ -365,38 +403,53 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
                 .get(pk=report.pk)
             )
             report.deal = deal
-            role = confirmation_role(actor, report)
-            if role is None:
-                if report.deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
+            right = confirmation_right(actor, report, pin_union=pin_union)
+            if right is None:
+                if deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
                     raise ResultError(
                         "no_confirmation", "this event needs no confirmation", status=409
                     )
                 raise _forbidden("you may not confirm this result")
             _require_open_round(deal.match.round)
+            # Earlier answers matter for a captain's (their union's) or a repeated answer only.
+            answers = (
+                list(report.confirmations.all())
+                if right.union_id is not None or report.state != DealReport.State.PENDING
+                else []
+            )
             if report.state != DealReport.State.PENDING:
-                already = report.confirmations.filter(agrees=agrees)
-                already = (
-                    already.filter(referee_link=actor.link)
-                    if actor.link is not None
-                    else already.filter(user=actor.user)
-                )
-                if already.exists():
+                if any(_same_answer(c, actor, right, agrees) for c in answers):
                     return report  # the same answer twice (a double tap or a retry)
                 raise ResultError(
                     "not_pending",
                     f"this report is {report.state}, not waiting for confirmation",
                     status=409,
                 )
+            agreed = {
+                c.union_id
+                for c in answers
+                if c.agrees and c.union_id is not None and c.role == Confirmation.Role.CAPTAIN
+            }
+            if agrees and right.union_id is not None and right.union_id in agreed:
+                return report  # this union has agreed already: still waiting for the other
             now = _now()
             Confirmation.objects.create(
                 report=report,
                 user=actor.user if actor.is_authenticated else None,
                 referee_link=actor.link,
-                role=role,
+                role=right.role,
+                union_id=right.union_id,
+                by_pin=pin_union is not None,
                 agrees=agrees,
+                reason="" if agrees else (reason or ""),
                 note=note or "",
                 at=now,
             )
+            if agrees and right.union_id is not None:
+                agreed.add(right.union_id)
+                match = deal.match
+                if not {match.union_a_id, match.union_b_id} <= agreed:
+                    return report  # one union has agreed; the other has not yet
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
@@ -405,6 +458,45 @@ def confirm_report(report: DealReport, actor: Actor, agrees: bool, note: str = "
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)
+
+
+def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) -> bool:
+    if confirmation.agrees != agrees:
+        return False
+    if right.union_id is not None:
+        return confirmation.union_id == right.union_id
+    if actor.link is not None and confirmation.referee_link_id == actor.link.pk:
+        return True
+    return actor.is_authenticated and confirmation.user_id == actor.user.pk
+
+
+def check_captain_pin(match: Match, side: str, pin: str, client: str):
+    """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
+    against that union and the client's address (matches/ratelimit.py: `captain_pin_failures`);
+    while either is locked every PIN is refused unchecked (429)."""
+    union = match.union_a if side == "A" else match.union_b if side == "B" else None
+    if union is None:
+        raise ResultError("bad_side", "say whose captain this is: A or B")
+    subjects = (f"union:{union.pk}", f"ip:{client}")
+    wait = max(ratelimit.CAPTAIN_PIN_FAILURES.locked_for(s) for s in subjects)
+    if wait:
+        raise ResultError(
+            "pin_locked",
+            f"too many wrong PINs: try again in {max(1, (wait + 59) // 60)} min",
+            status=429,
+            retry_after=wait,
+        )
+    if not pin_matches(union, pin):
+        wait = max(ratelimit.CAPTAIN_PIN_FAILURES.fail(s) for s in subjects)
+        if wait:
+            raise ResultError(
+                "pin_locked",
+                f"too many wrong PINs: try again in {max(1, (wait + 59) // 60)} min",
+                status=429,
+                retry_after=wait,
+            )
+        raise ResultError("wrong_pin", "this is not the captain's PIN", status=403)
+    return union
 
 
 def correct_result(
@@ -487,6 +579,78 @@ def _correct(
         deal.match.round.event.freeze_rules()
         _notify(deal)
         return report
+
+
+def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealReport:
+    """An organiser decides an open (pending or disputed) report as reported: it becomes final
+    at once, and the table may report its next deal. Recorded as the organiser's agreement."""
+    if not actor.is_authenticated or not can_manage_event(
+        actor.user, report.deal.match.round.event
+    ):
+        raise _forbidden("only the event's organisers decide results")
+    try:
+        with transaction.atomic():
+            deal = _lock_deal(report.deal_id)
+            report = DealReport.objects.select_for_update(no_key=True, of=("self",)).get(
+                pk=report.pk
+            )
+            report.deal = deal
+            _require_open_round(deal.match.round, allow_closed=True)
+            if report.state == DealReport.State.FINAL:
+                return report  # a double click
+            if report.state not in (DealReport.State.PENDING, DealReport.State.DISPUTED):
+                raise ResultError(
+                    "not_pending", f"this report is {report.state}, not open", status=409
+                )
+            _require_previous_final(deal)
+            now = _now()
+            Confirmation.objects.create(
+                report=report,
+                user=actor.user,
+                role=Confirmation.Role.ORGANISER,
+                agrees=True,
+                note=note or "",
+                at=now,
+            )
+            report.state = DealReport.State.FINAL
+            report.state_changed_at = now
+            report.save(update_fields=["state", "state_changed_at"])
+            deal.match.round.event.freeze_rules()
+            _notify(deal)
+            return report
+    except IntegrityError:
+        raise ResultError("already_final", "this deal already has a final result", status=409)
+
+
+def open_reports(round_: Round, stale_minutes: int = 10) -> list[dict]:
+    """The organiser's queue for a round: every pending and disputed report, oldest first, each
+    marked stale when it has waited more than `stale_minutes`, with its answers so far."""
+    reports = (
+        DealReport.objects.open()
+        .filter(deal__match__round=round_)
+        .select_related(
+            "deal__match__table", "deal__match__union_a", "deal__match__union_b", "submitted_by"
+        )
+        .prefetch_related("confirmations__user", "confirmations__union")
+        .order_by("created_at", "id")
+    )
+    now = _now()
+    rows = []
+    for report in reports:
+        age = (now - report.created_at).total_seconds() / 60
+        answers = list(report.confirmations.all())
+        rows.append(
+            {
+                "report": report,
+                "table": report.deal.match.table,
+                "match": report.deal.match,
+                "minutes": int(age),
+                "stale": report.state == DealReport.State.PENDING and age > stale_minutes,
+                "agreed": [c.union for c in answers if c.agrees and c.union is not None],
+                "dispute": next((c for c in answers if not c.agrees), None),
+            }
+        )
+    return rows
 
 
 def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:

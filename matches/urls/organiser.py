@@ -94,6 +94,12 @@ urlpatterns = [
     path("events/<int:event_id>/export/<str:what>.<str:fmt>", manage.export, name="export"),
     # Results: every table's state, history, corrections, referee links.
     path("events/<int:event_id>/results/", organiser_results.event_results, name="results"),
+    path("events/<int:event_id>/results/queue/", organiser_results.queue, name="results-queue"),
+    path(
+        "events/<int:event_id>/results/reports/<int:report_id>/decide",
+        organiser_results.decide_report,
+        name="results-decide",
+    ),
     path(
         "events/<int:event_id>/results/tables/<int:table_id>/",
         organiser_results.table_results,
@@ -128,5 +134,10 @@ urlpatterns = [
         "events/<int:event_id>/results/links/<int:link_id>/qr.<str:fmt>",
         organiser_results.link_qr,
         name="link-qr",
+    ),
+    path(
+        "events/<int:event_id>/unions/<int:union_id>/pin",
+        organiser_results.reset_union_pin,
+        name="union-pin-reset",
     ),
 ]

@@ -16,6 +16,7 @@ urlpatterns = [
         "ref/<str:token>/reports/<int:report_id>/confirm", referee.link_confirm, name="link-confirm"
     ),
     path("ref/<str:token>/reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
+    path("ref/<str:token>/reports/<int:report_id>/pin", referee.link_pin, name="link-pin"),
     # Signed-in referees and captains.
     path("referee/", referee.home, name="home"),
     path("referee/tables/<int:table_id>/", referee.user_table, name="table-table"),
@@ -35,4 +36,5 @@ urlpatterns = [
         name="table-viewer",
     ),
     path("referee/reports/<int:report_id>/", referee.report_page, name="report"),
+    path("referee/unions/<int:union_id>/", referee.union_private, name="union"),
 ]

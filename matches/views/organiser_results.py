@@ -17,12 +17,16 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
 from matches.games.registry import adapter_for
-from matches.models import DealReport, Event, RefereeLink, Round, Table
+from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
+from matches.models.event import new_captain_pin
 from matches.permissions import Actor, can_run_event
 from matches.results import service as results
 from matches.results.errors import ResultError
 from matches.views.deal_viewer import render_viewer
 from matches.views.referee import render_form, run_check, seats_of
+
+#: A pending report older than this (minutes) is "stale" in the queue (`?stale=N` changes it).
+QUEUE_STALE_MINUTES = 10
 
 
 def _event(request, event_id: int) -> Event:
@@ -54,7 +58,12 @@ def event_results(request, event_id: int):
         for row in rows:
             counts[row["state"]] = counts.get(row["state"], 0) + 1
         rounds.append({"round": round_, "tables": rows, "counts": counts})
-    return render(request, "manage/results/event.html", {"event": event, "rounds": rounds})
+    open_count = DealReport.objects.open().filter(deal__match__round__event=event).count()
+    return render(
+        request,
+        "manage/results/event.html",
+        {"event": event, "rounds": rounds, "open_count": open_count},
+    )
 
 
 @login_required
@@ -68,7 +77,7 @@ def table_results(request, event_id: int, table_id: int):
         row["history"] = list(
             DealReport.objects.filter(pk__in=[r.pk for r in row["history"]])
             .select_related("submitted_by", "referee_link", "replaces")
-            .prefetch_related("confirmations__user")
+            .prefetch_related("confirmations__user", "confirmations__union")
             .order_by("created_at", "id")
         )
     if adapter_for(event).has_deal_viewer:
@@ -119,6 +128,13 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     adapter = adapter_for(event)
     form = adapter.result_form
     current = DealReport.objects.final().filter(deal__match=match, deal__number=number).first()
+    # A deal waiting for a decision starts from what was reported: edit what differs, or uphold.
+    open_report = (
+        DealReport.objects.open()
+        .filter(deal__match=match, deal__number=number)
+        .prefetch_related("confirmations__user", "confirmations__union")
+        .first()
+    )
     base = reverse("manage:results-correct", args=[event.pk, table.pk, number])
     deal = match.deals.filter(number=number).first()
     history = selectors.deal_reports(deal) if deal is not None else []
@@ -136,9 +152,14 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
             "match": match,
             "number": number,
             "current": current,
+            "open_report": open_report,
+            "dispute": next((c for c in open_report.confirmations.all() if not c.agrees), None)
+            if open_report
+            else None,
             "entry": entry,
             "checked": checked,
             "seats": seats_of(table),
+            "seat_names": {s["seat"]: s["player"] for s in seats_of(table)},
             "problems": form.describe(problems or []),
             "reason_field": True,
             "logged": logged,
@@ -149,7 +170,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
         return render_form(request, templates, context, status)
 
     if request.method == "GET":
-        return page(form.from_report(table, current))
+        return page(form.from_report(table, current or open_report))
     entry = form.from_post(table, request.POST, request.FILES)
     entry.reason = (request.POST.get("reason") or "")[:2000]
     if request.GET.get("check"):
@@ -296,3 +317,84 @@ def deal_viewer(request, event_id: int, table_id: int, report_id: int):
         against=against,
         choices=[r for r in reports if r.summary],
     )
+@login_required
+@require_POST
+def reset_union_pin(request, event_id: int, union_id: int):
+    """A new captain PIN for a union (a captain lost theirs, or the other union saw it)."""
+    event = _event(request, event_id)
+    union = get_object_or_404(Union, pk=union_id, event=event)
+    union.captain_pin = new_captain_pin()
+    union.save(update_fields=["captain_pin"])
+    messages.success(request, _("%(union)s的队长密码已重设") % {"union": union.name})
+    return redirect("referee:union", union.pk)
+
+
+def _round(event: Event, request) -> Round | None:
+    rounds = event.rounds.exclude(state=Round.State.DRAFT).order_by("-number")
+    number = request.GET.get("round", "")
+    if number.isdigit():
+        return rounds.filter(number=int(number)).first()
+    return rounds.filter(state=Round.State.PUBLISHED).first() or rounds.first()
+
+
+@login_required
+def queue(request, event_id: int):
+    """Every open report of a round: pending, disputed and stale ones, with one-click accept."""
+    event = _event(request, event_id)
+    round_ = _round(event, request)
+    try:
+        stale = max(1, min(600, int(request.GET.get("stale", QUEUE_STALE_MINUTES))))
+    except ValueError:
+        stale = QUEUE_STALE_MINUTES
+    rows = results.open_reports(round_, stale) if round_ else []
+    seat_names = {}
+    if round_ is not None:
+        for seat in TableSeat.objects.filter(round=round_).select_related("player"):
+            seat_names.setdefault(seat.table_id, {})[seat.seat] = seat.player
+    for row in rows:
+        row["seat_names"] = seat_names.get(row["table"].pk if row["table"] else None, {})
+    return render(
+        request,
+        "manage/results/queue.html",
+        {
+            "event": event,
+            "round": round_,
+            "rows": rows,
+            "stale": stale,
+            "rounds": event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"),
+            "counts": {
+                "pending": sum(r["report"].state == "pending" for r in rows),
+                "disputed": sum(r["report"].state == "disputed" for r in rows),
+                "stale": sum(r["stale"] for r in rows),
+            },
+        },
+    )
+
+
+@login_required
+@require_POST
+def decide_report(request, event_id: int, report_id: int):
+    """Accept (a pending report) or uphold (a disputed one) as reported: final at once."""
+    event = _event(request, event_id)
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match__round__event", "deal__match__table"),
+        pk=report_id,
+        deal__match__round__event=event,
+    )
+    try:
+        results.uphold_report(
+            report, Actor(user=request.user), (request.POST.get("note") or "")[:2000]
+        )
+    except ResultError as exc:
+        messages.error(request, exc.message)
+    else:
+        deal_name = adapter_for(event).deal_name(report.deal.number)
+        messages.success(
+            request,
+            _("第%(table)s桌%(deal)s成绩已生效")
+            % {"table": report.deal.match.table.number, "deal": deal_name},
+        )
+    back = request.POST.get("next") or ""
+    if not back.startswith("/manage/"):
+        back = reverse("manage:results-queue", args=[event.pk])
+    return redirect(back)

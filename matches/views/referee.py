@@ -15,13 +15,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
 from matches.games.registry import adapter_for
-from matches.models import DealReport, Event, RefereeLink, Round, Table
+from matches.models import Confirmation, DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
@@ -67,7 +68,11 @@ def _link_access(request, token: str) -> Access | HttpResponse:
                 return _too_many(request, wait)
             ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
         return render(request, "referee/link_gone.html", {"revoked": link is not None}, status=404)
-    return Access(actor=Actor.from_link(link), table=_table(link.table_id), token=token)
+    # Signed in as well: the report remembers the person too, so they cannot confirm it again
+    # from their account as a "second referee".
+    user = request.user if request.user.is_authenticated else None
+    actor = Actor(user=user, link=link, via=DealReport.Via.REFEREE_LINK)
+    return Access(actor=actor, table=_table(link.table_id), token=token)
 
 
 def _too_many(request, wait: int) -> HttpResponse:
@@ -123,6 +128,8 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         "checked": checked,
         "problems": form.describe(problems or []),
         "confirmable": [],
+        "dispute_reasons": Confirmation.Reason.choices,
+        "pin_sides": [],
     }
     if match is not None:
         number = results.current_deal_number(match)
@@ -150,6 +157,7 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
                 ],
             }
         )
+        context["pin_sides"] = pin_sides(access, open_report)
         if playable:
             context["check_url"] = access.url("check", number=number)
             context["submit_url"] = access.url("submit", number=number)
@@ -171,6 +179,25 @@ def render_form(request, templates: dict, context: dict, status: int = 200) -> H
 def _render_table(request, access: Access, status: int = 200, **extra) -> HttpResponse:
     context = table_context(access, **extra)
     return render_form(request, _form(access.table.round.event).templates, context, status)
+
+
+def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
+    """The captains' PIN forms under a pending report on the table's phone: one per union, each
+    marked once that union has agreed. None on an account's page (captains confirm there from
+    their own account), for an event without confirmation or a game without unions."""
+    if report is None or report.state != DealReport.State.PENDING or not access.token:
+        return []
+    event = access.table.round.event
+    if event.result_confirmation == Event.Confirmation.NONE or not adapter_for(event).has_unions:
+        return []
+    match = report.deal.match
+    agreed = permissions.agreed_unions(report)
+    url = access.url("pin", report_id=report.pk)
+    return [
+        {"side": side, "union": union, "agreed": union.pk in agreed, "url": url}
+        for side, union in (("A", match.union_a), ("B", match.union_b))
+        if union is not None
+    ]
 
 
 def run_check(match, number: int, entry):
@@ -271,21 +298,87 @@ def user_submit(request, table_id: int, number: int):
     return _submit(request, _user_access(request, table_id), number)
 
 
-def _confirm(request, actor: Actor, report: DealReport, back: str):
+def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str | None = None):
+    """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN."""
     agrees = request.POST.get("agrees") == "yes"
+    reason = request.POST.get("reason", "")
+    if not agrees and request.POST.get("sure") != "yes":
+        messages.error(request, _("请选择异议原因并勾选“确定提出异议”。"))
+        return _back(request, back)
+    if not agrees and reason not in Confirmation.Reason.values:
+        messages.error(request, _("请选择异议原因。"))
+        return _back(request, back)
     try:
-        results.confirm_report(report, actor, agrees, request.POST.get("note", "")[:2000])
+        pin_union = None
+        if pin_side is not None:
+            pin_union = results.check_captain_pin(
+                report.deal.match,
+                pin_side,
+                request.POST.get("pin", ""),
+                ratelimit.client_ip(request),
+            )
+        report = results.confirm_report(
+            report,
+            actor,
+            agrees,
+            request.POST.get("note", "")[:2000],
+            pin_union=pin_union,
+            reason=reason,
+        )
     except ResultError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, result_message(exc))
     else:
         deal_name = adapter_for(report.deal.match.round.event).deal_name(report.deal.number)
-        if agrees:
-            messages.success(request, _("已确认%(deal)s成绩") % {"deal": deal_name})
-        else:
+        if not agrees:
             messages.warning(request, _("已提出异议：%(deal)s交组织者裁决") % {"deal": deal_name})
+        elif report.state == DealReport.State.FINAL:
+            messages.success(request, _("%(deal)s成绩已生效") % {"deal": deal_name})
+        else:
+            messages.success(request, _("已确认%(deal)s成绩，等待对方确认") % {"deal": deal_name})
+    return _back(request, back)
+
+
+def _back(request, back: str):
     if request.htmx:
         return HttpResponseClientRedirect(back)
     return redirect(back)
+
+
+_REFUSALS = {
+    "wrong_pin": gettext_lazy("队长密码不对。"),
+    "pin_locked": gettext_lazy("队长密码错误次数过多，请稍后再试，或请组织者确认。"),
+    "permission_denied": gettext_lazy("你无权确认这份成绩。"),
+    "not_pending": gettext_lazy("这份成绩已不在等待确认。"),
+    "round_closed": gettext_lazy("本轮已结束，只有组织者可以更正成绩。"),
+    "no_confirmation": gettext_lazy("本赛事的成绩无需确认。"),
+    "bad_side": gettext_lazy("请说明是哪一方的队长。"),
+}
+
+
+def result_message(exc: ResultError) -> str:
+    """A refusal in the page's language (the service's messages are English)."""
+    return _REFUSALS.get(exc.code, exc.message)
+
+
+@never_cache
+@require_POST
+def link_pin(request, token: str, report_id: int):
+    """A captain confirms (or disputes) on the table's phone with their PIN."""
+    access = _link_access(request, token)
+    if isinstance(access, HttpResponse):
+        return access
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
+    return _confirm(
+        request,
+        access.actor,
+        report,
+        access.url("table") + "#open-report",
+        pin_side=request.POST.get("side", ""),
+    )
 
 
 @never_cache  # a referee link is a password: no browser or proxy keeps its pages
@@ -320,6 +413,7 @@ def home(request):
         {
             "tables": rows,
             "confirmable": permissions.confirmable_reports(actor),
+            "captain_of": permissions.captained_unions(actor),
         },
     )
 
@@ -357,6 +451,7 @@ def report_page(request, report_id: int):
             "role": role,
             "seat_names": {s["seat"]: s["player"] for s in seats},
             "can_confirm": role is not None and report.state == DealReport.State.PENDING,
+            "dispute_reasons": Confirmation.Reason.choices,
         },
     )
 
@@ -388,3 +483,24 @@ def link_viewer(request, token: str, report_id: int):
 @login_required
 def user_viewer(request, table_id: int, report_id: int):
     return _viewer(request, _user_access(request, table_id), report_id)
+@login_required
+def union_private(request, union_id: int):
+    """The union's private page: its captain's PIN (and, for organisers, a reset button)."""
+    from matches.models import Union
+
+    union = get_object_or_404(Union.objects.select_related("event"), pk=union_id)
+    actor = Actor(user=request.user)
+    if not permissions.can_see_union_pin(actor, union):
+        return render(request, "referee/forbidden.html", status=403)
+    response = render(
+        request,
+        "referee/union.html",
+        {
+            "union": union,
+            "event": union.event,
+            "captain": union.captain,
+            "can_reset": permissions.can_manage_event(request.user, union.event),
+        },
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -77,12 +77,13 @@ def play_round(page, browser, base, event, number):
     page.locator(f"tr[data-round='{number}'] button", has_text="公布").click()
     expect(page.locator(f"tr[data-round='{number}']")).to_contain_text("已公布")
 
-    # The table cards open as a PDF: one page per table, and they create the referee links.
+    # The table cards open as a PDF: one page per table and one of its captains' cards (their
+    # PINs), and they create the referee links.
     pdf = page.request.get(f"{dashboard}rounds/{number}/tables.pdf")
     assert pdf.ok and pdf.headers["content-type"] == "application/pdf"
     body = pdf.body()
     assert body.startswith(b"%PDF-") and body.rstrip().endswith(b"%%EOF")
-    assert len(re.findall(rb"/Type /Page\b(?!s)", body)) == 2
+    assert len(re.findall(rb"/Type /Page\b(?!s)", body)) == 4
     round_ = Round.objects.get(event=event, number=number)
     tokens = list(
         RefereeLink.objects.filter(table__round=round_)

@@ -1,5 +1,5 @@
 """A referee enters a deal on a phone, sees an inconsistency flagged by the engine, fixes it and
-submits; the other union's captain signs in and confirms."""
+submits; one union's captain signs in and confirms, the other with their PIN on the phone."""
 
 from __future__ import annotations
 
@@ -84,7 +84,17 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
     captain.get_by_role("link", name=re.compile("第1局")).click()
     expect(captain.locator(".finish-list li").first).to_contain_text("1号")
     captain.get_by_role("button", name="确认无误").click()
-    expect(captain.locator("#report-state")).to_have_text("已确认")
+    expect(captain.locator("#report-state")).to_have_text("待确认")  # union A has not agreed
     context.close()
+    report.refresh_from_db()
+    assert report.state == "pending"
+
+    # Union A's captain confirms on the referee's phone with their PIN: both unions agreed.
+    page.reload()
+    expect(page.locator("form.pin-form[data-side='B'] [data-agreed]")).to_be_visible()
+    form = page.locator("form.pin-form[data-side='A']")
+    form.locator("input[name='pin']").fill(table_setup["match"].union_a.captain_pin)
+    form.get_by_role("button", name="确认无误").click()
+    expect(page.locator(".messages")).to_contain_text("成绩已生效")
     report.refresh_from_db()
     assert report.state == "final"

@@ -54,11 +54,38 @@ def test_a_referee_token_submits_and_the_other_captain_confirms(setup):
     report = response.json()["report"]
     assert report["state"] == "pending" and report["union_scores"] == {"A": 2, "B": -2}
     assert report["via"] == "api_token"
-    confirm = post(
-        token_client(setup.captain_b), f"/api/v1/reports/{report['id']}/confirm", {"agrees": True}
-    )
+    url = f"/api/v1/reports/{report['id']}/confirm"
+    confirm = post(token_client(setup.captain_b), url, {"agrees": True})
+    assert confirm.status_code == 200 and confirm.json()["report"]["state"] == "pending"
+    confirm = post(token_client(setup.captain_a), url, {"agrees": True})
     assert confirm.status_code == 200 and confirm.json()["report"]["state"] == "final"
-    assert confirm.json()["report"]["confirmations"][0]["role"] == "captain"
+    answers = confirm.json()["report"]["confirmations"]
+    assert {(a["role"], a["union"]) for a in answers} == {
+        ("captain", setup.union_a.pk),
+        ("captain", setup.union_b.pk),
+    }
+
+
+def test_captains_confirm_by_pin_over_the_api_with_a_referee_link(setup):
+    link = APIClient()
+    link.credentials(HTTP_AUTHORIZATION=f"Referee {setup.link.token}")
+    report = post(link, submit_url(setup), {"summary": SUMMARY}).json()["report"]
+    url = f"/api/v1/reports/{report['id']}/confirm"
+    # Without a PIN the link confirms nothing (captain mode).
+    assert post(link, url, {"agrees": True}).status_code == 403
+    wrong = post(link, url, {"agrees": True, "side": "B", "pin": "0"})
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_pin"
+    ok = post(link, url, {"agrees": True, "side": "B", "pin": setup.union_b.captain_pin})
+    assert ok.json()["report"]["state"] == "pending"
+    # The reporter's union again: still pending; the other union: final.
+    again = post(link, url, {"agrees": True, "side": "B", "pin": setup.union_b.captain_pin})
+    assert again.json()["report"]["state"] == "pending"
+    ok = post(link, url, {"agrees": True, "side": "A", "pin": setup.union_a.captain_pin})
+    assert ok.json()["report"]["state"] == "final"
+    for _ in range(5):
+        post(link, url, {"agrees": True, "side": "A", "pin": "1"})
+    locked = post(link, url, {"agrees": True, "side": "A", "pin": "1"})
+    assert locked.status_code == 429 and int(locked["Retry-After"]) > 0
 
 
 @pytest.mark.tables(2)
@@ -169,7 +196,7 @@ def test_confirm_errors(setup):
     url = f"/api/v1/reports/{report.pk}/confirm"
     captain_b = token_client(setup.captain_b)
     assert post(captain_b, url, {"agrees": "yes"}).json()["error"]["code"] == "malformed"
-    assert post(token_client(setup.captain_a), url, {"agrees": True}).status_code == 403
+    assert post(token_client(setup.outsider), url, {"agrees": True}).status_code == 403
     assert post(captain_b, "/api/v1/reports/999999/confirm", {"agrees": True}).status_code == 404
     disputed = post(captain_b, url, {"agrees": False, "note": "第三名不对"})
     assert disputed.status_code == 200 and disputed.json()["report"]["state"] == "disputed"
@@ -182,7 +209,7 @@ def test_table_state_shows_seats_deals_and_tributes_owed(setup):
     post(client, submit_url(setup), {"summary": SUMMARY})
     deal = results.deal_for(setup.match, 1)
     report = deal.reports.get()
-    results.confirm_report(report, Actor(user=setup.captain_b), True)
+    results.confirm_report(report, Actor(user=setup.organiser), True)
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
     owed = setup.match.deals.get(number=2).tributes_owed
     assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in owed  # R38
@@ -204,7 +231,7 @@ def test_anonymous_reads_only_published_final_results(setup):
     assert data["deals"][0]["final"] is None and "open" not in data["deals"][0]
     pending = DealReport.objects.get()
     assert APIClient().get(f"/api/v1/reports/{pending.pk}").status_code == 404
-    results.confirm_report(pending, Actor(user=setup.captain_b), True)
+    results.confirm_report(pending, Actor(user=setup.organiser), True)
     public = APIClient().get(f"/api/v1/reports/{pending.pk}").json()["report"]
     assert public["state"] == "final" and "summary" not in public
     Round.objects.filter(pk=setup.round.pk).update(silent=True)

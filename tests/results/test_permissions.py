@@ -86,8 +86,9 @@ MANAGE = {
     "other_organiser": 403,
     "admin": 200,
 }
-# The report makes union A win, so union B's captain is the one who confirms (captain mode).
-CONFIRMS = {"captain_b"}
+# A referee reported: one captain alone leaves it pending (both unions must agree); the organisers
+# accept alone; the second referee account of the table confirms alone (docs/results.md).
+CONFIRMS = {"organiser", "admin"}
 CORRECTS = {"organiser", "admin"}
 
 

@@ -31,7 +31,9 @@ def confirm(setup, report, agrees=True, user=None):
 
 
 def finalise(setup, number=1, summary=SUMMARY):
+    """Both captains agree (a referee reported the deal)."""
     report, _ = submit(setup, number, summary)
+    assert confirm(setup, report, user=setup.captain_a).state == DealReport.State.PENDING
     return confirm(setup, report)
 
 
@@ -96,17 +98,23 @@ def test_a_new_report_replaces_one_still_waiting(setup):
     assert first.state == DealReport.State.SUPERSEDED and second.state == DealReport.State.PENDING
 
 
-def test_the_other_captain_confirms_and_the_result_becomes_final(
+def test_both_captains_confirm_and_the_result_becomes_final(
     setup, signals, django_capture_on_commit_callbacks
 ):
     report, _ = submit(setup)
     with django_capture_on_commit_callbacks(execute=True):
-        confirmed = confirm(setup, report)
+        one = confirm(setup, report)
+    assert one.state == DealReport.State.PENDING and signals == []
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = confirm(setup, report, user=setup.captain_a)
     assert confirmed.state == DealReport.State.FINAL
     assert signals == [report.deal_id]
     assert list(DealReport.objects.final()) == [confirmed]
     assert [d.pk for d in Deal.objects.with_final_result()] == [report.deal_id]
-    assert confirmed.confirmations.get().role == "captain"
+    assert {(c.role, c.union_id) for c in confirmed.confirmations.all()} == {
+        ("captain", setup.union_a.pk),
+        ("captain", setup.union_b.pk),
+    }
 
 
 def test_no_signal_while_a_report_waits(setup, signals, django_capture_on_commit_callbacks):
@@ -125,13 +133,33 @@ def test_a_disagreement_marks_the_report_disputed_and_blocks_new_reports(setup):
     assert error.value.code == "deal_disputed" and error.value.status == 409
 
 
-def test_only_the_other_unions_captain_confirms(setup):
+def test_only_captains_second_referees_and_organisers_confirm(setup):
     report, _ = submit(setup)
-    for user in (setup.player_a2, setup.outsider, setup.referee, setup.organiser):
+    for user in (setup.player_a2, setup.outsider, setup.referee):
         with pytest.raises(ResultError) as error:
             confirm(setup, report, user=user)
         assert error.value.status == 403
-    # A captain who refereed their own table is confirmed by the other captain, not by themselves.
+    # In captain mode a second referee *account* of the table confirms alone.
+    assert confirm(setup, report, user=setup.second_referee).state == DealReport.State.FINAL
+
+
+def test_a_link_report_needs_both_captains_and_the_reporters_own_union_is_not_enough(setup):
+    link = Actor.from_link(setup.link)
+    report, _ = submit(setup, actor=link)
+    # The link itself is no second referee in captain mode (its QR code is on the table card).
+    with pytest.raises(ResultError):
+        results.confirm_report(report, link, True)
+    pin_b = results.check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "1.2.3.4")
+    assert results.confirm_report(report, link, True, pin_union=pin_b).state == "pending"
+    # The same union again (a second tap, or its captain's account) changes nothing.
+    assert results.confirm_report(report, link, True, pin_union=pin_b).state == "pending"
+    assert confirm(setup, report, user=setup.captain_b).state == "pending"
+    pin_a = results.check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "1.2.3.4")
+    assert results.confirm_report(report, link, True, pin_union=pin_a).state == "final"
+    assert set(report.confirmations.values_list("by_pin", flat=True)) == {True}
+
+
+def test_a_captain_who_reports_agrees_for_their_union_and_the_other_one_confirms(setup):
     setup.table.referees.add(setup.captain_a)
     own, _ = results.submit_report(
         results.deal_for(setup.match, 1),
@@ -140,9 +168,47 @@ def test_only_the_other_unions_captain_confirms(setup):
         Actor(user=setup.captain_a),
         "captain-entry",
     )
-    with pytest.raises(ResultError):
-        confirm(setup, own, user=setup.captain_a)
+    assert own.state == "pending"
+    # Confirming again for their own union leaves it pending (a drawn deal included).
+    assert confirm(setup, own, user=setup.captain_a).state == "pending"
     assert confirm(setup, own, user=setup.captain_b).state == DealReport.State.FINAL
+
+
+def test_a_wrong_pin_is_refused_and_locks_after_five_tries(setup):
+    for _attempt in range(4):
+        with pytest.raises(ResultError) as error:
+            results.check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
+        assert error.value.code == "wrong_pin" and error.value.status == 403
+    with pytest.raises(ResultError) as error:
+        results.check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
+    assert error.value.code == "pin_locked" and error.value.status == 429
+    # Locked: even the right PIN is refused unchecked, from any address (the union is locked).
+    with pytest.raises(ResultError) as error:
+        results.check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "9.9.9.9")
+    assert error.value.code == "pin_locked" and error.value.retry_after > 0
+    assert (
+        results.check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "9.9.9.9")
+        == setup.union_a
+    )
+
+
+def test_an_organiser_accepts_alone(setup):
+    report, _ = submit(setup)
+    accepted = results.confirm_report(report, Actor(user=setup.organiser), True)
+    assert accepted.state == "final" and accepted.confirmations.get().role == "organiser"
+
+
+def test_a_dispute_keeps_its_reason(setup):
+    report, _ = submit(setup)
+    with pytest.raises(ResultError) as error:
+        results.confirm_report(report, Actor(user=setup.captain_b), False, reason="nonsense")
+    assert error.value.code == "bad_reason"
+    disputed = results.confirm_report(
+        report, Actor(user=setup.captain_b), False, "3 不是第一", reason="finish"
+    )
+    answer = disputed.confirmations.get()
+    assert disputed.state == "disputed" and answer.reason == "finish"
+    assert answer.union_id == setup.union_b.pk and answer.note == "3 不是第一"
 
 
 def test_a_second_referee_confirms_when_the_event_says_so(setup):
@@ -150,10 +216,22 @@ def test_a_second_referee_confirms_when_the_event_says_so(setup):
     report, _ = submit(setup)
     with pytest.raises(ResultError):
         results.confirm_report(report, Actor(user=setup.referee), True)  # not the same referee
+    # Nor the same person through the table's link while signed in.
     with pytest.raises(ResultError):
-        results.confirm_report(report, Actor(user=setup.captain_b), True)
+        results.confirm_report(report, Actor(user=setup.referee, link=setup.link), True)
     final = results.confirm_report(report, Actor(user=setup.second_referee), True)
     assert final.state == DealReport.State.FINAL
+
+
+def test_in_referee_mode_the_confirming_link_is_another_link(setup):
+    from matches.models import RefereeLink
+
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    report, _ = submit(setup, actor=Actor.from_link(setup.link))
+    with pytest.raises(ResultError):
+        results.confirm_report(report, Actor.from_link(setup.link), True)
+    other = RefereeLink.objects.create(table=setup.table)
+    assert results.confirm_report(report, Actor.from_link(other), True).state == "final"
 
 
 def test_reports_are_final_at_once_without_confirmation(setup):
@@ -167,6 +245,7 @@ def test_reports_are_final_at_once_without_confirmation(setup):
 
 def test_confirming_twice_the_same_way_is_harmless_but_a_changed_mind_conflicts(setup):
     report, _ = submit(setup)
+    confirm(setup, report, user=setup.captain_a)
     confirm(setup, report)
     assert confirm(setup, report).state == DealReport.State.FINAL
     with pytest.raises(ResultError) as error:
@@ -239,6 +318,7 @@ def test_the_string_three_streak_comes_from_previous_final_deals(setup):
     # Two strings by A are no streak for B (R40 counts the same union).
     assert gouji_results.string_three_streak(setup.match, 3, b_strings) == 0
     # A deal that is not a string of three breaks the streak.
+    confirm(setup, report, user=setup.captain_a)
     confirm(setup, report)
     finalise(setup, 4, SUMMARY)
     assert gouji_results.string_three_streak(setup.match, 5, a_strings) == 0

@@ -49,7 +49,7 @@ def test_the_link_page_shows_table_seats_and_the_deal_form(setup):
 def test_a_later_deal_says_when_its_tributes_are_not_computed_yet(setup):
     deal = results.deal_for(setup.match, 1)
     report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
-    results.confirm_report(report, Actor(user=setup.captain_b), True)
+    results.confirm_report(report, Actor(user=setup.organiser), True)
     # The Celery computation has not run for deal 2 (results reach it only on commit).
     assert not Deal.objects.filter(
         match=setup.match, number=2, tributes_owed__isnull=False
@@ -220,6 +220,9 @@ def test_the_captain_confirms_on_their_page(setup):
     assert "确认无误" in page
     assert client.post(f"/referee/reports/{report.pk}/", {"agrees": "yes"}).status_code == 302
     report.refresh_from_db()
+    assert report.state == "pending"  # union A has not agreed yet
+    logged_in(setup.captain_a).post(f"/referee/reports/{report.pk}/", {"agrees": "yes"})
+    report.refresh_from_db()
     assert report.state == "final"
 
 
@@ -227,12 +230,20 @@ def test_a_captain_disputes_with_a_note(setup):
     report, _ = results.submit_report(
         results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
-    logged_in(setup.captain_b).post(
-        f"/referee/reports/{report.pk}/", {"agrees": "no", "note": "3号没开点"}, **HX
+    captain = logged_in(setup.captain_b)
+    # A dispute needs a reason and the "sure" tick: without them nothing changes.
+    captain.post(f"/referee/reports/{report.pk}/", {"agrees": "no", "note": "3号没开点"}, **HX)
+    report.refresh_from_db()
+    assert report.state == "pending"
+    captain.post(
+        f"/referee/reports/{report.pk}/",
+        {"agrees": "no", "note": "3号没开点", "reason": "points", "sure": "yes"},
+        **HX,
     )
     report.refresh_from_db()
     assert report.state == "disputed"
     assert report.confirmations.get().note == "3号没开点"
+    assert report.confirmations.get().reason == "points"
     html = Client().get(link_url(setup)).content.decode()
     assert "有争议" in html and 'id="deal-form"' not in html
 

@@ -213,10 +213,13 @@ def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(clie
     assert response["Content-Type"] == "application/pdf"
     data = response.content
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
-    assert len(re.findall(rb"/Type /Page\b(?!s)", data)) == 3
+    # A table card and a page of two captain's cards (their PINs) per table.
+    assert len(re.findall(rb"/Type /Page\b(?!s)", data)) == 6
     text = pdf_text(data)
     for union in b.unions:
         assert all(p.name in text for p in union.players_in_order())
+        union.refresh_from_db()
+        assert union.captain_pin in text
     assert b"STSong-Light" in data
     links = RefereeLink.objects.filter(table__round__event=b.event)
     assert links.count() == 3
