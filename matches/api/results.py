@@ -26,10 +26,12 @@ from matches import permissions, ratelimit, selectors
 from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
+from matches.games.registry import adapter_for
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import Actor, can_manage_event
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.results.messages import localized
 
 
 class RefereeLinkAuthentication(BaseAuthentication):
@@ -100,8 +102,10 @@ def actor_of(request) -> Actor:
     return Actor(user=request.user if request.user.is_authenticated else None)
 
 
-def _error(exc: ResultError) -> Response:
-    response = Response({"error": exc.as_dict()}, status=exc.status)
+def _error(exc: ResultError, event=None) -> Response:
+    """The refusal with its code, and its message in the request's language."""
+    adapter = adapter_for(event) if event is not None else None
+    response = Response({"error": localized(exc, adapter)}, status=exc.status)
     if exc.retry_after:
         response["Retry-After"] = str(exc.retry_after)
     return response
@@ -313,7 +317,7 @@ def submit_deal_report(request, table_id: int, number: int):
             request.headers.get("Idempotency-Key", ""),
         )
     except ResultError as exc:
-        return _error(exc)
+        return _error(exc, table.round.event)
     response = Response(
         {"report": report_json(report, confirmations=[] if created else None)},
         status=201 if created else 200,
@@ -396,7 +400,7 @@ def confirm_deal_report(request, report_id: int):
             report, actor, agrees, note[:2000], pin_union=pin_union, reason=reason
         )
     except ResultError as exc:
-        return _error(exc)
+        return _error(exc, report.deal.match.round.event)
     return Response({"report": report_json(report)})
 
 
@@ -430,7 +434,7 @@ def correct_deal(request, deal_id: int):
             request.headers.get("Idempotency-Key", ""),
         )
     except ResultError as exc:
-        return _error(exc)
+        return _error(exc, deal.match.round.event)
     replayed = getattr(report, "replayed", False)
     response = Response({"report": report_json(report)}, status=200 if replayed else 201)
     if replayed:

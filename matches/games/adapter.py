@@ -95,6 +95,26 @@ class GameAdapter:
     #: the referee's result form: an object with `blank`, `from_post`, `from_report`,
     #: `context` and `templates` (see `matches/views/referee.py`)
     result_form: Any = None
+    #: The game's rule messages (code -> lazy zh-hans text) and rule names (matches/games/<game>/
+    #: messages.py): `message(code)` renders one in the active language.
+    messages: dict = {}
+    rule_names: dict = {}
+
+    def message(self, code: str, default: str = "") -> str:
+        text = self.messages.get(code or "")
+        return str(text) if text is not None else default
+
+    def describe_errors(self, errors: list[dict]) -> list[dict]:
+        """The engine's errors for a person: `message` in the active language, the engine's own
+        (English) text kept as `engine_message`."""
+        return [
+            {
+                **e,
+                "message": self.message(e.get("code"), e.get("message", "")),
+                "engine_message": e.get("message", ""),
+            }
+            for e in errors
+        ]
 
     def public_table(self, event, round_, match, visible: bool) -> tuple[str, str, dict]:
         """The public table page: (page template, live fragment template, its context)."""

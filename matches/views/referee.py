@@ -15,7 +15,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -26,6 +25,7 @@ from matches.models import Confirmation, DealReport, Event, RefereeLink, Round, 
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.results.messages import REFUSALS
 from matches.views.deal_viewer import render_viewer
 
 
@@ -126,7 +126,10 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         "can_report": False,
         "entry": entry or form.blank(table),
         "checked": checked,
-        "problems": form.describe(problems or []),
+        "problems": [
+            {**p, "text": p.get("text") or str(REFUSALS.get(p.get("code"), ""))}
+            for p in form.describe(problems or [])
+        ],
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
         "pin_sides": [],
@@ -344,20 +347,9 @@ def _back(request, back: str):
     return redirect(back)
 
 
-_REFUSALS = {
-    "wrong_pin": gettext_lazy("队长密码不对。"),
-    "pin_locked": gettext_lazy("队长密码错误次数过多，请稍后再试，或请组织者确认。"),
-    "permission_denied": gettext_lazy("你无权确认这份成绩。"),
-    "not_pending": gettext_lazy("这份成绩已不在等待确认。"),
-    "round_closed": gettext_lazy("本轮已结束，只有组织者可以更正成绩。"),
-    "no_confirmation": gettext_lazy("本赛事的成绩无需确认。"),
-    "bad_side": gettext_lazy("请说明是哪一方的队长。"),
-}
-
-
 def result_message(exc: ResultError) -> str:
     """A refusal in the page's language (the service's messages are English)."""
-    return _REFUSALS.get(exc.code, exc.message)
+    return str(REFUSALS.get(exc.code, exc.message))
 
 
 @never_cache

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
 from matches.games.giog import draw, public, results, standings, viewer
+from matches.games.giog import messages as game_messages
 from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.referee import ResultForm
@@ -30,6 +31,8 @@ class GiogAdapter(GameAdapter):
     column_note_template = "giog/public/_columns_note.html"
     settings_form = "matches.games.giog.settings_form.GiogSettingsForm"
     result_form = ResultForm()
+    messages = game_messages.MESSAGES
+    rule_names = game_messages.RULE_NAMES
     player_columns = (
         ("points_display", gettext_lazy("积分"), True),
         ("pieces", gettext_lazy("赢子"), True),

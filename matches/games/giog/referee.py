@@ -10,8 +10,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext_lazy
-
 from matches.api.documents import DocumentError, parse_json_text
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.standings import numbered
@@ -20,19 +18,7 @@ from matches.results.errors import ResultError
 MAX_HAND_RECORD = 512 * 1024
 MAX_WON = 32
 
-#: The referee's words for the engine's codes (the engine's messages are English).
-CODE_TEXT = {
-    "won_total": gettext_lazy("各家赢子之和须等于在场棋子数"),
-    "not_whole_tricks": gettext_lazy("赢子数须是人数的整数倍（每墩每家出子相同）"),
-    "missing_seat": gettext_lazy("每个座位都须填赢子数（没有赢子填 0）"),
-    "negative_won": gettext_lazy("赢子数不能为负"),
-    "too_many_beheaded": gettext_lazy("只有两只将帅，最多两人被斩首"),
-    "duplicate_beheaded": gettext_lazy("同一座位重复斩首"),
-    "players_mismatch": gettext_lazy("人数与本桌座位数不符"),
-    "play_log_mismatch": gettext_lazy("成绩与手谱回放不符"),
-    "hand_incomplete": gettext_lazy("手谱未打完"),
-    "bad_won": gettext_lazy("赢子数须为整数"),
-}
+from matches.games.giog.messages import MESSAGES as CODE_TEXT  # noqa: E402
 
 
 def _int(value) -> int | None:

@@ -13,6 +13,7 @@ from matches.draw import service as draw
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
 from matches.games.errors import BadDocument, RuleViolation
+from matches.games.gouji import messages as game_messages
 from matches.games.gouji import public, results, standings, viewer
 from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji.engine.game import GoujiGame
@@ -32,6 +33,8 @@ class GoujiAdapter(GameAdapter):
     site_title = gettext_lazy("够级赛事")
     settings_form = "matches.games.gouji.settings_form.RulesForm"
     result_form = ResultForm()
+    messages = game_messages.MESSAGES
+    rule_names = game_messages.RULE_NAMES
     #: the player standings: (row key, title, numeric)
     player_columns = (
         ("union", gettext_lazy("联邦"), False),

@@ -21,41 +21,9 @@ SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
 MAX_PLAY_LOG = 2 * 1024 * 1024
 
-#: Short Chinese names of the rules a summary can break (the engine's messages are English).
-RULE_NAMES = {
-    "R20": _("开点"),
-    "R21": _("烧牌"),
-    "R22": _("烧牌与反烧"),
-    "R23": _("无头"),
-    "R27": _("闷"),
-    "R29": _("革命"),
-    "R30": _("名次"),
-    "R34": _("宣点"),
-    "R35": _("点贡"),
-}
-#: What each engine code means, in the referee's words.
-CODE_TEXT = {
-    "finish_not_permutation": _("出完顺序须包含全部六个座位，每个座位一次"),
-    "revolution_disabled": _("本赛事规则不允许革命"),
-    "two_revolutions": _("两家以上革命：此局作废重发"),
-    "revolutionary_played": _("革命者不出牌，不能烧、被烧或闷人"),
-    "revolutionary_point": _("革命者不能开点"),
-    "revolution_place": _("革命者的名次不对"),
-    "special_not_allowed": _("本赛事规则不允许特殊宣点"),
-    "special_failed_undeclared": _("只有宣布特点的座位才能标为特点失败"),
-    "false_burner_out": _("诈烧者立即出局，不能再烧或被烧"),
-    "burn_self": _("不能烧自己"),
-    "burn_by_head_rival": _("对头不能烧"),
-    "burn_without_point": _("烧牌须先开点"),
-    "counter_without_burn": _("反烧须对应一次被中断的烧牌"),
-    "burned_finished_first": _("被烧者不能先于烧牌者出完"),
-    "suffocation_without_hold_three": _("闷须有人憋三"),
-    "suffocated_self": _("不能闷自己"),
-    "suffocated_twice": _("同一座位只能被闷一次"),
-    "play_log_mismatch": _("成绩与牌谱回放不符"),
-    "play_log_incomplete": _("牌谱未打完"),
-    "incomplete_row": _("有一行未填完整"),
-}
+from matches.games.gouji.messages import MESSAGES as CODE_TEXT  # noqa: E402
+from matches.games.gouji.messages import RULE_NAMES  # noqa: E402
+
 DECLARATION_LABELS = {"clear": _("明点"), "unclear": _("暗点"), "special": _("特殊")}
 BURN_OUTCOME_LABELS = {
     "success": _("烧成"),
