@@ -7,6 +7,7 @@ htmx (`.../check`); the same URLs render the full page when JavaScript is off.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -105,6 +106,17 @@ def _form(event):
     return adapter_for(event).result_form
 
 
+DEAL_STATES = ("entering", "queued", "sent", "pending", "final", "disputed")
+
+
+def deal_state_words() -> str:
+    """The state line's words (JSON) for the phone's script: the same wording as the page."""
+    from django.template.loader import render_to_string
+
+    return json.dumps({state: render_to_string("referee/_deal_word.html", {"state": state}).strip()
+                       for state in DEAL_STATES}, ensure_ascii=False)
+
+
 def table_context(access: Access, entry=None, checked=None, problems: list | None = None) -> dict:
     """The referee's table page: the shared part, then the game's form adds its own."""
     table = access.table
@@ -161,6 +173,8 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
             }
         )
         context["pin_sides"] = pin_sides(access, open_report)
+        context["deal_state"] = open_report.state if open_report else "entering"
+        context["deal_state_words"] = deal_state_words()
         if playable:
             context["check_url"] = access.url("check", number=number)
             context["submit_url"] = access.url("submit", number=number)
