@@ -30,7 +30,6 @@ MESSAGES = {
     "revolution_not_allowed": _("手中有2或王的座位不能革命"),
     "two_revolutions": _("两家以上革命：此局作废重发"),
     "revolutionary_played": _("革命者不出牌，不能烧、被烧或闷人"),
-    "revolution_rival_point_missing": _("革命者的对头自动开点，须勾选开点"),
     "revolutionary_point": _("革命者不能开点"),
     "revolution_place": _("革命者的名次不对"),
     "special_not_allowed": _("本赛事规则不允许特殊宣点"),
