@@ -402,3 +402,13 @@ def test_the_correction_form_refreshes_its_verdict_partial(setup):
     )
     html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
     assert html.startswith('<div id="verdict"') and 'data-rule="R30"' in html
+
+
+def test_one_card_is_singular_in_english(setup, settings):
+    """'1 cards' no more: the tributes owed use a plural form (issue 16)."""
+    deal = results.deal_for(setup.match, 1)
+    deal.tributes_owed = [{"from": 6, "to": 1, "kind": "place", "cards": 1},
+                          {"from": 4, "to": 3, "kind": "place", "cards": 2}]
+    deal.save()
+    html = Client(HTTP_ACCEPT_LANGUAGE="en").get(link_url(setup)).content.decode()
+    assert "1 card<" in html and "2 cards<" in html and "1 cards" not in html
