@@ -1,5 +1,6 @@
 """The table's phone loses its connection (issue 16): what was tapped survives a reload, and a
 submission made offline is kept on the phone and arrives exactly once when the network is back."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,9 @@ from .test_table_confirmation import table_setup  # noqa: F401 (fixture)
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(live_server, phone_page,
-                                                                       table_setup):  # noqa: F811
+def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(
+    live_server, phone_page, table_setup
+):  # noqa: F811
     page = phone_page
     url = f"{live_server.url}/ref/{table_setup['link'].token}/"
     page.goto(url)
@@ -29,8 +31,11 @@ def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(live_serve
     page.locator("input[name='point_3']").check()
     expect(page.locator("#verdict-ok")).to_contain_text("A +2")
     # The verdict sits next to the seat buttons, above the rest of the form.
-    verdict_y = page.locator("#verdict").bounding_box()["y"]
-    assert verdict_y < page.locator("input[name='point_3']").bounding_box()["y"]
+    above = (
+        "document.getElementById('verdict').getBoundingClientRect().top < "
+        "document.querySelector(\"input[name='point_3']\").getBoundingClientRect().top"
+    )
+    page.wait_for_function(above)
 
     page.context.set_offline(True)
     page.locator("#submit-deal").click()
@@ -44,4 +49,6 @@ def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(live_serve
     page.reload()
     page.wait_for_timeout(6000)
     assert DealReport.objects.count() == 1
-    assert page.evaluate("JSON.parse(localStorage.getItem('gouji-table-queue') || '[]').length") == 0
+    assert (
+        page.evaluate("JSON.parse(localStorage.getItem('gouji-table-queue') || '[]').length") == 0
+    )

@@ -53,7 +53,7 @@ def _captain_actor(union: Union) -> permissions.Actor:
 
 
 def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None = True) -> None:
-    """The table's referee reports deal `number`; the losing union's captain confirms (or not)."""
+    """The table's referee reports deal `number`; both captains confirm (or the loser disputes)."""
     link = RefereeLink.objects.filter(
         table=match.table, revoked_at__isnull=True
     ).first() or RefereeLink.objects.create(table=match.table, label="demo")
@@ -68,11 +68,15 @@ def report_deal(match, number: int, rng: random.Random, *, confirm: bool | None 
     else:
         raise RuntimeError("could not make a valid demo result")
     if report.state == report.State.PENDING and confirm is not None:
-        # The captain of the union the result makes lose confirms it (results service rule).
+        # Both unions' captains agree (docs/results.md); a dispute comes from the losing union.
         loser = match.union_a if (report.score_a or 0) < 0 else match.union_b
-        results.confirm_report(
-            report, _captain_actor(loser), agrees=confirm, note="" if confirm else "名次记错了"
-        )
+        if confirm:
+            for union in (match.union_a, match.union_b):
+                results.confirm_report(report, _captain_actor(union), agrees=True)
+        else:
+            results.confirm_report(
+                report, _captain_actor(loser), agrees=False, note="名次记错了", reason="finish"
+            )
 
 
 def play_match(match, rng: random.Random) -> None:
