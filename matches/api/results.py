@@ -307,7 +307,12 @@ def submit_deal_report(request, table_id: int, number: int):
         raise _not_found("match at this table")
     try:
         if not permissions.can_enter_results(actor, table):
-            raise ResultError("permission_denied", "you do not referee this table", status=403)
+            raise ResultError(
+                "permission_denied",
+                "you do not referee this table",
+                status=403,
+                params={"action": "enter"},
+            )
         deal = results.deal_for(match, number)
         report, created = results.submit_report(
             deal,

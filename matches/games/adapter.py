@@ -20,6 +20,45 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+
+class _Numbers(dict):
+    """A message's numbers; one an engine call did not give shows as "?" (never a crash)."""
+
+    def __missing__(self, key):
+        return "?"
+
+
+def fill(template: str, params: dict | None) -> str:
+    """`template` (a catalogue message, "%(seat)s 号座…") with the error's numbers."""
+    if "%(" not in template:
+        return template
+    numbers = _Numbers(
+        {
+            k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v
+            for k, v in (params or {}).items()
+        }
+    )
+    try:
+        return template % numbers
+    except (TypeError, ValueError):
+        return template
+
+
+def describe_error(messages: dict, error: dict) -> str:
+    """One engine error for a person, in the active language: its catalogue message (a game's
+    `messages.MESSAGES`) with its numbers, after the play log's step when it comes from a
+    replay. "" when the catalogue has no message for its code."""
+    text = messages.get(error.get("code") or "")
+    if text is None:
+        return ""
+    text = fill(str(text), error.get("params"))
+    action = error.get("action")
+    if isinstance(action, int) and not isinstance(action, bool):
+        return _("牌谱第 %(n)s 步：") % {"n": action + 1} + text
+    return text
+
 
 class GameAdapter:
     #: machine name, stored in `Event.game`
@@ -100,9 +139,14 @@ class GameAdapter:
     messages: dict = {}
     rule_names: dict = {}
 
-    def message(self, code: str, default: str = "") -> str:
+    def message(self, code: str, params: dict | None = None, default: str = "") -> str:
+        """The message of an engine code in the active language, its numbers (`params`: seats,
+        places, burn numbers) filled in; `default` for a code the catalogue lacks."""
         text = self.messages.get(code or "")
-        return str(text) if text is not None else default
+        return fill(str(text), params) if text is not None else default
+
+    def describe_error(self, error: dict) -> str:
+        return describe_error(self.messages, error)
 
     def describe_errors(self, errors: list[dict]) -> list[dict]:
         """The engine's errors for a person: `message` in the active language, the engine's own
@@ -110,7 +154,7 @@ class GameAdapter:
         return [
             {
                 **e,
-                "message": self.message(e.get("code"), e.get("message", "")),
+                "message": self.describe_error(e) or e.get("message", ""),
                 "engine_message": e.get("message", ""),
             }
             for e in errors

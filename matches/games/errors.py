@@ -12,14 +12,19 @@ from __future__ import annotations
 
 
 class RuleViolation(Exception):
-    def __init__(self, rule: str | None, code: str, message: str):
+    def __init__(self, rule: str | None, code: str, message: str, **params):
         super().__init__(message)
         self.rule = rule
         self.code = code
         self.message = message
+        # The numbers of the message (seats, places, counts), for a translation to fill in.
+        self.params = params
 
     def as_dict(self) -> dict:
-        return {"rule": self.rule, "code": self.code, "message": self.message}
+        error = {"rule": self.rule, "code": self.code, "message": self.message}
+        if self.params:
+            error["params"] = dict(self.params)
+        return error
 
 
 class BadDocument(Exception):

@@ -46,7 +46,9 @@ class ResultError(Exception):
 
     def problems(self) -> list[dict]:
         """The refusal as the list of problems a form shows."""
-        return self.errors or [{"rule": self.rule, "code": self.code, "message": self.message}]
+        return self.errors or [
+            {"rule": self.rule, "code": self.code, "message": self.message, "params": self.params}
+        ]
 
 
 @dataclass

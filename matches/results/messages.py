@@ -1,27 +1,58 @@
 """Refusals of the results service in the request's language.
 
-The service raises `ResultError` with a stable code and an English message; the engine's errors
-(`errors`) carry their game's codes. Pages and the API show `localized(exc, adapter)`: the
-shared refusals below, and each engine error from its game's catalogue
-(`matches/games/<game>/messages.py`, reached through the adapter)."""
+The service raises `ResultError` with a stable code, an English message and the message's
+numbers (`params`); the engine's errors (`errors`) carry their game's codes. Pages and the API
+show `localized(exc, adapter)` / `refusal(exc)`: the shared refusals below, with their numbers
+filled in, and each engine error from its game's catalogue (`matches/games/<game>/messages.py`,
+reached through the adapter). tests/games/test_messages.py checks that every code the service
+raises has a message here in zh-hans and in English.
+"""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from matches.games.adapter import fill
+
 REFUSALS = {
     "wrong_pin": _("队长密码不对。"),
-    "pin_locked": _("队长密码错误次数过多，请稍后再试，或请组织者确认。"),
-    "permission_denied": _("你无权确认这份成绩。"),
+    "pin_locked": _("队长密码错误次数过多，请 %(minutes)s 分钟后再试，或请组织者确认。"),
+    "permission_denied": _("你无权这样做。"),
+    "permission_denied:enter": _("你不是这张牌桌的裁判，不能提交成绩。"),
+    "permission_denied:confirm": _("你无权确认这份成绩。"),
+    "permission_denied:correct": _("只有本赛事的组织者可以更正成绩。"),
+    "permission_denied:decide": _("只有本赛事的组织者可以裁决成绩。"),
+    "permission_denied:recheck": _("只有本赛事的组织者可以复核成绩。"),
     "not_pending": _("这份成绩已不在等待确认。"),
     "round_closed": _("本轮已结束，只有组织者可以更正成绩。"),
+    "round_not_published": _("本轮还没有公布。"),
     "no_confirmation": _("本赛事的成绩无需确认。"),
     "bad_side": _("请说明是哪一方的队长。"),
     "bad_reason": _("请选择异议原因。"),
-    "deal_disputed": _("本局有争议，由组织者裁决。"),
+    "deal_disputed": _("第 %(n)s 局有争议，由组织者裁决。"),
     "already_final": _("本局已有生效的成绩，只有组织者可以更正。"),
-    "previous_deal_open": _("上一局的成绩尚未生效：先确认上一局。"),
+    "previous_deal_open": _("第 %(previous)s 局的成绩尚未生效：先确认第 %(previous)s 局。"),
+    "no_such_deal": _("没有第 %(n)s 局。"),
+    "deal_gone": _("这一局已不存在（本轮可能已重新编排），请重新打开本桌。"),
+    "table_gone": _("这张牌桌已不存在（本轮可能已重新编排），请重新打开本桌。"),
+    "reason_required": _("更正成绩须写明原因。"),
+    "idempotency_key_reused": _("这个请求编号已用于本局的另一份提交，请换一个新编号再发。"),
+    "bad_document": _("成绩或牌谱无法读取。"),
+    "inconsistent_result": _("与规则不符，不能提交。"),
 }
+
+
+def refusal_text(code: str, params: dict | None = None, default: str = "") -> str:
+    """The refusal `code` in the active language with its numbers filled in; `default` for a
+    code without an entry."""
+    params = params or {}
+    text = REFUSALS.get(f"{code}:{params.get('action')}") or REFUSALS.get(code or "")
+    return fill(str(text), params) if text is not None else default
+
+
+def refusal(exc) -> str:
+    """A `ResultError` in the active language (the service's English text for an unknown code)."""
+    return refusal_text(exc.code, exc.params, exc.message)
 
 
 def localized(exc, adapter=None) -> dict:
@@ -34,5 +65,5 @@ def localized(exc, adapter=None) -> dict:
         more = len(data["errors"]) - 1
         data["detail"], data["message"] = exc.message, first if not more else f"{first} (+{more})"
     elif exc.code in REFUSALS:
-        data["detail"], data["message"] = exc.message, str(REFUSALS[exc.code])
+        data["detail"], data["message"] = exc.message, refusal(exc)
     return data

@@ -48,8 +48,10 @@ from matches.results.errors import Checked, ResultError
 from matches.signals import deal_result_changed
 
 
-def _forbidden(message: str) -> ResultError:
-    return ResultError("permission_denied", message, status=403)
+def _forbidden(message: str, action: str) -> ResultError:
+    """403; `action` (enter, confirm, correct, decide, recheck) picks the refusal's wording in
+    the page's language (matches/results/messages.py)."""
+    return ResultError("permission_denied", message, status=403, params={"action": action})
 
 
 # --- deals --------------------------------------------------------------------------------------
@@ -63,7 +65,9 @@ def deal_for(match: Match, number: int) -> Deal:
     """
     event = match.round.event
     if number < 1:
-        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+        raise ResultError(
+            "no_such_deal", f"deal {number} does not exist", status=404, params={"n": number}
+        )
     existing = Deal.objects.filter(match=match, number=number).first()
     if existing is not None:
         return existing
@@ -73,6 +77,7 @@ def deal_for(match: Match, number: int) -> Deal:
                 "no_such_deal",
                 f"a match has {event.deals_per_match} deals; deal {number} is not played",
                 status=404,
+                params={"n": number},
             )
         is_extra = True
     else:
@@ -226,6 +231,7 @@ def _require_previous_final(deal: Deal) -> None:
             "previous_deal_open",
             f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
             status=409,
+            params={"n": deal.number, "previous": deal.number - 1},
             rule="R35",
         )
 
@@ -293,7 +299,7 @@ def submit_report(
                 raise ResultError("table_gone", "this match has no table", status=409)
             # Permission first: a retry's key must not reveal another table's report.
             if not can_enter_results(actor, match.table):
-                raise _forbidden("you do not referee this table")
+                raise _forbidden("you do not referee this table", "enter")
             # One query for every check on the deal's earlier reports (usually there are none).
             reports = DealReport.objects.filter(deal=deal)
             earlier = list(reports.values_list("pk", "state", "idempotency_key"))
@@ -308,12 +314,14 @@ def submit_report(
                     "already_final",
                     f"deal {deal.number} already has a final result; an organiser can correct it",
                     status=409,
+                    params={"n": deal.number},
                 )
             if DealReport.State.DISPUTED in states:
                 raise ResultError(
                     "deal_disputed",
                     f"deal {deal.number} is disputed: the organiser decides it",
                     status=409,
+                    params={"n": deal.number},
                 )
             _require_previous_final(deal)
             checked = check_report(deal, None, summary, play_log)
@@ -409,7 +417,7 @@ def confirm_report(
                     raise ResultError(
                         "no_confirmation", "this event needs no confirmation", status=409
                     )
-                raise _forbidden("you may not confirm this result")
+                raise _forbidden("you may not confirm this result", "confirm")
             _require_open_round(deal.match.round)
             # Earlier answers matter for a captain's (their union's) or a repeated answer only.
             answers = (
@@ -485,6 +493,7 @@ def check_captain_pin(match: Match, side: str, pin: str, client: str):
             f"too many wrong PINs: try again in {max(1, (wait + 59) // 60)} min",
             status=429,
             retry_after=wait,
+            params={"minutes": max(1, (wait + 59) // 60)},
         )
     if not pin_matches(union, pin):
         wait = max(ratelimit.CAPTAIN_PIN_FAILURES.fail(s) for s in subjects)
@@ -494,6 +503,7 @@ def check_captain_pin(match: Match, side: str, pin: str, client: str):
                 f"too many wrong PINs: try again in {max(1, (wait + 59) // 60)} min",
                 status=429,
                 retry_after=wait,
+                params={"minutes": max(1, (wait + 59) // 60)},
             )
         raise ResultError("wrong_pin", "this is not the captain's PIN", status=403)
     return union
@@ -505,7 +515,7 @@ def correct_result(
     """An organiser replaces the result of a deal (also how a dispute is decided)."""
     reason = (reason or "").strip()
     if not actor.is_authenticated or not can_manage_event(actor.user, deal.match.round.event):
-        raise _forbidden("only the event's organisers correct results")
+        raise _forbidden("only the event's organisers correct results", "correct")
     if not reason:
         raise ResultError("reason_required", "a correction needs a reason")
     idempotency_key = (idempotency_key or "").strip()[:100]
@@ -587,7 +597,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
     if not actor.is_authenticated or not can_manage_event(
         actor.user, report.deal.match.round.event
     ):
-        raise _forbidden("only the event's organisers decide results")
+        raise _forbidden("only the event's organisers decide results", "decide")
     try:
         with transaction.atomic():
             deal = _lock_deal(report.deal_id)
@@ -659,7 +669,7 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
     clears the flag; a changed one becomes a correction (the old row is kept, superseded).
     Returns the new correction, or None when nothing changed."""
     if not actor.is_authenticated or not can_manage_event(actor.user, deal.match.round.event):
-        raise _forbidden("only the event's organisers recheck results")
+        raise _forbidden("only the event's organisers recheck results", "recheck")
     with transaction.atomic():
         deal = _lock_deal(deal.pk)
         final = DealReport.objects.final().filter(deal=deal).first()

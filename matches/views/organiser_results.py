@@ -22,6 +22,7 @@ from matches.models.event import new_captain_pin
 from matches.permissions import Actor, can_run_event
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.results.messages import refusal
 from matches.views.deal_viewer import render_viewer
 from matches.views.referee import render_form, run_check, seats_of
 
@@ -211,7 +212,7 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
     try:
         changed = results.recheck_deal(deal, Actor(user=request.user))
     except ResultError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal(exc))
     else:
         if changed is None:
             messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
@@ -386,7 +387,7 @@ def decide_report(request, event_id: int, report_id: int):
             report, Actor(user=request.user), (request.POST.get("note") or "")[:2000]
         )
     except ResultError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, refusal(exc))
     else:
         deal_name = adapter_for(event).deal_name(report.deal.number)
         messages.success(

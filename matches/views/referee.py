@@ -26,7 +26,7 @@ from matches.models import Confirmation, DealReport, Event, RefereeLink, Round, 
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
-from matches.results.messages import REFUSALS
+from matches.results.messages import refusal, refusal_text
 from matches.views.deal_viewer import render_viewer
 
 
@@ -113,8 +113,13 @@ def deal_state_words() -> str:
     """The state line's words (JSON) for the phone's script: the same wording as the page."""
     from django.template.loader import render_to_string
 
-    return json.dumps({state: render_to_string("referee/_deal_word.html", {"state": state}).strip()
-                       for state in DEAL_STATES}, ensure_ascii=False)
+    return json.dumps(
+        {
+            state: render_to_string("referee/_deal_word.html", {"state": state}).strip()
+            for state in DEAL_STATES
+        },
+        ensure_ascii=False,
+    )
 
 
 def table_context(access: Access, entry=None, checked=None, problems: list | None = None) -> dict:
@@ -139,7 +144,7 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         "entry": entry or form.blank(table),
         "checked": checked,
         "problems": [
-            {**p, "text": p.get("text") or str(REFUSALS.get(p.get("code"), ""))}
+            {**p, "text": p.get("text") or refusal_text(p.get("code"), p.get("params"))}
             for p in form.describe(problems or [])
         ],
         "confirmable": [],
@@ -363,7 +368,7 @@ def _back(request, back: str):
 
 def result_message(exc: ResultError) -> str:
     """A refusal in the page's language (the service's messages are English)."""
-    return str(REFUSALS.get(exc.code, exc.message))
+    return refusal(exc)
 
 
 @never_cache

@@ -11,14 +11,15 @@ import uuid
 from dataclasses import dataclass, field
 
 from matches.api.documents import DocumentError, parse_json_text
+from matches.games.adapter import describe_error
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
+from matches.games.giog.messages import MESSAGES as CODE_TEXT
+from matches.games.giog.messages import RULE_NAMES
 from matches.games.giog.standings import numbered
 from matches.results.errors import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
 MAX_WON = 32
-
-from matches.games.giog.messages import MESSAGES as CODE_TEXT  # noqa: E402
 
 
 def _int(value) -> int | None:
@@ -57,6 +58,7 @@ class HandEntry:
                         "rule": "G10",
                         "code": "bad_won",
                         "message": f"seat {seat}: {text!r} is not a count",
+                        "params": {"seat": seat},
                     }
                 )
         entry.beheaded = [s for s in seats if data.get(f"beheaded_{s}")]
@@ -111,7 +113,14 @@ class HandEntry:
 
 
 def describe(errors: list[dict]) -> list[dict]:
-    return [{**e, "text": CODE_TEXT.get(e.get("code") or "", "")} for e in errors]
+    return [
+        {
+            **e,
+            "rule_name": RULE_NAMES.get(e.get("rule") or "", ""),
+            "text": describe_error(CODE_TEXT, e),
+        }
+        for e in errors
+    ]
 
 
 def hand_rows(rows: list[dict], names: dict) -> list[dict]:

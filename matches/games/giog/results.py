@@ -73,6 +73,7 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                     "code": "players_mismatch",
                     "message": f"the hand record is for {record.get('players')} players; "
                     f"this table seats {seats}",
+                    "params": {"players": record.get("players"), "seats": seats},
                 }
             )
         if not replay_verdict["valid"]:
@@ -83,6 +84,8 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                     "rule": error.get("rule"),
                     "code": error.get("code", "illegal_play"),
                     "message": f"hand record, {where}: {error.get('message', '')}",
+                    "action": error.get("action"),
+                    "params": error.get("params") or {},
                 }
             )
         elif not replay_verdict["complete"]:
@@ -116,6 +119,7 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                 "code": "players_mismatch",
                 "message": f"the summary is for {summary.get('players')} players; this "
                 f"table seats {seats}",
+                "params": {"players": summary.get("players"), "seats": seats},
             }
         )
     try:

@@ -1,73 +1,109 @@
 """Gou Ji's rule messages in the page's language, keyed by the engine's codes.
 
-The engine (pure, English) returns `{"rule", "code", "message"}`; pages and the API show
-`MESSAGES[code]` translated into the request's language (zh-hans msgids, English in
-locale/en). tests/games/test_messages.py fails when an engine code has no entry here.
+The engine (pure, English) returns `{"rule", "code", "message", "params"?}`; pages and the API
+show `MESSAGES[code]` translated into the request's language (zh-hans msgids, English in
+locale/en) with the error's `params` (seats, places, burn numbers) filled in
+(`GameAdapter.message`). tests/games/test_messages.py fails when an engine code has no entry
+here, when an entry lacks a translation, or when it names a number some engine call does not
+give.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-#: Short names of the rules a report can break.
+#: Short names of the rules (and the project's decisions, D…) a report can break.
 RULE_NAMES = {
+    "R1": _("座位"),
+    "R3": _("整副牌"),
+    "R5": _("牌的写法"),
+    "R6": _("牌型"),
+    "R9": _("张数"),
+    "R10": _("大小"),
+    "R11": pgettext_lazy("rule name", "小王"),
+    "R12": pgettext_lazy("rule name", "大王"),
+    "R15": _("出牌顺序"),
+    "R16": pgettext_lazy("rule name", "不要"),
+    "R18": _("首家与手牌"),
+    "R19": _("对头让牌"),
     "R20": _("开点"),
     "R21": _("烧牌"),
     "R22": _("烧牌与反烧"),
     "R23": _("无头"),
+    "R25": _("应答末手"),
+    "R26": _("憋三"),
     "R27": _("闷"),
+    "R28": _("憋四"),
     "R29": _("革命"),
     "R30": _("名次"),
     "R34": _("宣点"),
     "R35": _("点贡"),
-    "D11": _("革命时对头自动开点"),
+    "D5": _("诈烧出局"),
+    "D10": _("发牌"),
+    "D11": _("烧牌者的名次"),
 }
 
 MESSAGES = {
     # settle: a summary of a deal
-    "finish_not_permutation": _("出完顺序须包含全部六个座位，每个座位一次"),
-    "revolution_disabled": _("本赛事规则不允许革命"),
-    "revolution_not_allowed": _("手中有2或王的座位不能革命"),
-    "two_revolutions": _("两家以上革命：此局作废重发"),
-    "revolutionary_played": _("革命者不出牌，不能烧、被烧或闷人"),
-    "revolutionary_point": _("革命者不能开点"),
-    "revolution_place": _("革命者的名次不对"),
-    "special_not_allowed": _("本赛事规则不允许特殊宣点"),
-    "special_failed_undeclared": _("只有宣布特点的座位才能标为特点失败"),
-    "false_burner_out": _("诈烧者立即出局，不能再烧或被烧"),
-    "burn_self": _("不能烧自己"),
-    "burn_by_head_rival": _("对头不能烧"),
-    "burn_without_point": _("烧牌须先开点"),
-    "burn_requires_point": _("烧牌须先开点"),
-    "burner_not_top_two": _("够级生效时烧牌者出完只能是第一或第二名，不能落在后面"),
-    "counter_without_burn": _("反烧须对应一次被中断的烧牌"),
-    "burned_finished_first": _("被烧者不能先于烧牌者出完"),
-    "suffocation_without_hold_three": _("闷须有人憋三"),
-    "suffocated_self": _("不能闷自己"),
-    "suffocated_twice": _("同一座位只能被闷一次"),
-    "hold_three": _("憋三：手中的3须留作最后一手，且不能带别的牌"),
-    "hold_four": _("憋四：手中的4须按规则留到最后"),
+    "finish_not_permutation": _("出完顺序（%(finish)s）须包含全部六个座位，每个座位一次"),
+    "revolution_disabled": _("%(seat)s 号座宣布革命，但本赛事规则不允许革命"),
+    "revolution_not_allowed": _("%(seat)s 号座手中有 2 或王，不能革命"),
+    "two_revolutions": _("%(seats)s 号座都宣布革命：两家以上革命，此局作废重发"),
+    "revolutionary_played": _("革命者 %(seat)s 号座不出牌，不能烧、被烧或闷人"),
+    "revolutionary_point": _("革命者 %(seat)s 号座不能开点：其对头从一开始就无头"),
+    "revolution_place": _("革命者 %(seat)s 号座是第 %(place)s 名，应为第 %(expected)s 名"),
+    "special_not_allowed": _("%(seat)s 号座宣布特点，但本赛事规则不允许特殊宣点"),
+    "special_failed_undeclared": _("%(seat)s 号座没有宣布特点，不能标为特点失败"),
+    "false_burner_out": _(
+        "烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：%(seat)s 号座在烧 %(earlier)s "
+        "诈烧，已立即出局，不能再烧或被烧"
+    ),
+    "burn_self": _("烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：不能烧自己"),
+    "burn_by_head_rival": _(
+        "烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：对头应答不算烧牌，只有非对头才能烧"
+    ),
+    "burn_without_point": _("烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：烧牌须先开点"),
+    "burn_requires_point": _("%(seat)s 号座没有开点，不能烧牌"),
+    "burner_not_top_two": _(
+        "烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：够级生效时烧牌者出完只能是前 "
+        "%(top)s 名，不能是第 %(place)s 名"
+    ),
+    "counter_without_burn": _(
+        "烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：反烧须紧跟在被它中断的 %(burned)s "
+        "号座的烧牌之后，且那次烧牌记为“被中断”"
+    ),
+    "burned_finished_first": _(
+        "烧 %(burn)s（%(burner)s 号座烧 %(burned)s 号座）：被烧者不能先于烧牌者出完"
+    ),
+    "suffocation_without_hold_three": _("本赛事规则不用憋三，没有闷"),
+    "suffocated_self": _("%(seat)s 号座不能闷自己"),
+    "suffocated_twice": _("%(seat)s 号座被记为闷了两次"),
+    "forced_place": _("%(seat)s 号座是第 %(place)s 名，但诈烧者和被闷者须排在剩下的最后几名"),
+    "hold_three": _("%(seat)s 号座憋三：手中的 3 须留作最后一手，且不能带别的牌"),
+    "hold_four": _("%(seat)s 号座没有 3，憋四：手中的 4 须留作最后一手，且不能带别的牌"),
     "unsupported": _("按本赛事规则暂不支持回放这种革命"),
     # replay: a play log
+    "bad_action": _("牌谱中有无法识别的动作"),
     "bad_cards": _("牌的写法不对"),
-    "bad_leader": _("首家不对"),
+    "bad_leader": _("首家须是 1 到 6 号座，不能是 %(leader)s"),
     "bad_seat": _("座位号不对"),
-    "cards_not_held": _("出的牌不在手中"),
+    "cards_not_held": _("%(seat)s 号座手中没有这些牌"),
     "deal_over": _("本局已结束，不能再出牌"),
     "does_not_beat": _("出的牌管不上桌上的牌"),
-    "empty_hand": _("开局时这个座位没有牌"),
-    "must_lead": _("首出的座位必须出牌"),
+    "empty_hand": _("开局时 %(seat)s 号座没有牌"),
+    "must_lead": _("%(seat)s 号座是首家，必须出牌"),
     "not_a_hand": _("这不是一手合法的牌型"),
-    "not_your_turn": _("还没轮到这个座位出牌"),
-    "passed_may_not_burn": _("本圈已经不要的座位不能烧牌"),
-    "already_passed": _("这个座位本轮已经不要了"),
+    "not_your_turn": _("还没轮到 %(seat)s 号座"),
+    "passed_may_not_burn": _("%(seat)s 号座本圈已经不要，不能再烧牌"),
+    "already_passed": _("%(seat)s 号座本圈已经不要了"),
     "already_yielded": _("对头每手最多让一次"),
     "no_yield": _("应答最后一手牌时不能让"),
-    "yield_not_head_rival": _("只有出牌者的对头可以让牌"),
-    "seat_out": _("这个座位已经出完"),
-    "size_mismatch": _("出的张数与桌上这手牌不同"),
-    "too_many_cards": _("某种牌发出的张数超过整副牌"),
-    "uneven_deal": _("发牌后各座位的张数须相同"),
+    "yield_not_head_rival": _("只有 %(owner)s 号座的对头可以让牌"),
+    "seat_out": _("%(seat)s 号座已经出完"),
+    "size_mismatch": _("出的张数（%(size)s）与桌上这手牌（%(top)s）不同"),
+    "too_many_cards": _("有一种牌发出了 %(dealt)s 张，整副牌只有 %(deck)s 张"),
+    "uneven_deal": _("整副发完时每个座位应有 %(per_seat)s 张，%(seat)s 号座有 %(held)s 张"),
     # the service and the form
     "play_log_mismatch": _("成绩与牌谱回放不符"),
     "play_log_incomplete": _("牌谱未打完"),

@@ -14,15 +14,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.api.documents import DocumentError, parse_json_text
+from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.games.gouji.messages import MESSAGES as CODE_TEXT
+from matches.games.gouji.messages import RULE_NAMES
 from matches.results.errors import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
 MAX_PLAY_LOG = 2 * 1024 * 1024
-
-from matches.games.gouji.messages import MESSAGES as CODE_TEXT  # noqa: E402
-from matches.games.gouji.messages import RULE_NAMES  # noqa: E402
 
 DECLARATION_LABELS = {"clear": _("明点"), "unclear": _("暗点"), "special": _("特殊")}
 BURN_OUTCOME_LABELS = {
@@ -205,7 +205,7 @@ def describe(errors: list[dict]) -> list[dict]:
             {
                 **error,
                 "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-                "text": CODE_TEXT.get(error.get("code") or "", ""),
+                "text": describe_error(CODE_TEXT, error),
             }
         )
     return described

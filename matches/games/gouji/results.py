@@ -91,6 +91,8 @@ def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dic
                 "rule": error.get("rule"),
                 "code": error.get("code", "illegal_play"),
                 "message": f"play log, action {error.get('action')}: {error.get('message', '')}",
+                "action": error.get("action"),
+                "params": error.get("params") or {},
             }
         )
     elif not replay_verdict["complete"]:

@@ -180,6 +180,7 @@ def test_d8_the_window_closes_when_every_seat_that_could_burn_has_declined():
         "rule": "R15",
         "code": "not_your_turn",
         "message": "seat 4 leads, not seat 2",
+        "params": {"seat": 2, "turn": 4},  # the message's numbers, for its translations
     }
 
 

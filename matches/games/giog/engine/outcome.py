@@ -57,8 +57,11 @@ def points_for_places(groups: list[list[int]], table: list[int | Fraction]) -> d
     return points
 
 
-def _error(rule: str, code: str, message: str) -> dict:
-    return {"rule": rule, "code": code, "message": message}
+def _error(rule: str, code: str, message: str, **params) -> dict:
+    error = {"rule": rule, "code": code, "message": message}
+    if params:
+        error["params"] = params  # the numbers of the message, for a translation to fill in
+    return error
 
 
 def check_summary(document: object) -> dict:
@@ -87,11 +90,16 @@ def check_summary(document: object) -> dict:
                 "missing_seat",
                 f"won has no count for seat(s) {', '.join(map(str, absent))}; "
                 "list every seat, zeros included",
+                seats=", ".join(map(str, absent)),
             )
         )
     for seat, count in sorted(won.items()):
         if count < 0:
-            errors.append(_error("G10", "negative_won", f"seat {seat} won {count} pieces"))
+            errors.append(
+                _error(
+                    "G10", "negative_won", f"seat {seat} won {count} pieces", seat=seat, count=count
+                )
+            )
         elif count % players:
             # Every trick takes as many pieces from each player, so a trick is worth a
             # multiple of the number of players.
@@ -102,6 +110,9 @@ def check_summary(document: object) -> dict:
                     f"seat {seat} won {count} pieces, not a multiple of "
                     f"{players} (each trick takes the same number from each "
                     "player)",
+                    seat=seat,
+                    count=count,
+                    players=players,
                 )
             )
     in_play = SET_SIZE - DISTRIBUTION[players][1]
@@ -113,6 +124,9 @@ def check_summary(document: object) -> dict:
                 "won_total",
                 f"won adds up to {total} pieces, but {players} players have "
                 f"{in_play} pieces in play (G4)",
+                total=total,
+                players=players,
+                in_play=in_play,
             )
         )
     if len(set(beheaded)) != len(beheaded):
@@ -123,6 +137,7 @@ def check_summary(document: object) -> dict:
                 "G12",
                 "too_many_beheaded",
                 f"{len(set(beheaded))} players beheaded, but there are only two Generals",
+                count=len(set(beheaded)),
             )
         )
     return {

@@ -106,7 +106,10 @@ class HandState:
         if missing:
             names = ", ".join(describe(p) for p in sorted(missing.elements()))
             raise RuleViolation(
-                "G4", "not_in_hand", f"seat {seat} played {pieces} but does not hold {names}"
+                "G4",
+                "not_in_hand",
+                f"seat {seat} played {pieces} but does not hold {names}",
+                seat=seat,
             )
 
     def _take_from_hand(self, seat: int, pieces: str) -> None:
@@ -121,9 +124,11 @@ class HandState:
                 "G10",
                 "out_of_turn",
                 f"seat {seat} played but seat {self.next_leader} leads this trick",
+                seat=seat,
+                turn=self.next_leader,
             )
         if not pieces:
-            raise RuleViolation("G8", "empty_play", f"seat {seat} led no pieces")
+            raise RuleViolation("G8", "empty_play", f"seat {seat} led no pieces", seat=seat)
         self._check_holds(seat, pieces)
         lead = classify(pieces)
         if lead is None:
@@ -132,6 +137,7 @@ class HandState:
                 "not_a_combination",
                 f"seat {seat} led {pieces}, which is no combination (G5-G7): "
                 "a lead must be a Liab, Dui, Giog or Mui of one colour",
+                seat=seat,
             )
         others = [(seat + k - 1) % self.players + 1 for k in range(1, self.players)]
         self.trick = Trick(
@@ -150,13 +156,20 @@ class HandState:
         expected = self.to_act()
         if seat != expected:
             raise RuleViolation(
-                "G8", "out_of_turn", f"seat {seat} played but it is seat {expected}'s turn"
+                "G8",
+                "out_of_turn",
+                f"seat {seat} played but it is seat {expected}'s turn",
+                seat=seat,
+                turn=expected,
             )
         if len(pieces) != trick.size:
             raise RuleViolation(
                 "G8",
                 "size_mismatch",
                 f"seat {seat} played {len(pieces)} piece(s) on a lead of {trick.size}",
+                seat=seat,
+                size=len(pieces),
+                lead=trick.size,
             )
         self._check_holds(seat, pieces)
         combo = classify(pieces)
@@ -170,6 +183,7 @@ class HandState:
                     "must_compete",
                     f"seat {seat} holds {winners[0]}, which beats every play "
                     f"so far, and must play a winning {trick.lead.name}",
+                    seat=seat,
                 )
         trick.plays.append((seat, pieces))
         if takes:

@@ -29,18 +29,23 @@ def check_setup(record: HandRecord) -> None:
             "too_many_pieces",
             f"the hands and out hold {all_pieces[piece]} × {describe(piece)} "
             f"({piece}); the set has {FULL_SET[piece]}",
+            count=all_pieces[piece],
+            limit=FULL_SET[piece],
         )
     hand_size, out_size = DISTRIBUTION[record.players]
     sizes = {seat: len(pieces) for seat, pieces in record.hands.items()}
     for seat, size in sizes.items():
         if size == 0:
-            raise RuleViolation("G4", "empty_hand", f"seat {seat} holds no pieces")
+            raise RuleViolation("G4", "empty_hand", f"seat {seat} holds no pieces", seat=seat)
         if size > hand_size:
             raise RuleViolation(
                 "G4",
                 "hand_size",
                 f"seat {seat} holds {size} pieces; with {record.players} "
                 f"players each holds {hand_size}",
+                seat=seat,
+                size=size,
+                hand_size=hand_size,
             )
     if len(set(sizes.values())) > 1:
         listing = ", ".join(f"seat {s}: {n}" for s, n in sizes.items())
@@ -52,6 +57,9 @@ def check_setup(record: HandRecord) -> None:
             "out_size",
             f"with {record.players} players {out_size} pieces stay out of "
             f"play, not {len(record.out)}",
+            players=record.players,
+            size=out_size,
+            given=len(record.out),
         )
 
 

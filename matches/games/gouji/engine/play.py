@@ -250,7 +250,9 @@ def start(rules, hands: tuple, leader: int, revolution=()) -> State:
             s.no_point |= 1 << rival
     s.places = tuple(places)
     if not 1 <= leader <= 6:
-        raise RuleViolation("R18", "bad_leader", f"leader must be a seat 1–6, not {leader}")
+        raise RuleViolation(
+            "R18", "bad_leader", f"leader must be a seat 1–6, not {leader}", leader=leader
+        )
     if not s.active(leader):
         leader = _next_active(s, leader)
     s.phase = LEAD
@@ -433,7 +435,7 @@ def apply(state: State, action: Action) -> State:
     if seat not in SEATS:
         raise RuleViolation("R1", "bad_seat", f"there is no seat {seat!r}")
     if state.gone >> seat & 1:
-        raise RuleViolation("R30", "seat_out", f"seat {seat} is out of play")
+        raise RuleViolation("R30", "seat_out", f"seat {seat} is out of play", seat=seat)
     if kind == PLAY:
         role = _play_role(state, seat)
         hand = _check_play(state, seat, cards, role)
@@ -454,7 +456,13 @@ def _play_role(state: State, seat: int) -> int:
     phase = state.phase
     if phase == LEAD:
         if seat != state.turn:
-            raise RuleViolation("R15", "not_your_turn", f"seat {state.turn} leads, not seat {seat}")
+            raise RuleViolation(
+                "R15",
+                "not_your_turn",
+                f"seat {state.turn} leads, not seat {seat}",
+                seat=seat,
+                turn=state.turn,
+            )
         return R_LEAD
     if phase == FOLLOW or phase == FINAL or phase == LAST_ANSWER:
         if seat != state.turn:
@@ -463,13 +471,20 @@ def _play_role(state: State, seat: int) -> int:
                     "R25",
                     "not_your_turn",
                     f"seat {state.turn} answers seat {state.owner}'s last hand first",
+                    seat=seat,
+                    turn=state.turn,
+                    owner=state.owner,
                 )
             if state.passed >> seat & 1:
-                raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
+                raise RuleViolation(
+                    "R16", "already_passed", f"seat {seat} passed in this round", seat=seat
+                )
             raise RuleViolation(
                 "R15",
                 "not_your_turn",
                 f"it is seat {state.turn}'s turn, not {seat}'s",
+                seat=seat,
+                turn=state.turn,
             )
         return R_ANSWER
     if phase == GOUJI or phase == ANSWERED:
@@ -477,12 +492,15 @@ def _play_role(state: State, seat: int) -> int:
         if seat == state.turn:
             return R_WINDOW_LEAD if phase == ANSWERED else R_ANSWER
         if seat == owner:
-            raise RuleViolation("R19", "not_your_turn", f"seat {seat} cannot answer its own hand")
+            raise RuleViolation(
+                "R19", "not_your_turn", f"seat {seat} cannot answer its own hand", seat=seat
+            )
         if state.passed >> seat & 1:
             raise RuleViolation(
                 "R21",
                 "passed_may_not_burn",
                 f"seat {seat} passed in this round and may not burn",
+                seat=seat,
             )
         if state.gone >> head_rival(seat) & 1:
             return R_HEADLESS  # D6: not a burn
@@ -491,6 +509,7 @@ def _play_role(state: State, seat: int) -> int:
                 "R21",
                 "burn_requires_point",
                 f"seat {seat} has opened no point and may not burn",
+                seat=seat,
             )
         return R_BURN
     raise EngineBug(f"no play role in phase {phase}")
@@ -506,7 +525,9 @@ def _check_play(state: State, seat: int, cards, role: int):
     except TypeError:
         raise RuleViolation("R5", "bad_cards", f"not a card count tuple: {cards!r}") from None
     if min(left) < 0:
-        raise RuleViolation("R18", "cards_not_held", f"seat {seat} does not hold those cards")
+        raise RuleViolation(
+            "R18", "cards_not_held", f"seat {seat} does not hold those cards", seat=seat
+        )
     hand = hand_of(cards)
     rank = state.table.hold[seat]
     if rank >= 0 and cards[rank]:
@@ -517,11 +538,13 @@ def _check_play(state: State, seat: int, cards, role: int):
                     "R26",
                     "hold_three",
                     f"seat {seat} must keep its 3s, pure, for its final hand",
+                    seat=seat,
                 )
             raise RuleViolation(
                 "R28",
                 "hold_four",
                 f"seat {seat} has no 3 and must keep its 4s, pure, for its final hand",
+                seat=seat,
             )
     if role == R_LEAD or role == R_WINDOW_LEAD:
         return hand
@@ -538,6 +561,8 @@ def _why_not_beaten(hand, top, rules) -> RuleViolation:
             "R9",
             "size_mismatch",
             f"{hand.size} cards played on a hand of {top.size}",
+            size=hand.size,
+            top=top.size,
         )
     if top.big:
         return RuleViolation(
@@ -708,10 +733,20 @@ def _not_leading(state: State, seat: int) -> None:
     phase = state.phase
     if phase == LEAD:
         if seat != state.turn:
-            raise RuleViolation("R15", "not_your_turn", f"seat {state.turn} leads, not seat {seat}")
-        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+            raise RuleViolation(
+                "R15",
+                "not_your_turn",
+                f"seat {state.turn} leads, not seat {seat}",
+                seat=seat,
+                turn=state.turn,
+            )
+        raise RuleViolation(
+            "R15", "must_lead", f"seat {seat} leads and must play a hand", seat=seat
+        )
     if phase == ANSWERED and seat == state.turn:
-        raise RuleViolation("R15", "must_lead", f"seat {seat} leads and must play a hand")
+        raise RuleViolation(
+            "R15", "must_lead", f"seat {seat} leads and must play a hand", seat=seat
+        )
 
 
 def _pass(state: State, seat: int) -> State:
@@ -726,9 +761,13 @@ def _pass(state: State, seat: int) -> State:
             _end_round(s, state.owner)
             return s
         if seat == state.owner:
-            raise RuleViolation("R19", "not_your_turn", f"seat {seat} cannot pass on its own hand")
+            raise RuleViolation(
+                "R19", "not_your_turn", f"seat {seat} cannot pass on its own hand", seat=seat
+            )
         if state.passed >> seat & 1:
-            raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
+            raise RuleViolation(
+                "R16", "already_passed", f"seat {seat} passed in this round", seat=seat
+            )
         # D1: a written non-rival pass counts as an R16 pass: no burning later in the round
         s = state.copy()
         s.passed |= 1 << seat
@@ -741,10 +780,20 @@ def _pass(state: State, seat: int) -> State:
                 "R25",
                 "not_your_turn",
                 f"seat {state.turn} answers the last hand first",
+                seat=seat,
+                turn=state.turn,
             )
         if state.passed >> seat & 1:
-            raise RuleViolation("R16", "already_passed", f"seat {seat} passed in this round")
-        raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
+            raise RuleViolation(
+                "R16", "already_passed", f"seat {seat} passed in this round", seat=seat
+            )
+        raise RuleViolation(
+            "R15",
+            "not_your_turn",
+            f"it is seat {state.turn}'s turn, not {seat}'s",
+            seat=seat,
+            turn=state.turn,
+        )
     s = state.copy()
     s.passed |= 1 << seat
     s.last_passer = seat
@@ -776,9 +825,16 @@ def _yield(state: State, seat: int) -> State:
             "R19",
             "yield_not_head_rival",
             f"only the head rival of seat {state.owner} may yield",
+            owner=state.owner,
         )
     if seat != state.turn:
-        raise RuleViolation("R15", "not_your_turn", f"it is seat {state.turn}'s turn, not {seat}'s")
+        raise RuleViolation(
+            "R15",
+            "not_your_turn",
+            f"it is seat {state.turn}'s turn, not {seat}'s",
+            seat=seat,
+            turn=state.turn,
+        )
     if state.yielded:
         raise RuleViolation(
             "R19",

@@ -216,11 +216,15 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "R3",
                 "too_many_cards",
                 f"{dealt} cards {char} dealt; the deck holds {deck[rank]}",
+                dealt=dealt,
+                deck=deck[rank],
             )
     total = sum(sum(hands[seat]) for seat in SEATS)
     for seat in SEATS:
         if seat not in record.revolution and not sum(hands[seat]):
-            return RuleViolation("D10", "empty_hand", f"seat {seat} holds no cards at the start")
+            return RuleViolation(
+                "D10", "empty_hand", f"seat {seat} holds no cards at the start", seat=seat
+            )
     if total == sum(deck):
         per_seat = cards_per_seat(rules)
         for seat in SEATS:
@@ -230,6 +234,9 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                     "uneven_deal",
                     f"a full deal gives every seat {per_seat} cards; "
                     f"seat {seat} holds {sum(hands[seat])}",
+                    seat=seat,
+                    per_seat=per_seat,
+                    held=sum(hands[seat]),
                 )
     if record.revolution:
         if not rules.revolution:
@@ -237,12 +244,14 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "R29",
                 "revolution_disabled",
                 "the rule set does not allow revolution",
+                seat=record.revolution[0],
             )
         if len(record.revolution) > 1:
             return RuleViolation(
                 "R29",
                 "two_revolutions",
                 "two or more revolutions void the deal: redeal",
+                seats=", ".join(map(str, record.revolution)),
             )
         seat = record.revolution[0]
         counts = hands[seat]
@@ -251,13 +260,15 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "R29",
                 "revolution_not_allowed",
                 f"seat {seat} holds a 2 or a joker and may not declare revolution",
+                seat=seat,
             )
-    for kind in record.declarations.values():
+    for seat, kind in record.declarations.items():
         if kind == "special" and not rules.special_declaration:
             return RuleViolation(
                 "R34",
                 "special_not_allowed",
                 "special declarations need the 'special_declaration' rule",
+                seat=seat,
             )
     return None
 

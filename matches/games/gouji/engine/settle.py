@@ -238,6 +238,7 @@ def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
             "R30",
             "finish_not_permutation",
             f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all six seats",
+            finish=", ".join(map(str, finish)),
         )
     )
     return False
@@ -253,6 +254,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                 "R29",
                 "revolution_disabled",
                 f"seat {revolution[0]} declared revolution, but this rule set has revolution = false",
+                seat=revolution[0],
             )
         )
         return
@@ -263,6 +265,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                 "two_revolutions",
                 f"seats {', '.join(map(str, revolution))} declared revolution: two or more "
                 "revolutions void the deal, which is dealt again",
+                seats=", ".join(map(str, revolution)),
             )
         )
         return
@@ -276,6 +279,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                 "R29",
                 "revolutionary_played",
                 f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
+                seat=rebel,
             )
         )
     if not rules.revolution_contest:
@@ -288,6 +292,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                     "revolutionary_point",
                     f"revolutionary seat {rebel} cannot open a point: their head rival is "
                     "headless from the start",
+                    seat=rebel,
                 )
             )
     if finish_ok:
@@ -306,6 +311,9 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
                     "revolution_place",
                     f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
                     f"but must be {place_name(expected)} since {why}",
+                    seat=rebel,
+                    place=outcome.place_of(rebel) + 1,
+                    expected=expected + 1,
                 )
             )
 
@@ -318,6 +326,7 @@ def _check_declarations(outcome, rules, errors) -> None:
                     "R34",
                     "special_not_allowed",
                     f"seat {seat} declared 'special' (特点), which this rule set does not allow",
+                    seat=seat,
                 )
             )
     for seat in sorted(outcome.special_failed):
@@ -327,6 +336,7 @@ def _check_declarations(outcome, rules, errors) -> None:
                     "R34",
                     "special_failed_undeclared",
                     f"seat {seat} is listed in special_failed but did not declare 'special' (特点)",
+                    seat=seat,
                 )
             )
 
@@ -337,6 +347,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
     for index, burn in enumerate(outcome.burns):
         burner, burned, result = burn
         where = f"burn {index + 1} (seat {burner} burning seat {burned})"
+        at = {"burn": index + 1, "burner": burner, "burned": burned}
         for seat in (burner, burned):
             if seat in out:
                 errors.append(
@@ -345,6 +356,9 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                         "false_burner_out",
                         f"{where}: seat {seat} burned falsely in burn {out[seat] + 1} and was out "
                         "of play at once (R22d), so takes part in no later burn",
+                        seat=seat,
+                        earlier=out[seat] + 1,
+                        **at,
                     )
                 )
                 break
@@ -352,7 +366,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
             out.setdefault(burner, index)
         if burner == burned:
             errors.append(
-                RuleViolation("R21", "burn_self", f"{where}: a player cannot burn themselves")
+                RuleViolation("R21", "burn_self", f"{where}: a player cannot burn themselves", **at)
             )
         elif burner == head_rival(burned):
             errors.append(
@@ -360,6 +374,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                     "R21",
                     "burn_by_head_rival",
                     f"{where}: a head rival's answer is not a burn; only a non-rival burns",
+                    **at,
                 )
             )
         if rules.burn_requires_point and burner not in outcome.points:
@@ -368,6 +383,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                     "R21",
                     "burn_without_point",
                     f"{where}: under burn_requires_point the burner must have opened a point",
+                    **at,
                 )
             )
         interrupts_previous = previous and previous[0] == burned and previous[2] == "stopped"
@@ -378,6 +394,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                     "counter_without_burn",
                     f"{where}: a counter-burn must follow the burn by seat {burned} that it "
                     "interrupted, listed just before it as 'stopped'",
+                    **at,
                 )
             )
         if finish_ok and result in ("success", "counter"):
@@ -393,6 +410,9 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                         "burner_not_top_two",
                         f"{where}: a burner who plays out while Gou Ji is in force finishes "
                         f"{places}{why}, not {place_name(outcome.place_of(burner))}",
+                        top=last_burn_place + 1,
+                        place=outcome.place_of(burner) + 1,
+                        **at,
                     )
                 )
             if outcome.place_of(burned) < outcome.place_of(burner):
@@ -401,6 +421,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
                         "R22",
                         "burned_finished_first",
                         f"{where}: the burned seat finished before its burner played out",
+                        **at,
                     )
                 )
         previous = burn
@@ -419,12 +440,17 @@ def _check_suffocation(outcome, rules, errors) -> None:
     for seat, by in outcome.suffocated:
         if seat == by:
             errors.append(
-                RuleViolation("R27", "suffocated_self", f"seat {seat} cannot suffocate themselves")
+                RuleViolation(
+                    "R27", "suffocated_self", f"seat {seat} cannot suffocate themselves", seat=seat
+                )
             )
         if seat in seen:
             errors.append(
                 RuleViolation(
-                    "R27", "suffocated_twice", f"seat {seat} is listed as suffocated twice"
+                    "R27",
+                    "suffocated_twice",
+                    f"seat {seat} is listed as suffocated twice",
+                    seat=seat,
                 )
             )
         seen.add(seat)
@@ -452,6 +478,8 @@ def _check_forced_places(outcome, rules, errors) -> None:
                     "forced_place",
                     f"{who} {seat} finished {place_name(outcome.place_of(seat))}, but false "
                     "burners and suffocated players take the lowest places still open",
+                    seat=seat,
+                    place=outcome.place_of(seat) + 1,
                 )
             )
 
