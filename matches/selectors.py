@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
 
 from matches.events import live
 from matches.models import Deal, DealReport, DealTally, Match, TableSeat
@@ -106,6 +107,34 @@ def event_matches(event):
 
 #: in the order the dashboard counts them
 TABLE_STATES = ("waiting", "reported", "confirmed", "disputed")
+
+#: One wording for each state on every page (the referee's phone, the organiser's pages, the
+#: public pages) and in the API (`state_label`), issue 16. A deal on the table's phone is being
+#: entered, kept on the phone while offline, or sent; its report is then pending, final or
+#: disputed. A table takes the words of its most pressing deal: `TABLE_STATE_AS_DEAL`.
+STATE_WORDS = {
+    "entering": _("录入中"),
+    "queued": _("未联网：已存在手机上，联网后自动发送"),
+    "sent": _("已发送"),
+    "pending": _("已提交，等待确认"),
+    "final": _("已确认"),
+    "disputed": _("有争议，等待组织者裁决"),
+    "superseded": _("已被取代"),
+    "rejected": _("已驳回"),
+    "waiting": _("等待录入"),
+}
+TABLE_STATE_AS_DEAL = {
+    "waiting": "waiting",
+    "reported": "pending",
+    "confirmed": "final",
+    "disputed": "disputed",
+}
+
+
+def state_label(state: str) -> str:
+    """The words for a deal's, a report's or a table's state in the active language."""
+    words = STATE_WORDS.get(TABLE_STATE_AS_DEAL.get(state, state))
+    return str(words) if words is not None else state
 
 
 def state_from_counts(counts: Counter, deals_to_play: int) -> str:

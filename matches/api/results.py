@@ -127,6 +127,7 @@ def report_json(report: DealReport, full: bool = True, confirmations=None) -> di
         "deal_id": report.deal_id,
         "kind": report.kind,
         "state": report.state,
+        "state_label": selectors.state_label(report.state),  # in the request's language
         "union_scores": report.union_scores,
         "tributes": report.tributes,
         "created_at": report.created_at.isoformat(),
@@ -178,6 +179,7 @@ def table_json(table: Table, actor: Actor) -> dict:
     match = getattr(table, "match", None)
     participant = is_participant(actor, table)
     show_results = participant or not round_.silent
+    state = selectors.table_state(table) if show_results else None
     data = {
         "table": {"id": table.pk, "number": table.number},
         "round": {
@@ -202,7 +204,8 @@ def table_json(table: Table, actor: Actor) -> dict:
             for seat in table.seats.select_related("player", "union")
         ],
         "unions": None,
-        "state": selectors.table_state(table) if show_results else None,
+        "state": state,
+        "state_label": selectors.state_label(state) if state else None,
         "current_deal": None,
         "tributes_owed": None,
         "deals": [],

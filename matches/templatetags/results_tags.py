@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import template
 from django.template.loader import render_to_string
 
+from matches import selectors
 from matches.games.registry import adapter_for
 
 register = template.Library()
@@ -32,3 +33,10 @@ def deal_name(number, event) -> str:
 def field(row: dict, key: str):
     """A standings row's value by column key (the columns come from the event's game)."""
     return row.get(key, "")
+
+
+@register.filter
+def state_word(state: str) -> str:
+    """A deal's, report's or table's state in the one wording every page uses
+    (`selectors.STATE_WORDS`)."""
+    return selectors.state_label(state)

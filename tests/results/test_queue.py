@@ -128,3 +128,37 @@ def test_the_unions_private_page_shows_the_pin_to_its_captain_and_organisers_res
         if setup.union_a.captain_pin != pin:
             break
     assert setup.union_a.captain_pin != pin
+
+
+def test_each_state_has_one_wording_on_every_page_and_in_the_api(setup):
+    """Pending and disputed read the same on the phone, the organiser's pages and the API."""
+    from rest_framework.test import APIClient
+
+    pending = report(setup)
+    words = "已提交，等待确认"
+    link = Client().get(f"/ref/{setup.link.token}/").content.decode()
+    organiser = logged_in(setup.organiser)
+    table = organiser.get(
+        f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/"
+    ).content.decode()
+    overview = organiser.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
+    queue = organiser.get(queue_url(setup)).content.decode()
+    for page in (link, table, overview, queue):
+        assert words in page
+    api = APIClient()
+    api.force_authenticate(setup.organiser)
+    body = api.get(f"/api/v1/reports/{pending.pk}", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert body["report"]["state"] == "pending"
+    assert body["report"]["state_label"] == "Submitted, waiting for confirmation"
+    table_json = api.get(f"/api/v1/tables/{setup.table.pk}", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert table_json["state"] == "reported" and table_json["state_label"] == words
+
+    results.confirm_report(pending, Actor(user=setup.captain_b), False, "不对", reason="score")
+    disputed = "有争议，等待组织者裁决"
+    link = Client().get(f"/ref/{setup.link.token}/").content.decode()
+    queue = organiser.get(queue_url(setup)).content.decode()
+    table = organiser.get(
+        f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/"
+    ).content.decode()
+    for page in (link, queue, table):
+        assert disputed in page

@@ -270,7 +270,7 @@ def test_organiser_sees_every_table_state_and_the_history(setup):
     )
     client = logged_in(setup.organiser)
     page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
-    assert "已报，待确认" in page
+    assert "已提交，等待确认" in page  # the one wording of a pending deal (selectors.STATE_WORDS)
     results.confirm_report(report, Actor(user=setup.captain_b), False, "不对")
     page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
     assert "有争议" in page
@@ -407,8 +407,10 @@ def test_the_correction_form_refreshes_its_verdict_partial(setup):
 def test_one_card_is_singular_in_english(setup, settings):
     """'1 cards' no more: the tributes owed use a plural form (issue 16)."""
     deal = results.deal_for(setup.match, 1)
-    deal.tributes_owed = [{"from": 6, "to": 1, "kind": "place", "cards": 1},
-                          {"from": 4, "to": 3, "kind": "place", "cards": 2}]
+    deal.tributes_owed = [
+        {"from": 6, "to": 1, "kind": "place", "cards": 1},
+        {"from": 4, "to": 3, "kind": "place", "cards": 2},
+    ]
     deal.save()
     html = Client(HTTP_ACCEPT_LANGUAGE="en").get(link_url(setup)).content.decode()
     assert "1 card<" in html and "2 cards<" in html and "1 cards" not in html
