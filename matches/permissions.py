@@ -235,6 +235,17 @@ def pin_matches(union, pin: str) -> bool:
     return bool(given) and hmac.compare_digest(given.encode(), (union.captain_pin or "").encode())
 
 
+def may_take_captain_pins(actor: Actor, table) -> bool:
+    """Captains answer with their PIN on the table's own device: the table's referee link (or a
+    referee of the table) or an organiser's; a PIN given from anywhere else counts for nothing
+    and is not even checked (so it cannot be guessed from outside the table)."""
+    if table is None:
+        return False
+    return is_table_referee(actor, table) or (
+        actor.is_authenticated and can_run_event(actor.user, table.round.event)
+    )
+
+
 def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bool:
     """A referee of the table other than the reporter: a different person *and* a different
     link. `links_count`: whether a referee link (anyone holding the table card's QR code) may be
@@ -267,7 +278,9 @@ def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Righ
     if actor.is_authenticated and can_run_event(actor.user, event):
         return Right(Confirmation.Role.ORGANISER)
     if pin_union is not None:
-        if pin_union.pk in (match.union_a_id, match.union_b_id):
+        if pin_union.pk in (match.union_a_id, match.union_b_id) and may_take_captain_pins(
+            actor, match.table
+        ):
             return Right(Confirmation.Role.CAPTAIN, pin_union.pk)
         return None
     union = captain_union(actor, match)

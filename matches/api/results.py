@@ -402,7 +402,7 @@ def confirm_deal_report(request, report_id: int):
         pin_union = None
         if pin is not None:  # a captain answering on the table's device
             pin_union = results.check_captain_pin(
-                report.deal.match, side, pin, ratelimit.client_ip(request)
+                report.deal.match, side, pin, ratelimit.client_ip(request), actor
             )
         report = results.confirm_report(
             report, actor, agrees, note[:2000], pin_union=pin_union, reason=reason

@@ -37,7 +37,7 @@ REFUSALS = {
     "table_gone": _("这张牌桌已不存在（本轮可能已重新编排），请重新打开本桌。"),
     "reason_required": _("更正成绩须写明原因。"),
     "idempotency_key_reused": _("这个请求编号已用于本局的另一份提交，请换一个新编号再发。"),
-    "bad_document": _("成绩或牌谱无法读取。"),
+    "bad_document": _("成绩或牌谱无法读取（%(detail)s）。"),
     "inconsistent_result": _("与规则不符，不能提交。"),
 }
 
@@ -51,8 +51,9 @@ def refusal_text(code: str, params: dict | None = None, default: str = "") -> st
 
 
 def refusal(exc) -> str:
-    """A `ResultError` in the active language (the service's English text for an unknown code)."""
-    return refusal_text(exc.code, exc.params, exc.message)
+    """A `ResultError` in the active language (the service's English text for an unknown code);
+    `%(detail)s` is the service's own text (where an unreadable document breaks, say)."""
+    return refusal_text(exc.code, {"detail": exc.message, **exc.params}, exc.message)
 
 
 def localized(exc, adapter=None) -> dict:

@@ -40,8 +40,10 @@ from matches.permissions import (
     Actor,
     can_enter_results,
     can_manage_event,
+    can_run_event,
     captain_union,
     confirmation_right,
+    may_take_captain_pins,
     pin_matches,
 )
 from matches.results.errors import Checked, ResultError
@@ -478,10 +480,13 @@ def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) 
     return actor.is_authenticated and confirmation.user_id == actor.user.pk
 
 
-def check_captain_pin(match: Match, side: str, pin: str, client: str):
+def check_captain_pin(match: Match, side: str, pin: str, client: str, actor: Actor | None = None):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
     against that union and the client's address (matches/ratelimit.py: `captain_pin_failures`);
-    while either is locked every PIN is refused unchecked (429)."""
+    while either is locked every PIN is refused unchecked (429). `actor`: who holds the device;
+    only the table's own device takes PINs (`may_take_captain_pins`), checked first."""
+    if actor is not None and not may_take_captain_pins(actor, match.table):
+        raise _forbidden("captains' PINs are given on their table's device only", "confirm")
     union = match.union_a if side == "A" else match.union_b if side == "B" else None
     if union is None:
         raise ResultError("bad_side", "say whose captain this is: A or B")
@@ -594,9 +599,8 @@ def _correct(
 def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealReport:
     """An organiser decides an open (pending or disputed) report as reported: it becomes final
     at once, and the table may report its next deal. Recorded as the organiser's agreement."""
-    if not actor.is_authenticated or not can_manage_event(
-        actor.user, report.deal.match.round.event
-    ):
+    # The day's work: the event's organisers and assistants (permissions.can_run_event).
+    if not actor.is_authenticated or not can_run_event(actor.user, report.deal.match.round.event):
         raise _forbidden("only the event's organisers decide results", "decide")
     try:
         with transaction.atomic():

@@ -144,7 +144,13 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         "entry": entry or form.blank(table),
         "checked": checked,
         "problems": [
-            {**p, "text": p.get("text") or refusal_text(p.get("code"), p.get("params"))}
+            {
+                **p,
+                "text": p.get("text")
+                or refusal_text(
+                    p.get("code"), {"detail": p.get("message", ""), **(p.get("params") or {})}
+                ),
+            }
             for p in form.describe(problems or [])
         ],
         "confirmable": [],
@@ -338,6 +344,7 @@ def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str
                 pin_side,
                 request.POST.get("pin", ""),
                 ratelimit.client_ip(request),
+                actor,
             )
         report = results.confirm_report(
             report,

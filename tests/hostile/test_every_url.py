@@ -190,7 +190,7 @@ def world(setup, giog, eager_tasks):
     report, _ = results.submit_report(
         results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee)
     )
-    results.confirm_report(report, Actor(user=setup.captain_b), True)
+    setup.builder.confirm(report)  # both captains agree (issue 16)
     pending, _ = results.submit_report(
         results.deal_for(setup.match, 2), SUMMARY, None, Actor(user=setup.referee)
     )

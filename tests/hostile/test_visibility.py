@@ -20,8 +20,7 @@ def _final_report(setup):
     deal = results.deal_for(setup.match, 1)
     report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee))
     if report.state != "final":
-        results.confirm_report(report, Actor(user=setup.captain_b), True)
-        report.refresh_from_db()
+        report = setup.builder.confirm(report)  # both captains (issue 16)
     return report
 
 
