@@ -84,7 +84,8 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
     captain.get_by_role("link", name=re.compile("第1局")).click()
     expect(captain.locator(".finish-list li").first).to_contain_text("1号")
     captain.get_by_role("button", name="确认无误").click()
-    expect(captain.locator("#report-state")).to_have_text("待确认")  # union A has not agreed
+    # Union A has not agreed: the one wording of a pending deal (selectors.STATE_WORDS).
+    expect(captain.locator("#report-state")).to_have_text("已提交，等待确认")
     context.close()
     report.refresh_from_db()
     assert report.state == "pending"
