@@ -318,6 +318,8 @@ def deal_viewer(request, event_id: int, table_id: int, report_id: int):
         against=against,
         choices=[r for r in reports if r.summary],
     )
+
+
 @login_required
 @require_POST
 def reset_union_pin(request, event_id: int, union_id: int):

@@ -501,6 +501,8 @@ def link_viewer(request, token: str, report_id: int):
 @login_required
 def user_viewer(request, table_id: int, report_id: int):
     return _viewer(request, _user_access(request, table_id), report_id)
+
+
 @login_required
 def union_private(request, union_id: int):
     """The union's private page: its captain's PIN (and, for organisers, a reset button)."""

@@ -50,8 +50,8 @@ def _code_calls(tree: ast.AST):
             yield (rule.value if isinstance(rule, ast.Constant) else None), code.value, params
         elif isinstance(node, ast.Dict):
             keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
-            if "code" not in keys:
-                continue
+            if "code" not in keys or "message" not in keys:
+                continue  # not an error (a deal viewer's step events have codes too)
             code = node.values[keys.index("code")]
             if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
                 continue
