@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from matches.api.documents import read_json_document
 from matches.games.engines import get_game
-from matches.games.errors import BadDocument
+from matches.games.errors import BadDocument, as_published
 from matches.games.registry import default_game
 
 
@@ -27,7 +27,7 @@ def _run(request, game_name: str | None, operation: str) -> Response:
         verdict = getattr(game, operation)(document)
     except BadDocument as exc:
         return Response({"valid": False, "error": exc.as_dict()}, status=400)
-    return Response(verdict)
+    return Response(as_published(verdict))
 
 
 _schema = dict(

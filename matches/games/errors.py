@@ -40,3 +40,24 @@ class BadDocument(Exception):
 
 class EngineBug(AssertionError):
     """An invariant of the engine itself broke."""
+
+
+def as_published(verdict: dict) -> dict:
+    """The verdict as the deal-record spec writes it, for the command line and /rules/….
+
+    Errors carry their `params` inside the app, so that each language's message can fill in the
+    numbers; the spec's error object has no such field, and other tools read that JSON, so the
+    published verdict leaves it out.
+    """
+    published = dict(verdict)
+    if isinstance(verdict.get("error"), dict):
+        published["error"] = _without_params(verdict["error"])
+    if isinstance(verdict.get("errors"), list):
+        published["errors"] = [_without_params(error) for error in verdict["errors"]]
+    return published
+
+
+def _without_params(error):
+    if not isinstance(error, dict):
+        return error
+    return {key: value for key, value in error.items() if key != "params"}

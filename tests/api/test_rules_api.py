@@ -43,6 +43,8 @@ def test_settle_reports_an_inconsistency_with_its_rule(client):
     verdict = response.json()
     assert verdict["valid"] is False
     assert verdict["errors"] and all(e["rule"] and e["code"] for e in verdict["errors"])
+    # Exactly the spec's error object: the app's own `params` (numbers for translations) stay inside.
+    assert all(set(e) == {"rule", "code", "message"} for e in verdict["errors"])
 
 
 def test_settle_rejects_an_unknown_field_as_a_bad_document(client):

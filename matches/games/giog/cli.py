@@ -16,7 +16,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.games.errors import BadDocument
+from matches.games.errors import BadDocument, as_published
 from matches.games.giog.engine import game
 from matches.games.giog.engine.record import TIE_ORDERS
 
@@ -57,7 +57,7 @@ class Command(BaseCommand):
         except BadDocument as bad:
             self._print({"valid": False, "error": bad.as_dict()})
             raise SystemExit(2)
-        self._print(verdict)
+        self._print(as_published(verdict))
         if not verdict["valid"] or verdict.get("mismatches"):
             raise SystemExit(1)
 

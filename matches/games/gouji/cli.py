@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from django.core.management.base import BaseCommand
 
-from matches.games.errors import BadDocument
+from matches.games.errors import BadDocument, as_published
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.selfplay import selfplay, write_jsonl
 from matches.games.gouji.engine.settle import settle
@@ -92,7 +92,7 @@ class Command(BaseCommand):
         except BadDocument as error:
             self.print_json({"valid": False, "error": error.as_dict()})
             return EXIT_UNREADABLE
-        self.print_json(verdict)
+        self.print_json(as_published(verdict))
         accepted = verdict["valid"] and not verdict.get("mismatches")
         return EXIT_VALID if accepted else EXIT_INVALID
 
