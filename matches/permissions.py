@@ -116,7 +116,12 @@ def link_for_token(token: str) -> RefereeLink | None:
     """The active link with this token (None when unknown or revoked)."""
     if not token or not LINK_TOKEN.fullmatch(token):
         return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
-    link = RefereeLink.objects.select_related("table__round__event").filter(token=token).first()
+    # The table's match comes along: the referee's requests need it (one query per request).
+    link = (
+        RefereeLink.objects.select_related("table__round__event", "table__match")
+        .filter(token=token)
+        .first()
+    )
     if link is None or link.revoked_at is not None:
         return None
     return link

@@ -234,11 +234,13 @@ def table_json(table: Table, actor: Actor) -> dict:
 
 
 def _visible_table(table_id: int, actor: Actor) -> Table:
-    table = (
-        Table.objects.select_related("round__event", "match__union_a", "match__union_b")
-        .filter(pk=table_id)
-        .first()
-    )
+    table = _link_table(table_id, actor)
+    if table is None:
+        table = (
+            Table.objects.select_related("round__event", "match__union_a", "match__union_b")
+            .filter(pk=table_id)
+            .first()
+        )
     if table is None:
         raise ApiError(
             "not_found",
@@ -255,6 +257,18 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
     match = getattr(table, "match", None)
     if match is not None:
         match.round = table.round  # the same row, already loaded: no query for match.round
+    return table
+
+
+def _link_table(table_id: int, actor: Actor) -> Table | None:
+    """The referee link's own table, as authentication loaded it (with its round, event and
+    match): no query. None for another table or another kind of actor."""
+    link = actor.link
+    if link is None or link.table_id != table_id:
+        return None
+    table = link.table
+    if "match" not in table._state.fields_cache:
+        return None
     return table
 
 
@@ -316,9 +330,9 @@ def submit_deal_report(request, table_id: int, number: int):
                 status=403,
                 params={"action": "enter"},
             )
-        deal = results.deal_for(match, number)
-        report, created = results.submit_report(
-            deal,
+        report, created = results.submit_deal_report(
+            match,
+            number,
             body.get("summary"),
             body.get("play_log"),
             actor,
@@ -397,19 +411,30 @@ def confirm_deal_report(request, report_id: int):
     pin, side = body.get("pin"), body.get("side")
     if not isinstance(reason, str) or (pin is not None and not isinstance(pin, str)):
         raise ApiError("malformed", "'reason' and 'pin' must be text")
-    report = _report(report_id)
+    event = None
     try:
         pin_union = None
         if pin is not None:  # a captain answering on the table's device
+            report = _report(report_id)
+            event = report.deal.match.round.event
             pin_union = results.check_captain_pin(
                 report.deal.match, side, pin, ratelimit.client_ip(request), actor
             )
-        report = results.confirm_report(
-            report, actor, agrees, note[:2000], pin_union=pin_union, reason=reason
+        # Without a PIN the service reads the report itself (one query, with its lock).
+        report = results.confirm_report_by_id(
+            report_id, actor, agrees, note[:2000], pin_union=pin_union, reason=reason
         )
     except ResultError as exc:
-        return _error(exc, report.deal.match.round.event)
-    return Response({"report": report_json(report)})
+        if event is None:  # only a refusal needs the event (its game words the message)
+            row = (
+                DealReport.objects.select_related("deal__match__round__event")
+                .filter(pk=report_id)
+                .first()
+            )
+            event = row.deal.match.round.event if row is not None else None
+        return _error(exc, event)
+    known = getattr(report, "known_confirmations", None)
+    return Response({"report": report_json(report, confirmations=known)})
 
 
 @extend_schema(

@@ -23,6 +23,7 @@ import json
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from matches import ratelimit
@@ -65,7 +66,6 @@ def deal_for(match: Match, number: int) -> Deal:
     Deals 1..deals_per_match are always allowed; extra deals only break a tied knockout match
     (up to the event's tie_break_deals when set).
     """
-    event = match.round.event
     if number < 1:
         raise ResultError(
             "no_such_deal", f"deal {number} does not exist", status=404, params={"n": number}
@@ -73,6 +73,29 @@ def deal_for(match: Match, number: int) -> Deal:
     existing = Deal.objects.filter(match=match, number=number).first()
     if existing is not None:
         return existing
+    created = _create_deals(match, number)
+    if created is not None:
+        return created
+    existing = Deal.objects.filter(match=match, number=number).first()
+    if existing is None:
+        raise _table_gone()
+    return existing
+
+
+def _table_gone() -> ResultError:
+    return ResultError(
+        "table_gone",
+        "this table no longer exists: the round was re-drawn; reload the round's tables",
+        status=409,
+    )
+
+
+def _create_deals(match: Match, number: int) -> Deal | None:
+    """Create deal `number` of the match (it has no row yet). A regular deal comes with the
+    rows of all the match's regular deals, as the match's first settlement would write them
+    (`ensure_regular_deals`), so the later deals' reports find their row at once; then None is
+    returned. An extra deal is created alone and returned."""
+    event = match.round.event
     if number > event.deals_per_match:
         if not _extra_deal_allowed(match, number):
             raise ResultError(
@@ -84,11 +107,6 @@ def deal_for(match: Match, number: int) -> Deal:
         is_extra = True
     else:
         is_extra = False
-    gone = ResultError(
-        "table_gone",
-        "this table no longer exists: the round was re-drawn; reload the round's tables",
-        status=409,
-    )
     try:
         with transaction.atomic():
             # The match may have been deleted since the caller found it: lock it (waiting for a
@@ -101,20 +119,22 @@ def deal_for(match: Match, number: int) -> Deal:
                 .first()
             )
             if state is None:
-                raise gone
+                raise _table_gone()
             if state == Round.State.DRAFT:
                 # No deal rows in a draft round: a re-draw deletes its matches, and a deal
                 # created meanwhile would block that. (Reporting refuses draft rounds anyway.)
                 raise ResultError(
                     "round_not_published", "this round is not published yet", status=409
                 )
-            return Deal.objects.create(match=match, number=number, is_extra=is_extra)
+            if is_extra:
+                return Deal.objects.create(match=match, number=number, is_extra=True)
+            Deal.objects.bulk_create(
+                [Deal(match=match, number=k) for k in range(1, event.deals_per_match + 1)],
+                ignore_conflicts=True,
+            )
+            return None
     except IntegrityError:
-        pass  # another request created this deal at the same moment
-    existing = Deal.objects.filter(match=match, number=number).first()
-    if existing is None:
-        raise gone
-    return existing
+        return None  # another request created this deal at the same moment
 
 
 def deal_allowed(match: Match, number: int) -> bool:
@@ -182,12 +202,10 @@ def _rejection(checked: Checked) -> ResultError:
 # --- locking and staleness ----------------------------------------------------------------------
 
 
-def _lock_deal(deal_id: int) -> Deal:
-    """Lock the deal row for the rest of the transaction and load what the checks need; refuse
-    a deal that no longer exists (its match went with a re-draw)."""
+def _locked_deals():
     # One query: `of=("self",)` locks the deal row only, so the joined rows (the table is on
     # the nullable side of an outer join, which FOR UPDATE alone refuses) are only read.
-    deal = (
+    return (
         Deal.objects.select_for_update(no_key=True, of=("self",))
         .select_related(
             "match__round__event",
@@ -196,10 +214,14 @@ def _lock_deal(deal_id: int) -> Deal:
             "match__union_a",
             "match__union_b",
         )
-        .filter(pk=deal_id)
         .order_by("pk")
-        .first()
     )
+
+
+def _lock_deal(deal_id: int) -> Deal:
+    """Lock the deal row for the rest of the transaction and load what the checks need; refuse
+    a deal that no longer exists (its match went with a re-draw)."""
+    deal = _locked_deals().filter(pk=deal_id).first()
     if deal is None:
         raise ResultError(
             "deal_gone", "this deal no longer exists (the round was re-drawn?)", status=409
@@ -229,13 +251,17 @@ def _require_previous_final(deal: Deal) -> None:
         .filter(deal__match_id=deal.match_id, deal__number=deal.number - 1)
         .exists()
     ):
-        raise ResultError(
-            "previous_deal_open",
-            f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
-            status=409,
-            params={"n": deal.number, "previous": deal.number - 1},
-            rule="R35",
-        )
+        _previous_deal_open(deal)
+
+
+def _previous_deal_open(deal: Deal) -> None:
+    raise ResultError(
+        "previous_deal_open",
+        f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
+        status=409,
+        params={"n": deal.number, "previous": deal.number - 1},
+        rule="R35",
+    )
 
 
 def _by_key(deal_id: int, idempotency_key: str) -> DealReport | None:
@@ -291,20 +317,73 @@ def submit_report(
     Raises ResultError: 400 unreadable, 403 not this actor's table, 409 stale or already final,
     422 inconsistent with the rules (nothing stored).
     """
+    return _submit(lambda: _lock_deal(deal.pk), deal.pk, summary, play_log, actor, idempotency_key)
+
+
+def submit_deal_report(
+    match: Match, number: int, summary: Any, play_log: Any, actor: Actor, idempotency_key: str = ""
+) -> tuple[DealReport, bool]:
+    """`submit_report` for deal `number` of a match, as the API and the batch call it: when the
+    deal row exists (the match's first settlement writes rows for all its regular deals), it is
+    found and locked in one query; otherwise it is created first (`deal_for`)."""
+
+    def locate() -> Deal:
+        deal = _locked_deals().filter(match_id=match.pk, number=number).first()
+        if deal is None:
+            raise _NoDealRow
+        return deal
+
+    try:
+        return _submit(locate, None, summary, play_log, actor, idempotency_key)
+    except _NoDealRow:
+        pass
+    if number < 1:
+        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+    deal = _create_deals(match, number)
+    if deal is not None:
+        return submit_report(deal, summary, play_log, actor, idempotency_key)
+    try:
+        return _submit(locate, None, summary, play_log, actor, idempotency_key)
+    except _NoDealRow:
+        raise _table_gone() from None
+
+
+class _NoDealRow(Exception):
+    """The deal has no row yet: leave the transaction and create it."""
+
+
+def _submit(
+    locate, deal_id: int | None, summary: Any, play_log: Any, actor: Actor, idempotency_key: str
+) -> tuple[DealReport, bool]:
     idempotency_key = (idempotency_key or "").strip()[:100]
     digest = request_digest(DealReport.Kind.REPORT, summary, play_log)
     try:
         with transaction.atomic():
-            deal = _lock_deal(deal.pk)
+            deal = locate()
+            deal_id = deal.pk
             match = deal.match
             if match.table is None:
                 raise ResultError("table_gone", "this match has no table", status=409)
             # Permission first: a retry's key must not reveal another table's report.
             if not can_enter_results(actor, match.table):
                 raise _forbidden("you do not referee this table", "enter")
-            # One query for every check on the deal's earlier reports (usually there are none).
+            # One query for every check on the deal's earlier reports (usually there are none)
+            # and, where deals follow on (R35), for the previous deal's final result.
             reports = DealReport.objects.filter(deal=deal)
-            earlier = list(reports.values_list("pk", "state", "idempotency_key"))
+            follows_on = deal.number > 1 and adapter_for(match.round.event).deals_follow_on
+            wanted = Q(deal=deal)
+            if follows_on:
+                wanted |= Q(
+                    deal__match_id=deal.match_id,
+                    deal__number=deal.number - 1,
+                    state=DealReport.State.FINAL,
+                )
+            rows = list(
+                DealReport.objects.filter(wanted)
+                .order_by()
+                .values_list("pk", "deal_id", "state", "idempotency_key")
+            )
+            earlier = [(pk, state, key) for pk, deal_of, state, key in rows if deal_of == deal.pk]
             if idempotency_key:  # a retry gets its report back, even once the round closed
                 for pk, _state, key in earlier:
                     if key == idempotency_key:
@@ -325,7 +404,8 @@ def submit_report(
                     status=409,
                     params={"n": deal.number},
                 )
-            _require_previous_final(deal)
+            if follows_on and len(rows) == len(earlier):
+                _previous_deal_open(deal)
             checked = check_report(deal, None, summary, play_log)
             if not checked.accepted:
                 raise _rejection(checked)
@@ -334,9 +414,19 @@ def submit_report(
             now = _now()
             # A new report replaces one still waiting for confirmation (the referee fixed it).
             if DealReport.State.PENDING in states:
-                reports.filter(state=DealReport.State.PENDING).update(
+                pending = sum(state == DealReport.State.PENDING for _pk, state, _key in earlier)
+                superseded = reports.filter(state=DealReport.State.PENDING).update(
                     state=DealReport.State.SUPERSEDED, state_changed_at=now
                 )
+                if superseded != pending:
+                    # Confirmed (or disputed) meanwhile: a confirmation locks the report row,
+                    # not the deal's, and this update waited for it.
+                    raise ResultError(
+                        "already_final",
+                        f"deal {deal.number}'s report was confirmed or disputed at the same moment",
+                        status=409,
+                        params={"n": deal.number},
+                    )
             score_a, score_b = checked.union_scores
             report = DealReport.objects.create(
                 deal=deal,
@@ -375,8 +465,8 @@ def submit_report(
             return report, True
     except IntegrityError:
         # Another process stored a report for this deal at the same moment.
-        if idempotency_key:
-            earlier = _by_key(deal.pk, idempotency_key)
+        if idempotency_key and deal_id is not None:
+            earlier = _by_key(deal_id, idempotency_key)
             if earlier is not None:
                 return _replay(earlier, DealReport.Kind.REPORT, digest), False
         raise ResultError(
@@ -402,17 +492,49 @@ def confirm_report(
     agreement alone leaves it pending for the other union. `pin_union`: the union whose
     captain's PIN was given (checked with `check_captain_pin` first). `reason`: what a
     disagreement is about (Confirmation.Reason)."""
+    return confirm_report_by_id(report.pk, actor, agrees, note, pin_union=pin_union, reason=reason)
+
+
+def confirm_report_by_id(
+    report_id: int,
+    actor: Actor,
+    agrees: bool,
+    note: str = "",
+    *,
+    pin_union=None,
+    reason: str = "",
+) -> DealReport:
+    """`confirm_report` from the report's id, as the API calls it: one query locks the report
+    row and loads its deal, match, round and event. The deal row is not locked: a confirmation
+    changes only its report, and the other writers of a report's state (a new report from the
+    referee, a correction, an organiser upholding it) take this row's lock when they update it
+    and check what they updated. When the report had no confirmation before and gets one now,
+    the returned report carries `known_confirmations` (the one just written), which spares the
+    caller a query."""
     if not agrees and reason and reason not in Confirmation.Reason.values:
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            deal = _lock_deal(report.deal_id)
             report = (
                 DealReport.objects.select_for_update(no_key=True, of=("self",))
-                .select_related("referee_link", "submitted_by")
-                .get(pk=report.pk)
+                .select_related(
+                    "deal__match__round__event",
+                    "deal__match__round__stage",
+                    "deal__match__table",
+                    "deal__match__union_a",
+                    "deal__match__union_b",
+                    "referee_link",
+                    "submitted_by",
+                )
+                .annotate(
+                    confirmed_before=Exists(Confirmation.objects.filter(report=OuterRef("pk")))
+                )
+                .filter(pk=report_id)
+                .first()
             )
-            report.deal = deal
+            if report is None:
+                raise ResultError("not_found", "no such report", status=404)
+            deal = report.deal
             right = confirmation_right(actor, report, pin_union=pin_union)
             if right is None:
                 if deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
@@ -443,7 +565,7 @@ def confirm_report(
             if agrees and right.union_id is not None and right.union_id in agreed:
                 return report  # this union has agreed already: still waiting for the other
             now = _now()
-            Confirmation.objects.create(
+            confirmation = Confirmation.objects.create(
                 report=report,
                 user=actor.user if actor.is_authenticated else None,
                 referee_link=actor.link,
@@ -455,6 +577,8 @@ def confirm_report(
                 note=note or "",
                 at=now,
             )
+            if not report.confirmed_before:
+                report.known_confirmations = [confirmation]
             if agrees and right.union_id is not None:
                 agreed.add(right.union_id)
                 match = deal.match
@@ -561,11 +685,24 @@ def _correct(
         if not checked.accepted:
             raise _rejection(checked)
         now = _now()
-        reports = DealReport.objects.filter(deal=deal)
-        old_final = reports.final().first()
-        reports.filter(
-            state__in=[DealReport.State.FINAL, DealReport.State.PENDING, DealReport.State.DISPUTED]
-        ).update(state=DealReport.State.SUPERSEDED, state_changed_at=now)
+        # Lock the deal's live reports: a confirmation in progress (it locks its report, not
+        # the deal) finishes first, so a report it makes final is the one this replaces.
+        live = list(
+            DealReport.objects.select_for_update(no_key=True)
+            .filter(
+                deal=deal,
+                state__in=[
+                    DealReport.State.FINAL,
+                    DealReport.State.PENDING,
+                    DealReport.State.DISPUTED,
+                ],
+            )
+            .order_by("pk")
+        )
+        old_final = next((r for r in live if r.state == DealReport.State.FINAL), None)
+        DealReport.objects.filter(pk__in=[r.pk for r in live]).update(
+            state=DealReport.State.SUPERSEDED, state_changed_at=now
+        )
         score_a, score_b = checked.union_scores
         report = DealReport.objects.create(
             deal=deal,

@@ -140,3 +140,52 @@ def test_a_double_tap_with_one_key_stores_one_report(require_postgres, setup):
     reports = {o[0].pk for o in outcomes if isinstance(o, tuple)}
     assert len(reports) == 1, outcomes
     assert DealReport.objects.filter(deal=deal).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_confirmation_and_a_fixed_report_race(require_postgres, setup, attempt):
+    """Issue 19: a confirmation locks its report, not the deal. The referee sends a fixed report
+    (which supersedes the pending one) while the second referee confirms the first: either the
+    confirmation wins (the fixed report is refused: a final result exists) or the fixed report
+    wins (the confirmation finds nothing pending). Never a pending report next to a final one."""
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    deal = results.deal_for(setup.match, 1)
+    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
+    outcomes = race(
+        lambda: results.confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
+        lambda: results.submit_report(deal, STRING_THREE_A, None, Actor(user=setup.referee), "k2"),
+    )
+    confirmed, fixed = outcomes
+    states = sorted(DealReport.objects.filter(deal=deal).values_list("state", flat=True))
+    if isinstance(confirmed, DealReport):
+        assert isinstance(fixed, ResultError) and fixed.code == "already_final", outcomes
+        assert states == ["final"]
+    else:
+        assert isinstance(confirmed, ResultError) and confirmed.code == "not_pending", outcomes
+        assert isinstance(fixed, tuple) and fixed[1] is True
+        assert states == ["pending", "superseded"]
+    assert DealReport.objects.final().filter(deal=deal).count() <= 1
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_confirmation_and_a_correction_race(require_postgres, setup, attempt):
+    """The organiser corrects while the second referee confirms: the correction is the final
+    result either way, and it names the report it replaces when the confirmation came first."""
+    Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
+    deal = results.deal_for(setup.match, 1)
+    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
+    confirmed, correction = race(
+        lambda: results.confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
+        lambda: results.correct_result(
+            deal, STRING_THREE_A, None, Actor(user=setup.organiser), "wrong finish"
+        ),
+    )
+    assert isinstance(correction, DealReport), correction
+    final = DealReport.objects.final().get(deal=deal)
+    assert final.pk == correction.pk
+    report.refresh_from_db()
+    assert report.state == "superseded"
+    if isinstance(confirmed, DealReport):
+        assert final.replaces_id == report.pk
+    else:
+        assert isinstance(confirmed, ResultError) and confirmed.code == "not_pending"
