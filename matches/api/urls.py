@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.api import public, results, rules
+from matches.api import batch, public, results, rules
 
 app_name = "api"
 
@@ -27,6 +27,7 @@ urlpatterns = [
         results.submit_deal_report,
         name="deal-report-submit",
     ),
+    path("tables/<int:table_id>/reports/batch", batch.submit_batch, name="deal-report-batch"),
     path("reports/<int:report_id>", results.report_detail, name="report-detail"),
     path("reports/<int:report_id>/confirm", results.confirm_deal_report, name="report-confirm"),
     path("deals/<int:deal_id>/corrections", results.correct_deal, name="deal-correct"),
