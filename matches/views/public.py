@@ -68,6 +68,7 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
         fragment = "hx" if request.headers.get("HX-Request") else "page"
         etag = f"{prefix}{version(event)}-{get_language()}-{fragment}-{params(request)}"
         request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
+        request.public_event = event  # for the view: the same row, no second query
         return etag
 
     return etag_func
@@ -162,6 +163,14 @@ def _page(request, full: str, fragment: str, context: dict, fragment_context=Non
     return _cacheable(render(request, full, context))
 
 
+def _public_event(request, event_id: int):
+    """The published event of the page, as its ETag function read it (or read now)."""
+    event = getattr(request, "public_event", None)
+    if event is not None and event.pk == event_id:
+        return event
+    return live.public_event_or_404(event_id)
+
+
 def _is_live(event) -> bool:
     """Whether the standings may still change: until every planned round is closed.
 
@@ -186,7 +195,7 @@ def home(request):
 @condition(etag_func=_etag)
 @shared_cache
 def event_page(request, event_id: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     rounds = list(live.visible_rounds(event))
     snapshot = live.public_snapshot(event, "unions" if event.is_team else "players")
     context = {
@@ -204,7 +213,7 @@ def event_page(request, event_id: int):
 @condition(etag_func=_etag)
 @shared_cache
 def round_page(request, event_id: int, number: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     round_ = live.visible_round_or_404(event, number)
     visible = live.results_visible(round_)
     context = {
@@ -223,7 +232,7 @@ def round_page(request, event_id: int, number: int):
 @condition(etag_func=_etag)
 @shared_cache
 def table_page(request, event_id: int, number: int, table: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     round_ = live.visible_round_or_404(event, number)
     match = get_object_or_404(
         Match.objects.select_related("table", "union_a", "union_b"),
@@ -280,7 +289,7 @@ def deal_page(request, event_id: int, number: int, table: int, deal: int):
 @condition(etag_func=_standings_etag)
 @shared_cache(etag_func=_standings_etag)
 def standings_page(request, event_id: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     kinds = ["unions", "players"] if event.is_team else ["players"]
     kind = request.GET.get("kind") if request.GET.get("kind") in kinds else kinds[0]
     scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
@@ -312,7 +321,7 @@ def standings_page(request, event_id: int):
 @condition(etag_func=_etag)
 @shared_cache
 def player_page(request, event_id: int, player_id: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     player = get_object_or_404(Player, pk=player_id)
     seats = selectors.player_seats(event, player)
     if (
@@ -330,7 +339,7 @@ def player_page(request, event_id: int, player_id: int):
 @condition(etag_func=_etag)
 @shared_cache
 def union_page(request, event_id: int, union_id: int):
-    event = live.public_event_or_404(event_id)
+    event = _public_event(request, event_id)
     union = get_object_or_404(Union, pk=union_id, event=event, round__isnull=True)
     history = []
     for snapshot in live.visible_snapshots(event, "unions").order_by("round__number"):

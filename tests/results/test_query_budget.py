@@ -1,5 +1,5 @@
-"""The referee's two requests per deal stay cheap: a budget of SQL queries for submitting and
-confirming a deal over the API. At a festival these run 60,000 times a day on two cores
+"""The hot requests stay cheap: a budget of SQL queries for submitting and confirming a deal over
+the API (a batch: tests/results/test_batch.py) and for the live standings a public page polls. At a festival these run 60,000 times a day on two cores
 (bench/festival.py); a change that adds a query per request fails here, not in production.
 
 Counted with the computations switched off (they run in Celery, not in the request)."""
@@ -19,8 +19,11 @@ from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 
-# Measured when written (issue 8: about 20 and 10 before the festival work). The same statements run on
-# SQLite and PostgreSQL; transaction control is not counted. Raise only with a reason.
+# Issue 19 (were 9 and 7; about 20 and 10 before issue 8's work): authentication (the referee
+# link with its table and match), the deal locked, its earlier reports with R35's previous final,
+# the insert; to confirm: authentication, the report locked with its deal, the confirmation, the
+# new state. The same statements run on SQLite and PostgreSQL; transaction control is not
+# counted. Raise only with a reason.
 SUBMIT_BUDGET = 4
 CONFIRM_BUDGET = 4
 
@@ -76,3 +79,43 @@ def test_a_deal_costs_a_bounded_number_of_queries(two_links):
     submit, confirm = submit_and_confirm(setup, first, second, 2)
     assert submit <= SUBMIT_BUDGET, f"submitting a deal took {submit} queries"
     assert confirm <= CONFIRM_BUDGET, f"confirming a deal took {confirm} queries"
+
+
+# The live standings a public page polls (htmx fragment): from the shared cache, one query (the
+# event, for the ETag); rendered, once per new snapshot, six. The full page around a cached
+# fragment: two (the event, its rounds).
+STANDINGS_FRAGMENT_CACHED_BUDGET = 1
+STANDINGS_FRAGMENT_RENDERED_BUDGET = 6
+STANDINGS_PAGE_BUDGET = 2
+
+
+def count_get(url, **headers) -> tuple[int, int]:
+    from django.test import Client
+
+    with CaptureQueriesContext(connection) as context:
+        response = Client().get(url, **headers)
+    assert response.status_code == 200, response.status_code
+    return len(context.captured_queries), response
+
+
+def test_the_live_standings_cost_a_bounded_number_of_queries(build):
+    from django.core.cache import cache
+    from django.urls import reverse
+
+    from matches.standings import service as standings
+
+    cache.clear()
+    b = build(unions=4, deals=1)
+    first = b.round([(0, 1), (2, 3)])
+    b.final(b.match(first, 1), 1, SUMMARY["finish"])
+    standings.recompute_event(b.event.pk)
+    url = reverse("public:standings", args=[b.event.pk])
+    rendered, _ = count_get(url, HTTP_HX_REQUEST="true")
+    cached, response = count_get(url, HTTP_HX_REQUEST="true")
+    again, _ = count_get(url, HTTP_HX_REQUEST="true")
+    count_get(url)  # the full page keeps its own copy of the fragment
+    page, _ = count_get(url)
+    assert b"standings" in response.content
+    assert rendered <= STANDINGS_FRAGMENT_RENDERED_BUDGET, f"rendering took {rendered} queries"
+    assert max(cached, again) <= STANDINGS_FRAGMENT_CACHED_BUDGET, f"took {cached}, {again}"
+    assert page <= STANDINGS_PAGE_BUDGET, f"the page took {page} queries"
