@@ -15,6 +15,7 @@ import os
 from celery import shared_task
 from django.conf import settings
 from django.db import models, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
@@ -52,6 +53,8 @@ def enqueue(
 
     event_id = owner  # the event whose dashboard shows this computation
     name = task.name.rsplit(".", 1)[-1]
+    if task is settle_deal and _fold_settlement(task, event_id, name, key, kwargs):
+        return
     runs = ComputationRun.objects.select_for_update().filter(event_id=event_id, task=name, key=key)
     with transaction.atomic():
         row = runs.first()  # one query in the usual case: the row exists after the first run
@@ -82,6 +85,37 @@ def enqueue(
             log.exception("computation %s(%s) failed", name, kwargs)
 
     transaction.on_commit(send)
+
+
+def _fold_settlement(task, event_id: int, name: str, key: str, kwargs: dict) -> bool:
+    """A match's settlement, asked for by a new final result (`settle_deal`), in one query where
+    it can: mark the match's run queued and send the task; or, when a run of the match is
+    already queued and has not started, nothing at all: that run settles the whole match from
+    its final results, this one included (it is committed: this runs on commit). When results
+    come faster than the workers settle them, a match is then settled once for several deals.
+    False: no run row yet (the caller's path creates it)."""
+    runs = ComputationRun.objects.filter(event_id=event_id, task=name, key=key)
+    queued = runs.exclude(state=ComputationRun.State.QUEUED).update(
+        state=ComputationRun.State.QUEUED, args=kwargs, attempts=0, queued_at=timezone.now()
+    )
+    if not queued:
+        # Queued and not claimed yet (`settle_deal` claims its run before reading results):
+        # fold into it. Claimed meanwhile, or no row: the caller queues a run as usual.
+        return runs.filter(state=ComputationRun.State.QUEUED).exists()
+
+    def send():
+        try:
+            task.apply_async(kwargs=kwargs)
+        except Exception:
+            log.exception("computation %s(%s) failed", name, kwargs)
+            # Never leave a run marked queued that no task will take up: later results would
+            # fold into it.
+            runs.filter(state=ComputationRun.State.QUEUED).update(
+                state=ComputationRun.State.FAILED, finished_at=timezone.now()
+            )
+
+    transaction.on_commit(send)
+    return True
 
 
 def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | None = None) -> None:
@@ -136,21 +170,37 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
 def settle_deal(self, deal_id: int) -> None:
     """A deal's final result appeared or changed: settle its match, then the standings."""
     deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
-    if deal is None or _tallied(deal):
+    if deal is None:
+        return
+    runs = ComputationRun.objects.filter(
+        event_id=deal.match.round.event_id, task="settle_deal", key=f"match:{deal.match_id}"
+    )
+    # Claim the queued run before reading any result: a result committed from now on finds the
+    # run started and queues one of its own instead of folding into this one (`enqueue`).
+    claimed = runs.filter(state=ComputationRun.State.QUEUED).update(
+        state=ComputationRun.State.RUNNING
+    )
+    if _tallied(deal.match_id):
+        if claimed:
+            runs.filter(state=ComputationRun.State.RUNNING).update(
+                state=ComputationRun.State.DONE, finished_at=timezone.now()
+            )
         return
     _settle_match_now(self, deal.match_id, deal.match)
 
 
-def _tallied(deal) -> bool:
-    """Whether the deal's tally already counts its final report: another deal's settlement of
-    the same match, or a standings run settling what the queue had not reached yet, did it.
-    When results come faster than the workers settle them, the queue behind then drains at two
-    queries a task instead of a whole settlement each."""
-
-    final = DealReport.objects.final().filter(deal_id=deal.pk).values_list("pk", flat=True).first()
-    if final is None:
-        return False
-    return DealTally.objects.filter(deal_id=deal.pk, report_id=final).exists()
+def _tallied(match_id: int) -> bool:
+    """Whether every final result of the match is counted by its deal's tally: another
+    settlement of the match, or a standings run settling what the queue had not reached yet,
+    did it. When results come faster than the workers settle them, the queue behind then
+    drains at a few queries a task instead of a whole settlement each."""
+    counted = DealTally.objects.filter(deal_id=OuterRef("deal_id"), report_id=OuterRef("pk"))
+    return (
+        not DealReport.objects.final()
+        .filter(deal__match_id=match_id)
+        .exclude(Exists(counted))
+        .exists()
+    )
 
 
 def _settle_match_now(task, match_id: int, match=None) -> None:

@@ -248,3 +248,63 @@ def test_settling_a_deal_already_counted_is_two_queries(build, django_assert_max
     DealTally.objects.filter(deal=deal).delete()  # the computed tally lost, the result kept
     tasks.settle_deal.delay(deal_id=deal.pk)
     assert DealTally.objects.get(deal=deal).report_id == report.pk
+
+
+def test_results_of_a_match_fold_into_its_queued_settlement(
+    build, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 19: while a match's settlement waits in the queue, further final results of the
+    match send no task of their own (the queued run settles the whole match); once a worker
+    has claimed the run, the next result queues a new one. Nothing is lost either way."""
+    b = play_event(build, random.Random(11), rounds=1, unions=2, deals=3)
+    match = Match.objects.filter(round__event=b.event, union_b__isnull=False).get()
+    deals = list(Deal.objects.filter(match=match).order_by("number"))
+    sent = []
+    monkeypatch.setattr(
+        tasks.settle_deal, "apply_async", lambda kwargs=None, **options: sent.append(kwargs)
+    )
+    ComputationRun.objects.filter(task="settle_deal").delete()
+    key = f"match:{match.pk}"
+
+    def result(deal):
+        with django_capture_on_commit_callbacks(execute=True):
+            tasks.enqueue(tasks.settle_deal, b.event.pk, key, {"deal_id": deal.pk})
+
+    result(deals[0])  # no run row yet: the usual path creates it and sends
+    result(deals[1])  # queued and not started: folded
+    result(deals[2])
+    assert sent == [{"deal_id": deals[0].pk}]
+    run = ComputationRun.objects.get(task="settle_deal", key=key)
+    assert run.state == ComputationRun.State.QUEUED
+    # The worker takes the run up (claims it before reading results) and settles the match
+    # with every final result, the folded ones too.
+    DealTally.objects.filter(match=match).delete()
+    tasks.settle_deal.run(deal_id=deals[0].pk)
+    assert set(DealTally.objects.filter(match=match).values_list("deal_id", flat=True)) == {
+        d.pk for d in deals
+    }
+    run.refresh_from_db()
+    assert run.state == ComputationRun.State.DONE
+    # A run no longer queued: the next result sends a task again.
+    result(deals[2])
+    assert sent[-1] == {"deal_id": deals[2].pk} and len(sent) == 2
+    # A queued run already claimed by a worker (started): a result sends its own task.
+    ComputationRun.objects.filter(pk=run.pk).update(state=ComputationRun.State.RUNNING)
+    result(deals[1])
+    assert len(sent) == 3
+
+
+def test_a_queued_settlement_whose_match_is_settled_ends_done(build, monkeypatch):
+    """A task whose match a standings run settled already marks its run done, so that later
+    results are not folded into a run no worker will start."""
+    b = play_event(build, random.Random(12), rounds=1, unions=2, deals=2)
+    standings.recompute_event(b.event.pk)
+    match = Match.objects.filter(round__event=b.event, union_b__isnull=False).get()
+    deal = Deal.objects.filter(match=match).first()
+    ComputationRun.objects.filter(task="settle_deal", key=f"match:{match.pk}").update(
+        state=ComputationRun.State.QUEUED
+    )
+    tasks.settle_deal.run(deal_id=deal.pk)
+    assert not ComputationRun.objects.filter(
+        task="settle_deal", key=f"match:{match.pk}", state=ComputationRun.State.QUEUED
+    ).exists()
