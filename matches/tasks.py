@@ -125,23 +125,27 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
     default) the retries run at once, in-process.
     """
 
-    if not Event.objects.filter(pk=event_id).exists():
-        return  # deleted since the task was queued: nothing to compute, nowhere to record it
     name = task.name.rsplit(".", 1)[-1]
-    row = _run_row(event_id, name, key)
+    # The run's row, by its natural key: marking it running is one query when it exists (it
+    # does after the first run), a settlement's bookkeeping being most of its cost.
+    row = ComputationRun.objects.filter(event_id=event_id, task=name, key=key)
     retries = task.request.retries or 0
     while True:
         started = timezone.now()
-        ComputationRun.objects.filter(pk=row.pk).update(
+        if not row.update(
             state=ComputationRun.State.RUNNING,
             started_at=started,
             attempts=models.F("attempts") + 1,
-        )
+        ):
+            if not Event.objects.filter(pk=event_id).exists():
+                return  # deleted since the task was queued: nothing to compute or record
+            _run_row(event_id, name, key)
+            continue
         try:
             compute()
         except Exception as exc:
             final = retries >= MAX_RETRIES
-            ComputationRun.objects.filter(pk=row.pk).update(
+            row.update(
                 state=ComputationRun.State.FAILED if final else ComputationRun.State.RETRYING,
                 error=f"{type(exc).__name__}: {exc}"[:2000],
                 finished_at=timezone.now(),
@@ -153,7 +157,7 @@ def run_tracked(task, event_id: int, key: str, compute, retry_kwargs: dict | Non
                 continue
             raise task.retry(exc=exc, countdown=2**retries, kwargs=retry_kwargs)
         finished = timezone.now()
-        ComputationRun.objects.filter(pk=row.pk).update(
+        row.update(
             state=ComputationRun.State.DONE,
             error="",
             finished_at=finished,
