@@ -179,6 +179,19 @@ if DATABASE_URL:
     # A connection kept between requests is tested before reuse, so a server survives a
     # PostgreSQL restart: the request after it reconnects instead of failing (tests/faults).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # DATABASE_POOL_SIZE=n: each process shares at most n connections among its threads
+    # (psycopg's pool, Django's PostgreSQL backend) instead of one per thread; with the health
+    # checks above, Django has the pool check a connection when it is taken, so a PostgreSQL
+    # restart costs no failed request either.
+    # For gunicorn's gthread workers: n about the threads of a worker.
+    POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0") or 0)
+    if POOL_SIZE > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, POOL_SIZE),
+            "max_size": POOL_SIZE,
+            "timeout": 30,
+        }
 else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
