@@ -29,8 +29,10 @@ from matches.api.results import (
     actor_of,
     report_json,
 )
+from matches.games.registry import adapter_for
 from matches.results import service as results
 from matches.results.errors import ResultError
+from matches.results.messages import localized
 
 MAX_DEALS = 64  # more than any match has (regular deals and a knockout's extra deals)
 FIELDS = {"number", "idempotency_key", "summary", "play_log"}
@@ -94,6 +96,7 @@ def submit_batch(request, table_id: int):
         raise _not_found("match at this table")
     if not permissions.can_enter_results(actor, table):
         raise ApiError("permission_denied", "you do not referee this table", status_code=403)
+    adapter = adapter_for(table.round.event)  # words a refusal in the request's language
     answers: list[dict | None] = [None] * len(entries)
     # Deal order, so that each deal's previous deal is stored first (R35); sorted() is stable.
     for index in sorted(range(len(entries)), key=lambda k: entries[k]["number"]):
@@ -111,7 +114,7 @@ def submit_batch(request, table_id: int):
             answers[index] = {
                 "number": entry["number"],
                 "status": exc.status,
-                "error": exc.as_dict(),
+                "error": localized(exc, adapter),
             }
             continue
         answers[index] = {
