@@ -24,6 +24,7 @@ REFUSALS = {
     "permission_denied:decide": _("只有本赛事的组织者可以裁决成绩。"),
     "permission_denied:recheck": _("只有本赛事的组织者可以复核成绩。"),
     "not_pending": _("这份成绩已不在等待确认。"),
+    "not_found": _("没有这份成绩。"),
     "round_closed": _("本轮已结束，只有组织者可以更正成绩。"),
     "round_not_published": _("本轮还没有公布。"),
     "no_confirmation": _("本赛事的成绩无需确认。"),
