@@ -571,8 +571,8 @@ def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
         "(%s, 'report', 'pending', %s, NULL, %s, 1, -1, 'referee_link', %s, now(), now(), '', '')"
     )
     confirm_sql = (
-        "INSERT INTO bench_raw_confirmation (report_id, role, agrees, note, at) "
-        "VALUES (%s, 'referee', true, '', now())"
+        "INSERT INTO bench_raw_confirmation (report_id, role, agrees, note, at, by_pin, reason) "
+        "VALUES (%s, 'referee', true, '', now(), false, '')"
     )
     final_sql = (
         "UPDATE bench_raw_report SET state = 'final', state_changed_at = now() WHERE id = %s"
