@@ -53,16 +53,18 @@ def test_each_persona_has_exactly_the_rights_of_its_role(built):
         "stranger": False,
         "public": False,
     }
-    # A captains' event: the losing union's captain confirms an organiser's report.
+    # A captains' event (docs/results.md, "Who may confirm"): an organiser's report is final when
+    # both unions agree, so either captain answers; a second referee (another person) or an
+    # organiser confirms alone; a referee link is no second person in this mode.
     report = built.report(people.match, 1, outcome([2, 1, 4, 3, 6, 5]))  # union B wins
     confirms = {role: confirmation_role(people.actor(role), report) for role in ROLES}
     assert confirms == {
-        "organiser": None,
+        "organiser": "organiser",
         "other_organiser": None,
-        "referee": None,
+        "referee": "referee",
         "referee_link": None,
         "captain": "captain",
-        "captain_b": None,
+        "captain_b": "captain",
         "stranger": None,
         "public": None,
     }
@@ -83,8 +85,10 @@ def test_results_are_reported_and_confirmed_through_the_service(build):
     final = b.final(match, 1, [1, 2, 3, 4, 5, 6], points=[1])
     assert final.state == DealReport.State.FINAL and final.kind == DealReport.Kind.REPORT
     assert final.submitted_by == b.organiser and final.verdict["union_scores"] == {"A": 2, "B": -2}
-    (confirmation,) = Confirmation.objects.filter(report=final)
-    assert confirmation.agrees and confirmation.role == Confirmation.Role.CAPTAIN
+    # An organiser's report needs both unions: each captain agreed once.
+    confirmations = Confirmation.objects.filter(report=final)
+    assert sorted(c.union_id for c in confirmations) == sorted([match.union_a_id, match.union_b_id])
+    assert all(c.agrees and c.role == Confirmation.Role.CAPTAIN for c in confirmations)
     corrected = b.final(match, 1, [2, 1, 4, 3, 6, 5])  # a second result for the deal: a correction
     assert corrected.kind == DealReport.Kind.CORRECTION and corrected.replaces_id == final.pk
     assert DealReport.objects.get(pk=final.pk).state == DealReport.State.SUPERSEDED

@@ -19,10 +19,17 @@ def _unquote(line: str) -> str:
 
 
 def entries(text: str) -> list[dict]:
-    """Each entry: msgid, plural, msgstrs, flags (a small reader, enough for Django's files)."""
+    """Each entry: msgid, its context, plural, msgstrs, flags (a small reader, enough for Django's files)."""
     found = []
     for block in text.split("\n\n"):
-        entry = {"msgid": "", "plural": None, "msgstr": {}, "flags": set(), "obsolete": False}
+        entry = {
+            "msgid": "",
+            "context": None,
+            "plural": None,
+            "msgstr": {},
+            "flags": set(),
+            "obsolete": False,
+        }
         current = None
         for line in block.strip("\n").split("\n"):
             if line.startswith("#~"):
@@ -31,6 +38,8 @@ def entries(text: str) -> list[dict]:
                 entry["flags"] |= {f.strip() for f in line[2:].split(",")}
             elif line.startswith("#") or not line.strip():
                 continue
+            elif line.startswith("msgctxt"):
+                current, entry["context"] = "context", _unquote(line)
             elif line.startswith("msgid_plural"):
                 current, entry["plural"] = "plural", _unquote(line)
             elif line.startswith("msgid"):
@@ -59,8 +68,12 @@ def repeats_itself(text: str) -> bool:
 
 
 def test_the_reader_and_the_check_catch_what_they_must():
-    sample = '#, fuzzy\nmsgid "甲"\nmsgstr ""\n"One. One."\n\nmsgid "乙"\nmsgstr ""\n'
-    first, second = entries(sample)
+    sample = (
+        '#, fuzzy\nmsgid "甲"\nmsgstr ""\n"One. One."\n\nmsgid "乙"\nmsgstr ""\n\n'
+        'msgctxt "rule name"\nmsgid "甲"\nmsgstr "A"\n'
+    )
+    first, second, third = entries(sample)
+    assert (first["context"], third["context"]) == (None, "rule name")
     assert "fuzzy" in first["flags"] and first["msgstr"][0] == "One. One."
     assert second["msgstr"][0] == ""
     assert repeats_itself("Nothing was imported.Nothing was imported.")
@@ -94,5 +107,6 @@ def test_no_translation_repeats_a_sentence(catalogue):
 
 
 def test_each_msgid_appears_once(catalogue):
-    ids = [e["msgid"] for e in catalogue]
+    # The same words in another context (msgctxt: a rule's name, a card) are another message.
+    ids = [(e["context"], e["msgid"]) for e in catalogue]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
