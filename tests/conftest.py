@@ -92,3 +92,16 @@ def eager_tasks_behind_a_live_server(request):
     (as on the embedded default), never in CI's shared worker: see `eager_tasks`."""
     if "live_server" in request.fixturenames:
         request.getfixturevalue("eager_tasks")
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the site's default language (zh-hans): a request in English leaves
+    its language active in the thread (LocaleMiddleware does not undo it), and a later test
+    calling a service directly would otherwise read English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
