@@ -186,8 +186,10 @@ def in_process(args) -> None:
             report, _ = results.submit_deal_report(
                 match, number, summary, None, Actor(user=referee), f"bench-{match.pk}-{number}"
             )
-            loser = captain_b if report.score_a > 0 else captain_a
-            results.confirm_report(report, loser, True)
+            # A referee's report is final when both unions agree (issue 16): both captains.
+            results.confirm_report(report, captain_a, True)
+            report.refresh_from_db()
+            results.confirm_report(report, captain_b, True)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert DealReport.objects.final().count() == deals
     vendor = django.db.connection.vendor
