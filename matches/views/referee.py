@@ -382,6 +382,18 @@ def result_message(exc: ResultError) -> str:
 @require_POST
 def link_pin(request, token: str, report_id: int):
     """A captain confirms (or disputes) on the table's phone with their PIN."""
+    return _link_answer(request, token, report_id, pin=True)
+
+
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
+@require_POST
+def link_confirm(request, token: str, report_id: int):
+    """The link holder answers as a second referee."""
+    return _link_answer(request, token, report_id, pin=False)
+
+
+def _link_answer(request, token: str, report_id: int, *, pin: bool):
+    """An answer to a report of the link's own table (any other table's report is a 404)."""
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
@@ -390,6 +402,8 @@ def link_pin(request, token: str, report_id: int):
         pk=report_id,
         deal__match__table=access.table,
     )
+    if not pin:
+        return _confirm(request, access.actor, report, access.url("table"))
     return _confirm(
         request,
         access.actor,
@@ -397,20 +411,6 @@ def link_pin(request, token: str, report_id: int):
         access.url("table") + "#open-report",
         pin_side=request.POST.get("side", ""),
     )
-
-
-@never_cache  # a referee link is a password: no browser or proxy keeps its pages
-@require_POST
-def link_confirm(request, token: str, report_id: int):
-    access = _link_access(request, token)
-    if isinstance(access, HttpResponse):
-        return access
-    report = get_object_or_404(
-        DealReport.objects.select_related("deal__match"),
-        pk=report_id,
-        deal__match__table=access.table,
-    )
-    return _confirm(request, access.actor, report, access.url("table"))
 
 
 # --- signed-in referees and captains ----------------------------------------------------------
