@@ -3,13 +3,15 @@ for the wall: the pairings PDF sorted by name and the hall's projector read this
 
 from __future__ import annotations
 
-from pypinyin import Style, lazy_pinyin
-
 from matches.models import Round, TableSeat
 
 
 def name_key(name: str) -> tuple:
     """A→Z: Latin letters as they are, Chinese characters by their toneless pinyin."""
+    # Imported here: pypinyin loads its dictionaries (~0.4 s) on import, and every web process
+    # would pay that at start-up for the two pages that sort by name.
+    from pypinyin import Style, lazy_pinyin
+
     return (" ".join(lazy_pinyin(name, style=Style.NORMAL, errors="default")).casefold(), name)
 
 
