@@ -345,9 +345,11 @@ def withdraw(request, event_id: int):
 
 @login_required
 def break_page(request, event_id: int):
-    """Top N after round K go on to a knockout: shown first, then confirmed."""
+    """Top N after round K go on to the event's knockout stage (the wizard's, of its size unless
+    the organiser changes it): shown first, with the tie at the cut explained, then confirmed."""
     event = managed_event(request, event_id)
-    size = request.POST.get("size") or request.GET.get("size") or "4"
+    default = breaks.default_size(event)
+    size = request.POST.get("size") or request.GET.get("size") or str(default or 4)
     after = request.POST.get("after") or request.GET.get("after") or ""
     proposal, error = None, None
     try:
@@ -358,13 +360,14 @@ def break_page(request, event_id: int):
             messages.success(
                 request,
                 _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦")
-                % {"stage": stage.name, "n": size_n},
+                % {"stage": stage.name or stage.get_format_display(), "n": size_n},
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
     except seating.SeatingRefused as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
+    stage = breaks.knockout_stage(event)
     return render(
         request,
         "manage/break.html",
@@ -375,6 +378,13 @@ def break_page(request, event_id: int):
             "size": size,
             "after": after,
             "closed": closed,
+            "stage": stage,
+            "wizard_size": default,
+            "criteria": [
+                breaks.CRITERION_LABELS[c]
+                for c in ["match_points"] + [t for t in event.tie_breaks if t != "match_points"]
+                if c in breaks.CRITERION_LABELS
+            ],
         },
         status=400 if error and request.method == "POST" else 200,
     )
