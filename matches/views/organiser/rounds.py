@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from matches import tasks
-from matches.draw import breaks, control, late
+from matches.draw import bracket, breaks, control, late
 from matches.draw import service as seating
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.results import forfeits
@@ -387,6 +387,23 @@ def break_page(request, event_id: int):
             ],
         },
         status=400 if error and request.method == "POST" else 200,
+    )
+
+
+@login_required
+def bracket_page(request, event_id: int):
+    """The knockout bracket (对阵图) with every round, drawn or not; before the first knockout
+    round is drawn, the pairings the confirmed break will give."""
+    event = managed_event(request, event_id)
+    stage = breaks.knockout_stage(event)
+    columns = []
+    if stage is not None:
+        rounds = list(stage.rounds.all())
+        columns = bracket.build(stage, rounds, lambda round_: True, project_first_round=True)
+    return render(
+        request,
+        "manage/bracket.html",
+        {"event": event, "stage": stage, "columns": columns},
     )
 
 
