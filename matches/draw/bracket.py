@@ -106,6 +106,8 @@ def build(
     places = bracket_size(stage)
     by_stage_round = {r.stage_round: r for r in rounds if r.stage_id == stage.pk}
     names = dict(Union.objects.filter(event_id=stage.event_id).values_list("id", "name"))
+    # Seeds stay with the unions all the way through: the break's order.
+    seeds = {union: k for k, union in enumerate(stage.break_unions, start=1)}
     columns: list[Column] = []
     previous: list[Slot] = []
     column_places = places
@@ -134,6 +136,8 @@ def build(
                 projected=projected,
             )
         )
+        for slot in slots:
+            slot.seed_a, slot.seed_b = seeds.get(slot.a), seeds.get(slot.b)
         previous = slots
         column_places //= 2
         stage_round += 1
