@@ -1,6 +1,6 @@
 """The break: the best N unions after round K go on to the event's knockout stage.
 
-The knockout stage is the one the wizard created (`knockout_stage`), and its size is the
+The knockout stage is the one the wizard created (`break_stage`), and its size is the
 wizard's `qualifiers`: confirming fills that stage's field (`Stage.break_unions`), it never
 adds a second stage. The standings are the event's own (its tie-break order,
 `matches.standings.service.union_rows`); withdrawn unions are left out. `propose_break` shows
@@ -40,9 +40,18 @@ def knockout_stage(event) -> Stage | None:
     return event.stages.filter(format=Stage.Format.SINGLE_ELIMINATION).order_by("order").first()
 
 
+def break_stage(event) -> Stage | None:
+    """The stage the break fills: the knockout stage, else the wizard's later stage with
+    qualifiers (a top-N round robin or Swiss), so that a break never adds a stage beside it."""
+    return (
+        knockout_stage(event)
+        or event.stages.filter(order__gt=1, qualifiers__isnull=False).order_by("order").first()
+    )
+
+
 def default_size(event) -> int | None:
-    """The size the wizard gave the knockout (its qualifiers), if any."""
-    stage = knockout_stage(event)
+    """The size the wizard gave the break's stage (its qualifiers), if any."""
+    stage = break_stage(event)
     return stage.qualifiers if stage is not None else None
 
 
@@ -92,14 +101,14 @@ def _reason(row: dict, other: dict | None, criteria: list[str]) -> str:
 
 
 def propose_break(event, size: int | None = None, after_round: int | None = None) -> dict:
-    """The break as it would be: {"stage" (the knockout stage or None), "after_round", "size",
+    """The break as it would be: {"stage" (the stage it fills, `break_stage`, or None), "after_round", "size",
     "rows" (every ranked union, with `in_break`, `tied` and `reason`), "tied_band" (ids of the
     unions level on match points across the cut), "decided_by" (the label of the tie-break that
     set the first union out below the last one in; "" when none had to), "tied_at_cut" (ids
     equal on every tie-break with the last one in but left out), "withdrawn" (names)}."""
     if not event.is_team:
         raise SeatingRefused(_("晋级名单只用于团体赛"))
-    stage = knockout_stage(event)
+    stage = break_stage(event)
     if size is None:
         size = stage.qualifiers if stage is not None and stage.qualifiers else None
     if size is None:
@@ -159,8 +168,8 @@ def confirm_break(
     """Fill the event's knockout stage with the proposed break, in seed order (on a tie on
     every tie-break the unions listed first, by seed then name, are the ones in).
 
-    The wizard's knockout stage is used, and its size updated when the organiser chose another;
-    only an event made without one gets a knockout stage here (its name is left blank: pages
+    The wizard's stage is used (`break_stage`), and its size updated when the organiser chose
+    another; only an event made without one gets a knockout stage here (its name is left blank: pages
     show the format's name in the reader's language)."""
     if event.rounds.exclude(state=Round.State.CLOSED).exists():
         raise SeatingRefused(_("上一轮尚未结束，不能编排新一轮"))
@@ -170,7 +179,7 @@ def confirm_break(
     stage = proposal["stage"]
     if stage is not None and stage.rounds.exists():
         raise SeatingRefused(_("淘汰赛已开始编排，不能再改晋级名单"))
-    planned = max(1, math.ceil(math.log2(size)))
+    knockout_rounds = max(1, math.ceil(math.log2(size)))
     replaced: list = []  # a break confirmed before, now replaced (logged)
     if stage is None:
         order = (event.stages.aggregate(n=Max("order"))["n"] or 0) + 1
@@ -179,12 +188,14 @@ def confirm_break(
             order=order,
             format=Stage.Format.SINGLE_ELIMINATION,
             qualifiers=size,
-            planned_rounds=planned,
+            planned_rounds=knockout_rounds,
             break_unions=seeds,
         )
     else:
         replaced = list(stage.break_unions)
-        stage.qualifiers, stage.planned_rounds, stage.break_unions = size, planned, seeds
+        stage.qualifiers, stage.break_unions = size, seeds
+        if stage.format == Stage.Format.SINGLE_ELIMINATION:
+            stage.planned_rounds = knockout_rounds  # a round-robin or Swiss stage keeps its own
         stage.save(update_fields=["qualifiers", "planned_rounds", "break_unions"])
     last = event.rounds.get(number=proposal["after_round"])
     RoundLog.objects.create(

@@ -71,6 +71,21 @@ def test_the_break_uses_the_wizards_stage_and_size_never_a_second_stage(build, c
         breaks.confirm_break(b.event, 4)
 
 
+def test_a_wizards_round_robin_stage_of_n_is_filled_by_the_break_too(build, client):
+    b = build(unions=6)
+    stage = b.add_stage(format=Stage.Format.ROUND_ROBIN, qualifiers=4, planned_rounds=3)
+    b.play_rounds(1)
+    filled = breaks.confirm_break(b.event)
+    assert filled.pk == stage.pk and b.event.stages.count() == 2
+    assert len(filled.break_unions) == 4 and filled.planned_rounds == 3
+    client.force_login(b.organiser)
+    refused = client.post(reverse("manage:break", args=[b.event.pk]), {"size": "多"})
+    assert refused.status_code == 400 and "请填写晋级名额" in refused.content.decode()
+    refused = client.post(reverse("manage:break", args=[b.event.pk]), {"size": "99"})
+    assert refused.status_code == 400 and "晋级名额多于参赛联邦数" in refused.content.decode()
+    assert b.event.stages.count() == 2
+
+
 def test_a_tie_at_the_cut_is_shown_and_resolved_by_the_events_tie_breaks(build):
     b, _stage = with_knockout(build, unions=8, qualifiers=2, tie_breaks=["score_difference"])
     round_ = b.round([(0, 1), (2, 3), (4, 5), (6, 7)])

@@ -367,7 +367,7 @@ def break_page(request, event_id: int):
     except seating.SeatingRefused as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
-    stage = breaks.knockout_stage(event)
+    stage = breaks.break_stage(event)
     return render(
         request,
         "manage/break.html",
