@@ -40,6 +40,15 @@ def round_name(places: int) -> str:
     return names[key] if key else _("%(n)s 强") % {"n": places}
 
 
+def stage_label(round_: Round) -> str:
+    """What a round page says about the round's stage: a knockout round's name (半决赛 …),
+    else the stage's own name or its format's, in the active language."""
+    stage = round_.stage
+    if stage.format == Stage.Format.SINGLE_ELIMINATION:
+        return round_name(max(2, bracket_size(stage) >> (round_.stage_round - 1)))
+    return stage.name or str(stage.get_format_display())
+
+
 def match_unions(match: Match) -> tuple[int | None, int | None]:
     """The two unions of a match (the second None for a bye). One place to read them."""
     return match.union_a_id, match.union_b_id

@@ -207,7 +207,10 @@ def test_the_knockout_draw_avoids_clubmates_and_shows_knockout_flags_only(build,
         assert set(match.flags) <= {flags.BYE, flags.CLUB_CLASH, flags.HAND_SWAP}
     client.force_login(b.organiser)
     html = client.get(reverse("manage:round", args=[b.event.pk, round_.number])).content.decode()
-    assert "同俱乐部相遇 0" in html and "跨分组" not in html.split("牌桌")[1][:2000]
+    assert "同俱乐部相遇 0" in html and "为避开同俱乐部调整 2 桌" in html
+    assert "重复交手" not in html and "跨分组" not in html  # Swiss words stay off knockout pages
+    assert "四分之一决赛" in html  # the round's name, computed
+    assert "为避开同俱乐部：对手由 8 号种子换为" in html  # the moved table says why
 
 
 def test_the_knockout_draw_counts_clubmate_meetings_when_it_must(build, client):
@@ -237,6 +240,16 @@ def test_round_names_in_both_languages(places, chinese, english):
         assert bracket.round_name(places) == chinese
     with translation.override("en"):
         assert bracket.round_name(places) == english
+
+
+def test_round_pages_name_the_knockout_round_in_the_readers_language(build, client):
+    b = _knockout_event(build)
+    quarter = seating.create_round(b.stage, seed=1)
+    seating.publish_round(quarter)
+    url = reverse("public:round", args=[b.event.pk, quarter.number])
+    assert "四分之一决赛" in client.get(url).content.decode()
+    assert "Quarter-final" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert Stage.objects.get(pk=b.stage.pk).name == ""  # nothing written as a label
 
 
 def _winners(columns, stage_round):
