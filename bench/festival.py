@@ -843,6 +843,7 @@ def run(args, services: Services) -> None:
             drill = Drill(services, total_deals=len(jobs) * args.deals)
             drill.watch(lambda: referees.progress)
         result = referees.run(jobs, args.deals)
+        read = readers.stop()  # not through the offline phone's wait
         if phone is not None:
             phone.join()
             print(
@@ -865,8 +866,6 @@ def run(args, services: Services) -> None:
         for k, v in cpu.items():
             totals["cpu"][k] = totals["cpu"].get(k, 0.0) + v
         app_ms = 1000 * (cpu["gunicorn"] + cpu["celery"]) / max(1, result["deals"])
-        read = readers.stop()
-        seating.close_round(round_)
         s, c = result["submit_ms"], result["confirm_ms"]
         rate = result["deals"] / result["seconds"]
         lag_text = f"{lag:.2f}" if lag is not None else f">{observed:.0f}"
@@ -883,6 +882,13 @@ def run(args, services: Services) -> None:
         )
         for error in result["errors"][:5]:
             print("   error:", error, flush=True)
+        if drill is not None and number == 1:
+            print("\n".join(drill.report()), flush=True)
+        try:
+            seating.close_round(round_)
+        except seating.SeatingRefused as refused:
+            print(f"   round {number} not closed: {refused}", flush=True)
+            break
         if "error" in read or read.get("non2xx") or read.get("errors"):
             print("   readers:", read, flush=True)
         totals["deals"] += result["deals"]
@@ -897,7 +903,6 @@ def run(args, services: Services) -> None:
         counts = count_lost_and_duplicated(event.pk, acknowledged)
         equal, how = equals_full_recompute(event.pk)
         print("\nfault drills (round 1):", flush=True)
-        print("\n".join(drill.report()), flush=True)
         print(
             f"  deals acknowledged to referees {acknowledged}, with a final result "
             f"{counts['final']}: lost {counts['lost']}, duplicated {counts['duplicated']}; "
