@@ -22,10 +22,10 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
 from matches.games.registry import adapter_for
+from matches.kernel.reports import ResultError
 from matches.models import Confirmation, DealReport, Event, RefereeLink, Round, Table
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.results.messages import refusal, refusal_text
 from matches.views.deal_viewer import render_viewer
 

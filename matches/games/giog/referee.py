@@ -10,13 +10,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from matches.api.documents import DocumentError, parse_json_text
 from matches.games.adapter import describe_error
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.messages import MESSAGES as CODE_TEXT
 from matches.games.giog.messages import RULE_NAMES
 from matches.games.giog.standings import numbered
-from matches.results.errors import ResultError
+from matches.kernel.json_text import DocumentError, parse_json_text
+from matches.kernel.reports import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
 MAX_WON = 32

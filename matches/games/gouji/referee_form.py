@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from matches.api.documents import DocumentError, parse_json_text
 from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
-from matches.results.errors import ResultError
+from matches.kernel.json_text import DocumentError, parse_json_text
+from matches.kernel.reports import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
