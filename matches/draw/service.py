@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches import signals
 from matches.draw import history
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
@@ -560,6 +561,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     round_.published_by = user if user is not None and user.is_authenticated else None
     round_.save(update_fields=["state", "published_at", "published_by"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
+    signals.announce_round_change(round_, signals.PUBLISHED)
     return round_
 
 
@@ -578,6 +580,7 @@ def close_round(round_: Round, *, user=None) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["state", "closed_at"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.CLOSE, user=user)
+    signals.announce_round_change(round_, signals.CLOSED)
     return round_
 
 
