@@ -198,7 +198,7 @@ def render_form(request, templates: dict, context: dict, status: int = 200) -> H
     A refused form comes back to htmx as 200: htmx swaps no 4xx answer, and the problems are in
     the form; the full page (no JavaScript) carries the real status."""
     if request.htmx and request.GET.get("part") == "verdict":
-        return render(request, templates["form"] + "#verdict", context)
+        return render(request, "referee/_verdict.html", context)
     if request.htmx:
         return render(request, templates["form"], context)
     return render(request, templates["page"], context, status=status)
