@@ -54,6 +54,13 @@ def entries(request, event_id: int):
                 )
                 % {"name": entry.entrant, "n": entry.joins_round},
             )
+            draft = event.rounds.filter(state="draft").first()
+            if draft is not None:
+                messages.info(
+                    request,
+                    _("第 %(n)s 轮是草稿：签到后可在草稿页重新编排，把%(name)s排入本轮")
+                    % {"n": draft.number, "name": entry.entrant},
+                )
             return redirect("manage:entries", event.pk)
     context = _list_context(request, event)
     context["form"] = form
