@@ -15,19 +15,18 @@ from matches.models import Round, RoundLog
 
 
 def round_changed(round_: Round) -> None:
-    """A round's results changed (closed, reopened): recompute the standings from it.
+    """A round's results changed (closed, reopened): recompute the standings from it, as
+    closing does (`enqueue` sends the task once the transaction commits).
 
     The one call to repoint at the round-changed signal (`matches.signals`) when it lands."""
     from matches import tasks
 
-    event_id, number = round_.event_id, round_.number
-    transaction.on_commit(
-        lambda: tasks.enqueue(
-            tasks.update_standings,
-            event_id,
-            "standings",
-            {"event_id": event_id, "from_round": number},
-        )
+    event_id = round_.event_id
+    tasks.enqueue(
+        tasks.update_standings,
+        event_id,
+        "standings",
+        {"event_id": event_id, "from_round": round_.number},
     )
 
 

@@ -78,9 +78,7 @@ def summary(event: Event, round_number: int | None = None) -> dict:
     expected = event.registrations.filter(expected_q(number))
     total = expected.count()
     absent = (
-        list(_named(expected.exclude(present_q(event, number))))
-        if event.check_in_required
-        else []
+        list(_named(expected.exclude(present_q(event, number)))) if event.check_in_required else []
     )
     return {
         "round": number,

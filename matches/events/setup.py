@@ -53,7 +53,9 @@ def create_event(
                 Stage.objects.create(event=event, order=order, **stage)
             return event
     except IntegrityError:
-        made = Event.objects.filter(creation_token=token, organisers=user).first() if token else None
+        made = (
+            Event.objects.filter(creation_token=token, organisers=user).first() if token else None
+        )
         if made is None:
             raise
         return made

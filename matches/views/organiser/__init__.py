@@ -22,8 +22,8 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors, tasks
 from matches.draw import printing
-from matches.draw.stages import needs_break, next_stage
 from matches.draw import service as seating
+from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
 from matches.events import exports
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
