@@ -72,10 +72,20 @@ def expected_q(round_number: int) -> Q:
     )
 
 
+def listed_q(event: Event, round_number: int) -> Q:
+    """Registrations the check-in for `round_number` lists: those expected in it and, while the
+    round is a draft, those that arrived since (a redraw takes them in)."""
+    if event.rounds.filter(number=round_number, state="draft").exists():
+        return expected_q(round_number) | (
+            Q(joins_round=round_number + 1) & ~Q(status=Registration.Status.WITHDRAWN)
+        )
+    return expected_q(round_number)
+
+
 def summary(event: Event, round_number: int | None = None) -> dict:
     """What the draw of the next round will see: how many are expected and how many are here."""
     number = round_number or next_round(event)
-    expected = event.registrations.filter(expected_q(number))
+    expected = event.registrations.filter(listed_q(event, number))
     total = expected.count()
     absent = (
         list(_named(expected.exclude(present_q(event, number)))) if event.check_in_required else []
@@ -149,7 +159,7 @@ def check_in_many(event: Event, registrations, round_number: int | None = None) 
     undo)."""
     number = round_number or next_round(event)
     pending = (
-        registrations.filter(expected_q(number))
+        registrations.filter(listed_q(event, number))
         .exclude(present_q(event, number))
         .exclude(status=Registration.Status.WITHDRAWN)
     )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
 from matches.events import importing
-from matches.events.checkin import next_round
+from matches.events.registration import next_round_number
 from matches.events.forms import EntryForm, WithdrawForm
 from matches.models import Registration
 from matches.views.organiser.access import running_event
@@ -30,7 +30,7 @@ def _list_context(request, event) -> dict:
         "status": status,
         "statuses": Registration.Status.choices,
         "total": event.registrations.count(),
-        "next_round": next_round(event),
+        "next_round": next_round_number(event),
     }
 
 
