@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
 from matches.events import importing
-from matches.events.registration import next_round_number
 from matches.events.forms import EntryForm, WithdrawForm
+from matches.events.registration import next_round_number
 from matches.models import Registration
 from matches.views.organiser.access import running_event
 
