@@ -7,8 +7,8 @@ in; round 1 is published, played, closed and reopened with a reason, then closed
 event is archived (gone from the list and the public page) and restored; its settings are copied
 into next year's cup.
 
-With SCREENS_DIR set, the draft page with the late arrival and the dashboard are saved at 390 px
-and 1280 px in both languages.
+With SCREENS_DIR set, the draft page with the late arrival, the dashboard, the reopen
+confirmation and the copy page are saved at 390 px and 1280 px in both languages.
 """
 
 from __future__ import annotations
@@ -164,6 +164,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     page.goto(f"{dashboard}rounds/1/closing/")
     page.locator("#confirm-close").click()
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
+    shoot(browser, base, f"/manage/events/{event.pk}/rounds/1/reopen/", "reopen-confirm")
     page.locator("#reopen-round").click()
     expect(page.locator("h1")).to_contain_text("重新开启第 1 轮")
     page.fill("#reason", "第 1 桌记分表抄错，须更正")
@@ -192,6 +193,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     assert page.goto(f"{base}/events/{event.pk}/").status == 200
 
     # 2. Next year's cup: the settings and stages, no entries.
+    shoot(browser, base, f"/manage/events/{event.pk}/copy/", "copy-event")
     page.goto(dashboard)
     page.locator("#copy-event").click()
     page.fill("#id_name", "2027 青岛杯")

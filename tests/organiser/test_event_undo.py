@@ -191,7 +191,7 @@ def test_copy_takes_the_settings_and_stages_but_no_entries_or_results(client, or
     b.draw_round().report_all()
     url = reverse("manage:copy", args=[event.pk])
     page = client.get(url).content.decode()
-    assert 'value="2026 市北杯"' in page and "瑞士轮" in page
+    assert 'value="2027 市北杯"' in page and "瑞士轮" in page  # next year's name proposed
     response = client.post(url, {"name": "2027 市北杯", "start_date": "2027-05-01"}, follow=True)
     copy = Event.objects.get(name="2027 市北杯")
     assert response.redirect_chain[-1][0] == reverse("manage:dashboard", args=[copy.pk])

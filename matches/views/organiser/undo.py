@@ -202,6 +202,11 @@ def _a_year_later(day: datetime.date) -> datetime.date:
         return day + datetime.timedelta(days=365)
 
 
+def _next_years_name(name: str, year: int) -> str:
+    """"2026 青岛杯" becomes "2027 青岛杯"; a name without its year stays as it is."""
+    return name.replace(str(year), str(year + 1))
+
+
 @login_required
 def copy_event(request, event_id: int):
     """Next year's cup: the same game, rules, stages, release settings, tie-breaks and labels;
@@ -209,7 +214,10 @@ def copy_event(request, event_id: int):
     event = organised_event(request, event_id)
     form = CopyEventForm(
         request.POST or None,
-        initial={"name": event.name, "start_date": _a_year_later(event.start_date)},
+        initial={
+            "name": _next_years_name(event.name, event.start_date.year),
+            "start_date": _a_year_later(event.start_date),
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -223,7 +231,7 @@ def copy_event(request, event_id: int):
                 % {"old": event.name, "name": copy.name},
             )
             return redirect("manage:dashboard", copy.pk)
-    name = form.data.get("name", event.name) if form.is_bound else event.name
+    name = form.data.get("name", "") if form.is_bound else form.initial["name"]
     return render(
         request,
         "manage/copy_event.html",
