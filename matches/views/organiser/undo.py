@@ -203,7 +203,7 @@ def _a_year_later(day: datetime.date) -> datetime.date:
 
 
 def _next_years_name(name: str, year: int) -> str:
-    """"2026 青岛杯" becomes "2027 青岛杯"; a name without its year stays as it is."""
+    """ "2026 青岛杯" becomes "2027 青岛杯"; a name without its year stays as it is."""
     return name.replace(str(year), str(year + 1))
 
 
