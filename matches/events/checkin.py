@@ -15,7 +15,11 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.models import CheckInRound, Event, Registration, Stage
+from matches.models import CheckInRound, Event, Registration, Stage, TableSeat
+
+
+#: How many absent entries the check-in warning names (then a count of the others).
+ABSENT_NAMES = 30
 
 
 class CheckInRefused(Exception):
@@ -87,15 +91,15 @@ def summary(event: Event, round_number: int | None = None) -> dict:
     number = round_number or next_round(event)
     expected = event.registrations.filter(listed_q(event, number))
     total = expected.count()
-    absent = (
-        list(_named(expected.exclude(present_q(event, number)))) if event.check_in_required else []
-    )
+    absent = expected.exclude(present_q(event, number))
+    missing = absent.count() if event.check_in_required else 0
     return {
         "round": number,
         "total": total,
-        "present": total - len(absent),
-        "missing": len(absent),
-        "absent": [str(r.entrant) for r in absent],
+        "present": total - missing,
+        "missing": missing,
+        # The first names (a festival's thousands are a count); the pages show these.
+        "absent": [str(r.entrant) for r in _named(absent)[:ABSENT_NAMES]] if missing else [],
         "required": event.check_in_required,
     }
 
@@ -117,13 +121,13 @@ def missing_from_draft(round_) -> list[Registration]:
     if event.check_in_required:
         here = here.filter(present_q(event, number))
     if event.is_team:
-        placed = set(round_.entries.values_list("union_id", flat=True))
-        missing = [r for r in _named(here) if r.union_id not in placed]
+        here = here.exclude(union_id__in=round_.entries.values("union_id"))
     else:
-        placed = set(round_.tables.values_list("seats__player_id", flat=True))
-        placed |= set(round_.quality.get("sitting_out", []))
-        missing = [r for r in _named(here) if r.player_id not in placed]
-    return missing
+        seated = TableSeat.objects.filter(round=round_).values("player_id")
+        here = here.exclude(player_id__in=seated).exclude(
+            player_id__in=round_.quality.get("sitting_out", [])
+        )
+    return list(_named(here))
 
 
 def admit_to_draft(round_) -> list[int]:

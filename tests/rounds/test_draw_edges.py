@@ -222,3 +222,15 @@ def test_late_entry_form_on_a_draft_says_how_to_take_it_in(client, build):
     text = response.content.decode()
     assert Registration.objects.filter(union__name="迟到联邦").exists(), text[:3000]
     assert "从第 2 轮起参赛" in text and "重新编排" in text
+
+
+def test_an_individual_late_arrival_is_named_and_taken_in(build):
+    g = build(game="giog", players=8)
+    draft = seating.create_round(g.stage, seed=1)
+    late = entries.add(g.event, players=["迟到棋手"])
+    checkin.check_in(late)
+    assert [str(r.entrant) for r in checkin.missing_from_draft(draft)] == ["迟到棋手"]
+    seating.redraw_round(draft)
+    seated = set(draft.tables.values_list("seats__player_id", flat=True))
+    assert late.player_id in seated | set(draft.quality.get("sitting_out", []))
+    assert checkin.missing_from_draft(draft) == []
