@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from matches.models import CheckInRound, Event, Registration, Stage, TableSeat
 
-
 #: How many absent entries the check-in warning names (then a count of the others).
 ABSENT_NAMES = 30
 
