@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/withdraw/", rounds.withdraw, name="withdraw"),
     path("events/<int:event_id>/break/", rounds.break_page, name="break"),
+    path("events/<int:event_id>/bracket/", rounds.bracket_page, name="bracket"),
     # Undo (issue 25): before the round-action pattern, which would take these names.
     path(
         "events/<int:event_id>/rounds/<int:number>/delete-draft/",
