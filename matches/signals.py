@@ -7,7 +7,7 @@ standings) receives it. Neither side imports the other.
 
 `round_changed` is sent the same way (after commit) with `round_id`, `event_id`, `number` and
 `action` whenever a round's state or its matches' results change outside a deal's result:
-published, closed, unpublished (back to draft), a forfeit awarded or cleared, a match stopped by
+published, closed, reopened, unpublished (back to draft), a forfeit awarded or cleared, a match stopped by
 time. The draw and forfeit services send it (`announce_round_change`), from a view or a
 management command alike; the computation side queues the standings from that round. Views and
 commands never import the tasks.
@@ -25,6 +25,7 @@ recompute_requested = Signal()  # kwargs: event_id: int
 
 #: the `action` of `round_changed`
 PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
+REOPENED = "reopened"  # a closed round opened again (matches/draw/undo.py)
 
 
 def announce_round_change(round_, action: str) -> None:

@@ -16,12 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw import history
+from matches.draw import history, stages
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
 from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
 from matches.draw.generator.swiss import annotate, measure, pair_swiss
 from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
+from matches.events.checkin import admit_to_draft
 from matches.games.registry import adapter_for
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.models import (
@@ -64,6 +65,8 @@ def create_round(
     stage_round = stage.rounds.count() + 1
     if stage.planned_rounds and stage_round > stage.planned_rounds:
         raise SeatingRefused(_("本阶段的轮次已全部编排"))
+    if stages.needs_break(stage):
+        raise SeatingRefused(stages.break_refusal())
     round_ = Round.objects.create(
         event=event,
         stage=stage,
@@ -84,10 +87,12 @@ def create_round(
 
 @transaction.atomic
 def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
-    """Throw away a draft draw (and any swaps) and draw again, from a new seed by default."""
+    """Throw away a draft draw (and any swaps) and draw again, from a new seed by default.
+    Entries that arrived while the round was a draft and are checked in for it join it."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not round_.is_draft:
         raise SeatingRefused(_("已公布的轮次不能重新编排"))
+    admitted = admit_to_draft(round_)
     old_seed = round_.seed
     _clear(round_)
     round_.seed = _new_seed() if seed is None else seed
@@ -97,7 +102,12 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
         round=round_,
         action=RoundLog.Action.REDRAW,
         user=user,
-        details={"old_seed": old_seed, "seed": round_.seed, "quality": round_.quality},
+        details={
+            "old_seed": old_seed,
+            "seed": round_.seed,
+            "quality": round_.quality,
+            **({"admitted": admitted} if admitted else {}),
+        },
     )
     return round_
 

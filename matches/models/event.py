@@ -153,6 +153,10 @@ class Event(models.Model):
         _("成绩确认方式"), max_length=8, choices=Confirmation.choices, default=Confirmation.CAPTAIN
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived: off the lists and the public pages, every row kept; restoring clears it.
+    archived_at = models.DateTimeField(_("归档时间"), null=True, blank=True)
+    # The wizard's one-time token: a second submit of the same wizard finds this event.
+    creation_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "name"]

@@ -20,7 +20,9 @@ from django.views.decorators.http import require_POST
 
 from matches.draw import bracket, breaks, control, late
 from matches.draw import service as seating
+from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
+from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
 
@@ -126,6 +128,10 @@ def round_page(request, event_id: int, number: int):
         "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
+        "missing_from_draft": checkin.missing_from_draft(round_),
+        "can_reopen": round_.state == Round.State.CLOSED
+        and can_manage_event(request.user, event)
+        and not event.rounds.filter(number__gt=round_.number).exists(),
         "deals": range(1, event.deals_per_match + 1),
         "seated": list(
             TableSeat.objects.filter(round=round_)
