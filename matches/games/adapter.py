@@ -8,7 +8,9 @@ shared services, views, API and exports call the adapter of the event's game
 - words and shape: its name and label, whether a table is two unions of three seated
   alternately (`has_unions`), which entry types it allows, what a deal is called;
 - results: how a report is checked (`check_report`), and whether deals of a match follow on
-  from one another (`deals_follow_on`: R35 tributes, R40 streaks);
+  from one another (`deals_follow_on`: R35 tributes, R40 streaks); a stored verdict read back
+  into the game's own frozen type (`read_verdict`, a `DealVerdict`) and the tributes a deal
+  owes (`tributes_owed`): shared code never reads a verdict by key;
 - settlement and standings: tallies and the match result (`settle_match`), player standings
   rows (`standings_rows`), the result sheet of an export (`results_table`);
 - the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
@@ -18,9 +20,33 @@ shared services, views, API and exports call the adapter of the event's game
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
+
+from matches.games.errors import JSONObject
+
+
+class DealVerdict(Protocol):
+    """A game's verdict on one deal report, as its engine's frozen type (`to_json` is what a
+    `DealReport.verdict` stores; the adapter's `read_verdict` reads it back)."""
+
+    @property
+    def valid(self) -> bool: ...
+
+    def side_scores(self) -> tuple[int | None, int | None]:
+        """(A, B): the two sides' scores of the deal, or (None, None) for a game without."""
+        ...
+
+    def settles_like(self, other: object) -> bool:
+        """Whether `other` settles the deal the same way (a recheck has nothing to correct)."""
+        ...
+
+    def report_json(self) -> JSONObject:
+        """What the results API shows of a report next to its state."""
+        ...
+
+    def to_json(self) -> JSONObject: ...
 
 
 class _Numbers(dict):
@@ -103,6 +129,15 @@ class GameAdapter:
         """The engine's reading of a report for deal `number` (a `Checked`); raises
         `ResultError` when a document cannot be read. Nothing is stored."""
         raise NotImplementedError
+
+    def read_verdict(self, data: JSONObject) -> DealVerdict:
+        """A stored `DealReport.verdict` as the game's verdict type."""
+        raise NotImplementedError
+
+    def tributes_owed(self, deal) -> list[JSONObject] | None:
+        """The ledger `deal` owes from the deal before it, as the API shows it; None for a game
+        whose deals do not follow on, or while it is unknown."""
+        return None
 
     # --- settlement and standings -----------------------------------------------------------
     def settle_match(self, match) -> None:

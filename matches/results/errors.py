@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from matches.games.adapter import DealVerdict
+
 
 class ResultError(Exception):
     """A refused request, with a stable code, an HTTP status and the rule id where one applies.
@@ -57,7 +59,7 @@ class Checked:
 
     summary: dict
     play_log: dict | None
-    verdict: dict
+    verdict: DealVerdict
     errors: list = field(default_factory=list)
 
     @property
@@ -65,10 +67,9 @@ class Checked:
         return not self.errors
 
     @property
-    def union_scores(self) -> tuple[int | None, int | None]:
-        """(A, B): the two unions' scores of a two-union game; (None, None) otherwise."""
-        scores = self.verdict.get("union_scores") or {}
-        return scores.get("A"), scores.get("B")
+    def side_scores(self) -> tuple[int | None, int | None]:
+        """(A, B): the two sides' scores of the deal; (None, None) for a game without."""
+        return self.verdict.side_scores()
 
 
 def require_documents(summary, play_log, summary_format: str, log_format: str) -> None:

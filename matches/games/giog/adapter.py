@@ -11,10 +11,12 @@ from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
+from matches.games.errors import JSONObject
 from matches.games.giog import draw, public, results, standings, viewer
 from matches.games.giog import messages as game_messages
 from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog.engine.game import GiogGame
+from matches.games.giog.engine.verdict import GiogDealVerdict
 from matches.games.giog.referee import ResultForm
 from matches.models import Event
 
@@ -58,6 +60,9 @@ class GiogAdapter(GameAdapter):
 
     def check_report(self, match, number, summary, play_log):
         return results.check_hand(match, number, summary, play_log)
+
+    def read_verdict(self, data: JSONObject) -> GiogDealVerdict:
+        return GiogDealVerdict.from_json(data)
 
     def settle_match(self, match) -> None:
         standings.settle_match(match)

@@ -12,12 +12,13 @@ from django.utils.translation import gettext_lazy
 from matches.draw import service as draw
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
-from matches.games.errors import BadDocument, RuleViolation
+from matches.games.errors import BadDocument, JSONObject, RuleViolation
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji import public, results, standings, viewer
 from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_from_json, ledger_to_json
 from matches.games.gouji.referee_form import ResultForm
 from matches.models import Event
 
@@ -70,6 +71,14 @@ class GoujiAdapter(GameAdapter):
 
     def check_report(self, match, number, summary, play_log):
         return results.check_report(match, number, summary, play_log)
+
+    def read_verdict(self, data: JSONObject) -> GoujiDealVerdict:
+        return GoujiDealVerdict.from_json(data)
+
+    def tributes_owed(self, deal) -> list[JSONObject] | None:
+        if deal.tributes_owed is None:
+            return None
+        return ledger_to_json(ledger_from_json(deal.tributes_owed))
 
     def settle_match(self, match) -> None:
         standings.settle_match(match)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.api.documents import DocumentError, parse_json_text
 from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
 from matches.results.errors import ResultError
@@ -250,6 +251,7 @@ def tribute_rows(tributes, seat_names: dict) -> list[dict]:
 def summary_context(report, names: dict) -> dict:
     """A Gou Ji result in words: finishing order with names, points, burns, tributes."""
     summary = report.summary or {}
+    verdict = GoujiDealVerdict.from_json(report.verdict or {})
     return {
         "report": report,
         "finish": [
@@ -274,8 +276,8 @@ def summary_context(report, names: dict) -> dict:
             for s in summary.get("suffocated") or []
         ],
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
-        "union_scores": report.union_scores,
-        "tributes": tribute_rows(report.tributes, names),
+        "union_scores": verdict.settled.union_scores,
+        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names),
     }
 
 

@@ -16,6 +16,12 @@ from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
+from matches.games.gouji.engine.verdict import (
+    GoujiDealVerdict,
+    ReplayVerdict,
+    Tribute,
+    ledger_to_json,
+)
 from matches.models import (
     Deal,
     DealTally,
@@ -39,19 +45,25 @@ def read_outcome(report) -> Outcome:
     """A final report's outcome. A play log's report stores the summary its replay gave."""
     doc = dict(report.summary or {})
     if not doc:
-        replay = (report.verdict or {}).get("replay", report.verdict or {})
-        doc = sequence.outcome_from_replay(report.play_log or {}, replay)
+        stored = report.verdict or {}
+        replay = (
+            GoujiDealVerdict.from_json(stored).replay
+            if "replay" in stored
+            else ReplayVerdict.from_json(stored)
+        )
+        doc = sequence.outcome_from_replay(report.play_log or {}, replay or ReplayVerdict(False))
     doc.pop("rules", None)  # the event's rule set judges, whatever the document says
     doc["string_three_streak"] = 0
     outcome, _rules = parse_outcome(doc)
     return outcome
 
 
-def ledger_of(report, outcome: Outcome, rules: RuleSet) -> list[dict]:
+def ledger_of(report, outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     """The tributes a deal leaves for the next one: from a play log the replay's ledger (only
     the replay knows D12's late points), from a summary the engine's settlement."""
-    replay = (report.verdict or {}).get("replay") if report.play_log else None
-    if replay and isinstance(replay.get("tributes"), list):
+    stored = (report.verdict or {}).get("replay") if report.play_log else None
+    replay = ReplayVerdict.from_json(stored) if isinstance(stored, dict) else None
+    if replay is not None and isinstance(stored.get("tributes"), list):
         return sequence.ledger_after_replay(
             replay, rules, outcome.string_three_union, outcome.string_three_streak
         )
@@ -82,13 +94,13 @@ def settle_match(match: Match) -> None:
         streak = sequence.streak_before(strung, deal.number, union)
         outcome = dataclasses.replace(outcome, string_three_streak=streak)
         scores = union_scores(outcome, rules)
-        ledger = ledger_of(report, outcome, rules)
+        ledger = ledger_to_json(ledger_of(report, outcome, rules))
         strung[deal.number] = union or ""
         values = {
             "match": match,
             "report_id": report.pk,
-            "score_a": scores["A"],
-            "score_b": scores["B"],
+            "score_a": scores.a,
+            "score_b": scores.b,
             "finish": list(outcome.finish),
             "points": sorted(outcome.points),
             "burners": [

@@ -73,12 +73,12 @@ def play_out(
         players=players, hands=hands, leader=leader, actions=actions, out=out, rules=rules
     )
     verdict = replay_record(record)
-    if not verdict["complete"]:
-        raise EngineBug(f"a self-played hand does not replay: {verdict['error']}")
+    if not verdict.complete:
+        raise EngineBug(f"a self-played hand does not replay: {verdict.error}")
     record.claimed = {
         "won": dict(state.won),
-        "beheaded": verdict["beheaded"],
-        "places": verdict["places"],
+        "beheaded": list(verdict.beheaded),
+        "places": [list(group) for group in verdict.places],
     }
     return record
 

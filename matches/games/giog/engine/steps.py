@@ -173,9 +173,9 @@ def hand_steps(doc: dict, summary: dict | None = None) -> dict:
     result["complete"] = state.complete and result["error"] is None
     if summary is not None:
         verdict = replay_record(record)
-        result["mismatches"] = verdict["mismatches"]
-        if judge.found is None and verdict["mismatches"]:
-            field = verdict["mismatches"][0]["field"]
+        result["mismatches"] = [mismatch.to_json() for mismatch in verdict.mismatches]
+        if judge.found is None and verdict.mismatches:
+            field = verdict.mismatches[0].field
             judge.found = {"step": len(steps) - 1, "field": field, "code": "other"}
         result["disagreement"] = judge.found
     return result

@@ -220,7 +220,7 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         "points": list(state.points),
         "burns": [{"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns],
         "suffocated": [{"seat": s, "by": by} for s, by in state.suffocated],
-        "union_scores": union_scores(outcome_of(record, state, finish), rules),
+        "union_scores": union_scores(outcome_of(record, state, finish), rules).to_json(),
     }
     return DealRecord(
         rules=rules,

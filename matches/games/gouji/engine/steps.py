@@ -312,9 +312,9 @@ def deal_steps(doc: dict, summary: dict | None = None) -> dict:
         result["steps"][-1]["finish"] = _finish(record, state)
     if summary is not None:
         verdict = replay_record(record)
-        result["mismatches"] = verdict["mismatches"]
-        if judge.found is None and verdict["mismatches"]:
-            field = verdict["mismatches"][0]["field"]
+        result["mismatches"] = [mismatch.to_json() for mismatch in verdict.mismatches]
+        if judge.found is None and verdict.mismatches:
+            field = verdict.mismatches[0].field
             judge.found = {"step": len(steps) - 1, "field": field, "code": "other"}
         result["disagreement"] = judge.found
     return result
