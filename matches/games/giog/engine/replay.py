@@ -84,8 +84,8 @@ def _mismatches(record: HandRecord, verdict: JSONObject) -> list[JSONObject]:
             {"field": "beheaded", "claimed": claimed["beheaded"], "replayed": verdict["beheaded"]}
         )
     if "places" in claimed:
-        as_claimed = [sorted(group) for group in claimed["places"]]
-        if as_claimed != verdict["places"]:
+        claimed_places = [sorted(group) for group in claimed["places"]]
+        if claimed_places != verdict["places"]:
             found.append(
                 {"field": "places", "claimed": claimed["places"], "replayed": verdict["places"]}
             )

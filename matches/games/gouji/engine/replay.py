@@ -175,7 +175,7 @@ def _verdict(
     return verdict
 
 
-def _implied(record: DealRecord, claimed: dict) -> dict:
+def _implied(record: DealRecord, claimed: JSONObject) -> JSONObject:
     """R29/D11: the revolutionary's head rival opens a point automatically, so a claim need not
     list it."""
     if (
@@ -190,7 +190,7 @@ def _implied(record: DealRecord, claimed: dict) -> dict:
     return claimed
 
 
-def _canonical(field: str, value):
+def _canonical(field: str, value: Any) -> Any:
     """Claims compare as sets where order carries no meaning (points, burns, suffocations)."""
     if value is None:
         return None
@@ -203,7 +203,7 @@ def _canonical(field: str, value):
     return value
 
 
-def mismatches(claimed: dict, verdict: dict) -> list[dict]:
+def mismatches(claimed: JSONObject, verdict: JSONObject) -> list[JSONObject]:
     found = []
     for field in ("finish", "points", "burns", "suffocated", "union_scores"):
         if field not in claimed:

@@ -135,7 +135,7 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
     return outcome, rules
 
 
-def _list(value: Any, name: str) -> list:
+def _list(value: Any, name: str) -> list[Any]:
     if not isinstance(value, list):
         raise BadDocument(f"field {name!r} must be a list")
     return value
@@ -176,7 +176,7 @@ def _declarations(value: Any) -> dict[int, str]:
     return declarations
 
 
-def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict:
+def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadDocument(f"{where} must be an object with {', '.join(keys)}")
     if set(value) != set(keys):
@@ -245,7 +245,9 @@ def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
     return False
 
 
-def _check_revolution(outcome, rules, finish_ok, errors) -> None:
+def _check_revolution(
+    outcome: Outcome, rules: RuleSet, finish_ok: bool, errors: list[RuleViolation]
+) -> None:
     revolution = outcome.revolution
     if not revolution:
         return
@@ -319,7 +321,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
             )
 
 
-def _check_declarations(outcome, rules, errors) -> None:
+def _check_declarations(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     for seat, kind in sorted(outcome.declarations.items()):
         if kind == "special" and not rules.special_declaration:
             errors.append(
@@ -342,7 +344,9 @@ def _check_declarations(outcome, rules, errors) -> None:
             )
 
 
-def _check_burns(outcome, rules, finish_ok, errors) -> None:
+def _check_burns(
+    outcome: Outcome, rules: RuleSet, finish_ok: bool, errors: list[RuleViolation]
+) -> None:
     previous = None
     out: dict[int, int] = {}  # false burners out of play (R22d/D5) -> index of their false burn
     for index, burn in enumerate(outcome.burns):
@@ -428,7 +432,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
         previous = burn
 
 
-def _check_suffocation(outcome, rules, errors) -> None:
+def _check_suffocation(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     if outcome.suffocated and not rules.hold_three:
         errors.append(
             RuleViolation(
@@ -457,7 +461,7 @@ def _check_suffocation(outcome, rules, errors) -> None:
         seen.add(seat)
 
 
-def _check_forced_places(outcome, rules, errors) -> None:
+def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     """R22d, R27, R30 and D11: false burners and suffocated players hold the lowest open places."""
     forced: dict[int, str] = {}
     if rules.false_burn == "place":
