@@ -31,7 +31,7 @@ def started(event: Event) -> bool:
 def create_event(user, *, details: dict, stages: list[dict], settings: dict | None = None) -> Event:
     """`details`: Event fields; `stages`: [{"format", "planned_rounds", "qualifiers", "name"}]
     in order; `settings`: the game's settings form's values. The creator becomes the event's organiser."""
-    event = Event(**details, **(settings or {}))
+    event = Event(**details, game_settings=settings or {})
     event.full_clean()
     event.save()
     event.organisers.add(user)
@@ -41,14 +41,13 @@ def create_event(user, *, details: dict, stages: list[dict], settings: dict | No
 
 
 def save_game_settings(event: Event, values: dict) -> None:
-    """The game's rule settings (a game's settings form gives `values`: e.g. {"rules": …} or
-    {"place_points": […]}); refused once frozen."""
+    """The game's settings (`Event.game_settings`: what the game's settings form gives, e.g.
+    {"rules": …} or {"place_points": […]}); refused once frozen."""
     if is_frozen(event):
         raise SetupRefused(_("第 1 轮公布后规则已锁定，不能再改"))
-    for field, value in values.items():
-        setattr(event, field, value)
+    event.game_settings = values
     event.full_clean()
-    event.save(update_fields=list(values))
+    event.save(update_fields=["game_settings"])
 
 
 @transaction.atomic

@@ -61,7 +61,7 @@ def build_giog_demo(
         entry_type=Event.EntryType.INDIVIDUAL,
         published=True,
         deals_per_match=hands,
-        place_points=[3, 2, 1, 0],
+        game_settings={"place_points": [3, 2, 1, 0]},
         result_confirmation=Event.Confirmation.NONE,
         labels={"deal": "手", "match": "桌"},
     )

@@ -42,7 +42,7 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
     hands = [
         {
             "deal": deal,
-            "places": hand_row(tallies[deal.pk], seats, event.place_points)
+            "places": hand_row(tallies[deal.pk], seats, list(event.game_rules.place_points))
             if deal.pk in tallies
             else [],
             "viewer_url": reverse(
@@ -67,7 +67,9 @@ def player(event, player, seats: list) -> tuple[str, dict]:
         if visible:
             for tally in selectors.seat_tallies(seat):
                 seated = sum(len(group) for group in tally.finish)
-                points = points_for_places(tally.finish, points_table(event.place_points, seated))
+                points = points_for_places(
+                    tally.finish, points_table(list(event.game_rules.place_points), seated)
+                )
                 place = next(k for k, g in numbered(tally.finish) if seat.seat in g)
                 won = tally.points[seat.seat - 1]
                 hands.append(
@@ -109,7 +111,9 @@ def table_json(row: dict, visible: bool) -> dict:
                     "beheaded": t.burners,
                     "points": {
                         str(p["seat"]): p["points"]
-                        for p in hand_row(t, by_seat, match.round.event.place_points)
+                        for p in hand_row(
+                            t, by_seat, list(match.round.event.game_rules.place_points)
+                        )
                     },
                 }
                 for t in row["deals"]
@@ -138,7 +142,7 @@ def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]
     for match in matches:
         for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
             table_seats = seats.get(match.table_id, {})
-            for p in hand_row(t, table_seats, event.place_points):
+            for p in hand_row(t, table_seats, list(event.game_rules.place_points)):
                 rows.append(
                     [
                         match.round.number,

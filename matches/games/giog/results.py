@@ -39,7 +39,7 @@ def hand_points(places: list, place_points: list) -> dict[str, str]:
     return {str(seat): format_points(value) for seat, value in sorted(points.items())}
 
 
-def check_hand(match, number: int, summary: Any, play_log: Any):
+def check_hand(match, number: int, summary: Any, play_log: Any) -> Checked:
     """Run the Giog engine on a hand report; nothing is stored. Raises ResultError (400) when
     a document cannot be read; `errors` are every reason to refuse it."""
     event = match.round.event
@@ -132,7 +132,7 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
     if not (replay_verdict is not None and errors):
         # A broken record's totals say nothing more: its own error is the reason.
         errors.extend(error.to_json() for error in checked.errors)
-    points = hand_points(checked.places, event.place_points) if not errors else {}
+    points = hand_points(checked.places, list(event.game_rules.place_points)) if not errors else {}
     verdict = GiogDealVerdict(
         checked=replace(checked, valid=False) if errors else checked,
         replay=replay_verdict,

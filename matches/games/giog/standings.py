@@ -128,7 +128,9 @@ def player_rows(event, rounds) -> list[dict]:
         match__round__in=rounds
     ).values_list("match__table_id", "finish", "points", "burners"):
         seated = sum(len(group) for group in finish)
-        points = points_for_places(finish, points_table(event.place_points, seated))
+        points = points_for_places(
+            finish, points_table(list(event.game_rules.place_points), seated)
+        )
         for seat, value in points.items():
             pid = seats.get((table_id, seat))
             if pid is None:

@@ -337,8 +337,8 @@ class ResultForm:
             "declaration_labels": DECLARATION_LABELS,
             "burn_outcome_labels": BURN_OUTCOME_LABELS,
             # R34 特点 is off in every preset: only an explicit flag turns it on
-            "special_declaration": isinstance(context["event"].rules, dict)
-            and context["event"].rules.get("special_declaration") is True,
+            "special_declaration": context["event"].game_rules.rules_json.get("special_declaration")
+            is True,
             "tributes_owed": _owed_rows(
                 _tributes_owed(row["deal"] if row else None, context.get("deal_number") or 0),
                 seat_names,

@@ -45,7 +45,7 @@ def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
     """Run the engine on a report for deal `number` of `match`; nothing is stored. Raises
     ResultError (400) when a document cannot be read; `errors` are every reason to refuse it."""
     require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
-    rules = match.round.event.rules
+    rules = match.round.event.game_rules.rules_json
     replay_verdict = None
     errors: list[dict] = []
     if play_log is not None:

@@ -385,7 +385,7 @@ class RulesForm(forms.Form):
 
     @classmethod
     def for_event(cls, event, data=None, frozen: bool = False):
-        return cls(data, rules=event.rules, frozen=frozen)
+        return cls(data, rules=event.game_rules.rules_json, frozen=frozen)
 
     def values(self) -> dict:
         """The event fields this form sets."""

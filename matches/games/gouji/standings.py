@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 def event_rules(event) -> RuleSet:
-    return RuleSet.from_json(event.rules)
+    return event.game_rules.rules
 
 
 def read_outcome(report) -> Outcome:
