@@ -4,6 +4,7 @@ engine's reading of a report that has not been stored (`Checked`). Shared by eve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from matches.games.adapter import DealVerdict
 
@@ -37,7 +38,7 @@ class ResultError(Exception):
         self.params = params or {}  # the numbers of the message, for its translation
 
     def as_dict(self) -> dict:
-        error = {"code": self.code, "message": self.message}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.rule:
             error["rule"] = self.rule
         if self.errors:

@@ -4,6 +4,7 @@ and points (the shared public pages and API call these through the Giog adapter)
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -59,7 +60,8 @@ def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
 
 def player(event, player, seats: list) -> tuple[str, dict]:
     """(template, context) of a player's public page: place, pieces and points per hand."""
-    rows, totals = [], {"points": 0, "pieces": 0, "hands": 0}
+    rows: list[dict[str, Any]] = []
+    totals: dict[str, Any] = {"points": 0, "pieces": 0, "hands": 0}
     total = Fraction(0)
     for seat in seats:
         visible = selectors.live.results_visible(seat.round)
@@ -135,7 +137,7 @@ def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]
         _("斩首"),
         _("积分"),
     ]
-    seats = {}
+    seats: dict[int, dict[int, TableSeat]] = {}
     for seat in TableSeat.objects.filter(round__event=event).select_related("player"):
         seats.setdefault(seat.table_id, {})[seat.seat] = seat
     rows = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import Any
+from typing import Any, Sequence
 
 from matches.games.errors import BadDocument
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places, summary_verdict
@@ -29,7 +29,7 @@ def table_size(match) -> int:
     return TableSeat.objects.filter(table_id=match.table_id).count()
 
 
-def hand_points(places: list, place_points: list) -> dict[str, str]:
+def hand_points(places: Sequence[Sequence[int]], place_points: list[int]) -> dict[str, str]:
     """Tournament points of each seat for a hand, for display ("3", "1.5"); the standings
     add exact fractions from the places."""
     if not places:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from matches.games.fields import mark
 from matches.games.giog.settings import DEFAULT_PLACE_POINTS, SettingsError, check_place_points
 
 PLACES = (1, 2, 3, 4)
@@ -25,9 +26,10 @@ class GiogSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for k in PLACES:
             field = forms.IntegerField(label=PLACE_LABELS[k], min_value=0, max_value=1000)
-            field.rule_id, field.section, field.flag = "G11", "places", f"place_{k}"
             field.disabled = frozen
-            self.fields[f"place_{k}"] = field
+            self.fields[f"place_{k}"] = mark(
+                field, rule_id="G11", section="places", flag=f"place_{k}"
+            )
 
     @classmethod
     def from_values(cls, values: dict | None, data=None, frozen: bool = False):

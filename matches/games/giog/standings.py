@@ -12,6 +12,7 @@ beheadings; players equal on all four share a rank.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from matches.games.giog.engine.outcome import points_for_places
 from matches.models import DealTally, Match, Registration, TableSeat
@@ -111,7 +112,7 @@ def player_rows(event, rounds) -> list[dict]:
     ):
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, name)
-    lines = {
+    lines: dict[int, dict[str, Any]] = {
         pid: {
             "player": pid,
             "name": name,

@@ -77,8 +77,8 @@ class DealEntry:
             entry.finish = entry.finish[:-1]
         elif tap == "reset":
             entry.finish = []
-        elif _seat(tap) and _seat(tap) not in entry.finish and len(entry.finish) < 6:
-            entry.finish.append(_seat(tap))
+        elif (seat := _seat(tap)) and seat not in entry.finish and len(entry.finish) < 6:
+            entry.finish.append(seat)
         entry.points = {s for s in SEATS if data.get(f"point_{s}")}
         entry.declarations = {
             s: data[f"decl_{s}"] for s in SEATS if data.get(f"decl_{s}") in DECLARATIONS

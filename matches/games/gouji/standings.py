@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Sequence
 
 from django.utils.translation import gettext as _
 
@@ -62,10 +63,12 @@ def ledger_of(report, outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     """The tributes a deal leaves for the next one: from a play log the replay's ledger (only
     the replay knows D12's late points), from a summary the engine's settlement."""
     stored = (report.verdict or {}).get("replay") if report.play_log else None
-    replay = ReplayVerdict.from_json(stored) if isinstance(stored, dict) else None
-    if replay is not None and isinstance(stored.get("tributes"), list):
+    if isinstance(stored, dict) and isinstance(stored.get("tributes"), list):
         return sequence.ledger_after_replay(
-            replay, rules, outcome.string_three_union, outcome.string_three_streak
+            ReplayVerdict.from_json(stored),
+            rules,
+            outcome.string_three_union,
+            outcome.string_three_streak,
         )
     return tribute_ledger(outcome, rules)
 
@@ -133,7 +136,7 @@ def _readable_outcome(deal, report) -> Outcome | None:
         return None
 
 
-def player_rows(event, rounds: list, carried: list[dict] = ()) -> list[dict]:
+def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]:
     """The player standings over `rounds`, added to `carried` (the rows of the rounds before
     them, see `rank_players`)."""
     rules = event_rules(event)

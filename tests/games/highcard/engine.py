@@ -13,7 +13,7 @@ DEAL_FORMAT = "highcard-deal/1"
 
 def _cards(doc) -> dict:
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), dict):
-        raise BadDocument("missing_cards", "a high-card document has a cards object")
+        raise BadDocument("a high-card document has a cards object")
     return doc["cards"]
 
 

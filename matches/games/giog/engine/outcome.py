@@ -10,7 +10,7 @@ A summary is what a referee reports without a play log (see docs/giog.md):
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from matches.games.errors import BadDocument, JSONObject, RuleError
 
@@ -38,7 +38,9 @@ def places(won: Mapping[int, int], beheaded: Iterable[int] = ()) -> list[list[in
     return groups
 
 
-def points_for_places(groups: list[list[int]], table: list[int | Fraction]) -> dict[int, Fraction]:
+def points_for_places(
+    groups: Sequence[Sequence[int]], table: Sequence[int | Fraction]
+) -> dict[int, Fraction]:
     """Tournament points for each seat from its place and a points table (best place first).
 
     Players who share a place split the points of the places they fill equally: with 3/2/1/0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import IO, Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Protocol
 
 from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine import play as engine
@@ -236,6 +236,12 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
     )
 
 
+class Writer(Protocol):
+    """A file, or a management command's stdout."""
+
+    def write(self, text: str, /) -> object: ...
+
+
 def selfplay(
     count: int, seed: int, rules: RuleSet | str | dict[str, Any] = "standard"
 ) -> Iterator[dict[str, Any]]:
@@ -247,7 +253,7 @@ def selfplay(
         yield write_record(play_deal(rules, rng))
 
 
-def write_jsonl(records: Iterable[dict[str, Any]], handle: IO[str]) -> int:
+def write_jsonl(records: Iterable[dict[str, Any]], handle: Writer) -> int:
     """One compact JSON document a line; returns how many were written."""
     written = 0
     for doc in records:
