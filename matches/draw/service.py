@@ -176,21 +176,25 @@ def _draw_round_robin(round_: Round) -> None:
 
 
 def _draw_knockout(round_: Round) -> None:
+    """Knockout pairings carry knockout flags only (a bye, clubmates meeting, a hand swap):
+    scores and seats, which the Swiss explains, decide nothing here."""
     entrants = history.entrants(round_.event, round_.number)
+    clubs = {union: entrant.club for union, entrant in entrants.items()}
     if round_.stage_round == 1:
-        pairings = knockout.first_round(_seeded_union_ids(round_))
+        pairings = knockout.first_round(_seeded_union_ids(round_), clubs)
     else:
         previous = round_.stage.rounds.get(stage_round=round_.stage_round - 1)
         winners = []
         for match in sorted(previous.matches.all(), key=lambda m: m.details.get("bracket", 0)):
             winners.append(_knockout_winner(match))
-        pairings = knockout.next_round(winners)
-    described = []
+        pairings = knockout.next_round(winners, clubs)
     for slot, pairing in enumerate(pairings):
-        item = annotate(entrants[pairing.a], entrants.get(pairing.b))
-        item.details.update(pairing.details, bracket=slot)
-        described.append(item)
-    _write_team_draw(round_, described, {"method": "knockout"})
+        pairing.details["bracket"] = slot
+    _write_team_draw(round_, pairings, knockout.measure(pairings))
+
+
+def _is_knockout(round_: Round) -> bool:
+    return round_.event.is_team and round_.stage.format == Stage.Format.SINGLE_ELIMINATION
 
 
 def _knockout_winner(match: Match) -> int:
@@ -431,6 +435,9 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
 
 def _reflag_team(round_: Round, matches) -> None:
     entrants = history.entrants(round_.event, round_.number)
+    if _is_knockout(round_):
+        _reflag_knockout(round_, matches, entrants)
+        return
     for match in matches:
         a = entrants.get(match.union_a_id) or Entrant(id=match.union_a_id)
         b = (
@@ -444,6 +451,31 @@ def _reflag_team(round_: Round, matches) -> None:
         match.details = {**jsonable(described.details), **extra}
         match.save(update_fields=["flags", "details"])
     round_.quality = {**round_.quality, **_team_quality(round_, entrants)}
+    round_.save(update_fields=["quality"])
+
+
+def _reflag_knockout(round_: Round, matches, entrants: dict) -> None:
+    """After a hand edit of a knockout round: its own flags again, the real clubmate count."""
+    clubs = {union: entrant.club for union, entrant in entrants.items()}
+    for match in matches:
+        match.flags = (
+            [flags.BYE]
+            if match.union_b_id is None
+            else [flags.CLUB_CLASH]
+            if knockout.same_club(match.union_a_id, match.union_b_id, clubs)
+            else []
+        ) + [flags.HAND_SWAP]
+        match.details = {k: v for k, v in match.details.items() if k in KEPT_AFTER_SWAP}
+        match.save(update_fields=["flags", "details"])
+    pairings = [
+        Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
+        for m in round_.matches.all()
+    ]
+    round_.quality = {
+        **round_.quality,
+        **knockout.measure(pairings),
+        "hand_swaps": sum(1 for p in pairings if flags.HAND_SWAP in p.flags),
+    }
     round_.save(update_fields=["quality"])
 
 
@@ -725,6 +757,11 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
     if flags.CLUB_CLASH in match.flags:
         reasons.append(
             _("同俱乐部联邦相遇") if round_.event.is_team else _("同桌有同俱乐部选手：无法全部避开")
+        )
+    if d.get("moved_from"):
+        reasons.append(
+            _("为避开同俱乐部：对手由 %(std)s 号种子换为 %(seed)s 号种子")
+            % {"std": d["moved_from"], "seed": d.get("seed_b")}
         )
     if flags.REPEAT_PARTNER in match.flags:
         reasons.append(_("有选手再次同邦"))

@@ -58,6 +58,11 @@ class UnionLine:
     opponents: list[int] = field(default_factory=list)
     opponents_match_points: int = 0
     rank: int = 0
+    # The criterion that set this line below the line above it (None: first, or tied with it),
+    # and each criterion's value as the ranking compared it (head-to-head: within the group
+    # still tied when its turn came). The break explains the cut with them.
+    decided_by: str | None = None
+    compared: dict = field(default_factory=dict)
 
     @property
     def score_difference(self) -> int:
@@ -159,33 +164,41 @@ def rank_unions(
             by_union.setdefault(m.union_b, []).append(m)
     groups = _partition(list(lines.values()), criteria, by_union)
     ranked, position = [], 1
-    for group in groups:
+    for group, decided_by in groups:
         # Still equal on every criterion: one shared rank, listed by seed then name.
-        for line in sorted(
-            group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union)
+        for index, line in enumerate(
+            sorted(group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union))
         ):
             line.rank = position
+            line.decided_by = decided_by if index == 0 else None
             ranked.append(line)
         position += len(group)
     return ranked
 
 
-def _partition(group: list[UnionLine], criteria: list[str], by_union) -> list[list[UnionLine]]:
-    """Split a tied group criterion by criterion, best sub-group first.
+def _partition(
+    group: list[UnionLine], criteria: list[str], by_union, split_by: str | None = None
+) -> list[tuple[list[UnionLine], str | None]]:
+    """Split a tied group criterion by criterion, best sub-group first; each sub-group comes
+    with the criterion that set it below the one before (`split_by` for the first).
 
     Head-to-head is computed inside the group that is still tied when its turn comes, as a
     referee would: only the matches between exactly those unions count.
     """
     if len(group) <= 1 or not criteria:
-        return [group]
+        return [(group, split_by)]
     criterion, rest = criteria[0], criteria[1:]
     members = {line.union for line in group}
     buckets: dict = {}
     for line in group:
-        buckets.setdefault(_value(line, criterion, members, by_union), []).append(line)
+        value = _value(line, criterion, members, by_union)
+        line.compared[criterion] = value
+        buckets.setdefault(value, []).append(line)
     result = []
-    for value in sorted(buckets, reverse=True):
-        result.extend(_partition(buckets[value], rest, by_union))
+    for index, value in enumerate(sorted(buckets, reverse=True)):
+        result.extend(
+            _partition(buckets[value], rest, by_union, split_by if index == 0 else criterion)
+        )
     return result
 
 
