@@ -41,12 +41,14 @@ demo: install
 	DEBUG=True $(PY) manage.py load_demo
 	DEBUG=True $(PY) manage.py runserver 127.0.0.1:8000
 
-# The architecture (import-linter contracts in pyproject.toml) and the style (ruff) are checked
-# before the tests: docs/architecture.md says what the contracts hold.
+# The architecture (import-linter contracts in pyproject.toml), the style (ruff) and the types
+# (mypy: strict on the engines, the pairing package and the adapters; [tool.mypy] in
+# pyproject.toml) are checked before the tests: docs/architecture.md says what they hold.
 lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 test: install chromium nginx lint
 	$(PY) -m pytest $(PYTEST_ARGS)

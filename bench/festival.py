@@ -370,13 +370,14 @@ def build_event(unions: int, rounds: int, deals: int):
 def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
     """Self-played deals: their records are play logs, their replays give valid summaries."""
     from matches.games.engines import get_game
+    from matches.games.gouji.engine.replay import replay_verdict
     from matches.games.gouji.engine.sequence import outcome_from_replay
 
     game = get_game("gouji")
     logs, summaries = [], []
     for record in game.selfplay(count, seed):
-        verdict = game.replay(record)
-        if not (verdict["valid"] and verdict["complete"]):
+        verdict = replay_verdict(record)
+        if not (verdict.valid and verdict.complete):
             continue
         record = dict(record)
         record.pop("claimed", None)

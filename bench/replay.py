@@ -57,6 +57,7 @@ def main() -> None:
             assert verdict["valid"] and verdict["complete"], verdict["error"]
         elapsed = time.perf_counter() - started
         best = elapsed if best is None else min(best, elapsed)
+    assert best is not None  # at least one repeat ran
     print(
         f"replay: {len(docs) / best:.0f} deals/s, {best / actions * 1e6:.2f} µs per action "
         f"(whole replay: read, setup, apply, settle)"

@@ -87,6 +87,7 @@ def main() -> None:
     standings.recompute_event(event.pk)
     full = time.perf_counter() - start
     match = Match.objects.filter(round__number=args.rounds, table__isnull=False).first()
+    assert match is not None, "the bench's event has no match in that round"
     start = time.perf_counter()
     standings.settle_match(match.pk)
     standings.update_standings(event.pk, args.rounds)

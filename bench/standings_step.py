@@ -44,6 +44,7 @@ def run(rounds: int) -> None:
     from matches.standings import service as standings
 
     event = Event.objects.order_by("-pk").first()
+    assert event is not None, "no event: build one first"
     for _ in range(3):
         started = time.process_time()
         standings.update_standings(event.pk, rounds)

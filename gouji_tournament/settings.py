@@ -199,7 +199,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": SQLITE_PATH,
+            "NAME": str(SQLITE_PATH),
             # Wait for a writer instead of failing at once: the demo's eager tasks and the
             # dev server write from more than one thread.
             # WAL: readers do not wait for the writer, and a commit costs one fsync less

@@ -118,13 +118,13 @@ class EventBuilder:
             fields.setdefault("start_date", datetime.date(2026, 6, 1))
             fields.update(
                 entry_type=Event.EntryType.INDIVIDUAL,
-                place_points=place_points or [3, 2, 1, 0],
+                game_settings={"place_points": place_points or [3, 2, 1, 0]},
                 result_confirmation=confirmation or Event.Confirmation.NONE,
             )
         else:
             fields.setdefault("name", "测试赛")
             fields.setdefault("start_date", datetime.date(2026, 5, 1))
-            fields["rules"] = rules or {"preset": "standard"}
+            fields["game_settings"] = {"rules": rules or {"preset": "standard"}}
             if entry_type:
                 fields["entry_type"] = entry_type
             if confirmation:

@@ -34,7 +34,7 @@ EVENT_FIELDS = (
     "entry_type",
     "deals_per_match",
     "labels",
-    "place_points",
+    "game_settings",
 )
 
 

@@ -118,9 +118,10 @@ def _not_found(what: str) -> ApiError:
 # --- JSON shapes ------------------------------------------------------------------------------
 
 
-def report_json(report: DealReport, full: bool = True, confirmations=None) -> dict:
+def report_json(report: DealReport, full: bool = True, confirmations=None, adapter=None) -> dict:
     """`confirmations`: the report's confirmations when the caller knows them (none for a report
-    just created), which spares a query."""
+    just created), which spares a query; `adapter`: the event's game, when the caller has it."""
+    adapter = adapter or report.deal.match.round.event.adapter
     data = {
         "id": report.pk,
         "deal": report.deal.number,
@@ -128,8 +129,8 @@ def report_json(report: DealReport, full: bool = True, confirmations=None) -> di
         "kind": report.kind,
         "state": report.state,
         "state_label": selectors.state_label(report.state),  # in the request's language
-        "union_scores": report.union_scores,
-        "tributes": report.tributes,
+        # the game's own figures of the verdict (Gou Ji: union scores and tributes)
+        **adapter.read_verdict(report.verdict or {}).report_json(),
         "created_at": report.created_at.isoformat(),
     }
     if full:
@@ -217,16 +218,21 @@ def table_json(table: Table, actor: Actor) -> dict:
         return data  # not even the current deal: it tells a silent round's progress
     current = results.current_deal_number(match)
     data["current_deal"] = current
+    adapter = round_.event.adapter
     for row in results.match_deals(match):
         deal = row["deal"]
         entry = {
             "number": row["number"],
             "needs_recheck": bool(deal and deal.needs_recheck),
-            "tributes_owed": deal.tributes_owed if deal else None,
-            "final": report_json(row["final"], full=participant) if row["final"] else None,
+            "tributes_owed": adapter.tributes_owed(deal) if deal else None,
+            "final": (
+                report_json(row["final"], full=participant, adapter=adapter)
+                if row["final"]
+                else None
+            ),
         }
         if participant:
-            entry["open"] = report_json(row["open"]) if row["open"] else None
+            entry["open"] = report_json(row["open"], adapter=adapter) if row["open"] else None
         data["deals"].append(entry)
         if row["number"] == current:
             data["tributes_owed"] = entry["tributes_owed"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -30,7 +32,7 @@ def _run(request, game_name: str | None, operation: str) -> Response:
     return Response(as_published(verdict))
 
 
-_schema = dict(
+_schema: dict[str, Any] = dict(
     request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT}
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -65,7 +66,7 @@ def standings_table(event: Event, kind: str = "unions") -> tuple[list[str], list
 
 def results_table(event: Event) -> tuple[list[str], list[list]]:
     """The event's results, one line per deal (as the game shows a deal), round by round."""
-    tallies = {}
+    tallies: dict[int, Any] = {}
     for t in DealTally.objects.filter(match__round__event=event).select_related("deal"):
         tallies.setdefault(t.match_id, []).append(t)
     matches = (
@@ -101,9 +102,12 @@ def to_csv(header: list, rows: list) -> bytes:
 
 def to_xlsx(header: list, rows: list, title: str = "sheet") -> bytes:
     from openpyxl import Workbook
+    from openpyxl.worksheet.worksheet import Worksheet
 
     book = Workbook()
     sheet = book.active
+    if not isinstance(sheet, Worksheet):  # a new workbook opens on one worksheet
+        raise TypeError("a new workbook has no active worksheet")
     sheet.title = title[:31]
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 

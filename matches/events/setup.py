@@ -45,7 +45,7 @@ def create_event(
             return made
     try:
         with transaction.atomic():
-            event = Event(**details, **(settings or {}), creation_token=token or None)
+            event = Event(**details, game_settings=settings or {}, creation_token=token or None)
             event.full_clean(exclude=["creation_token"])
             event.save()
             event.organisers.add(user)
@@ -62,14 +62,13 @@ def create_event(
 
 
 def save_game_settings(event: Event, values: dict) -> None:
-    """The game's rule settings (a game's settings form gives `values`: e.g. {"rules": …} or
-    {"place_points": […]}); refused once frozen."""
+    """The game's settings (`Event.game_settings`: what the game's settings form gives, e.g.
+    {"rules": …} or {"place_points": […]}); refused once frozen."""
     if is_frozen(event):
         raise SetupRefused(_("第 1 轮公布后规则已锁定，不能再改"))
-    for field, value in values.items():
-        setattr(event, field, value)
+    event.game_settings = values
     event.full_clean()
-    event.save(update_fields=list(values))
+    event.save(update_fields=["game_settings"])
 
 
 @transaction.atomic

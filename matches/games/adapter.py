@@ -8,7 +8,9 @@ shared services, views, API and exports call the adapter of the event's game
 - words and shape: its name and label, whether a table is two unions of three seated
   alternately (`has_unions`), which entry types it allows, what a deal is called;
 - results: how a report is checked (`check_report`), and whether deals of a match follow on
-  from one another (`deals_follow_on`: R35 tributes, R40 streaks);
+  from one another (`deals_follow_on`: R35 tributes, R40 streaks); a stored verdict read back
+  into the game's own frozen type (`read_verdict`, a `DealVerdict`) and the tributes a deal
+  owes (`tributes_owed`): shared code never reads a verdict by key;
 - settlement and standings: tallies and the match result (`settle_match`), player standings
   rows (`standings_rows`), the result sheet of an export (`results_table`);
 - the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
@@ -19,9 +21,15 @@ shared services, views, API and exports call the adapter of the event's game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from django.utils.translation import gettext as _
+
+from matches.games.errors import JSONObject
+
+if TYPE_CHECKING:  # the models import the registry, which imports the adapters
+    from matches.kernel.reports import Checked
+    from matches.models import Deal, Event, Match, Round
 
 
 @dataclass(frozen=True)
@@ -30,7 +38,7 @@ class DemoPlan:
 
     name: str
     #: the Event's other fields: venue, dates, entry type, deals, confirmation, settings
-    event: dict
+    event: dict[str, Any]
     #: unions of three (a team event) or players entered
     entrants: int
     #: rounds played and closed before the live round
@@ -46,10 +54,10 @@ class PublicTable:
     deal id -> tally and the numbers of the deals with a play log (both empty while the
     round's results are hidden)."""
 
-    seats: dict
+    seats: dict[int, Any]
     visible: bool
-    tallies: dict = field(default_factory=dict)
-    logged: set = field(default_factory=set)
+    tallies: dict[int, Any] = field(default_factory=dict)
+    logged: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -59,17 +67,53 @@ class PlayedSeat:
 
     seat: Any
     visible: bool
-    tallies: list = field(default_factory=list)
+    tallies: list[Any] = field(default_factory=list)
 
 
-class _Numbers(dict):
+class GameSettings(Protocol):
+    """A game's per-event settings (`Event.game_settings`) as its own frozen type."""
+
+    def to_json(self) -> JSONObject: ...
+
+
+@dataclass(frozen=True)
+class NoSettings:
+    """The settings of a game that has none: `{}`."""
+
+    def to_json(self) -> JSONObject:
+        return {}
+
+
+class DealVerdict(Protocol):
+    """A game's verdict on one deal report, as its engine's frozen type (`to_json` is what a
+    `DealReport.verdict` stores; the adapter's `read_verdict` reads it back)."""
+
+    @property
+    def valid(self) -> bool: ...
+
+    def side_scores(self) -> tuple[int | None, int | None]:
+        """(A, B): the two sides' scores of the deal, or (None, None) for a game without."""
+        ...
+
+    def settles_like(self, other: object) -> bool:
+        """Whether `other` settles the deal the same way (a recheck has nothing to correct)."""
+        ...
+
+    def report_json(self) -> JSONObject:
+        """What the results API shows of a report next to its state."""
+        ...
+
+    def to_json(self) -> JSONObject: ...
+
+
+class _Numbers(dict[str, Any]):
     """A message's numbers; one an engine call did not give shows as "?" (never a crash)."""
 
-    def __missing__(self, key):
+    def __missing__(self, key: str) -> str:
         return "?"
 
 
-def fill(template: str, params: dict | None) -> str:
+def fill(template: str, params: JSONObject | None) -> str:
     """`template` (a catalogue message, "%(seat)s 号座…") with the error's numbers."""
     if "%(" not in template:
         return template
@@ -85,7 +129,7 @@ def fill(template: str, params: dict | None) -> str:
         return template
 
 
-def describe_error(messages: dict, error: dict) -> str:
+def describe_error(messages: Mapping[str, Any], error: JSONObject) -> str:
     """One engine error for a person, in the active language: its catalogue message (a game's
     `messages.MESSAGES`) with its numbers, after the play log's step when it comes from a
     replay. "" when the catalogue has no message for its code."""
@@ -110,9 +154,9 @@ class GameAdapter:
     #: Event.EntryType values the game allows
     entry_types: tuple[str, ...] = ("team", "individual")
     #: the player standings columns after rank and name: (row key, title, numeric)
-    player_columns: tuple = ()
+    player_columns: tuple[tuple[str, Any, bool], ...] = ()
     #: the same for the standings export: (row key, title)
-    export_player_columns: tuple = ()
+    export_player_columns: tuple[tuple[str, Any], ...] = ()
     #: the site's title on the game's pages (lazy translation)
     site_title: Any = ""
     #: a short template explaining the game's own standings columns, or None
@@ -133,32 +177,56 @@ class GameAdapter:
         """The game's demo event for `make demo`; None: the game has none."""
         return None
 
-    def demo_report(self, match, number: int, rng) -> tuple[dict | None, dict | None]:
+    def demo_report(
+        self, match: Match, number: int, rng: Any
+    ) -> tuple[JSONObject | None, JSONObject | None]:
         """(summary, play log) of a random deal `number` at `match`'s table, drawn from `rng`
         (the demo's and the tests' random results); the results service checks it."""
         raise NotImplementedError
 
     # --- settings ---------------------------------------------------------------------------
-    def validate_event(self, event) -> dict:
+    def read_settings(self, data: JSONObject) -> GameSettings:
+        """`Event.game_settings` as the game's frozen settings type; raises ValueError (the
+        game's SettingsError) with the reason when the game cannot read them."""
+        if data:
+            raise ValueError("this game has no settings")
+        return NoSettings()
+
+    def validate_event(self, event: Event) -> dict[str, Any]:
         """Field name -> error message for settings the game refuses (empty: fine)."""
+        try:
+            self.read_settings(event.game_settings)
+        except ValueError as error:
+            return {"game_settings": str(error)}
         return {}
 
     # --- results ----------------------------------------------------------------------------
-    def check_report(self, match, number: int, summary, play_log):
+    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         """The engine's reading of a report for deal `number` (a `Checked`); raises
         `ResultError` when a document cannot be read. Nothing is stored."""
         raise NotImplementedError
 
+    def read_verdict(self, data: JSONObject) -> DealVerdict:
+        """A stored `DealReport.verdict` as the game's verdict type."""
+        raise NotImplementedError
+
+    def tributes_owed(self, deal: Deal) -> list[JSONObject] | None:
+        """The ledger `deal` owes from the deal before it, as the API shows it; None for a game
+        whose deals do not follow on, or while it is unknown."""
+        return None
+
     # --- settlement and standings -----------------------------------------------------------
-    def settle_match(self, match) -> None:
+    def settle_match(self, match: Match) -> None:
         """Write every deal tally of the match and its result from the final reports."""
         raise NotImplementedError
 
-    def standings_rows(self, event, rounds: list, scope: str) -> list[dict]:
+    def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
-    def results_table(self, event, matches, tallies: dict) -> tuple[list[str], list[list]]:
+    def results_table(
+        self, event: Event, matches: Any, tallies: dict[int, Any]
+    ) -> tuple[list[str], list[list[Any]]]:
         """The export's result sheet: header and one row per tallied deal."""
         raise NotImplementedError
 
@@ -169,12 +237,12 @@ class GameAdapter:
     #: `matches.kernel.draw_rows`; the draw service calls it with the round's field.
     seats_own_tables: bool = False
 
-    def draw_round(self, round_, field: list) -> None:
+    def draw_round(self, round_: Round, field: list[Any]) -> None:
         """Seat the draft round `round_` (tables, matches, seats) from `field`, the round's
         registrations in seed order (a game with `seats_own_tables`)."""
         raise NotImplementedError
 
-    def reflag_tables(self, round_, table_ids: set, field: list) -> None:
+    def reflag_tables(self, round_: Round, table_ids: set[int], field: list[Any]) -> None:
         """Flags of tables an organiser changed by hand, and the round's quality again (a game
         with `seats_own_tables`)."""
         raise NotImplementedError
@@ -189,19 +257,19 @@ class GameAdapter:
     result_form: Any = None
     #: The game's rule messages (code -> lazy zh-hans text) and rule names (matches/games/<game>/
     #: messages.py): `message(code)` renders one in the active language.
-    messages: dict = {}
-    rule_names: dict = {}
+    messages: Mapping[str, Any] = {}
+    rule_names: Mapping[str, Any] = {}
 
-    def message(self, code: str, params: dict | None = None, default: str = "") -> str:
+    def message(self, code: str, params: JSONObject | None = None, default: str = "") -> str:
         """The message of an engine code in the active language, its numbers (`params`: seats,
         places, burn numbers) filled in; `default` for a code the catalogue lacks."""
         text = self.messages.get(code or "")
         return fill(str(text), params) if text is not None else default
 
-    def describe_error(self, error: dict) -> str:
+    def describe_error(self, error: JSONObject) -> str:
         return describe_error(self.messages, error)
 
-    def describe_errors(self, errors: list[dict]) -> list[dict]:
+    def describe_errors(self, errors: list[JSONObject]) -> list[JSONObject]:
         """The engine's errors for a person: `message` in the active language, the engine's own
         (English) text kept as `engine_message`."""
         return [
@@ -213,19 +281,23 @@ class GameAdapter:
             for e in errors
         ]
 
-    def public_table(self, event, round_, match, read: PublicTable) -> tuple[str, str, dict]:
+    def public_table(
+        self, event: Event, round_: Round, match: Match | None, read: PublicTable
+    ) -> tuple[str, str, JSONObject]:
         """The public table page: (page template, live fragment template, its context)."""
         raise NotImplementedError
 
-    def public_player(self, event, player, seats: list[PlayedSeat]) -> tuple[str, dict]:
+    def public_player(
+        self, event: Event, player: Any, seats: list[PlayedSeat]
+    ) -> tuple[str, JSONObject]:
         """A player's public page: (template, context) from their seats in visible rounds."""
         raise NotImplementedError
 
-    def public_event_json(self, event) -> dict:
+    def public_event_json(self, event: Event) -> JSONObject:
         """Game settings the public event API adds (e.g. Giog's points per place)."""
         return {}
 
-    def public_table_json(self, row: dict, visible: bool) -> dict:
+    def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         """One table of the public pairings API, from a `selectors.round_tables` row."""
         raise NotImplementedError
 
@@ -233,7 +305,13 @@ class GameAdapter:
     #: True: `deal_viewer` steps through the game's play logs (pages show a link to it)
     has_deal_viewer: bool = False
 
-    def deal_viewer(self, event, play_log, summary=None, seat_names=None) -> dict | None:
+    def deal_viewer(
+        self,
+        event: Event,
+        play_log: Any,
+        summary: Any = None,
+        seat_names: Mapping[int, str] | None = None,
+    ) -> JSONObject | None:
         """A play log step by step for the viewer page, in the page's language (see
         `matches/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
         cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where the log and

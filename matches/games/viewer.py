@@ -30,7 +30,9 @@ def without_groups(part: dict | None) -> dict | None:
 def viewer_json(viewer: dict) -> dict:
     """The steps for the page's script, small: who sits where once, a seat's cards only at the
     steps where they change, the words for "n cards" once for every n."""
-    steps, before, most = [], {}, 0
+    steps: list[dict] = []
+    before: dict = {}
+    most = 0
     for step in viewer["steps"]:
         hands, badges = {}, {}
         for seat in step["seats"]:

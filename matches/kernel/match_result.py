@@ -68,6 +68,7 @@ def write_match_result(match: Match, deals: list[Deal]) -> None:
             # A correction may have decided the match earlier: unplayed extra deals go.
             unplayed = [d.pk for d in extras[used:] if d.pk not in tallies]
             Deal.objects.filter(pk__in=unplayed, reports__isnull=True).delete()
+    values: dict[str, int | None]
     if result is None:
         values = {"score_a": None, "score_b": None, "points_a": None, "points_b": None}
     else:

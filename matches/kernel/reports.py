@@ -4,6 +4,9 @@ engine's reading of a report that has not been stored (`Checked`). Shared by eve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from matches.games.adapter import DealVerdict
 
 
 class ResultError(Exception):
@@ -35,7 +38,7 @@ class ResultError(Exception):
         self.params = params or {}  # the numbers of the message, for its translation
 
     def as_dict(self) -> dict:
-        error = {"code": self.code, "message": self.message}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.rule:
             error["rule"] = self.rule
         if self.errors:
@@ -57,7 +60,7 @@ class Checked:
 
     summary: dict
     play_log: dict | None
-    verdict: dict
+    verdict: DealVerdict
     errors: list = field(default_factory=list)
 
     @property
@@ -65,10 +68,9 @@ class Checked:
         return not self.errors
 
     @property
-    def union_scores(self) -> tuple[int | None, int | None]:
-        """(A, B): the two unions' scores of a two-union game; (None, None) otherwise."""
-        scores = self.verdict.get("union_scores") or {}
-        return scores.get("A"), scores.get("B")
+    def side_scores(self) -> tuple[int | None, int | None]:
+        """(A, B): the two sides' scores of the deal; (None, None) for a game without."""
+        return self.verdict.side_scores()
 
 
 def require_documents(summary, play_log, summary_format: str, log_format: str) -> None:

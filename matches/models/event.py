@@ -25,7 +25,6 @@ DEFAULT_TIE_BREAKS = ["match_points", "score_difference", "opponents_match_point
 #: 局/把/场 name different things in different cities; the event says which word it uses.
 LABEL_KEYS = ("deal", "match", "round")
 DEFAULT_LABELS = {"deal": "局", "match": "场", "round": "轮"}
-DEFAULT_RULES = {"preset": "standard"}
 
 
 def default_tie_breaks():
@@ -36,37 +35,28 @@ def default_labels():
     return dict(DEFAULT_LABELS)
 
 
+# The four below were the defaults and validators of `Event.rules` and `Event.place_points`,
+# now `Event.game_settings` (read by the game's adapter); the old migrations still name them.
+
+
 def default_rules():
-    return dict(DEFAULT_RULES)
-
-
-#: Giog: tournament points per place of a hand, best place first (docs/giog.md).
-DEFAULT_PLACE_POINTS = [3, 2, 1, 0]
-
-
-def default_place_points():
-    return list(DEFAULT_PLACE_POINTS)
-
-
-def validate_place_points(value) -> None:
-    """Four whole numbers, best place first, never rising: a table of 2-4 players uses the
-    first entries (G11 places; shared places split their points)."""
-    if (
-        not isinstance(value, list)
-        or len(value) != 4
-        or not all(type(v) is int and 0 <= v <= 1000 for v in value)
-        or any(a < b for a, b in zip(value, value[1:]))
-    ):
-        raise ValidationError(
-            _("名次分须为四个不递增的非负整数，如 [3, 2, 1, 0]"), code="place_points"
-        )
+    return {"preset": "standard"}
 
 
 def validate_rules(value) -> None:
-    """A rule set is a preset name plus overrides: {"preset": "standard", "flag": value, ...}.
-    Only the shape is checked here; the event's game judges the flags (`Event.clean`)."""
     if not isinstance(value, dict) or not isinstance(value.get("preset", "standard"), str):
         raise ValidationError(_('规则须为 {"preset": 名称, 规则项: 值} 形式'), code="rules")
+
+
+def default_place_points():
+    return [3, 2, 1, 0]
+
+
+def validate_place_points(value) -> None:
+    if not isinstance(value, list) or len(value) != 4:
+        raise ValidationError(
+            _("名次分须为四个不递增的非负整数，如 [3, 2, 1, 0]"), code="place_points"
+        )
 
 
 class Event(models.Model):
@@ -108,7 +98,10 @@ class Event(models.Model):
     entry_type = models.CharField(
         _("报名方式"), max_length=16, choices=EntryType.choices, default=EntryType.TEAM
     )
-    rules = models.JSONField(_("规则"), default=default_rules, validators=[validate_rules])
+    # The game's own settings (Gou Ji: its rule set; Giog: points per place) in one JSON
+    # document, owned by the game: its adapter reads it into its frozen settings type
+    # (`game_rules`) and refuses what it cannot read (`clean`).
+    game_settings = models.JSONField(_("游戏设置"), default=dict, blank=True)
     rules_frozen_at = models.DateTimeField(_("规则锁定时间"), null=True, blank=True)
     deals_per_match = models.PositiveSmallIntegerField(_("每场局数"), default=6)
     # Extra deals to break a tied knockout match; blank = play on until one union leads.
@@ -117,10 +110,6 @@ class Event(models.Model):
     points_draw = models.PositiveSmallIntegerField(_("平场分"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("负场分"), default=0)
     points_bye = models.PositiveSmallIntegerField(_("轮空场分"), default=3)
-    # Giog events: points per place of each hand (deals_per_match is then hands per round).
-    place_points = models.JSONField(
-        _("每手名次分"), default=default_place_points, validators=[validate_place_points]
-    )
     # A bye's deal score (its match points are `points_bye`).
     bye_score = models.IntegerField(_("轮空局分"), default=0)
     # A forfeit: the present union wins (`points_win`) with this deal score, the absent one 0.
@@ -183,8 +172,7 @@ class Event(models.Model):
     @classmethod
     def from_db(cls, db, field_names, values):
         instance = super().from_db(db, field_names, values)
-        instance._stored_rules = instance.__dict__.get("rules")
-        instance._stored_place_points = instance.__dict__.get("place_points")
+        instance._stored_game_settings = instance.__dict__.get("game_settings")
         return instance
 
     def clean(self):
@@ -203,22 +191,13 @@ class Event(models.Model):
             raise ValidationError(refused)
 
     def save(self, *args, **kwargs):
-        # Results are judged by the rules they were played under: no change after the first deal.
-        stored = getattr(self, "_stored_rules", None)
-        if self.rules_frozen_at and self.pk and stored is not None and stored != self.rules:
+        # Results are judged by the rules they were played under (Giog: hands scored keep their
+        # points table): no change to the game's settings after the first deal.
+        stored = getattr(self, "_stored_game_settings", None)
+        if self.rules_frozen_at and self.pk and stored is not None and stored != self.game_settings:
             raise ValidationError(_("首局成绩已录入，规则已锁定，不能再改"), code="rules_frozen")
-        # Giog: hands already scored keep their points table (standings are recomputed from it).
-        stored_points = getattr(self, "_stored_place_points", None)
-        if (
-            self.rules_frozen_at
-            and self.pk
-            and stored_points is not None
-            and stored_points != self.place_points
-        ):
-            raise ValidationError(_("首手成绩已录入，名次分已锁定，不能再改"), code="rules_frozen")
         super().save(*args, **kwargs)
-        self._stored_rules = self.rules
-        self._stored_place_points = self.place_points
+        self._stored_game_settings = self.game_settings
 
     def freeze_rules(self) -> None:
         """Called when the first deal is recorded (the deal-result issue calls it)."""
@@ -236,6 +215,13 @@ class Event(models.Model):
     def adapter(self):
         """The event's game behind its small interface (`matches/games/adapter.py`)."""
         return adapter_for(self)
+
+    @property
+    def game_rules(self):
+        """`game_settings` as the game's frozen settings type (Gou Ji's rule set, Giog's
+        points per place). Raises the game's SettingsError when it cannot be read (`clean`
+        refuses such settings before they are saved)."""
+        return self.adapter.read_settings(self.game_settings)
 
     @property
     def avoids_clubs(self) -> bool:

@@ -117,14 +117,6 @@ class DealReport(models.Model):
     def is_final(self) -> bool:
         return self.state == self.State.FINAL
 
-    @property
-    def union_scores(self) -> dict | None:
-        return (self.verdict or {}).get("union_scores")
-
-    @property
-    def tributes(self) -> list:
-        return (self.verdict or {}).get("tributes") or []
-
 
 class RefereeLink(models.Model):
     """A private link (and QR code) that opens one table for whoever holds it."""

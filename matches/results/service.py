@@ -195,7 +195,7 @@ def _rejection(checked: Checked) -> ResultError:
         status=422,
         rule=first.get("rule"),
         errors=checked.errors,
-        verdict=checked.verdict,
+        verdict=checked.verdict.to_json(),
     )
 
 
@@ -427,14 +427,14 @@ def _submit(
                         status=409,
                         params={"n": deal.number},
                     )
-            score_a, score_b = checked.union_scores
+            score_a, score_b = checked.side_scores
             report = DealReport.objects.create(
                 deal=deal,
                 kind=DealReport.Kind.REPORT,
                 state=DealReport.State.FINAL if final_now else DealReport.State.PENDING,
                 summary=checked.summary,
                 play_log=checked.play_log,
-                verdict=checked.verdict,
+                verdict=checked.verdict.to_json(),
                 score_a=score_a,
                 score_b=score_b,
                 submitted_by=actor.user if actor.is_authenticated else None,
@@ -703,14 +703,14 @@ def _correct(
         DealReport.objects.filter(pk__in=[r.pk for r in live]).update(
             state=DealReport.State.SUPERSEDED, state_changed_at=now
         )
-        score_a, score_b = checked.union_scores
+        score_a, score_b = checked.side_scores
         report = DealReport.objects.create(
             deal=deal,
             kind=DealReport.Kind.CORRECTION,
             state=DealReport.State.FINAL,
             summary=checked.summary,
             play_log=checked.play_log,
-            verdict=checked.verdict,
+            verdict=checked.verdict.to_json(),
             score_a=score_a,
             score_b=score_b,
             submitted_by=actor.user,
@@ -821,10 +821,8 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
         checked = check_report(
             deal, None, summary if final.play_log is None else None, final.play_log
         )
-        same = checked.accepted and (
-            checked.verdict.get("union_scores") == final.verdict.get("union_scores")
-            and checked.verdict.get("tributes") == final.verdict.get("tributes")
-        )
+        stored = adapter_for(deal.match.round.event).read_verdict(final.verdict or {})
+        same = checked.accepted and checked.verdict.settles_like(stored)
         if same or not checked.accepted:
             # Not accepted can only mean the rules engine changed its mind about a stored
             # result; the flag stays for the organiser to correct by hand.

@@ -251,7 +251,9 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(
     page.wait_for_url(re.compile(r"/manage/events/\d+/$"))
     event = Event.objects.get(name="崂山杯够级赛")
     assert event.organisers.filter(pk=fresh_organiser.pk).exists()
-    assert event.rules == {"preset": "qingdao-hold3", "tributes": False, "string_three_score": 10}
+    assert event.game_settings == {
+        "rules": {"preset": "qingdao-hold3", "tributes": False, "string_three_score": 10}
+    }
     assert [(s.format, s.planned_rounds, s.qualifiers) for s in event.stages.order_by("order")] == [
         ("swiss", 5, None),
         ("single_elimination", None, 8),
@@ -373,7 +375,7 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(
     page.wait_for_url(re.compile(r"/manage/events/\d+/$"))
     event = Event.objects.get(name="青岛 Giog 公开赛")
     assert event.game == "giog" and event.entry_type == "individual"
-    assert event.place_points == [4, 2, 0, 0]
+    assert event.game_settings == {"place_points": [4, 2, 0, 0]}
     # Giog says so: the site title, and the note on its columns.
     expect(page.locator(".brand")).to_have_text("Giog 赛事")
     expect(page.locator(".game-note")).to_contain_text("赢子")

@@ -112,15 +112,13 @@ def test_a_giog_event_must_be_individual():
     ],
 )
 def test_place_points_validation(value, ok):
-    from django.core.exceptions import ValidationError
-
-    from matches.models.event import validate_place_points
+    from matches.games.giog.settings import SettingsError, check_place_points
 
     if ok:
-        validate_place_points(value)
+        assert check_place_points(value) == tuple(value)
     else:
-        with pytest.raises(ValidationError):
-            validate_place_points(value)
+        with pytest.raises(SettingsError):
+            check_place_points(value)
 
 
 def test_giog_table_cards_have_one_page_per_table(client, pending):
@@ -159,10 +157,10 @@ def test_the_points_table_is_frozen_by_the_first_hand(pending):
     builder, _match, _report = pending
     event = Event.objects.get(pk=builder.event.pk)
     assert event.rules_frozen_at is not None
-    event.place_points = [5, 3, 1, 0]
+    event.game_settings = {"place_points": [5, 3, 1, 0]}
     with pytest.raises(ValidationError):
         event.save()
-    event.place_points = [3, 2, 1, 0]
+    event.game_settings = {"place_points": [3, 2, 1, 0]}
     event.name = "改名不受影响"
     event.save()
 

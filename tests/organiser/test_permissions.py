@@ -71,7 +71,7 @@ def test_an_assistant_runs_the_day_but_cannot_change_settings(client, world):
     for name, url in pages(event).items():
         expected = 403 if name in SETTINGS_PAGES else 200
         assert client.get(url).status_code == expected, name
-    before = (event.name, event.rules, event.deals_per_match)
+    before = (event.name, event.game_settings, event.deals_per_match)
     response = client.post(
         reverse("manage:settings", args=[event.pk]),
         {
@@ -92,7 +92,7 @@ def test_an_assistant_runs_the_day_but_cannot_change_settings(client, world):
     response = client.post(reverse("manage:staff", args=[event.pk]), {"role": "assistant"})
     assert response.status_code == 403
     event.refresh_from_db()
-    assert (event.name, event.rules, event.deals_per_match) == before
+    assert (event.name, event.game_settings, event.deals_per_match) == before
     assert StaffInvitation.objects.filter(event=event).count() == 2  # only the two accepted
     # The rules page shows them read-only, without a save button.
     page = client.get(reverse("manage:rules", args=[event.pk])).content.decode()

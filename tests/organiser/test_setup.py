@@ -82,7 +82,7 @@ def test_the_wizard_works_with_plain_posts_and_goes_back(client, organiser):
     created = client.post(url, data)
     assert created.status_code == 302
     event = Event.objects.get(name="市北杯")
-    assert event.rules == {"preset": "six-decks"} and event.deals_per_match == 4
+    assert event.game_settings == {"rules": {"preset": "six-decks"}} and event.deals_per_match == 4
     assert list(event.stages.values_list("format", flat=True)) == ["round_robin"]
     assert event.organisers.filter(pk=organiser.pk).exists()
 
@@ -130,12 +130,12 @@ def test_an_unsupported_flag_is_refused_with_its_rule_id_in_both_languages(
     assert "R34: this option is not supported yet" in text
     assert "R31: place points must be six whole numbers" in text
     event.refresh_from_db()
-    assert event.rules == {"preset": "standard"}
+    assert event.game_settings == {"rules": {"preset": "standard"}}
     data.pop("special_declaration")
     data["tribute_order"] = "点, 烧, 闷, 落"
     assert client.post(url, data).status_code == 302
     event.refresh_from_db()
-    assert event.rules == {
+    assert event.game_settings["rules"] == {
         "preset": "standard",
         "tribute_order": ["point", "burn", "suffocation", "place"],
     }
@@ -163,7 +163,7 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
     )
     client.post(url, {"preset": "six-decks", "decks": "6"})
     event.refresh_from_db()
-    assert event.rules == {"preset": "standard"}
+    assert event.game_settings == {"rules": {"preset": "standard"}}
     # The settings page keeps deals and points as they were, and says why.
     settings_url = reverse("manage:settings", args=[event.pk])
     page = client.get(settings_url).content.decode()

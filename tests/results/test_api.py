@@ -254,7 +254,9 @@ def test_organiser_corrects_over_the_api(setup):
     assert missing.status_code == 400 and missing.json()["error"]["code"] == "reason_required"
     done = post(token_client(setup.organiser), url, {"summary": STRING_THREE_A, "reason": "记错"})
     assert done.status_code == 201 and done.json()["report"]["kind"] == "correction"
-    assert DealReport.objects.final().get().union_scores == {"A": 12, "B": -12}
+    final = DealReport.objects.final().get()
+    assert setup.event.adapter.read_verdict(final.verdict).side_scores() == (12, -12)
+    assert done.json()["report"]["union_scores"] == {"A": 12, "B": -12}
     assert (
         post(
             token_client(setup.organiser),

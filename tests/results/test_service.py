@@ -52,7 +52,7 @@ def signals():
 def test_a_valid_report_is_stored_pending_with_the_engine_verdict_and_event_rules(setup):
     report, created = submit(setup)
     assert created and report.state == DealReport.State.PENDING
-    assert report.summary["rules"] == setup.event.rules
+    assert report.summary["rules"] == setup.event.game_settings["rules"]
     assert report.summary["string_three_streak"] == 0
     assert report.verdict["union_scores"] == {"A": 2, "B": -2}
     assert (report.score_a, report.score_b) == (2, -2)

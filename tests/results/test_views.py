@@ -72,7 +72,7 @@ def test_the_page_shows_tributes_owed_once_computed(setup):
 def test_pooled_place_tributes_show_the_pool_and_the_picking_order(setup):
     # R38 place_tribute = "pool": the ledger has entries into and out of the pool (seat None)
     Event.objects.filter(pk=setup.event.pk).update(
-        rules={"preset": "standard", "place_tribute": "pool"}
+        game_settings={"rules": {"preset": "standard", "place_tribute": "pool"}}
     )
     setup.builder.final(setup.match, 1, SUMMARY["finish"], points=SUMMARY["points"])
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
@@ -87,7 +87,7 @@ def test_a_special_declaration_can_be_marked_failed(setup):
     # R34 特点: the form offers "failed" only when the event's rules allow special declarations
     assert "special_failed_1" not in Client().get(link_url(setup)).content.decode()
     Event.objects.filter(pk=setup.event.pk).update(
-        rules={"preset": "standard", "special_declaration": True}
+        game_settings={"rules": {"preset": "standard", "special_declaration": True}}
     )
     assert "special_failed_1" in Client().get(link_url(setup)).content.decode()
     form = {**GOOD_FORM, "decl_1": "special", "special_failed_1": "1"}

@@ -210,7 +210,7 @@ def club_free_draw_exists(field) -> bool:
     bye and no two unions of one club: checked on the graph of allowed edges alone."""
     import networkx as nx
 
-    graph = nx.Graph()
+    graph: nx.Graph[object] = nx.Graph()
     graph.add_nodes_from(e.id for e in field)
     for x, y in itertools.combinations(field, 2):
         if y.id not in x.opponents and (x.club is None or x.club != y.club):

@@ -16,7 +16,9 @@ A_BY_TWO = [1, 2, 3, 4, 5, 6]
 
 
 def _csrf(html: bytes) -> str:
-    return re.search(rb'X-CSRFToken": "([^"]+)"', html).group(1).decode()
+    found = re.search(rb'X-CSRFToken": "([^"]+)"', html)
+    assert found is not None, "the page has no CSRF token"
+    return found.group(1).decode()
 
 
 # The test counts the keys of an in-process cache; in CI's second pass the default is Redis.

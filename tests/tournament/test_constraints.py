@@ -350,10 +350,13 @@ def test_deal_numbers_are_unique_and_positive(ev, two_unions):
 
 
 def test_rules_must_be_a_preset_with_overrides(ev):
-    ev.rules = ["standard"]
+    ev.game_settings = {"rules": "standard", "place_points": [3, 2, 1, 0]}
+    with pytest.raises(ValidationError):  # Gou Ji's settings hold a rule set, nothing else
+        ev.full_clean()
+    ev.game_settings = {"rules": ["standard"]}
     with pytest.raises(ValidationError):
         ev.full_clean()
-    ev.rules = {"preset": "standard"}
+    ev.game_settings = {"rules": {"preset": "standard"}}
     ev.full_clean()
 
 
@@ -368,17 +371,19 @@ def test_unknown_tie_breaks_and_labels_are_refused(ev):
 
 
 def test_rules_freeze_once_the_first_deal_is_recorded(ev):
-    ev.rules = {"preset": "standard", "decks": 4}
+    ev.game_settings = {"rules": {"preset": "standard", "decks": 4}}
     ev.save()
     ev.freeze_rules()
     fresh = Event.objects.get(pk=ev.pk)
     assert fresh.rules_frozen_at is not None
     fresh.name = "改名可以"
     fresh.save()
-    fresh.rules = {"preset": "qingdao-hold3"}
+    fresh.game_settings = {"rules": {"preset": "qingdao-hold3"}}
     with pytest.raises(ValidationError):
         fresh.save()
-    assert Event.objects.get(pk=ev.pk).rules == {"preset": "standard", "decks": 4}
+    assert Event.objects.get(pk=ev.pk).game_settings == {
+        "rules": {"preset": "standard", "decks": 4}
+    }
 
 
 def test_defaults_follow_yantai_2020(ev):
@@ -389,11 +394,11 @@ def test_defaults_follow_yantai_2020(ev):
 
 def test_rules_are_judged_by_the_gouji_engine(ev):
     pytest.importorskip("matches.games.gouji.engine.ruleset")
-    ev.rules = {"preset": "no-such-preset"}
+    ev.game_settings = {"rules": {"preset": "no-such-preset"}}
     with pytest.raises(ValidationError, match="preset"):
         ev.full_clean()
-    ev.rules = {"preset": "standard", "no_such_flag": True}
+    ev.game_settings = {"rules": {"preset": "standard", "no_such_flag": True}}
     with pytest.raises(ValidationError):
         ev.full_clean()
-    ev.rules = {"preset": "qingdao-hold3", "decks": 4}
+    ev.game_settings = {"rules": {"preset": "qingdao-hold3", "decks": 4}}
     ev.full_clean()

@@ -17,7 +17,7 @@ import itertools
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable
+from typing import Any, Hashable, Iterable
 
 from . import types as flags
 from .types import SeatingError
@@ -29,6 +29,11 @@ ATTEMPTS = 20
 SIDEWAYS = 0.05
 ATTEMPT_BUDGET = 1200  # players x attempts
 
+#: a table's cost: (players meeting again, clubmates together, spread of scores)
+Cost = tuple[int, int, int]
+#: two players' ids
+IdPair = tuple[Hashable, Hashable]
+
 
 @dataclass(frozen=True)
 class Player:
@@ -36,8 +41,8 @@ class Player:
     score: int = 0
     rank: int = 0
     club: Hashable | None = None
-    partners: frozenset = frozenset()
-    opponents: frozenset = frozenset()
+    partners: frozenset[Hashable] = frozenset()
+    opponents: frozenset[Hashable] = frozenset()
     byes: int = 0
 
 
@@ -45,24 +50,24 @@ class Player:
 class TableDraw:
     """Seat 1..6 in order: seats[0] sits on seat 1. Union A = seats 1-3-5, union B = 2-4-6."""
 
-    seats: list
-    flags: list = field(default_factory=list)
-    details: dict = field(default_factory=dict)
+    seats: list[Hashable]
+    flags: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def union_a(self) -> list:
+    def union_a(self) -> list[Hashable]:
         return self.seats[0::2]
 
     @property
-    def union_b(self) -> list:
+    def union_b(self) -> list[Hashable]:
         return self.seats[1::2]
 
 
 @dataclass
 class IndividualDraw:
-    tables: list
-    sitting_out: list
-    quality: dict = field(default_factory=dict)
+    tables: list[TableDraw]
+    sitting_out: list[Hashable]
+    quality: dict[str, Any] = field(default_factory=dict)
 
 
 def draw_individual(
@@ -88,12 +93,12 @@ def draw_individual(
     context = _Context(order, avoid_clubs)
     tables, swaps = _best_seating(order, context, rng, group_by_score)
     drawn = [_form_unions(table, context, rng) for table in tables]
-    quality = _measure(drawn, context)
+    quality = _measure(drawn)
     quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
     return IndividualDraw(tables=drawn, sitting_out=[p.id for p in sitting_out], quality=quality)
 
 
-def _shuffled(players: list, rng: random.Random, group_by_score: bool) -> list:
+def _shuffled(players: list[Player], rng: random.Random, group_by_score: bool) -> list[Player]:
     order = list(players)
     rng.shuffle(order)
     if group_by_score:
@@ -102,27 +107,29 @@ def _shuffled(players: list, rng: random.Random, group_by_score: bool) -> list:
 
 
 def _best_seating(
-    order: list, context: "_Context", rng: random.Random, group_by_score: bool
-) -> tuple[list, int]:
+    order: list[Player], context: "_Context", rng: random.Random, group_by_score: bool
+) -> tuple[list[list[Player]], int]:
     """Tables of six from the order, improved by swaps. Small fields get several tries from
     reshuffled starts and keep the best; large fields have room enough for one try."""
     attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
-    best = None
+    best: tuple[Cost, list[list[Player]], int] | None = None
     for attempt in range(attempts):
         start = _shuffled(order, rng, group_by_score) if attempt else list(order)
         tables = [start[k : k + TABLE] for k in range(0, len(start), TABLE)]
         swaps = _improve(tables, context, rng)
-        total = (0, 0, 0)
+        total: Cost = (0, 0, 0)
         for table in tables:
             total = _add(total, context.table_cost(table))
         if best is None or total < best[0]:
             best = (total, tables, swaps)
         if total[:2] == (0, 0):
             break
+    if best is None:
+        raise SeatingError("no seating was tried")
     return best[1], best[2]
 
 
-def _choose_sitting_out(order: list) -> tuple[list, list]:
+def _choose_sitting_out(order: list[Player]) -> tuple[list[Player], list[Player]]:
     """The players who sit out when the field is not a multiple of six: fewest sit-outs so
     far first, then the lowest-placed."""
     extra = len(order) % TABLE
@@ -135,11 +142,11 @@ def _choose_sitting_out(order: list) -> tuple[list, list]:
 
 
 class _Context:
-    def __init__(self, players: list, avoid_clubs: bool = True):
+    def __init__(self, players: list[Player], avoid_clubs: bool = True):
         self.met = {p.id: p.partners | p.opponents for p in players}
         self.avoid_clubs = avoid_clubs
 
-    def table_cost(self, table: list) -> tuple[int, int, int]:
+    def table_cost(self, table: list[Player]) -> Cost:
         meetings = clubs = 0
         for x, y in itertools.combinations(table, 2):
             if y.id in self.met[x.id]:
@@ -149,9 +156,9 @@ class _Context:
         scores = [p.score for p in table]
         return (meetings, clubs, max(scores) - min(scores))
 
-    def troubled(self, table: list) -> list:
+    def troubled(self, table: list[Player]) -> list[Player]:
         """Players at the table who meet someone again or sit with a clubmate."""
-        found = []
+        found: list[Player] = []
         for x, y in itertools.combinations(table, 2):
             if y.id in self.met[x.id] or (
                 self.avoid_clubs and x.club is not None and x.club == y.club
@@ -160,11 +167,11 @@ class _Context:
         return list(dict.fromkeys(found))
 
 
-def _add(a: tuple, b: tuple) -> tuple:
-    return tuple(i + j for i, j in zip(a, b))
+def _add(a: Cost, b: Cost) -> Cost:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-def _improve(tables: list, context: _Context, rng: random.Random) -> int:
+def _improve(tables: list[list[Player]], context: _Context, rng: random.Random) -> int:
     """Swap players between nearby tables while that lowers the two tables' cost."""
     costs = [context.table_cost(t) for t in tables]
     swaps = 0
@@ -187,7 +194,12 @@ def _improve(tables: list, context: _Context, rng: random.Random) -> int:
 
 
 def _swap_away(
-    t: int, player: Player, tables: list, costs: list, context: _Context, rng: random.Random
+    t: int,
+    player: Player,
+    tables: list[list[Player]],
+    costs: list[Cost],
+    context: _Context,
+    rng: random.Random,
 ) -> bool:
     near = [
         u
@@ -211,9 +223,9 @@ def _swap_away(
     return False
 
 
-def _form_unions(table: list, context: _Context, rng: random.Random) -> TableDraw:
+def _form_unions(table: list[Player], context: _Context, rng: random.Random) -> TableDraw:
     first, rest = table[0], table[1:]
-    best = None
+    best: tuple[tuple[list[IdPair], int], list[Player], list[Player]] | None = None
     for mates in itertools.combinations(rest, 2):
         union_a = [first, *mates]
         union_b = [p for p in rest if p not in mates]
@@ -222,6 +234,8 @@ def _form_unions(table: list, context: _Context, rng: random.Random) -> TableDra
         key = (repeats[0] + repeats[1], balance)
         if best is None or key < best[0]:
             best = (key, union_a, union_b)
+    if best is None:
+        raise SeatingError("a table of fewer than three players")
     _, union_a, union_b = best
     union_a, union_b = list(union_a), list(union_b)
     rng.shuffle(union_a)
@@ -232,7 +246,9 @@ def _form_unions(table: list, context: _Context, rng: random.Random) -> TableDra
     return _annotate(TableDraw(seats=[p.id for p in seats]), union_a, union_b, context)
 
 
-def _role_repeats(union_a: list, union_b: list) -> tuple[list, list]:
+def _role_repeats(
+    union_a: list[Player], union_b: list[Player]
+) -> tuple[list[IdPair], list[IdPair]]:
     partners = [
         (x.id, y.id)
         for union in (union_a, union_b)
@@ -243,7 +259,9 @@ def _role_repeats(union_a: list, union_b: list) -> tuple[list, list]:
     return partners, opponents
 
 
-def _annotate(draw: TableDraw, union_a: list, union_b: list, context: _Context) -> TableDraw:
+def _annotate(
+    draw: TableDraw, union_a: list[Player], union_b: list[Player], context: _Context
+) -> TableDraw:
     partners, opponents = _role_repeats(union_a, union_b)
     everyone = union_a + union_b
     clubs = [
@@ -267,7 +285,7 @@ def _annotate(draw: TableDraw, union_a: list, union_b: list, context: _Context) 
     return draw
 
 
-def _measure(tables: list, context: _Context) -> dict:
+def _measure(tables: list[TableDraw]) -> dict[str, Any]:
     return {
         "tables": len(tables),
         "repeat_partners": sum(len(t.details.get("repeat_partners", ())) for t in tables),
@@ -277,7 +295,9 @@ def _measure(tables: list, context: _Context) -> dict:
     }
 
 
-def apply_individual_round(players: dict, draw: IndividualDraw, points: dict) -> dict:
+def apply_individual_round(
+    players: dict[Hashable, Player], draw: IndividualDraw, points: dict[Hashable, int]
+) -> dict[Hashable, Player]:
     """Players after a round: partners, opponents, byes and `points[id]` added to scores."""
     from dataclasses import replace
 
@@ -298,12 +318,12 @@ def apply_individual_round(players: dict, draw: IndividualDraw, points: dict) ->
     return updated
 
 
-def describe_table(seat_ids: list, players_by_id: dict) -> TableDraw:
+def describe_table(seat_ids: list[Hashable], players_by_id: dict[Hashable, Player]) -> TableDraw:
     """Flags and details of a table as seated (used again after a swap by hand)."""
     players = [players_by_id[pid] for pid in seat_ids]
     context = _Context(players)
     return _annotate(TableDraw(seats=list(seat_ids)), players[0::2], players[1::2], context)
 
 
-def measure_tables(tables: list) -> dict:
-    return _measure(tables, None)
+def measure_tables(tables: list[TableDraw]) -> dict[str, Any]:
+    return _measure(tables)

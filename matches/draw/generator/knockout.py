@@ -12,11 +12,14 @@ clubmates still meet and their pairings say so (`CLUB_CLASH`): the count is alwa
 
 from __future__ import annotations
 
-from typing import Hashable, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from . import types as flags
 from .matching import min_cost_perfect_matching
 from .types import Pairing, SeatingError
+
+#: entrant -> its club (None: no club)
+Clubs = Mapping[Hashable, Hashable | None]
 
 
 def bracket_order(places: int) -> list[int]:
@@ -38,21 +41,21 @@ def bracket_places(entrants: int) -> int:
     return places
 
 
-def same_club(a: Hashable, b: Hashable | None, clubs: Mapping) -> bool:
+def same_club(a: Hashable, b: Hashable | None, clubs: Clubs) -> bool:
     if b is None:
         return False
     club = clubs.get(a)
     return club is not None and club == clubs.get(b)
 
 
-def _opponents_apart(top_seeds: list[int], seeded: list, clubs: Mapping) -> dict[int, int]:
+def _opponents_apart(top_seeds: list[int], seeded: list[Hashable], clubs: Clubs) -> dict[int, int]:
     """{top seed: bottom seed it meets}: the standard opponent (places + 1 - seed) unless an
     exchange inside the bottom band keeps clubmates apart. Costs, most important first: a
     clubmate meeting, then how far the opponent moved from its standard place."""
     places = bracket_places(len(seeded))
     standard = {top: places + 1 - top for top in top_seeds}
     bottom = sorted(standard.values())
-    costs = {}
+    costs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[int, ...]] = {}
     for top in top_seeds:
         for low in bottom:
             clash = same_club(seeded[top - 1], seeded[low - 1], clubs)
@@ -64,7 +67,7 @@ def _opponents_apart(top_seeds: list[int], seeded: list, clubs: Mapping) -> dict
     return {u[1]: v[1] for u, v in matched}
 
 
-def first_round(seeded: Sequence[Hashable], clubs: Mapping | None = None) -> list[Pairing]:
+def first_round(seeded: Sequence[Hashable], clubs: Clubs | None = None) -> list[Pairing]:
     """Pairings of the first knockout round, top of the bracket first; a bye where the seed
     number is past the field. `clubs` maps an entrant to its club (None: no club)."""
     seeded = list(seeded)
@@ -98,7 +101,7 @@ def first_round(seeded: Sequence[Hashable], clubs: Mapping | None = None) -> lis
 
 
 def next_round(
-    winners_in_bracket_order: Sequence[Hashable], clubs: Mapping | None = None
+    winners_in_bracket_order: Sequence[Hashable], clubs: Clubs | None = None
 ) -> list[Pairing]:
     """Winners of the previous round, in bracket order, meet their neighbours (clubmates
     included: the bracket decides; the pairing says so)."""
@@ -115,7 +118,7 @@ def next_round(
     return pairings
 
 
-def measure(pairings: Sequence[Pairing]) -> dict:
+def measure(pairings: Sequence[Pairing]) -> dict[str, Any]:
     """A knockout round's record: the real number of clubmate meetings, tables, byes."""
     played = [p for p in pairings if not p.is_bye]
     return {

@@ -9,21 +9,27 @@ itself is Edmonds' blossom algorithm (networkx `max_weight_matching`), exact and
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Hashable, Sequence, TypeVar
 
 import networkx as nx
 
 from .types import SeatingError
 
+Node = TypeVar("Node", bound=Hashable)
+#: an edge's costs, most important first
+Costs = tuple[int, ...]
 
-def combine_costs(edge_costs: dict, pairs_in_matching: int) -> dict:
+
+def combine_costs(
+    edge_costs: dict[tuple[Node, Node], Costs], pairs_in_matching: int
+) -> dict[tuple[Node, Node], int]:
     """Turn {edge: (c1, c2, ...)} into {edge: integer} that ranks c1 strictly above c2, etc."""
     if not edge_costs:
         return {}
     levels = len(next(iter(edge_costs.values())))
     largest = [max(costs[level] for costs in edge_costs.values()) for level in range(levels)]
     # radix[k] must exceed the worst total of level k+1.. over a whole matching.
-    combined = {}
+    combined: dict[tuple[Node, Node], int] = {}
     radices = []
     span = 1
     for level in reversed(range(levels)):
@@ -35,7 +41,9 @@ def combine_costs(edge_costs: dict, pairs_in_matching: int) -> dict:
     return combined
 
 
-def min_cost_perfect_matching(nodes: Sequence[Hashable], edge_costs: dict) -> list | None:
+def min_cost_perfect_matching(
+    nodes: Sequence[Node], edge_costs: dict[tuple[Node, Node], Costs]
+) -> list[tuple[Node, Node]] | None:
     """Pair every node at the least lexicographic cost; None when no perfect matching exists.
 
     `edge_costs` maps (u, v) to a tuple of non-negative integers, most important first.
@@ -47,7 +55,7 @@ def min_cost_perfect_matching(nodes: Sequence[Hashable], edge_costs: dict) -> li
         return []
     combined = combine_costs(edge_costs, len(nodes) // 2)
     ceiling = max(combined.values()) + 1
-    graph = nx.Graph()
+    graph: nx.Graph[Node] = nx.Graph()
     graph.add_nodes_from(nodes)
     for (u, v), cost in combined.items():
         # Maximising (ceiling - cost) among maximum-cardinality matchings = min total cost.
@@ -56,7 +64,5 @@ def min_cost_perfect_matching(nodes: Sequence[Hashable], edge_costs: dict) -> li
     if len(matched) * 2 != len(nodes):
         return None
     order = {node: index for index, node in enumerate(nodes)}
-    return sorted(
-        (tuple(sorted(pair, key=order.__getitem__)) for pair in matched),
-        key=lambda pair: order[pair[0]],
-    )
+    pairs = [(u, v) if order[u] < order[v] else (v, u) for u, v in matched]
+    return sorted(pairs, key=lambda pair: order[pair[0]])

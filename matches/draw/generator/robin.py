@@ -52,11 +52,11 @@ def rounds_in_group(size: int) -> int:
     return size - 1 + size % 2
 
 
-def snake_groups(seeded: Sequence[Hashable], group_count: int) -> list[list]:
+def snake_groups(seeded: Sequence[Hashable], group_count: int) -> list[list[Hashable]]:
     """Split a seeded field into groups by the snake (1-2-3-3-2-1), so groups are even."""
     if group_count < 1:
         raise SeatingError("at least one group")
-    groups: list[list] = [[] for _ in range(group_count)]
+    groups: list[list[Hashable]] = [[] for _ in range(group_count)]
     for index, entrant in enumerate(seeded):
         lap, offset = divmod(index, group_count)
         groups[offset if lap % 2 == 0 else group_count - 1 - offset].append(entrant)

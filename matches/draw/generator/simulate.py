@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Hashable
 
 from .types import SIDE_A, SIDE_B, Draw, Entrant
 
@@ -18,7 +19,12 @@ def random_outcome(rng: random.Random, draw_chance: float = 0.1) -> tuple[int, i
     return (WIN, LOSS) if roll < (1 + draw_chance) / 2 else (LOSS, WIN)
 
 
-def apply_round(entrants: dict, draw: Draw, outcomes: dict, bye_points: int = WIN) -> dict:
+def apply_round(
+    entrants: dict[Hashable, Entrant],
+    draw: Draw,
+    outcomes: dict[tuple[Hashable, Hashable | None], tuple[int, int]],
+    bye_points: int = WIN,
+) -> dict[Hashable, Entrant]:
     """Return the entrants after a round: scores, opponents, sides and byes updated.
 
     `outcomes` maps (a, b) of each played pairing to its match points (points_a, points_b).
@@ -40,6 +46,6 @@ def apply_round(entrants: dict, draw: Draw, outcomes: dict, bye_points: int = WI
     return updated
 
 
-def field_of(count: int) -> dict:
+def field_of(count: int) -> dict[Hashable, Entrant]:
     """`count` unions seeded 1..count."""
     return {index: Entrant(id=index, rank=index) for index in range(1, count + 1)}

@@ -33,10 +33,11 @@ criteria. Where the bound is out of reach because rematches force floats, `bench
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 from dataclasses import replace
-from typing import Iterable
+from typing import Any, Final, Hashable, Iterable
 
 from . import types as flags
 from .matching import min_cost_perfect_matching
@@ -49,14 +50,20 @@ WINDOW = 12
 GROWTH = 4  # a chunk grows to at most this many chunks to reach the neighbour-pairing bound
 
 
-class _ByeSlot:
-    """The extra node that makes an odd field even; whoever is matched with it sits out."""
+class _ByeSlot(enum.Enum):
+    """The extra node that makes an odd field even; whoever is matched with it sits out. One
+    enum member, so that `x is BYE_SLOT` tells the type checker which of the two `x` is."""
 
-    def __repr__(self):
+    SLOT = "BYE"
+
+    def __repr__(self) -> str:
         return "BYE"
 
 
-BYE_SLOT = _ByeSlot()
+BYE_SLOT: Final = _ByeSlot.SLOT
+#: a node of the matching: a union, or the bye
+Slot = Entrant | _ByeSlot
+Pair = tuple[Slot, Slot]
 
 
 def pair_swiss(
@@ -87,20 +94,27 @@ def pair_swiss(
     else:
         order = sorted(entrants, key=lambda e: (-e.score, e.rank, str(e.id)))
         if len(order) <= exact_limit:
-            pairs, chunks = _match_block(order, order, None), 1
+            exact = _match_block(order, order, None)
+            if exact is None:  # every pair is an edge: a perfect matching always exists
+                raise SeatingError("the field could not be paired")
+            pairs, chunks = exact, 1
             method = "exact"
         else:
             pairs, chunks = _match_in_chunks(_interleave_wishes(order), chunk_size, window)
             method = "chunked"
     if not avoid_clubs:
-        pairs = [tuple(originals.get(getattr(u, "id", None), u) for u in pair) for pair in pairs]
+        pairs = [(_original(x, originals), _original(y, originals)) for x, y in pairs]
     draw = _finish(pairs, rng, first_round=round_number == 1, seeded=seeded)
     draw.quality.update(method=method, chunks=chunks)
     draw.quality["seconds"] = round(time.perf_counter() - started, 4)
     return draw
 
 
-def _check(entrants: list) -> None:
+def _original(slot: Slot, originals: dict[Hashable, Entrant]) -> Slot:
+    return slot if slot is BYE_SLOT else originals.get(slot.id, slot)
+
+
+def _check(entrants: list[Entrant]) -> None:
     if len(entrants) < 2:
         raise SeatingError("a round needs at least two unions")
     ids = [e.id for e in entrants]
@@ -111,14 +125,16 @@ def _check(entrants: list) -> None:
 # --- round 1 ----------------------------------------------------------------------------
 
 
-def _first_round(entrants: list, rng: random.Random, seeded: bool, exact_limit: int) -> list:
+def _first_round(
+    entrants: list[Entrant], rng: random.Random, seeded: bool, exact_limit: int
+) -> list[Pair]:
     """Seeded: the top half meets the bottom half (1 v n/2+1, ...). Random: a seeded shuffle.
     With an odd field the last in the order sits out. Unions of one club that the fold puts
     together are parted by `_part_clubs` (clubs set to None switch this off)."""
     order = sorted(entrants, key=lambda e: (e.rank, str(e.id)))
     if not seeded:
         rng.shuffle(order)
-    pairs = []
+    pairs: list[Pair] = []
     if len(order) % 2:
         pairs.append((order.pop(), BYE_SLOT))
     half = len(order) // 2
@@ -130,11 +146,13 @@ def _first_round(entrants: list, rng: random.Random, seeded: bool, exact_limit: 
     return pairs
 
 
-def _same_club(x, y) -> bool:
-    return x is not BYE_SLOT and y is not BYE_SLOT and x.club is not None and x.club == y.club
+def _same_club(x: Slot, y: Slot) -> bool:
+    if x is BYE_SLOT or y is BYE_SLOT:
+        return False
+    return x.club is not None and x.club == y.club
 
 
-def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
+def _part_clubs(tops: list[Entrant], bottoms: list[Entrant], exact_limit: int) -> list[Entrant]:
     """Round 1: re-order the bottom half so that no table seats two unions of one club, moving
     each bottom union as few tables as possible. Small fields: an exact matching over
     (club meeting, tables moved); large ones: swap with the nearest bottom union that parts
@@ -142,7 +160,7 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
     n = len(tops)
     if 2 * n <= exact_limit:
         nodes = [("t", i) for i in range(n)] + [("b", j) for j in range(n)]
-        costs = {}
+        costs: dict[tuple[tuple[str, int], tuple[str, int]], tuple[int, ...]] = {}
         for i in range(n):
             for j in range(n):
                 costs[(("t", i), ("b", j))] = (
@@ -152,7 +170,7 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
         # Tops never meet tops: only top-bottom edges exist, so the matching is a permutation.
         matched = min_cost_perfect_matching(nodes, costs)
         if matched is not None:
-            placed = [None] * n
+            placed = list(bottoms)
             for u, v in matched:
                 top, bottom = (u, v) if u[0] == "t" else (v, u)
                 placed[top[1]] = bottoms[bottom[1]]
@@ -179,13 +197,19 @@ def _part_clubs(tops: list, bottoms: list, exact_limit: int) -> list:
 # --- later rounds: exact matching --------------------------------------------------------
 
 
-def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tuple:
-    if y is BYE_SLOT or x is BYE_SLOT:
-        union = y if x is BYE_SLOT else x
-        lowest_score, last = position[BYE_SLOT]
-        above = union.score - lowest_score
+def _pair_costs(
+    x: Entrant,
+    y: Slot,
+    position: dict[Hashable, int],
+    group_half: dict[int, int],
+    bye_position: tuple[int, int],
+) -> tuple[int, ...]:
+    """`bye_position`: the lowest score of the field and the last place in it."""
+    if y is BYE_SLOT:
+        lowest_score, last = bye_position
+        above = x.score - lowest_score
         # The bye goes to the lowest-placed union that has not had one.
-        return (1 if union.byes else 0, 0, above, 0, 0, 0, last - position[union.id])
+        return (1 if x.byes else 0, 0, above, 0, 0, 0, last - position[x.id])
     rematch = 1 if y.id in x.opponents or x.id in y.opponents else 0
     club = 1 if x.club is not None and x.club == y.club else 0
     diff = abs(x.score - y.score)
@@ -195,37 +219,43 @@ def _pair_costs(x: Entrant, y: Entrant, position: dict, group_half: dict) -> tup
     return (rematch, club, 0, diff, seat_conflict(x, y), diff * diff, fold)
 
 
-def _match_block(block: list, order: list, window: int | None) -> list | None:
+def _match_block(
+    block: list[Entrant], order: list[Entrant], window: int | None
+) -> list[Pair] | None:
     """Exact min-cost matching of `block` (score order), pairs at most `window` apart
     (every pair when None). Adds the bye slot when the block is odd."""
-    position = {e.id: index for index, e in enumerate(order)}
-    position[BYE_SLOT] = (order[-1].score, len(order) - 1)
-    group_sizes: dict = {}
+    position: dict[Hashable, int] = {e.id: index for index, e in enumerate(order)}
+    bye_position = (order[-1].score, len(order) - 1)
+    group_sizes: dict[int, int] = {}
     for e in block:
         group_sizes[e.score] = group_sizes.get(e.score, 0) + 1
     group_half = {score: size // 2 for score, size in group_sizes.items()}
     # The matcher works on indices: hashing whole entrants costs more than the matching.
-    costs = {}
+    costs: dict[tuple[int, int], tuple[int, ...]] = {}
     size = len(block)
     for i, x in enumerate(block):
         stop = size if window is None else min(size, i + window + 1)
         for j in range(i + 1, stop):
-            costs[(i, j)] = _pair_costs(x, block[j], position, group_half)
+            costs[(i, j)] = _pair_costs(x, block[j], position, group_half, bye_position)
     nodes = list(range(size))
     if size % 2:
         for i, x in enumerate(block):
-            costs[(i, size)] = _pair_costs(x, BYE_SLOT, position, group_half)
+            costs[(i, size)] = _pair_costs(x, BYE_SLOT, position, group_half, bye_position)
         nodes.append(size)
     matched = min_cost_perfect_matching(nodes, costs)
     if matched is None:
         return None
-    slots = list(block) + [BYE_SLOT]
+    slots: list[Slot] = [*block, BYE_SLOT]
     return [(slots[i], slots[j]) for i, j in matched]
 
 
-def _violations(pairs: list) -> int:
+def _violations(pairs: list[Pair]) -> int:
     count = 0
     for x, y in pairs:
+        if x is BYE_SLOT:
+            x, y = y, x
+        if x is BYE_SLOT:
+            continue
         if y is BYE_SLOT:
             count += 1 if x.byes else 0
         elif y.id in x.opponents or x.id in y.opponents:
@@ -233,7 +263,7 @@ def _violations(pairs: list) -> int:
     return count
 
 
-def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, int]:
+def _match_in_chunks(order: list[Entrant], chunk_size: int, window: int) -> tuple[list[Pair], int]:
     """Match an ordered field chunk by chunk (see the module docstring).
 
     A chunk grows while it cannot avoid a rematch, and also (up to `GROWTH` chunks) while it
@@ -243,7 +273,7 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
     """
     n = len(order)
     chunk_size += chunk_size % 2
-    done: list[tuple[int, list]] = []  # (start, pairs) per accepted chunk
+    done: list[tuple[int, list[Pair]]] = []  # (start, pairs) per accepted chunk
     start = 0
     while start < n:
         end = _chunk_end(start, start + chunk_size, n, chunk_size)
@@ -252,7 +282,7 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
             block = order[start:end]
             pairs = _match_block(block, order, None if width >= len(block) else width)
             rematches = pairs is None or _violations(pairs) > 0
-            if not rematches and _excess(pairs) == 0 and _club_meetings(pairs) == 0:
+            if pairs is not None and not rematches and not _excess(pairs) + _club_meetings(pairs):
                 break
             if rematches and width < len(block):
                 width *= 2  # farther partners first; growing comes next
@@ -269,12 +299,14 @@ def _match_in_chunks(order: list, chunk_size: int, window: int) -> tuple[list, i
                 width = wider  # the floats may lie farther apart than the window
                 continue
             break  # what remains is forced
+        if pairs is None:  # every pair of the field is an edge at the end: never
+            raise SeatingError("a chunk of the field could not be paired")
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)
 
 
-def _club_meetings(pairs: list) -> int:
+def _club_meetings(pairs: list[Pair]) -> int:
     """Tables of two unions of one club: a chunk that has one grows like one above its bound
     (clubs set to None when the event ignores them, so this is 0 then)."""
     return sum(1 for x, y in pairs if _same_club(x, y))
@@ -287,15 +319,22 @@ def _wider(width: int, size: int, window: int) -> int | None:
     return min(width * 2, cap) if width < cap else None
 
 
-def _excess(pairs: list) -> int:
+def _excess(pairs: list[Pair]) -> int:
     """How far the chunk's pairing is above its bounds: the score differences above the
     neighbour pairing of the same unions, plus the bye's score above the lowest score of a
     union that could have taken it."""
-    played = [(x, y) for x, y in pairs if x is not BYE_SLOT and y is not BYE_SLOT]
+    played: list[tuple[Entrant, Entrant]] = []
+    bye: list[Entrant] = []
+    for x, y in pairs:
+        if x is BYE_SLOT:
+            bye += [] if y is BYE_SLOT else [y]
+        elif y is BYE_SLOT:
+            bye.append(x)
+        else:
+            played.append((x, y))
     scores = sorted((e.score for pair in played for e in pair), reverse=True)
     bound = sum(scores[i] - scores[i + 1] for i in range(0, len(scores), 2))
     excess = sum(abs(x.score - y.score) for x, y in played) - bound
-    bye = [x if y is BYE_SLOT else y for x, y in pairs if BYE_SLOT in (x, y)]
     if bye:
         everyone = [e for pair in played for e in pair] + bye
         eligible = [e.score for e in everyone if not e.byes] or [e.score for e in everyone]
@@ -303,10 +342,10 @@ def _excess(pairs: list) -> int:
     return excess
 
 
-def _interleave_wishes(order: list) -> list:
+def _interleave_wishes(order: list[Entrant]) -> list[Entrant]:
     """Within each score group, alternate unions that want side A with those that want B, so
     that every chunk and window holds both kinds and seats can balance inside it."""
-    result = []
+    result: list[Entrant] = []
     index = 0
     while index < len(order):
         score = order[index].score
@@ -333,15 +372,18 @@ def _chunk_end(start: int, wanted: int, n: int, chunk_size: int) -> int:
 
 
 def _finish(
-    pairs: list, rng: random.Random, first_round: bool = False, seeded: bool = True
+    pairs: list[Pair], rng: random.Random, first_round: bool = False, seeded: bool = True
 ) -> Draw:
     pairings = []
     byes = []
-    entrants = {}
+    entrants: dict[Hashable, Entrant] = {}
     for x, y in pairs:
-        if y is BYE_SLOT or x is BYE_SLOT:
-            union = y if x is BYE_SLOT else x
-            bye = annotate(union, None)
+        if x is BYE_SLOT:
+            x, y = y, x
+        if x is BYE_SLOT:
+            continue  # two byes: never made
+        if y is BYE_SLOT:
+            bye = annotate(x, None)
             # Why this union: the last seed, the random draw, or the lowest score (later rounds).
             bye.details["bye_reason"] = (
                 ("last_seed" if seeded else "random") if first_round else "lowest"
@@ -388,7 +430,7 @@ def annotate(a: Entrant, b: Entrant | None) -> Pairing:
     return pairing
 
 
-def measure(draw: Draw, entrants: dict) -> dict:
+def measure(draw: Draw, entrants: dict[Hashable, Entrant]) -> dict[str, Any]:
     """The round's record: rematches, score differences (and their lower bound), seats."""
     played = [p for p in draw.pairings if not p.is_bye]
     scores = sorted((entrants[u].score for p in played for u in (p.a, p.b)), reverse=True)

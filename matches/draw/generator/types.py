@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable
+from typing import Any, Hashable
 
 # Side "A" sits on seats 1-3-5 (and moves first at table level), side "B" on 2-4-6 (R1).
 SIDE_A = "A"
@@ -46,8 +46,8 @@ class Entrant:
     id: Hashable
     score: int = 0  # match points so far (integers: 3/1/0 by default)
     rank: int = 0  # seed or current tie-break order; smaller is stronger
-    opponents: frozenset = frozenset()
-    sides: tuple = ()  # "A"/"B" per round played, oldest first
+    opponents: frozenset[Hashable] = frozenset()
+    sides: tuple[str, ...] = ()  # "A"/"B" per round played, oldest first
     byes: int = 0
     club: Hashable | None = None
 
@@ -66,8 +66,8 @@ class Pairing:
 
     a: Hashable
     b: Hashable | None
-    flags: list = field(default_factory=list)
-    details: dict = field(default_factory=dict)
+    flags: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_bye(self) -> bool:
@@ -78,5 +78,5 @@ class Pairing:
 class Draw:
     """The result of pairing one round: the pairings in table order and the round's quality."""
 
-    pairings: list
-    quality: dict = field(default_factory=dict)
+    pairings: list[Pairing]
+    quality: dict[str, Any] = field(default_factory=dict)

@@ -6,15 +6,22 @@ each hand stands alone (no tributes between hands), scored by place points per h
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
-from matches.games.adapter import GameAdapter
+from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable
+from matches.games.errors import JSONObject
 from matches.games.giog import demo, draw, public, results, standings, viewer
 from matches.games.giog import messages as game_messages
 from matches.games.giog.engine.game import GiogGame
+from matches.games.giog.engine.verdict import GiogDealVerdict
 from matches.games.giog.referee import ResultForm
+from matches.games.giog.settings import GiogSettings
+from matches.kernel.reports import Checked
+from matches.models import Event, Match, Round
 
 
 class GiogAdapter(GameAdapter):
@@ -43,56 +50,78 @@ class GiogAdapter(GameAdapter):
     def deal_name(self, number: int) -> str:
         return _("第%(n)s手") % {"n": number}
 
-    def validate_event(self, event) -> dict:
+    def read_settings(self, data: JSONObject) -> GiogSettings:
+        return GiogSettings.from_json(data)
+
+    def validate_event(self, event: Event) -> dict[str, Any]:
         if event.entry_type not in self.entry_types:
             return {"entry_type": _("Giog 赛事只能个人报名")}
-        return {}
+        return super().validate_event(event)
 
-    def demo_plan(self):
+    def demo_plan(self) -> DemoPlan:
         return demo.PLAN
 
-    def demo_report(self, match, number, rng):
+    def demo_report(
+        self, match: Match, number: int, rng: Any
+    ) -> tuple[JSONObject | None, JSONObject | None]:
+        if match.table is None:
+            raise ValueError("a match without a table has no hand to play")
         return demo.random_hand(match.table.seats.count(), number, rng)
 
-    def check_report(self, match, number, summary, play_log):
+    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         return results.check_hand(match, number, summary, play_log)
 
-    def settle_match(self, match) -> None:
+    def read_verdict(self, data: JSONObject) -> GiogDealVerdict:
+        return GiogDealVerdict.from_json(data)
+
+    def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
-    def standings_rows(self, event, rounds, scope):
+    def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.player_rows(event, rounds)
 
-    def results_table(self, event, matches, tallies):
+    def results_table(
+        self, event: Event, matches: Any, tallies: dict[int, Any]
+    ) -> tuple[list[str], list[list[Any]]]:
         return public.results_table(event, matches, tallies)
 
     seats_own_tables = True
 
-    def draw_round(self, round_, field) -> None:
+    def draw_round(self, round_: Round, field: list[Any]) -> None:
         draw.draw_round(round_, field)
 
-    def reflag_tables(self, round_, table_ids, field) -> None:
+    def reflag_tables(self, round_: Round, table_ids: set[int], field: list[Any]) -> None:
         draw.reflag(round_, table_ids, field)
 
-    def table_is_full(self, seat_numbers) -> bool:
+    def table_is_full(self, seat_numbers: list[int]) -> bool:
         # G4: two to four players, on seats 1..n
         return 2 <= len(seat_numbers) <= 4 and list(seat_numbers) == list(
             range(1, len(seat_numbers) + 1)
         )
 
-    def public_table(self, event, round_, match, read):
+    def public_table(
+        self, event: Event, round_: Round, match: Match | None, read: PublicTable
+    ) -> tuple[str, str, JSONObject]:
         return public.table(event, round_, match, read)
 
-    def public_player(self, event, player, seats):
+    def public_player(
+        self, event: Event, player: Any, seats: list[PlayedSeat]
+    ) -> tuple[str, JSONObject]:
         return public.player(event, player, seats)
 
-    def public_event_json(self, event) -> dict:
-        return {"place_points": event.place_points}  # per hand, best place first
+    def public_event_json(self, event: Event) -> JSONObject:
+        return {"place_points": list(event.game_rules.place_points)}  # per hand, best place first
 
-    def public_table_json(self, row, visible):
+    def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         return public.table_json(row, visible)
 
-    def deal_viewer(self, event, play_log, summary=None, seat_names=None):
+    def deal_viewer(
+        self,
+        event: Event,
+        play_log: Any,
+        summary: Any = None,
+        seat_names: Mapping[int, str] | None = None,
+    ) -> JSONObject | None:
         found = viewer.deal_viewer(event, play_log, summary, seat_names)
         if found is not None:
             found["json"] = shared_viewer.viewer_json(found)

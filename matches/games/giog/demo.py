@@ -23,7 +23,7 @@ PLAN = DemoPlan(
         "entry_type": "individual",
         "published": True,
         "deals_per_match": 3,
-        "place_points": [3, 2, 1, 0],
+        "game_settings": {"place_points": [3, 2, 1, 0]},
         "result_confirmation": "none",
         "labels": {"deal": "手", "match": "桌"},
     },

@@ -18,12 +18,12 @@ from matches.models import Match, Round, TableSeat
 
 def met_counts(event, before_round: int) -> dict:
     """player id -> {other player id: rounds they sat at one table}, before `before_round`."""
-    tables = defaultdict(list)
+    tables: defaultdict[int, list[int]] = defaultdict(list)
     for table_id, player_id in TableSeat.objects.filter(
         round__event=event, round__number__lt=before_round
     ).values_list("table_id", "player_id"):
         tables[table_id].append(player_id)
-    met = defaultdict(lambda: defaultdict(int))
+    met: defaultdict[int, defaultdict[int, int]] = defaultdict(lambda: defaultdict(int))
     for seated in tables.values():
         for pid in seated:
             for other in seated:
@@ -57,7 +57,7 @@ def draw_round(round_: Round, field: list) -> None:
 def reflag(round_: Round, table_ids: set, field: list) -> None:
     """Flags of the tables a hand swap changed, and the round's quality again."""
     known = players(round_.event, round_.number, field)
-    by_table = defaultdict(dict)
+    by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         by_table[seat.table_id][seat.seat] = seat.player_id
     described = {}

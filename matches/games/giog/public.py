@@ -4,6 +4,7 @@ and points (the shared public pages and API call these through the Giog adapter)
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -40,7 +41,7 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
     hands = [
         {
             "deal": deal,
-            "places": hand_row(tallies[deal.pk], seats, event.place_points)
+            "places": hand_row(tallies[deal.pk], seats, list(event.game_rules.place_points))
             if deal.pk in tallies
             else [],
             "viewer_url": reverse(
@@ -57,7 +58,8 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
 
 def player(event, player, seats: list) -> tuple[str, dict]:
     """(template, context) of a player's public page: place, pieces and points per hand."""
-    rows, totals = [], {"points": 0, "pieces": 0, "hands": 0}
+    rows: list[dict[str, Any]] = []
+    totals: dict[str, Any] = {"points": 0, "pieces": 0, "hands": 0}
     total = Fraction(0)
     for played in seats:
         seat, visible = played.seat, played.visible
@@ -65,7 +67,9 @@ def player(event, player, seats: list) -> tuple[str, dict]:
         if visible:
             for tally in played.tallies:
                 seated = sum(len(group) for group in tally.finish)
-                points = points_for_places(tally.finish, points_table(event.place_points, seated))
+                points = points_for_places(
+                    tally.finish, points_table(list(event.game_rules.place_points), seated)
+                )
                 place = next(k for k, g in numbered(tally.finish) if seat.seat in g)
                 won = tally.points[seat.seat - 1]
                 hands.append(
@@ -107,7 +111,9 @@ def table_json(row: dict, visible: bool) -> dict:
                     "beheaded": t.burners,
                     "points": {
                         str(p["seat"]): p["points"]
-                        for p in hand_row(t, by_seat, match.round.event.place_points)
+                        for p in hand_row(
+                            t, by_seat, list(match.round.event.game_rules.place_points)
+                        )
                     },
                 }
                 for t in row["deals"]
@@ -129,14 +135,14 @@ def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]
         _("斩首"),
         _("积分"),
     ]
-    seats = {}
+    seats: dict[int, dict[int, TableSeat]] = {}
     for seat in TableSeat.objects.filter(round__event=event).select_related("player"):
         seats.setdefault(seat.table_id, {})[seat.seat] = seat
     rows = []
     for match in matches:
         for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
             table_seats = seats.get(match.table_id, {})
-            for p in hand_row(t, table_seats, event.place_points):
+            for p in hand_row(t, table_seats, list(event.game_rules.place_points)):
                 rows.append(
                     [
                         match.round.number,

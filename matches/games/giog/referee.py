@@ -196,7 +196,7 @@ class ResultForm:
 
     def verdict_line(self, checked) -> str:
         """The verdict of a consistent hand in a line: each seat's points."""
-        points = (checked.verdict if checked else {}).get("points") or {}
+        points = checked.verdict.points_by_seat if checked else {}
         return " · ".join(
             _("%(s)s号") % {"s": seat} + f" {value}" + _("分") for seat, value in points.items()
         )

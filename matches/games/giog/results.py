@@ -9,11 +9,13 @@ corrections, the audit trail) is shared, in `matches.results.service`.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from dataclasses import replace
+from typing import Any, Sequence
 
 from matches.games.errors import BadDocument
-from matches.games.giog.engine.game import GiogGame
-from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places
+from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places, summary_verdict
+from matches.games.giog.engine.replay import replay_verdict as replay_engine
+from matches.games.giog.engine.verdict import GiogDealVerdict
 from matches.games.giog.standings import format_points, points_table
 from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import TableSeat
@@ -27,7 +29,7 @@ def table_size(match) -> int:
     return TableSeat.objects.filter(table_id=match.table_id).count()
 
 
-def hand_points(places: list, place_points: list) -> dict[str, str]:
+def hand_points(places: Sequence[Sequence[int]], place_points: list[int]) -> dict[str, str]:
     """Tournament points of each seat for a hand, for display ("3", "1.5"); the standings
     add exact fractions from the places."""
     if not places:
@@ -37,13 +39,12 @@ def hand_points(places: list, place_points: list) -> dict[str, str]:
     return {str(seat): format_points(value) for seat, value in sorted(points.items())}
 
 
-def check_hand(match, number: int, summary: Any, play_log: Any):
+def check_hand(match, number: int, summary: Any, play_log: Any) -> Checked:
     """Run the Giog engine on a hand report; nothing is stored. Raises ResultError (400) when
     a document cannot be read; `errors` are every reason to refuse it."""
     event = match.round.event
     require_documents(summary, play_log, OUTCOME_FORMAT, HAND_FORMAT)
     seats = table_size(match)
-    game = GiogGame()
     errors: list[dict] = []
     replay_verdict = None
     if summary is not None:
@@ -63,7 +64,7 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                     claimed[key] = summary[key]
             record["claimed"] = claimed
         try:
-            replay_verdict = game.replay(record)
+            replay_verdict = replay_engine(record)
         except BadDocument as exc:
             raise ResultError("bad_document", f"hand record: {exc.message}")
         if record.get("players") != seats:
@@ -76,19 +77,20 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                     "params": {"players": record.get("players"), "seats": seats},
                 }
             )
-        if not replay_verdict["valid"]:
-            error = replay_verdict.get("error") or {}
-            where = "setup" if error.get("action") is None else f"action {error.get('action')}"
+        if not replay_verdict.valid:
+            error = replay_verdict.error
+            action = error.action if error is not None else None
+            where = "setup" if action is None else f"action {action}"
             errors.append(
                 {
-                    "rule": error.get("rule"),
-                    "code": error.get("code", "illegal_play"),
-                    "message": f"hand record, {where}: {error.get('message', '')}",
-                    "action": error.get("action"),
-                    "params": error.get("params") or {},
+                    "rule": error.rule if error else None,
+                    "code": error.code if error else "illegal_play",
+                    "message": f"hand record, {where}: {error.message if error else ''}",
+                    "action": action,
+                    "params": dict(error.params) if error else {},
                 }
             )
-        elif not replay_verdict["complete"]:
+        elif not replay_verdict.complete:
             errors.append(
                 {
                     "rule": "G10",
@@ -96,21 +98,22 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
                     "message": "the hand record stops before every hand is empty",
                 }
             )
-        for mismatch in replay_verdict.get("mismatches") or []:
+        for mismatch in replay_verdict.mismatches:
             errors.append(
                 {
-                    "rule": MISMATCH_RULES.get(mismatch["field"]),
+                    "rule": MISMATCH_RULES.get(mismatch.field),
                     "code": "play_log_mismatch",
-                    "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
-                    f"the hand record gives {mismatch['replayed']}",
+                    "message": f"{mismatch.field}: the report says {mismatch.claimed}, "
+                    f"the hand record gives {mismatch.replayed}",
                 }
             )
         if summary is None:
+            replayed = replay_verdict.to_json()
             summary = {
                 "format": OUTCOME_FORMAT,
                 "players": record.get("players"),
-                "won": replay_verdict["won"],
-                "beheaded": replay_verdict["beheaded"],
+                "won": replayed["won"],
+                "beheaded": replayed["beheaded"],
             }
     if summary.get("players") != seats and not any(e["code"] == "players_mismatch" for e in errors):
         errors.append(
@@ -123,17 +126,18 @@ def check_hand(match, number: int, summary: Any, play_log: Any):
             }
         )
     try:
-        verdict = dict(game.check_summary(summary))
+        checked = summary_verdict(summary)
     except BadDocument as exc:
         raise ResultError("bad_document", f"summary: {exc.message}")
     if not (replay_verdict is not None and errors):
         # A broken record's totals say nothing more: its own error is the reason.
-        errors.extend(verdict["errors"])
-    if replay_verdict is not None:
-        verdict["replay"] = replay_verdict
-    verdict["won"] = {str(k): v for k, v in (summary.get("won") or {}).items()}
-    verdict["beheaded"] = sorted(set(summary.get("beheaded") or []))
-    verdict["points"] = hand_points(verdict["places"], event.place_points) if not errors else {}
-    if errors:
-        verdict["valid"] = False
+        errors.extend(error.to_json() for error in checked.errors)
+    points = hand_points(checked.places, list(event.game_rules.place_points)) if not errors else {}
+    verdict = GiogDealVerdict(
+        checked=replace(checked, valid=False) if errors else checked,
+        replay=replay_verdict,
+        won=tuple((int(k), v) for k, v in (summary.get("won") or {}).items()),
+        beheaded=tuple(sorted(set(summary.get("beheaded") or []))),
+        points=tuple((int(seat), shown) for seat, shown in points.items()),
+    )
     return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)

@@ -17,7 +17,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping
 
 from matches.draw.generator import types as flags
 from matches.draw.generator.individual import IndividualDraw, TableDraw
@@ -67,8 +67,8 @@ def table_cost(table: list) -> tuple[int, int]:
     return repeats, clubs
 
 
-def _add(a: tuple, b: tuple) -> tuple:
-    return tuple(i + j for i, j in zip(a, b))
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    return (a[0] + b[0], a[1] + b[1])
 
 
 def draw_giog(
@@ -82,7 +82,7 @@ def draw_giog(
     if attempts is None:
         attempts = max(ATTEMPTS, min(MAX_ATTEMPTS, ATTEMPT_BUDGET // len(players)))
     rng = random.Random(seed)
-    best = None
+    best: tuple[tuple[int, int], list[list[Any]], int] | None = None
     for _attempt in range(max(1, attempts)):
         order = list(players)
         rng.shuffle(order)
@@ -98,6 +98,8 @@ def draw_giog(
             best = (total, tables, swaps)
         if total == (0, 0):
             break
+    if best is None:
+        raise SeatingError("no seating was tried")
     total, tables, swaps = best
     drawn = []
     for table in tables:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from matches.models.event import DEFAULT_PLACE_POINTS, validate_place_points
+from matches.games.fields import mark
+from matches.games.giog.settings import DEFAULT_PLACE_POINTS, SettingsError, check_place_points
 
 PLACES = (1, 2, 3, 4)
 PLACE_LABELS = {1: _("第 1 名得分"), 2: _("第 2 名得分"), 3: _("第 3 名得分"), 4: _("第 4 名得分")}
@@ -25,9 +26,10 @@ class GiogSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         for k in PLACES:
             field = forms.IntegerField(label=PLACE_LABELS[k], min_value=0, max_value=1000)
-            field.rule_id, field.section, field.flag = "G11", "places", f"place_{k}"
             field.disabled = frozen
-            self.fields[f"place_{k}"] = field
+            self.fields[f"place_{k}"] = mark(
+                field, rule_id="G11", section="places", flag=f"place_{k}"
+            )
 
     @classmethod
     def from_values(cls, values: dict | None, data=None, frozen: bool = False):
@@ -35,7 +37,7 @@ class GiogSettingsForm(forms.Form):
 
     @classmethod
     def for_event(cls, event, data=None, frozen: bool = False):
-        return cls(data, place_points=event.place_points, frozen=frozen)
+        return cls(data, place_points=list(event.game_rules.place_points), frozen=frozen)
 
     def clean(self):
         data = super().clean()
@@ -43,8 +45,8 @@ class GiogSettingsForm(forms.Form):
             return data
         points = [data[f"place_{k}"] for k in PLACES]
         try:
-            validate_place_points(points)
-        except forms.ValidationError:
+            check_place_points(points)
+        except SettingsError:
             raise forms.ValidationError(
                 _("G11：名次分须从第 1 名到第 4 名不递增，如 3, 2, 1, 0")
             ) from None

@@ -12,6 +12,7 @@ beheadings; players equal on all four share a rank.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from matches.games.giog.engine.outcome import points_for_places
 from matches.kernel.match_result import final_reports
@@ -111,7 +112,7 @@ def player_rows(event, rounds) -> list[dict]:
     ):
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, name)
-    lines = {
+    lines: dict[int, dict[str, Any]] = {
         pid: {
             "player": pid,
             "name": name,
@@ -128,7 +129,9 @@ def player_rows(event, rounds) -> list[dict]:
         match__round__in=rounds
     ).values_list("match__table_id", "finish", "points", "burners"):
         seated = sum(len(group) for group in finish)
-        points = points_for_places(finish, points_table(event.place_points, seated))
+        points = points_for_places(
+            finish, points_table(list(event.game_rules.place_points), seated)
+        )
         for seat, value in points.items():
             pid = seats.get((table_id, seat))
             if pid is None:

@@ -6,17 +6,22 @@ follow on from one another within a match (R35 tributes, R40 strings of three).
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
-from matches.games.adapter import GameAdapter
-from matches.games.errors import BadDocument, RuleViolation
+from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable
+from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine.game import GoujiGame
-from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_from_json, ledger_to_json
 from matches.games.gouji.referee_form import ResultForm
+from matches.games.gouji.settings import GoujiSettings
+from matches.kernel.reports import Checked
+from matches.models import Deal, Event, Match, Round
 
 
 class GoujiAdapter(GameAdapter):
@@ -51,45 +56,63 @@ class GoujiAdapter(GameAdapter):
     def deal_name(self, number: int) -> str:
         return _("第%(n)s局") % {"n": number}
 
-    def validate_event(self, event) -> dict:
+    def read_settings(self, data: JSONObject) -> GoujiSettings:
         """The rule set must be one the engine knows (a preset and flags of the spec)."""
-        try:
-            RuleSet.from_json(event.rules)
-        except (BadDocument, RuleViolation) as error:
-            return {"rules": str(getattr(error, "message", error))}
-        return {}
+        return GoujiSettings.from_json(data)
 
-    def demo_plan(self):
+    def demo_plan(self) -> DemoPlan:
         return demo.PLAN
 
-    def demo_report(self, match, number, rng):
+    def demo_report(
+        self, match: Match, number: int, rng: Any
+    ) -> tuple[JSONObject | None, JSONObject | None]:
         return demo.random_outcome(rng), None
 
-    def check_report(self, match, number, summary, play_log):
+    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         return results.check_report(match, number, summary, play_log)
 
-    def settle_match(self, match) -> None:
+    def read_verdict(self, data: JSONObject) -> GoujiDealVerdict:
+        return GoujiDealVerdict.from_json(data)
+
+    def tributes_owed(self, deal: Deal) -> list[JSONObject] | None:
+        if deal.tributes_owed is None:
+            return None
+        return ledger_to_json(ledger_from_json(deal.tributes_owed))
+
+    def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
-    def standings_rows(self, event, rounds, scope):
+    def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.standings_rows(event, rounds, scope)
 
-    def results_table(self, event, matches, tallies):
+    def results_table(
+        self, event: Event, matches: Any, tallies: dict[int, Any]
+    ) -> tuple[list[str], list[list[Any]]]:
         return standings.results_table(event, matches, tallies)
 
-    def table_is_full(self, seat_numbers) -> bool:
+    def table_is_full(self, seat_numbers: list[int]) -> bool:
         return list(seat_numbers) == [1, 2, 3, 4, 5, 6]
 
-    def public_table(self, event, round_, match, read):
+    def public_table(
+        self, event: Event, round_: Round, match: Match | None, read: PublicTable
+    ) -> tuple[str, str, JSONObject]:
         return public.table(event, round_, match, read)
 
-    def public_player(self, event, player, seats):
+    def public_player(
+        self, event: Event, player: Any, seats: list[PlayedSeat]
+    ) -> tuple[str, JSONObject]:
         return public.player(event, player, seats)
 
-    def public_table_json(self, row, visible):
+    def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         return public.table_json(row, visible)
 
-    def deal_viewer(self, event, play_log, summary=None, seat_names=None):
+    def deal_viewer(
+        self,
+        event: Event,
+        play_log: Any,
+        summary: Any = None,
+        seat_names: Mapping[int, str] | None = None,
+    ) -> JSONObject | None:
         found = viewer.deal_viewer(event, play_log, summary, seat_names)
         if found is not None:
             found["json"] = shared_viewer.viewer_json(found)

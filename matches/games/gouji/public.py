@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
 
 
@@ -70,7 +69,7 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
 def player(event, player, seats: list) -> tuple[str, dict]:
     """(template, context) of a player's public page: places and points opened per round."""
     rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
-    place_points = RuleSet.from_json(event.rules).place_points
+    place_points = event.game_rules.rules.place_points
     for played in seats:
         seat, visible = played.seat, played.visible
         places, opened = [], 0

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 
 @dataclass
@@ -49,7 +50,9 @@ class SeatRecord:
 
 
 def rank_players(
-    players: dict[int, tuple[str, str]], seats: list[SeatRecord], carried: list[dict] = ()
+    players: dict[int, tuple[str, str]],
+    seats: list[SeatRecord],
+    carried: Sequence[dict[str, Any]] = (),
 ) -> list[PlayerLine]:
     """Players best first: place points, then points opened, then burns; equal lines share a rank.
 

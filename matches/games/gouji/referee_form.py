@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
 from matches.kernel.json_text import DocumentError, parse_json_text
@@ -76,8 +77,8 @@ class DealEntry:
             entry.finish = entry.finish[:-1]
         elif tap == "reset":
             entry.finish = []
-        elif _seat(tap) and _seat(tap) not in entry.finish and len(entry.finish) < 6:
-            entry.finish.append(_seat(tap))
+        elif (seat := _seat(tap)) and seat not in entry.finish and len(entry.finish) < 6:
+            entry.finish.append(seat)
         entry.points = {s for s in SEATS if data.get(f"point_{s}")}
         entry.declarations = {
             s: data[f"decl_{s}"] for s in SEATS if data.get(f"decl_{s}") in DECLARATIONS
@@ -250,6 +251,7 @@ def tribute_rows(tributes, seat_names: dict) -> list[dict]:
 def summary_context(report, names: dict) -> dict:
     """A Gou Ji result in words: finishing order with names, points, burns, tributes."""
     summary = report.summary or {}
+    verdict = GoujiDealVerdict.from_json(report.verdict or {})
     return {
         "report": report,
         "finish": [
@@ -274,8 +276,8 @@ def summary_context(report, names: dict) -> dict:
             for s in summary.get("suffocated") or []
         ],
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
-        "union_scores": report.union_scores,
-        "tributes": tribute_rows(report.tributes, names),
+        "union_scores": verdict.settled.union_scores,
+        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names),
     }
 
 
@@ -327,10 +329,12 @@ class ResultForm:
 
     def verdict_line(self, checked) -> str:
         """The verdict of a consistent report in a line: the two unions' scores."""
-        scores = (checked.verdict if checked else {}).get("union_scores") or {}
-        if "A" not in scores or "B" not in scores:
+        if not checked:
             return ""
-        return f"A {scores['A']:+d} · B {scores['B']:+d}"
+        a, b = checked.verdict.side_scores()
+        if a is None or b is None:
+            return ""
+        return f"A {a:+d} · B {b:+d}"
 
     def context(self, context: dict) -> dict:
         """What the Gou Ji templates need beyond the shared table context."""
@@ -349,8 +353,8 @@ class ResultForm:
             "declaration_labels": DECLARATION_LABELS,
             "burn_outcome_labels": BURN_OUTCOME_LABELS,
             # R34 特点 is off in every preset: only an explicit flag turns it on
-            "special_declaration": isinstance(context["event"].rules, dict)
-            and context["event"].rules.get("special_declaration") is True,
+            "special_declaration": context["event"].game_rules.rules_json.get("special_declaration")
+            is True,
             "tributes_owed": _owed_rows(
                 _tributes_owed(row["deal"] if row else None, context.get("deal_number") or 0),
                 seat_names,

@@ -8,20 +8,21 @@ match's earlier final deals, which no single document can know.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 from matches.games.errors import BadDocument
 from matches.games.gouji.engine import sequence
-from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.replay import replay_verdict as replay_engine
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import OUTCOME_FORMAT
+from matches.games.gouji.engine.settle import OUTCOME_FORMAT, settle_verdict
+from matches.games.gouji.engine.verdict import GoujiDealVerdict, ReplayVerdict, SettleVerdict
 from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import DealReport
 
 DEAL_FORMAT = "gouji-deal/1"
 #: Outcome fields a summary and a replay can both say; a summary's are checked against the replay.
 CLAIMABLE = ("finish", "points", "burns", "suffocated")
-ENGINE = GoujiGame()
 
 
 def string_three_streak(match, number: int, finish) -> int:
@@ -44,7 +45,7 @@ def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
     """Run the engine on a report for deal `number` of `match`; nothing is stored. Raises
     ResultError (400) when a document cannot be read; `errors` are every reason to refuse it."""
     require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
-    rules = match.round.event.rules
+    rules = match.round.event.game_rules.rules_json
     replay_verdict = None
     errors: list[dict] = []
     if play_log is not None:
@@ -58,17 +59,20 @@ def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
     summary["rules"] = rules
     summary["string_three_streak"] = string_three_streak(match, number, summary.get("finish"))
     try:
-        verdict = ENGINE.check_summary(summary)
+        settled = settle_verdict(summary)
     except BadDocument as exc:
         raise ResultError("bad_document", f"summary: {exc.message}")
     if replay_verdict is not None:
-        verdict = _judged_by_replay(verdict, replay_verdict, summary, rules, errors)
+        verdict = _judged_by_replay(settled, replay_verdict, summary, rules, errors)
     else:
-        errors.extend(verdict["errors"])
+        verdict = GoujiDealVerdict(settled)
+        errors.extend(error.to_json() for error in settled.errors)
     return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
 
 
-def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dict]]:
+def _replay(
+    play_log: dict[str, Any], summary: dict[str, Any] | None, rules: Any
+) -> tuple[ReplayVerdict, list[dict[str, Any]]]:
     record = copy.deepcopy(play_log)
     record["rules"] = rules
     if summary is not None:
@@ -80,22 +84,23 @@ def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dic
         claimed.update({key: summary[key] for key in CLAIMABLE if key in summary})
         record["claimed"] = claimed
     try:
-        replay_verdict = ENGINE.replay(record)
+        replay_verdict = replay_engine(record)
     except BadDocument as exc:
         raise ResultError("bad_document", f"play log: {exc.message}")
-    errors = []
-    if not replay_verdict["valid"]:
-        error = replay_verdict.get("error") or {}
+    errors: list[dict[str, Any]] = []
+    if not replay_verdict.valid:
+        error = replay_verdict.error
+        action = error.action if error is not None else None
         errors.append(
             {
-                "rule": error.get("rule"),
-                "code": error.get("code", "illegal_play"),
-                "message": f"play log, action {error.get('action')}: {error.get('message', '')}",
-                "action": error.get("action"),
-                "params": error.get("params") or {},
+                "rule": error.rule if error else None,
+                "code": error.code if error else "illegal_play",
+                "message": f"play log, action {action}: {error.message if error else ''}",
+                "action": action,
+                "params": dict(error.params) if error else {},
             }
         )
-    elif not replay_verdict["complete"]:
+    elif not replay_verdict.complete:
         errors.append(
             {
                 "rule": "R30",
@@ -103,13 +108,13 @@ def _replay(play_log: dict, summary: dict | None, rules) -> tuple[dict, list[dic
                 "message": "the play log stops before the deal is over",
             }
         )
-    for mismatch in replay_verdict.get("mismatches") or []:
+    for mismatch in replay_verdict.mismatches:
         errors.append(
             {
                 "rule": None,
                 "code": "play_log_mismatch",
-                "message": f"{mismatch['field']}: the report says {mismatch['claimed']}, "
-                f"the play log gives {mismatch['replayed']}",
+                "message": f"{mismatch.field}: the report says {mismatch.claimed}, "
+                f"the play log gives {mismatch.replayed}",
             }
         )
     return replay_verdict, errors
@@ -143,24 +148,26 @@ def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
 
 
 def _judged_by_replay(
-    verdict: dict, replay_verdict: dict, summary: dict, rules, errors: list
-) -> dict:
+    settled: SettleVerdict,
+    replay: ReplayVerdict,
+    summary: dict[str, Any],
+    rules: Any,
+    errors: list[dict[str, Any]],
+) -> GoujiDealVerdict:
     """A played deal is judged by its replay. Settling the summary adds the streak (R40, which a
     single record cannot know); where the two differ the replay wins, since it also knows which
     points were opened after a head rival finished (D12), which no summary can say."""
-    combined = dict(verdict)
-    combined["replay"] = replay_verdict
     if errors:
-        return combined
-    if not verdict["valid"] or verdict["union_scores"] != replay_verdict["union_scores"]:
-        combined["valid"] = True
-        combined["errors"] = []
-        combined["union_scores"] = replay_verdict["union_scores"]
+        return GoujiDealVerdict(settled, replay)
+    if not settled.valid or settled.union_scores != replay.union_scores:
         strung = sequence.strung_by(summary.get("finish"))
-        ruleset = RuleSet.from_json(rules)
-        tributes = replay_verdict["tributes"]
-        if sequence.amnesty_applies(ruleset, strung, summary["string_three_streak"]):
-            tributes = []  # R40
-        combined["tributes"] = tributes
-        combined["settled_from"] = "replay"
-    return combined
+        tributes = replay.tributes
+        if sequence.amnesty_applies(
+            RuleSet.from_json(rules), strung, summary["string_three_streak"]
+        ):
+            tributes = ()  # R40
+        settled = replace(
+            settled, valid=True, errors=(), union_scores=replay.union_scores, tributes=tributes
+        )
+        return GoujiDealVerdict(settled, replay, settled_from="replay")
+    return GoujiDealVerdict(settled, replay)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.errors import BadDocument
+from matches.games.fields import mark
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
 
 #: One line per preset, shown beside its name.
@@ -214,7 +216,9 @@ class RulesForm(forms.Form):
         if "initial" not in kwargs:
             kwargs["initial"] = self.initial_for(self.current)
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [
+        preset_field = self.fields["preset"]
+        assert isinstance(preset_field, forms.ChoiceField)  # the class attribute above
+        preset_field.choices = [
             (name, f"{PRESET_LABELS.get(name, name)} — {PRESET_DESCRIPTIONS.get(name, '')}")
             for name in PRESETS
         ]
@@ -234,7 +238,8 @@ class RulesForm(forms.Form):
     def _field(self, flag: str) -> forms.Field:
         section, rule, label, help_text = FLAG_INFO[flag]
         kind = _flag_default_kind(flag)
-        common = {"label": label, "help_text": help_text, "required": False}
+        common: dict[str, Any] = {"label": label, "help_text": help_text, "required": False}
+        field: forms.Field
         if kind == "bool":
             if (flag, True) in UNSUPPORTED:
                 common["help_text"] = format_lazy("{}（{}）", help_text, _("尚未支持"))
@@ -258,8 +263,7 @@ class RulesForm(forms.Form):
             )
         else:
             field = forms.CharField(max_length=80, **{**common, "required": True})
-        field.rule_id, field.section, field.flag = rule, section, flag
-        return field
+        return mark(field, rule_id=rule, section=section, flag=flag)
 
     # --- reading the form -------------------------------------------------------------------
 
@@ -319,7 +323,7 @@ class RulesForm(forms.Form):
     @staticmethod
     def _json(data) -> dict:
         preset = PRESETS[data["preset"]]
-        value = {"preset": preset.preset}
+        value: dict[str, Any] = {"preset": preset.preset}
         for flag in FLAGS:
             chosen = data.get(flag)
             if chosen is not None and chosen != getattr(preset, flag):
@@ -341,7 +345,7 @@ class RulesForm(forms.Form):
     # --- showing it ------------------------------------------------------------------------
 
     def groups(self) -> list[dict]:
-        by_section = {key: [] for key, _title in SECTIONS}
+        by_section: dict[str, list[Any]] = {key: [] for key, _title in SECTIONS}
         for flag in FLAGS:
             by_section[FLAG_INFO[flag][0]].append(self[flag])
         return [{"key": key, "title": title, "fields": by_section[key]} for key, title in SECTIONS]
@@ -385,7 +389,7 @@ class RulesForm(forms.Form):
 
     @classmethod
     def for_event(cls, event, data=None, frozen: bool = False):
-        return cls(data, rules=event.rules, frozen=frozen)
+        return cls(data, rules=event.game_rules.rules_json, frozen=frozen)
 
     def values(self) -> dict:
         """The event fields this form sets."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Sequence
 
 from django.utils.translation import gettext as _
 
@@ -16,6 +17,12 @@ from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
+from matches.games.gouji.engine.verdict import (
+    GoujiDealVerdict,
+    ReplayVerdict,
+    Tribute,
+    ledger_to_json,
+)
 from matches.games.gouji.ranking import SeatRecord, rank_players
 from matches.kernel.match_result import final_reports, write_match_result
 from matches.models import (
@@ -32,28 +39,36 @@ log = logging.getLogger(__name__)
 
 
 def event_rules(event) -> RuleSet:
-    return RuleSet.from_json(event.rules)
+    return event.game_rules.rules
 
 
 def read_outcome(report) -> Outcome:
     """A final report's outcome. A play log's report stores the summary its replay gave."""
     doc = dict(report.summary or {})
     if not doc:
-        replay = (report.verdict or {}).get("replay", report.verdict or {})
-        doc = sequence.outcome_from_replay(report.play_log or {}, replay)
+        stored = report.verdict or {}
+        replay = (
+            GoujiDealVerdict.from_json(stored).replay
+            if "replay" in stored
+            else ReplayVerdict.from_json(stored)
+        )
+        doc = sequence.outcome_from_replay(report.play_log or {}, replay or ReplayVerdict(False))
     doc.pop("rules", None)  # the event's rule set judges, whatever the document says
     doc["string_three_streak"] = 0
     outcome, _rules = parse_outcome(doc)
     return outcome
 
 
-def ledger_of(report, outcome: Outcome, rules: RuleSet) -> list[dict]:
+def ledger_of(report, outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     """The tributes a deal leaves for the next one: from a play log the replay's ledger (only
     the replay knows D12's late points), from a summary the engine's settlement."""
-    replay = (report.verdict or {}).get("replay") if report.play_log else None
-    if replay and isinstance(replay.get("tributes"), list):
+    stored = (report.verdict or {}).get("replay") if report.play_log else None
+    if isinstance(stored, dict) and isinstance(stored.get("tributes"), list):
         return sequence.ledger_after_replay(
-            replay, rules, outcome.string_three_union, outcome.string_three_streak
+            ReplayVerdict.from_json(stored),
+            rules,
+            outcome.string_three_union,
+            outcome.string_three_streak,
         )
     return tribute_ledger(outcome, rules)
 
@@ -82,13 +97,13 @@ def settle_match(match: Match) -> None:
         streak = sequence.streak_before(strung, deal.number, union)
         outcome = dataclasses.replace(outcome, string_three_streak=streak)
         scores = union_scores(outcome, rules)
-        ledger = ledger_of(report, outcome, rules)
+        ledger = ledger_to_json(ledger_of(report, outcome, rules))
         strung[deal.number] = union or ""
         values = {
             "match": match,
             "report_id": report.pk,
-            "score_a": scores["A"],
-            "score_b": scores["B"],
+            "score_a": scores.a,
+            "score_b": scores.b,
             "finish": list(outcome.finish),
             "points": sorted(outcome.points),
             "burners": [
@@ -121,7 +136,7 @@ def _readable_outcome(deal, report) -> Outcome | None:
         return None
 
 
-def player_rows(event, rounds: list, carried: list[dict] = ()) -> list[dict]:
+def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]:
     """The player standings over `rounds`, added to `carried` (the rows of the rounds before
     them, see `rank_players`)."""
     rules = event_rules(event)

@@ -155,7 +155,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         return None
     seat_names = seat_names or {}
     doc = copy.deepcopy(play_log)
-    doc["rules"] = event.rules
+    doc["rules"] = event.game_rules.rules_json
     try:
         result = deal_steps(doc, summary if isinstance(summary, dict) else None)
     except BadDocument:

@@ -12,7 +12,12 @@ from matches.kernel.draw_rows import write_individual_tables
 from matches.kernel.match_result import final_reports, write_match_result
 from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
-from tests.games.highcard.engine import DEAL_FORMAT, OUTCOME_FORMAT, HighCardGame
+from tests.games.highcard.engine import (
+    DEAL_FORMAT,
+    OUTCOME_FORMAT,
+    HighCardGame,
+    HighCardVerdict,
+)
 
 
 @dataclass
@@ -86,10 +91,16 @@ class HighCardAdapter(GameAdapter):
     def check_report(self, match, number, summary, play_log):
         require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
         summary = summary or play_log
-        verdict = self.engine.check_summary(summary)
+        verdict = HighCardVerdict.from_json(self.engine.check_summary(summary))
         return Checked(
-            summary=summary, play_log=play_log, verdict=verdict, errors=verdict["errors"]
+            summary=summary,
+            play_log=play_log,
+            verdict=verdict,
+            errors=[error.to_json() for error in verdict.errors],
         )
+
+    def read_verdict(self, data):
+        return HighCardVerdict.from_json(data)
 
     def settle_match(self, match):
         deals = list(match.deals.order_by("number"))
@@ -99,7 +110,7 @@ class HighCardAdapter(GameAdapter):
             report = reports.get(deal.pk)
             if report is None:
                 continue
-            winner = report.verdict["winner"]
+            winner = HighCardVerdict.from_json(report.verdict).winner
             DealTally.objects.create(
                 deal=deal,
                 match=match,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from matches.games.errors import BadDocument
+from matches.games.errors import BadDocument, JSONObject, RuleError
 
 OUTCOME_FORMAT = "highcard-outcome/1"
 DEAL_FORMAT = "highcard-deal/1"
@@ -12,7 +13,7 @@ DEAL_FORMAT = "highcard-deal/1"
 
 def _cards(doc) -> dict:
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), dict):
-        raise BadDocument("missing_cards", "a high-card document has a cards object")
+        raise BadDocument("a high-card document has a cards object")
     return doc["cards"]
 
 
@@ -41,6 +42,43 @@ def check_summary(doc) -> dict:
         "winner": winner,
         "union_scores": {"A": 1 if winner == 1 else -1, "B": 1 if winner == 2 else -1},
     }
+
+
+@dataclass(frozen=True)
+class HighCardVerdict:
+    """The verdict as a frozen value, as the real engines have theirs."""
+
+    valid: bool
+    errors: tuple[RuleError, ...] = ()
+    winner: int | None = None
+
+    def side_scores(self) -> tuple[int | None, int | None]:
+        if self.winner is None:
+            return None, None
+        return (1, -1) if self.winner == 1 else (-1, 1)
+
+    def settles_like(self, other: object) -> bool:
+        return isinstance(other, HighCardVerdict) and other.winner == self.winner
+
+    def report_json(self) -> JSONObject:
+        a, b = self.side_scores()
+        return {"union_scores": None if a is None else {"A": a, "B": b}, "tributes": []}
+
+    def to_json(self) -> JSONObject:
+        return {
+            "valid": self.valid,
+            "errors": [error.to_json() for error in self.errors],
+            "winner": self.winner,
+            "union_scores": self.report_json()["union_scores"],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> HighCardVerdict:
+        return cls(
+            valid=data.get("valid", False),
+            errors=tuple(RuleError.from_json(e) for e in data.get("errors") or ()),
+            winner=data.get("winner"),
+        )
 
 
 class HighCardGame:

@@ -26,7 +26,7 @@ def giog(*args, stdin: str | None = None) -> tuple[int, str]:
         call_command("giog", *args, **options)
         code = 0
     except SystemExit as exit_:
-        code = exit_.code
+        code = int(exit_.code or 0)
     return code, out.getvalue()
 
 

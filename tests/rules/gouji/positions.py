@@ -10,7 +10,7 @@ from matches.games.gouji.engine.replay import replay
 
 
 def actions(text: str) -> list[dict]:
-    written = []
+    written: list[dict[str, object]] = []
     for token in text.split():
         seat, what = token.split(":")
         if what in ("pass", "yield"):

@@ -11,9 +11,15 @@ from matches.games.gouji.engine.cards import cards_per_seat, full_deck
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, UNSUPPORTED, RuleSet
 from matches.games.gouji.engine.selfplay import selfplay
-from matches.games.gouji.engine.settle import Outcome, settle, tribute_ledger
+from matches.games.gouji.engine.settle import Outcome, settle
+from matches.games.gouji.engine.settle import tribute_ledger as engine_tribute_ledger
 from tests.rules.gouji.positions import deal, run
 from tests.rules.gouji.test_cli_settle import settle_file
+
+
+def tribute_ledger(outcome, rules):
+    """The engine's ledger as the verdict's JSON writes it."""
+    return [entry.to_json() for entry in engine_tribute_ledger(outcome, rules)]
 
 
 def outcome_summary(**fields) -> dict:

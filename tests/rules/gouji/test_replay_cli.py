@@ -26,7 +26,7 @@ def run_replay(tmp_path, monkeypatch, text: str, use_stdin: bool = False):
     try:
         call_command("gouji", "replay", target, stdout=out)
     except SystemExit as exit_:
-        status = exit_.code
+        status = int(exit_.code or 0)
     return status, json.loads(out.getvalue())
 
 

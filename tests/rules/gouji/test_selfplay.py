@@ -106,9 +106,10 @@ def test_replayed_outcomes_settle_the_same_way(preset):
 
 def test_hold3_deals_buy_threes_and_keep_the_shares():
     from matches.games.gouji.engine.cards import parse_cards
+    from matches.games.gouji.engine.play import NO_CARDS
     from matches.games.gouji.engine.selfplay import buy_threes
 
-    hands = (None,) + tuple(
+    hands = (NO_CARDS,) + tuple(
         parse_cards(text) for text in ["3349", "5562", "3339", "5559", "566B", "5557"]
     )
     bought = buy_threes(hands)

@@ -35,7 +35,7 @@ def other_values(preset: str, flag: str) -> list:
 
 
 def single_changes() -> list[tuple[str, dict]]:
-    changes = []
+    changes: list[tuple[str, dict]] = []
     for preset in PRESETS:
         changes.append((preset, {}))
         for flag in FLAGS:

@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import Outcome, union_scores
+from matches.games.gouji.engine.settle import Outcome
+from matches.games.gouji.engine.settle import union_scores as engine_union_scores
+
+
+def union_scores(outcome, rules):
+    """The engine's scores as the verdict's JSON writes them."""
+    return engine_union_scores(outcome, rules).to_json()
+
 
 STANDARD = RuleSet.from_json("standard")
 

@@ -11,10 +11,25 @@ from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import (
     Outcome,
     head_rival,
-    tribute_ledger,
     union_of,
-    union_scores,
 )
+from matches.games.gouji.engine.settle import (
+    tribute_ledger as engine_tribute_ledger,
+)
+from matches.games.gouji.engine.settle import (
+    union_scores as engine_union_scores,
+)
+
+
+def union_scores(outcome, rules):
+    """The engine's scores as the verdict's JSON writes them."""
+    return engine_union_scores(outcome, rules).to_json()
+
+
+def tribute_ledger(outcome, rules):
+    """The engine's ledger as the verdict's JSON writes it."""
+    return [entry.to_json() for entry in engine_tribute_ledger(outcome, rules)]
+
 
 STANDARD = RuleSet.from_json("standard")
 NO_PLACE = (1, 2, 3, 4, 5, 6)  # 1st A, 2nd B, ...: 6th (B) owes 1st (A), 5th (A) owes 2nd (B)

@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator
 
+from matches.games.errors import EngineBug
+
 from .pieces import is_red, piece_strength
 
 LIAB = "liab"
@@ -71,6 +73,14 @@ def classify(pieces: str) -> Combination | None:
     return None
 
 
+def _known(pieces: str) -> tuple[str, Combination]:
+    """A combination built to be one (G5–G7): `classify` must know it."""
+    combo = classify(pieces)
+    if combo is None:
+        raise EngineBug(f"{pieces!r} was built as a combination but is none")
+    return pieces, combo
+
+
 def combinations_in(
     hand: Counter[str], kind: str | None = None, size: int | None = None
 ) -> Iterator[tuple[str, Combination]]:
@@ -81,18 +91,18 @@ def combinations_in(
     held = [p for p, n in hand.items() if n > 0]
     if kind in (None, LIAB) and size in (None, 1):
         for p in held:
-            yield p, classify(p)
+            yield _known(p)
     if kind in (None, DUI) and size in (None, 2):
         for p in held:
             if hand[p] >= 2:
-                yield p * 2, classify(p * 2)
+                yield _known(p * 2)
     if kind in (None, GIOG) and size in (None, 3):
         for types in GIOG_TRIPLES:
             for letters in (types, types.lower()):
                 if all(hand[p] >= 1 for p in letters):
-                    yield letters, classify(letters)
+                    yield _known(letters)
     if kind in (None, MUI):
         for pawn in ("P", "p"):
             for n in range(3, min(hand[pawn], 5) + 1):
                 if size in (None, n):
-                    yield pawn * n, classify(pawn * n)
+                    yield _known(pawn * n)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
+
+from matches.games.errors import JSONObject
 
 from .outcome import check_summary
 from .replay import replay
@@ -12,13 +14,13 @@ from .selfplay import selfplay
 class GiogGame:
     name = "giog"
 
-    def replay(self, document: dict) -> dict:
+    def replay(self, document: JSONObject) -> JSONObject:
         return replay(document)
 
-    def check_summary(self, document: dict) -> dict:
+    def check_summary(self, document: JSONObject) -> JSONObject:
         return check_summary(document)
 
-    def selfplay(self, count: int, seed: int, **options) -> Iterator[dict]:
+    def selfplay(self, count: int, seed: int, **options: Any) -> Iterator[JSONObject]:
         return selfplay(count, seed, **options)
 
 

@@ -10,12 +10,13 @@ A summary is what a referee reports without a play log (see docs/giog.md):
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
-from matches.games.errors import BadDocument
+from matches.games.errors import BadDocument, JSONObject, RuleError
 
 from .pieces import DISTRIBUTION, SET_SIZE
 from .record import parse_players, parse_seat_list, parse_won, reject_unknown, require_object
+from .verdict import SummaryVerdict
 
 OUTCOME_FORMAT = "giog-outcome/1"
 OUTCOME_FIELDS = ("format", "players", "won", "beheaded")
@@ -37,7 +38,9 @@ def places(won: Mapping[int, int], beheaded: Iterable[int] = ()) -> list[list[in
     return groups
 
 
-def points_for_places(groups: list[list[int]], table: list[int | Fraction]) -> dict[int, Fraction]:
+def points_for_places(
+    groups: Sequence[Sequence[int]], table: Sequence[int | Fraction]
+) -> dict[int, Fraction]:
     """Tournament points for each seat from its place and a points table (best place first).
 
     Players who share a place split the points of the places they fill equally: with 3/2/1/0
@@ -57,15 +60,18 @@ def points_for_places(groups: list[list[int]], table: list[int | Fraction]) -> d
     return points
 
 
-def _error(rule: str, code: str, message: str, **params) -> dict:
-    error = {"rule": rule, "code": code, "message": message}
-    if params:
-        error["params"] = params  # the numbers of the message, for a translation to fill in
-    return error
+def _error(rule: str, code: str, message: str, **params: Any) -> RuleError:
+    # params: the numbers of the message, for a translation to fill in
+    return RuleError(rule, code, message, params)
 
 
-def check_summary(document: object) -> dict:
-    """Check a `giog-outcome/1` summary; returns {"valid", "errors", "places"}.
+def check_summary(document: object) -> JSONObject:
+    """`summary_verdict` as the spec's JSON (the command line and the rules API)."""
+    return summary_verdict(document).to_json()
+
+
+def summary_verdict(document: object) -> SummaryVerdict:
+    """Check a `giog-outcome/1` summary; the verdict has `valid`, `errors` and `places`.
 
     Raises `BadDocument` when it cannot be read. Every inconsistency is listed, each with its
     rule id; `places` is given only when the summary is valid.
@@ -81,7 +87,7 @@ def check_summary(document: object) -> dict:
     won = parse_won(doc["won"], players, "won")
     beheaded = parse_seat_list(doc.get("beheaded", []), players, "beheaded")
 
-    errors = []
+    errors: list[RuleError] = []
     absent = [s for s in range(1, players + 1) if s not in won]
     if absent:
         errors.append(
@@ -140,8 +146,8 @@ def check_summary(document: object) -> dict:
                 count=len(set(beheaded)),
             )
         )
-    return {
-        "valid": not errors,
-        "errors": errors,
-        "places": places(won, beheaded) if not errors else [],
-    }
+    return SummaryVerdict(
+        valid=not errors,
+        errors=tuple(errors),
+        places=tuple(map(tuple, places(won, beheaded))) if not errors else (),
+    )

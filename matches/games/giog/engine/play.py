@@ -48,7 +48,7 @@ class HandState:
         self.tie_order = tie_order
         self.next_leader = leader
         self.trick: Trick | None = None
-        self.tricks: list[dict] = []
+        self.tricks: list[dict[str, int]] = []
         self.won = {seat: 0 for seat in range(1, players + 1)}
         self.beheaded: set[int] = set()
 
@@ -66,12 +66,19 @@ class HandState:
             return self.next_leader
         return self.trick.followers[len(self.trick.plays) - 1]
 
+    @property
+    def open_trick(self) -> Trick:
+        """The trick being played, in a step that has one."""
+        if self.trick is None:
+            raise EngineBug("no trick is open")
+        return self.trick
+
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat].values())
 
     def would_take(self, seat: int, strength: int) -> bool:
         """Whether a competing play of `strength` by `seat` would now win the trick (G9)."""
-        trick = self.trick
+        trick = self.open_trick
         if strength != trick.best_strength:
             return strength > trick.best_strength
         if trick.best_seat == trick.leader:
@@ -82,7 +89,7 @@ class HandState:
 
     def winning_plays(self, seat: int) -> list[str]:
         """The competing combinations `seat` holds that would take the trick now (G8)."""
-        trick = self.trick
+        trick = self.open_trick
         return [
             pieces
             for pieces, combo in combinations_in(self.hands[seat], trick.lead.kind, trick.size)
@@ -115,7 +122,7 @@ class HandState:
     def _take_from_hand(self, seat: int, pieces: str) -> None:
         self.hands[seat].subtract(pieces)
         # G12: a General in the first or last trick, whatever it is played as, beheads.
-        if ("K" in pieces or "k" in pieces) and (not self.tricks or self.trick.is_last):
+        if ("K" in pieces or "k" in pieces) and (not self.tricks or self.open_trick.is_last):
             self.beheaded.add(seat)
 
     def _lead(self, seat: int, pieces: str) -> None:
@@ -152,7 +159,7 @@ class HandState:
         self._take_from_hand(seat, pieces)
 
     def _follow(self, seat: int, pieces: str) -> None:
-        trick = self.trick
+        trick = self.open_trick
         expected = self.to_act()
         if seat != expected:
             raise RuleViolation(
@@ -173,8 +180,11 @@ class HandState:
             )
         self._check_holds(seat, pieces)
         combo = classify(pieces)
-        competes = combo is not None and combo.kind == trick.lead.kind
-        takes = competes and self.would_take(seat, combo.strength)
+        takes = (
+            combo is not None
+            and combo.kind == trick.lead.kind
+            and self.would_take(seat, combo.strength)
+        )
         if self.must_compete and not takes:
             winners = self.winning_plays(seat)
             if winners:
@@ -186,14 +196,14 @@ class HandState:
                     seat=seat,
                 )
         trick.plays.append((seat, pieces))
-        if takes:
+        if takes and combo is not None:
             trick.best_seat, trick.best_strength = seat, combo.strength
         self._take_from_hand(seat, pieces)
         if len(trick.plays) == self.players:
             self._close_trick()
 
     def _close_trick(self) -> None:
-        trick = self.trick
+        trick = self.open_trick
         taken = sum(len(pieces) for _, pieces in trick.plays)
         if taken != trick.size * self.players:
             raise EngineBug(f"trick closed with {taken} pieces from {self.players} players")

@@ -8,6 +8,7 @@ replay's business (`replay.py`), reported in the verdict.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from matches.games.errors import BadDocument
 
@@ -38,12 +39,12 @@ class HandRecord:
     actions: list[Action]
     out: str = ""
     #: only the flags the document sets; `flags` fills in the defaults
-    rules: dict = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
     #: normalised: {"won": {seat: n}, "beheaded": [seat], "places": [[seat]]}, any subset
-    claimed: dict | None = None
+    claimed: dict[str, Any] | None = None
 
     @property
-    def flags(self) -> dict:
+    def flags(self) -> dict[str, Any]:
         return {**DEFAULT_RULES, **self.rules}
 
     @property
@@ -51,24 +52,24 @@ class HandRecord:
         return range(1, self.players + 1)
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass in Python, but `true` is not a seat.
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def require_object(value: object, where: str) -> dict:
+def require_object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadDocument(f"{where}: expected an object, got {type(value).__name__}")
     return value
 
 
-def require_list(value: object, where: str) -> list:
+def require_list(value: object, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise BadDocument(f"{where}: expected a list, got {type(value).__name__}")
     return value
 
 
-def reject_unknown(obj: dict, known: tuple[str, ...], where: str) -> None:
+def reject_unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> None:
     unknown = sorted(set(obj) - set(known))
     if unknown:
         raise BadDocument(
@@ -117,7 +118,7 @@ def parse_won(value: object, players: int, where: str) -> dict[int, int]:
     return won
 
 
-def parse_rules(value: object) -> dict:
+def parse_rules(value: object) -> dict[str, Any]:
     rules = require_object(value, "rules")
     reject_unknown(rules, tuple(DEFAULT_RULES), "rules")
     if "must_compete" in rules and not isinstance(rules["must_compete"], bool):
@@ -127,10 +128,10 @@ def parse_rules(value: object) -> dict:
     return dict(rules)
 
 
-def parse_claimed(value: object, players: int) -> dict:
+def parse_claimed(value: object, players: int) -> dict[str, Any]:
     claimed = require_object(value, "claimed")
     reject_unknown(claimed, CLAIMED_FIELDS, "claimed")
-    result: dict = {}
+    result: dict[str, Any] = {}
     if "won" in claimed:
         result["won"] = parse_won(claimed["won"], players, "claimed.won")
     if "beheaded" in claimed:
@@ -189,8 +190,8 @@ def parse_record(document: object) -> HandRecord:
     )
 
 
-def write_claimed(claimed: dict) -> dict:
-    out: dict = {}
+def write_claimed(claimed: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     if "won" in claimed:
         out["won"] = {str(s): n for s, n in claimed["won"].items()}
     if "beheaded" in claimed:
@@ -200,9 +201,9 @@ def write_claimed(claimed: dict) -> dict:
     return out
 
 
-def write_record(record: HandRecord) -> dict:
+def write_record(record: HandRecord) -> dict[str, Any]:
     """The `giog-hand/1` document for `record`; `parse_record` reads it back unchanged."""
-    doc: dict = {"format": FORMAT, "players": record.players}
+    doc: dict[str, Any] = {"format": FORMAT, "players": record.players}
     if record.rules:
         doc["rules"] = dict(record.rules)
     doc["hands"] = {str(s): pieces for s, pieces in record.hands.items()}

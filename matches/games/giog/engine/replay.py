@@ -7,13 +7,15 @@ rules (too many of a piece, hands of the wrong size) is invalid with `"action": 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
-from matches.games.errors import RuleViolation
+from matches.games.errors import JSONObject, Mismatch, RuleViolation
 
 from .outcome import places
 from .pieces import DISTRIBUTION, FULL_SET, SET_SIZE, describe
 from .play import HandState
 from .record import HandRecord, parse_record
+from .verdict import HandVerdict, Trick
 
 
 def check_setup(record: HandRecord) -> None:
@@ -63,9 +65,9 @@ def check_setup(record: HandRecord) -> None:
         )
 
 
-def _mismatches(record: HandRecord, verdict: dict) -> list[dict]:
+def _mismatches(record: HandRecord, verdict: JSONObject) -> list[JSONObject]:
     claimed = record.claimed or {}
-    found = []
+    found: list[JSONObject] = []
     if "won" in claimed:
         # A seat the referee left out of `won` is taken to have won nothing.
         as_claimed = {str(s): claimed["won"].get(s, 0) for s in record.seats}
@@ -82,33 +84,22 @@ def _mismatches(record: HandRecord, verdict: dict) -> list[dict]:
             {"field": "beheaded", "claimed": claimed["beheaded"], "replayed": verdict["beheaded"]}
         )
     if "places" in claimed:
-        as_claimed = [sorted(group) for group in claimed["places"]]
-        if as_claimed != verdict["places"]:
+        claimed_places = [sorted(group) for group in claimed["places"]]
+        if claimed_places != verdict["places"]:
             found.append(
                 {"field": "places", "claimed": claimed["places"], "replayed": verdict["places"]}
             )
     return found
 
 
-def replay_record(record: HandRecord) -> dict:
+def replay_record(record: HandRecord) -> HandVerdict:
     """The verdict for an already parsed record."""
-    verdict: dict = {
-        "valid": True,
-        "complete": False,
-        "error": None,
-        "tricks": [],
-        "won": {str(s): 0 for s in record.seats},
-        "beheaded": [],
-        "places": [],
-        "mismatches": [],
-    }
+    verdict = HandVerdict(valid=True, won=tuple((s, 0) for s in record.seats))
     try:
         check_setup(record)
     except RuleViolation as violation:
-        verdict["valid"] = False
-        verdict["error"] = {"action": None, **violation.as_dict()}
-        verdict["mismatches"] = _mismatches(record, verdict)
-        return verdict
+        verdict = replace(verdict, valid=False, error=violation.as_error(action=None))
+        return _with_mismatches(record, verdict)
 
     flags = record.flags
     state = HandState(
@@ -122,20 +113,31 @@ def replay_record(record: HandRecord) -> dict:
         try:
             state.apply(action.seat, action.pieces)
         except RuleViolation as violation:
-            verdict["valid"] = False
-            verdict["error"] = {"action": index, **violation.as_dict()}
+            verdict = replace(verdict, valid=False, error=violation.as_error(action=index))
             break
 
-    verdict["complete"] = verdict["valid"] and state.complete
-    verdict["tricks"] = list(state.tricks)
-    verdict["won"] = {str(s): n for s, n in state.won.items()}
-    verdict["beheaded"] = sorted(state.beheaded)
-    if verdict["complete"]:
-        verdict["places"] = places(state.won, state.beheaded)
-    verdict["mismatches"] = _mismatches(record, verdict)
-    return verdict
+    complete = verdict.valid and state.complete
+    verdict = replace(
+        verdict,
+        complete=complete,
+        tricks=tuple(Trick.from_json(trick) for trick in state.tricks),
+        won=tuple(state.won.items()),
+        beheaded=tuple(sorted(state.beheaded)),
+        places=tuple(map(tuple, places(state.won, state.beheaded))) if complete else (),
+    )
+    return _with_mismatches(record, verdict)
 
 
-def replay(document: object) -> dict:
+def _with_mismatches(record: HandRecord, verdict: HandVerdict) -> HandVerdict:
+    found = _mismatches(record, verdict.to_json())
+    return replace(verdict, mismatches=tuple(Mismatch.from_json(m) for m in found))
+
+
+def replay_verdict(document: object) -> HandVerdict:
     """Replay a `giog-hand/1` document; raises `BadDocument` when it cannot be read."""
     return replay_record(parse_record(document))
+
+
+def replay(document: object) -> JSONObject:
+    """`replay_verdict` as the spec's JSON (the command line and the rules API)."""
+    return replay_verdict(document).to_json()

@@ -7,7 +7,7 @@ and a shuffled deal from `random.Random(seed)` gives every player the same chanc
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from typing import Any, Iterator
 
 from matches.games.errors import EngineBug
 
@@ -33,6 +33,8 @@ def deal(rng: random.Random, players: int) -> tuple[dict[int, str], str]:
 def choose_play(state: HandState, rng: random.Random) -> str:
     """A random legal play for the seat to act."""
     seat = state.to_act()
+    if seat is None:
+        raise EngineBug("nobody is to act in a complete hand")
     hand = state.hands[seat]
     trick = state.trick
     if trick is None:
@@ -51,7 +53,7 @@ def play_out(
     players: int,
     hands: dict[int, str],
     leader: int,
-    rules: dict | None = None,
+    rules: dict[str, Any] | None = None,
     out: str = "",
 ) -> HandRecord:
     """Play `hands` (a full deal or a position) to the end with random bots.
@@ -66,6 +68,8 @@ def play_out(
     actions = []
     while not state.complete:
         seat = state.to_act()
+        if seat is None:
+            raise EngineBug("nobody is to act in a hand that is not complete")
         pieces = choose_play(state, rng)
         state.apply(seat, pieces)
         actions.append(Action(seat, pieces))
@@ -73,23 +77,27 @@ def play_out(
         players=players, hands=hands, leader=leader, actions=actions, out=out, rules=rules
     )
     verdict = replay_record(record)
-    if not verdict["complete"]:
-        raise EngineBug(f"a self-played hand does not replay: {verdict['error']}")
+    if not verdict.complete:
+        raise EngineBug(f"a self-played hand does not replay: {verdict.error}")
     record.claimed = {
         "won": dict(state.won),
-        "beheaded": verdict["beheaded"],
-        "places": verdict["places"],
+        "beheaded": list(verdict.beheaded),
+        "places": [list(group) for group in verdict.places],
     }
     return record
 
 
-def play_hand(rng: random.Random, players: int = 4, rules: dict | None = None) -> HandRecord:
+def play_hand(
+    rng: random.Random, players: int = 4, rules: dict[str, Any] | None = None
+) -> HandRecord:
     """Deal (G4) and play one complete hand."""
     hands, out = deal(rng, players)
     return play_out(rng, players, hands, rng.randint(1, players), rules, out)
 
 
-def selfplay(count: int, seed: int, players: int = 4, rules: dict | None = None) -> Iterator[dict]:
+def selfplay(
+    count: int, seed: int, players: int = 4, rules: dict[str, Any] | None = None
+) -> Iterator[dict[str, Any]]:
     """`count` complete `giog-hand/1` documents; the same seed gives the same hands."""
     rng = random.Random(seed)
     for _ in range(count):

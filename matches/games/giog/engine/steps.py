@@ -20,17 +20,19 @@ When the replay finds no mismatch there is no disagreement. Pure Python: no Djan
 
 from __future__ import annotations
 
-from matches.games.errors import RuleViolation
+from collections import Counter
+
+from matches.games.errors import EngineBug, JSONObject, RuleViolation
 
 from .pieces import piece_strength
 from .play import HandState
-from .record import parse_record
+from .record import HandRecord, parse_record
 from .replay import check_setup, replay_record
 
 CLAIMS = ("won", "beheaded")
 
 
-def _claimed(doc: dict, summary: dict | None) -> dict:
+def _claimed(doc: JSONObject, summary: JSONObject | None) -> JSONObject:
     if summary is None:
         return doc
     claimed = dict(doc.get("claimed") or {})
@@ -38,12 +40,12 @@ def _claimed(doc: dict, summary: dict | None) -> dict:
     return {**doc, "claimed": claimed}
 
 
-def _pieces(counter) -> str:
+def _pieces(counter: Counter[str]) -> str:
     """A hand's pieces, strongest first (G3)."""
     return "".join(sorted(counter.elements(), key=piece_strength, reverse=True))
 
 
-def _snapshot(state: HandState, plays: list, winning: int) -> dict:
+def _snapshot(state: HandState, plays: list[tuple[int, str]], winning: int) -> JSONObject:
     return {
         "hands": {str(seat): _pieces(hand) for seat, hand in state.hands.items()},
         "plays": [{"seat": seat, "pieces": pieces} for seat, pieces in plays],
@@ -56,14 +58,14 @@ def _snapshot(state: HandState, plays: list, winning: int) -> dict:
 
 
 class _Judge:
-    def __init__(self, record, summary: dict):
+    def __init__(self, record: HandRecord, summary: JSONObject):
         claimed = record.claimed or {}
         seats = range(1, record.players + 1)
         self.won = None
         if "won" in summary and "won" in claimed:
             self.won = {seat: claimed["won"].get(seat, 0) for seat in seats}
         self.beheaded = set(claimed.get("beheaded") or ()) if "beheaded" in summary else None
-        self.found: dict | None = None
+        self.found: JSONObject | None = None
 
     def check(self, step: int, state: HandState, left: int) -> None:
         if self.found is not None:
@@ -72,7 +74,7 @@ class _Judge:
         if problem is not None:
             self.found = {"step": step, **problem}
 
-    def _won(self, state: HandState, left: int) -> dict | None:
+    def _won(self, state: HandState, left: int) -> JSONObject | None:
         if self.won is None:
             return None
         for seat, claimed in self.won.items():
@@ -86,7 +88,7 @@ class _Judge:
             return {"field": "won", "code": code, "seat": seat, "replayed": won, "claimed": claimed}
         return None
 
-    def _beheaded(self, state: HandState) -> dict | None:
+    def _beheaded(self, state: HandState) -> JSONObject | None:
         if self.beheaded is None:
             return None
         for seat in sorted(state.beheaded - self.beheaded):
@@ -104,7 +106,7 @@ def _left_in_play(state: HandState) -> int:
     return held + open_trick
 
 
-def hand_steps(doc: dict, summary: dict | None = None) -> dict:
+def hand_steps(doc: JSONObject, summary: JSONObject | None = None) -> JSONObject:
     """Every step of the record `doc` (see the module's docstring). Raises BadDocument when the
     record cannot be read."""
     record = parse_record(_claimed(doc, summary))
@@ -148,8 +150,10 @@ def hand_steps(doc: dict, summary: dict | None = None) -> dict:
             trick = state.tricks[-1]
             plays, winning = [*open_plays, (action.seat, action.pieces)], trick["winner"]
             events.append({"code": "trick", "seat": trick["winner"], "pieces": trick["pieces"]})
-        else:
+        elif state.trick is not None:  # the trick goes on
             plays, winning = list(state.trick.plays), state.trick.best_seat
+        else:
+            raise EngineBug("a trick neither taken nor open")
         for seat in sorted(state.beheaded - beheaded):
             events.append({"code": "beheaded", "seat": seat})
         if state.complete:
@@ -171,11 +175,11 @@ def hand_steps(doc: dict, summary: dict | None = None) -> dict:
             judge.check(index + 1, state, _left_in_play(state))
     result["steps"] = steps
     result["complete"] = state.complete and result["error"] is None
-    if summary is not None:
+    if judge is not None:
         verdict = replay_record(record)
-        result["mismatches"] = verdict["mismatches"]
-        if judge.found is None and verdict["mismatches"]:
-            field = verdict["mismatches"][0]["field"]
+        result["mismatches"] = [mismatch.to_json() for mismatch in verdict.mismatches]
+        if judge.found is None and verdict.mismatches:
+            field = verdict.mismatches[0].field
             judge.found = {"step": len(steps) - 1, "field": field, "code": "other"}
         result["disagreement"] = judge.found
     return result

@@ -78,7 +78,7 @@ def add_cards(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 def holds(have: tuple[int, ...], take: tuple[int, ...]) -> bool:
     """True when every card of `take` is in `have` (as a multiset)."""
-    return min(map(sub, have, take)) >= 0
+    return bool(min(map(sub, have, take)) >= 0)
 
 
 def remove_cards(have: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
+from matches.games.errors import JSONObject
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import settle
@@ -12,14 +13,14 @@ from matches.games.gouji.engine.settle import settle
 class GoujiGame:
     name = "gouji"
 
-    def check_summary(self, document: dict) -> dict:
+    def check_summary(self, document: JSONObject) -> JSONObject:
         """The verdict on a `gouji-outcome/1` summary (see `settle`). Raises BadDocument."""
         return settle(document)
 
-    def replay(self, document: dict) -> dict:
+    def replay(self, document: JSONObject) -> JSONObject:
         """The verdict on a `gouji-deal/1` record (see `replay`). Raises BadDocument."""
         return replay(document)
 
-    def selfplay(self, count: int, seed: int, **options) -> Iterator[dict]:
+    def selfplay(self, count: int, seed: int, **options: Any) -> Iterator[JSONObject]:
         """`count` self-played deal records; option `rules`: a preset name or rules object."""
         return selfplay(count, seed, options.get("rules", "standard"))

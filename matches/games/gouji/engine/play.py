@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import sub
-from typing import NamedTuple
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
-from matches.games.gouji.engine.hands import beats, classify, is_gouji, opens_point
+from matches.games.gouji.engine.hands import Hand, beats, classify, is_gouji, opens_point
+from matches.games.gouji.engine.ruleset import RuleSet
 
 SEATS = (1, 2, 3, 4, 5, 6)
 THREE, FOUR = 0, 1  # rank indices of 3 and 4
@@ -39,14 +40,21 @@ PHASE_NAMES = ("lead", "follow", "final", "gouji", "last_answer", "answered", "o
 
 PLAY, PASS, YIELD = "play", "pass", "yield"
 
+#: a 15-int count tuple, one count a rank (cards.py)
+Counts = tuple[int, ...]
+#: a count tuple per seat, index 0 unused (NO_CARDS) so that `hands[seat]` reads like the rules
+Hands = tuple[Counts, ...]
+#: (burner, burned, outcome or None while undecided, whether it counters the burn before it)
+BurnEntry = tuple[int, int, str | None, bool]
+
 
 class Action(NamedTuple):
     seat: int
     kind: str  # PLAY, PASS or YIELD
-    cards: tuple | None = None  # count tuple for PLAY
+    cards: Counts | None = None  # count tuple for PLAY
 
 
-def play(seat: int, cards: tuple) -> Action:
+def play(seat: int, cards: Counts) -> Action:
     return Action(seat, PLAY, cards)
 
 
@@ -74,12 +82,19 @@ def union_of(seat: int) -> str:
 
 
 @lru_cache(maxsize=None)
-def hand_of(counts: tuple):
+def hand_of(counts: Counts) -> Hand:
     """Classify a count tuple once (R6); raises RuleViolation for a non-hand."""
     return classify(counts)
 
 
-def _has_joker(counts: tuple) -> bool:
+def _top(state: State) -> Hand:
+    """The hand on top of the round, in a phase that has one."""
+    if state.top is None:
+        raise EngineBug(f"no hand on top in {state!r}")
+    return state.top
+
+
+def _has_joker(counts: Counts) -> bool:
     return counts[SMALL] > 0 or counts[BIG] > 0
 
 
@@ -88,7 +103,7 @@ class Table:
 
     __slots__ = ("rules", "hold", "revolution")
 
-    def __init__(self, rules, hold: tuple, revolution: tuple):
+    def __init__(self, rules: RuleSet, hold: tuple[int, ...], revolution: tuple[int, ...]):
         self.rules = rules
         # hold[seat]: rank index the seat must keep for its final hand (R26, R28), or -1
         self.hold = hold
@@ -124,6 +139,32 @@ class State:
         "rival_led",  # mask: seats whose head rival had the lead before they left play (R34, D12)
         "judged",  # mask: seats whose `rival_led` bit is fixed (they left play)
     )
+    table: Table
+    hands: Hands
+    phase: int
+    turn: int
+    top: Hand | None
+    owner: int
+    passed: int
+    last_passer: int
+    yielded: bool
+    no_final: bool
+    gone: int
+    gone_count: int
+    places: tuple[int, ...]
+    finished: tuple[int, ...]
+    points: tuple[int, ...]
+    no_point: int
+    burner: int
+    burns: tuple[BurnEntry, ...]
+    suffocated: tuple[tuple[int, int], ...]
+    hold_pending: int
+    notes: tuple[str, ...]
+    late_points: int
+    filled: int
+    led: int
+    rival_led: int
+    judged: int
 
     def copy(self) -> State:
         """A shallow copy to change a few fields of; every field is immutable (spelled out
@@ -163,7 +204,7 @@ class State:
         return self.phase == OVER
 
     @property
-    def rules(self):
+    def rules(self) -> RuleSet:
         return self.table.rules
 
     def active(self, seat: int) -> bool:
@@ -191,7 +232,7 @@ class State:
 # Setting up
 
 
-def hold_ranks(rules, hands: tuple) -> tuple:
+def hold_ranks(rules: RuleSet, hands: Hands) -> tuple[int, ...]:
     """R26/R28: the rank each seat must keep for its final hand under hold-3, else -1."""
     if not rules.hold_three:
         return (-1,) * 7
@@ -208,7 +249,7 @@ def hold_ranks(rules, hands: tuple) -> tuple:
     return tuple(held)
 
 
-def start(rules, hands: tuple, leader: int, revolution=()) -> State:
+def start(rules: RuleSet, hands: Hands, leader: int, revolution: Iterable[int] = ()) -> State:
     """The state before the first action. `hands` is a 7-tuple of count tuples (index 0
     unused). Setup checks (deck totals, revolution rights) belong to `record.py`."""
     s = State.__new__(State)
@@ -275,14 +316,14 @@ def _next_active(s: State, seat: int) -> int:
     raise EngineBug("no active seat left")
 
 
-def _lowest_open(places) -> int:
+def _lowest_open(places: Sequence[int]) -> int:
     for place in (6, 5, 4, 3, 2, 1):
         if place not in places:
             return place
     raise EngineBug("no open place")
 
 
-def _highest_open(places) -> int:
+def _highest_open(places: Sequence[int]) -> int:
     for place in (1, 2, 3, 4, 5, 6):
         if place not in places:
             return place
@@ -341,13 +382,13 @@ def _check_complete(s: State) -> bool:
         order = [(third + i - 1) % 6 + 1 for i in range(1, 6)]
     else:
         order = list(SEATS)  # one seat is left in play: it takes the last open place
-    places = list(places)
+    open_places = list(places)
     for seat in order:
-        if not places[seat]:
-            places[seat] = _highest_open(places[1:])
+        if not open_places[seat]:
+            open_places[seat] = _highest_open(open_places[1:])
             if strung:
                 s.filled |= 1 << seat
-    s.places = tuple(places)
+    s.places = tuple(open_places)
     for seat in SEATS:
         if not s.judged >> seat & 1:
             _judge_lead(s, seat)  # the seats left in play, and revolutionaries: the whole deal
@@ -377,7 +418,7 @@ def _end_round(s: State, leader: int) -> None:
     s.hold_pending = 0
 
 
-def _open_point(s: State, seat: int, hand, *, by_last_answer: bool = False) -> None:
+def _open_point(s: State, seat: int, hand: Hand, *, by_last_answer: bool = False) -> None:
     """R20: `seat`'s point-opening set went unbeaten by its head rival."""
     if s.no_point >> seat & 1 or 6 - s.gone_count < 5:
         return
@@ -439,7 +480,7 @@ def apply(state: State, action: Action) -> State:
     if kind == PLAY:
         role = _play_role(state, seat)
         hand = _check_play(state, seat, cards, role)
-        return _after_play(state, seat, cards, hand, role)
+        return _after_play(state, seat, hand.cards, hand, role)  # hand.cards == cards
     if kind == PASS:
         return _pass(state, seat)
     if kind == YIELD:
@@ -515,7 +556,7 @@ def _play_role(state: State, seat: int) -> int:
     raise EngineBug(f"no play role in phase {phase}")
 
 
-def _check_play(state: State, seat: int, cards, role: int):
+def _check_play(state: State, seat: int, cards: object, role: int) -> Hand:
     """The hand `seat` plays with `cards`, or RuleViolation (R18, R6, R26, R9–R12)."""
     held = state.hands[seat]
     if type(cards) is not tuple or len(cards) != 15:
@@ -548,13 +589,13 @@ def _check_play(state: State, seat: int, cards, role: int):
             )
     if role == R_LEAD or role == R_WINDOW_LEAD:
         return hand
-    top = state.top
+    top = _top(state)
     if not beats(hand, top, state.table.rules):
         raise _why_not_beaten(hand, top, state.table.rules)
     return hand
 
 
-def _why_not_beaten(hand, top, rules) -> RuleViolation:
+def _why_not_beaten(hand: Hand, top: Hand, rules: RuleSet) -> RuleViolation:
     """The rule a failed follow breaks (R9 size, R10–R12 by the top hand's joker class)."""
     if hand.size != top.size:
         return RuleViolation(
@@ -579,12 +620,12 @@ def _why_not_beaten(hand, top, rules) -> RuleViolation:
     return RuleViolation("R10", "does_not_beat", "the hand played is not higher than the top hand")
 
 
-def _after_play(state: State, seat: int, cards, hand, role: int) -> State:
+def _after_play(state: State, seat: int, cards: Counts, hand: Hand, role: int) -> State:
     s = state.copy()
     rules = s.table.rules
     if role == R_WINDOW_LEAD:
         # D8: the answerer leads, so the burn window closes and the answer may open a point
-        _open_point(s, seat, s.top, by_last_answer=True)
+        _open_point(s, seat, _top(s), by_last_answer=True)
         _end_round(s, seat)
         role = R_LEAD
     owner = s.owner
@@ -672,7 +713,7 @@ def _is_counter(s: State, seat: int) -> bool:
     return False
 
 
-def _open_burn_window(s: State, answerer: int, answer) -> None:
+def _open_burn_window(s: State, answerer: int, answer: Hand) -> None:
     """D8: after a last-hand answer the others may only burn it (a Gou Ji hand while Gou Ji is
     in force); the window closes when the answerer leads or nobody left could burn, and the
     answer then opens its point."""
@@ -701,7 +742,7 @@ def _anyone_could_answer(s: State, answerer: int) -> bool:
     return False
 
 
-def _false_burn(s: State, seat: int, cards, hand, role: int) -> State:
+def _false_burn(s: State, seat: int, cards: Counts, hand: Hand, role: int) -> State:
     """R22d/D5: a burner's step without a joker."""
     rules = s.table.rules
     _set_burn_outcome(s, seat, "false")
@@ -757,7 +798,7 @@ def _pass(state: State, seat: int) -> State:
         if phase == GOUJI and seat == state.turn:
             # R20/D3: the head rival lets the Gou Ji hand stand: the exchange is over
             s = state.copy()
-            _open_point(s, state.owner, state.top)
+            _open_point(s, state.owner, _top(state))
             _end_round(s, state.owner)
             return s
         if seat == state.owner:
@@ -772,7 +813,7 @@ def _pass(state: State, seat: int) -> State:
         s = state.copy()
         s.passed |= 1 << seat
         if phase == ANSWERED and not _anyone_could_answer(s, s.owner):
-            _open_burn_window(s, s.owner, s.top)  # nobody left who could burn: it closes
+            _open_burn_window(s, s.owner, _top(s))  # nobody left who could burn: it closes
         return s
     if seat != state.turn:
         if phase == LAST_ANSWER:
@@ -802,9 +843,9 @@ def _pass(state: State, seat: int) -> State:
         return s
     if phase == LAST_ANSWER:
         finisher = s.owner
-        if s.gone_count < 2 and is_gouji(s.top):
+        if s.gone_count < 2 and is_gouji(_top(s)):
             # D8: a pass on a Gou Ji last hand ends the round; the finisher may open a point
-            _open_point(s, finisher, s.top, by_last_answer=True)
+            _open_point(s, finisher, _top(s), by_last_answer=True)
             _end_round(s, finisher)
             return s
         s.no_final = True  # D2: no final chance after a declined last-hand answer
@@ -855,7 +896,7 @@ def _yield(state: State, seat: int) -> State:
 # Generating legal actions
 
 
-def hands_in(counts: tuple, size: int = 0):
+def hands_in(counts: Counts, size: int = 0) -> Iterator[Counts]:
     """Every hand (R6) that can be made from `counts`, as count tuples; only those of
     `size` cards when size > 0."""
     twos, small, big = counts[TWO], counts[SMALL], counts[BIG]
@@ -881,7 +922,7 @@ def hands_in(counts: tuple, size: int = 0):
         yield tuple(c)
 
 
-def playable(state: State, seat: int) -> list[tuple]:
+def playable(state: State, seat: int) -> list[Counts]:
     """Every card set `seat` may play now (none when it may not play)."""
     if state.phase == OVER or state.gone >> seat & 1:
         return []
@@ -889,7 +930,7 @@ def playable(state: State, seat: int) -> list[tuple]:
         role = _play_role(state, seat)
     except RuleViolation:
         return []
-    size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else state.top.size
+    size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else _top(state).size
     found = []
     for cards in hands_in(state.hands[seat], size):
         try:
@@ -914,7 +955,7 @@ def legal_actions(state: State) -> list[Action]:
     """Every action `apply` accepts in `state` (and no other)."""
     if state.phase == OVER:
         return []
-    actions = []
+    actions: list[Action] = []
     for seat in SEATS:
         if state.gone >> seat & 1:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine.cards import (
@@ -22,7 +23,16 @@ from matches.games.gouji.engine.cards import (
     full_deck,
 )
 from matches.games.gouji.engine.cards import parse_cards as _parse_cards
-from matches.games.gouji.engine.play import PASS, PLAY, SEATS, YIELD, Action
+from matches.games.gouji.engine.play import (
+    NO_CARDS,
+    PASS,
+    PLAY,
+    SEATS,
+    YIELD,
+    Action,
+    Counts,
+    Hands,
+)
 from matches.games.gouji.engine.ruleset import RuleSet
 
 FORMAT = "gouji-deal/1"
@@ -36,43 +46,43 @@ BURN_OUTCOMES = ("success", "counter", "stopped", "false")
 @dataclass(frozen=True)
 class DealRecord:
     rules: RuleSet
-    hands: tuple  # 7-tuple of count tuples, index 0 unused (None)
+    hands: Hands  # 7-tuple of count tuples, index 0 unused (no cards)
     leader: int
-    actions: tuple = ()  # of play.Action
-    declarations: dict = field(default_factory=dict)  # seat -> "clear" | "unclear" | "special"
-    revolution: tuple = ()
-    claimed: dict | None = None  # as read, each field checked for type
+    actions: tuple[Action, ...] = ()
+    declarations: dict[int, str] = field(default_factory=dict)  # seat -> clear|unclear|special
+    revolution: tuple[int, ...] = ()
+    claimed: dict[str, Any] | None = None  # as read, each field checked for type
 
 
 # A deal repeats the same few hundred card strings, so parsing each once pays off in replay.
 parse_cards = lru_cache(maxsize=65536)(_parse_cards)
 
 
-def _cards(text, where: str) -> tuple:
+def _cards(text: object, where: str) -> Counts:
     if not isinstance(text, str):
         raise BadDocument(f"{where} must be a string of cards in R5 notation")
     return parse_cards(text)
 
 
-def _seat(value, where: str) -> int:
+def _seat(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
         raise BadDocument(f"{where} must be a seat number 1–6, not {value!r}")
     return value
 
 
-def _seat_key(key, where: str) -> int:
+def _seat_key(key: object, where: str) -> int:
     if key not in ("1", "2", "3", "4", "5", "6"):
         raise BadDocument(f'{where}: seat keys are the strings "1"…"6", not {key!r}')
     return int(key)
 
 
-def _seat_list(value, where: str) -> list[int]:
+def _seat_list(value: object, where: str) -> list[int]:
     if not isinstance(value, list):
         raise BadDocument(f"{where} must be a list of seats")
     return [_seat(item, where) for item in value]
 
 
-def read_action(item, index: int) -> Action:
+def read_action(item: object, index: int) -> Action:
     where = f"actions[{index}]"
     if not isinstance(item, dict):
         raise BadDocument(f"{where} must be an object")
@@ -93,13 +103,13 @@ def read_action(item, index: int) -> Action:
     return Action(seat, PASS if kind == "pass" else YIELD, None)
 
 
-def _read_claimed(value) -> dict:
+def _read_claimed(value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadDocument("claimed must be an object")
     for key in value:
         if key not in CLAIM_FIELDS:
             raise BadDocument(f"claimed: unknown field {key!r}")
-    claimed = {}
+    claimed: dict[str, Any] = {}
     if "finish" in value:
         claimed["finish"] = _seat_list(value["finish"], "claimed.finish")
     if "points" in value:
@@ -149,7 +159,7 @@ def _read_claimed(value) -> dict:
     return claimed
 
 
-def read_record(doc) -> DealRecord:
+def read_record(doc: object) -> DealRecord:
     """A readable `gouji-deal/1` document as a DealRecord; BadDocument otherwise."""
     if not isinstance(doc, dict):
         raise BadDocument("a deal record is a JSON object")
@@ -166,10 +176,10 @@ def read_record(doc) -> DealRecord:
     raw_hands = doc["hands"]
     if not isinstance(raw_hands, dict):
         raise BadDocument('hands must be an object mapping seats "1"…"6" to cards')
-    hands = [None] * 7
+    given: dict[int, Counts] = {}
     for key, text in raw_hands.items():
-        hands[_seat_key(key, "hands")] = _cards(text, f"hands.{key}")
-    missing = [seat for seat in SEATS if hands[seat] is None]
+        given[_seat_key(key, "hands")] = _cards(text, f"hands.{key}")
+    missing = [seat for seat in SEATS if seat not in given]
     if missing:
         raise BadDocument(f"hands: no cards given for seat {missing[0]}")
 
@@ -177,7 +187,7 @@ def read_record(doc) -> DealRecord:
     raw_declarations = doc.get("declarations", {})
     if not isinstance(raw_declarations, dict):
         raise BadDocument("declarations must be an object")
-    declarations = {}
+    declarations: dict[int, str] = {}
     for key, kind in raw_declarations.items():
         if kind not in DECLARATIONS:
             raise BadDocument(
@@ -194,7 +204,7 @@ def read_record(doc) -> DealRecord:
     claimed = _read_claimed(doc["claimed"]) if "claimed" in doc else None
     return DealRecord(
         rules=rules,
-        hands=tuple(hands),
+        hands=(NO_CARDS, *(given[seat] for seat in SEATS)),
         leader=leader,
         actions=actions,
         declarations=dict(sorted(declarations.items())),
@@ -273,14 +283,14 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
     return None
 
 
-def write_action(action: Action) -> dict:
-    if action.kind == PLAY:
+def write_action(action: Action) -> dict[str, Any]:
+    if action.kind == PLAY and action.cards is not None:
         return {"seat": action.seat, "cards": format_cards(action.cards)}
     return {"seat": action.seat, action.kind: True}
 
 
-def write_record(record: DealRecord) -> dict:
-    doc = {
+def write_record(record: DealRecord) -> dict[str, Any]:
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "rules": record.rules.to_json(),
         "hands": {str(seat): format_cards(record.hands[seat]) for seat in SEATS},

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from matches.games.errors import RuleViolation
+from dataclasses import replace
+from typing import Any, Sequence
+
+from matches.games.errors import JSONObject, Mismatch, RuleError, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.play import SEATS, union_of
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
 from matches.games.gouji.engine.settle import Outcome, tribute_ledger, union_scores
+from matches.games.gouji.engine.verdict import Burn, ReplayVerdict, Suffocation
 
 
-def replay(doc) -> dict:
+def replay_verdict(doc: Any) -> ReplayVerdict:
     """The verdict on a deal record. Raises BadDocument when the document is unreadable."""
     return replay_record(read_record(doc))
+
+
+def replay(doc: Any) -> JSONObject:
+    """`replay_verdict` as the spec's JSON (the command line and the rules API)."""
+    return replay_verdict(doc).to_json()
 
 
 def initial_state(record: DealRecord) -> engine.State:
@@ -42,14 +51,14 @@ def contest_points(record: DealRecord) -> tuple[int, ...]:
     return tuple(seat for seat in contest_seats(record) if seat in claimed)
 
 
-def replay_record(record: DealRecord) -> dict:
+def replay_record(record: DealRecord) -> ReplayVerdict:
     problem = setup_error(record)
     if problem is not None:
         return _verdict(record, None, _error(None, problem))
     state = initial_state(record)
     apply = engine.apply
     error = None
-    notes = []
+    notes: list[str] = []
     if contest_seats(record):
         seats = " and ".join(map(str, contest_seats(record)))
         notes.append(
@@ -68,8 +77,8 @@ def replay_record(record: DealRecord) -> dict:
     return _verdict(record, state, error, notes)
 
 
-def _error(index: int | None, violation: RuleViolation) -> dict:
-    return {"action": index, **violation.as_dict()}
+def _error(index: int | None, violation: RuleViolation) -> RuleError:
+    return violation.as_error(action=index)
 
 
 def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
@@ -129,45 +138,44 @@ def _finish(record: DealRecord, state: engine.State) -> list[int]:
     return finish
 
 
-def _verdict(record, state, error, notes=()) -> dict:
-    verdict = {
-        "valid": error is None,
-        "complete": False,
-        "error": error,
-        "finish": [],
-        "points": [],
-        "burns": [],
-        "suffocated": [],
-        "notes": list(notes),
-        "union_scores": None,
-        "tributes": [],
-        "mismatches": [],
-    }
+def _verdict(
+    record: DealRecord,
+    state: engine.State | None,
+    error: RuleError | None,
+    notes: Sequence[str] = (),
+) -> ReplayVerdict:
+    verdict = ReplayVerdict(valid=error is None, error=error, notes=tuple(notes))
     if state is not None:
         finish = _finish(record, state)
-        verdict["finish"] = finish
-        verdict["points"] = list(state.points)
-        verdict["burns"] = [{"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns]
-        verdict["suffocated"] = [{"seat": s, "by": by} for s, by in state.suffocated]
-        verdict["notes"] = list(state.notes) + verdict["notes"]
+        verdict = replace(
+            verdict,
+            finish=tuple(finish),
+            points=tuple(state.points),
+            burns=tuple(Burn(b, d, o) for b, d, o, _ in state.burns),
+            suffocated=tuple(Suffocation(s, by) for s, by in state.suffocated),
+            notes=tuple(state.notes) + verdict.notes,
+        )
         if state.phase == engine.OVER and error is None:
-            verdict["complete"] = True
+            verdict = replace(verdict, complete=True)
             outcome = outcome_of(record, state, finish)
             if "special" in record.declarations.values():
                 # R34: which special declarations failed, for a summary written from the replay
-                verdict["special_failed"] = sorted(outcome.special_failed)
+                verdict = replace(verdict, special_failed=tuple(sorted(outcome.special_failed)))
             try:
-                verdict["union_scores"] = union_scores(outcome, record.rules)
-                verdict["tributes"] = tribute_ledger(outcome, record.rules)
+                verdict = replace(
+                    verdict,
+                    union_scores=union_scores(outcome, record.rules),
+                    tributes=tribute_ledger(outcome, record.rules),
+                )
             except RuleViolation as violation:
-                verdict["valid"] = False
-                verdict["error"] = _error(None, violation)
+                verdict = replace(verdict, valid=False, error=_error(None, violation))
     if record.claimed:
-        verdict["mismatches"] = mismatches(_implied(record, record.claimed), verdict)
+        found = mismatches(_implied(record, record.claimed), verdict.to_json())
+        verdict = replace(verdict, mismatches=tuple(Mismatch.from_json(m) for m in found))
     return verdict
 
 
-def _implied(record: DealRecord, claimed: dict) -> dict:
+def _implied(record: DealRecord, claimed: JSONObject) -> JSONObject:
     """R29/D11: the revolutionary's head rival opens a point automatically, so a claim need not
     list it."""
     if (
@@ -182,7 +190,7 @@ def _implied(record: DealRecord, claimed: dict) -> dict:
     return claimed
 
 
-def _canonical(field: str, value):
+def _canonical(field: str, value: Any) -> Any:
     """Claims compare as sets where order carries no meaning (points, burns, suffocations)."""
     if value is None:
         return None
@@ -195,7 +203,7 @@ def _canonical(field: str, value):
     return value
 
 
-def mismatches(claimed: dict, verdict: dict) -> list[dict]:
+def mismatches(claimed: JSONObject, verdict: JSONObject) -> list[JSONObject]:
     found = []
     for field in ("finish", "points", "burns", "suffocated", "union_scores"):
         if field not in claimed:

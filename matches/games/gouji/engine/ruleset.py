@@ -89,7 +89,7 @@ class RuleSet:
         _check_combination(rules)
         return rules
 
-    def to_json(self) -> str | dict:
+    def to_json(self) -> str | dict[str, Any]:
         """The preset name alone, or the preset plus every flag that differs from it."""
         base = PRESETS.get(self.preset, STANDARD)
         differences = {
@@ -145,6 +145,7 @@ FLAGS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.
 
 def _read_flag(flag: str, raw: Any) -> Any:
     default = getattr(STANDARD, flag)
+    value: Any
     if isinstance(default, bool):
         if not isinstance(raw, bool):
             raise BadDocument(f"rules flag {flag!r} must be true or false, not {_json_type(raw)}")

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Iterator
+from typing import Any, Iterable, Iterator, Protocol
 
 from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO, full_deck
 from matches.games.gouji.engine.hands import beats, opens_point
 from matches.games.gouji.engine.play import (
+    NO_CARDS,
     PASS,
     PLAY,
     SEATS,
     THREE,
     YIELD,
     Action,
+    Counts,
+    Hands,
     hand_of,
     head_rival,
 )
@@ -39,12 +42,12 @@ KEEP_JOKER_RULE = 0.9  # a burner leads with a joker when it can
 MAX_ACTIONS = 5000
 
 
-def deal_hands(rules: RuleSet, rng: random.Random) -> tuple:
+def deal_hands(rules: RuleSet, rng: random.Random) -> Hands:
     """Shuffle the whole deck (R3) and give each seat its share."""
     deck = [rank for rank, count in enumerate(full_deck(rules)) for _ in range(count)]
     rng.shuffle(deck)
     share = len(deck) // 6
-    hands = [None]
+    hands: list[Counts] = [NO_CARDS]
     for seat in SEATS:
         counts = [0] * 15
         for rank in deck[(seat - 1) * share : seat * share]:
@@ -53,12 +56,12 @@ def deal_hands(rules: RuleSet, rng: random.Random) -> tuple:
     return tuple(hands)
 
 
-def buy_threes(hands: tuple) -> tuple:
+def buy_threes(dealt: Hands) -> Hands:
     """R28 (hold-3, `no_three = "buy"`): a seat dealt no 3 buys one from its head rival, else a
     union mate, else a mate's head rival, from a seller that keeps a 3 of its own. The buyer
     always pays (a 2, else a small joker, else a big one, else its highest card), so that every
     seat keeps its share of a full deal (D10)."""
-    hands = [list(counts) if counts else None for counts in hands]
+    hands = [list(counts) for counts in dealt]
     for buyer in SEATS:
         if hands[buyer][THREE]:
             continue
@@ -75,7 +78,7 @@ def buy_threes(hands: tuple) -> tuple:
         held[THREE] += 1
         hands[seller][THREE] -= 1
         hands[seller][payment] += 1
-    return tuple(tuple(counts) if counts else None for counts in hands)
+    return tuple(tuple(counts) for counts in hands)
 
 
 def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Action, engine.State]:
@@ -149,7 +152,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
     return action, engine.apply(state, action)
 
 
-def contest_points(rules: RuleSet, hands: tuple, revolution: tuple) -> tuple[int, ...]:
+def contest_points(rules: RuleSet, hands: Hands, revolution: tuple[int, ...]) -> tuple[int, ...]:
     """R29 `revolution_contest` before play: the revolutionary plays its best point-opening set
     and opens a point when its head rival cannot beat it. (Bots never make the rival's three
     point-opening answers, so the rival opens none.)"""
@@ -185,7 +188,7 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
             declarations[seat] = "unclear"
         elif roll < 0.10 and rules.special_declaration:
             declarations[seat] = "special"  # R34 特点
-    revolution = ()
+    revolution: tuple[int, ...] = ()
     if rules.revolution:
         rebels = [s for s in SEATS if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
         if len(rebels) == 1 and rng.random() < 0.5:
@@ -220,7 +223,7 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
         "points": list(state.points),
         "burns": [{"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns],
         "suffocated": [{"seat": s, "by": by} for s, by in state.suffocated],
-        "union_scores": union_scores(outcome_of(record, state, finish), rules),
+        "union_scores": union_scores(outcome_of(record, state, finish), rules).to_json(),
     }
     return DealRecord(
         rules=rules,
@@ -233,7 +236,15 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
     )
 
 
-def selfplay(count: int, seed: int, rules: RuleSet | str = "standard") -> Iterator[dict]:
+class Writer(Protocol):
+    """A file, or a management command's stdout."""
+
+    def write(self, text: str, /) -> object: ...
+
+
+def selfplay(
+    count: int, seed: int, rules: RuleSet | str | dict[str, Any] = "standard"
+) -> Iterator[dict[str, Any]]:
     """`count` self-played deal records (JSON objects) from `random.Random(seed)`."""
     if not isinstance(rules, RuleSet):
         rules = RuleSet.from_json(rules)  # a preset name or a rules object
@@ -242,7 +253,7 @@ def selfplay(count: int, seed: int, rules: RuleSet | str = "standard") -> Iterat
         yield write_record(play_deal(rules, rng))
 
 
-def write_jsonl(records, handle) -> int:
+def write_jsonl(records: Iterable[dict[str, Any]], handle: Writer) -> int:
     """One compact JSON document a line; returns how many were written."""
     written = 0
     for doc in records:

@@ -8,13 +8,15 @@ the streak the same way: A, A, then B is no amnesty for B.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
+from matches.games.errors import JSONObject
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import OUTCOME_FORMAT, union_of
+from matches.games.gouji.engine.verdict import ReplayVerdict, Tribute
 
 
-def strung_by(finish) -> str | None:
+def strung_by(finish: object) -> str | None:
     """The union ("A"/"B") that took 1st, 2nd and 3rd, or None. An unreadable finish gives None
     here; `settle` reports it when it checks the summary."""
     if not isinstance(finish, (list, tuple)) or len(finish) < 3:
@@ -47,28 +49,28 @@ def amnesty_applies(rules: RuleSet, strung: str | None, streak: int) -> bool:
     return bool(strung) and rules.string_three_amnesty and streak >= 2
 
 
-def outcome_from_replay(play_log: Mapping, replay_verdict: Mapping) -> dict:
+def outcome_from_replay(play_log: Mapping[str, Any], replay: ReplayVerdict) -> JSONObject:
     """The `gouji-outcome/1` summary a replayed play log gives: play produces the finish,
     points, burns, suffocations and failed special declarations (R34); the log's set-up says the
     declarations and revolution.
     Burns still undecided when the record ends are left out (they count for nothing)."""
     return {
         "format": OUTCOME_FORMAT,
-        "finish": list(replay_verdict.get("finish") or []),
-        "points": list(replay_verdict.get("points") or []),
+        "finish": list(replay.finish),
+        "points": list(replay.points),
         "declarations": dict(play_log.get("declarations") or {}),
-        "burns": [b for b in replay_verdict.get("burns") or [] if b.get("outcome")],
-        "suffocated": list(replay_verdict.get("suffocated") or []),
+        "burns": [burn.to_json() for burn in replay.burns if burn.outcome],
+        "suffocated": [entry.to_json() for entry in replay.suffocated],
         "revolution": list(play_log.get("revolution") or []),
-        "special_failed": list(replay_verdict.get("special_failed") or []),  # R34 特点
+        "special_failed": list(replay.special_failed or ()),  # R34 特点
     }
 
 
 def ledger_after_replay(
-    replay_verdict: Mapping, rules: RuleSet, strung: str | None, streak: int
-) -> list[dict]:
+    replay: ReplayVerdict, rules: RuleSet, strung: str | None, streak: int
+) -> tuple[Tribute, ...]:
     """The tributes a replayed deal leaves: the replay's own ledger (only a replay knows which
     points came after a head rival finished, D12), with R40's amnesty, which it cannot know."""
     if not rules.tributes or amnesty_applies(rules, strung, streak):
-        return []
-    return list(replay_verdict.get("tributes") or [])
+        return ()
+    return replay.tributes

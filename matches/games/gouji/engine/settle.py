@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument, EngineBug, RuleViolation
+from matches.games.errors import BadDocument, EngineBug, JSONObject, RuleViolation
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScores
 
 OUTCOME_FORMAT = "gouji-outcome/1"
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -134,7 +135,7 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
     return outcome, rules
 
 
-def _list(value: Any, name: str) -> list:
+def _list(value: Any, name: str) -> list[Any]:
     if not isinstance(value, list):
         raise BadDocument(f"field {name!r} must be a list")
     return value
@@ -175,7 +176,7 @@ def _declarations(value: Any) -> dict[int, str]:
     return declarations
 
 
-def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict:
+def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadDocument(f"{where} must be an object with {', '.join(keys)}")
     if set(value) != set(keys):
@@ -244,7 +245,9 @@ def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
     return False
 
 
-def _check_revolution(outcome, rules, finish_ok, errors) -> None:
+def _check_revolution(
+    outcome: Outcome, rules: RuleSet, finish_ok: bool, errors: list[RuleViolation]
+) -> None:
     revolution = outcome.revolution
     if not revolution:
         return
@@ -318,7 +321,7 @@ def _check_revolution(outcome, rules, finish_ok, errors) -> None:
             )
 
 
-def _check_declarations(outcome, rules, errors) -> None:
+def _check_declarations(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     for seat, kind in sorted(outcome.declarations.items()):
         if kind == "special" and not rules.special_declaration:
             errors.append(
@@ -341,7 +344,9 @@ def _check_declarations(outcome, rules, errors) -> None:
             )
 
 
-def _check_burns(outcome, rules, finish_ok, errors) -> None:
+def _check_burns(
+    outcome: Outcome, rules: RuleSet, finish_ok: bool, errors: list[RuleViolation]
+) -> None:
     previous = None
     out: dict[int, int] = {}  # false burners out of play (R22d/D5) -> index of their false burn
     for index, burn in enumerate(outcome.burns):
@@ -427,7 +432,7 @@ def _check_burns(outcome, rules, finish_ok, errors) -> None:
         previous = burn
 
 
-def _check_suffocation(outcome, rules, errors) -> None:
+def _check_suffocation(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     if outcome.suffocated and not rules.hold_three:
         errors.append(
             RuleViolation(
@@ -456,7 +461,7 @@ def _check_suffocation(outcome, rules, errors) -> None:
         seen.add(seat)
 
 
-def _check_forced_places(outcome, rules, errors) -> None:
+def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
     """R22d, R27, R30 and D11: false burners and suffocated players hold the lowest open places."""
     forced: dict[int, str] = {}
     if rules.false_burn == "place":
@@ -493,7 +498,7 @@ def _require_complete(outcome: Outcome) -> None:
         raise EngineBug(f"cannot settle an incomplete or void deal: {outcome!r}")
 
 
-def union_scores(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
+def union_scores(outcome: Outcome, rules: RuleSet) -> UnionScores:
     """R31–R33: each union's deal score, from a complete finishing order."""
     _require_complete(outcome)
     finish = outcome.finish
@@ -501,14 +506,17 @@ def union_scores(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
     for place, seat in enumerate(finish):
         own[union_of(seat)] += rules.place_points[place]
     if rules.first_last_same_union_draw and union_of(finish[0]) == union_of(finish[-1]):
-        return {"A": 0, "B": 0}
+        return UnionScores(0, 0)
     if rules.union_score == "own":
-        return own
+        return UnionScores(own["A"], own["B"])
     strung = outcome.string_three_union
     if strung:
-        return {strung: rules.string_three_score, other_union(strung): -rules.string_three_score}
+        score = rules.string_three_score
+        return UnionScores(
+            score if strung == "A" else -score, -score if strung == "A" else score, strung == "B"
+        )
     difference = own["A"] - own["B"]
-    return {"A": difference, "B": -difference}
+    return UnionScores(difference, -difference)
 
 
 # --- tributes -------------------------------------------------------------------------------
@@ -528,11 +536,11 @@ _POINT_AMOUNTS = {
 SPECIAL_SUCCESS, SPECIAL_FAILURE = 4, 4
 
 
-def _tribute(payer: int, receiver: int, kind: str, cards: int) -> dict:
-    return {"from": payer, "to": receiver, "kind": kind, "cards": cards}
+def _tribute(payer: int, receiver: int, kind: str, cards: int) -> Tribute:
+    return Tribute(payer, receiver, kind, cards)
 
 
-def point_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+def point_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     """R35 for each head-rival pair, payers in seat order."""
     success, failure = _POINT_AMOUNTS[rules.declaration_tributes]
     declared = outcome.declarations
@@ -577,7 +585,7 @@ def burn_chain_flags(outcome: Outcome) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     """R22/R36, in the order the burns started."""
     ledger = []
     chain: list[tuple[int, int]] = []  # (burner, burned) of the chain this entry belongs to
@@ -600,12 +608,12 @@ def burn_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
     return ledger
 
 
-def suffocation_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+def suffocation_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     """R27/R37: one card from each suffocated seat to its suffocator."""
     return [_tribute(seat, by, "suffocation", 1) for seat, by in outcome.suffocated]
 
 
-def place_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
+def place_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     """R38 and R41: 6th owes 1st two cards, 5th owes 2nd one; waived between union mates.
 
     Under `place_tribute = "pool"` the same cards go into a pool instead (entries with
@@ -621,39 +629,27 @@ def place_tributes(outcome: Outcome, rules: RuleSet) -> list[dict]:
         owed.append((payer, receiver, cards))
     if rules.place_tribute != "pool":
         return [_tribute(payer, receiver, "place", cards) for payer, receiver, cards in owed]
-    ledger = [
-        {"from": payer, "to": None, "kind": "place", "cards": cards, "pool": "put"}
-        for payer, _, cards in owed
-    ]
+    ledger = [Tribute(payer, None, "place", cards, pool="put") for payer, _, cards in owed]
     for pick, (_, receiver, cards) in enumerate(owed, start=1):
-        ledger.append(
-            {
-                "from": None,
-                "to": receiver,
-                "kind": "place",
-                "cards": cards,
-                "pool": "pick",
-                "pick": pick,
-            }
-        )
+        ledger.append(Tribute(None, receiver, "place", cards, pool="pick", pick=pick))
     return ledger
 
 
-def string_three_tributes(outcome: Outcome, strung: str) -> list[dict]:
+def string_three_tributes(outcome: Outcome, strung: str) -> list[Tribute]:
     """R39: each loser owes their head rival one card, lowest place first."""
     losers = [seat for seat in reversed(outcome.finish) if union_of(seat) != strung]
     return [_tribute(seat, head_rival(seat), "string_three", 1) for seat in losers]
 
 
-def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
+def tribute_ledger(outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     """R35–R43: what is owed at the start of the next deal, in paying order (R42)."""
     _require_complete(outcome)
     if not rules.tributes:  # R43
-        return []
+        return ()
     strung = outcome.string_three_union
     if strung and rules.string_three_amnesty and outcome.string_three_streak >= 2:  # R40
-        return []
-    by_kind: dict[str, list[dict]] = {kind: [] for kind in rules.tribute_order}
+        return ()
+    by_kind: dict[str, list[Tribute]] = {kind: [] for kind in rules.tribute_order}
     if strung:
         # R39: stringing three takes the place tribute's slot in the paying order.
         by_kind["place"] = string_three_tributes(outcome, strung)
@@ -663,26 +659,25 @@ def tribute_ledger(outcome: Outcome, rules: RuleSet) -> list[dict]:
         by_kind["suffocation"] = suffocation_tributes(outcome, rules)
         by_kind["burn"] = burn_tributes(outcome, rules)
         by_kind["point"] = point_tributes(outcome, rules)
-    return [entry for kind in rules.tribute_order for entry in by_kind[kind]]
+    return tuple(entry for kind in rules.tribute_order for entry in by_kind[kind])
 
 
 # --- the verdict ----------------------------------------------------------------------------
 
 
-def settle(doc: Any) -> dict:
+def settle_verdict(doc: Any) -> SettleVerdict:
     """The verdict on a `gouji-outcome/1` summary (deal-record.md). Raises BadDocument."""
     outcome, rules = parse_outcome(doc)
     errors = check_outcome(outcome, rules)
     if errors:
-        return {
-            "valid": False,
-            "errors": [error.as_dict() for error in errors],
-            "union_scores": None,
-            "tributes": [],
-        }
-    return {
-        "valid": True,
-        "errors": [],
-        "union_scores": union_scores(outcome, rules),
-        "tributes": tribute_ledger(outcome, rules),
-    }
+        return SettleVerdict(valid=False, errors=tuple(error.as_error() for error in errors))
+    return SettleVerdict(
+        valid=True,
+        union_scores=union_scores(outcome, rules),
+        tributes=tribute_ledger(outcome, rules),
+    )
+
+
+def settle(doc: Any) -> JSONObject:
+    """`settle_verdict` as the spec's JSON (the command line and the rules API)."""
+    return settle_verdict(doc).to_json()

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matches.games.errors import RuleViolation
+from matches.games.errors import JSONObject, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import format_cards
 from matches.games.gouji.engine.play import PHASE_NAMES, SEATS
-from matches.games.gouji.engine.record import read_record, setup_error
+from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
 from matches.games.gouji.engine.replay import (
     _finish,
     _implied,
@@ -50,7 +50,7 @@ from matches.games.gouji.engine.replay import (
 CLAIMS = ("finish", "points", "burns", "suffocated")
 
 
-def _claimed(doc: dict, summary: dict | None) -> dict:
+def _claimed(doc: JSONObject, summary: JSONObject | None) -> JSONObject:
     """The record with the summary's outcome as its claim (the summary wins over a claim the
     record carries itself, as when a report is checked)."""
     if summary is None:
@@ -60,7 +60,7 @@ def _claimed(doc: dict, summary: dict | None) -> dict:
     return {**doc, "claimed": claimed}
 
 
-def _setup_differs(doc: dict, summary: dict) -> list[str]:
+def _setup_differs(doc: JSONObject, summary: JSONObject) -> list[str]:
     fields = []
     said = summary.get("declarations")
     if said is not None:
@@ -75,13 +75,13 @@ def _setup_differs(doc: dict, summary: dict) -> list[str]:
     return fields
 
 
-def _action_json(action: engine.Action) -> dict:
-    if action.kind == engine.PLAY:
+def _action_json(action: engine.Action) -> JSONObject:
+    if action.kind == engine.PLAY and action.cards is not None:
         return {"seat": action.seat, "kind": "play", "cards": format_cards(action.cards)}
     return {"seat": action.seat, "kind": action.kind}
 
 
-def _snapshot(state: engine.State, top_cards: str | None) -> dict:
+def _snapshot(state: engine.State, top_cards: str | None) -> JSONObject:
     return {
         "hands": {str(seat): format_cards(state.hands[seat]) for seat in SEATS},
         "top": {"seat": state.owner, "cards": top_cards} if state.top is not None else None,
@@ -97,9 +97,11 @@ def _snapshot(state: engine.State, top_cards: str | None) -> dict:
     }
 
 
-def _events(before: engine.State | None, after: engine.State, action) -> list[dict]:
+def _events(
+    before: engine.State | None, after: engine.State, action: engine.Action
+) -> list[JSONObject]:
     """What changed from `before` to `after`, as codes a page words."""
-    events = []
+    events: list[JSONObject] = []
     if before is None:
         return events
     for seat in sorted(SEATS, key=lambda seat: after.places[seat]):
@@ -137,27 +139,26 @@ def _events(before: engine.State | None, after: engine.State, action) -> list[di
 class _Judge:
     """Compares each new state with the summary; remembers the first contradiction."""
 
-    def __init__(self, record, summary: dict):
+    def __init__(self, record: DealRecord, summary: JSONObject):
         claimed = _implied(record, record.claimed or {})
         self.record = record
         self.finish = claimed.get("finish") if "finish" in summary else None
         self.points = set(claimed.get("points") or ()) if "points" in summary else None
-        self.burns = None
+        # claims as `read_record` checked them: every entry has all its keys
+        self.burns: Counter[tuple[int, int, str | None]] | None = None
         if "burns" in summary:
             self.burns = Counter(
-                (b.get("burner"), b.get("burned"), b.get("outcome"))
+                (b["burner"], b["burned"], b["outcome"])
                 for b in claimed.get("burns") or ()
                 if isinstance(b, dict)
             )
             self.burn_pairs = Counter((b, d) for b, d, _ in self.burns.elements())
-        self.suffocated = None
+        self.suffocated: Counter[tuple[int, int]] | None = None
         if "suffocated" in summary:
             self.suffocated = Counter(
-                (s.get("seat"), s.get("by"))
-                for s in claimed.get("suffocated") or ()
-                if isinstance(s, dict)
+                (s["seat"], s["by"]) for s in claimed.get("suffocated") or () if isinstance(s, dict)
             )
-        self.found: dict | None = None
+        self.found: JSONObject | None = None
 
     def claimed_place(self, seat: int) -> int | None:
         finish = self.finish or []
@@ -176,7 +177,7 @@ class _Judge:
                 self.found = {"step": step, **problem}
                 return
 
-    def _finish(self, before, state) -> dict | None:
+    def _finish(self, before: engine.State | None, state: engine.State) -> JSONObject | None:
         if self.finish is None:
             return None
         over = state.phase == engine.OVER
@@ -204,7 +205,7 @@ class _Judge:
                 }
         return None
 
-    def _points(self, state) -> dict | None:
+    def _points(self, state: engine.State) -> JSONObject | None:
         if self.points is None:
             return None
         for seat in state.points:
@@ -218,11 +219,13 @@ class _Judge:
                 return {"field": "points", "code": "point_missing", "seat": seat}
         return None
 
-    def _burns(self, state) -> dict | None:
+    def _burns(self, state: engine.State) -> JSONObject | None:
         if self.burns is None:
             return None
         started = Counter((b, d) for b, d, _, _ in state.burns)
-        decided = Counter((b, d, o) for b, d, o, _ in state.burns if o is not None)
+        decided: Counter[tuple[int, int, str | None]] = Counter(
+            (b, d, o) for b, d, o, _ in state.burns if o is not None
+        )
         for (burner, burned), count in started.items():
             if count > self.burn_pairs[(burner, burned)]:
                 return {"field": "burns", "code": "burn_extra", "burner": burner, "burned": burned}
@@ -247,7 +250,7 @@ class _Judge:
             }
         return None
 
-    def _suffocated(self, state) -> dict | None:
+    def _suffocated(self, state: engine.State) -> JSONObject | None:
         if self.suffocated is None:
             return None
         happened = Counter(state.suffocated)
@@ -260,11 +263,11 @@ class _Judge:
         return None
 
 
-def deal_steps(doc: dict, summary: dict | None = None) -> dict:
+def deal_steps(doc: JSONObject, summary: JSONObject | None = None) -> JSONObject:
     """Every step of the record `doc` (see the module's docstring). Raises BadDocument when the
     record cannot be read."""
     record = read_record(_claimed(doc, summary))
-    result = {
+    result: JSONObject = {
         "leader": record.leader,
         "declarations": {str(k): v for k, v in record.declarations.items()},
         "revolution": list(record.revolution),
@@ -279,7 +282,7 @@ def deal_steps(doc: dict, summary: dict | None = None) -> dict:
         result["error"] = {"action": None, **problem.as_dict()}
         return result
     judge = _Judge(record, summary) if summary is not None else None
-    if summary is not None:
+    if judge is not None and summary is not None:
         differs = _setup_differs(doc, summary)
         if differs:
             judge.found = {"step": 0, "field": differs[0], "code": "setup"}
@@ -294,7 +297,7 @@ def deal_steps(doc: dict, summary: dict | None = None) -> dict:
         except RuleViolation as violation:
             result["error"] = {"action": index, **violation.as_dict()}
             break
-        if action.kind == engine.PLAY and after.top is not None and after.owner == action.seat:
+        if after.top is not None and after.owner == action.seat and action.cards is not None:
             top_cards = format_cards(action.cards)
         step = {
             "n": index + 1,
@@ -310,11 +313,11 @@ def deal_steps(doc: dict, summary: dict | None = None) -> dict:
     result["complete"] = state.phase == engine.OVER and result["error"] is None
     if result["complete"]:
         result["steps"][-1]["finish"] = _finish(record, state)
-    if summary is not None:
+    if judge is not None:
         verdict = replay_record(record)
-        result["mismatches"] = verdict["mismatches"]
-        if judge.found is None and verdict["mismatches"]:
-            field = verdict["mismatches"][0]["field"]
+        result["mismatches"] = [mismatch.to_json() for mismatch in verdict.mismatches]
+        if judge.found is None and verdict.mismatches:
+            field = verdict.mismatches[0].field
             judge.found = {"step": len(steps) - 1, "field": field, "code": "other"}
         result["disagreement"] = judge.found
     return result
