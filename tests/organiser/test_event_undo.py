@@ -198,7 +198,7 @@ def test_copy_takes_the_settings_and_stages_but_no_entries_or_results(client, or
     for field in (
         "game",
         "entry_type",
-        "rules",
+        "game_settings",
         "deals_per_match",
         "tie_breaks",
         "labels",

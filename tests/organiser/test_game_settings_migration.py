@@ -1,4 +1,4 @@
-"""Migration 0014 moves each event's rule set (Gou Ji) or points per place (Giog) into the one
+"""Migration 0015 moves each event's rule set (Gou Ji) or points per place (Giog) into the one
 `game_settings` document its game reads, and back."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("matches", "0013_knockout_stage_names_as_keys")]
-AFTER = [("matches", "0014_types_game_settings")]
+BEFORE = [("matches", "0014_drawedges_undo_and_archive")]
+AFTER = [("matches", "0015_types_game_settings")]
 
 
 def migrate(targets):

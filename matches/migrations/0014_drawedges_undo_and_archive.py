@@ -17,7 +17,7 @@ def fill_log_events(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0012_captain_pins'),
+        ('matches', '0013_knockout_stage_names_as_keys'),
     ]
 
     operations = [

@@ -29,7 +29,7 @@ def from_game_settings(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0013_knockout_stage_names_as_keys"),
+        ("matches", "0014_drawedges_undo_and_archive"),
     ]
 
     operations = [
