@@ -68,6 +68,9 @@ class GameAdapter:
     #: True: a table is two unions of three, seated alternately (sides A and B); False: players
     #: sit as individuals and a match is just the table
     has_unions: bool = True
+    #: True: each side of a match is a union with a captain, so the event may have results
+    #: confirmed by both sides' captains (`Event.Confirmation.CAPTAIN`)
+    sides_have_captains: bool = True
     #: Event.EntryType values the game allows
     entry_types: tuple[str, ...] = ("team", "individual")
     #: the player standings columns after rank and name: (row key, title, numeric)
@@ -129,6 +132,12 @@ class GameAdapter:
     def table_is_full(self, seat_numbers: list[int]) -> bool:
         """Whether a table seated on these seat numbers may play."""
         raise NotImplementedError
+
+    def seat_problems(self, match, seats: list) -> list[str]:
+        """The game's own rules on who sits where at `match`'s table (its `TableSeat` rows),
+        as messages for the organiser; empty when the seating is fine. Called before a round
+        is published and after a draft is edited by hand."""
+        return []
 
     # --- pages ------------------------------------------------------------------------------
     #: the referee's result form: an object with `blank`, `from_post`, `from_report`,

@@ -58,10 +58,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
 @transaction.atomic
 def union_no_show(round_: Round, union: Union, *, user=None) -> Match:
     """A union did not turn up for its table in `round_`: its match is forfeited by it."""
-    match = (
-        round_.matches.filter(union_b__isnull=False).filter(union_a=union).first()
-        or round_.matches.filter(union_b=union).first()
-    )
+    match = round_.matches.played().involving(union).first()
     if match is None:
         raise SeatingRefused(_("联邦本轮没有对局"))
     return award_forfeit(match, "A" if match.union_a_id == union.pk else "B", user=user)

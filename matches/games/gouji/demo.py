@@ -11,6 +11,7 @@ import datetime
 import random
 
 from django.db import transaction
+from django.utils import timezone
 
 from matches.draw import service as seating
 from matches.events.demo_names import CLUBS, person_name
@@ -88,7 +89,7 @@ def play_random_results(round_: Round, rng: random.Random) -> None:
     (R32: ±1..±6, ±12 for stringing three).
     """
     event = round_.event
-    for match in round_.matches.filter(union_b__isnull=False):
+    for match in round_.matches.played():
         total = sum(
             rng.choice([-12, -6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 12])
             for _ in range(event.deals_per_match)
@@ -100,4 +101,5 @@ def play_random_results(round_: Round, rng: random.Random) -> None:
             match.points_a, match.points_b = event.points_loss, event.points_win
         else:
             match.points_a = match.points_b = event.points_draw
-        match.save(update_fields=["score_a", "score_b", "points_a", "points_b"])
+        match.completed_at = timezone.now()
+        match.save(update_fields=["score_a", "score_b", "points_a", "points_b", "completed_at"])

@@ -48,6 +48,7 @@ def _step_form(step: str, request, data=None, stored=None):
     if step == "format":
         return FormatForm(
             data,
+            game=(stored.get("basics") or {}).get("game", default_game()),
             initial=stored.get("format")
             or {
                 "stage1_format": "swiss",
@@ -119,7 +120,9 @@ def new_event(request):
 def _create(request, settings_form):
     stored = _stored(request)
     basics = BasicsForm(stored.get("basics"))
-    layout = FormatForm(stored.get("format"))
+    layout = FormatForm(
+        stored.get("format"), game=(stored.get("basics") or {}).get("game", default_game())
+    )
     if not basics.is_valid():
         return _render_step(request, "basics", basics, status=400)
     if not layout.is_valid():

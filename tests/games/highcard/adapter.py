@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from matches.draw import history
 from matches.draw.generator.individual import TableDraw
-from matches.draw.service import write_individual_tables
+from matches.draw.service import write_player_tables
 from matches.games.adapter import GameAdapter
 from matches.models import DealTally, Registration, TableSeat
 from matches.results.errors import Checked, require_documents
@@ -74,6 +74,7 @@ class HighCardAdapter(GameAdapter):
     label = "High card"
     engine = HighCardGame()
     has_unions = False
+    sides_have_captains = False
     entry_types = ("individual",)
     deals_follow_on = False
     site_title = "High card"
@@ -144,7 +145,7 @@ class HighCardAdapter(GameAdapter):
     def draw_round(self, round_):
         players = [r.player_id for r in history.active_registrations(round_.event, round_.number)]
         tables = [TableDraw(seats=players[k : k + 2]) for k in range(0, len(players) - 1, 2)]
-        write_individual_tables(round_, tables)
+        write_player_tables(round_, tables)
         round_.quality = {"method": "highcard"}
         round_.save(update_fields=["quality"])
 

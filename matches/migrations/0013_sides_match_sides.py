@@ -1,0 +1,145 @@
+"""Sides as rows (issue 24): `RoundEntry` becomes `MatchSide` (a union or a single player),
+`Match.union_a/union_b` go (the sides hold them), the Gou Ji seat-parity check leaves the
+database for the game's adapter, and `Match.completed_at` says a match is over.
+
+Existing data: every match was complete when its `points_a` was set. Giog tables were written
+with two placeholder unions each and a 0 : 0 result: they get one side per seated player, their
+seats and the placeholder unions go, and the fake score is cleared (the tallies keep the hands).
+"""
+
+import django.db.models.deletion
+from django.db import migrations, models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def completed_and_giog_sides(apps, schema_editor):
+    Match = apps.get_model("matches", "Match")
+    MatchSide = apps.get_model("matches", "MatchSide")
+    TableSeat = apps.get_model("matches", "TableSeat")
+    Union = apps.get_model("matches", "Union")
+    UnionMember = apps.get_model("matches", "UnionMember")
+    now = timezone.now()
+    for match in Match.objects.filter(points_a__isnull=False).select_related("round"):
+        Match.objects.filter(pk=match.pk).update(completed_at=match.round.closed_at or now)
+    giog = Match.objects.filter(round__event__game="giog")
+    for match in giog.filter(table__isnull=False).only("pk", "round_id", "table_id"):
+        MatchSide.objects.filter(match=match).delete()
+        seats = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
+        MatchSide.objects.bulk_create(
+            MatchSide(round_id=match.round_id, match=match, position=str(s.seat), player_id=s.player_id)
+            for s in seats
+        )
+    TableSeat.objects.filter(round__event__game="giog").update(union=None, side="")
+    # Giog has no match result: the 0 : 0 only marked a complete table.
+    giog.update(score_a=None, score_b=None, points_a=None, points_b=None)
+    placeholders = Union.objects.filter(event__game="giog", round__isnull=False)
+    UnionMember.objects.filter(union__in=placeholders).delete()
+    placeholders.delete()
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("matches", "0012_captain_pins"),
+        ("players", "0001_players_and_clubs"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="match",
+            name="completed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="完成时间"),
+        ),
+        migrations.RemoveConstraint(model_name="match", name="match_unions_differ"),
+        migrations.RemoveConstraint(model_name="match", name="match_bye_has_no_table"),
+        migrations.RemoveConstraint(model_name="roundentry", name="one_union_per_side"),
+        migrations.RemoveConstraint(model_name="roundentry", name="union_once_per_round"),
+        migrations.RenameModel(old_name="RoundEntry", new_name="MatchSide"),
+        migrations.RenameField(model_name="matchside", old_name="side", new_name="position"),
+        migrations.AlterField(
+            model_name="matchside",
+            name="position",
+            field=models.CharField(max_length=4),
+        ),
+        migrations.AlterField(
+            model_name="matchside",
+            name="match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="sides", to="matches.match"
+            ),
+        ),
+        migrations.AlterField(
+            model_name="matchside",
+            name="round",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="sides", to="matches.round"
+            ),
+        ),
+        migrations.AlterField(
+            model_name="matchside",
+            name="union",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="sides",
+                to="matches.union",
+            ),
+        ),
+        migrations.AddField(
+            model_name="matchside",
+            name="player",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="sides",
+                to="players.player",
+            ),
+        ),
+        migrations.AlterModelOptions(name="matchside", options={"ordering": ["match_id", "position"]}),
+        migrations.RemoveField(model_name="match", name="union_a"),
+        migrations.RemoveField(model_name="match", name="union_b"),
+        migrations.RemoveConstraint(model_name="tableseat", name="seat_parity_matches_side"),
+        migrations.AlterField(
+            model_name="tableseat",
+            name="side",
+            field=models.CharField(blank=True, choices=[("A", "A"), ("B", "B")], max_length=1),
+        ),
+        migrations.AlterField(
+            model_name="tableseat",
+            name="union",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="seats",
+                to="matches.union",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="matchside",
+            constraint=models.UniqueConstraint(fields=("round", "union"), name="union_once_per_round"),
+        ),
+        migrations.AddConstraint(
+            model_name="matchside",
+            constraint=models.UniqueConstraint(
+                fields=("round", "player"), name="player_side_once_per_round"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="matchside",
+            constraint=models.UniqueConstraint(
+                fields=("match", "position"), name="one_side_per_position"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="matchside",
+            constraint=models.CheckConstraint(
+                condition=Q(union__isnull=False) | Q(player__isnull=False),
+                name="side_is_a_union_or_a_player",
+            ),
+        ),
+        migrations.RunPython(completed_and_giog_sides, migrations.RunPython.noop),
+    ]
