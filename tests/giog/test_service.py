@@ -7,7 +7,15 @@ from django.utils import timezone
 
 from matches.draw import service as seating
 from matches.games.giog.engine.selfplay import selfplay
-from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
+from matches.models import (
+    DealReport,
+    DealTally,
+    Event,
+    RefereeLink,
+    StandingsSnapshot,
+    TableSeat,
+    Union,
+)
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.errors import ResultError
@@ -299,3 +307,31 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     again = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
     assert again == incremental
     assert DealTally.objects.filter(match__round=round_).count() == 2
+
+
+def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables(db, committed):
+    """Captain confirmation is no longer offered for Giog (no side has a captain); an event set
+    to it before works as second-referee confirmation, and its tables finish."""
+    builder = EventBuilder(
+        "giog", players=8, deals=1, confirmation=Event.Confirmation.CAPTAIN
+    ).register()
+    event = builder.event
+    assert event.result_confirmation == Event.Confirmation.CAPTAIN
+    assert event.confirmation == Event.Confirmation.REFEREE
+    round_ = builder.draw()
+    match = first_table(round_)
+    reporter = RefereeLink.objects.create(table=match.table, label="a")
+    second = RefereeLink.objects.create(table=match.table, label="b")
+    with committed():
+        report, _created = results.submit_report(
+            results.deal_for(match, 1), giog_outcome(4, FOUR), None, Actor(link=reporter)
+        )
+    assert report.state == DealReport.State.PENDING
+    with pytest.raises(ResultError):  # the reporter cannot confirm their own report
+        results.confirm_report(report, Actor(link=reporter), True)
+    with committed():
+        report = results.confirm_report(report, Actor(link=second), True)
+    assert report.state == DealReport.State.FINAL
+    match.refresh_from_db()
+    assert match.is_complete and match.points_a is None
+    assert not Union.objects.filter(event=event).exists()
