@@ -5,13 +5,15 @@ and an adapter, a subclass of `GameAdapter`, registered in `matches/games/regist
 shared services, views, API and exports call the adapter of the event's game
 (`adapter_for(event)`); they never branch on a game's name. What the adapter answers:
 
-- words and shape: its name and label, whether a table is two unions of three seated
-  alternately (`has_unions`), which entry types it allows, what a deal is called;
+- words and shape: its name and label, whether its sides have captains who may confirm results
+  (`sides_have_captains`), which entry types it allows, what a deal is called;
 - results: how a report is checked (`check_report`), and whether deals of a match follow on
   from one another (`deals_follow_on`: R35 tributes, R40 streaks);
 - settlement and standings: tallies and the match result (`settle_match`), player standings
   rows (`standings_rows`), the result sheet of an export (`results_table`);
-- the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
+- the draw: `draw_round` (it writes the match's sides: two unions, or one player a seat),
+  re-flagging tables after a hand swap, what a full table is, the game's own seat rules
+  (`seat_problems`: Gou Ji's unions on alternate seats);
 - pages: the referee's result form (`result_form`) and the public table's rows;
 - the deal viewer: a play log step by step (`deal_viewer`), or None for a game without one.
 """
@@ -65,9 +67,6 @@ class GameAdapter:
     name: str = ""
     #: the game's name as people read it (lazy translation)
     label: Any = ""
-    #: True: a table is two unions of three, seated alternately (sides A and B); False: players
-    #: sit as individuals and a match is just the table
-    has_unions: bool = True
     #: True: each side of a match is a union with a captain, so the event may have results
     #: confirmed by both sides' captains (`Event.Confirmation.CAPTAIN`)
     sides_have_captains: bool = True

@@ -23,7 +23,6 @@ class GiogAdapter(GameAdapter):
     name = "giog"
     label = gettext_lazy("Giog")
     engine = GiogGame()
-    has_unions = False
     sides_have_captains = False  # a side is one player: no captain to confirm
     entry_types = ("individual",)
     deals_follow_on = False

@@ -26,7 +26,6 @@ class GoujiAdapter(GameAdapter):
     name = "gouji"
     label = gettext_lazy("够级")
     engine = GoujiGame()
-    has_unions = True
     entry_types = ("team", "individual")
     deals_follow_on = True
     has_deal_viewer = True

@@ -73,7 +73,6 @@ class HighCardAdapter(GameAdapter):
     name = "highcard"
     label = "High card"
     engine = HighCardGame()
-    has_unions = False
     sides_have_captains = False
     entry_types = ("individual",)
     deals_follow_on = False
