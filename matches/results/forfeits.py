@@ -37,6 +37,10 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
     if side not in FORFEIT_SIDES:
         raise SeatingRefused(_("请选择弃权的一方"))
     match = _open_match(match)
+    if not match.union_sides:
+        # A forfeit's result is a union side's (A, B or both); a game whose sides are players
+        # has none to give.
+        raise SeatingRefused(_("本桌没有可判弃权的联邦"))
     if DealReport.objects.final().filter(deal__match=match).exists():
         raise SeatingRefused(_("本桌已有最终成绩，不能判弃权"))
     match.forfeit = side

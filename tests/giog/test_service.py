@@ -17,6 +17,7 @@ from matches.models import (
     Union,
 )
 from matches.permissions import Actor
+from matches.results import forfeits
 from matches.results import service as results
 from matches.results.errors import ResultError
 from tests.builder import EventBuilder, giog_outcome
@@ -335,3 +336,11 @@ def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables
     match.refresh_from_db()
     assert match.is_complete and match.points_a is None
     assert not Union.objects.filter(event=event).exists()
+
+
+def test_a_giog_table_has_no_union_side_to_forfeit(giog):
+    match = first_table(giog.draw())
+    with pytest.raises(seating.SeatingRefused):
+        forfeits.award_forfeit(match, "A")
+    match.refresh_from_db()
+    assert match.forfeit == "" and not match.is_complete
