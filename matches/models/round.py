@@ -199,9 +199,6 @@ class Match(models.Model):
     def is_complete(self) -> bool:
         return self.completed_at is not None
 
-    # Kept for the templates that say "has a result".
-    has_result = is_complete
-
     def forfeited_by(self, union_id) -> bool:
         side = "A" if union_id == self.union_a_id else "B"
         return self.forfeit in (side, "both")
