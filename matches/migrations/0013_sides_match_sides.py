@@ -2,40 +2,13 @@
 `Match.union_a/union_b` go (the sides hold them), the Gou Ji seat-parity check leaves the
 database for the game's adapter, and `Match.completed_at` says a match is over.
 
-Existing data: every match was complete when its `points_a` was set. Giog tables were written
-with two placeholder unions each and a 0 : 0 result: they get one side per seated player, their
-seats and the placeholder unions go, and the fake score is cleared (the tallies keep the hands).
+The existing data moves in 0014 (a separate migration: on PostgreSQL the indexes this one
+creates at its end cannot follow row changes in the same transaction).
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
 from django.db.models import Q
-from django.utils import timezone
-
-
-def completed_and_giog_sides(apps, schema_editor):
-    Match = apps.get_model("matches", "Match")
-    MatchSide = apps.get_model("matches", "MatchSide")
-    TableSeat = apps.get_model("matches", "TableSeat")
-    Union = apps.get_model("matches", "Union")
-    UnionMember = apps.get_model("matches", "UnionMember")
-    now = timezone.now()
-    for match in Match.objects.filter(points_a__isnull=False).select_related("round"):
-        Match.objects.filter(pk=match.pk).update(completed_at=match.round.closed_at or now)
-    giog = Match.objects.filter(round__event__game="giog")
-    for match in giog.filter(table__isnull=False).only("pk", "round_id", "table_id"):
-        MatchSide.objects.filter(match=match).delete()
-        seats = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
-        MatchSide.objects.bulk_create(
-            MatchSide(round_id=match.round_id, match=match, position=str(s.seat), player_id=s.player_id)
-            for s in seats
-        )
-    TableSeat.objects.filter(round__event__game="giog").update(union=None, side="")
-    # Giog has no match result: the 0 : 0 only marked a complete table.
-    giog.update(score_a=None, score_b=None, points_a=None, points_b=None)
-    placeholders = Union.objects.filter(event__game="giog", round__isnull=False)
-    UnionMember.objects.filter(union__in=placeholders).delete()
-    placeholders.delete()
 
 
 class Migration(migrations.Migration):
@@ -141,5 +114,4 @@ class Migration(migrations.Migration):
                 name="side_is_a_union_or_a_player",
             ),
         ),
-        migrations.RunPython(completed_and_giog_sides, migrations.RunPython.noop),
     ]

@@ -1,4 +1,4 @@
-"""Migration 0013 (sides as rows) on existing data: a Giog event written the old way (two
+"""Migrations 0013-0014 (sides as rows) on existing data: a Giog event written the old way (two
 placeholder unions a table, a 0 : 0 match result) keeps its hands and standings, loses its
 placeholder unions, and gets one side per seated player; a Gou Ji match keeps its unions."""
 
@@ -14,7 +14,7 @@ from matches.games.giog.engine.outcome import points_for_places
 from matches.games.giog.standings import points_table
 
 OLD = [("matches", "0012_captain_pins"), ("players", "0001_players_and_clubs")]
-NEW = [("matches", "0013_sides_match_sides")]
+NEW = [("matches", "0014_sides_data")]
 PLACES = [[2], [1, 3], [4]]  # seat 2 first, seats 1 and 3 share second place, seat 4 last
 WON = {"1": 8, "2": 12, "3": 8, "4": 4}
 
