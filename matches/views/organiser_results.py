@@ -339,7 +339,7 @@ def reset_union_pin(request, event_id: int, union_id: int):
 def _round(event: Event, request) -> Round | None:
     rounds = event.rounds.exclude(state=Round.State.DRAFT).order_by("-number")
     number = request.GET.get("round", "")
-    if number.isdigit():
+    if number.isascii() and number.isdigit():  # "²" is a digit int() refuses
         return rounds.filter(number=int(number)).first()
     return rounds.filter(state=Round.State.PUBLISHED).first() or rounds.first()
 
