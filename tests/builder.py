@@ -300,9 +300,7 @@ class EventBuilder:
         """The played matches (byes aside) of a round, by table."""
         round_ = round_ or self.latest or self.event.rounds.order_by("number").last()
         return list(
-            round_.matches.filter(table__isnull=False)
-            .select_related("table")
-            .order_by("table__number")
+            round_.matches.played().with_sides().select_related("table").order_by("table__number")
         )
 
     def first_match(self, round_=None):
