@@ -223,12 +223,14 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     page.goto(f"{base}{manage}/rounds/2/")
     table_1 = round_2.matches.get(table__number=1)
     table_2 = round_2.matches.get(table__number=2)
+    # Read before the swap: a match's unions are its side rows, read afresh each time.
+    first, second = table_1.union_b.name, table_2.union_b.name
     swap = page.locator("#edit-swap")
-    swap.locator("select[name='first']").select_option(label=table_1.union_b.name)
-    swap.locator("select[name='second']").select_option(label=table_2.union_b.name)
+    swap.locator("select[name='first']").select_option(label=first)
+    swap.locator("select[name='second']").select_option(label=second)
     swap.locator("button").click()
     expect(page.locator(".messages")).to_contain_text("已调整：")
-    expect(page.locator("#table-1")).to_contain_text(table_2.union_b.name)
+    expect(page.locator("#table-1")).to_contain_text(second)
     expect(page.locator("#table-1")).to_contain_text("手动调整")
     holder = round_2.matches.get(table__isnull=True).union_a
     table_3 = round_2.matches.get(table__number=3)
