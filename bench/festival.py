@@ -817,9 +817,7 @@ def run(args, services: Services) -> None:
         seating.publish_round(round_)
         draw_s = time.perf_counter() - t0
         tables = list(
-            Table.objects.filter(round=round_, match__union_b__isnull=False).values_list(
-                "pk", flat=True
-            )
+            Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
         )
         links = RefereeLink.objects.bulk_create(
             [RefereeLink(table_id=t, label=label) for t in tables for label in ("A", "B")]

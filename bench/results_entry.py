@@ -93,9 +93,7 @@ def on_server(args) -> None:
             round_ = seating.create_round(stage, seed=1000 + number)
             seating.publish_round(round_)
             tables = list(
-                Table.objects.filter(round=round_, match__union_b__isnull=False).values_list(
-                    "pk", flat=True
-                )
+                Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
             )
             links = RefereeLink.objects.bulk_create(
                 [RefereeLink(table_id=t, label=label) for t in tables for label in ("A", "B")]

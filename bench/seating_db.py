@@ -84,8 +84,10 @@ def main() -> None:
 def play_random_results(round_, rng: random.Random) -> None:
     """Each match's totals and match points as if its deals were played (written straight into
     the match rows: the benchmark measures the seating, not the results)."""
+    from django.utils import timezone
+
     event = round_.event
-    for match in round_.matches.filter(union_b__isnull=False):
+    for match in round_.matches.played():
         total = sum(
             rng.choice([-12, -6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 12])
             for _ in range(event.deals_per_match)
@@ -97,7 +99,8 @@ def play_random_results(round_, rng: random.Random) -> None:
             match.points_a, match.points_b = event.points_loss, event.points_win
         else:
             match.points_a = match.points_b = event.points_draw
-        match.save(update_fields=["score_a", "score_b", "points_a", "points_b"])
+        match.completed_at = timezone.now()
+        match.save(update_fields=["score_a", "score_b", "points_a", "points_b", "completed_at"])
 
 
 if __name__ == "__main__":

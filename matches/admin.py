@@ -6,9 +6,9 @@ from .models import (
     Deal,
     Event,
     Match,
+    MatchSide,
     Registration,
     Round,
-    RoundEntry,
     RoundLog,
     Stage,
     Table,
@@ -97,16 +97,21 @@ class DealInline(admin.TabularInline):
     extra = 0
 
 
+class SideInline(admin.TabularInline):
+    model = MatchSide
+    extra = 0
+    raw_id_fields = ["union", "player", "round"]
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["round", "table", "union_a", "union_b", "points_a", "points_b", "flags"]
+    list_display = ["round", "table", "completed_at", "points_a", "points_b", "flags"]
     list_filter = ["round__event"]
-    raw_id_fields = ["union_a", "union_b", "table"]
-    inlines = [DealInline]
+    raw_id_fields = ["table"]
+    inlines = [SideInline, DealInline]
 
 
 admin.site.register(Stage)
-admin.site.register(RoundEntry)
 admin.site.register(RoundLog)
 admin.site.register(WorkerProbe)
 

@@ -154,8 +154,8 @@ def captain_union(actor: Actor, match: Match):
     player = player_of(actor)
     if player is None:
         return None
-    for union in (match.union_a, match.union_b):
-        if union is not None and union.members.filter(player=player, is_captain=True).exists():
+    for union in (side.union for side in match.union_sides):
+        if union.members.filter(player=player, is_captain=True).exists():
             return union
     return None
 
@@ -186,8 +186,8 @@ def union_of_actor(actor: Actor, match: Match):
     player = player_of(actor)
     if player is None:
         return None
-    for union in (match.union_a, match.union_b):
-        if union is not None and union.members.filter(player=player).exists():
+    for union in (side.union for side in match.union_sides):
+        if union.members.filter(player=player).exists():
             return union
     return None
 
@@ -213,8 +213,7 @@ def confirmable_reports(actor: Actor):
         captain_matches = Match.objects.none()
         if player is not None:
             captain_matches = Match.objects.filter(
-                Q(union_a__members__player=player, union_a__members__is_captain=True)
-                | Q(union_b__members__player=player, union_b__members__is_captain=True)
+                sides__union__members__player=player, sides__union__members__is_captain=True
             )
         candidates = candidates.filter(
             Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
@@ -277,13 +276,13 @@ def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Righ
     """
     match = report.deal.match
     event = match.round.event
-    mode = event.result_confirmation
+    mode = event.confirmation
     if mode == Event.Confirmation.NONE:
         return None
     if actor.is_authenticated and can_run_event(actor.user, event):
         return Right(Confirmation.Role.ORGANISER)
     if pin_union is not None:
-        if pin_union.pk in (match.union_a_id, match.union_b_id) and may_take_captain_pins(
+        if pin_union.pk in {s.union_id for s in match.union_sides} and may_take_captain_pins(
             actor, match.table
         ):
             return Right(Confirmation.Role.CAPTAIN, pin_union.pk)

@@ -40,7 +40,7 @@ def round_tables(round_, with_results: bool) -> list[dict]:
     """Each match of a round with its seats and, when results are visible, its tallies so far."""
     seats = seats_by_table(round_)
     matches = list(
-        round_.matches.select_related("table", "union_a", "union_b").order_by("table__number", "id")
+        round_.matches.with_sides().select_related("table").order_by("table__number", "id")
     )
     tallies = tallies_by_match(matches) if with_results else {}
     rows = []
@@ -56,7 +56,7 @@ def round_tables(round_, with_results: bool) -> list[dict]:
                 "deals": played,
                 "running_a": sum(t.score_a for t in played),
                 "running_b": sum(t.score_b for t in played),
-                "finished": match.points_a is not None,
+                "finished": match.is_complete,
             }
         )
     return rows
@@ -121,7 +121,8 @@ def event_matches(event):
     """Every match of an event, round by round and table by table."""
     return (
         Match.objects.filter(round__event=event)
-        .select_related("round", "table", "union_a", "union_b")
+        .with_sides()
+        .select_related("round", "table")
         .order_by("round__number", "table__number", "id")
     )
 
@@ -192,7 +193,7 @@ def table_states(matches) -> dict[int, dict]:
         to_play = max(match.round.event.deals_per_match, deal_rows.get(match.pk, 0))
         tally = counts[match.pk]
         state = state_from_counts(tally, to_play)
-        if match.forfeit or (match.stopped_after is not None and match.points_a is not None):
+        if match.forfeit or (match.stopped_after is not None and match.is_complete):
             # Decided without all its deals (issue 15): a forfeit, or a stop by time.
             state = "confirmed"
         found[match.pk] = {

@@ -218,9 +218,7 @@ def _settle_match_now(task, match_id: int, match=None) -> None:
     # `standings_interval` seconds (a run per result would keep a worker busy for nothing); the
     # result that completes the round's last match asks for them at once, so the final
     # standings of a round do not wait.
-    round_done = not Match.objects.filter(
-        round_id=match.round_id, union_b__isnull=False, points_a__isnull=True
-    ).exists()
+    round_done = not Match.objects.filter(round_id=match.round_id).unfinished().exists()
     enqueue(
         update_standings,
         event_id,

@@ -285,11 +285,7 @@ class EventBuilder:
     def matches(self, round_=None) -> list:
         """The played matches (byes aside) of a round, by table."""
         round_ = round_ or self.latest or self.event.rounds.order_by("number").last()
-        return list(
-            round_.matches.filter(table__isnull=False)
-            .select_related("table")
-            .order_by("table__number")
-        )
+        return list(round_.matches.played().select_related("table").order_by("table__number"))
 
     def first_match(self, round_=None):
         return self.matches(round_)[0]

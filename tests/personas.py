@@ -154,7 +154,7 @@ class Personas:
     def confirmers(self, match):
         """Who may confirm a report at `match`'s table: its captains, then its referee link."""
         people = self.for_table(match.table)
-        if self.builder.event.result_confirmation == Event.Confirmation.CAPTAIN:
+        if self.builder.event.confirmation == Event.Confirmation.CAPTAIN:
             return [people.actor("captain"), people.actor("captain_b")]
         return [people.actor("referee_link")]
 

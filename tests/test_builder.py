@@ -99,7 +99,7 @@ def test_a_whole_event_of_either_game_in_a_few_readable_steps(build):
     giog = build(game="giog", players=7, deals=2).draw_round().report_all().standings()
     for b in (gouji, giog):
         assert Registration.objects.filter(event=b.event, status="checked_in").count() == b.size
-        assert b.matches() and all(m.points_a is not None for m in b.matches())
+        assert b.matches() and all(m.is_complete for m in b.matches())
         assert StandingsSnapshot.objects.filter(event=b.event, round=b.latest).exists()
     assert giog.event.result_confirmation == Event.Confirmation.NONE
 

@@ -27,7 +27,7 @@ def test_the_demo_event_has_results_standings_and_a_live_round(client):
     assert event.published and event.unions.count() == 12
     closed = event.rounds.filter(state="closed")
     assert closed.count() == 3
-    assert not Match.objects.filter(round__in=closed, points_a__isnull=True).exists()
+    assert not Match.objects.filter(round__in=closed, completed_at__isnull=True).exists()
     assert DealReport.objects.final().filter(deal__match__round__in=closed).count() == 3 * 6 * 6
     assert event.rounds.get(number=4).state == "published"
     assert DealReport.objects.filter(deal__match__round__event=event, state="disputed").count() == 1

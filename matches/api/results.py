@@ -193,14 +193,14 @@ def table_json(table: Table, actor: Actor) -> dict:
             "id": round_.event_id,
             "name": round_.event.name,
             "game": round_.event.game,
-            "result_confirmation": round_.event.result_confirmation,
+            "result_confirmation": round_.event.confirmation,
         },
         "seats": [
             {
                 "seat": seat.seat,
                 "side": seat.side,
                 "player": str(seat.player),
-                "union": seat.union.name,
+                "union": seat.union.name if seat.union_id else None,
             }
             for seat in table.seats.select_related("player", "union")
         ],
@@ -213,7 +213,8 @@ def table_json(table: Table, actor: Actor) -> dict:
     }
     if match is None:
         return data
-    data["unions"] = {"A": match.union_a.name, "B": match.union_b.name if match.union_b else None}
+    union_sides = {side.position: side.union.name for side in match.union_sides}
+    data["unions"] = {"A": union_sides.get("A"), "B": union_sides.get("B")} if union_sides else None
     if not show_results:
         return data  # not even the current deal: it tells a silent round's progress
     current = results.current_deal_number(match)
@@ -243,7 +244,8 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
     table = _link_table(table_id, actor)
     if table is None:
         table = (
-            Table.objects.select_related("round__event", "match__union_a", "match__union_b")
+            Table.objects.select_related("round__event", "match")
+            .prefetch_related("match__sides__union")
             .filter(pk=table_id)
             .first()
         )

@@ -151,7 +151,7 @@ def random_report(match, number: int, rng: random.Random, actor) -> DealReport:
 def confirmers(match) -> list[permissions.Actor]:
     """Who confirms a report at the match's table in the demo: its unions' captains (by
     account), or a second referee link."""
-    if match.round.event.result_confirmation == Event.Confirmation.CAPTAIN:
+    if match.round.event.confirmation == Event.Confirmation.CAPTAIN:
         return [_captain(union) for union in (match.union_a, match.union_b) if union is not None]
     link = RefereeLink.objects.filter(table=match.table, label="demo-second").first()
     link = link or RefereeLink.objects.create(table=match.table, label="demo-second")

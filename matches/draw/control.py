@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from matches.draw import service
 from matches.draw.service import SeatingRefused
-from matches.models import Match, Round, RoundEntry, RoundLog, Union
+from matches.models import Match, MatchSide, Round, RoundLog, Union
 
 #: The edits a draft accepts, as the audit log names them.
 EDITS = ("move", "swap_sides", "pair", "bye")
@@ -28,26 +28,32 @@ def _locked_draft(round_: Round) -> Round:
     return round_
 
 
-def _entry(round_: Round, union: Union) -> RoundEntry:
-    entry = round_.entries.select_related("match__table").filter(union=union).first()
+def _entry(round_: Round, union: Union) -> MatchSide:
+    entry = round_.sides.select_related("match__table").filter(union=union).first()
     if entry is None:
         raise SeatingRefused(_("联邦不在本轮编排中"))
     return entry
 
 
 def _match_at(round_: Round, table_number: int) -> Match:
-    match = round_.matches.select_related("table").filter(table__number=table_number).first()
+    match = (
+        round_.matches.with_sides()
+        .select_related("table")
+        .filter(table__number=table_number)
+        .first()
+    )
     if match is None:
         raise SeatingRefused(_("本轮没有第 %(n)s 桌") % {"n": table_number})
     return match
 
 
 def _occupant(match: Match, side: str) -> Union:
-    return Union.objects.get(pk=match.union_a_id if side == RoundEntry.Side.A else match.union_b_id)
+    return Union.objects.get(pk=match.union_a_id if side == MatchSide.Side.A else match.union_b_id)
 
 
 def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: dict) -> list[dict]:
-    matches = Match.objects.filter(pk__in=list(touched)).select_related("table")
+    matches = Match.objects.with_sides().filter(pk__in=list(touched)).select_related("table")
+    service.require_valid_seats(round_, matches)
     service._reflag_team(round_, matches)
     RoundLog.objects.create(
         round=round_,
@@ -68,7 +74,7 @@ def move_union(round_: Round, union: Union, table_number: int, side: str, *, use
     """Put `union` at table `table_number` on `side` ("A": seats 1-3-5, "B": 2-4-6); the union
     sitting there takes `union`'s old place (its table, or the bye)."""
     round_ = _locked_draft(round_)
-    if side not in (RoundEntry.Side.A, RoundEntry.Side.B):
+    if side not in (MatchSide.Side.A, MatchSide.Side.B):
         raise SeatingRefused(_("请选择单号座或双号座"))
     target = _occupant(_match_at(round_, table_number), side)
     if target.pk == union.pk:
@@ -126,7 +132,7 @@ def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Unio
 def give_bye(round_: Round, union: Union, *, user=None):
     """Move the round's bye to `union`: the union that had it takes `union`'s seat."""
     round_ = _locked_draft(round_)
-    holder = round_.entries.filter(side=RoundEntry.Side.BYE).select_related("union").first()
+    holder = round_.sides.filter(position=MatchSide.BYE).select_related("union").first()
     if holder is None:
         raise SeatingRefused(_("本轮没有轮空"))
     if holder.union_id == union.pk:

@@ -9,8 +9,8 @@ from django.db.models import F
 
 from matches.draw.generator.individual import Player as DrawPlayer
 from matches.draw.generator.types import Entrant
-from matches.models import Event, Registration, Round, RoundEntry, TableSeat
-from matches.models.round import SIDE_A
+from matches.models import Event, MatchSide, Registration, Round, TableSeat
+from matches.models.round import SIDE_A, SIDE_B
 
 
 @dataclass
@@ -27,20 +27,24 @@ class History:
 
 def union_history(event: Event, before_round: int) -> History:
     history = History()
-    entries = (
-        RoundEntry.objects.filter(round__event=event, round__number__lt=before_round)
-        .select_related("match", "round")
+    sides = list(
+        MatchSide.objects.filter(
+            round__event=event, round__number__lt=before_round, union__isnull=False
+        )
+        .select_related("match")
         .order_by("round__number")
     )
-    for entry in entries:
-        match, union = entry.match, entry.union_id
-        if entry.side == RoundEntry.Side.BYE:
+    union_at = {(side.match_id, side.position): side.union_id for side in sides}
+    for side in sides:
+        match, union = side.match, side.union_id
+        if side.position == MatchSide.BYE:
             history.byes[union] += 1
             history.score[union] += match.points_a or 0
             continue
-        mine, theirs = ("a", "b") if entry.side == SIDE_A else ("b", "a")
-        history.opponents[union].add(getattr(match, f"union_{theirs}_id"))
-        history.sides[union].append(entry.side)
+        mine, theirs = ("a", "b") if side.position == SIDE_A else ("b", "a")
+        other_position = SIDE_B if side.position == SIDE_A else SIDE_A
+        history.opponents[union].add(union_at.get((side.match_id, other_position)))
+        history.sides[union].append(side.position)
         history.score[union] += getattr(match, f"points_{mine}") or 0
         own, other = getattr(match, f"score_{mine}"), getattr(match, f"score_{theirs}")
         if own is not None and other is not None:

@@ -20,9 +20,9 @@ from matches.draw.service import SeatingRefused, _describe_matches, _reflag_team
 from matches.models import (
     DealReport,
     Match,
+    MatchSide,
     Registration,
     Round,
-    RoundEntry,
     RoundLog,
     Table,
     TableSeat,
@@ -42,7 +42,7 @@ def round_has_results(round_: Round) -> bool:
         DealReport.objects.filter(deal__match__round=round_).exists()
         or round_.matches.exclude(forfeit="").exists()
         or round_.matches.filter(stopped_after__isnull=False).exists()
-        or round_.matches.filter(union_b__isnull=False, points_a__isnull=False).exists()
+        or round_.matches.played().filter(completed_at__isnull=False).exists()
     )
 
 
@@ -70,7 +70,7 @@ def _members(union_ids) -> dict:
 
 
 def _seat(match: Match, union_id: int, side: str, players: list) -> None:
-    RoundEntry.objects.create(round_id=match.round_id, match=match, union_id=union_id, side=side)
+    MatchSide.objects.create(round_id=match.round_id, match=match, union_id=union_id, position=side)
     first = 1 if side == SIDE_A else 2
     for k, player_id in enumerate(players):
         TableSeat.objects.create(
@@ -99,7 +99,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
     round_ = _published(round_)
     if union.event_id != round_.event_id or union.round_id is not None:
         raise SeatingRefused(_("联邦不属于本赛事"))
-    if round_.entries.filter(union=union).exists():
+    if round_.sides.filter(union=union).exists():
         raise SeatingRefused(_("该联邦已在本轮编排中"))
     members = _members([union.pk])
     if len(members[union.pk]) != 3:
@@ -114,16 +114,16 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
     if registration.joins_round > round_.number:
         registration.joins_round = round_.number
         registration.save(update_fields=["joins_round"])
-    bye = round_.matches.filter(union_b__isnull=True).select_related("union_a").first()
+    bye = round_.matches.with_sides().filter(table__isnull=True).first()
     if bye is not None and not _has_reports(bye):
         number = (round_.tables.aggregate(n=Max("number"))["n"] or 0) + 1
         table = Table.objects.create(round=round_, number=number)
         holder = bye.union_a_id
-        RoundEntry.objects.filter(match=bye).delete()
-        bye.table, bye.union_b = table, union
-        bye.points_a = bye.score_a = None
+        MatchSide.objects.filter(match=bye).delete()
+        bye.table = table
+        bye.points_a = bye.score_a = bye.completed_at = None
         bye.details = {}
-        bye.save(update_fields=["table", "union_b", "points_a", "score_a", "details"])
+        bye.save(update_fields=["table", "points_a", "score_a", "completed_at", "details"])
         seated = _members([holder])
         _seat(bye, holder, SIDE_A, seated[holder])
         _seat(bye, union.pk, SIDE_B, members[union.pk])
@@ -134,13 +134,13 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
         event = round_.event
         match = Match.objects.create(
             round=round_,
-            union_a=union,
             flags=[flags.BYE],
             details={"late": True},
             points_a=event.points_bye,
             score_a=event.bye_score,
+            completed_at=timezone.now(),
         )
-        RoundEntry.objects.create(round=round_, match=match, union=union, side=RoundEntry.Side.BYE)
+        MatchSide.objects.create(round=round_, match=match, union=union, position=MatchSide.BYE)
         change = {"tables": [], "bye": True}
     RoundLog.objects.create(
         round=round_,
@@ -162,7 +162,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
     round's bye union when there is one (only that table changes), else has the bye. A table
     with a reported deal is left alone: award a forfeit there instead."""
     round_ = _published(round_)
-    entry = round_.entries.select_related("match__table").filter(union=union).first()
+    entry = round_.sides.select_related("match__table").filter(union=union).first()
     if entry is None:
         raise SeatingRefused(_("联邦不在本轮编排中"))
     match = entry.match
@@ -176,43 +176,35 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         match.delete()  # the entry goes with it
         change = {"tables": [], "bye_removed": True}
     else:
-        opponent = match.union_b_id if entry.side == SIDE_A else match.union_a_id
+        opponent = match.union_b_id if entry.position == SIDE_A else match.union_a_id
         table_number = match.table.number
-        bye = (
-            round_.matches.filter(union_b__isnull=True)
-            .exclude(pk=match.pk)
-            .select_related("union_a")
-            .first()
-        )
+        bye = round_.matches.with_sides().filter(table__isnull=True).exclude(pk=match.pk).first()
         TableSeat.objects.filter(table=match.table, union=union).delete()
         entry.delete()
         if bye is not None and not _has_reports(bye):
             holder = bye.union_a_id
             bye.delete()
-            side = entry.side
-            setattr(match, "union_a_id" if side == SIDE_A else "union_b_id", holder)
-            match.save(update_fields=["union_a", "union_b"])
-            _seat(match, holder, side, _members([holder])[holder])
+            _seat(match, holder, entry.position, _members([holder])[holder])
             _reflag_team(round_, [match])
             change = {"tables": [table_number], "opponent": holder}
         else:
             # The opponent sits out: its table goes, the bye keeps the event's bye score.
             TableSeat.objects.filter(table=match.table).delete()
-            RoundEntry.objects.filter(match=match).delete()
+            MatchSide.objects.filter(match=match).delete()
             table = match.table
             event = round_.event
             match.delete()
             table.delete()
             bye_match = Match.objects.create(
                 round=round_,
-                union_a_id=opponent,
                 flags=[flags.BYE],
                 details={"late": True},
                 points_a=event.points_bye,
                 score_a=event.bye_score,
+                completed_at=timezone.now(),
             )
-            RoundEntry.objects.create(
-                round=round_, match=bye_match, union_id=opponent, side=RoundEntry.Side.BYE
+            MatchSide.objects.create(
+                round=round_, match=bye_match, union_id=opponent, position=MatchSide.BYE
             )
             change = {"tables": [table_number], "bye": opponent}
     RoundLog.objects.create(
@@ -234,7 +226,7 @@ def withdraw_union(event, union: Union, *, user=None) -> int:
         raise SeatingRefused(_("该联邦尚未报名"))
     if registration.status == Registration.Status.WITHDRAWN:
         raise SeatingRefused(_("该联邦已退赛"))
-    if event.rounds.filter(state=Round.State.PUBLISHED, entries__union=union).exists():
+    if event.rounds.filter(state=Round.State.PUBLISHED, sides__union=union).exists():
         raise SeatingRefused(_("该联邦在进行中的轮次里：请在该轮用临时变动让其退出"))
     last = event.rounds.filter(state=Round.State.CLOSED).aggregate(n=Max("number"))["n"] or 0
     registration.withdraw(after_round=last)

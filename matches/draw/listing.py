@@ -19,7 +19,7 @@ def by_name(round_: Round) -> list[dict]:
     """One row per union (team events) or per player (individual draws): name, table number
     (None for a bye), seats, opponent. Sorted A→Z."""
     rows = []
-    matches = round_.matches.select_related("table", "union_a", "union_b")
+    matches = round_.matches.with_sides().select_related("table")
     if not round_.event.is_team:
         for seat in TableSeat.objects.filter(round=round_).select_related("player", "table"):
             rows.append(

@@ -77,12 +77,10 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     pdf = _canvas(buffer, f"{event.name} {round_.number}")
     seats = _seats(round_)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
-    matches = round_.matches.filter(table__isnull=False).select_related(
-        "table", "union_a", "union_b"
-    )
-    # Tables without unions (Giog: 2-4 seats) take a result per seat on the sheet.
-    per_seat = not event.adapter.has_unions
+    matches = round_.matches.played().with_sides().select_related("table")
     for match in matches.order_by("table__number"):
+        # Tables whose sides are players (Giog: 2-4 seats) take a result per seat on the sheet.
+        per_seat = not match.union_sides
         table = match.table
         table_seats = sorted(seats.get(table.pk, []), key=lambda s: s.seat)
         top = HEIGHT - MARGIN
@@ -165,7 +163,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             pdf.drawString(x, y, who)
             pdf.line(x, y - 10 * mm, x + 52 * mm, y - 10 * mm)
         pdf.showPage()
-        if not per_seat and match.union_b is not None:
+        if not per_seat:
             _captain_cards(pdf, event, round_, table, match)
     if not matches.exists():
         pdf.setFont(FONT, 14)
@@ -178,7 +176,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
 def _captain_cards(pdf: canvas.Canvas, event, round_: Round, table, match) -> None:
     """One page after the table card: a slip per union's captain with the captain's PIN, cut
     apart and handed to each captain (the table card itself lies open on the table)."""
-    for k, (side, union) in enumerate((("A", match.union_a), ("B", match.union_b))):
+    for k, (side, union) in enumerate((s.position, s.union) for s in match.union_sides):
         top = HEIGHT - MARGIN - k * 70 * mm
         pdf.setDash(3, 3)
         pdf.rect(MARGIN, top - 60 * mm, WIDTH - 2 * MARGIN, 60 * mm, stroke=1, fill=0)
@@ -222,12 +220,18 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
     title = f"{event.name} · " + _("第 %(n)s 轮对阵") % {"n": round_.number}
     row_height = 12 * mm
 
+    matches = list(
+        round_.matches.with_sides().select_related("table").order_by("table__number", "id")
+    )
+    # A round's sides are all unions (Gou Ji) or all players (Giog).
+    per_seat = not any(match.union_sides for match in matches)
+
     def header():
         pdf.setFont(FONT, 16)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 6 * mm, title)
         pdf.setFont(FONT, 10)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 14 * mm, _("桌号"))
-        if not event.adapter.has_unions:
+        if per_seat:
             pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("座位"))
             return HEIGHT - MARGIN - 18 * mm
         pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("单号座 1-3-5"))
@@ -235,9 +239,7 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         return HEIGHT - MARGIN - 18 * mm
 
     y = header()
-    for match in round_.matches.select_related("table", "union_a", "union_b").order_by(
-        "table__number", "id"
-    ):
+    for match in matches:
         if y - row_height < MARGIN:
             pdf.showPage()
             y = header()
@@ -247,7 +249,7 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         names_b = "、".join(s.player.name for s in table_seats if s.side != SIDE_A)
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
-        if not event.adapter.has_unions:  # the players in seat order
+        if per_seat:  # the players in seat order
             pdf.setFont(FONT, 11)
             pdf.drawString(
                 MARGIN + 16 * mm,

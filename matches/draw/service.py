@@ -27,8 +27,8 @@ from matches.games.registry import adapter_for
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.models import (
     Match,
+    MatchSide,
     Round,
-    RoundEntry,
     RoundLog,
     Stage,
     Table,
@@ -114,7 +114,7 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
 
 def _clear(round_: Round) -> None:
     TableSeat.objects.filter(round=round_).delete()
-    RoundEntry.objects.filter(round=round_).delete()
+    MatchSide.objects.filter(round=round_).delete()
     Match.objects.filter(round=round_).delete()
     Table.objects.filter(round=round_).delete()
     Union.objects.filter(round=round_).delete()
@@ -203,7 +203,9 @@ def _draw_knockout(round_: Round) -> None:
     else:
         previous = round_.stage.rounds.get(stage_round=round_.stage_round - 1)
         winners = []
-        for match in sorted(previous.matches.all(), key=lambda m: m.details.get("bracket", 0)):
+        for match in sorted(
+            previous.matches.with_sides(), key=lambda m: m.details.get("bracket", 0)
+        ):
             winners.append(_knockout_winner(match))
         pairings = knockout.next_round(winners, clubs)
     for slot, pairing in enumerate(pairings):
@@ -218,7 +220,7 @@ def _is_knockout(round_: Round) -> bool:
 def _knockout_winner(match: Match) -> int:
     if match.is_bye:
         return match.union_a_id
-    if match.points_a is None or match.points_b is None:
+    if not match.is_complete or match.points_a is None or match.points_b is None:
         raise SeatingRefused(_("淘汰赛上一轮仍有未录成绩的对局"))
     if match.points_a == match.points_b:
         raise SeatingRefused(_("淘汰赛对局打平，须先打加赛局分出胜负"))
@@ -237,45 +239,33 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
     )
+    byes = [p for p in pairings if p.is_bye]
     matches = Match.objects.bulk_create(
         [
-            Match(
-                round=round_,
-                table=table,
-                union_a_id=p.a,
-                union_b_id=p.b,
-                flags=p.flags,
-                details=jsonable(p.details),
-            )
+            Match(round=round_, table=table, flags=p.flags, details=jsonable(p.details))
             for table, p in zip(tables, played)
         ]
         + [
             Match(
                 round=round_,
-                union_a_id=p.a,
                 flags=p.flags,
                 details=jsonable(p.details),
                 points_a=round_.event.points_bye,
                 score_a=round_.event.bye_score,
+                completed_at=timezone.now(),
             )
-            for p in pairings
-            if p.is_bye
+            for p in byes
         ]
     )
-    entries, seats = [], []
-    for match in matches:
-        if match.union_b_id is None:
-            entries.append(
-                RoundEntry(
-                    round=round_, match=match, union_id=match.union_a_id, side=RoundEntry.Side.BYE
-                )
+    sides, seats = [], []
+    for match, pairing in zip(matches, played + byes):
+        if pairing.is_bye:
+            sides.append(
+                MatchSide(round=round_, match=match, union_id=pairing.a, position=MatchSide.BYE)
             )
             continue
-        for union_id, side, first_seat in (
-            (match.union_a_id, SIDE_A, 1),
-            (match.union_b_id, SIDE_B, 2),
-        ):
-            entries.append(RoundEntry(round=round_, match=match, union_id=union_id, side=side))
+        for union_id, side, first_seat in ((pairing.a, SIDE_A, 1), (pairing.b, SIDE_B, 2)):
+            sides.append(MatchSide(round=round_, match=match, union_id=union_id, position=side))
             for k, player_id in enumerate(members[union_id]):
                 seats.append(
                     TableSeat(
@@ -287,7 +277,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
                         union_id=union_id,
                     )
                 )
-    RoundEntry.objects.bulk_create(entries)
+    MatchSide.objects.bulk_create(sides)
     TableSeat.objects.bulk_create(seats)
     round_.quality = quality
     round_.save(update_fields=["quality"])
@@ -323,6 +313,7 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft(round_)
     touched, before = _swap(round_, first, second)
+    require_valid_seats(round_, touched.values())
     _reflag_team(round_, touched.values())
     RoundLog.objects.create(
         round=round_,
@@ -344,38 +335,33 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
         raise SeatingRefused(_("个人赛请调换选手"))
     if first.pk == second.pk:
         raise SeatingRefused(_("请选择两个不同的联邦"))
-    entries = {e.union_id: e for e in round_.entries.select_related("match__table")}
-    if first.pk not in entries or second.pk not in entries:
+    sides = {
+        side.union_id: side
+        for side in round_.sides.filter(union__isnull=False).select_related("match__table")
+    }
+    if first.pk not in sides or second.pk not in sides:
         raise SeatingRefused(_("联邦不在本轮编排中"))
-    x, y = entries[first.pk], entries[second.pk]
-    before = _describe_matches([x.match, y.match])
-    # Rewrite both places: matches, entries and seats, then check and flag again.
+    x, y = sides[first.pk], sides[second.pk]
+    before = _describe_matches(Match.objects.with_sides().filter(pk__in=[x.match_id, y.match_id]))
+    # Rewrite both places: sides and seats, then check and flag again.
     touched = {x.match_id: x.match, y.match_id: y.match}
-    for entry, new_union in ((x, second.pk), (y, first.pk)):
-        match = touched[entry.match_id]
-        field_name = "union_b_id" if entry.side == SIDE_B else "union_a_id"
-        setattr(match, field_name, new_union)
-    RoundEntry.objects.filter(pk__in=[x.pk, y.pk]).delete()
+    MatchSide.objects.filter(pk__in=[x.pk, y.pk]).delete()
     TableSeat.objects.filter(round=round_, union_id__in=[first.pk, second.pk]).delete()
-    for match in touched.values():
-        if match.union_b_id is not None and match.union_a_id == match.union_b_id:
-            raise SeatingRefused(_("调换后联邦将与自己对局"))
-        match.save(update_fields=["union_a", "union_b"])
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=[first.pk, second.pk]).order_by("order"):
         members[member.union_id].append(member.player_id)
-    for entry, new_union in ((x, second.pk), (y, first.pk)):
-        RoundEntry.objects.create(
-            round=round_, match=touched[entry.match_id], union_id=new_union, side=entry.side
+    for side, new_union in ((x, second.pk), (y, first.pk)):
+        MatchSide.objects.create(
+            round=round_, match=touched[side.match_id], union_id=new_union, position=side.position
         )
-        if entry.side != RoundEntry.Side.BYE:
-            first_seat = 1 if entry.side == SIDE_A else 2
+        if side.position != MatchSide.BYE:
+            first_seat = 1 if side.position == SIDE_A else 2
             for k, player_id in enumerate(members[new_union]):
                 TableSeat.objects.create(
-                    table=touched[entry.match_id].table,
+                    table=touched[side.match_id].table,
                     round=round_,
                     seat=first_seat + 2 * k,
-                    side=entry.side,
+                    side=side.position,
                     player_id=player_id,
                     union_id=new_union,
                 )
@@ -432,7 +418,7 @@ def _team_quality(round_: Round, entrants: dict) -> dict:
     draw = Draw(
         pairings=[
             Pairing(a=m.union_a_id, b=m.union_b_id, flags=m.flags, details=m.details)
-            for m in round_.matches.all()
+            for m in round_.matches.with_sides()
         ]
     )
     placed = {u for p in draw.pairings for u in (p.a, p.b) if u is not None}
@@ -490,23 +476,7 @@ def swap_players(
             union_id=seat.union_id,
         )
     if not round_.event.is_team:
-        memberships = {
-            m.player_id: m
-            for m in UnionMember.objects.filter(
-                round=round_, player_id__in=[x.player_id, y.player_id]
-            )
-        }
-        mx, my = memberships[x.player_id], memberships[y.player_id]
-        UnionMember.objects.filter(pk__in=[mx.pk, my.pk]).delete()
-        for member, player_id in ((mx, y.player_id), (my, x.player_id)):
-            UnionMember.objects.create(
-                union_id=member.union_id,
-                player_id=player_id,
-                event=round_.event,
-                round=round_,
-                order=member.order,
-                is_captain=member.is_captain,
-            )
+        _swap_drawn_places(round_, x.player_id, y.player_id)
         _reflag_individual(round_, {x.table_id, y.table_id})
     else:
         for match in Match.objects.filter(table_id=x.table_id):
@@ -525,11 +495,30 @@ def swap_players(
     return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
 
 
+def _swap_drawn_places(round_: Round, first: int, second: int) -> None:
+    """Two players of an individual draw exchange what they hold besides their seats: their
+    places in drawn unions (Gou Ji) or their own sides (a game whose sides are players)."""
+    for model, fields in (
+        (UnionMember, ("union_id", "order", "is_captain", "event_id")),
+        (MatchSide, ("match_id", "position")),
+    ):
+        found = model.objects.filter(round=round_, player_id__in=[first, second])
+        rows = {row.player_id: row for row in found}
+        if len(rows) != 2:
+            continue
+        model.objects.filter(pk__in=[r.pk for r in rows.values()]).delete()
+        for row, player_id in ((rows[first], second), (rows[second], first)):
+            model.objects.create(
+                round=round_, player_id=player_id, **{f: getattr(row, f) for f in fields}
+            )
+
+
 def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[dict]:
     """Individual events: the player who sat out takes `seat`; its player sits out instead."""
     leaving = seat.player_id
     TableSeat.objects.filter(pk=seat.pk).update(player_id=waiting)
     UnionMember.objects.filter(round=round_, player_id=leaving).update(player_id=waiting)
+    MatchSide.objects.filter(round=round_, player_id=leaving).update(player_id=waiting)
     round_.quality = {
         **round_.quality,
         "sitting_out": [
@@ -629,31 +618,40 @@ def close_round(round_: Round, *, user=None) -> Round:
 def unfinished_tables(round_: Round) -> list[int]:
     """Table numbers of the round's matches without a final result, in table order."""
     return list(
-        round_.matches.filter(union_b__isnull=False, points_a__isnull=True)
+        round_.matches.unfinished()
         .order_by("table__number")
         .values_list("table__number", flat=True)
     )
 
 
 def check_round(round_: Round) -> list[str]:
-    """What the database cannot refuse by itself: every table full, each union on one side."""
+    """What the database cannot refuse by itself: every table full, and the game's own seat
+    rules (`seat_problems`: Gou Ji's unions on alternate seats)."""
     problems = []
     adapter = adapter_for(round_.event)
     seats = defaultdict(list)
     for seat in TableSeat.objects.filter(round=round_):
         seats[seat.table_id].append(seat)
-    for match in round_.matches.select_related("table"):
+    for match in round_.matches.with_sides().select_related("table"):
         if match.is_bye:
             continue
         table_seats = seats[match.table_id]
         if not adapter.table_is_full(sorted(s.seat for s in table_seats)):
             problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
-        for s in table_seats:
-            expected = match.union_a_id if s.side == SIDE_A else match.union_b_id
-            if s.union_id != expected:
-                problems.append(_("第 %(n)s 桌联邦与座位不符") % {"n": match.table.number})
-                break
+        problems += adapter.seat_problems(match, table_seats)
     return problems
+
+
+def require_valid_seats(round_: Round, matches) -> None:
+    """After a hand edit of a draft: refuse it when it breaks the game's seat rules."""
+    adapter = adapter_for(round_.event)
+    for match in matches:
+        if match.table_id is None:
+            continue
+        seats = list(TableSeat.objects.filter(table_id=match.table_id))
+        problems = adapter.seat_problems(Match.objects.with_sides().get(pk=match.pk), seats)
+        if problems:
+            raise SeatingRefused("; ".join(problems))
 
 
 def explain_round(round_: Round) -> list[dict]:
@@ -662,8 +660,10 @@ def explain_round(round_: Round) -> list[dict]:
 
 
 def _explain(round_: Round, matches) -> list[dict]:
-    names = dict(Union.objects.filter(round_entries__round=round_).values_list("id", "name"))
-    ordered = Match.objects.filter(pk__in=[m.pk for m in matches]).select_related("table")
+    names = dict(Union.objects.filter(sides__round=round_).values_list("id", "name"))
+    ordered = (
+        Match.objects.with_sides().filter(pk__in=[m.pk for m in matches]).select_related("table")
+    )
     return [
         _explain_match(round_, match, names) for match in ordered.order_by("table__number", "id")
     ]
@@ -725,17 +725,17 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
         reasons.append(_("有选手再次对阵"))
     if by_hand:
         reasons.append(_("组织者手动调整"))
-    if not adapter_for(round_.event).has_unions and match.table_id:
-        # No unions at the table: its players, in seat order.
-        seated = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
-        names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
+    union_a, union_b = names.get(match.union_a_id), names.get(match.union_b_id)
+    if not match.union_sides:
+        # The sides are players: the table's players, in seat order.
+        union_a = "、".join(side.name for side in match.ordered_sides)
     return {
         "table": match.table.number if match.table_id else None,
         "match": match.pk,
         "union_a_id": match.union_a_id,
         "union_b_id": match.union_b_id,
-        "union_a": names.get(match.union_a_id),
-        "union_b": names.get(match.union_b_id),
+        "union_a": union_a,
+        "union_b": union_b,
         "flags": list(match.flags),
         "reasons": reasons,
     }

@@ -17,7 +17,7 @@ def _finished(stage: Stage, rounds: list[Round]) -> bool:
         return True
     if stage.format == Stage.Format.SINGLE_ELIMINATION and rounds:
         last = rounds[-1]
-        tables = last.matches.filter(union_b__isnull=False).count()
+        tables = last.matches.played().count()
         return last.state == Round.State.CLOSED and tables <= 1
     return False
 

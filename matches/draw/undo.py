@@ -33,7 +33,7 @@ def delete_draft(round_: Round, *, user=None) -> int:
             "stage": round_.stage_id,
             "stage_round": round_.stage_round,
             "seed": round_.seed,
-            "placed": list(round_.entries.values_list("union_id", flat=True)),
+            "placed": list(round_.sides.exclude(union=None).values_list("union_id", flat=True)),
         },
     )
     _clear(round_)

@@ -120,7 +120,7 @@ def missing_from_draft(round_) -> list[Registration]:
     if event.check_in_required:
         here = here.filter(present_q(event, number))
     if event.is_team:
-        here = here.exclude(union_id__in=round_.entries.values("union_id"))
+        here = here.exclude(union_id__in=round_.sides.exclude(union=None).values("union_id"))
     else:
         seated = TableSeat.objects.filter(round=round_).values("player_id")
         here = here.exclude(player_id__in=seated).exclude(

@@ -71,7 +71,8 @@ def results_table(event: Event) -> tuple[list[str], list[list]]:
         tallies.setdefault(t.match_id, []).append(t)
     matches = (
         Match.objects.filter(round__event=event)
-        .select_related("round", "table", "union_a", "union_b")
+        .with_sides()
+        .select_related("round", "table")
         .order_by("round__number", "table__number", "id")
     )
     return adapter_for(event).results_table(event, matches, tallies)

@@ -62,6 +62,15 @@ class BasicsForm(forms.Form):
 STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 
+def confirmation_choices(adapter) -> list:
+    """The confirmation modes a game offers: captains confirm only where sides have captains."""
+    return [
+        (value, label)
+        for value, label in Event.Confirmation.choices
+        if value != Event.Confirmation.CAPTAIN or adapter.sides_have_captains
+    ]
+
+
 class FormatForm(forms.Form):
     """Wizard step 2: the stages (up to two, e.g. Swiss then a top-8 knockout), deals per match,
     extra deals on a tie, and how results are confirmed."""
@@ -98,6 +107,14 @@ class FormatForm(forms.Form):
     result_confirmation = forms.ChoiceField(
         label=_("成绩确认方式"), choices=Event.Confirmation.choices, widget=forms.RadioSelect
     )
+
+    def __init__(self, *args, game: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if game is not None and "result_confirmation" in self.fields:
+            offered = confirmation_choices(adapter_named(game))
+            self.fields["result_confirmation"].choices = offered
+            if self.initial.get("result_confirmation") not in dict(offered):
+                self.initial = {**self.initial, "result_confirmation": offered[0][0]}
 
     def clean(self):
         data = super().clean()
@@ -205,6 +222,11 @@ class EventSettingsForm(forms.ModelForm):
     def __init__(self, *args, frozen: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.frozen = frozen
+        offered = confirmation_choices(self.instance.adapter)
+        self.fields["result_confirmation"].choices = offered
+        # An event of a game without captains set to captain confirmation (before the form
+        # stopped offering it) shows, and keeps on saving, the mode it works by.
+        self.initial["result_confirmation"] = self.instance.confirmation
         for name in self.LOCKED_AFTER_ROUND_1:
             self.fields[name].locked = frozen
             if frozen:

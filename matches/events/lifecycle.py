@@ -66,7 +66,7 @@ def has_results(event: Event) -> bool:
         DealReport.objects.filter(deal__match__round__event=event).exists()
         or matches.exclude(forfeit="").exists()
         or matches.filter(stopped_after__isnull=False).exists()
-        or matches.filter(union_b__isnull=False, points_a__isnull=False).exists()
+        or matches.played().filter(completed_at__isnull=False).exists()
     )
 
 

@@ -5,15 +5,17 @@ and an adapter, a subclass of `GameAdapter`, registered in `matches/games/regist
 shared services, views, API and exports call the adapter of the event's game
 (`adapter_for(event)`); they never branch on a game's name. What the adapter answers:
 
-- words and shape: its name and label, whether a table is two unions of three seated
-  alternately (`has_unions`), which entry types it allows, what a deal is called;
+- words and shape: its name and label, whether its sides have captains who may confirm results
+  (`sides_have_captains`), which entry types it allows, what a deal is called;
 - results: how a report is checked (`check_report`), and whether deals of a match follow on
   from one another (`deals_follow_on`: R35 tributes, R40 streaks); a stored verdict read back
   into the game's own frozen type (`read_verdict`, a `DealVerdict`) and the tributes a deal
   owes (`tributes_owed`): shared code never reads a verdict by key;
 - settlement and standings: tallies and the match result (`settle_match`), player standings
   rows (`standings_rows`), the result sheet of an export (`results_table`);
-- the draw: `draw_round`, re-flagging tables after a hand swap, what a full table is;
+- the draw: `draw_round` (it writes the match's sides: two unions, or one player a seat),
+  re-flagging tables after a hand swap, what a full table is, the game's own seat rules
+  (`seat_problems`: Gou Ji's unions on alternate seats);
 - pages: the referee's result form (`result_form`) and the public table's rows;
 - the deal viewer: a play log step by step (`deal_viewer`), or None for a game without one.
 """
@@ -148,9 +150,9 @@ class GameAdapter:
     name: str = ""
     #: the game's name as people read it (lazy translation)
     label: Any = ""
-    #: True: a table is two unions of three, seated alternately (sides A and B); False: players
-    #: sit as individuals and a match is just the table
-    has_unions: bool = True
+    #: True: each side of a match is a union with a captain, so the event may have results
+    #: confirmed by both sides' captains (`Event.Confirmation.CAPTAIN`)
+    sides_have_captains: bool = True
     #: Event.EntryType values the game allows
     entry_types: tuple[str, ...] = ("team", "individual")
     #: the player standings columns after rank and name: (row key, title, numeric)
@@ -250,6 +252,12 @@ class GameAdapter:
     def table_is_full(self, seat_numbers: list[int]) -> bool:
         """Whether a table seated on these seat numbers may play."""
         raise NotImplementedError
+
+    def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:
+        """The game's own rules on who sits where at `match`'s table (its `TableSeat` rows),
+        as messages for the organiser; empty when the seating is fine. Called before a round
+        is published and after a draft is edited by hand."""
+        return []
 
     # --- pages ------------------------------------------------------------------------------
     #: the referee's result form: an object with `blank`, `from_post`, `from_report`,

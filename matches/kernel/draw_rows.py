@@ -1,10 +1,11 @@
 """The rows of a round drawn as tables of players: shared by the draw service (an individual
-Gou Ji event drawn into unions) and the games that seat their own tables (Giog). Writes models
-only; the pairing itself is the pure `matches.draw.generator`'s or the game's."""
+Gou Ji event drawn into unions) and the games that seat their own tables (Giog: one side per
+player, no unions). Writes models only; the pairing itself is the pure
+`matches.draw.generator`'s or the game's."""
 
 from __future__ import annotations
 
-from matches.models import Match, Round, RoundEntry, Table, TableSeat, Union, UnionMember
+from matches.models import Match, MatchSide, Round, Table, TableSeat, Union, UnionMember
 from matches.models.round import SIDE_A, SIDE_B
 
 
@@ -19,11 +20,10 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
             for side in (SIDE_A, SIDE_B)
         ]
     )
-    members, matches, entries, seats = [], [], [], []
+    members, matches, sides, seats = [], [], [], []
     for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
-        for union, _side, players in sides:
+        for union, players in ((union_a, drawn.union_a), (union_b, drawn.union_b)):
             for order, player_id in enumerate(players, start=1):
                 members.append(
                     UnionMember(
@@ -36,22 +36,15 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
                     )
                 )
         matches.append(
-            Match(
-                round=round_,
-                table=table,
-                union_a=union_a,
-                union_b=union_b,
-                flags=drawn.flags,
-                details=jsonable(drawn.details),
-            )
+            Match(round=round_, table=table, flags=drawn.flags, details=jsonable(drawn.details))
         )
     UnionMember.objects.bulk_create(members)
     Match.objects.bulk_create(matches)
     for k, (table, drawn, match) in enumerate(zip(tables, drawn_tables, matches)):
         union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        entries += [
-            RoundEntry(round=round_, match=match, union=union_a, side=SIDE_A),
-            RoundEntry(round=round_, match=match, union=union_b, side=SIDE_B),
+        sides += [
+            MatchSide(round=round_, match=match, union=union_a, position=SIDE_A),
+            MatchSide(round=round_, match=match, union=union_b, position=SIDE_B),
         ]
         for seat, player_id in enumerate(drawn.seats, start=1):
             side = SIDE_A if seat % 2 else SIDE_B
@@ -65,7 +58,30 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
                     union=union_a if seat % 2 else union_b,
                 )
             )
-    RoundEntry.objects.bulk_create(entries)
+    MatchSide.objects.bulk_create(sides)
+    TableSeat.objects.bulk_create(seats)
+
+
+def write_player_tables(round_: Round, drawn_tables: list) -> None:
+    """Tables of a game whose sides are single players (Giog): per table a match with one
+    side per seated player, seat order; no unions."""
+    tables = Table.objects.bulk_create(
+        [Table(round=round_, number=k) for k in range(1, len(drawn_tables) + 1)]
+    )
+    matches = Match.objects.bulk_create(
+        [
+            Match(round=round_, table=table, flags=drawn.flags, details=jsonable(drawn.details))
+            for table, drawn in zip(tables, drawn_tables)
+        ]
+    )
+    sides, seats = [], []
+    for table, drawn, match in zip(tables, drawn_tables, matches):
+        for seat, player_id in enumerate(drawn.seats, start=1):
+            sides.append(
+                MatchSide(round=round_, match=match, position=str(seat), player_id=player_id)
+            )
+            seats.append(TableSeat(table=table, round=round_, seat=seat, player_id=player_id))
+    MatchSide.objects.bulk_create(sides)
     TableSeat.objects.bulk_create(seats)
 
 

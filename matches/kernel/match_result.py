@@ -3,6 +3,8 @@ regular deal rows, and (for two-union games) the match result with a knockout's 
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from matches.models import Deal, DealReport, DealTally, Match, Stage
 
 
@@ -80,6 +82,16 @@ def write_match_result(match: Match, deals: list[Deal]) -> None:
         else:
             points = (event.points_draw, event.points_draw)
         values = {"score_a": a, "score_b": b, "points_a": points[0], "points_b": points[1]}
+    store_match_result(match, values, complete=result is not None)
+
+
+def store_match_result(match: Match, values: dict, *, complete: bool) -> None:
+    """Write a match's result fields (`values`, may be empty) and whether it is complete: the
+    time it became complete is kept while it stays complete; an incomplete match has none."""
+    if not complete:
+        values = {**values, "completed_at": None}
+    elif match.completed_at is None:
+        values = {**values, "completed_at": timezone.now()}
     if any(getattr(match, k) != v for k, v in values.items()):
         Match.objects.filter(pk=match.pk).update(**values)
         for k, v in values.items():

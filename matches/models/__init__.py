@@ -3,7 +3,7 @@
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
-from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
+from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
@@ -24,7 +24,7 @@ __all__ = [
     "Match",
     "Registration",
     "Round",
-    "RoundEntry",
+    "MatchSide",
     "RoundLog",
     "Stage",
     "Table",

@@ -224,6 +224,20 @@ class Event(models.Model):
         return self.adapter.read_settings(self.game_settings)
 
     @property
+    def confirmation(self) -> str:
+        """How results are confirmed in fact: captains confirm only in a game whose sides have
+        captains; an event of another game set to it (before the form stopped offering it)
+        falls back to the next mode that works, a second referee's confirmation."""
+        if self.result_confirmation == self.Confirmation.CAPTAIN and not (
+            self.adapter.sides_have_captains
+        ):
+            return self.Confirmation.REFEREE
+        return self.result_confirmation
+
+    def get_confirmation_display(self) -> str:
+        return str(dict(self.Confirmation.choices)[self.confirmation])
+
+    @property
     def avoids_clubs(self) -> bool:
         return self.club_policy == self.ClubPolicy.AVOID
 

@@ -1,7 +1,8 @@
 """Rounds, tables, seats, matches and deals.
 
 The database itself refuses what must never happen: a player at two tables in one round, two
-players on one seat, a union paired twice in one round, two unions on one side of a match.
+players on one seat, a union (or a player's side) placed twice in one round, two sides on one
+position of a match. What only one game requires (Gou Ji's seat parity) its adapter checks.
 Where a rule spans tables, the round is denormalised onto the row so a UniqueConstraint can
 hold it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
 SIDE_A = "A"  # seats 1-3-5
@@ -82,24 +83,45 @@ class Table(models.Model):
         return f"{self.round} · {self.number}"
 
 
-class Match(models.Model):
-    """Two unions meeting at a table in a round, or one union's bye (no table, no union_b).
+class MatchQuerySet(models.QuerySet):
+    def with_sides(self):
+        """Matches with their sides (and each side's union or player) read in one query."""
+        return self.prefetch_related(
+            Prefetch("sides", queryset=MatchSide.objects.select_related("union", "player"))
+        )
 
-    The result fields are filled by the deal-recording issue.
+    def involving(self, union):
+        """Matches where `union` holds a side."""
+        return self.filter(sides__union=union)
+
+    def played(self):
+        """Matches at a table (not byes)."""
+        return self.filter(table__isnull=False)
+
+    def unfinished(self):
+        """Matches at a table still without a result."""
+        return self.filter(table__isnull=False, completed_at__isnull=True)
+
+
+class Match(models.Model):
+    """What is played at a table in a round: its sides are `MatchSide` rows (two unions in Gou
+    Ji, one side per player in Giog). A bye is a match with one side and no table.
+
+    The result fields are written by the standings service; `completed_at` says the match is
+    over (a bye at once, a table when every deal has its final result).
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.OneToOneField(
         Table, null=True, blank=True, on_delete=models.CASCADE, related_name="match"
     )
-    union_a = models.ForeignKey("matches.Union", on_delete=models.PROTECT, related_name="+")
-    union_b = models.ForeignKey(
-        "matches.Union", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
     # Why the draw is what it is: pulled_up/pulled_down, bye, rematch_forced, club_clash, ...
     flags = models.JSONField(default=list, blank=True)
     details = models.JSONField(default=dict, blank=True)
-    # Results (the standings service writes them): deal-score totals and match points.
+    # When the match was complete (its result settled); null while it is being played.
+    completed_at = models.DateTimeField(_("完成时间"), null=True, blank=True)
+    # Results of a game of two sides A and B (Gou Ji; the standings service writes them):
+    # deal-score totals and match points. A game whose sides are players leaves them empty.
     score_a = models.IntegerField(null=True, blank=True)
     score_b = models.IntegerField(null=True, blank=True)
     points_a = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -115,77 +137,141 @@ class Match(models.Model):
     # Stopped by time after this many deals: scored from those deals (event setting).
     stopped_after = models.PositiveSmallIntegerField(_("超时中止于第几局后"), null=True, blank=True)
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         ordering = ["round_id", "table__number", "id"]
         verbose_name = _("对局")
         verbose_name_plural = _("对局")
-        constraints = [
-            models.CheckConstraint(condition=~Q(union_a=F("union_b")), name="match_unions_differ"),
-            models.CheckConstraint(
-                condition=(Q(union_b__isnull=True) & Q(table__isnull=True))
-                | (Q(union_b__isnull=False) & Q(table__isnull=False)),
-                name="match_bye_has_no_table",
-            ),
-        ]
 
     def __str__(self):
-        return f"{self.union_a} – {self.union_b or _('轮空')}"
+        names = [str(side) for side in self.ordered_sides]
+        return " – ".join(names) if self.table_id else f"{names[0] if names else '?'} ({_('轮空')})"
+
+    # --- the sides, read from the rows (prefetch them with `Match.objects.with_sides()`) -----
+    @property
+    def ordered_sides(self) -> list:
+        """The match's sides, in position order (A before B, seat 1 before seat 2)."""
+        return sorted(self.sides.all(), key=lambda side: side.sort_key)
+
+    def side_at(self, position: str):
+        return next((s for s in self.sides.all() if s.position == position), None)
+
+    @property
+    def side_a(self):
+        """Side A (a bye's only side counts as A), or None in a game without union sides."""
+        return self.side_at(SIDE_A) or self.side_at(MatchSide.BYE)
+
+    @property
+    def side_b(self):
+        return self.side_at(SIDE_B)
+
+    @property
+    def union_a(self):
+        side = self.side_a
+        return side.union if side else None
+
+    @property
+    def union_b(self):
+        side = self.side_b
+        return side.union if side else None
+
+    @property
+    def union_a_id(self):
+        side = self.side_a
+        return side.union_id if side else None
+
+    @property
+    def union_b_id(self):
+        side = self.side_b
+        return side.union_id if side else None
+
+    @property
+    def union_sides(self) -> list:
+        """The sides that are unions (none in a game whose sides are players)."""
+        return [s for s in self.ordered_sides if s.union_id is not None]
 
     @property
     def is_bye(self) -> bool:
-        return self.union_b_id is None
+        return self.table_id is None
 
     @property
-    def has_result(self) -> bool:
-        return self.points_a is not None
+    def is_complete(self) -> bool:
+        return self.completed_at is not None
 
     def forfeited_by(self, union_id) -> bool:
         side = "A" if union_id == self.union_a_id else "B"
         return self.forfeit in (side, "both")
 
 
-class RoundEntry(models.Model):
-    """One union's place in a round (side A, side B or bye), so the database refuses a union
-    paired twice in a round and two unions on one side of a match."""
+class MatchSide(models.Model):
+    """One side of a match (Tabbycat's DebateTeam): a union (Gou Ji: A on seats 1-3-5, B on
+    2-4-6, or a bye) or a single player (Giog: one side per seat). The round is denormalised so
+    the database refuses a union or a player placed twice in a round and two sides on one
+    position of a match."""
+
+    BYE = "bye"
 
     class Side(models.TextChoices):
         A = SIDE_A, _("单号座 1-3-5")
         B = SIDE_B, _("双号座 2-4-6")
         BYE = "bye", _("轮空")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sides")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    # "A", "B" or "bye" for union sides; the seat number ("1".."6") for a player's side.
+    position = models.CharField(max_length=4)
     union = models.ForeignKey(
-        "matches.Union", on_delete=models.PROTECT, related_name="round_entries"
+        "matches.Union", null=True, blank=True, on_delete=models.PROTECT, related_name="sides"
     )
-    side = models.CharField(max_length=4, choices=Side.choices)
+    player = models.ForeignKey(
+        "players.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="sides"
+    )
 
     class Meta:
+        ordering = ["match_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "union"], name="union_once_per_round"),
-            models.UniqueConstraint(fields=["match", "side"], name="one_union_per_side"),
+            models.UniqueConstraint(fields=["round", "player"], name="player_side_once_per_round"),
+            models.UniqueConstraint(fields=["match", "position"], name="one_side_per_position"),
+            models.CheckConstraint(
+                condition=Q(union__isnull=False) | Q(player__isnull=False),
+                name="side_is_a_union_or_a_player",
+            ),
         ]
+
+    def __str__(self):
+        who = self.union if self.union_id else self.player
+        return str(who) if who is not None else self.position
+
+    @property
+    def sort_key(self) -> tuple:
+        return (int(self.position), "") if self.position.isdigit() else (0, self.position)
+
+    @property
+    def name(self) -> str:
+        who = self.union if self.union_id else self.player
+        return who.name if who is not None else ""
 
 
 class TableSeat(models.Model):
-    """A player on a seat. Union A holds seats 1-3-5, union B seats 2-4-6 (R1)."""
+    """A player on a seat. In a game of union sides the seat's union and side (A or B) are
+    written too; the game's adapter checks which seats a side may hold (Gou Ji R1: A on 1-3-5,
+    B on 2-4-6)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")  # denormalised
     seat = models.PositiveSmallIntegerField(_("座位"))
-    side = models.CharField(max_length=1, choices=[(SIDE_A, "A"), (SIDE_B, "B")])
+    side = models.CharField(max_length=1, blank=True, choices=[(SIDE_A, "A"), (SIDE_B, "B")])
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
-    union = models.ForeignKey("matches.Union", on_delete=models.PROTECT, related_name="seats")
+    union = models.ForeignKey(
+        "matches.Union", null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
 
     class Meta:
         ordering = ["table_id", "seat"]
         constraints = [
             models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=6), name="seat_1_to_6"),
-            models.CheckConstraint(
-                condition=(Q(side=SIDE_A) & Q(seat__in=[1, 3, 5]))
-                | (Q(side=SIDE_B) & Q(seat__in=[2, 4, 6])),
-                name="seat_parity_matches_side",
-            ),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(
                 fields=["round", "player"], name="player_at_one_table_per_round"

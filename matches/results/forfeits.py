@@ -38,6 +38,10 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
     if side not in FORFEIT_SIDES:
         raise SeatingRefused(_("请选择弃权的一方"))
     match = _open_match(match)
+    if not match.union_sides:
+        # A forfeit's result is a union side's (A, B or both); a game whose sides are players
+        # has none to give.
+        raise SeatingRefused(_("本桌没有可判弃权的联邦"))
     if DealReport.objects.final().filter(deal__match=match).exists():
         raise SeatingRefused(_("本桌已有最终成绩，不能判弃权"))
     match.forfeit = side
@@ -60,10 +64,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
 @transaction.atomic
 def union_no_show(round_: Round, union: Union, *, user=None) -> Match:
     """A union did not turn up for its table in `round_`: its match is forfeited by it."""
-    match = (
-        round_.matches.filter(union_b__isnull=False).filter(union_a=union).first()
-        or round_.matches.filter(union_b=union).first()
-    )
+    match = round_.matches.played().involving(union).first()
     if match is None:
         raise SeatingRefused(_("联邦本轮没有对局"))
     return award_forfeit(match, "A" if match.union_a_id == union.pk else "B", user=user)

@@ -211,8 +211,6 @@ def _locked_deals():
             "match__round__event",
             "match__round__stage",
             "match__table",
-            "match__union_a",
-            "match__union_b",
         )
         .order_by("pk")
     )
@@ -410,7 +408,7 @@ def _submit(
             if not checked.accepted:
                 raise _rejection(checked)
             event = match.round.event
-            final_now = event.result_confirmation == Event.Confirmation.NONE
+            final_now = event.confirmation == Event.Confirmation.NONE
             now = _now()
             # A new report replaces one still waiting for confirmation (the referee fixed it).
             if DealReport.State.PENDING in states:
@@ -521,8 +519,6 @@ def confirm_report_by_id(
                     "deal__match__round__event",
                     "deal__match__round__stage",
                     "deal__match__table",
-                    "deal__match__union_a",
-                    "deal__match__union_b",
                     "referee_link",
                     "submitted_by",
                 )
@@ -537,7 +533,7 @@ def confirm_report_by_id(
             deal = report.deal
             right = confirmation_right(actor, report, pin_union=pin_union)
             if right is None:
-                if deal.match.round.event.result_confirmation == Event.Confirmation.NONE:
+                if deal.match.round.event.confirmation == Event.Confirmation.NONE:
                     raise ResultError(
                         "no_confirmation", "this event needs no confirmation", status=409
                     )
@@ -582,7 +578,7 @@ def confirm_report_by_id(
             if agrees and right.union_id is not None:
                 agreed.add(right.union_id)
                 match = deal.match
-                if not {match.union_a_id, match.union_b_id} <= agreed:
+                if not {side.union_id for side in match.union_sides} <= agreed:
                     return report  # one union has agreed; the other has not yet
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
@@ -779,9 +775,8 @@ def open_reports(round_: Round, stale_minutes: int = 10) -> list[dict]:
     reports = (
         DealReport.objects.open()
         .filter(deal__match__round=round_)
-        .select_related(
-            "deal__match__table", "deal__match__union_a", "deal__match__union_b", "submitted_by"
-        )
+        .select_related("deal__match__table", "submitted_by")
+        .prefetch_related("deal__match__sides__union")
         .prefetch_related("confirmations__user", "confirmations__union")
         .order_by("created_at", "id")
     )

@@ -20,17 +20,19 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 
 from matches.games.registry import adapter_for
-from matches.kernel.match_result import ensure_regular_deals
+from matches.kernel.match_result import ensure_regular_deals, store_match_result
 from matches.models import (
     Deal,
     DealReport,
     DealTally,
     Event,
     Match,
+    MatchSide,
     Registration,
     Round,
     StandingsSnapshot,
 )
+from matches.models.round import SIDE_A, SIDE_B
 from matches.standings.ranking import MatchRecord, rank_unions
 
 log = logging.getLogger(__name__)
@@ -90,10 +92,7 @@ def bye_result(event: Event) -> dict:
 
 
 def _store_result(match: Match, values: dict) -> None:
-    if any(getattr(match, k) != v for k, v in values.items()):
-        Match.objects.filter(pk=match.pk).update(**values)
-        for k, v in values.items():
-            setattr(match, k, v)
+    store_match_result(match, values, complete=True)
 
 
 # --- standings ----------------------------------------------------------------------------------
@@ -139,12 +138,17 @@ def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) ->
             event=event, union__isnull=False
         ).values_list("union_id", "seed", "union__name")
     }
+    union_at = {
+        (match_id, position): union_id
+        for match_id, position, union_id in MatchSide.objects.filter(
+            round__in=rounds, match__completed_at__isnull=False, union__isnull=False
+        ).values_list("match_id", "position", "union_id")
+    }
     matches = list(
-        Match.objects.filter(round__in=rounds, points_a__isnull=False).values_list(
+        Match.objects.filter(round__in=rounds, completed_at__isnull=False).values_list(
             "pk",
             "round__number",
-            "union_a_id",
-            "union_b_id",
+            "table_id",
             "points_a",
             "points_b",
             "score_a",
@@ -155,7 +159,7 @@ def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) ->
     # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies.
     strings, wins = {}, {}
     for match_id, strings_a, strings_b, wins_a, wins_b in (
-        DealTally.objects.filter(match__round__in=rounds, match__points_a__isnull=False)
+        DealTally.objects.filter(match__round__in=rounds, match__completed_at__isnull=False)
         .order_by()
         .values("match_id")
         .annotate(
@@ -169,14 +173,14 @@ def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) ->
         strings[match_id] = {"A": strings_a, "B": strings_b}
         wins[match_id] = {"A": wins_a, "B": wins_b}
     records = []
-    for pk, number, union_a, union_b, points_a, points_b, score_a, score_b, forfeit in matches:
-        if union_b is None:
+    for pk, number, table_id, points_a, points_b, score_a, score_b, forfeit in matches:
+        if table_id is None:
             records.append(
                 MatchRecord(
                     round=number,
-                    union_a=union_a,
+                    union_a=union_at[(pk, MatchSide.BYE)],
                     union_b=None,
-                    points_a=points_a,
+                    points_a=points_a or 0,
                     score_a=score_a or 0,
                 )
             )
@@ -185,9 +189,9 @@ def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) ->
         records.append(
             MatchRecord(
                 round=number,
-                union_a=union_a,
-                union_b=union_b,
-                points_a=points_a,
+                union_a=union_at[(pk, SIDE_A)],
+                union_b=union_at[(pk, SIDE_B)],
+                points_a=points_a or 0,
                 points_b=points_b or 0,
                 score_a=score_a or 0,
                 score_b=score_b or 0,
@@ -221,7 +225,7 @@ def snapshot_round(round_: Round) -> None:
         StandingsSnapshot.objects.filter(round=round_).delete()
         return
     adapter = adapter_for(event)
-    unfinished = round_.matches.filter(union_b__isnull=False, points_a__isnull=True).count()
+    unfinished = round_.matches.unfinished().count()
     computed = {}  # one stage only: the stage's rounds are the event's, compute once
     for scope in StandingsSnapshot.Scope.values:
         rounds = _scoped_rounds(round_, scope)
@@ -273,7 +277,7 @@ def recompute_event(event_id: int) -> None:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
-    for match_id in Match.objects.filter(round__event=event, union_b__isnull=False).values_list(
+    for match_id in Match.objects.filter(round__event=event, table__isnull=False).values_list(
         "pk", flat=True
     ):
         settle_match(match_id)

@@ -39,7 +39,9 @@ def _event(request, event_id: int) -> Event:
 
 def _table(event: Event, table_id: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("round__event", "match__union_a", "match__union_b"),
+        Table.objects.select_related("round__event", "match").prefetch_related(
+            "match__sides__union", "match__sides__player"
+        ),
         pk=table_id,
         round__event=event,
     )
@@ -50,7 +52,9 @@ def event_results(request, event_id: int):
     event = _event(request, event_id)
     rounds = []
     for round_ in event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"):
-        tables = round_.tables.select_related("match__union_a", "match__union_b")
+        tables = round_.tables.select_related("match").prefetch_related(
+            "match__sides__union", "match__sides__player"
+        )
         rows = [
             {"table": t, "match": getattr(t, "match", None), "state": selectors.table_state(t)}
             for t in tables
@@ -335,7 +339,7 @@ def reset_union_pin(request, event_id: int, union_id: int):
 def _round(event: Event, request) -> Round | None:
     rounds = event.rounds.exclude(state=Round.State.DRAFT).order_by("-number")
     number = request.GET.get("round", "")
-    if number.isdigit():
+    if number.isascii() and number.isdigit():  # "²" is a digit int() refuses
         return rounds.filter(number=int(number)).first()
     return rounds.filter(state=Round.State.PUBLISHED).first() or rounds.first()
 

@@ -13,7 +13,6 @@ import hashlib
 import time
 
 from django.core.cache import cache
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -268,7 +267,7 @@ def table_page(request, event_id: int, number: int, table: int):
     event = _public_event(request, event_id)
     round_ = live.visible_round_or_404(event, number)
     match = get_object_or_404(
-        Match.objects.select_related("table", "union_a", "union_b"),
+        Match.objects.with_sides().select_related("table"),
         round=round_,
         table__number=table,
     )
@@ -389,12 +388,10 @@ def union_page(request, event_id: int, union_id: int):
                 }
             )
     matches = list(
-        Match.objects.filter(
-            Q(union_a=union) | Q(union_b=union),
-            round__event=event,
-            round__in=live.visible_rounds(event),
-        )
-        .select_related("round__event", "table", "union_a", "union_b")
+        Match.objects.involving(union)
+        .filter(round__event=event, round__in=live.visible_rounds(event))
+        .with_sides()
+        .select_related("round__event", "table")
         .order_by("round__number")
     )
     for match in matches:

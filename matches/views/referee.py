@@ -46,8 +46,8 @@ class Access:
 
 def _table(table_id: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related(
-            "round__event", "round__stage", "match__union_a", "match__union_b"
+        Table.objects.select_related("round__event", "round__stage", "match").prefetch_related(
+            "match__sides__union", "match__sides__player"
         ),
         pk=table_id,
     )
@@ -212,19 +212,18 @@ def _render_table(request, access: Access, status: int = 200, **extra) -> HttpRe
 def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
     """The captains' PIN forms under a pending report on the table's phone: one per union, each
     marked once that union has agreed. None on an account's page (captains confirm there from
-    their own account), for an event without confirmation or a game without unions."""
+    their own account), and unless the event's results are confirmed by captains."""
     if report is None or report.state != DealReport.State.PENDING or not access.token:
         return []
     event = access.table.round.event
-    if event.result_confirmation == Event.Confirmation.NONE or not adapter_for(event).has_unions:
+    if event.confirmation != Event.Confirmation.CAPTAIN:
         return []
     match = report.deal.match
     agreed = permissions.agreed_unions(report)
     url = access.url("pin", report_id=report.pk)
     return [
         {"side": side, "union": union, "agreed": union.pk in agreed, "url": url}
-        for side, union in (("A", match.union_a), ("B", match.union_b))
-        if union is not None
+        for side, union in ((side.position, side.union) for side in match.union_sides)
     ]
 
 
@@ -475,7 +474,7 @@ def report_page(request, report_id: int):
 
 
 def confirmation_mode_label(event: Event) -> str:
-    return event.get_result_confirmation_display()
+    return event.get_confirmation_display()
 
 
 # --- the deal viewer --------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     quarter = Round.objects.get(event=event, number=3)
     real = sum(
         1
-        for m in quarter.matches.select_related("union_a", "union_b")
+        for m in quarter.matches.with_sides()
         if m.union_a.club_id == m.union_b.club_id
     )
     assert quarter.quality["club_clashes"] == real == 0

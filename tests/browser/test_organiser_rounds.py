@@ -115,7 +115,7 @@ def report(b, match: Match, finish: list) -> None:
 
 def play_all(b, round_: Round, skip: set = frozenset()) -> None:
     for k, match in enumerate(
-        round_.matches.filter(union_b__isnull=False, forfeit="").order_by("table__number")
+        round_.matches.filter(table__isnull=False, forfeit="").order_by("table__number")
     ):
         if match.table.number not in skip:
             report(b, match, A_WINS if k % 2 == 0 else B_WINS)
@@ -124,7 +124,7 @@ def play_all(b, round_: Round, skip: set = frozenset()) -> None:
 def same_club_meetings(round_: Round) -> int:
     return sum(
         1
-        for m in round_.matches.filter(union_b__isnull=False).select_related("union_a", "union_b")
+        for m in round_.matches.filter(table__isnull=False).with_sides()
         if m.union_a.club_id == m.union_b.club_id
     )
 
@@ -194,14 +194,14 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
 
     # --- round 1: twelve checked in; the thirteenth arrives after publishing -----------------
     round_1 = draw(page, base, event, 1)
-    assert round_1.matches.filter(union_b__isnull=True).count() == 0  # twelve: no bye
+    assert round_1.matches.filter(table__isnull=True).count() == 0  # twelve: no bye
     shoot(browser, base, f"{manage}/rounds/1/", "round-draft", signed_in=signed_in)
     publish(page, 1)
     late = page.locator("#late-arrive")
     late.locator("select[name='union']").select_option(label=LATE)
     late.locator("button").click()
     expect(page.locator(".messages")).to_contain_text(f"{LATE} 已补入")
-    bye = round_1.matches.get(union_b__isnull=True)
+    bye = round_1.matches.get(table__isnull=True)
     assert bye.union_a.name == LATE
     expect(page.locator("#table-bye")).to_contain_text(LATE)
     assert RoundLog.objects.filter(round=round_1, action="late_change").exists()
@@ -214,14 +214,16 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     page.goto(f"{base}{manage}/rounds/2/")
     table_1 = round_2.matches.get(table__number=1)
     table_2 = round_2.matches.get(table__number=2)
+    # Read before the swap: a match's unions are its side rows, read afresh each time.
+    first, second = table_1.union_b.name, table_2.union_b.name
     swap = page.locator("#edit-swap")
-    swap.locator("select[name='first']").select_option(label=table_1.union_b.name)
-    swap.locator("select[name='second']").select_option(label=table_2.union_b.name)
+    swap.locator("select[name='first']").select_option(label=first)
+    swap.locator("select[name='second']").select_option(label=second)
     swap.locator("button").click()
     expect(page.locator(".messages")).to_contain_text("已调整：")
-    expect(page.locator("#table-1")).to_contain_text(table_2.union_b.name)
+    expect(page.locator("#table-1")).to_contain_text(second)
     expect(page.locator("#table-1")).to_contain_text("手动调整")
-    holder = round_2.matches.get(union_b__isnull=True).union_a
+    holder = round_2.matches.get(table__isnull=True).union_a
     table_3 = round_2.matches.get(table__number=3)
     newcomer = table_3.union_a
     bye_form = page.locator("#edit-bye")
@@ -267,8 +269,8 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
 
     # --- round 3: twelve left, the close page names the missing table first --------------------
     round_3 = draw(page, base, event, 3)
-    assert not round_3.entries.filter(union=leaving).exists()
-    assert round_3.matches.filter(union_b__isnull=True).count() == 0
+    assert not round_3.sides.filter(union=leaving).exists()
+    assert round_3.matches.filter(table__isnull=True).count() == 0
     publish(page, 3)
     play_all(league, round_3, skip={5})
     page.locator("#close-round").click()

@@ -188,7 +188,7 @@ def test_standings_survive_a_worker_killed_mid_recompute(
     expected = derived_state(event)
     wipe(event)
     match_ids = list(
-        Match.objects.filter(round__event=event, union_b__isnull=False).values_list("pk", flat=True)
+        Match.objects.filter(round__event=event, table__isnull=False).values_list("pk", flat=True)
     )
     match_lock(match_ids[-1])  # the worker settles the matches in this order and waits here
 

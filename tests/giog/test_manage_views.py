@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from matches.models import DealReport, Event
+from matches.models import DealReport, Event, Union
 from matches.permissions import Actor
 from matches.results import service as results
 from tests.builder import EventBuilder, giog_outcome
@@ -173,8 +173,13 @@ def test_the_organiser_table_page_shows_hands_not_unions(client, pending):
     assert "第1手" in body and "赢子" in body and "（A）" not in body
 
 
-def test_organiser_and_confirmation_pages_show_no_union_names_for_giog(client, pending):
+def test_organiser_and_confirmation_pages_show_no_unions_for_giog(client, pending):
+    """A Giog table's sides are its players: no union exists, no page speaks of sides A/B."""
     builder, match, report = pending
+    assert not Union.objects.filter(event=builder.event).exists()
+    assert [side.player_id for side in match.ordered_sides] == list(
+        match.table.seats.order_by("seat").values_list("player_id", flat=True)
+    )
     client.force_login(builder.organiser)
     for url in (
         reverse("manage:results", args=[builder.event.pk]),
@@ -182,4 +187,4 @@ def test_organiser_and_confirmation_pages_show_no_union_names_for_giog(client, p
         reverse("referee:report", args=[report.pk]),
     ):
         body = client.get(url).content.decode()
-        assert match.union_a.name not in body, url
+        assert "（A）" not in body and "1·3·5" not in body and "None" not in body, url

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from matches.draw import service as seating
 from matches.games.giog.engine.selfplay import selfplay
 from matches.kernel.reports import ResultError
-from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
+from matches.models import (
+    DealReport,
+    DealTally,
+    Event,
+    RefereeLink,
+    StandingsSnapshot,
+    TableSeat,
+    Union,
+)
 from matches.permissions import Actor
+from matches.results import forfeits
 from matches.results import service as results
 from tests.builder import EventBuilder, giog_outcome
 
@@ -194,7 +204,8 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
                     organiser_actor(giog),
                 )
         match.refresh_from_db()
-        assert match.points_a == 0  # complete
+        assert match.is_complete  # no score is written: Giog has no match result
+        assert match.points_a is None and match.score_a is None
     seating.close_round(round_)
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     assert snapshot.unfinished == 0
@@ -231,9 +242,7 @@ def test_a_hand_swap_before_publishing_reflags_the_tables(db):
     builder = EventBuilder("giog", players=8).register()
     first = builder.draw(seed=1, publish=False)
     seating.publish_round(first)
-    for match in first.matches.all():
-        match.points_a = match.points_b = 0
-        match.save()
+    first.matches.update(completed_at=timezone.now())
     seating.close_round(first)
     second = builder.draw(seed=2, publish=False)
     tables = list(second.tables.order_by("number"))
@@ -299,3 +308,39 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     again = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
     assert again == incremental
     assert DealTally.objects.filter(match__round=round_).count() == 2
+
+
+def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables(db, committed):
+    """Captain confirmation is no longer offered for Giog (no side has a captain); an event set
+    to it before works as second-referee confirmation, and its tables finish."""
+    builder = EventBuilder(
+        "giog", players=8, deals=1, confirmation=Event.Confirmation.CAPTAIN
+    ).register()
+    event = builder.event
+    assert event.result_confirmation == Event.Confirmation.CAPTAIN
+    assert event.confirmation == Event.Confirmation.REFEREE
+    round_ = builder.draw()
+    match = first_table(round_)
+    reporter = RefereeLink.objects.create(table=match.table, label="a")
+    second = RefereeLink.objects.create(table=match.table, label="b")
+    with committed():
+        report, _created = results.submit_report(
+            results.deal_for(match, 1), giog_outcome(4, FOUR), None, Actor(link=reporter)
+        )
+    assert report.state == DealReport.State.PENDING
+    with pytest.raises(ResultError):  # the reporter cannot confirm their own report
+        results.confirm_report(report, Actor(link=reporter), True)
+    with committed():
+        report = results.confirm_report(report, Actor(link=second), True)
+    assert report.state == DealReport.State.FINAL
+    match.refresh_from_db()
+    assert match.is_complete and match.points_a is None
+    assert not Union.objects.filter(event=event).exists()
+
+
+def test_a_giog_table_has_no_union_side_to_forfeit(giog):
+    match = first_table(giog.draw())
+    with pytest.raises(seating.SeatingRefused):
+        forfeits.award_forfeit(match, "A")
+    match.refresh_from_db()
+    assert match.forfeit == "" and not match.is_complete

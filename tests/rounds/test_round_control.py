@@ -25,7 +25,7 @@ def consistent(round_):
     """Every table full and every union placed once: what publishing checks, plus entries."""
     assert seating.check_round(round_) == []
     placed = [u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u]
-    assert sorted(placed) == sorted(round_.entries.values_list("union_id", flat=True))
+    assert sorted(placed) == sorted(round_.sides.values_list("union_id", flat=True))
     assert len(placed) == len(set(placed))
 
 
@@ -36,8 +36,8 @@ def edits(round_):
 def test_draft_edits_recheck_flag_and_audit(build):
     b = build(unions=5)
     round_ = seating.create_round(b.stage, seed=3)
-    bye = round_.matches.get(union_b__isnull=True)
-    seated = round_.matches.filter(union_b__isnull=False).order_by("table__number")
+    bye = round_.matches.get(table__isnull=True)
+    seated = round_.matches.filter(table__isnull=False).order_by("table__number")
     first, second = seated[0], seated[1]
     # Move: union A of table 2 goes to table 1, side B; the one there goes to table 2.
     mover, displaced = second.union_a, first.union_b
@@ -61,7 +61,7 @@ def test_draft_edits_recheck_flag_and_audit(build):
     # The bye moves to a seated union; the bye holder takes its seat.
     holder = bye.union_a
     lines = control.give_bye(round_, b.unions[0] if b.unions[0] != holder else b.unions[1])
-    new_bye = round_.matches.get(union_b__isnull=True)
+    new_bye = round_.matches.get(table__isnull=True)
     assert new_bye.union_a_id != holder.pk
     assert any("轮空：组织者指定" in reason for line in lines for reason in line["reasons"])
     consistent(round_)
@@ -118,17 +118,17 @@ def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
     checkin.undo(Registration.objects.get(union=b.unions[5]))  # missed check-in
     round_ = seating.create_round(b.stage, seed=2)  # five checked in: a bye
     seating.publish_round(round_)
-    played = round_.matches.filter(union_b__isnull=False).order_by("table__number").first()
+    played = round_.matches.filter(table__isnull=False).order_by("table__number").first()
     report = b.final(played, 1, A_BY_TWO)
     before = {
         m.pk: (m.table.number, m.union_a_id, m.union_b_id)
-        for m in round_.matches.filter(union_b__isnull=False)
+        for m in round_.matches.filter(table__isnull=False)
     }
     change = late.late_add(round_, b.unions[5])
     assert change["tables"] == [3]
     for match in round_.matches.filter(pk__in=before):
         assert (match.table.number, match.union_a_id, match.union_b_id) == before[match.pk]
-    assert not round_.matches.filter(union_b__isnull=True).exists()
+    assert not round_.matches.filter(table__isnull=True).exists()
     report.refresh_from_db()
     assert report.state == "final"  # the reported result is still there
     consistent(round_)
@@ -142,7 +142,7 @@ def test_late_arrival_without_a_bye_sits_out_and_no_table_changes(build):
     seating.publish_round(round_)
     change = late.late_add(round_, b.unions[4])
     assert change == {"tables": [], "bye": True}
-    bye = round_.matches.get(union_b__isnull=True)
+    bye = round_.matches.get(table__isnull=True)
     assert bye.union_a_id == b.unions[4].pk and bye.points_a == b.event.points_bye
     with pytest.raises(seating.SeatingRefused, match="已在本轮"):
         late.late_add(round_, b.unions[4])
@@ -241,8 +241,8 @@ def test_withdrawn_union_is_out_of_later_draws_and_its_matches_stand(build):
     seating.close_round(round_)
     assert late.withdraw_union(b.event, b.unions[0]) == 1
     following = seating.create_round(b.stage, seed=5)
-    assert b.unions[0].pk not in set(following.entries.values_list("union_id", flat=True))
-    assert following.matches.filter(union_b__isnull=True).count() == 1
+    assert b.unions[0].pk not in set(following.sides.values_list("union_id", flat=True))
+    assert following.matches.filter(table__isnull=True).count() == 1
     assert b.match(round_, 1).points_a == b.event.points_win  # still stands
     with pytest.raises(seating.SeatingRefused, match="已退赛"):
         late.withdraw_union(b.event, b.unions[0])

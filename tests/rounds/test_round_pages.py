@@ -52,14 +52,14 @@ def test_draft_page_edits_and_explains(build, organiser_client):
     page = client.get(reverse("manage:round", args=[b.event.pk, 1])).content.decode()
     assert 'id="edit-swap"' in page and 'id="edit-bye"' in page
     assert "轮空：首轮随机抽签抽中" in page  # not "last in the standings" after a shuffle
-    holder = round_.matches.get(union_b__isnull=True).union_a
+    holder = round_.matches.get(table__isnull=True).union_a
     target = next(u for u in b.unions if u != holder)
     response = client.post(
         reverse("manage:round-edit", args=[b.event.pk, 1, "bye"]), {"union": target.pk}, follow=True
     )
     text = response.content.decode()
     assert "已调整：" in text and "组织者手动调整" in text
-    assert round_.matches.get(union_b__isnull=True).union_a_id == target.pk
+    assert round_.matches.get(table__isnull=True).union_a_id == target.pk
     # Bad input: a message, never a 500.
     response = client.post(
         reverse("manage:round-edit", args=[b.event.pk, 1, "move"]),

@@ -72,8 +72,8 @@ def wipe(event):
     had never run; the results themselves stay."""
     DealTally.objects.filter(match__round__event=event).delete()
     StandingsSnapshot.objects.filter(event=event).delete()
-    Match.objects.filter(round__event=event, union_b__isnull=False).update(
-        score_a=None, score_b=None, points_a=None, points_b=None
+    Match.objects.filter(round__event=event, table__isnull=False).update(
+        score_a=None, score_b=None, points_a=None, points_b=None, completed_at=None
     )
     Deal.objects.filter(match__round__event=event).update(tributes_owed=None)
 
@@ -261,7 +261,7 @@ def test_results_of_a_match_fold_into_its_queued_settlement(
     match send no task of their own (the queued run settles the whole match); once a worker
     has claimed the run, the next result queues a new one. Nothing is lost either way."""
     b = play_event(build, random.Random(11), rounds=1, unions=2, deals=3)
-    match = Match.objects.filter(round__event=b.event, union_b__isnull=False).get()
+    match = Match.objects.filter(round__event=b.event, table__isnull=False).get()
     deals = list(Deal.objects.filter(match=match).order_by("number"))
     sent = []
     monkeypatch.setattr(
@@ -303,7 +303,7 @@ def test_a_queued_settlement_whose_match_is_settled_ends_done(build, monkeypatch
     results are not folded into a run no worker will start."""
     b = play_event(build, random.Random(12), rounds=1, unions=2, deals=2)
     standings.recompute_event(b.event.pk)
-    match = Match.objects.filter(round__event=b.event, union_b__isnull=False).get()
+    match = Match.objects.filter(round__event=b.event, table__isnull=False).get()
     deal = Deal.objects.filter(match=match).first()
     ComputationRun.objects.filter(task="settle_deal", key=f"match:{match.pk}").update(
         state=ComputationRun.State.QUEUED

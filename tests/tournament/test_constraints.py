@@ -8,13 +8,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from matches.games.registry import adapter_for
 from matches.models import (
     Deal,
     Event,
     Match,
+    MatchSide,
     Registration,
     Round,
-    RoundEntry,
     Stage,
     Table,
     TableSeat,
@@ -62,7 +63,10 @@ class f:
     @staticmethod
     def match(rnd: Round, a: Union, b: Union, number: int = 1) -> Match:
         table = Table.objects.create(round=rnd, number=number)
-        return Match.objects.create(round=rnd, table=table, union_a=a, union_b=b)
+        match = Match.objects.create(round=rnd, table=table)
+        MatchSide.objects.create(round=rnd, match=match, union=a, position="A")
+        MatchSide.objects.create(round=rnd, match=match, union=b, position="B")
+        return match
 
 
 def refused(create):
@@ -254,37 +258,45 @@ def test_a_union_cannot_play_itself(ev, two_unions):
     refused(lambda: f.match(rnd, a, a))
 
 
-def test_a_bye_has_no_table_and_a_match_has_one(ev, two_unions):
-    a, b = two_unions
+def test_a_side_is_a_union_or_a_player(ev, two_unions):
+    a, _ = two_unions
     rnd = f.round_(ev)
-    table = Table.objects.create(round=rnd, number=1)
-    refused(lambda: Match.objects.create(round=rnd, table=table, union_a=a))
-    refused(lambda: Match.objects.create(round=rnd, union_a=a, union_b=b))
-    Match.objects.create(round=rnd, union_a=a)  # a bye
+    bye = Match.objects.create(round=rnd)  # a bye: one side, no table
+    refused(lambda: MatchSide.objects.create(round=rnd, match=bye, position="bye"))
+    MatchSide.objects.create(round=rnd, match=bye, union=a, position="bye")
+    assert bye.is_bye and bye.union_a == a and bye.union_b is None
+
+
+def test_a_player_has_one_side_per_round(ev):
+    rnd = f.round_(ev)
+    player = Player.objects.create(name="独行")
+    first = Match.objects.create(round=rnd, table=Table.objects.create(round=rnd, number=1))
+    second = Match.objects.create(round=rnd, table=Table.objects.create(round=rnd, number=2))
+    MatchSide.objects.create(round=rnd, match=first, player=player, position="1")
+    refused(lambda: MatchSide.objects.create(round=rnd, match=second, player=player, position="1"))
 
 
 def test_one_match_per_table(ev, two_unions):
-    a, b = two_unions
     rnd = f.round_(ev)
-    m = f.match(rnd, a, b)
-    refused(lambda: Match.objects.create(round=rnd, table=m.table, union_a=b, union_b=a))
+    m = f.match(rnd, *two_unions)
+    refused(lambda: Match.objects.create(round=rnd, table=m.table))
 
 
 def test_a_union_is_paired_once_per_round(ev, two_unions):
     a, b = two_unions
     c, d = f.union(ev, "丙"), f.union(ev, "丁")
     rnd = f.round_(ev)
-    m1, m2 = f.match(rnd, a, b, 1), f.match(rnd, c, d, 2)
-    RoundEntry.objects.create(round=rnd, match=m1, union=a, side="A")
-    refused(lambda: RoundEntry.objects.create(round=rnd, match=m2, union=a, side="B"))
+    f.match(rnd, a, b, 1)
+    m2 = f.match(rnd, c, d, 2)
+    refused(lambda: MatchSide.objects.create(round=rnd, match=m2, union=a, position="bye"))
 
 
 def test_two_unions_cannot_take_one_side_of_a_match(ev, two_unions):
     a, b = two_unions
     rnd = f.round_(ev)
+    c = f.union(ev, "丙")
     m = f.match(rnd, a, b)
-    RoundEntry.objects.create(round=rnd, match=m, union=a, side="A")
-    refused(lambda: RoundEntry.objects.create(round=rnd, match=m, union=b, side="A"))
+    refused(lambda: MatchSide.objects.create(round=rnd, match=m, union=c, position="A"))
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -310,11 +322,15 @@ def test_seats_are_numbered_one_to_six(seated):
 
 
 def test_union_a_sits_on_odd_seats_and_union_b_on_even(seated):
-    _, table, a, b = seated
-    refused(lambda: seat(table, 2, "A", a))
-    refused(lambda: seat(table, 3, "B", b))
+    """Gou Ji's R1 is the game's rule, checked by its adapter before a round is published."""
+    rnd, table, a, b = seated
     seat(table, 3, "A", a)
     seat(table, 4, "B", b)
+    match = Match.objects.with_sides().get(table=table)
+    assert adapter_for(rnd.event).seat_problems(match, list(table.seats.all())) == []
+    seat(table, 2, "A", a)
+    problems = adapter_for(rnd.event).seat_problems(match, list(table.seats.all()))
+    assert problems == ["第 1 桌联邦与座位不符"]
 
 
 def test_two_players_cannot_share_a_seat(seated):

@@ -66,7 +66,7 @@ def test_late_entry_and_withdrawal_between_rounds(swiss_event):
     with pytest.raises(entries.RegistrationRefused):
         entries.check_in(leaving)
     round4 = seating.create_round(swiss_event.stages.get(), seed=1)
-    unions = set(round4.entries.values_list("union_id", flat=True))
+    unions = set(round4.sides.values_list("union_id", flat=True))
     assert late.union_id in unions and leaving.union_id not in unions
     # While round 4 is a draft an entry is taken for round 5 (issue 25: a redraw may take it
     # into round 4); a withdrawal still waits for the draft to be redrawn or published.

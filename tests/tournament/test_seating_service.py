@@ -6,12 +6,13 @@ from collections import Counter
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from matches.draw import breaks, history
 from matches.draw import service as seating
 from matches.draw.generator import types as flags
 from matches.events import registration
-from matches.models import Event, Match, Round, RoundEntry, RoundLog, Stage, TableSeat, Union
+from matches.models import Event, Match, MatchSide, Round, RoundLog, Stage, TableSeat, Union
 
 pytestmark = pytest.mark.django_db
 
@@ -98,10 +99,10 @@ def test_a_swap_into_a_rematch_is_flagged(swiss_event):
     first = round4.matches.order_by("table__number").first()
     # Find a union that `first.union_a` has already met, and put it opposite.
     met = (
-        RoundEntry.objects.filter(
+        MatchSide.objects.filter(
             round__number__lt=4,
             round__event=swiss_event,
-            match__in=Match.objects.filter(union_a=first.union_a),
+            match__in=Match.objects.involving(first.union_a),
         )
         .exclude(union=first.union_a)
         .first()
@@ -121,13 +122,13 @@ def test_a_swap_into_a_rematch_is_flagged(swiss_event):
 def test_odd_field_gives_a_bye_worth_a_win(build):
     event = build(unions=13, deals=1, confirmation=NONE).play_rounds(2, seed=9).event
     for r in event.rounds.all():
-        bye = r.matches.get(union_b__isnull=True)
+        bye = r.matches.get(table__isnull=True)
         assert bye.table is None and bye.points_a == event.points_bye
         assert flags.BYE in bye.flags
-        assert r.entries.filter(side="bye").count() == 1
+        assert r.sides.filter(position="bye").count() == 1
         bye_line = [line for line in seating.explain_round(r) if line["table"] is None]
         assert bye_line and "轮空" in bye_line[0]["reasons"][0]
-    takers = [r.matches.get(union_b__isnull=True).union_a_id for r in event.rounds.all()]
+    takers = [r.matches.get(table__isnull=True).union_a_id for r in event.rounds.all()]
     assert len(set(takers)) == 2
 
 
@@ -151,7 +152,7 @@ def test_withdrawals_and_late_entries_between_rounds(swiss_event):
     late_union = late.union
     assert late.joins_round == 4
     round4 = seating.create_round(swiss_event.stages.get(), seed=10)
-    in_round = set(round4.entries.values_list("union_id", flat=True))
+    in_round = set(round4.sides.values_list("union_id", flat=True))
     assert leaving.union_id not in in_round
     assert late_union.pk in in_round
     assert len(in_round) == 12
@@ -193,7 +194,7 @@ def test_a_tied_knockout_match_on_record_is_refused_by_the_next_draw(swiss):
         swiss.final(m, 1, A_BY_TWO)
     swiss.close(semi)
     # Written around the results service on purpose: the corrupt row this test is about.
-    semi.matches.update(points_a=1, points_b=1)
+    semi.matches.update(points_a=1, points_b=1, completed_at=timezone.now())
     with pytest.raises(seating.SeatingRefused, match="加赛"):
         seating.create_round(knockout, seed=2)
 

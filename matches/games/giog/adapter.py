@@ -28,7 +28,7 @@ class GiogAdapter(GameAdapter):
     name = "giog"
     label = gettext_lazy("Giog")
     engine = GiogGame()
-    has_unions = False
+    sides_have_captains = False  # a side is one player: no captain to confirm
     entry_types = ("individual",)
     deals_follow_on = False
     has_deal_viewer = True

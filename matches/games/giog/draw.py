@@ -1,9 +1,8 @@
 """Giog rounds: read who met whom, ask `matches.games.giog.seating`, write the tables.
 
-The rows are the individual draw's (`matches.kernel.draw_rows.write_individual_tables`): per table a Table, a
-Match between two drawn seat groups (odd and even seats), RoundEntries and TableSeats, so that
-result entry, referee links and the public pages work unchanged. Giog has no sides: the groups
-only satisfy the model (docs/giog.md, "Giog tournaments").
+Per table a Table, a Match with one side per seated player (`MatchSide.player`) and the
+TableSeats (`matches.kernel.draw_rows.write_player_tables`); no unions are written: Giog has no teams
+(docs/giog.md, "Giog tournaments").
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from collections import defaultdict
 
 from matches.draw.generator import types as flags
 from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
-from matches.kernel.draw_rows import jsonable, write_individual_tables
+from matches.kernel.draw_rows import jsonable, write_player_tables
 from matches.models import Match, Round, TableSeat
 
 
@@ -49,7 +48,7 @@ def players(event, round_number: int, field: list) -> dict:
 
 def draw_round(round_: Round, field: list) -> None:
     draw = draw_giog(players(round_.event, round_.number, field).values(), seed=round_.seed)
-    write_individual_tables(round_, draw.tables)
+    write_player_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "method": "giog", "sitting_out": []}
     round_.save(update_fields=["quality"])
 

@@ -102,7 +102,7 @@ def table_json(row: dict, visible: bool) -> dict:
     if visible:
         by_seat = {s.seat: s for s in row["seats"]}
         entry["result"] = {
-            "complete": match.points_a is not None,
+            "complete": match.is_complete,
             "hands": [
                 {
                     "number": t.deal.number,

@@ -38,8 +38,7 @@ class GiogPlayer:
     met: Mapping = field(default_factory=dict)  # other player id -> rounds at one table so far
 
 
-# A Giog table is stored like an individual Gou Ji table: two drawn seat groups (odd and even
-# seats). Giog has no sides and nothing is scored by them (docs/giog.md, "Giog tournaments").
+# A drawn Giog table: its players in seat order (the draw writes one side per player).
 GiogTable = TableDraw
 GiogDraw = IndividualDraw  # nobody sits out of a Giog round: sitting_out stays empty
 

@@ -3,7 +3,8 @@
 Called by `matches.standings.service` for Giog events (the Celery tasks and the
 `deal_result_changed` signal are the same as for Gou Ji). A hand's `DealTally` row holds:
 `finish` = the places, seats grouped best first (G11, beheaded last, G12); `points` = pieces won
-per seat, seat 1 first; `burners` = the beheaded seats; `score_a`/`score_b` = 0 (no sides).
+per seat, seat 1 first; `burners` = the beheaded seats; `score_a`/`score_b` = 0 (no union
+sides). A table is complete (`Match.completed_at`) when every hand has its final result.
 
 Ranking (docs/giog.md): total place points, then pieces won, then first places, then fewer
 beheadings; players equal on all four share a rank.
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from matches.games.giog.engine.outcome import points_for_places
-from matches.kernel.match_result import final_reports
+from matches.kernel.match_result import final_reports, store_match_result
 from matches.models import DealTally, Match, Registration, TableSeat
 
 
@@ -63,16 +64,8 @@ def settle_match(match: Match) -> Match:
             tally.save()
     regular = [d for d in deals if d.number <= event.deals_per_match]
     done = all(d.pk in tallies for d in regular)
-    # Giog has no match result: 0/0 only marks the table complete (close_round, "unfinished").
-    values = (
-        {"score_a": 0, "score_b": 0, "points_a": 0, "points_b": 0}
-        if done
-        else {"score_a": None, "score_b": None, "points_a": None, "points_b": None}
-    )
-    if any(getattr(match, k) != v for k, v in values.items()):
-        Match.objects.filter(pk=match.pk).update(**values)
-        for k, v in values.items():
-            setattr(match, k, v)
+    # Giog has no match result: the table is complete when every hand has its final result.
+    store_match_result(match, {}, complete=done)
     return match
 
 

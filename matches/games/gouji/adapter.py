@@ -28,7 +28,6 @@ class GoujiAdapter(GameAdapter):
     name = "gouji"
     label = gettext_lazy("够级")
     engine = GoujiGame()
-    has_unions = True
     entry_types = ("team", "individual")
     deals_follow_on = True
     has_deal_viewer = True
@@ -92,6 +91,17 @@ class GoujiAdapter(GameAdapter):
 
     def table_is_full(self, seat_numbers: list[int]) -> bool:
         return list(seat_numbers) == [1, 2, 3, 4, 5, 6]
+
+    def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:
+        """R1: side A's union on seats 1-3-5, side B's on 2-4-6, each seat of its side's
+        union (the draw, swaps and hand pairings are checked with it before publishing)."""
+        for seat in seats:
+            side = "A" if seat.seat % 2 else "B"
+            expected = match.union_a_id if side == "A" else match.union_b_id
+            if seat.side != side or seat.union_id != expected:
+                number = match.table.number if match.table is not None else "?"
+                return [_("第 %(n)s 桌联邦与座位不符") % {"n": number}]
+        return []
 
     def public_table(
         self, event: Event, round_: Round, match: Match | None, read: PublicTable

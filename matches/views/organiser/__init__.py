@@ -50,8 +50,9 @@ def _round(event: Event, number: int) -> Round:
 def table_progress(round_: Round) -> list[dict]:
     """Each table of a round with its state (`selectors.table_states`) and report counts."""
     matches = list(
-        round_.matches.filter(union_b__isnull=False)
-        .select_related("round__event", "table", "union_a", "union_b")
+        round_.matches.played()
+        .with_sides()
+        .select_related("round__event", "table")
         .order_by("table__number")
     )
     states = selectors.table_states(matches)

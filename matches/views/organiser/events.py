@@ -49,6 +49,7 @@ def _step_form(step: str, request, data=None, stored=None):
     if step == "format":
         return FormatForm(
             data,
+            game=(stored.get("basics") or {}).get("game", default_game()),
             initial=stored.get("format")
             or {
                 "stage1_format": "swiss",
@@ -149,7 +150,9 @@ def _already_made(request) -> Event | None:
 def _create(request, settings_form):
     stored = _stored(request)
     basics = BasicsForm(stored.get("basics"))
-    layout = FormatForm(stored.get("format"))
+    layout = FormatForm(
+        stored.get("format"), game=(stored.get("basics") or {}).get("game", default_game())
+    )
     if not basics.is_valid():
         return _render_step(request, "basics", basics, status=400)
     if not layout.is_valid():

@@ -84,8 +84,8 @@ def round_page(request, event_id: int, number: int):
     by_match = {line["match"]: line for line in explain}
     progress = {row["match"].pk: row for row in table_progress(round_)}
     tables = []
-    for match in round_.matches.select_related("table", "union_a", "union_b").order_by(
-        "table__number", "id"
+    for match in (
+        round_.matches.with_sides().select_related("table").order_by("table__number", "id")
     ):
         line = by_match.get(match.pk, {})
         tables.append(
@@ -104,7 +104,7 @@ def round_page(request, event_id: int, number: int):
                 "progress": progress.get(match.pk),
             }
         )
-    placed = {u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u}
+    placed = set(round_.sides.filter(union__isnull=False).values_list("union_id", flat=True))
     registered = list(
         Registration.objects.filter(event=event, union__isnull=False)
         .select_related("union")
@@ -292,9 +292,7 @@ def close_page(request, event_id: int, number: int):
     progress = {row["match"].table.number: row for row in table_progress(round_)}
     rows = []
     for table_number in missing:
-        match = round_.matches.select_related("table", "union_a", "union_b").get(
-            table__number=table_number
-        )
+        match = round_.matches.with_sides().select_related("table").get(table__number=table_number)
         links = [
             {
                 "link": link,

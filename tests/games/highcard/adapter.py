@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from matches.draw.generator.individual import TableDraw
 from matches.games.adapter import GameAdapter
-from matches.kernel.draw_rows import write_individual_tables
+from matches.kernel.draw_rows import write_player_tables
 from matches.kernel.match_result import final_reports, write_match_result
 from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
@@ -77,7 +77,7 @@ class HighCardAdapter(GameAdapter):
     name = "highcard"
     label = "High card"
     engine = HighCardGame()
-    has_unions = False
+    sides_have_captains = False
     entry_types = ("individual",)
     deals_follow_on = False
     site_title = "High card"
@@ -156,7 +156,7 @@ class HighCardAdapter(GameAdapter):
     def draw_round(self, round_, field):
         players = [r.player_id for r in field]
         tables = [TableDraw(seats=players[k : k + 2]) for k in range(0, len(players) - 1, 2)]
-        write_individual_tables(round_, tables)
+        write_player_tables(round_, tables)
         round_.quality = {"method": "highcard"}
         round_.save(update_fields=["quality"])
 
