@@ -111,7 +111,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     expect(page.locator("tr[data-round='1']")).to_contain_text("草稿")
     expect(page.locator("tr[data-round='1']")).to_contain_text("瑞士制")
     first = Round.objects.get(event=event, number=1)
-    assert first.stage == cup.stage and first.entries.count() == len(NAMES)
+    assert first.stage == cup.stage and first.sides.count() == len(NAMES)
 
     # 1. The draft is deleted, behind a confirmation page, and drawn again.
     page.locator("[data-delete-draft='1']").click()
@@ -153,7 +153,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     expect(page.locator("body")).to_contain_text(f"已排入本轮：{LATE}")
     expect(page.locator("#late-arrivals")).to_have_count(0)
     first = Round.objects.get(event=event, number=1)
-    assert first.entries.filter(union__name=LATE).exists()
+    assert first.sides.filter(union__name=LATE).exists()
 
     # 2. Round 1 is published, played, closed, reopened with a reason, and closed again.
     page.locator("#publish-round").click()

@@ -57,7 +57,7 @@ def test_the_draw_defaults_to_the_first_unfinished_stage(client, build):
     client.post(reverse("manage:draw", args=[b.event.pk]), {"stage": str(b.stage.pk)})
     client.post(reverse("manage:round-action", args=[b.event.pk, 1, "redraw"]))
     round_ = b.event.rounds.get(number=1)
-    assert round_.stage == b.stage and round_.entries.count() == 10
+    assert round_.stage == b.stage and round_.sides.count() == 10
     # Without a stage posted (an old form, a script): the same stage.
     undo.delete_draft(round_)
     client.post(reverse("manage:draw", args=[b.event.pk]))
@@ -80,7 +80,7 @@ def test_a_knockout_waits_for_its_break(client, build):
     # Once confirmed, the knockout draws its eight (the break's stage, whichever it is).
     stage = breaks.confirm_break(b.event, 8)
     round_ = seating.create_round(stage)
-    assert round_.entries.count() == 8
+    assert round_.sides.count() == 8
 
 
 def test_a_draft_is_deleted_by_an_assistant_and_logged(client, build):
@@ -148,7 +148,7 @@ def test_a_union_arriving_during_a_draft_is_named_and_taken_in_by_the_redraw(cli
     )
     assert "已排入本轮：迟到联邦" in response.content.decode()
     draft.refresh_from_db()
-    assert draft.entries.filter(union=late.union).exists() and draft.entries.count() == 7
+    assert draft.sides.filter(union=late.union).exists() and draft.sides.count() == 7
     assert checkin.missing_from_draft(draft) == []
     log = RoundLog.objects.filter(round=draft, action=RoundLog.Action.REDRAW).get()
     assert log.details["admitted"] == [late.pk]
@@ -159,11 +159,11 @@ def test_a_union_checked_in_after_the_draft_is_missing_by_name(build):
     absent = b.event.registrations.get(union=b.unions[4])
     checkin.undo(absent)
     draft = seating.create_round(b.stage, seed=1)
-    assert not draft.entries.filter(union=b.unions[4]).exists()
+    assert not draft.sides.filter(union=b.unions[4]).exists()
     checkin.check_in(absent)
     assert [str(r.entrant) for r in checkin.missing_from_draft(draft)] == [b.unions[4].name]
     seating.redraw_round(draft)
-    assert draft.entries.filter(union=b.unions[4]).exists()
+    assert draft.sides.filter(union=b.unions[4]).exists()
 
 
 def test_a_union_arriving_during_a_running_round_joins_the_next(build):
@@ -174,7 +174,7 @@ def test_a_union_arriving_during_a_running_round_joins_the_next(build):
     checkin.check_in(late)
     b.report_all().close()
     round_2 = seating.create_round(b.stage, seed=3)
-    assert round_2.entries.filter(union=late.union).exists()
+    assert round_2.sides.filter(union=late.union).exists()
 
 
 def test_publishing_without_the_redraw_keeps_the_late_entry_for_the_next_round(build):
