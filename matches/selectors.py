@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from matches.events import live
+from matches import visibility
 from matches.models import Deal, DealReport, DealTally, Match, TableSeat
 from matches.models.round import SIDE_A
 
@@ -78,7 +78,7 @@ def player_seats(event, player) -> list[TableSeat]:
     """A player's seats in the event's visible rounds, first round first."""
     return list(
         TableSeat.objects.filter(
-            round__event=event, player=player, round__in=live.visible_rounds(event)
+            round__event=event, player=player, round__in=visibility.visible_rounds(event)
         )
         .select_related("round", "table", "union")
         .order_by("round__number")

@@ -8,7 +8,7 @@ from fractions import Fraction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from matches import selectors
+from matches import selectors, visibility
 from matches.games.giog.engine.outcome import points_for_places
 from matches.games.giog.standings import format_points, numbered, points_table
 from matches.models import TableSeat
@@ -62,7 +62,7 @@ def player(event, player, seats: list) -> tuple[str, dict]:
     rows, totals = [], {"points": 0, "pieces": 0, "hands": 0}
     total = Fraction(0)
     for seat in seats:
-        visible = selectors.live.results_visible(seat.round)
+        visible = visibility.results_visible(seat.round)
         hands = []
         if visible:
             for tally in selectors.seat_tallies(seat):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from matches import selectors
+from matches import selectors, visibility
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
 
@@ -74,7 +74,7 @@ def player(event, player, seats: list) -> tuple[str, dict]:
     rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
     place_points = RuleSet.from_json(event.rules).place_points
     for seat in seats:
-        visible = selectors.live.results_visible(seat.round)
+        visible = visibility.results_visible(seat.round)
         places, opened = [], 0
         if visible:
             for tally in selectors.seat_tallies(seat):
