@@ -269,3 +269,17 @@ def test_an_assistant_cannot_change_round_settings_or_end_the_event(world):
     assert world["clients"]["organiser"].post(url, {"conclude": "1"}).status_code == 302
     b.event.refresh_from_db()
     assert b.event.concluded_at is not None
+
+
+def test_an_assistant_is_shown_no_link_to_the_organiser_s_pages(world):
+    """The dashboard offers what its reader may do: no way in that ends in a refusal."""
+    e = world["e"]
+    links = [
+        reverse(name, args=[e])
+        for name in ("manage:settings", "manage:staff", "manage:round-settings")
+    ] + [reverse("manage:toggle-published", args=[e])]
+    dashboard = reverse("manage:dashboard", args=[e])
+    page = world["clients"]["assistant"].get(dashboard).content.decode()
+    assert not [url for url in links if f'"{url}"' in page]
+    page = world["clients"]["organiser"].get(dashboard).content.decode()
+    assert all(f'"{url}"' in page for url in links)
