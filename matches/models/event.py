@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.registry import adapter_for, default_game, game_choices
 
-#: tie-breaks an event may order (matches/standings/ranking.py computes them).
+#: tie-breaks an event may order (matches/standings/ranking.py ranks unions by them).
 TIE_BREAKS = (
     "match_points",  # 场分 / match points
     "score_difference",  # deal-score difference over all matches

@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("events/<int:event_id>/withdraw/", rounds.withdraw, name="withdraw"),
     path("events/<int:event_id>/break/", rounds.break_page, name="break"),
+    path("events/<int:event_id>/bracket/", rounds.bracket_page, name="bracket"),
     path("events/<int:event_id>/round-settings/", rounds.round_settings, name="round-settings"),
     path(
         "events/<int:event_id>/rounds/<int:number>/<str:action>/",

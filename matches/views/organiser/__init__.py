@@ -21,7 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import selectors, tasks
+from matches import selectors, signals
 from matches.draw import printing
 from matches.draw import service as seating
 from matches.events import checkin as checkin_service
@@ -183,13 +183,6 @@ def round_action(request, event_id: int, number: int, action: str):
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
-    if action in ("publish", "close"):
-        tasks.enqueue(
-            tasks.update_standings,
-            event.pk,
-            "standings",
-            {"event_id": event.pk, "from_round": number},
-        )
     labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
     return _back(event, request)
@@ -210,7 +203,7 @@ def toggle_published(request, event_id: int):
 @require_POST
 def recompute(request, event_id: int):
     event = managed_event(request, event_id)
-    tasks.enqueue(tasks.recompute_event, event.pk, "event", {"event_id": event.pk})
+    signals.request_recompute(event.pk)  # the computation side queues it (matches/receivers.py)
     messages.success(request, _("已安排全部重算"))
     return _back(event)
 
