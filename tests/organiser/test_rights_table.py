@@ -61,6 +61,7 @@ RIGHTS = {
     "table-action": (STAFF, 405, 302),
     "withdraw": (STAFF, 405, 302),
     "break": (STAFF, 200, 400),
+    "bracket": (STAFF, 200, None),
     "round-action": (STAFF, 405, 302),
     "table-cards": (STAFF, 200, None),
     "pairings-pdf": (STAFF, 200, None),
