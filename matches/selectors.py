@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from matches.events import live
+from matches import visibility
 from matches.games.adapter import PlayedSeat, PublicTable
 from matches.models import Deal, DealReport, DealTally, Match, TableSeat
 from matches.models.round import SIDE_A
@@ -79,7 +79,7 @@ def player_seats(event, player) -> list[TableSeat]:
     """A player's seats in the event's visible rounds, first round first."""
     return list(
         TableSeat.objects.filter(
-            round__event=event, player=player, round__in=live.visible_rounds(event)
+            round__event=event, player=player, round__in=visibility.visible_rounds(event)
         )
         .select_related("round", "table", "union")
         .order_by("round__number")
@@ -112,7 +112,7 @@ def played_seats(seats: list[TableSeat]) -> list[PlayedSeat]:
     for the game's `public_player`."""
     played = []
     for seat in seats:
-        visible = live.results_visible(seat.round)
+        visible = visibility.results_visible(seat.round)
         played.append(PlayedSeat(seat, visible, seat_tallies(seat) if visible else []))
     return played
 

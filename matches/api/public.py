@@ -1,6 +1,6 @@
 """Public read API: published events, their visible rounds, pairings and standings.
 
-Same visibility as the public pages (`matches.events.live`): unpublished events do not exist
+Same visibility as the public pages (`matches.visibility`): unpublished events do not exist
 here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
 ETag, so a poller gets 304 while nothing changes.
 """
@@ -19,7 +19,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import selectors
+from matches import selectors, visibility
 from matches.events import live
 from matches.front_cache import front_cacheable
 
@@ -42,9 +42,9 @@ def _etag(request, event_id=None, *args, params: str = "", **kwargs):
     """The ETag of an answer: the event's public stamp and the query parameters the endpoint
     reads (`params`), never the raw query string (`?z=<random>` would bypass every cache)."""
     if event_id is None:
-        stamp = repr(list(live.public_events().order_by("pk").values_list(*EVENT_FIELDS)))
+        stamp = repr(list(visibility.public_events().order_by("pk").values_list(*EVENT_FIELDS)))
         return "events-" + hashlib.sha1(stamp.encode()).hexdigest()[:16]
-    event = live.public_events().filter(pk=event_id).first()
+    event = visibility.public_events().filter(pk=event_id).first()
     return f"api-{live.event_version(event)}-{params}" if event else None
 
 
@@ -56,7 +56,7 @@ def _standings_etag(request, event_id=None, *args, **kwargs):
 
 def _event(event_id: int):
     try:
-        return live.public_event_or_404(event_id)
+        return visibility.public_event_or_404(event_id)
     except Http404:
         raise NotFound("no such event")
 
@@ -89,7 +89,7 @@ def _round_json(round_) -> dict:
         "stage_format": round_.stage.format,
         "state": round_.state,
         "silent": round_.silent,
-        "results_visible": live.results_visible(round_),
+        "results_visible": visibility.results_visible(round_),
     }
 
 
@@ -105,7 +105,7 @@ def _round_json(round_) -> dict:
 @authentication_classes([])
 @permission_classes([AllowAny])
 def events(request):
-    return _cache(Response({"events": [_event_json(e) for e in live.public_events()]}))
+    return _cache(Response({"events": [_event_json(e) for e in visibility.public_events()]}))
 
 
 @front_cacheable
@@ -123,7 +123,10 @@ def event_detail(request, event_id: int):
     event = _event(event_id)
     return _cache(
         Response(
-            {**_event_json(event), "rounds": [_round_json(r) for r in live.visible_rounds(event)]}
+            {
+                **_event_json(event),
+                "rounds": [_round_json(r) for r in visibility.visible_rounds(event)],
+            }
         )
     )
 
@@ -141,7 +144,7 @@ def event_detail(request, event_id: int):
 @permission_classes([AllowAny])
 def rounds(request, event_id: int):
     event = _event(event_id)
-    return _cache(Response({"rounds": [_round_json(r) for r in live.visible_rounds(event)]}))
+    return _cache(Response({"rounds": [_round_json(r) for r in visibility.visible_rounds(event)]}))
 
 
 @front_cacheable
@@ -158,10 +161,10 @@ def rounds(request, event_id: int):
 def pairings(request, event_id: int, number: int):
     event = _event(event_id)
     try:
-        round_ = live.visible_round_or_404(event, number)
+        round_ = visibility.visible_round_or_404(event, number)
     except Http404:
         raise NotFound("no such round")
-    visible = live.results_visible(round_)
+    visible = visibility.results_visible(round_)
     rows = selectors.round_tables(round_, visible)
     tables = [event.adapter.public_table_json(row, visible) for row in rows]
     for row, entry in zip(rows, tables):
@@ -202,7 +205,9 @@ def standings(request, event_id: int):
         round_number.isascii() and round_number.isdigit() and len(round_number) <= 9
     ):
         raise NotFound("no such round")
-    snapshot = live.public_snapshot(event, kind, scope, int(round_number) if round_number else None)
+    snapshot = visibility.public_snapshot(
+        event, kind, scope, int(round_number) if round_number else None
+    )
     if snapshot is None:
         return _cache(
             Response(

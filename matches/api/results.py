@@ -22,14 +22,14 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import permissions, ratelimit, selectors
+from matches import permissions, ratelimit, selectors, visibility
 from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
-from matches.permissions import Actor, can_manage_event
+from matches.permissions import Actor, can_run_event
 from matches.results import service as results
 from matches.results.messages import localized
 
@@ -176,10 +176,12 @@ def is_participant(actor: Actor, table: Table) -> bool:
 
 
 def table_json(table: Table, actor: Actor) -> dict:
+    """The table as this actor may read it: everything for the table's own people, otherwise
+    what the release settings let the public see (`matches.visibility`)."""
     round_ = table.round
     match = getattr(table, "match", None)
     participant = is_participant(actor, table)
-    show_results = participant or not round_.silent
+    show_results = participant or visibility.table_visibility(table) == "results"
     state = selectors.table_state(table) if show_results else None
     data = {
         "table": {"id": table.pk, "number": table.number},
@@ -216,7 +218,7 @@ def table_json(table: Table, actor: Actor) -> dict:
     union_sides = {side.position: side.union.name for side in match.union_sides}
     data["unions"] = {"A": union_sides.get("A"), "B": union_sides.get("B")} if union_sides else None
     if not show_results:
-        return data  # not even the current deal: it tells a silent round's progress
+        return data  # not even the current deal: it tells a held round's progress
     current = results.current_deal_number(match)
     data["current_deal"] = current
     adapter = round_.event.adapter
@@ -257,11 +259,12 @@ def _visible_table(table_id: int, actor: Actor) -> Table:
             status_code=404,
         )
     if table.round.state == Round.State.DRAFT and not (
-        actor.is_authenticated and can_manage_event(actor.user, table.round.event)
+        actor.is_authenticated and can_run_event(actor.user, table.round.event)
     ):
         raise _not_found("table")  # a draft round is not published data
-    if not table.round.event.published and not is_participant(actor, table):
-        raise _not_found("table")  # an unpublished event: only the table's own people
+    if visibility.table_visibility(table) == "none" and not is_participant(actor, table):
+        # An unpublished event or a held draw: only the table's own people.
+        raise _not_found("table")
     match = getattr(table, "match", None)
     if match is not None:
         match.round = table.round  # the same row, already loaded: no query for match.round
@@ -384,13 +387,8 @@ def report_detail(request, report_id: int):
     report = _report(report_id)
     table = report.deal.match.table
     participant = table is not None and is_participant(actor, table)
-    round_ = report.deal.match.round
-    public = (
-        report.is_final
-        and round_.state != Round.State.DRAFT
-        and not round_.silent
-        and round_.event.published
-    )
+    # Anyone else reads a final report once the round's results are public.
+    public = report.is_final and visibility.results_visible(report.deal.match.round)
     if not (participant or public):
         raise _not_found("report")
     return Response({"report": report_json(report, full=participant)})

@@ -7,8 +7,8 @@ not drawn yet shows the winners known so far advancing into their places. A matc
 its result is final and not level (a level knockout match gets extra deals at settlement).
 
 What a reader may see is decided by the caller: `build` takes the rounds to show and a
-`results_shown(round)` test (the public pages pass `live.visible_rounds` and
-`live.results_visible`, the organiser every round and always True).
+`results_shown(round)` test (the public pages pass `visibility.visible_rounds` and
+`visibility.results_visible`, the organiser every round and always True).
 """
 
 from __future__ import annotations

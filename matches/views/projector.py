@@ -1,13 +1,13 @@
 """The hall's projector: a full-screen page per round (pairings by union name A→Z with table
 numbers) and one for the standings, paging themselves. No sign-in: they show what the public
-pages show, under the same release settings (`matches.events.live`)."""
+pages show, under the same release settings (`matches.visibility`)."""
 
 from __future__ import annotations
 
 from django.shortcuts import render
 
+from matches import visibility
 from matches.draw.listing import by_name
-from matches.events import live
 from matches.front_cache import front_cacheable
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
@@ -23,8 +23,8 @@ def _seconds(request) -> int:
 
 @front_cacheable
 def round_projector(request, event_id: int, number: int):
-    event = live.public_event_or_404(event_id)
-    round_ = live.visible_round_or_404(event, number)
+    event = visibility.public_event_or_404(event_id)
+    round_ = visibility.visible_round_or_404(event, number)
     return render(
         request,
         "public/projector_round.html",
@@ -34,7 +34,7 @@ def round_projector(request, event_id: int, number: int):
 
 @front_cacheable
 def standings_projector(request, event_id: int):
-    event = live.public_event_or_404(event_id)
+    event = visibility.public_event_or_404(event_id)
     kind = "unions" if event.is_team else "players"
     return render(
         request,
@@ -42,7 +42,7 @@ def standings_projector(request, event_id: int):
         {
             "event": event,
             "kind": kind,
-            "snapshot": live.public_snapshot(event, kind),
+            "snapshot": visibility.public_snapshot(event, kind),
             "seconds": _seconds(request),
         },
     )

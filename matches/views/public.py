@@ -23,7 +23,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
-from matches import selectors
+from matches import selectors, visibility
 from matches.draw import bracket, breaks
 from matches.events import live
 from matches.front_cache import front_cacheable
@@ -62,7 +62,7 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
     page or htmx fragment, and the query parameters the view reads (`params(request)`)."""
 
     def etag_func(request, event_id, *args, **kwargs):
-        event = live.public_events().filter(pk=event_id).first()
+        event = visibility.public_events().filter(pk=event_id).first()
         if event is None:
             return None
         fragment = "hx" if request.headers.get("HX-Request") else "page"
@@ -168,7 +168,7 @@ def _public_event(request, event_id: int):
     event = getattr(request, "public_event", None)
     if event is not None and event.pk == event_id:
         return event
-    return live.public_event_or_404(event_id)
+    return visibility.public_event_or_404(event_id)
 
 
 def _is_live(event) -> bool:
@@ -187,7 +187,7 @@ def _is_live(event) -> bool:
 
 @front_cacheable
 def home(request):
-    events = live.public_events().order_by("-start_date", "name")
+    events = visibility.public_events().order_by("-start_date", "name")
     return render(request, "home.html", {"events": events})
 
 
@@ -196,8 +196,8 @@ def home(request):
 @shared_cache
 def event_page(request, event_id: int):
     event = _public_event(request, event_id)
-    rounds = list(live.visible_rounds(event))
-    snapshot = live.public_snapshot(event, "unions" if event.is_team else "players")
+    rounds = list(visibility.visible_rounds(event))
+    snapshot = visibility.public_snapshot(event, "unions" if event.is_team else "players")
     context = {
         "event": event,
         "rounds": rounds,
@@ -215,12 +215,12 @@ def event_page(request, event_id: int):
 @shared_cache
 def round_page(request, event_id: int, number: int):
     event = _public_event(request, event_id)
-    round_ = live.visible_round_or_404(event, number)
-    visible = live.results_visible(round_)
+    round_ = visibility.visible_round_or_404(event, number)
+    visible = visibility.results_visible(round_)
     context = {
         "event": event,
         "round": round_,
-        "rounds": list(live.visible_rounds(event)),
+        "rounds": list(visibility.visible_rounds(event)),
         "tables": selectors.round_tables(round_, visible),
         "results_visible": visible,
         "live": round_.state == "published",
@@ -235,10 +235,10 @@ def _public_bracket(event):
     stage = breaks.knockout_stage(event)
     if stage is None:
         return None, []
-    rounds = [r for r in live.visible_rounds(event) if r.stage_id == stage.pk]
+    rounds = [r for r in visibility.visible_rounds(event) if r.stage_id == stage.pk]
     if not rounds:
         return stage, []
-    return stage, bracket.build(stage, rounds, live.results_visible)
+    return stage, bracket.build(stage, rounds, visibility.results_visible)
 
 
 @front_cacheable
@@ -265,13 +265,13 @@ def bracket_page(request, event_id: int):
 @shared_cache
 def table_page(request, event_id: int, number: int, table: int):
     event = _public_event(request, event_id)
-    round_ = live.visible_round_or_404(event, number)
+    round_ = visibility.visible_round_or_404(event, number)
     match = get_object_or_404(
         Match.objects.with_sides().select_related("table"),
         round=round_,
         table__number=table,
     )
-    visible = live.results_visible(round_)
+    visible = visibility.results_visible(round_)
     read = selectors.public_table(match, visible)
     page, fragment, context = event.adapter.public_table(event, round_, match, read)
     context.update(
@@ -299,9 +299,9 @@ _deal_etag = _etag_from(live.event_version, prefix="deal-", params=_step_param)
 @condition(etag_func=_deal_etag)
 def deal_page(request, event_id: int, number: int, table: int, deal: int):
     """A deal's play log step by step, once the round's results are public (never before)."""
-    event = live.public_event_or_404(event_id)
-    round_ = live.visible_round_or_404(event, number)
-    if not live.results_visible(round_) or not event.adapter.has_deal_viewer:
+    event = visibility.public_event_or_404(event_id)
+    round_ = visibility.visible_round_or_404(event, number)
+    if not visibility.results_visible(round_) or not event.adapter.has_deal_viewer:
         raise Http404("results not public")
     match = get_object_or_404(
         Match.objects.select_related("table"), round=round_, table__number=table
@@ -327,7 +327,9 @@ def standings_page(request, event_id: int):
     kind = request.GET.get("kind") if request.GET.get("kind") in kinds else kinds[0]
     scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
     round_number = _round_number(request)
-    rounds = [r for r in live.visible_rounds(event) if not r.silent]
+    # The rounds whose standings are public: a held round's would give its results away.
+    shown = set(visibility.standings_visible_round_ids(event))
+    rounds = [r for r in visibility.visible_rounds(event) if r.pk in shown]
     context = {
         "event": event,
         "kind": kind,
@@ -340,7 +342,7 @@ def standings_page(request, event_id: int):
     def fragment_context() -> dict:
         # Only when the fragment is not cached: the snapshot's rows are the heavy read.
         return {
-            "snapshot": live.public_snapshot(event, kind, scope, round_number),
+            "snapshot": visibility.public_snapshot(event, kind, scope, round_number),
             "live": _is_live(event),
             "poll": POLL_SECONDS,
         }
@@ -376,7 +378,7 @@ def union_page(request, event_id: int, union_id: int):
     event = _public_event(request, event_id)
     union = get_object_or_404(Union, pk=union_id, event=event, round__isnull=True)
     history = []
-    for snapshot in live.visible_snapshots(event, "unions").order_by("round__number"):
+    for snapshot in visibility.visible_snapshots(event, "unions").order_by("round__number"):
         row = next((r for r in snapshot.rows if r["union"] == union.pk), None)
         if row:
             history.append(
@@ -389,13 +391,13 @@ def union_page(request, event_id: int, union_id: int):
             )
     matches = list(
         Match.objects.involving(union)
-        .filter(round__event=event, round__in=live.visible_rounds(event))
+        .filter(round__event=event, round__in=visibility.visible_rounds(event))
         .with_sides()
         .select_related("round__event", "table")
         .order_by("round__number")
     )
     for match in matches:
-        match.results_visible = live.results_visible(match.round)
+        match.results_visible = visibility.results_visible(match.round)
     context = {
         "event": event,
         "union": union,

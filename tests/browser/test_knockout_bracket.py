@@ -128,11 +128,7 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     page.locator("#draw-round").click()
     expect(page.locator("tr[data-round='3']")).to_contain_text("草稿")
     quarter = Round.objects.get(event=event, number=3)
-    real = sum(
-        1
-        for m in quarter.matches.with_sides()
-        if m.union_a.club_id == m.union_b.club_id
-    )
+    real = sum(1 for m in quarter.matches.with_sides() if m.union_a.club_id == m.union_b.club_id)
     assert quarter.quality["club_clashes"] == real == 0
     page.goto(f"{manage}/rounds/3/")
     expect(page.locator("[data-quality]")).to_contain_text("同俱乐部相遇 0")

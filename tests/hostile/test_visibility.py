@@ -99,3 +99,50 @@ def test_a_silent_round_s_table_fragment_shows_no_deals(setup):
         html = page.content.decode()
         assert "本轮成绩不公开" in html
         assert "<tbody>\n<tr>" not in html and "未完成" not in html
+
+
+# --- issue 27: the event's release settings hold the API's answers back too ----------------------
+
+
+def _held(setup, **release):
+    Event.objects.filter(pk=setup.event.pk).update(published=True, **release)
+    setup.event.refresh_from_db()
+
+
+def test_held_results_are_not_read_through_the_results_api(setup):
+    """Finding 1: results held until the round closes: a signed-out reader of the table and
+    of the report sees the seats but no result, as on the public pages."""
+    _held(setup, release_results=Event.Release.AFTER_CLOSE)
+    report = _final_report(setup)
+    anonymous = APIClient()
+    table = anonymous.get(f"/api/v1/tables/{setup.table.pk}").json()
+    assert table["seats"] and table["deals"] == [] and table["state"] is None
+    assert anonymous.get(f"/api/v1/reports/{report.pk}").status_code == 404
+    # The table's referee still reads it all.
+    referee = APIClient()
+    referee.force_authenticate(setup.referee)
+    assert referee.get(f"/api/v1/reports/{report.pk}").status_code == 200
+    assert referee.get(f"/api/v1/tables/{setup.table.pk}").json()["deals"][0]["final"]
+
+
+def test_a_held_draw_is_not_read_through_the_results_api(setup):
+    """Finding 2: the draw held until the end: the table and its reports do not exist for the
+    public, as the round pages and the pairings API already said."""
+    _held(setup, release_draw=Event.Release.AT_END)
+    report = _final_report(setup)
+    anonymous = APIClient()
+    table = anonymous.get(f"/api/v1/tables/{setup.table.pk}")
+    assert table.status_code == 404 and setup.union_a.name not in table.content.decode()
+    assert anonymous.get(f"/api/v1/reports/{report.pk}").status_code == 404
+    assert Client().get(f"/events/{setup.event.pk}/rounds/{setup.round.number}/").status_code == 404
+
+
+def test_a_held_result_does_not_move_the_round_page_s_etag(setup, settings):
+    """Finding 2, the smaller part: the page does not change, so neither does its ETag."""
+    settings.PUBLIC_VERSION_SECONDS = 0
+    _held(setup, release_results=Event.Release.AFTER_CLOSE)
+    url = f"/events/{setup.event.pk}/rounds/{setup.round.number}/"
+    before = Client().get(url)
+    _final_report(setup)
+    after = Client().get(url)
+    assert before["ETag"] == after["ETag"]

@@ -1,6 +1,7 @@
 """Organiser pages under /manage/: the dashboard, rounds, printing and exports. Every view asks
 `can_run_event` (organisers and assistants; 403 otherwise, 404 for an event that does not exist);
-settings and staff ask `can_manage_event` (organisers only). Round actions go through the seating
+settings, staff, publishing the event, release and ending it ask `can_manage_event` (organisers
+only). Round actions go through the seating
 service; results are computed by the Celery tasks and only shown here.
 
 The other page groups live beside this module: events.py (create, settings, rules), entries.py,
@@ -28,7 +29,7 @@ from matches.events import checkin as checkin_service
 from matches.events import exports
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
 from matches.permissions import can_manage_event, can_run_event, events_run_by
-from matches.views.organiser.access import posted_pk
+from matches.views.organiser.access import organised_event, posted_pk
 
 POLL_SECONDS = 5
 
@@ -136,6 +137,8 @@ def dashboard(request, event_id: int):
             if context["current"] and context["current"].is_draft
             else [],
             "checkin": checkin_service.summary(event),
+            # Publishing, release and round settings are the organiser's: no button for others.
+            "is_organiser": can_manage_event(request.user, event),
         }
     )
     return render(request, "manage/dashboard.html", context)
@@ -218,7 +221,8 @@ def round_action(request, event_id: int, number: int, action: str):
 @login_required
 @require_POST
 def toggle_published(request, event_id: int):
-    event = managed_event(request, event_id)
+    # What the public reads is a release decision: the organiser's, not an assistant's.
+    event = organised_event(request, event_id)
     event.published = not event.published
     event.save(update_fields=["published"])
     messages.success(request, _("赛事已公开") if event.published else _("赛事已设为不公开"))

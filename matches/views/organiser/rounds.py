@@ -25,6 +25,7 @@ from matches.models import Event, Match, RefereeLink, Registration, Round, Table
 from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
+from matches.views.organiser.access import organised_event
 
 #: What the organiser's page says about each flag (the same words as the explanations).
 FLAG_LABELS = {
@@ -418,8 +419,10 @@ class RoundSettingsForm(forms.ModelForm):
 @login_required
 def round_settings(request, event_id: int):
     """The event's round settings: clubs kept apart, bye and forfeit scores, time stops, and
-    when the public sees the draw, the results and the standings."""
-    event = managed_event(request, event_id)
+    when the public sees the draw, the results and the standings, and ending the event (which
+    releases everything held until the end): the organiser's only, never an assistant's
+    (issue 27, finding 3)."""
+    event = organised_event(request, event_id)
     form = RoundSettingsForm(request.POST or None, instance=event)
     if request.method == "POST":
         if request.POST.get("conclude") is not None:

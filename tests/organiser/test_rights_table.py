@@ -1,0 +1,290 @@
+"""Issue 27, finding 3: who may do what on the organiser's side, as one table.
+
+Every route of the `manage:` namespace (found through the URL resolver, so a new page fails here
+until it is given its row) and the API's staff-only routes, for each role (the organiser, an
+assistant, a referee of the event, a captain, a stranger signed in, nobody signed in) and each
+method the route answers (GET, and POST where the view takes it): the expected status.
+
+Each request runs in a transaction rolled back after it: one role's POST (closing a round,
+revoking a staff member) does not change what the next request finds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from matches.events import staff as staff_service
+from matches.models import EventStaff, RefereeLink, StaffRole
+from tests.builder import EventBuilder
+from tests.personas import make_user
+from tests.results.conftest import SUMMARY
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("organiser", "assistant", "referee", "captain", "stranger", "signed_out")
+STAFF = ("organiser", "assistant")  # who runs the event's day
+ORGANISER = ("organiser",)  # settings, rules, staff, publishing, release, ending the event
+
+# A route's row: (who may, GET answer for them, POST answer for them; None for a page that only
+# shows: not posted to). Everyone else signed in gets 403 (405 when the view takes POST only),
+# nobody signed in is sent to the sign-in page (302). "everyone": no sign-in needed (an
+# invitation is accepted by signing in or making an account on the spot). The POSTs carry no
+# fields: a refusal must come before the form is read, and an allowed POST ends in the form's
+# own answer (302 done, 200/400 the form again with its errors, 422 a result the rules refuse).
+RIGHTS = {
+    # Any signed-in account: its own list of events, a new event, accepting an invitation.
+    "events": ("anyone", 200, None),
+    "new-event": ("anyone", 200, 400),
+    "join-code": ("everyone", 200, 200),
+    "join": ("everyone", 200, 200),
+    # The organiser's only.
+    "settings": (ORGANISER, 200, 400),
+    "staff": (ORGANISER, 200, 200),
+    "staff-revoke": (ORGANISER, 405, 302),
+    "invitation-revoke": (ORGANISER, 405, 302),
+    "round-settings": (ORGANISER, 200, 200),
+    "toggle-published": (ORGANISER, 405, 302),
+    # The day's work: organisers and assistants.
+    "dashboard": (STAFF, 200, None),
+    "progress": (STAFF, 200, None),
+    "recompute": (STAFF, 405, 302),
+    "draw": (STAFF, 405, 302),
+    "round": (STAFF, 200, None),
+    "round-edit": (STAFF, 405, 302),
+    "round-late": (STAFF, 405, 302),
+    "round-close": (STAFF, 200, 302),
+    "table-action": (STAFF, 405, 302),
+    "withdraw": (STAFF, 405, 302),
+    "break": (STAFF, 200, 400),
+    "bracket": (STAFF, 200, None),
+    "round-action": (STAFF, 405, 302),
+    "table-cards": (STAFF, 200, None),
+    "pairings-pdf": (STAFF, 200, None),
+    "checkin": (STAFF, 200, None),
+    "checkin-toggle": (STAFF, 405, 302),
+    "checkin-many": (STAFF, 405, 302),
+    "checkin-undo": (STAFF, 405, 302),
+    "checkin-carry-over": (STAFF, 405, 302),
+    "entries": (STAFF, 200, 200),
+    "register": (STAFF, 200, 200),
+    "entry": (STAFF, 200, 200),
+    "entry-withdraw": (STAFF, 405, 400),
+    "entry-reinstate": (STAFF, 405, 302),
+    "entry-link": (STAFF, 200, None),
+    "import": (STAFF, 200, 400),
+    "export": (STAFF, 200, None),
+    "results": (STAFF, 200, None),
+    "results-queue": (STAFF, 200, None),
+    "results-decide": (STAFF, 405, 302),
+    "results-table": (STAFF, 200, None),
+    "results-correct": (STAFF, 200, 422),
+    "results-recheck": (STAFF, 405, 302),
+    "results-viewer": (STAFF, 404, None),
+    "link-create": (STAFF, 405, 302),
+    "link-revoke": (STAFF, 405, 302),
+    "link-qr": (STAFF, 200, None),
+    "union-pin-reset": (STAFF, 405, 302),
+    # The rules: everyone of the staff reads them, only the organiser changes them.
+    "rules": ("rules", 200, 302),
+}
+
+# The API's routes for the table's staff (JSON; a refusal is 403, nobody signed in 401).
+API_RIGHTS = {
+    # A correction replaces a final result: the organiser's (`results.correct_result`).
+    "api:deal-correct": (ORGANISER, 201),
+    # A report: the table's referees, organisers and assistants.
+    "api:deal-report-submit": (STAFF + ("referee",), 201),
+}
+
+
+def _routes(patterns, prefix=""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            space = f"{pattern.namespace}:" if pattern.namespace else prefix
+            yield from _routes(pattern.url_patterns, space)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield prefix + pattern.name
+
+
+MANAGE_ROUTES = sorted(
+    name.removeprefix("manage:")
+    for name in set(_routes(get_resolver().url_patterns))
+    if name.startswith("manage:")
+)
+
+
+@pytest.fixture
+def world(eager_tasks):
+    b = EventBuilder(unions=4, deals=2, confirmation="none").register()
+    b.draw_round()
+    match = b.first_match()
+    report = b.report(match, 1, SUMMARY)  # final at once (no confirmation asked)
+    people = {"organiser": b.organiser, "captain": b.people.captain}
+    people.update({name: make_user(name) for name in ("assistant", "referee", "stranger")})
+    for role in ("assistant", "referee"):
+        staff_service.accept(staff_service.invite(b.event, role, by=b.organiser), people[role])
+    match.table.referees.add(people["referee"])
+    open_invitation = staff_service.invite(b.event, StaffRole.REFEREE, by=b.organiser)
+    link = RefereeLink.objects.create(table=match.table, created_by=b.organiser)
+    e = b.event.pk
+    args = {
+        "events": [],
+        "new-event": [],
+        "join-code": [],
+        "join": [open_invitation.token],
+        "round": [e, 1],
+        "round-edit": [e, 1, "swap"],
+        "round-late": [e, 1, "arrive"],
+        "round-close": [e, 1],
+        "table-action": [e, 1, 1, "chase"],
+        "round-action": [e, 1, "close"],
+        "table-cards": [e, 1],
+        "pairings-pdf": [e, 1],
+        "checkin-toggle": [e, b.event.registrations.first().pk],
+        "entry": [e, b.event.registrations.first().pk],
+        "entry-withdraw": [e, b.event.registrations.first().pk],
+        "entry-reinstate": [e, b.event.registrations.first().pk],
+        "entry-link": [e, b.event.registrations.first().pk],
+        "staff-revoke": [e, EventStaff.objects.get(event=b.event, user=people["assistant"]).pk],
+        "invitation-revoke": [e, open_invitation.pk],
+        "export": [e, "results", "csv"],
+        "results-decide": [e, report.pk],
+        "results-table": [e, match.table_id],
+        "results-correct": [e, match.table_id, 1],
+        "results-recheck": [e, match.table_id, 1],
+        "results-viewer": [e, match.table_id, report.pk],
+        "link-create": [e, match.table_id],
+        "link-revoke": [e, link.pk],
+        "link-qr": [e, link.pk, "svg"],
+        "union-pin-reset": [e, match.union_a_id],
+    }
+    clients = {}
+    for role in ROLES:
+        clients[role] = Client()
+        if role in people:
+            clients[role].force_login(people[role])
+    return {"b": b, "e": e, "args": args, "clients": clients, "match": match, "report": report}
+
+
+def expected(route: str, role: str, method: str) -> int:
+    who, get_status, post_status = RIGHTS[route]
+    if role == "signed_out" and who != "everyone":
+        return 302  # to the sign-in page, whatever the method
+    groups: dict[str, Sequence[str]] = {"anyone": ROLES, "everyone": ROLES, "rules": STAFF}
+    allowed = groups[who] if isinstance(who, str) else who
+    if method == "POST" and who == "rules":
+        allowed = ORGANISER
+    if role not in allowed:
+        return 405 if method == "GET" and get_status == 405 else 403
+    status = get_status if method == "GET" else post_status
+    assert status is not None, (route, method)
+    return status
+
+
+def _answer(client, method: str, url: str, **extra) -> int:
+    with transaction.atomic():
+        response = getattr(client, method.lower())(url, **extra)
+        transaction.set_rollback(True)  # the next request finds the world unchanged
+    return response.status_code
+
+
+def test_every_organiser_route_has_a_row():
+    assert sorted(RIGHTS) == MANAGE_ROUTES
+
+
+def test_the_rights_table(world):
+    wrong = []
+    for route in MANAGE_ROUTES:
+        url = reverse(f"manage:{route}", args=world["args"].get(route, [world["e"]]))
+        for role in ROLES:
+            for method in ("GET", "POST") if RIGHTS[route][2] is not None else ("GET",):
+                got = _answer(world["clients"][role], method, url)
+                want = expected(route, role, method)
+                if got != want:
+                    wrong.append(f"{method} {route} as {role}: {got}, expected {want}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_staff_api_rights(world):
+    match, report = world["match"], world["report"]
+    urls = {
+        "api:deal-correct": (
+            reverse("api:deal-correct", args=[report.deal_id]),
+            {"summary": SUMMARY, "reason": "rights table"},
+        ),
+        "api:deal-report-submit": (
+            reverse("api:deal-report-submit", args=[match.table_id, 2]),
+            {"summary": SUMMARY},
+        ),
+    }
+    wrong = []
+    for route, (allowed, status) in API_RIGHTS.items():
+        url, body = urls[route]
+        for role in ROLES:
+            client = world["clients"][role]
+            got = _answer(
+                client, "POST", url, data=json.dumps(body), content_type="application/json"
+            )
+            want = status if role in allowed else 401 if role == "signed_out" else 403
+            if got != want:
+                wrong.append(f"POST {route} as {role}: {got}, expected {want}")
+            if _answer(client, "GET", url) != 405:
+                wrong.append(f"GET {route} as {role}: not 405")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_refused_page_is_the_site_s_own_in_the_user_s_language(world):
+    """A signed-in user refused a page gets the styled 403 page, in their language."""
+    client = world["clients"]["assistant"]
+    url = reverse("manage:round-settings", args=[world["e"]])
+    page = client.get(url)
+    assert page.status_code == 403
+    assert "没有权限" in page.content.decode() and "site-header" in page.content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 403
+    assert "organisers only" in english.content.decode()
+
+
+def test_an_assistant_cannot_change_round_settings_or_end_the_event(world):
+    """Finding 3, as the issue tried it: the assistant's POSTs change nothing."""
+    b = world["b"]
+    client = world["clients"]["assistant"]
+    url = reverse("manage:round-settings", args=[world["e"]])
+    before = (b.event.forfeit_score, b.event.release_results, b.event.concluded_at)
+    form = {
+        "club_policy": "ignore",
+        "points_bye": 0,
+        "bye_score": 99,
+        "forfeit_score": 99,
+        "release_draw": "at_once",
+        "release_results": "at_once",
+        "release_standings": "at_once",
+    }
+    assert client.post(url, form).status_code == 403
+    assert client.post(url, {"conclude": "1"}).status_code == 403
+    b.event.refresh_from_db()
+    assert (b.event.forfeit_score, b.event.release_results, b.event.concluded_at) == before
+    # The organiser may.
+    assert world["clients"]["organiser"].post(url, {"conclude": "1"}).status_code == 302
+    b.event.refresh_from_db()
+    assert b.event.concluded_at is not None
+
+
+def test_an_assistant_is_shown_no_link_to_the_organiser_s_pages(world):
+    """The dashboard offers what its reader may do: no way in that ends in a refusal."""
+    e = world["e"]
+    links = [
+        reverse(name, args=[e])
+        for name in ("manage:settings", "manage:staff", "manage:round-settings")
+    ] + [reverse("manage:toggle-published", args=[e])]
+    dashboard = reverse("manage:dashboard", args=[e])
+    page = world["clients"]["assistant"].get(dashboard).content.decode()
+    assert not [url for url in links if f'"{url}"' in page]
+    page = world["clients"]["organiser"].get(dashboard).content.decode()
+    assert all(f'"{url}"' in page for url in links)
