@@ -50,6 +50,12 @@ RIGHTS = {
     "invitation-revoke": (ORGANISER, 405, 302),
     "round-settings": (ORGANISER, 200, 200),
     "toggle-published": (ORGANISER, 405, 302),
+    # Undoing at event level (issue 25): archive, delete, copy, reopen a closed round.
+    "archive": (ORGANISER, 200, 302),
+    "delete": (ORGANISER, 200, 400),
+    "copy": (ORGANISER, 200, 200),  # an empty form is shown again with its errors
+    # Round 1 here is published: deleting it as a draft or reopening it is refused (400).
+    "round-reopen": (ORGANISER, 200, 400),
     # The day's work: organisers and assistants.
     "dashboard": (STAFF, 200, None),
     "progress": (STAFF, 200, None),
@@ -64,6 +70,7 @@ RIGHTS = {
     "break": (STAFF, 200, 400),
     "bracket": (STAFF, 200, None),
     "round-action": (STAFF, 405, 302),
+    "round-delete": (STAFF, 200, 400),
     "table-cards": (STAFF, 200, None),
     "pairings-pdf": (STAFF, 200, None),
     "checkin": (STAFF, 200, None),
@@ -142,6 +149,8 @@ def world(eager_tasks):
         "round-edit": [e, 1, "swap"],
         "round-late": [e, 1, "arrive"],
         "round-close": [e, 1],
+        "round-delete": [e, 1],
+        "round-reopen": [e, 1],
         "table-action": [e, 1, 1, "chase"],
         "round-action": [e, 1, "close"],
         "table-cards": [e, 1],
