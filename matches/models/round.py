@@ -268,6 +268,7 @@ class RoundLog(models.Model):
         WITHDRAW = "withdraw", _("退赛")
         BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")
+        PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=16, choices=Action.choices)

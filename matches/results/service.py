@@ -48,6 +48,7 @@ from matches.permissions import (
     pin_matches,
 )
 from matches.results.errors import Checked, ResultError
+from matches.results.lockouts import pin_subject
 from matches.signals import deal_result_changed
 
 
@@ -606,15 +607,16 @@ def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) 
 
 def check_captain_pin(match: Match, side: str, pin: str, client: str, actor: Actor | None = None):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
-    against that union and the client's address (matches/ratelimit.py: `captain_pin_failures`);
-    while either is locked every PIN is refused unchecked (429). `actor`: who holds the device;
-    only the table's own device takes PINs (`may_take_captain_pins`), checked first."""
+    against that union at this table, never the client's address (`client` is unused since
+    issue 27: the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
+    refused unchecked (429). `actor`: who holds the device; only the table's own device takes
+    PINs (`may_take_captain_pins`), checked first."""
     if actor is not None and not may_take_captain_pins(actor, match.table):
         raise _forbidden("captains' PINs are given on their table's device only", "confirm")
     union = match.union_a if side == "A" else match.union_b if side == "B" else None
     if union is None:
         raise ResultError("bad_side", "say whose captain this is: A or B")
-    subjects = (f"union:{union.pk}", f"ip:{client}")
+    subjects = (pin_subject(union.pk, match.table_id),)
     wait = max(ratelimit.CAPTAIN_PIN_FAILURES.locked_for(s) for s in subjects)
     if wait:
         raise ResultError(
