@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from matches.draw.service import SeatingRefused
 from matches.models import DealReport, Match, Round, RoundLog, Union
+from matches.results import chain
 from matches.standings import service as standings
 
 FORFEIT_SIDES = ("A", "B", "both")
@@ -41,6 +42,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
         raise SeatingRefused(_("本桌已有最终成绩，不能判弃权"))
     match.forfeit = side
     match.save(update_fields=["forfeit"])
+    chain.append_forfeit(match)  # issue 27
     standings.settle_match(match.pk)
     RoundLog.objects.create(
         round=match.round,
@@ -75,6 +77,7 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
     was = match.forfeit
     match.forfeit = ""
     match.save(update_fields=["forfeit"])
+    chain.append_forfeit(match)  # issue 27
     Match.objects.filter(pk=match.pk).update(
         score_a=None, score_b=None, points_a=None, points_b=None
     )

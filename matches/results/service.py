@@ -47,6 +47,7 @@ from matches.permissions import (
     may_take_captain_pins,
     pin_matches,
 )
+from matches.results import chain
 from matches.results.errors import Checked, ResultError
 from matches.results.lockouts import pin_subject
 from matches.signals import deal_result_changed
@@ -446,11 +447,12 @@ def _submit(
                 state_changed_at=now,
                 request_digest=digest,
             )
+            own = None
             if not final_now and actor.is_authenticated:
                 # A captain who reports a deal agrees to it for their union (docs/results.md).
                 union = captain_union(actor, match)
                 if union is not None:
-                    Confirmation.objects.create(
+                    own = Confirmation.objects.create(
                         report=report,
                         user=actor.user,
                         referee_link=actor.link,
@@ -461,6 +463,7 @@ def _submit(
                         at=now,
                     )
             event.freeze_rules()
+            chain.append_confirmation(own, report)  # the result when final now (issue 27)
             if final_now:
                 _notify(deal)
             return report, True
@@ -584,10 +587,12 @@ def confirm_report_by_id(
                 agreed.add(right.union_id)
                 match = deal.match
                 if not {match.union_a_id, match.union_b_id} <= agreed:
+                    chain.append_confirmation(confirmation, report)
                     return report  # one union has agreed; the other has not yet
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
+            chain.append_confirmation(confirmation, report)  # with the result when final
             if agrees:
                 _notify(deal)
             return report
@@ -725,6 +730,7 @@ def _correct(
             request_digest=digest,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
+        chain.append_result(report)  # issue 27
         if old_final is not None and adapter_for(deal.match.round.event).deals_follow_on:
             # R40 in Gou Ji: later deals' streaks depend on this one.
             Deal.objects.filter(match_id=deal.match_id, number__gt=deal.number).update(
@@ -757,7 +763,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
                 )
             _require_previous_final(deal)
             now = _now()
-            Confirmation.objects.create(
+            confirmation = Confirmation.objects.create(
                 report=report,
                 user=actor.user,
                 role=Confirmation.Role.ORGANISER,
@@ -768,6 +774,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
             report.state = DealReport.State.FINAL
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
+            chain.append_confirmation(confirmation, report)  # issue 27
             deal.match.round.event.freeze_rules()
             _notify(deal)
             return report

@@ -28,6 +28,7 @@ from matches import selectors
 from matches.events import live
 from matches.front_cache import front_cacheable
 from matches.models import Match, Union
+from matches.results import chain as result_chain
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
@@ -206,6 +207,8 @@ def event_page(request, event_id: int):
         "poll": POLL_SECONDS,
         "kind": "unions" if event.is_team else "players",
     }
+    if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
+        context["chain_head"] = result_chain.public_head(event)
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
 
