@@ -26,7 +26,10 @@ from matches.models import Confirmation, DealReport, Event, Match, ResultChainEn
 
 Kind = ResultChainEntry.Kind
 GENESIS = "gouji-tournament result chain v1"
-APPEND_ATTEMPTS = 20
+# Each lost race waited for another writer's commit, so the attempts a writer needs are at most
+# the writers ahead of it (the web and Celery processes: tens). After that the result is refused
+# (409, as any other write conflict) rather than stored without its entry.
+APPEND_ATTEMPTS = 100
 
 
 def sha256(text: str) -> str:
