@@ -28,7 +28,6 @@ from matches import selectors
 from matches.events import live
 from matches.front_cache import front_cacheable
 from matches.models import Match, Union
-from matches.results import chain as result_chain
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
@@ -208,7 +207,9 @@ def event_page(request, event_id: int):
         "kind": "unions" if event.is_team else "players",
     }
     if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
-        context["chain_head"] = result_chain.public_head(event)
+        from matches.results import chain  # (here: a merge-friendly import, issue 27)
+
+        context["chain_head"] = chain.public_head(event)
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
 
