@@ -42,8 +42,9 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
         raise SeatingRefused(_("本桌已有最终成绩，不能判弃权"))
     match.forfeit = side
     match.save(update_fields=["forfeit"])
-    chain.append_forfeit(match)  # issue 27
     standings.settle_match(match.pk)
+    # Late in the transaction (issue 27): the chain's head stays taken until commit.
+    chain.append_forfeit(match)
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.FORFEIT,
@@ -77,11 +78,11 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
     was = match.forfeit
     match.forfeit = ""
     match.save(update_fields=["forfeit"])
-    chain.append_forfeit(match)  # issue 27
     Match.objects.filter(pk=match.pk).update(
         score_a=None, score_b=None, points_a=None, points_b=None
     )
     standings.settle_match(match.pk)
+    chain.append_forfeit(match)  # issue 27
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.FORFEIT,

@@ -730,13 +730,15 @@ def _correct(
             request_digest=digest,
         )
         Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
-        chain.append_result(report)  # issue 27
         if old_final is not None and adapter_for(deal.match.round.event).deals_follow_on:
             # R40 in Gou Ji: later deals' streaks depend on this one.
             Deal.objects.filter(match_id=deal.match_id, number__gt=deal.number).update(
                 needs_recheck=True
             )
         deal.match.round.event.freeze_rules()
+        # Last write of the transaction: the chain's head is held until commit, so nothing
+        # may wait for another row after it (issue 27).
+        chain.append_result(report)
         _notify(deal)
         return report
 
@@ -774,8 +776,8 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
             report.state = DealReport.State.FINAL
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
-            chain.append_confirmation(confirmation, report)  # issue 27
             deal.match.round.event.freeze_rules()
+            chain.append_confirmation(confirmation, report)  # issue 27: the last write
             _notify(deal)
             return report
     except IntegrityError:
