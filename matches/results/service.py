@@ -26,6 +26,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+import matches.results.chain as chain  # issue 27
+import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.games.registry import adapter_for
 from matches.models import (
@@ -47,9 +49,7 @@ from matches.permissions import (
     may_take_captain_pins,
     pin_matches,
 )
-from matches.results import chain
 from matches.results.errors import Checked, ResultError
-from matches.results.lockouts import pin_subject
 from matches.signals import deal_result_changed
 
 
@@ -621,7 +621,7 @@ def check_captain_pin(match: Match, side: str, pin: str, client: str, actor: Act
     union = match.union_a if side == "A" else match.union_b if side == "B" else None
     if union is None:
         raise ResultError("bad_side", "say whose captain this is: A or B")
-    subjects = (pin_subject(union.pk, match.table_id),)
+    subjects = (lockouts.pin_subject(union.pk, match.table_id),)
     wait = max(ratelimit.CAPTAIN_PIN_FAILURES.locked_for(s) for s in subjects)
     if wait:
         raise ResultError(
