@@ -18,7 +18,6 @@ from matches.models import DealReport, Event, ResultChainEntry
 from matches.permissions import Actor
 from matches.results import chain, forfeits
 from matches.results import service as results
-from matches.results.errors import ResultError
 
 from .conftest import STRING_THREE_A, SUMMARY
 
@@ -103,7 +102,7 @@ def test_a_report_waiting_for_confirmation_is_not_yet_in_the_chain(setup):
 def test_a_refused_result_writes_no_entry_and_a_failed_entry_writes_no_result(setup, monkeypatch):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
     deal = results.deal_for(setup.match, 1)
-    with pytest.raises(ResultError):
+    with pytest.raises(results.ResultError):
         results.submit_report(
             deal,
             {"format": "gouji-outcome/1", "finish": [1]},
