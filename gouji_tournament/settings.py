@@ -323,6 +323,17 @@ SPECTACULAR_SETTINGS = {
 
 # Large enough for a 10,000-action play log, small enough to refuse abuse.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# Uploaded files (registration sheets, play-log files): a file over FILE_UPLOAD_MAX_SIZE is
+# dropped while it arrives (gouji_tournament/uploads.py), one under FILE_UPLOAD_MAX_MEMORY_SIZE
+# stays in memory. The importer's own limit is 2 MiB (matches/events/importing.py); nginx
+# refuses bodies over 4 MiB (deploy/nginx.conf). Issue 27, finding 4.
+FILE_UPLOAD_MAX_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = [
+    "gouji_tournament.uploads.CappedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 LOGGING = {
     "version": 1,

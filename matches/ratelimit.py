@@ -10,6 +10,8 @@ What a lock refuses differs with the secret's strength (issue 17, finding 2):
 - referee-link and API tokens have 192 and 160 bits: nobody guesses one, so a lock on an
   address refuses only *wrong* tokens (a valid one is looked up first and always works). Referee
   phones share the hall's public address; one person hammering must not stop them all;
+- captain PINs (four digits) are taken only on the table's own device and lock the union at that
+  table, not an address (issue 27, finding 5: five typos at one table locked the whole hall);
 - passwords can be guessed, so a locked key is refused before the password is checked. The key
   is the account *and* the address together: a guesser locks that pair, not the organiser
   everywhere, and not every account behind the hall's address.
@@ -36,7 +38,8 @@ DEFAULTS = {
     "login_failures": {"limit": 5, "window": 900, "lockout": 900},
     # Login form posts per client IP, right or wrong.
     "login_requests": {"limit": 30, "window": 60},
-    # Wrong captain PINs (confirming a deal on the table's phone), per union and per client IP.
+    # Wrong captain PINs (confirming a deal on the table's phone), per union at that table; never
+    # per address: the hall's phones share one (issue 27, matches/results/lockouts.py).
     "captain_pin_failures": {"limit": 5, "window": 600, "lockout": 600},
     # Wrong DRF API tokens per client IP.
     "api_token_failures": {"limit": 20, "window": 600, "lockout": 900},
@@ -95,6 +98,13 @@ class Lockout:
         """Seconds left of a lock on `subject` (0: not locked)."""
         until = cache.get(_key(self.name, subject, "lock"))
         return max(0, int(until - time.time()) + 1) if until else 0
+
+    def locked_for_many(self, subjects: list[str]) -> dict[str, int]:
+        """`locked_for` of many subjects in one cache round trip."""
+        keys = {_key(self.name, s, "lock"): s for s in subjects}
+        found = cache.get_many(list(keys))
+        now = time.time()
+        return {keys[k]: max(0, int(until - now) + 1) if until else 0 for k, until in found.items()}
 
     def fail(self, subject: str) -> int:
         """Count a failure; lock the subject when it reaches the limit. Returns the lock's

@@ -1,5 +1,6 @@
 """Models of the matches app, one module per room. Import every model here."""
 
+from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
@@ -19,6 +20,7 @@ __all__ = [
     "DealReport",
     "PlayerAccount",
     "RefereeLink",
+    "ResultChainEntry",
     "Deal",
     "Event",
     "Match",

@@ -354,6 +354,8 @@ class RoundLog(models.Model):
         LATE_CHANGE = "late_change", _("临时变动")
         FORFEIT = "forfeit", _("判弃权")
         STOPPED = "stopped", _("超时中止")
+        # A captain-PIN lock lifted by an organiser (issue 27, matches/results/lockouts.py).
+        PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
         WITHDRAW = "withdraw", _("退赛")
         BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")

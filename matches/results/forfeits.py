@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from matches import signals
 from matches.draw.service import SeatingRefused
 from matches.models import DealReport, Match, Round, RoundLog, Union
+from matches.results import chain
 from matches.standings import service as standings
 
 FORFEIT_SIDES = ("A", "B", "both")
@@ -47,6 +48,8 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
     match.forfeit = side
     match.save(update_fields=["forfeit"])
     standings.settle_match(match.pk)
+    # Late in the transaction (issue 27): the chain's head stays taken until commit.
+    chain.append_forfeit(match)
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.FORFEIT,
@@ -82,6 +85,7 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
         score_a=None, score_b=None, points_a=None, points_b=None
     )
     standings.settle_match(match.pk)
+    chain.append_forfeit(match)  # issue 27
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.FORFEIT,

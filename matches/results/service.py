@@ -26,6 +26,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+import matches.results.chain as chain  # issue 27
+import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
@@ -443,11 +445,12 @@ def _submit(
                 state_changed_at=now,
                 request_digest=digest,
             )
+            own = None
             if not final_now and actor.is_authenticated:
                 # A captain who reports a deal agrees to it for their union (docs/results.md).
                 union = captain_union(actor, match)
                 if union is not None:
-                    Confirmation.objects.create(
+                    own = Confirmation.objects.create(
                         report=report,
                         user=actor.user,
                         referee_link=actor.link,
@@ -458,6 +461,7 @@ def _submit(
                         at=now,
                     )
             event.freeze_rules()
+            chain.append_confirmation(own, report)  # the result when final now (issue 27)
             if final_now:
                 _notify(deal)
             return report, True
@@ -579,10 +583,12 @@ def confirm_report_by_id(
                 agreed.add(right.union_id)
                 match = deal.match
                 if not {side.union_id for side in match.union_sides} <= agreed:
+                    chain.append_confirmation(confirmation, report)
                     return report  # one union has agreed; the other has not yet
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
+            chain.append_confirmation(confirmation, report)  # with the result when final
             if agrees:
                 _notify(deal)
             return report
@@ -602,15 +608,16 @@ def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) 
 
 def check_captain_pin(match: Match, side: str, pin: str, client: str, actor: Actor | None = None):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
-    against that union and the client's address (matches/ratelimit.py: `captain_pin_failures`);
-    while either is locked every PIN is refused unchecked (429). `actor`: who holds the device;
-    only the table's own device takes PINs (`may_take_captain_pins`), checked first."""
+    against that union at this table, never the client's address (`client` is unused since
+    issue 27: the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
+    refused unchecked (429). `actor`: who holds the device; only the table's own device takes
+    PINs (`may_take_captain_pins`), checked first."""
     if actor is not None and not may_take_captain_pins(actor, match.table):
         raise _forbidden("captains' PINs are given on their table's device only", "confirm")
     union = match.union_a if side == "A" else match.union_b if side == "B" else None
     if union is None:
         raise ResultError("bad_side", "say whose captain this is: A or B")
-    subjects = (f"union:{union.pk}", f"ip:{client}")
+    subjects = (lockouts.pin_subject(union.pk, match.table_id),)
     wait = max(ratelimit.CAPTAIN_PIN_FAILURES.locked_for(s) for s in subjects)
     if wait:
         raise ResultError(
@@ -725,6 +732,9 @@ def _correct(
                 needs_recheck=True
             )
         deal.match.round.event.freeze_rules()
+        # Last write of the transaction: the chain's head is held until commit, so nothing
+        # may wait for another row after it (issue 27).
+        chain.append_result(report)
         _notify(deal)
         return report
 
@@ -751,7 +761,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
                 )
             _require_previous_final(deal)
             now = _now()
-            Confirmation.objects.create(
+            confirmation = Confirmation.objects.create(
                 report=report,
                 user=actor.user,
                 role=Confirmation.Role.ORGANISER,
@@ -763,6 +773,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
             deal.match.round.event.freeze_rules()
+            chain.append_confirmation(confirmation, report)  # issue 27: the last write
             _notify(deal)
             return report
     except IntegrityError:

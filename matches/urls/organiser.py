@@ -114,6 +114,11 @@ urlpatterns = [
         name="results-decide",
     ),
     path(
+        "events/<int:event_id>/results/tables/<int:table_id>/unions/<int:union_id>/pin-unlock",
+        organiser_results.lift_pin_lock,
+        name="results-pin-unlock",
+    ),
+    path(
         "events/<int:event_id>/results/tables/<int:table_id>/",
         organiser_results.table_results,
         name="results-table",

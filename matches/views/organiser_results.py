@@ -21,6 +21,7 @@ from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
 from matches.models.event import new_captain_pin
 from matches.permissions import Actor, can_run_event
+from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal
 from matches.views.deal_viewer import render_viewer
@@ -369,12 +370,34 @@ def queue(request, event_id: int):
             "rows": rows,
             "stale": stale,
             "rounds": event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"),
+            "pin_locks": lockouts.locked_unions(round_) if round_ else [],
             "counts": {
                 "pending": sum(r["report"].state == "pending" for r in rows),
                 "disputed": sum(r["report"].state == "disputed" for r in rows),
                 "stale": sum(r["stale"] for r in rows),
             },
         },
+    )
+
+
+@login_required
+@require_POST
+def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
+    """Lift a union's captain-PIN lock at a table (issue 27): the event's organisers and
+    assistants only; logged in the round's log."""
+    event = _event(request, event_id)
+    table = _table(event, table_id)
+    union = get_object_or_404(Union, pk=union_id, event=event)
+    if not table.seats.filter(union=union).exists():
+        raise Http404
+    if lockouts.lift_pin_lock(table, union, request.user):
+        messages.success(
+            request,
+            _("第%(table)s桌%(union)s的队长密码已解除锁定")
+            % {"table": table.number, "union": union.name},
+        )
+    return redirect(
+        reverse("manage:results-queue", args=[event.pk]) + f"?round={table.round.number}"
     )
 
 

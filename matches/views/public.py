@@ -207,6 +207,10 @@ def event_page(request, event_id: int):
         "kind": "unions" if event.is_team else "players",
         "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
+    if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
+        from matches.results import chain  # (here: a merge-friendly import, issue 27)
+
+        context["chain_head"] = chain.public_head(event)
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
 

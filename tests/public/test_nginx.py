@@ -281,3 +281,68 @@ def test_the_access_log_masks_referee_tokens(front, event):
     log = front.access_log.read_text()
     assert link.token not in log
     assert "/ref/<token>/" in log and "/ref/<token>/deals/1/check" in log
+
+
+@pytest.fixture
+def front_without_app(tmp_path):
+    """deploy/nginx.conf in front of an address where no gunicorn listens: every proxied
+    request fails, and nginx writes why to its error log."""
+    binary = _nginx()
+    workdir = tmp_path / "nginx-down"
+    workdir.mkdir()
+    workdir.chmod(0o755)
+    port = _free_port()
+    conf = render_conf(workdir, f"127.0.0.1:{_free_port()}", port)
+    proc = subprocess.Popen(
+        [binary, "-p", str(workdir), "-c", str(conf)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            assert proc.poll() is None, proc.stdout.read().decode()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+        front = Front(port)
+        front.workdir = workdir
+        yield front
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.django_db(transaction=False)
+def test_no_log_of_nginx_holds_a_secret_token_when_the_app_is_down(front_without_app):
+    """Issue 17's loose end (issue 27): with gunicorn down, nginx's error log wrote each failed
+    request's line and upstream URL, a referee link's token included."""
+    front = front_without_app
+    secrets = ["R" * 32, "E" * 32, "J" * 32]
+    paths = [f"/ref/{secrets[0]}/", f"/entry/{secrets[1]}/", f"/manage/join/{secrets[2]}/"]
+    for path in paths:
+        assert front.get(path)[0] == 502
+    assert front.get("/r%65f/" + secrets[0] + "/x")[0] == 502  # an encoded path: the same
+    assert front.get("/manage/events/")[0] == 502  # a path without a secret is logged as usual
+    deadline = time.monotonic() + 5
+    logs = {}
+    while time.monotonic() < deadline:
+        logs = {p.name: p.read_text() for p in front.workdir.glob("*.log")}
+        if "/manage/events/" in logs.get("error.log", "") and logs.get("gouji-access.log"):
+            if logs["gouji-access.log"].count(" 502 ") >= 5:
+                break
+        time.sleep(0.05)
+    assert "/manage/events/" in logs["error.log"]  # the error log works: it would have shown them
+    for name, text in logs.items():
+        for secret in secrets:
+            assert secret not in text, (name, text)
+    access = logs["gouji-access.log"]
+    for masked in ("/ref/<token>/", "/entry/<token>/", "/manage/join/<token>/", "/ref/<token>/x"):
+        assert f'GET {masked} HTTP/1.1" 502' in access, access

@@ -174,6 +174,8 @@ def import_entries(request, event_id: int):
     if request.method == "POST":
         upload = request.FILES.get("file")
         try:
+            if getattr(request, "upload_too_large", False):  # gouji_tournament/uploads.py
+                raise importing.ImportRefused(_("文件太大"))
             rows = importing.read_upload(upload)
         except importing.ImportRefused as error:
             context["file_error"] = str(error)

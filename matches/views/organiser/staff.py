@@ -66,32 +66,45 @@ def revoke_invitation(request, event_id: int, invitation_id: int):
     return redirect("manage:staff", event.pk)
 
 
-def _guarded(request):
-    ip = ratelimit.client_ip(request)
-    return ip, ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+def _too_many(request, wait: int):
+    response = render(
+        request, "too_many_attempts.html", {"minutes": max(1, (wait + 59) // 60)}, status=429
+    )
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def join(request, token: str | None = None):
-    """/manage/join/<token>/ (the link) or /manage/join/ (type the code)."""
-    ip, wait = _guarded(request)
-    if wait:
-        return render(
-            request, "too_many_attempts.html", {"minutes": max(1, (wait + 59) // 60)}, status=429
-        )
+    """/manage/join/<token>/ (the link) or /manage/join/ (type the code).
+
+    Issue 27, finding 6: a link's token (192 bits) is looked up *before* the address lock, so a
+    guesser behind the hall's address never stops a valid link; only a wrong token is refused by
+    the lock and counts against it. A typed code is short: a locked address is refused before
+    the code is looked at."""
+    ip = ratelimit.client_ip(request)
     code_form = CodeForm(
         request.POST if request.method == "POST" and "code" in request.POST else None
     )
+    typed_code = None
+    if not token:
+        if code_form.is_bound and code_form.is_valid():
+            typed_code = code_form.cleaned_data["code"]
+        else:
+            typed_code = request.GET.get("code") or request.POST.get("invitation_code")
+        if typed_code:
+            wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+            if wait:
+                return _too_many(request, wait)
     invitation, error = None, None
     try:
         if token:
             invitation = service.find_invitation(token=token)
-        elif code_form.is_bound and code_form.is_valid():
-            invitation = service.find_invitation(code=code_form.cleaned_data["code"])
-        elif request.GET.get("code") or request.POST.get("invitation_code"):
-            invitation = service.find_invitation(
-                code=request.GET.get("code") or request.POST.get("invitation_code")
-            )
+        elif typed_code:
+            invitation = service.find_invitation(code=typed_code)
     except service.StaffRefused as refused:
+        wait = ratelimit.REFEREE_TOKEN_FAILURES.locked_for(ip)
+        if wait:
+            return _too_many(request, wait)
         ratelimit.REFEREE_TOKEN_FAILURES.fail(ip)
         error = str(refused)
     if invitation is None:

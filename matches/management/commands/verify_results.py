@@ -1,0 +1,39 @@
+"""`manage.py verify_results <event id>`: recompute the event's result chain from the stored rows
+(matches/results/chain.py). Exit 0 and the head digest when every entry holds; exit 1 naming the
+first entry whose row was changed behind the application's back."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.models import Event
+from matches.results import chain
+
+
+class Command(BaseCommand):
+    help = "Check an event's tamper-evident result chain against the stored results."
+
+    def add_arguments(self, parser):
+        parser.add_argument("event_id", type=int)
+
+    def handle(self, event_id, **options):
+        event = Event.objects.filter(pk=event_id).first()
+        if event is None:
+            raise CommandError(f"no event {event_id}", returncode=2)
+        verdict = chain.verify(event)
+        if not verdict.ok:
+            where = (
+                f"entry {verdict.entry.seq} ({verdict.entry.kind} #{verdict.entry.object_id}, "
+                f"written {verdict.entry.at:%Y-%m-%d %H:%M:%S})"
+                if verdict.entry is not None
+                else "after the last entry"
+            )
+            raise CommandError(
+                f"CHANGED: {where}: {verdict.problem}. The chain holds up to the entry before "
+                f"(digest {verdict.digest}).",
+                returncode=1,
+            )
+        self.stdout.write(
+            f"OK: event {event.pk} ({event.name}): {verdict.entries} entries, "
+            f"digest {verdict.digest}"
+        )

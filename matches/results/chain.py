@@ -1,0 +1,272 @@
+"""Tamper-evident results (issue 27): each event's accepted results, confirmations, corrections
+and forfeits form a hash chain.
+
+Entry n holds the canonical JSON of what was accepted (`payload`) and
+`digest = sha256(prev_digest + payload)`, where entry 1's `prev_digest` is derived from the
+event's id. An entry is appended by the service that accepts the result, inside its transaction:
+the result and its entry are written together or not at all. The event's public page shows the
+head digest; `manage.py verify_results <event>` recomputes the chain from the stored rows and
+names the first entry whose row was changed behind the application's back.
+
+Concurrency: appending reads the head and inserts after it; the unique (event, seq) constraint
+refuses a second writer that read the same head (on PostgreSQL it waits for the first to
+commit), and the append is retried in a savepoint with the new head. Two queries an append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from matches.models import Confirmation, DealReport, Event, Match, ResultChainEntry
+
+Kind = ResultChainEntry.Kind
+GENESIS = "gouji-tournament result chain v1"
+# Each lost race waited for another writer's commit, so the attempts a writer needs are at most
+# the writers ahead of it (the web and Celery processes: tens). After that the result is refused
+# (409, as any other write conflict) rather than stored without its entry.
+APPEND_ATTEMPTS = 100
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """One text for one value: sorted keys, no spaces, UTF-8 as is."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value as the database gives it back (tuples become lists, keys strings)."""
+    return None if value is None else json.loads(json.dumps(value, default=str))
+
+
+def genesis_digest(event_id: int) -> str:
+    return sha256(f"{GENESIS}\nevent {event_id}")
+
+
+def link_digest(prev_digest: str, payload: str) -> str:
+    return sha256(prev_digest + payload)
+
+
+# --- what each entry says -----------------------------------------------------------------------
+
+
+def report_payload(report: DealReport) -> dict:
+    """A final report (a result or a correction): what it says, not its state (which a later
+    correction legitimately changes). A play log enters by its digest."""
+    return {
+        "report": report.pk,
+        "deal": report.deal_id,
+        "kind": report.kind,
+        "summary": _plain(report.summary),
+        "play_log": None if report.play_log is None else sha256(canonical(_plain(report.play_log))),
+        "verdict": _plain(report.verdict),
+        "score_a": report.score_a,
+        "score_b": report.score_b,
+        "replaces": report.replaces_id,
+        "reason": report.reason or "",
+    }
+
+
+def confirmation_payload(confirmation: Confirmation) -> dict:
+    return {
+        "confirmation": confirmation.pk,
+        "report": confirmation.report_id,
+        "role": confirmation.role,
+        "union": confirmation.union_id,
+        "agrees": confirmation.agrees,
+        "reason": confirmation.reason or "",
+        "by_pin": confirmation.by_pin,
+        "user": confirmation.user_id,
+        "link": confirmation.referee_link_id,
+    }
+
+
+def forfeit_payload(match: Match) -> dict:
+    return {"match": match.pk, "forfeit": match.forfeit or ""}
+
+
+# --- appending ----------------------------------------------------------------------------------
+
+
+def _append(event_id: int, items: list[tuple[str, int, dict]]) -> list[ResultChainEntry]:
+    texts = [(kind, object_id, canonical(payload)) for kind, object_id, payload in items]
+    for _attempt in range(APPEND_ATTEMPTS):
+        try:
+            with transaction.atomic():  # a savepoint: a lost race retries the append alone
+                head = (
+                    ResultChainEntry.objects.filter(event_id=event_id)
+                    .order_by("-seq")
+                    .values_list("seq", "digest")
+                    .first()
+                )
+                seq, prev = head or (0, genesis_digest(event_id))
+                entries = []
+                for kind, object_id, text in texts:
+                    seq += 1
+                    digest = link_digest(prev, text)
+                    entries.append(
+                        ResultChainEntry(
+                            event_id=event_id,
+                            seq=seq,
+                            kind=kind,
+                            object_id=object_id,
+                            payload=text,
+                            prev_digest=prev,
+                            digest=digest,
+                        )
+                    )
+                    prev = digest
+                return ResultChainEntry.objects.bulk_create(entries)
+        except IntegrityError:
+            continue  # another result took this place in the chain: read the new head
+    raise IntegrityError("the result chain stayed busy")  # the caller answers 409
+
+
+def _event_id_of_report(report: DealReport) -> int:
+    return report.deal.match.round.event_id
+
+
+def _result_item(report: DealReport) -> tuple[str, int, dict]:
+    kind = Kind.CORRECTION if report.kind == DealReport.Kind.CORRECTION else Kind.RESULT
+    return kind, report.pk, report_payload(report)
+
+
+def append_result(report: DealReport) -> None:
+    """A report that is final as stored (a result accepted at once, or a correction)."""
+    _append(_event_id_of_report(report), [_result_item(report)])
+
+
+def append_confirmation(confirmation: Confirmation | None, report: DealReport) -> None:
+    """A confirmation (agreeing or disputing), and the report it made final if it did; one
+    append for both."""
+    items: list[tuple[str, int, dict]] = []
+    if confirmation is not None:
+        items.append((Kind.CONFIRMATION, confirmation.pk, confirmation_payload(confirmation)))
+    if report.state == DealReport.State.FINAL:
+        items.append(_result_item(report))
+    if items:
+        _append(_event_id_of_report(report), items)
+
+
+def append_forfeit(match: Match) -> None:
+    """A forfeit awarded (or cleared: then `forfeit` is empty)."""
+    _append(match.round.event_id, [(Kind.FORFEIT, match.pk, forfeit_payload(match))])
+
+
+# --- reading and verifying ----------------------------------------------------------------------
+
+
+def head(event: Event) -> ResultChainEntry | None:
+    return ResultChainEntry.objects.filter(event=event).order_by("-seq").first()
+
+
+def public_head(event: Event) -> ResultChainEntry | None:
+    """The head the public page shows: only while nothing is held from the public (results
+    released at once and no silent round, or the event has ended). Otherwise its changes would
+    tell the public that a held result arrived."""
+    if event.concluded_at is None and (
+        event.release_results != Event.Release.AT_ONCE or event.rounds.filter(silent=True).exists()
+    ):
+        return None
+    return head(event)
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    entries: int
+    digest: str
+    problem: str = ""
+    entry: ResultChainEntry | None = None
+    unchained: list[int] | None = None  # final reports made after the chain began, not in it
+
+
+def _current_payload(entry: ResultChainEntry, reports, confirmations, matches) -> dict | None:
+    if entry.kind in (Kind.RESULT, Kind.CORRECTION):
+        report = reports.get(entry.object_id)
+        return None if report is None else report_payload(report)
+    if entry.kind == Kind.CONFIRMATION:
+        confirmation = confirmations.get(entry.object_id)
+        return None if confirmation is None else confirmation_payload(confirmation)
+    match = matches.get(entry.object_id)
+    return None if match is None else forfeit_payload(match)
+
+
+def verify(event: Event) -> Verdict:
+    """Recompute the chain: each entry's link to the one before, its digest, and its payload
+    from the row it names as that row is now. A forfeit is checked against its match for the
+    match's latest forfeit entry only (clearing a forfeit is itself an entry)."""
+    entries = list(ResultChainEntry.objects.filter(event=event).order_by("seq"))
+    ids = {kind: {e.object_id for e in entries if e.kind == kind} for kind in Kind.values}
+    reports = DealReport.objects.in_bulk(ids[Kind.RESULT] | ids[Kind.CORRECTION])
+    confirmations = Confirmation.objects.in_bulk(ids[Kind.CONFIRMATION])
+    matches = Match.objects.in_bulk(ids[Kind.FORFEIT])
+    latest_forfeit = {e.object_id: e.seq for e in entries if e.kind == Kind.FORFEIT}
+    # A deal's latest chained result is its result in force: one made superseded (or pending)
+    # by SQL, to hide it, is found here.
+    latest_result = {
+        json.loads(e.payload).get("deal"): e.seq
+        for e in entries
+        if e.kind in (Kind.RESULT, Kind.CORRECTION)
+    }
+    prev = genesis_digest(event.pk)
+    for number, entry in enumerate(entries, start=1):
+        problem = ""
+        if entry.seq != number:
+            problem = f"entry {number} is missing (the next stored is {entry.seq})"
+        elif entry.prev_digest != prev:
+            problem = "its link to the entry before was changed"
+        elif entry.digest != link_digest(prev, entry.payload):
+            problem = "the entry itself was changed (its digest does not match its payload)"
+        elif entry.kind != Kind.FORFEIT or latest_forfeit[entry.object_id] == entry.seq:
+            current = _current_payload(entry, reports, confirmations, matches)
+            if current is None:
+                problem = f"its {entry.kind} row #{entry.object_id} was deleted"
+            elif canonical(current) != entry.payload:
+                changed = sorted(
+                    k for k, v in json.loads(entry.payload).items() if current.get(k) != v
+                )
+                problem = f"its {entry.kind} row #{entry.object_id} was changed: " + ", ".join(
+                    changed
+                )
+            elif (
+                entry.kind in (Kind.RESULT, Kind.CORRECTION)
+                and latest_result.get(current["deal"]) == entry.seq
+                and reports[entry.object_id].state != DealReport.State.FINAL
+            ):
+                problem = (
+                    f"report #{entry.object_id} is the deal's result in force, but is stored "
+                    f"as {reports[entry.object_id].state}"
+                )
+        if problem:
+            return Verdict(False, len(entries), prev, problem, entry)
+        prev = entry.digest
+    chained = ids[Kind.RESULT] | ids[Kind.CORRECTION]
+    unchained = []
+    if chained:
+        # Final results written after the chain began must all be in it (one inserted or made
+        # final by SQL is not); results from before the chain existed are not covered.
+        unchained = list(
+            DealReport.objects.final()
+            .filter(deal__match__round__event=event, pk__gt=min(chained))
+            .exclude(pk__in=chained)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+    if unchained:
+        return Verdict(
+            False,
+            len(entries),
+            prev,
+            f"final results not in the chain: reports {', '.join(map(str, unchained))}",
+            None,
+            unchained,
+        )
+    return Verdict(True, len(entries), prev)
