@@ -80,7 +80,7 @@ def confirm_break(
     stage = Stage.objects.create(
         event=event,
         order=order,
-        name=name or _("淘汰赛"),
+        name=name,  # blank: shown as the format's name in the page's language (Stage.label)
         format=Stage.Format.SINGLE_ELIMINATION,
         qualifiers=size,
         planned_rounds=max(1, math.ceil(math.log2(size))),

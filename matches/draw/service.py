@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches import punctuation
 from matches.draw import history
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
@@ -210,7 +211,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
         members[member.union_id].append(member.player_id)
     short = sorted(unions[u].name for u in unions if len(members[u]) != 3)
     if short:
-        raise SeatingRefused(_("以下联邦不足三名选手：") + "、".join(short))
+        raise SeatingRefused(_("以下联邦不足三名选手：") + punctuation.listed(short))
     played = [p for p in pairings if not p.is_bye]
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
@@ -611,7 +612,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     _require_draft(round_)
     problems = check_round(round_)
     if problems:
-        raise SeatingRefused("; ".join(problems))
+        raise SeatingRefused(punctuation.clauses(problems))
     round_.state = Round.State.PUBLISHED
     round_.published_at = timezone.now()
     round_.published_by = user if user is not None and user.is_authenticated else None
@@ -629,7 +630,7 @@ def close_round(round_: Round, *, user=None) -> Round:
     if missing:
         raise SeatingRefused(
             _("以下牌桌尚无最终成绩：%(tables)s")
-            % {"tables": "、".join(_("第 %(n)s 桌") % {"n": n} for n in missing)}
+            % {"tables": punctuation.listed(_("第 %(n)s 桌") % {"n": n} for n in missing)}
         )
     round_.state = Round.State.CLOSED
     round_.closed_at = timezone.now()
@@ -735,7 +736,9 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
     if not adapter_for(round_.event).has_unions and match.table_id:
         # No unions at the table: its players, in seat order.
         seated = TableSeat.objects.filter(table_id=match.table_id).order_by("seat")
-        names = {match.union_a_id: "、".join(seated.values_list("player__name", flat=True))}
+        names = {
+            match.union_a_id: punctuation.listed(seated.values_list("player__name", flat=True))
+        }
     return {
         "table": match.table.number if match.table_id else None,
         "match": match.pk,

@@ -15,10 +15,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from matches import tasks
+from matches import punctuation, tasks
 from matches.draw import breaks, control, late
 from matches.draw import service as seating
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
@@ -67,8 +67,11 @@ def _explained_message(lines: list[dict]) -> str:
     for line in lines:
         where = (_("第 %(n)s 桌") % {"n": line["table"]}) if line["table"] else _("轮空")
         who = " — ".join(n for n in (line["union_a"], line["union_b"]) if n)
-        reasons = "；".join(line["reasons"])
-        parts.append(f"{where}：{who}" + (f"（{reasons}）" if reasons else ""))
+        reasons = punctuation.clauses(line["reasons"])
+        parts.append(
+            punctuation.labelled(where, who)
+            + (punctuation.parenthesised(reasons) if reasons else "")
+        )
     return " · ".join(parts)
 
 
@@ -222,7 +225,7 @@ def round_late(request, event_id: int, number: int, change: str):
         elif change == "withdraw":
             union = _union(event, request.POST.get("union"))
             done = late.late_withdraw(round_, union, user=request.user)
-            tables = "、".join(str(n) for n in done["tables"])
+            tables = punctuation.listed(done["tables"])
             messages.success(
                 request,
                 (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {"name": union.name, "t": tables})
@@ -262,7 +265,7 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
             _standings_later(event, number)
         elif action == "chase":
             RefereeLink.objects.create(
-                table=match.table, created_by=request.user, label=_("结束本轮时催报")
+                table=match.table, created_by=request.user, label=gettext_noop("结束本轮时催报")
             )
             messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
             back = True
@@ -358,7 +361,7 @@ def break_page(request, event_id: int):
             messages.success(
                 request,
                 _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦")
-                % {"stage": stage.name, "n": size_n},
+                % {"stage": stage.label, "n": size_n},
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
