@@ -355,7 +355,15 @@ def test_an_unknown_header_lists_the_accepted_headers_in_both_languages():
     assert str(refused.value).startswith("Unknown header: 队伍. Accepted headers: 联邦")
     sheet = SimpleUploadedFile("x.csv", "联邦,选手一,选手二,选手三\n甲,a,b,c\n".encode())
     assert importing.read_upload(sheet) == [
-        {"union": "甲", "club": "", "player1": "a", "player2": "b", "player3": "c", "seed": ""}
+        {
+            "union": "甲",
+            "club": "",
+            "player1": "a",
+            "player2": "b",
+            "player3": "c",
+            "captain": "",
+            "seed": "",
+        }
     ]
 
 
