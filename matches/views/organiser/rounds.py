@@ -24,6 +24,7 @@ from matches.draw import service as seating
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
+from players.models import Player
 
 #: What the organiser's page says about each flag (the same words as the explanations).
 FLAG_LABELS = {
@@ -112,6 +113,16 @@ def round_page(request, event_id: int, number: int):
                 "progress": progress.get(match.pk),
             }
         )
+    seated = list(
+        TableSeat.objects.filter(round=round_)
+        .select_related("player", "union", "table")
+        .order_by("table__number", "seat")
+    )
+    by_table = {}
+    for seat in seated:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    for row in tables:  # an individual event's tables are their players
+        row["seats"] = by_table.get(row["match"].table_id, [])
     placed = {u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u}
     registered = list(
         Registration.objects.filter(event=event, union__isnull=False)
@@ -137,11 +148,12 @@ def round_page(request, event_id: int, number: int):
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
         "deals": range(1, event.deals_per_match + 1),
-        "seated": list(
-            TableSeat.objects.filter(round=round_)
-            .select_related("player", "union", "table")
-            .order_by("table__number", "seat")
-        ),
+        "seated": seated,
+        # An individual draft: who sits out, to swap in (service.swap_players).
+        "sitting_out": Player.objects.filter(
+            pk__in=round_.quality.get("sitting_out", []) if isinstance(round_.quality, dict) else []
+        ).order_by("name"),
+        "seat_numbers": sorted({s.seat for s in seated}),
     }
     return render(request, "manage/round.html", context)
 
@@ -183,6 +195,14 @@ def round_edit(request, event_id: int, number: int, edit: str):
             )
         elif edit == "bye":
             lines = control.give_bye(round_, _union(event, post.get("union")), user=request.user)
+        elif edit == "player_move":
+            lines = control.move_player(
+                round_,
+                _int(post.get("player"), _("请选择选手")),
+                _int(post.get("table"), _("请选择桌号")),
+                _int(post.get("seat"), _("请选择座位")),
+                user=request.user,
+            )
         elif edit == "seats":
             lines = seating.swap_players(
                 round_,
