@@ -238,7 +238,19 @@ def test_a_template_with_a_captain_column_a_near_club_and_the_open_add_form(live
     expect(page.locator("#entries")).to_contain_text("新一队")
     expect(page.locator("#id_union")).to_have_value("")
     assert b.event.unions.get(name="新一队").club.name == "崂山俱乐部"
-    photo(page, base, "add-entry-open")
+    expect(page.locator("#id_union")).to_be_focused()  # ready for the next entry
+
+    def add_another(p):
+        p.goto(f"{base}/manage/events/{b.event.pk}/entries/")
+        p.locator("#add-entry summary").click()
+        union = f"新队{b.event.unions.count() + 1}"
+        for field, value in (("union", union), ("player1", "甲"), ("player2", "乙")):
+            p.fill(f"#id_{field}", value)
+        p.fill("#id_player3", "丙")
+        p.locator("#add-entry-submit").click()
+        expect(p.locator("#entry-added")).to_contain_text(union)
+
+    photo(page, base, "add-entry-open", add_another)
 
 
 def test_the_individual_draft_shows_the_players_and_a_swap_works(live_server, page):

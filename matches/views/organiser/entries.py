@@ -54,7 +54,10 @@ def entries(request, event_id: int):
                 else _("已添加：%(name)s")
             ) % {"name": entry.entrant, "n": entry.joins_round}
             if request.htmx:  # the form stays open, empty, for the next entry
-                return _add_block(request, event, EntryForm(team=event.is_team), added)
+                blank = EntryForm(team=event.is_team)
+                first = "union" if event.is_team else "player1"
+                blank.fields[first].widget.attrs["autofocus"] = True  # type the next one
+                return _add_block(request, event, blank, added)
             messages.success(request, added)
             return redirect(reverse("manage:entries", args=[event.pk]) + "?adding=1")
     if request.htmx and request.method == "POST":
