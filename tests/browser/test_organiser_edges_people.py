@@ -145,6 +145,8 @@ def test_an_invited_assistant_signs_up_lands_signed_in_and_meets_a_styled_403(li
     page.goto(f"{base}/manage/events/999999/")
     expect(page.locator("#not-found h1")).to_have_text("This page cannot be found")
     set_language(page, base, "zh-hans")
+    page.reload()
+    expect(page.locator("#not-found h1")).to_have_text("找不到这个页面")
     photo(page, base, "not-found")
     context.close()
 
