@@ -20,6 +20,11 @@ def listed(items) -> str:
     return punctuation.listed(items)
 
 
+@register.filter
+def parenthesised(text) -> str:
+    return punctuation.parenthesised(text)
+
+
 @register.simple_tag
 def list_separator() -> str:
     return "、" if punctuation.chinese() else ", "

@@ -145,3 +145,24 @@ def test_chinese_numerals_sort_by_value():
         "team 9",
         "team 10",
     ]
+
+
+def test_the_edit_page_offers_the_clubs_and_warns_too(client, build):
+    Club.objects.create(name="黄岛俱乐部")
+    b = build(unions=1, deals=1)
+    client.force_login(b.organiser)
+    entry = b.event.registrations.get()
+    url = reverse("manage:entry", args=[b.event.pk, entry.pk])
+    assert '<datalist id="club-choices">' in client.get(url).content.decode()
+    members = list(entry.union.members.order_by("order"))
+    data = {
+        "union": entry.union.name,
+        **{f"player{m.order}": m.player.name for m in members},
+        "captain": 1,
+        "club": "黄岛 俱乐",
+    }
+    warned = client.post(url, data)
+    assert warned.status_code == 400 and "与已有的俱乐部“黄岛俱乐部”相近" in warned.content.decode()
+    client.post(url, {**data, "club": "黄岛 俱乐部"})  # spacing only: the existing club
+    entry.union.refresh_from_db()
+    assert entry.union.club.name == "黄岛俱乐部" and Club.objects.count() == 1

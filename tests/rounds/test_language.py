@@ -91,3 +91,24 @@ def test_joiners_follow_the_language():
         assert punctuation.clauses(["甲", "乙"]) == "甲；乙"
         assert punctuation.listed(["甲", "乙"]) == "甲、乙"
         assert show_value("tribute_order", ["burn", "point"]) == "烧、点"
+
+
+@pytest.mark.django_db
+def test_the_withdrawn_list_of_a_closed_round_follows_the_page_s_punctuation(client, build):
+    from matches.draw import late
+
+    b = build(unions=4)
+    round_ = b.round([(0, 1), (2, 3)])
+    for k in (1, 2):
+        for deal in (1, 2):
+            b.final(b.match(round_, k), deal, A_BY_TWO)
+        standings.settle_match(b.match(round_, k).pk)
+    seating.close_round(round_)
+    late.withdraw_union(b.event, b.unions[0])
+    late.withdraw_union(b.event, b.unions[1])
+    client.force_login(b.organiser)
+    url = reverse("manage:round", args=[b.event.pk, 1])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{b.unions[0].name} (After round 1), " in english
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert f"{b.unions[0].name}（第 1 轮后）、" in chinese
