@@ -745,14 +745,16 @@ def _canonical(summary: Any) -> Any:
 def _refuse_unchanged(checked: Checked, live: list[DealReport], idempotency_key: str) -> None:
     """A correction must change something: one equal to an open report is that report upheld
     (a correction would record the opposite of what the organiser decided), one equal to the
-    result in force corrects nothing. Equal: the same summary, and no other play log. A retry of
-    the correction in force (its own key) is left to the replay."""
+    result in force corrects nothing. Equal: the same summary, no other play log and the same
+    verdict. A retry of the correction in force (its own key) is left to the replay."""
     for report in live:
         if idempotency_key and report.idempotency_key == idempotency_key:
             continue
         same_log = checked.play_log is None or checked.play_log == report.play_log
         if _canonical(report.summary) != _canonical(checked.summary) or not same_log:
             continue
+        if (report.verdict or {}) != (checked.verdict or {}):
+            continue  # the same deal now scores differently (recheck_deal: R40 streaks)
         if report.state == DealReport.State.FINAL:
             raise ResultError(
                 "same_as_final",
