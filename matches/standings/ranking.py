@@ -1,8 +1,8 @@
-"""Ranking unions and players from plain match and deal records. Pure Python, no Django.
+"""Ranking unions from plain match and deal records. Pure Python, no Django.
 
 `rank_unions` orders unions by match points, then by the event's tie-breaks in order; unions
-equal on every configured criterion share a rank (listed by seed). `rank_players` orders
-players by place points, then points opened, then burns.
+equal on every configured criterion share a rank (listed by seed). (Each game ranks its own
+players: Gou Ji's is `matches/games/gouji/ranking.py`.)
 """
 
 from __future__ import annotations
@@ -58,6 +58,11 @@ class UnionLine:
     opponents: list[int] = field(default_factory=list)
     opponents_match_points: int = 0
     rank: int = 0
+    # The criterion that set this line below the line above it (None: first, or tied with it),
+    # and each criterion's value as the ranking compared it (head-to-head: within the group
+    # still tied when its turn came). The break explains the cut with them.
+    decided_by: str | None = None
+    compared: dict = field(default_factory=dict)
 
     @property
     def score_difference(self) -> int:
@@ -159,119 +164,39 @@ def rank_unions(
             by_union.setdefault(m.union_b, []).append(m)
     groups = _partition(list(lines.values()), criteria, by_union)
     ranked, position = [], 1
-    for group in groups:
+    for group, decided_by in groups:
         # Still equal on every criterion: one shared rank, listed by seed then name.
-        for line in sorted(
-            group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union)
+        for index, line in enumerate(
+            sorted(group, key=lambda x: (x.seed if x.seed is not None else 10**9, x.name, x.union))
         ):
             line.rank = position
+            line.decided_by = decided_by if index == 0 else None
             ranked.append(line)
         position += len(group)
     return ranked
 
 
-def _partition(group: list[UnionLine], criteria: list[str], by_union) -> list[list[UnionLine]]:
-    """Split a tied group criterion by criterion, best sub-group first.
+def _partition(
+    group: list[UnionLine], criteria: list[str], by_union, split_by: str | None = None
+) -> list[tuple[list[UnionLine], str | None]]:
+    """Split a tied group criterion by criterion, best sub-group first; each sub-group comes
+    with the criterion that set it below the one before (`split_by` for the first).
 
     Head-to-head is computed inside the group that is still tied when its turn comes, as a
     referee would: only the matches between exactly those unions count.
     """
     if len(group) <= 1 or not criteria:
-        return [group]
+        return [(group, split_by)]
     criterion, rest = criteria[0], criteria[1:]
     members = {line.union for line in group}
     buckets: dict = {}
     for line in group:
-        buckets.setdefault(_value(line, criterion, members, by_union), []).append(line)
+        value = _value(line, criterion, members, by_union)
+        line.compared[criterion] = value
+        buckets.setdefault(value, []).append(line)
     result = []
-    for value in sorted(buckets, reverse=True):
-        result.extend(_partition(buckets[value], rest, by_union))
-    return result
-
-
-# --- players ------------------------------------------------------------------------------------
-
-
-@dataclass
-class PlayerLine:
-    player: int
-    name: str = ""
-    union: str = ""
-    deals: int = 0
-    place_points: int = 0
-    points_opened: int = 0
-    burns: int = 0
-    firsts: int = 0
-    tables: int = 0
-    rank: int = 0
-
-    def as_dict(self) -> dict:
-        return {
-            "rank": self.rank,
-            "player": self.player,
-            "name": self.name,
-            "union": self.union,
-            "deals": self.deals,
-            "tables": self.tables,
-            "place_points": self.place_points,
-            "points_opened": self.points_opened,
-            "burns": self.burns,
-            "firsts": self.firsts,
-        }
-
-
-@dataclass(frozen=True)
-class SeatRecord:
-    """One player's part in one deal."""
-
-    player: int
-    table: int  # any id of the table (or match) the deal was played at
-    place: int  # 0-based finishing place
-    place_points: int
-    opened_point: bool
-    burns: int  # successful burns (and counter-burns) this player made
-
-
-def rank_players(
-    players: dict[int, tuple[str, str]], seats: list[SeatRecord], carried: list[dict] = ()
-) -> list[PlayerLine]:
-    """Players best first: place points, then points opened, then burns; equal lines share a rank.
-
-    `carried`: the rows (`PlayerLine.as_dict()`) of the rounds before those of `seats`, which
-    the new seats add to; every total is a plain sum over deals, so the standings after round N
-    are those after round N-1 plus round N, and a festival's round 9 reads one round, not nine."""
-    lines = {
-        p: PlayerLine(player=p, name=name, union=union) for p, (name, union) in players.items()
-    }
-    for row in carried:
-        line = lines.setdefault(
-            row["player"], PlayerLine(player=row["player"], name=row["name"], union=row["union"])
+    for index, value in enumerate(sorted(buckets, reverse=True)):
+        result.extend(
+            _partition(buckets[value], rest, by_union, split_by if index == 0 else criterion)
         )
-        line.deals += row["deals"]
-        line.tables += row["tables"]  # a table (its id) belongs to one round only
-        line.place_points += row["place_points"]
-        line.points_opened += row["points_opened"]
-        line.burns += row["burns"]
-        line.firsts += row["firsts"]
-    tables: dict[int, set] = {}
-    for s in seats:
-        line = lines.setdefault(s.player, PlayerLine(player=s.player))
-        line.deals += 1
-        line.place_points += s.place_points
-        line.points_opened += int(s.opened_point)
-        line.burns += s.burns
-        line.firsts += int(s.place == 0)
-        tables.setdefault(s.player, set()).add(s.table)
-    for player, seen in tables.items():
-        lines[player].tables += len(seen)
-
-    def key(line):
-        return (line.place_points, line.points_opened, line.burns)
-
-    ordered = sorted(lines.values(), key=lambda x: (tuple(-v for v in key(x)), x.name, x.player))
-    previous, position = None, 0
-    for index, line in enumerate(ordered, start=1):
-        if key(line) != previous:
-            position, previous = index, key(line)
-        line.rank = position
-    return ordered
+    return result

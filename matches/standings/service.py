@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 
 from matches.games.registry import adapter_for
+from matches.kernel.match_result import ensure_regular_deals
 from matches.models import (
     Deal,
     DealReport,
@@ -30,7 +31,6 @@ from matches.models import (
     Round,
     StandingsSnapshot,
 )
-from matches.standings.match_result import ensure_regular_deals
 from matches.standings.ranking import MatchRecord, rank_unions
 
 log = logging.getLogger(__name__)
@@ -130,7 +130,9 @@ def _scoped_rounds(round_: Round, scope: str) -> list[Round]:
     return list(rounds)
 
 
-def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
+def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) -> list[dict]:
+    """The union standings over `rounds`; `with_reasons` adds each row's `decided_by` (the
+    tie-break that set it below the row above) and `compared` (the values compared)."""
     entrants = {
         union_id: (seed, name)
         for union_id, seed, name in Registration.objects.filter(
@@ -196,7 +198,13 @@ def union_rows(event: Event, rounds: list[Round]) -> list[dict]:
                 forfeit=forfeit,
             )
         )
-    return [line.as_dict() for line in rank_unions(entrants, records, list(event.tie_breaks or []))]
+    lines = rank_unions(entrants, records, list(event.tie_breaks or []))
+    if with_reasons:
+        return [
+            {**line.as_dict(), "decided_by": line.decided_by, "compared": line.compared}
+            for line in lines
+        ]
+    return [line.as_dict() for line in lines]
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ urlpatterns = [
         name="deal",
     ),
     path("<int:event_id>/standings/", public.standings_page, name="standings"),
+    path("<int:event_id>/bracket/", public.bracket_page, name="bracket"),
     path(
         "<int:event_id>/rounds/<int:number>/projector/",
         projector.round_projector,

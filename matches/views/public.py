@@ -25,9 +25,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
 from matches import selectors
+from matches.draw import bracket, breaks
 from matches.events import live
 from matches.front_cache import front_cacheable
-from matches.models import Match, Union
+from matches.models import Match, Stage, Union
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
@@ -205,6 +206,7 @@ def event_page(request, event_id: int):
         "live": _is_live(event),
         "poll": POLL_SECONDS,
         "kind": "unions" if event.is_team else "players",
+        "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
     return _page(request, "public/event.html", "public/_event_live.html", context)
 
@@ -228,6 +230,37 @@ def round_page(request, event_id: int, number: int):
     return _page(request, "public/round.html", "public/_round_tables.html", context)
 
 
+def _public_bracket(event):
+    """The knockout bracket as the public may see it: the knockout rounds whose draw is
+    released, results only where the round's results are (the round pages' own checks)."""
+    stage = breaks.knockout_stage(event)
+    if stage is None:
+        return None, []
+    rounds = [r for r in live.visible_rounds(event) if r.stage_id == stage.pk]
+    if not rounds:
+        return stage, []
+    return stage, bracket.build(stage, rounds, live.results_visible)
+
+
+@front_cacheable
+@condition(etag_func=_etag)
+@shared_cache
+def bracket_page(request, event_id: int):
+    event = _public_event(request, event_id)
+    stage, columns = _public_bracket(event)
+    if not columns:
+        raise Http404("no knockout round is public")
+    context = {
+        "event": event,
+        "stage": stage,
+        "columns": columns,
+        # Poll until the final has a winner.
+        "live": columns[-1].slots[0].winner is None,
+        "poll": POLL_SECONDS,
+    }
+    return _page(request, "public/bracket.html", "public/_bracket_live.html", context)
+
+
 @front_cacheable
 @condition(etag_func=_etag)
 @shared_cache
@@ -240,7 +273,8 @@ def table_page(request, event_id: int, number: int, table: int):
         table__number=table,
     )
     visible = live.results_visible(round_)
-    page, fragment, context = event.adapter.public_table(event, round_, match, visible)
+    read = selectors.public_table(match, visible)
+    page, fragment, context = event.adapter.public_table(event, round_, match, read)
     context.update(
         {
             "event": event,
@@ -330,7 +364,8 @@ def player_page(request, event_id: int, player_id: int):
         and not event.unions.filter(members__player=player).exists()
     ):
         raise Http404("not in this event")
-    template, context = event.adapter.public_player(event, player, seats)
+    played = selectors.played_seats(seats)
+    template, context = event.adapter.public_player(event, player, played)
     context.update({"event": event, "player": player})
     return _cacheable(render(request, template, context))
 

@@ -11,7 +11,7 @@ from django.utils import translation
 from matches.models import DealReport
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
+from matches.kernel.reports import ResultError
 from matches.results.messages import refusal
 
 from .conftest import SUMMARY

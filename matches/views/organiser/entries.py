@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
 from matches.events import importing
-from matches.events.checkin import next_round
 from matches.events.forms import EntryForm, WithdrawForm
+from matches.events.registration import next_round_number
 from matches.models import Registration
 from matches.views.organiser.access import running_event
 
@@ -33,7 +33,7 @@ def _list_context(request, event) -> dict:
         "status": status,
         "statuses": Registration.Status.choices,
         "total": event.registrations.count(),
-        "next_round": next_round(event),
+        "next_round": next_round_number(event),
     }
 
 
@@ -53,12 +53,21 @@ def entries(request, event_id: int):
                 if late
                 else _("已添加：%(name)s")
             ) % {"name": entry.entrant, "n": entry.joins_round}
+            draft = event.rounds.filter(state="draft").first()
+            note = (
+                _("第 %(n)s 轮是草稿：签到后可在草稿页重新编排，把%(name)s排入本轮")
+                % {"n": draft.number, "name": entry.entrant}
+                if draft is not None
+                else ""
+            )
             if request.htmx:  # the form stays open, empty, for the next entry
                 blank = EntryForm(team=event.is_team)
                 first = "union" if event.is_team else "player1"
                 blank.fields[first].widget.attrs["autofocus"] = True  # type the next one
-                return _add_block(request, event, blank, added)
+                return _add_block(request, event, blank, added, note)
             messages.success(request, added)
+            if note:
+                messages.info(request, note)
             return redirect(reverse("manage:entries", args=[event.pk]) + "?adding=1")
     if request.htmx and request.method == "POST":
         return _add_block(request, event, form)  # htmx swaps no 4xx: the errors are in the form
@@ -73,10 +82,10 @@ def entries(request, event_id: int):
     return render(request, template, context, status=400 if form.errors else 200)
 
 
-def _add_block(request, event, form, added: str = ""):
+def _add_block(request, event, form, added: str = "", note: str = ""):
     """The add form, open, and (out of band) the list with the new entry."""
     context = _list_context(request, event)
-    context.update({"form": form, "added": added, "open": True, "oob": True})
+    context.update({"form": form, "added": added, "note": note, "open": True, "oob": True})
     return render(request, "manage/entries/_add_block.html", context)
 
 

@@ -18,10 +18,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from matches import punctuation, tasks
-from matches.draw import breaks, control, late
+from matches import punctuation
+from matches.draw import bracket, breaks, control, late
 from matches.draw import service as seating
+from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
+from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
 from players.models import Player
@@ -74,12 +76,6 @@ def _explained_message(lines: list[dict]) -> str:
             + (punctuation.parenthesised(reasons) if reasons else "")
         )
     return " · ".join(parts)
-
-
-def _standings_later(event: Event, number: int) -> None:
-    tasks.enqueue(
-        tasks.update_standings, event.pk, "standings", {"event_id": event.pk, "from_round": number}
-    )
 
 
 # --- the round page -------------------------------------------------------------------------------
@@ -147,6 +143,10 @@ def round_page(request, event_id: int, number: int):
         "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
+        "missing_from_draft": checkin.missing_from_draft(round_),
+        "can_reopen": round_.state == Round.State.CLOSED
+        and can_manage_event(request.user, event)
+        and not event.rounds.filter(number__gt=round_.number).exists(),
         "deals": range(1, event.deals_per_match + 1),
         "seated": seated,
         # An individual draft: who sits out, to swap in (service.swap_players).
@@ -271,18 +271,15 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
         if action == "forfeit":
             forfeits.award_forfeit(match, request.POST.get("side", ""), user=request.user)
             messages.success(request, _("第 %(n)s 桌已判弃权") % {"n": table})
-            _standings_later(event, number)
         elif action == "unforfeit":
             forfeits.clear_forfeit(match, user=request.user)
             messages.success(request, _("第 %(n)s 桌已取消弃权") % {"n": table})
-            _standings_later(event, number)
         elif action == "stop":
             after = _int(request.POST.get("after"), _("请填写已打局数"))
             forfeits.stop_by_time(match, after, user=request.user)
             messages.success(
                 request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}
             )
-            _standings_later(event, number)
         elif action == "chase":
             RefereeLink.objects.create(
                 table=match.table, created_by=request.user, label=gettext_noop("结束本轮时催报")
@@ -313,7 +310,6 @@ def close_page(request, event_id: int, number: int):
         except seating.SeatingRefused as error:
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
-        _standings_later(event, number)
         messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
         return _to_round(event, number)
     missing = seating.unfinished_tables(round_) if round_.state == "published" else []
@@ -368,9 +364,11 @@ def withdraw(request, event_id: int):
 
 @login_required
 def break_page(request, event_id: int):
-    """Top N after round K go on to a knockout: shown first, then confirmed."""
+    """Top N after round K go on to the event's knockout stage (the wizard's, of its size unless
+    the organiser changes it): shown first, with the tie at the cut explained, then confirmed."""
     event = managed_event(request, event_id)
-    size = request.POST.get("size") or request.GET.get("size") or "4"
+    default = breaks.default_size(event)
+    size = request.POST.get("size") or request.GET.get("size") or str(default or 4)
     after = request.POST.get("after") or request.GET.get("after") or ""
     proposal, error = None, None
     try:
@@ -388,6 +386,7 @@ def break_page(request, event_id: int):
     except seating.SeatingRefused as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
+    stage = breaks.break_stage(event)
     return render(
         request,
         "manage/break.html",
@@ -398,8 +397,32 @@ def break_page(request, event_id: int):
             "size": size,
             "after": after,
             "closed": closed,
+            "stage": stage,
+            "wizard_size": default,
+            "criteria": [
+                breaks.CRITERION_LABELS[c]
+                for c in ["match_points"] + [t for t in event.tie_breaks if t != "match_points"]
+                if c in breaks.CRITERION_LABELS
+            ],
         },
         status=400 if error and request.method == "POST" else 200,
+    )
+
+
+@login_required
+def bracket_page(request, event_id: int):
+    """The knockout bracket (对阵图) with every round, drawn or not; before the first knockout
+    round is drawn, the pairings the confirmed break will give."""
+    event = managed_event(request, event_id)
+    stage = breaks.knockout_stage(event)
+    columns = []
+    if stage is not None:
+        rounds = list(stage.rounds.all())
+        columns = bracket.build(stage, rounds, lambda round_: True, project_first_round=True)
+    return render(
+        request,
+        "manage/bracket.html",
+        {"event": event, "stage": stage, "columns": columns},
     )
 
 
