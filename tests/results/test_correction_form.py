@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from matches.kernel.reports import ResultError
 from matches.models import DealReport
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.kernel.reports import ResultError
 from matches.results.messages import refusal
 
 from .conftest import SUMMARY
