@@ -46,7 +46,7 @@ def stage_label(round_: Round) -> str:
     stage = round_.stage
     if stage.format == Stage.Format.SINGLE_ELIMINATION:
         return round_name(max(2, bracket_size(stage) >> (round_.stage_round - 1)))
-    return stage.name or str(stage.get_format_display())
+    return stage.label  # a typed name as typed; an app-written one in the active language
 
 
 def match_unions(match: Match) -> tuple[int | None, int | None]:

@@ -1,4 +1,5 @@
-"""Draw control on a draft team round: the organiser's edits before publishing.
+"""Draw control on a draft round: the organiser's edits before publishing (an individual
+event's: `move_player` here and `service.swap_players`).
 
 Every edit is built from one primitive, exchanging two unions' places (`service._swap`), plus
 exchanging the sides of one table. After each edit the changed tables are flagged again by the
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from matches.draw import service
 from matches.draw.service import SeatingRefused
-from matches.models import Match, MatchSide, Round, RoundLog, Union
+from matches.models import Match, MatchSide, Round, RoundLog, TableSeat, Union
 
 #: The edits a draft accepts, as the audit log names them.
 EDITS = ("move", "swap_sides", "pair", "bye")
@@ -142,3 +143,20 @@ def give_bye(round_: Round, union: Union, *, user=None):
     return _finish(
         round_, "bye", touched, before, user, {"union": union.pk, "from": holder.union_id}
     )
+
+
+@transaction.atomic
+def move_player(round_: Round, player_id: int, table_number: int, seat: int, *, user=None):
+    """Individual events: put a player in `seat` of table `table_number`; the player sitting
+    there takes the mover's place (their seat, or sitting out). One exchange of two players,
+    checked, re-flagged and logged as `service.swap_players` does."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    service._require_draft(round_)
+    if round_.event.is_team:
+        raise SeatingRefused(_("团体赛请移动联邦"))
+    occupant = TableSeat.objects.filter(round=round_, table__number=table_number, seat=seat).first()
+    if occupant is None:
+        raise SeatingRefused(_("本轮没有第 %(n)s 桌第 %(s)s 座") % {"n": table_number, "s": seat})
+    if occupant.player_id == player_id:
+        raise SeatingRefused(_("该选手已在此座位"))
+    return service.swap_players(round_, player_id, occupant.player_id, user=user)

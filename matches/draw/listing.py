@@ -3,16 +3,53 @@ for the wall: the pairings PDF sorted by name and the hall's projector read this
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from matches.models import Round, TableSeat
+
+#: Chinese numerals: a run of them in a name is a number (一队 < 二队 < … < 十二队).
+DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+DIGITS.update({"七": 7, "八": 8, "九": 9})
+UNITS = {"十": 10, "百": 100, "千": 1000}
+NUMBER_RUN = re.compile(r"[0-9]+|[零〇一二两三四五六七八九十百千]+")
+
+
+def chinese_number(text: str) -> int:
+    """十二 → 12, 二十三 → 23, 一百零五 → 105; without units digit by digit (二〇二六 → 2026)."""
+    if not any(c in UNITS for c in text):
+        return int("".join(str(DIGITS[c]) for c in text))
+    total, digit = 0, 0
+    for c in text:
+        if c in UNITS:
+            total += (digit or 1) * UNITS[c]  # 十二: a unit alone counts one of it
+            digit = 0
+        else:
+            digit = DIGITS[c]
+    return total + digit
 
 
 def name_key(name: str) -> tuple:
-    """A→Z: Latin letters as they are, Chinese characters by their toneless pinyin."""
+    """A→Z: Latin letters as they are, Chinese characters by their toneless pinyin, and numbers
+    (Arabic, full-width or Chinese numerals) by their value, so 二队 comes before 十二队."""
     # Imported here: pypinyin loads its dictionaries (~0.4 s) on import, and every web process
     # would pay that at start-up for the two pages that sort by name.
     from pypinyin import Style, lazy_pinyin
 
-    return (" ".join(lazy_pinyin(name, style=Style.NORMAL, errors="default")).casefold(), name)
+    text = unicodedata.normalize("NFKC", name)  # full-width digits as ASCII
+    parts, start = [], 0
+    for match in NUMBER_RUN.finditer(text):
+        parts.append(_words(text[start : match.start()], lazy_pinyin, Style))
+        run = match.group()
+        parts.append((0, int(run) if run.isascii() else chinese_number(run), ""))
+        start = match.end()
+    parts.append(_words(text[start:], lazy_pinyin, Style))
+    return (tuple(p for p in parts if p != (1, 0, "")), name)
+
+
+def _words(text: str, lazy_pinyin, style) -> tuple:
+    spelled = " ".join(lazy_pinyin(text, style=style.NORMAL, errors="default")).casefold()
+    return (1, 0, spelled.strip())
 
 
 def by_name(round_: Round) -> list[dict]:

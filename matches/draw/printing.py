@@ -11,6 +11,7 @@ import io
 
 import qrcode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -36,7 +37,7 @@ def referee_links(round_: Round, user=None) -> dict[int, str]:
         if link is None:
             link = RefereeLink.objects.create(
                 table=table,
-                label=_("打印的桌卡"),
+                label=gettext_noop("打印的桌卡"),  # a key: matches/labels.py
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
         tokens[table.pk] = link.token

@@ -15,7 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches import signals
+from matches import punctuation, signals
 from matches.draw import history, stages
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
@@ -234,7 +234,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
         members[member.union_id].append(member.player_id)
     short = sorted(unions[u].name for u in unions if len(members[u]) != 3)
     if short:
-        raise SeatingRefused(_("以下联邦不足三名选手：") + "、".join(short))
+        raise SeatingRefused(_("以下联邦不足三名选手：") + punctuation.listed(short))
     played = [p for p in pairings if not p.is_bye]
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
@@ -586,7 +586,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     _require_draft(round_)
     problems = check_round(round_)
     if problems:
-        raise SeatingRefused("; ".join(problems))
+        raise SeatingRefused(punctuation.clauses(problems))
     round_.state = Round.State.PUBLISHED
     round_.published_at = timezone.now()
     round_.published_by = user if user is not None and user.is_authenticated else None
@@ -605,7 +605,7 @@ def close_round(round_: Round, *, user=None) -> Round:
     if missing:
         raise SeatingRefused(
             _("以下牌桌尚无最终成绩：%(tables)s")
-            % {"tables": "、".join(_("第 %(n)s 桌") % {"n": n} for n in missing)}
+            % {"tables": punctuation.listed(_("第 %(n)s 桌") % {"n": n} for n in missing)}
         )
     round_.state = Round.State.CLOSED
     round_.closed_at = timezone.now()
@@ -728,7 +728,7 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
     union_a, union_b = names.get(match.union_a_id), names.get(match.union_b_id)
     if not match.union_sides:
         # The sides are players: the table's players, in seat order.
-        union_a = "、".join(side.name for side in match.ordered_sides)
+        union_a = punctuation.listed(side.name for side in match.ordered_sides)
     return {
         "table": match.table.number if match.table_id else None,
         "match": match.pk,

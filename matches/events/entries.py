@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from matches.events import registration as registering
 from matches.models import Event, Registration, UnionMember
-from players.models import Club, Player
+from players import clubs
+from players.models import Player
 
 PAGE_SIZE = 50
 
@@ -23,8 +24,7 @@ class EntryRefused(Exception):
 
 
 def _club(name: str):
-    name = (name or "").strip()
-    return Club.objects.get_or_create(name=name)[0] if name else None
+    return clubs.get_or_create(name)  # one club however its name was spaced (players/clubs.py)
 
 
 def search(event: Event, query: str = "", status: str = ""):

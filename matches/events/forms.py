@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.registry import adapter_named, game_choices
 from matches.models import Event, StaffRole, Stage
+from matches.punctuation import listed
+from players import clubs
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -267,10 +269,16 @@ class EntryForm(forms.Form):
         label=_("俱乐部"), max_length=120, validators=[no_control_characters], required=False
     )
     seed = AsciiIntegerField(label=_("种子序号"), min_value=1, max_value=100000, required=False)
+    # Shown only after a warning: the typed club is close to an existing one, and is new anyway.
+    new_club = forms.BooleanField(label=_("确认这是一个新的俱乐部"), required=False)
 
     def __init__(self, *args, team: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.team = team
+        # The club picker: existing clubs offered as the organiser types (a <datalist>).
+        self.club_choices = clubs.all_names()
+        self.club_near: list[str] = []
+        self.fields["club"].widget.attrs.update({"list": "club-choices", "autocomplete": "off"})
         if team:
             for name in ("union", "player2", "player3"):
                 self.fields[name].required = True
@@ -285,6 +293,17 @@ class EntryForm(forms.Form):
             names = [data["player1"].strip(), data["player2"].strip(), data["player3"].strip()]
             if len(set(names)) < 3:
                 raise forms.ValidationError(_("同一联邦中选手重名"))
+        club = (data.get("club") or "").strip()
+        if club and not data.get("new_club") and clubs.same_club(club) is None:
+            self.club_near = clubs.near_duplicates(club, self.club_choices)
+            if self.club_near:
+                self.add_error(
+                    "club",
+                    _(
+                        "与已有的俱乐部“%(near)s”相近：请选用已有的，或勾选“确认这是一个新的俱乐部”。"
+                    )
+                    % {"near": listed(self.club_near)},
+                )
         return data
 
     def entry_kwargs(self) -> dict:

@@ -1,8 +1,10 @@
 """Registering entries from a CSV or Excel sheet: read, check every row, import all or nothing.
 
 Columns (Chinese or English headers, any order): 联邦/union, 俱乐部/club, 选手1/player1,
-选手2/player2, 选手3/player3, 种子/seed. A team event needs a union and three players per row;
-an individual event needs player1 only (the union columns are ignored).
+选手2/player2, 选手3/player3, 队长/captain, 种子/seed. A team event needs a union and three players
+per row, and its captain is the player the captain column names (by name or 1-3; blank: player 1);
+an individual event needs player1 only (the union columns are ignored). `template` writes the
+empty sheet for an event's entry mode.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from matches.models import Event, Registration, Union, UnionMember
-from players.models import Club, Player
+from matches.punctuation import listed
+from players import clubs
+from players.models import Player
 
-FIELDS = ("union", "club", "player1", "player2", "player3", "seed")
+FIELDS = ("union", "club", "player1", "player2", "player3", "captain", "seed")
 HEADERS = {
     "union": "union",
     "联邦": "union",
@@ -38,6 +42,8 @@ HEADERS = {
     "player3": "player3",
     "选手3": "player3",
     "player 3": "player3",
+    "captain": "captain",
+    "队长": "captain",
     "seed": "seed",
     "种子": "seed",
     "种子序号": "seed",
@@ -46,12 +52,102 @@ HEADERS = {
     "选手三": "player3",
 }
 #: What the error for an unknown header lists, Chinese first (both languages are accepted).
-ACCEPTED_ZH = ("联邦", "俱乐部", "选手1", "选手一", "选手2", "选手二", "选手3", "选手三", "种子")
-ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "seed")
+ACCEPTED_ZH = (
+    "联邦",
+    "俱乐部",
+    "选手1",
+    "选手一",
+    "选手2",
+    "选手二",
+    "选手3",
+    "选手三",
+    "队长",
+    "种子",
+)
+ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "captain", "seed")
+#: The import template's headers per entry mode (each is a header the reader accepts).
+TEMPLATE_HEADERS = {
+    True: {
+        "zh-hans": ("联邦", "俱乐部", "选手1", "选手2", "选手3", "队长", "种子"),
+        "en": ("union", "club", "player1", "player2", "player3", "captain", "seed"),
+    },
+    False: {
+        "zh-hans": ("选手", "俱乐部", "种子"),
+        "en": ("player", "club", "seed"),
+    },
+}
 
 
 def accepted_headers() -> str:
     return "、".join(ACCEPTED_ZH) + " / " + ", ".join(ACCEPTED_EN)
+
+
+def template_headers(event: Event, language: str) -> tuple[str, ...]:
+    by_language = TEMPLATE_HEADERS[event.is_team]
+    return by_language["en"] if language == "en" else by_language["zh-hans"]
+
+
+def template(event: Event, fmt: str, language: str) -> bytes:
+    """The empty import sheet for the event's entry mode: CSV (UTF-8 with a BOM, which Excel
+    needs to read Chinese) or XLSX, headers only."""
+    headers = template_headers(event, language)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        csv.writer(buffer).writerow(headers)
+        return buffer.getvalue().encode("utf-8-sig")
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "entries"
+    sheet.append(list(headers))
+    for k in range(len(headers)):
+        sheet.column_dimensions[chr(ord("A") + k)].width = 16
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def captain_order(row: dict) -> int | None:
+    """The captain's place (1-3) in a union row: the captain column names a player or gives
+    1-3; blank means player 1. None: it names nobody of the union."""
+    value = (row.get("captain") or "").strip()
+    if not value:
+        return 1
+    if value in ("1", "2", "3"):
+        return int(value)
+    for order in (1, 2, 3):
+        if value == row.get(f"player{order}", "").strip():
+            return order
+    return None
+
+
+def club_notes(rows: list[dict]) -> list[list[str]]:
+    """Per row, what the preview says about its club (warnings, nothing is refused): merged
+    into an existing club that differs only in spacing or width, or close to an existing club
+    or to one earlier in the file (a typo would make a new club)."""
+    existing = clubs.all_names()
+    seen: list[str] = []
+    notes = []
+    for row in rows:
+        name = (row.get("club") or "").strip()
+        found = []
+        if name and name not in existing:
+            same = clubs.same_club(name)
+            if same is not None:
+                found.append(_("将并入已有俱乐部“%(club)s”") % {"club": same.name})
+                name = same.name
+            elif name not in seen:
+                near = clubs.near_duplicates(name, existing + seen)
+                if near:
+                    found.append(
+                        _("俱乐部“%(club)s”与“%(near)s”相近：是否打错了？")
+                        % {"club": name, "near": listed(near)}
+                    )
+        if name and name not in seen and name not in existing:
+            seen.append(name)
+        notes.append(found)
+    return notes
 
 
 # Issue 27, finding 4: every limit is checked while the sheet is read, never after. A 186 KiB
@@ -238,6 +334,10 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
                 errors.append(_("联邦须有三名选手"))
             if len({p for p in players if p}) < len([p for p in players if p]):
                 errors.append(_("同一联邦中选手重名"))
+            if captain_order(row) is None:
+                errors.append(
+                    _("队长“%(c)s”不是本联邦的选手（填选手姓名或 1-3）") % {"c": row["captain"]}
+                )
         else:
             name = row.get("player1", "")
             if not name:
@@ -260,6 +360,8 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             elif CONTROL_CHARACTERS.search(row.get(field, "")):
                 errors.append(_("内容含控制字符：%(f)s") % {"f": field})
         checked.append({"line": line, "values": row, "errors": errors})
+    for row, notes in zip(checked, club_notes(rows)):
+        row["warnings"] = notes
     return checked
 
 
@@ -275,14 +377,15 @@ def import_rows(event: Event, rows: list[dict]) -> int:
     )
     joins = next_round_number(event)  # a late import joins from the next round
     for row in rows:
-        club = Club.objects.get_or_create(name=row["club"])[0] if row.get("club") else None
+        club = clubs.get_or_create(row.get("club", ""))
         seed = int(row["seed"]) if row.get("seed") else None
         if event.is_team:
             union = Union.objects.create(event=event, name=row["union"], club=club)
+            captain = captain_order(row)
             for order in (1, 2, 3):
                 player = Player.objects.create(name=row[f"player{order}"], club=club)
                 UnionMember.objects.create(
-                    union=union, player=player, order=order, is_captain=order == 1
+                    union=union, player=player, order=order, is_captain=order == captain
                 )
             Registration.objects.create(
                 event=event, union=union, seed=seed, status=status, joins_round=joins

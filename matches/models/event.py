@@ -275,7 +275,14 @@ class Stage(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.event} · {self.name or self.get_format_display()}"
+        return f"{self.event} · {self.label}"
+
+    @property
+    def label(self) -> str:
+        """The stage's name in the page's language (an organiser's own name as typed)."""
+        from matches.labels import stage_label
+
+        return stage_label(self)
 
 
 def new_captain_pin() -> str:

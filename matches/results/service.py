@@ -703,6 +703,7 @@ def _correct(
             .order_by("pk")
         )
         old_final = next((r for r in live if r.state == DealReport.State.FINAL), None)
+        _refuse_unchanged(checked, live, idempotency_key)
         DealReport.objects.filter(pk__in=[r.pk for r in live]).update(
             state=DealReport.State.SUPERSEDED, state_changed_at=now
         )
@@ -737,6 +738,41 @@ def _correct(
         chain.append_result(report)
         _notify(deal)
         return report
+
+
+def _canonical(summary: Any) -> Any:
+    """A summary without its empty fields: a form writes `"burns": []` where the API may leave
+    the field out, and both say the same."""
+    if not isinstance(summary, dict):
+        return summary
+    return {key: value for key, value in summary.items() if value not in (None, "", [], {})}
+
+
+def _refuse_unchanged(checked: Checked, live: list[DealReport], idempotency_key: str) -> None:
+    """A correction must change something: one equal to an open report is that report upheld
+    (a correction would record the opposite of what the organiser decided), one equal to the
+    result in force corrects nothing. Equal: the same summary, no other play log and the same
+    verdict. A retry of the correction in force (its own key) is left to the replay."""
+    for report in live:
+        if idempotency_key and report.idempotency_key == idempotency_key:
+            continue
+        same_log = checked.play_log is None or checked.play_log == report.play_log
+        if _canonical(report.summary) != _canonical(checked.summary) or not same_log:
+            continue
+        if (report.verdict or {}) != (checked.verdict or {}):
+            continue  # the same deal now scores differently (recheck_deal: R40 streaks)
+        if report.state == DealReport.State.FINAL:
+            raise ResultError(
+                "same_as_final",
+                "the correction is the result already in force: change what differs",
+                status=409,
+            )
+        raise ResultError(
+            "same_as_report",
+            f"the correction is the same as open report #{report.pk}: uphold that report instead",
+            status=409,
+            params={"report": report.pk},
+        )
 
 
 def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealReport:

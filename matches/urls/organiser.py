@@ -93,6 +93,11 @@ urlpatterns = [
         "events/<int:event_id>/entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"
     ),
     path("events/<int:event_id>/import/", entries.import_entries, name="import"),
+    path(
+        "events/<int:event_id>/import/template.<str:fmt>",
+        entries.import_template,
+        name="import-template",
+    ),
     path("events/<int:event_id>/staff/", staff.staff, name="staff"),
     path(
         "events/<int:event_id>/staff/<int:staff_id>/revoke/",

@@ -27,6 +27,9 @@ from matches.results.messages import refusal
 from matches.views.deal_viewer import render_viewer
 from matches.views.referee import render_form, run_check, seats_of
 
+#: Refusals of a correction as such (not of the result it gives): shown as one message.
+CORRECTION_REFUSALS = {"reason_required", "same_as_report", "same_as_final"}
+
 #: A pending report older than this (minutes) is "stale" in the queue (`?stale=N` changes it).
 QUEUE_STALE_MINUTES = 10
 
@@ -151,7 +154,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     ]
     templates = {"page": form.templates["correct"], "form": form.templates["form"]}
 
-    def page(entry, checked=None, problems=None, status=200):
+    def page(entry, checked=None, problems=None, status=200, refused=None):
         context = {
             "event": event,
             "table": table,
@@ -168,6 +171,10 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
             "seat_names": {s["seat"]: s["player"] for s in seats_of(table)},
             "problems": form.describe(problems or []),
             "reason_field": True,
+            # A refusal of the correction itself (no reason, nothing changed), not of the result:
+            # shown by the submit button, apart from the rules a result breaks.
+            "refusal": refusal(refused) if refused is not None else "",
+            "refusal_code": refused.code if refused is not None else "",
             "logged": logged,
             "check_url": base + "?check=1",
             "submit_url": base,
@@ -195,6 +202,8 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
                 entry.idempotency_key,
             )
         except ResultError as exc:
+            if exc.code in CORRECTION_REFUSALS:
+                return page(entry, None, None, status=422, refused=exc)
             problems = exc.problems()
     if problems:
         return page(entry, None, problems, status=422)

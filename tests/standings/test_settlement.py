@@ -194,7 +194,7 @@ def test_an_unreadable_final_report_counts_as_missing(build):
     match = b.match(b.round([(0, 1)]), 1)
     b.final(match, 1, A_BY_TWO)
     standings.settle_match(match.pk)
-    broken = b.final(match, 1, A_BY_TWO)
+    broken = b.final(match, 1, B_BY_TWO)  # a correction must change the result
     # A corrupt row, which the service would never store: the test is about reading one.
     DealReport.objects.filter(pk=broken.pk).update(
         summary={"format": "gouji-outcome/1"}

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.games.errors import BadDocument
 from matches.games.fields import mark
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
+from matches.punctuation import listed
 
 #: One line per preset, shown beside its name.
 PRESET_DESCRIPTIONS = {
@@ -174,7 +175,7 @@ def show_value(flag: str, value) -> str:
     if isinstance(value, bool):
         return gettext("是") if value else gettext("否")
     if flag == "tribute_order":
-        return "、".join(str(TRIBUTE_NAMES[k]) for k in value)
+        return listed(TRIBUTE_NAMES[k] for k in value)
     if flag == "place_points":
         return ", ".join(str(v) for v in value)
     if (flag, value) in CHOICE_LABELS:

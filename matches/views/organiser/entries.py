@@ -6,7 +6,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -45,31 +48,45 @@ def entries(request, event_id: int):
             form.add_error(None, str(error))
         else:
             late = entry.joins_round > 1
-            messages.success(
-                request,
-                (
-                    _("已添加（迟到报名，从第 %(n)s 轮起参赛）：%(name)s")
-                    if late
-                    else _("已添加：%(name)s")
-                )
-                % {"name": entry.entrant, "n": entry.joins_round},
-            )
+            added = (
+                _("已添加（迟到报名，从第 %(n)s 轮起参赛）：%(name)s")
+                if late
+                else _("已添加：%(name)s")
+            ) % {"name": entry.entrant, "n": entry.joins_round}
             draft = event.rounds.filter(state="draft").first()
-            if draft is not None:
-                messages.info(
-                    request,
-                    _("第 %(n)s 轮是草稿：签到后可在草稿页重新编排，把%(name)s排入本轮")
-                    % {"n": draft.number, "name": entry.entrant},
-                )
-            return redirect("manage:entries", event.pk)
+            note = (
+                _("第 %(n)s 轮是草稿：签到后可在草稿页重新编排，把%(name)s排入本轮")
+                % {"n": draft.number, "name": entry.entrant}
+                if draft is not None
+                else ""
+            )
+            if request.htmx:  # the form stays open, empty, for the next entry
+                blank = EntryForm(team=event.is_team)
+                first = "union" if event.is_team else "player1"
+                blank.fields[first].widget.attrs["autofocus"] = True  # type the next one
+                return _add_block(request, event, blank, added, note)
+            messages.success(request, added)
+            if note:
+                messages.info(request, note)
+            return redirect(reverse("manage:entries", args=[event.pk]) + "?adding=1")
+    if request.htmx and request.method == "POST":
+        return _add_block(request, event, form)  # htmx swaps no 4xx: the errors are in the form
     context = _list_context(request, event)
     context["form"] = form
+    context["add_open"] = bool(form.errors or not context["total"] or request.GET.get("adding"))
     template = (
         "manage/entries/_list.html"
         if request.htmx and request.method == "GET"
         else "manage/entries/list.html"
     )
     return render(request, template, context, status=400 if form.errors else 200)
+
+
+def _add_block(request, event, form, added: str = "", note: str = ""):
+    """The add form, open, and (out of band) the list with the new entry."""
+    context = _list_context(request, event)
+    context.update({"form": form, "added": added, "note": note, "open": True, "oob": True})
+    return render(request, "manage/entries/_add_block.html", context)
 
 
 def _entry(event, entry_id: int) -> Registration:
@@ -153,6 +170,39 @@ def reinstate_entry(request, event_id: int, entry_id: int):
     return redirect("manage:entries", event.pk)
 
 
+def _previewed(checked: list[dict]) -> list[dict]:
+    """Each row's players with the captain marked, as the entries list shows them."""
+    for row in checked:
+        captain = importing.captain_order(row["values"])
+        row["members"] = [
+            (row["values"].get(f"player{k}", ""), k == captain)
+            for k in (1, 2, 3)
+            if row["values"].get(f"player{k}")
+        ]
+    return checked
+
+
+TEMPLATE_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+@login_required
+def import_template(request, event_id: int, fmt: str):
+    """The empty import sheet for this event's entry mode, headers in the page's language."""
+    event = running_event(request, event_id)
+    if fmt not in TEMPLATE_TYPES:
+        raise Http404
+    language = "en" if (get_language() or "").startswith("en") else "zh-hans"
+    mode = "unions" if event.is_team else "players"
+    response = HttpResponse(
+        importing.template(event, fmt, language), content_type=TEMPLATE_TYPES[fmt]
+    )
+    response["Content-Disposition"] = f'attachment; filename="entries-{mode}.{fmt}"'
+    return response
+
+
 @login_required
 def import_entries(request, event_id: int):
     """Upload a CSV or Excel sheet, see every row with its errors, then import all or nothing."""
@@ -163,7 +213,7 @@ def import_entries(request, event_id: int):
         if not rows:
             messages.error(request, _("请重新上传文件"))
             return redirect("manage:import", event.pk)
-        checked = importing.validate_rows(event, rows)
+        checked = _previewed(importing.validate_rows(event, rows))
         if any(r["errors"] for r in checked):
             context["rows"] = checked
             return render(request, "manage/import.html", context, status=400)
@@ -180,9 +230,10 @@ def import_entries(request, event_id: int):
         except importing.ImportRefused as error:
             context["file_error"] = str(error)
             return render(request, "manage/import.html", context, status=400)
-        checked = importing.validate_rows(event, rows)
+        checked = _previewed(importing.validate_rows(event, rows))
         context["rows"] = checked
         context["ok"] = not any(r["errors"] for r in checked)
+        context["warned"] = any(r["warnings"] for r in checked)
         if context["ok"]:
             request.session[f"import-{event.pk}"] = rows
         return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)

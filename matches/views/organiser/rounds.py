@@ -15,9 +15,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
+from matches import punctuation
 from matches.draw import bracket, breaks, control, late
 from matches.draw import service as seating
 from matches.events import checkin
@@ -26,6 +27,7 @@ from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
 from matches.views.organiser.access import organised_event
+from players.models import Player
 
 #: What the organiser's page says about each flag (the same words as the explanations).
 FLAG_LABELS = {
@@ -69,8 +71,11 @@ def _explained_message(lines: list[dict]) -> str:
     for line in lines:
         where = (_("第 %(n)s 桌") % {"n": line["table"]}) if line["table"] else _("轮空")
         who = " — ".join(n for n in (line["union_a"], line["union_b"]) if n)
-        reasons = "；".join(line["reasons"])
-        parts.append(f"{where}：{who}" + (f"（{reasons}）" if reasons else ""))
+        reasons = punctuation.clauses(line["reasons"])
+        parts.append(
+            punctuation.labelled(where, who)
+            + (punctuation.parenthesised(reasons) if reasons else "")
+        )
     return " · ".join(parts)
 
 
@@ -105,6 +110,16 @@ def round_page(request, event_id: int, number: int):
                 "progress": progress.get(match.pk),
             }
         )
+    seated = list(
+        TableSeat.objects.filter(round=round_)
+        .select_related("player", "union", "table")
+        .order_by("table__number", "seat")
+    )
+    by_table = {}
+    for seat in seated:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    for row in tables:  # an individual event's tables are their players
+        row["seats"] = by_table.get(row["match"].table_id, [])
     placed = set(round_.sides.filter(union__isnull=False).values_list("union_id", flat=True))
     registered = list(
         Registration.objects.filter(event=event, union__isnull=False)
@@ -134,11 +149,12 @@ def round_page(request, event_id: int, number: int):
         and can_manage_event(request.user, event)
         and not event.rounds.filter(number__gt=round_.number).exists(),
         "deals": range(1, event.deals_per_match + 1),
-        "seated": list(
-            TableSeat.objects.filter(round=round_)
-            .select_related("player", "union", "table")
-            .order_by("table__number", "seat")
-        ),
+        "seated": seated,
+        # An individual draft: who sits out, to swap in (service.swap_players).
+        "sitting_out": Player.objects.filter(
+            pk__in=round_.quality.get("sitting_out", []) if isinstance(round_.quality, dict) else []
+        ).order_by("name"),
+        "seat_numbers": sorted({s.seat for s in seated}),
     }
     return render(request, "manage/round.html", context)
 
@@ -180,6 +196,14 @@ def round_edit(request, event_id: int, number: int, edit: str):
             )
         elif edit == "bye":
             lines = control.give_bye(round_, _union(event, post.get("union")), user=request.user)
+        elif edit == "player_move":
+            lines = control.move_player(
+                round_,
+                _int(post.get("player"), _("请选择选手")),
+                _int(post.get("table"), _("请选择桌号")),
+                _int(post.get("seat"), _("请选择座位")),
+                user=request.user,
+            )
         elif edit == "seats":
             lines = seating.swap_players(
                 round_,
@@ -222,7 +246,7 @@ def round_late(request, event_id: int, number: int, change: str):
         elif change == "withdraw":
             union = _union(event, request.POST.get("union"))
             done = late.late_withdraw(round_, union, user=request.user)
-            tables = "、".join(str(n) for n in done["tables"])
+            tables = punctuation.listed(done["tables"])
             messages.success(
                 request,
                 (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {"name": union.name, "t": tables})
@@ -259,7 +283,7 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
             )
         elif action == "chase":
             RefereeLink.objects.create(
-                table=match.table, created_by=request.user, label=_("结束本轮时催报")
+                table=match.table, created_by=request.user, label=gettext_noop("结束本轮时催报")
             )
             messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
             back = True
@@ -354,7 +378,7 @@ def break_page(request, event_id: int):
             messages.success(
                 request,
                 _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦")
-                % {"stage": stage.name or stage.get_format_display(), "n": size_n},
+                % {"stage": stage.label, "n": size_n},
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)

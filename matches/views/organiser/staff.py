@@ -4,6 +4,7 @@ an account on the spot, and takes the role for this event only."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -119,7 +120,9 @@ def join(request, token: str | None = None):
         user = request.user if request.user.is_authenticated else None
         if user is None and request.POST.get("signup") and signup.is_valid():
             user = signup.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # The site's own backend: a session naming a backend that is not in
+            # AUTHENTICATION_BACKENDS is dropped on the next request (back to the login page).
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         if user is not None:
             try:
                 member = service.accept(invitation, user)
