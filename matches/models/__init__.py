@@ -1,6 +1,7 @@
 """Models of the matches app, one module per room. Import every model here."""
 
 from .event import Event, Registration, Stage, Union, UnionMember
+from .floor import RefereeCall, RefereeTable, RefereeZone
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, Round, RoundEntry, RoundLog, Table, TableSeat
@@ -8,6 +9,9 @@ from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "RefereeCall",
+    "RefereeTable",
+    "RefereeZone",
     "CheckInRound",
     "EventStaff",
     "StaffInvitation",
