@@ -18,9 +18,9 @@ from matches.models import Event, EventStaff, RefereeTable, RefereeZone, Round, 
 
 #: "区A 1-120", "A: 1–120", "VIP 7" (one table): a name, then a number or a range.
 ZONE_LINE = re.compile(
-    r"^(?P<name>.+?)[\s:：]+(?P<first>\d{1,6})(?:\s*[-–~至到]\s*(?P<last>\d{1,6}))?$"
+    r"^(?P<name>.+?)[\s:：]+(?P<first>[0-9]{1,6})(?:\s*[-–~至到]\s*(?P<last>[0-9]{1,6}))?$"
 )
-TABLE_ITEM = re.compile(r"^(?P<first>\d{1,6})(?:[-–~](?P<last>\d{1,6}))?$")
+TABLE_ITEM = re.compile(r"^(?P<first>[0-9]{1,6})(?:[-–~](?P<last>[0-9]{1,6}))?$")
 #: single tables one referee may be given (ranges expanded): a zone is the tool for more
 MAX_SINGLE_TABLES = 200
 

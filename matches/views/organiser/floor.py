@@ -20,7 +20,9 @@ def _plan_from(request, referees) -> dict:
     plan = {}
     for staff in referees:
         user_id = staff.user_id
-        zone_ids = [int(v) for v in request.POST.getlist(f"zones-{user_id}") if v.isdigit()]
+        zone_ids = [
+            int(v) for v in request.POST.getlist(f"zones-{user_id}") if v.isascii() and v.isdigit()
+        ]
         numbers = zones.parse_tables(request.POST.get(f"tables-{user_id}", ""))
         plan[user_id] = (zone_ids, numbers)
     return plan
