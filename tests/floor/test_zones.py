@@ -383,3 +383,21 @@ def test_a_closed_round_cannot_call(assigned):
     assert 'id="call-button"' not in client.get(f"/ref/{link.token}/").content.decode()
     client.post(f"/ref/{link.token}/call")
     assert not RefereeCall.objects.exists()
+
+
+def test_a_zone_referee_confirms_as_second_referee_and_an_outsider_cannot(assigned):
+    from matches.models import Event
+    from matches.permissions import confirmable_reports, confirmation_role
+    from matches.results import service as results
+
+    Event.objects.filter(pk=assigned["event"].pk).update(result_confirmation="referee")
+    link = link_of(assigned, 2)
+    match = table(assigned, 2).match
+    report, _ = results.submit_report(
+        results.deal_for(match, 1), SUMMARY, None, Actor.from_link(link), "z-2"
+    )
+    report = DealReport.objects.get(pk=report.pk)
+    north, south = Actor(user=assigned["north"]), Actor(user=assigned["south"])
+    assert confirmation_role(north, report) == "referee"
+    assert [r.pk for r in confirmable_reports(north)] == [report.pk]
+    assert confirmation_role(south, report) is None and confirmable_reports(south) == []
