@@ -273,6 +273,22 @@ def test_the_home_lists_the_current_round_s_tables_with_their_state(assigned):
     assert "state-called" in page
 
 
+def test_the_home_s_queries_do_not_grow_with_the_zone(assigned, django_assert_max_num_queries):
+    event = assigned["event"]
+    client = signed_in(assigned["north"])
+    zones.define_zones(event, "A 1-1\nB 2-6")
+    zones.assign(event, {assigned["north"].pk: ([event.zones.get(name="A").pk], [])})
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as one_table:
+        client.get(reverse("referee:home"))
+    zones.assign(event, {assigned["north"].pk: ([z.pk for z in event.zones.all()], [])})
+    with django_assert_max_num_queries(len(one_table)):
+        page = client.get(reverse("referee:home")).content.decode()
+    assert page.count('class="card table-card') == 6
+
+
 def test_a_referee_without_tables_is_told_so(hall):
     page = signed_in(hall["north"]).get(reverse("referee:home")).content.decode()
     assert "你还没有被分配到牌桌" in page
