@@ -160,9 +160,19 @@ def test_only_the_event_s_referees_and_zones_can_be_assigned(hall):
         zones.assign(event, {hall["north"].pk: ([other.event.zones.get().pk], [])})
 
 
-def test_only_the_organiser_opens_the_zones_page(hall):
-    url = reverse("manage:zones", args=[hall["event"].pk])
+def test_only_the_organiser_changes_the_zones_an_assistant_reads_them(hall):
+    event = hall["event"]
+    url = reverse("manage:zones", args=[event.pk])
     assert signed_in(hall["organiser"]).get(url).status_code == 200
+    assistant = make_user("assistant")
+    staff_service.accept(staff_service.invite(event, "assistant"), assistant)
+    zones.define_zones(event, "A 1-3")
+    page = signed_in(assistant).get(url)
+    assert page.status_code == 200 and 'id="zones-form"' not in page.content.decode()
+    assert "无裁判" in page.content.decode()
+    refused = signed_in(assistant).post(url, {"action": "zones", "zones": "B 1-9"})
+    assert refused.status_code == 403
+    assert list(event.zones.values_list("name", flat=True)) == ["A"]
     assert signed_in(hall["north"]).get(url).status_code == 403
     assert signed_in(hall["b"].people.other_organiser).get(url).status_code == 403
     assert Client().get(url).status_code == 302  # to the sign-in page

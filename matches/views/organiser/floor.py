@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,7 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from matches.events import calls, zones
 from matches.models import RefereeCall, RefereeTable, Round
-from matches.views.organiser.access import organised_event, running_event
+from matches.permissions import can_manage_event
+from matches.views.organiser.access import running_event
 
 
 def _plan_from(request, referees) -> dict:
@@ -32,8 +34,12 @@ def _plan_from(request, referees) -> dict:
 @require_http_methods(["GET", "POST"])
 def zones_page(request, event_id: int):
     """Define the zones (one a line), tick each referee's zones and type their single tables,
-    and see which tables of a round have nobody."""
-    event = organised_event(request, event_id)
+    and see which tables of a round have nobody. Assistants (who run the day) read it; only
+    organisers change it (staff is theirs)."""
+    event = running_event(request, event_id)
+    can_edit = can_manage_event(request.user, event)
+    if request.method == "POST" and not can_edit:
+        raise PermissionDenied("not an organiser of this event")
     referees = list(zones.event_referees(event))
     zone_text = None
     problems: list[str] = []
@@ -77,6 +83,7 @@ def zones_page(request, event_id: int):
             "problems": problems,
             "rounds": rounds,
             "coverage": zones.coverage(shown) if shown else None,
+            "can_edit": can_edit,
         },
         status=400 if problems else 200,
     )
