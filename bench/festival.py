@@ -2,6 +2,12 @@
 
     /work/main/.venv/bin/python bench/festival.py --quick      # 120 unions, 2 rounds
     /work/main/.venv/bin/python bench/festival.py              # 3,334 unions (10,002 players), 9 rounds
+    /work/main/.venv/bin/python bench/festival.py --quick --faults   # issue 27's fault drills
+
+`--faults` (bench/festival_faults.py) runs the app on a private PostgreSQL cluster and a Redis
+with an append-only file, kills a Celery worker, restarts Redis and PostgreSQL while round 1 is
+reported, keeps one table's phone offline for the whole match, and prints the deals lost and
+duplicated and whether the standings equal a full recompute.
 
 Needs `apt-get install -y nginx wrk` (Debian) and gunicorn (requirements.txt). Starts what it
 needs on 127.0.0.1 and stops it at the end: a fresh PostgreSQL database (on the
@@ -107,6 +113,14 @@ class Services:
         self.args = args
         self.workdir = workdir
         self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.commands: dict[str, list[str]] = {}  # to start a process again (fault drills)
+        self.cluster = None
+        if args.faults:
+            # The drill restarts PostgreSQL: a server of its own, never the machine's.
+            from tests.faults.cluster import PrivateCluster
+
+            self.cluster = PrivateCluster()
+            args.pg = self.cluster.url("postgres").replace("postgres://", "postgresql://")
         self.db_name = f"{args.db_prefix}festival_{os.getpid()}"
         self.admin_url = args.pg
         self.db_url = re.sub(r"/[^/]*$", "/" + self.db_name, args.pg)
@@ -126,10 +140,14 @@ class Services:
                 "LOG_LEVEL": "ERROR",
             }
         )
+        if args.faults:
+            # A killed worker's unacknowledged task is handed out again after this long.
+            self.env["CELERY_BROKER_TRANSPORT_OPTIONS"] = json.dumps({"visibility_timeout": 15})
         self.env.update(dict(kv.split("=", 1) for kv in args.env))
 
     def start(self, name: str, cmd: list[str]) -> subprocess.Popen:
-        log = open(self.workdir / f"{name}.log", "w")
+        self.commands[name] = cmd
+        log = open(self.workdir / f"{name}.log", "a")
         proc = subprocess.Popen(
             cmd,
             cwd=ROOT,
@@ -156,8 +174,13 @@ class Services:
                 str(self.redis_port),
                 "--save",
                 "",
-                "--appendonly",
-                "no",
+                *(
+                    # The drill restarts the broker: queued tasks are kept on disk, as a
+                    # deployment's broker must (deploy/README.md).
+                    ["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.workdir)]
+                    if self.args.faults
+                    else ["--appendonly", "no"]
+                ),
             ],
         )
         wait_port(self.redis_port)
@@ -203,6 +226,16 @@ class Services:
                 ],
             )
         wait_port(self.http_port)
+
+    def restart(self, name: str, kill: bool = False) -> None:
+        """End one process (SIGKILL: a crash) and start it again with the same command."""
+        index, proc = next((k, p) for k, (n, p) in enumerate(self.procs) if n == name)
+        os.killpg(proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        proc.wait(timeout=30)
+        del self.procs[index]
+        self.start(name, self.commands[name])
+        if name == "redis":
+            wait_port(self.redis_port)
 
     def cpu(self) -> dict:
         """CPU seconds so far of the app's processes (gunicorn's master and workers, each Celery
@@ -283,6 +316,8 @@ http {{
 
             with psycopg.connect(self.admin_url, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+        if self.cluster is not None and not self.args.keep_db:
+            self.cluster.destroy()
 
 
 # --- the event ----------------------------------------------------------------------------------
@@ -357,7 +392,14 @@ class Referees:
     """`clients` threads, each a keep-alive session, reporting and confirming whole tables."""
 
     def __init__(
-        self, port: int, clients: int, logs: list, summaries: list, log_share: float, seed: int
+        self,
+        port: int,
+        clients: int,
+        logs: list,
+        summaries: list,
+        log_share: float,
+        seed: int,
+        patient: bool = False,
     ):
         self.base = f"http://127.0.0.1:{port}"
         self.clients = clients
@@ -365,6 +407,9 @@ class Referees:
         self.log_share = log_share
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
+        # Fault drills: an outage is waited out (connection refused, 5xx), as a phone would.
+        self.patient = patient
+        self.progress = 0  # deals reported and confirmed so far in the running round
 
     def run(self, tables: list[tuple[int, str, str]], deals: int) -> dict:
         import requests
@@ -388,10 +433,26 @@ class Referees:
             if key:
                 headers["Idempotency-Key"] = key
             data = json.dumps(body)
-            for attempt in range(20):
+            for attempt in range(200 if self.patient else 20):
                 started = time.perf_counter()
-                response = session.post(self.base + path, data=data, headers=headers, timeout=120)
+                try:
+                    response = session.post(
+                        self.base + path, data=data, headers=headers, timeout=120
+                    )
+                except requests.ConnectionError:
+                    if not self.patient:
+                        raise
+                    counts["retries"] += 1
+                    time.sleep(0.5)
+                    continue
                 elapsed = (time.perf_counter() - started) * 1000
+                if self.patient and response.status_code >= 500:
+                    counts["retries"] += 1
+                    counts["server_errors"] += response.status_code == 500
+                    if response.status_code == 500:
+                        errors.append(f"{path}: 500 (retried)")
+                    time.sleep(0.5)
+                    continue
                 if response.status_code in (429, 502, 503):
                     counts["retries"] += 1
                     time.sleep(float(response.headers.get("Retry-After", "0.5") or 0.5))
@@ -443,10 +504,12 @@ class Referees:
                         submit_ms.append(ms)
                         confirm_ms.append(ms2)
                         counts["deals"] += 1
+                        self.progress += 1
                         counts["logs"] += "play_log" in body
                         last_confirm[0] = max(last_confirm[0], time.time())
 
         started = time.perf_counter()
+        self.progress = 0
         threads = [threading.Thread(target=client, args=(k,)) for k in range(self.clients)]
         for t in threads:
             t.start()
@@ -683,6 +746,17 @@ def main() -> None:
         help="readers go to gunicorn directly, not through nginx with deploy/nginx.conf",
     )
     parser.add_argument("--standings-timeout", type=float, default=180)
+    parser.add_argument(
+        "--faults",
+        action="store_true",
+        help="issue 27's fault drills in round 1 (a private PostgreSQL cluster; see the top)",
+    )
+    parser.add_argument(
+        "--offline-hold",
+        type=float,
+        default=1800,
+        help="with --faults: seconds one table's phone keeps its whole match offline",
+    )
     args = parser.parse_args()
     args.unions = args.unions or (120 if args.quick else 3334)
     args.rounds = args.rounds or (2 if args.quick else 9)
@@ -720,7 +794,11 @@ def run(args, services: Services) -> None:
     event, stage = build_event(args.unions, args.rounds, args.deals)
     print(f"event {event.pk} built in {time.perf_counter() - started:.1f} s", flush=True)
     logs, summaries = documents(60, 2026)
-    referees = Referees(services.http_port, args.clients, logs, summaries, args.log_share, 8)
+    referees = Referees(
+        services.http_port, args.clients, logs, summaries, args.log_share, 8, patient=args.faults
+    )
+    acknowledged = 0  # deals a referee was told were stored and confirmed
+    drill = None
     page = f"http://127.0.0.1:{services.http_port}/events/{event.pk}/standings/"
     read_page = page
     if not args.no_front_cache:
@@ -753,7 +831,33 @@ def run(args, services: Services) -> None:
         readers = Readers(read_page, args.readers, args.read_window)
         readers.start()
         cpu_before = services.cpu()
+        phone = None
+        if args.faults and number == 1:
+            from bench.festival_faults import Drill, OfflinePhone
+
+            # One table's phone keeps its whole match offline; the rest report as usual while
+            # the drill's faults fire.
+            phone = OfflinePhone(referees.base, jobs[0], args.deals, summaries, args.offline_hold)
+            phone.start()
+            jobs = jobs[1:]
+            drill = Drill(services, total_deals=len(jobs) * args.deals)
+            drill.watch(lambda: referees.progress)
         result = referees.run(jobs, args.deals)
+        read = readers.stop()  # not through the offline phone's wait
+        if phone is not None:
+            phone.join()
+            print(
+                f"   offline phone (table {phone.table_id}): {len(phone.acknowledged)}/"
+                f"{args.deals} deals stored after {args.offline_hold:.0f} s offline, "
+                f"{phone.requests} requests; the whole match sent once more: "
+                f"{phone.replayed_at_end}/{args.deals} answered as replays"
+                + (f"; errors {phone.errors[:3]}" if phone.errors else ""),
+                flush=True,
+            )
+            result["deals"] += len(phone.acknowledged)
+            result["last_confirm"] = time.time()
+        acknowledged += result["deals"]
+        connection.close()  # a restarted database ended this process's connection too
         lag, observed = wait_for_standings(round_, args.standings_timeout)
         # The app's CPU for the round: both requests of every deal, the settlement tasks and the
         # standings runs up to the complete snapshot (plus the readers' few cache misses).
@@ -762,8 +866,6 @@ def run(args, services: Services) -> None:
         for k, v in cpu.items():
             totals["cpu"][k] = totals["cpu"].get(k, 0.0) + v
         app_ms = 1000 * (cpu["gunicorn"] + cpu["celery"]) / max(1, result["deals"])
-        read = readers.stop()
-        seating.close_round(round_)
         s, c = result["submit_ms"], result["confirm_ms"]
         rate = result["deals"] / result["seconds"]
         lag_text = f"{lag:.2f}" if lag is not None else f">{observed:.0f}"
@@ -780,6 +882,13 @@ def run(args, services: Services) -> None:
         )
         for error in result["errors"][:5]:
             print("   error:", error, flush=True)
+        if drill is not None and number == 1:
+            print("\n".join(drill.report()), flush=True)
+        try:
+            seating.close_round(round_)
+        except seating.SeatingRefused as refused:
+            print(f"   round {number} not closed: {refused}", flush=True)
+            break
         if "error" in read or read.get("non2xx") or read.get("errors"):
             print("   readers:", read, flush=True)
         totals["deals"] += result["deals"]
@@ -787,6 +896,23 @@ def run(args, services: Services) -> None:
         totals["submit"] += s
         totals["lags"].append(lag)
         totals["readers"].append(read)
+
+    if drill is not None:
+        from bench.festival_faults import count_lost_and_duplicated, equals_full_recompute
+
+        counts = count_lost_and_duplicated(event.pk, acknowledged)
+        equal, how = equals_full_recompute(event.pk)
+        print("\nfault drills (round 1):", flush=True)
+        print(
+            f"  deals acknowledged to referees {acknowledged}, with a final result "
+            f"{counts['final']}: lost {counts['lost']}, duplicated {counts['duplicated']}; "
+            f"derived rows v a full recompute after recovery: {how}",
+            flush=True,
+        )
+        print(
+            f"  drill {'passed' if equal and not counts['lost'] and not counts['duplicated'] else 'FAILED'}",
+            flush=True,
+        )
 
     import requests
 

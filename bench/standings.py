@@ -11,6 +11,7 @@ fragment a live page polls (a full answer, and a 304).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import sys
@@ -29,19 +30,23 @@ def build_random_event(unions: int, rounds: int, deals: int):
     match settled (bench/standings_step.py builds its database with it too)."""
     from django.db import transaction
 
+    from matches.demo.builder import create_event, enter_field
     from matches.draw import service as seating
-    from matches.games.gouji.demo import build_demo_event
+    from matches.games.registry import adapter_named
     from matches.models import Deal, DealReport
     from matches.standings import service as standings
 
     rng = random.Random(1)
+    plan = adapter_named("gouji").demo_plan()
+    plan = dataclasses.replace(
+        plan,
+        name="bench",
+        event={**plan.event, "deals_per_match": deals, "published": False},
+        planned_rounds=rounds,
+    )
     with transaction.atomic():
-        event = build_demo_event(unions=unions, rounds=0, seed=1)
-        event.deals_per_match = deals
-        event.save()
-        stage = event.stages.get()
-        stage.planned_rounds = rounds
-        stage.save()
+        event, stage = create_event("gouji", plan)
+        enter_field(event, rng, unions)
         for number in range(1, rounds + 1):
             round_ = seating.create_round(stage, seed=number)
             seating.publish_round(round_)

@@ -111,6 +111,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A page asked for while the database restarts answers 503 (gouji_tournament/middleware.py).
+    "gouji_tournament.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -228,6 +230,14 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True  # a task killed mid-way is redelivered, so tasks are idempotent
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task sent while the broker restarts is sent again for up to ~20 s rather than dropped: a
+# settlement that never reaches a worker would leave its match unsettled (issue 27's drills).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 12,
+    "interval_start": 0.2,
+    "interval_step": 0.5,
+    "interval_max": 2,
+}
 CELERY_TIMEZONE = "Asia/Shanghai"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The queue tasks go to and workers read by default; tests/faults gives its own worker a queue
@@ -250,7 +260,8 @@ PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        # RedisCache that misses instead of failing while Redis restarts (gouji_tournament/cache.py)
+        "default": {"BACKEND": "gouji_tournament.cache.TolerantRedisCache", "LOCATION": CACHE_URL}
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

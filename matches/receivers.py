@@ -1,4 +1,6 @@
-"""The computation side's answer to `deal_result_changed`: queue the deal's settlement."""
+"""The computation side's answers to the signals of `matches/signals.py`: a deal's result
+changed (queue its settlement), a round changed (queue the standings from it), a recompute
+asked for (queue the whole event's); and the public pages' version stamps."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from django.dispatch import receiver
 
 from matches.events.live import forget_version
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
-from matches.signals import deal_result_changed
-from matches.tasks import enqueue, settle_deal
+from matches.signals import deal_result_changed, recompute_requested, round_changed
+from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
@@ -21,6 +23,18 @@ def queue_settlement(
             return
         match_id, event_id = deal.match_id, deal.match.round.event_id
     enqueue(settle_deal, event_id, f"match:{match_id}", {"deal_id": deal_id})
+
+
+@receiver(round_changed, dispatch_uid="standings.round_changed")
+def queue_standings_refresh(sender, event_id: int, number: int, **kwargs) -> None:
+    """Standings from the changed round on: published (its pairings), closed, unpublished, a
+    forfeit or a time stop (its results)."""
+    enqueue(update_standings, event_id, "standings", {"event_id": event_id, "from_round": number})
+
+
+@receiver(recompute_requested, dispatch_uid="standings.recompute_event")
+def queue_recompute(sender, event_id: int, **kwargs) -> None:
+    enqueue(recompute_event, event_id, "event", {"event_id": event_id})
 
 
 # --- the public pages' version stamp ------------------------------------------------------------

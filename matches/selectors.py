@@ -13,6 +13,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from matches.events import live
+from matches.games.adapter import PlayedSeat, PublicTable
 from matches.models import Deal, DealReport, DealTally, Match, TableSeat
 from matches.models.round import SIDE_A
 
@@ -92,6 +93,28 @@ def seat_tallies(seat) -> list[DealTally]:
         .select_related("deal")
         .order_by("deal__number")
     )
+
+
+def public_table(match, visible: bool) -> PublicTable:
+    """What a table's public page shows, read for the game's `public_table`."""
+    if not visible:
+        return PublicTable(seats=table_seats(match), visible=False)
+    return PublicTable(
+        seats=table_seats(match),
+        visible=True,
+        tallies=table_tallies(match),
+        logged=deals_with_play_log(match),
+    )
+
+
+def played_seats(seats: list[TableSeat]) -> list[PlayedSeat]:
+    """A player's seats (`player_seats`) with their tables' tallies where results are visible,
+    for the game's `public_player`."""
+    played = []
+    for seat in seats:
+        visible = live.results_visible(seat.round)
+        played.append(PlayedSeat(seat, visible, seat_tallies(seat) if visible else []))
+    return played
 
 
 def event_matches(event):

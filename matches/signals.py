@@ -4,8 +4,37 @@
 `deal_id` whenever a deal's final result appears or is replaced by a correction. The result-entry
 service sends it; the computation side (Celery tasks: scores, tribute ledgers, match results,
 standings) receives it. Neither side imports the other.
+
+`round_changed` is sent the same way (after commit) with `round_id`, `event_id`, `number` and
+`action` whenever a round's state or its matches' results change outside a deal's result:
+published, closed, reopened, unpublished (back to draft), a forfeit awarded or cleared, a match stopped by
+time. The draw and forfeit services send it (`announce_round_change`), from a view or a
+management command alike; the computation side queues the standings from that round. Views and
+commands never import the tasks.
+
+`recompute_requested` (kwargs: `event_id`) asks for every computation of an event again (the
+organiser's "recompute" button).
 """
 
+from django.db import transaction
 from django.dispatch import Signal
 
 deal_result_changed = Signal()  # kwargs: deal_id: int; match_id, event_id: int, when known
+round_changed = Signal()  # kwargs: round_id, event_id, number: int; action: str
+recompute_requested = Signal()  # kwargs: event_id: int
+
+#: the `action` of `round_changed`
+PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
+REOPENED = "reopened"  # a closed round opened again (matches/draw/undo.py)
+
+
+def announce_round_change(round_, action: str) -> None:
+    """Send `round_changed` for `round_` once the current transaction commits (at once
+    outside one): receivers only ever see committed rounds."""
+    ids = {"round_id": round_.pk, "event_id": round_.event_id, "number": round_.number}
+    transaction.on_commit(lambda: round_changed.send(sender=type(round_), action=action, **ids))
+
+
+def request_recompute(event_id: int) -> None:
+    """Send `recompute_requested` for the event once the current transaction commits."""
+    transaction.on_commit(lambda: recompute_requested.send(sender=None, event_id=event_id))

@@ -8,7 +8,8 @@
     g = EventBuilder("giog", players=8).register()
     g.hand(g.first_match(g.draw()), 1, {1: 12, 2: 8, 3: 8, 4: 4})
 
-Rows are made by the services, as the application makes them: entries by
+Rows are made by the services, as the application makes them (random results are the demo
+builder's, `matches/demo/builder.py`): entries by
 `matches.events.registration`, rounds by `matches.draw.service`, results by
 `matches.results.service` (reported, then confirmed, or corrected by the organiser when the deal
 already has a final result), standings by `matches.standings.service`. Two things have no
@@ -26,6 +27,7 @@ import datetime
 import random
 
 from matches import permissions
+from matches.demo import builder as demo
 from matches.draw import service as seating
 from matches.draw.generator.types import Pairing
 from matches.events import registration
@@ -62,22 +64,6 @@ def giog_outcome(seats: int, won: dict, beheaded=()) -> dict:
         "won": {str(k): v for k, v in won.items()},
         "beheaded": list(beheaded),
     }
-
-
-def random_finish(rng: random.Random) -> list[int]:
-    seats = [1, 2, 3, 4, 5, 6]
-    rng.shuffle(seats)
-    return seats
-
-
-def random_giog_won(rng: random.Random, seats: int) -> dict:
-    """Pieces won per seat for a complete hand: 32 pieces in play at 4 seats, 30 at 3, 32 at 2,
-    each seat's count a multiple of the table size."""
-    total = {2: 32, 3: 30, 4: 32}[seats]
-    units = [0] * seats
-    for _ in range(total // seats):
-        units[rng.randrange(seats)] += 1
-    return {seat: n * seats for seat, n in enumerate(units, start=1)}
 
 
 @contextlib.contextmanager
@@ -374,21 +360,18 @@ class EventBuilder:
         return self.result(match, number, giog_outcome(seats, won, beheaded))
 
     def report_all(self, round_=None, seed: int = 1, confirm: bool = True) -> EventBuilder:
-        """Random but valid results for every deal of every match of the round."""
+        """Random but valid results for every deal of every match of the round, drawn by the
+        game's `demo_report` (the demo events' results, `matches/demo/builder.py`)."""
         rng = random.Random(seed)
+        organiser = self.people.actor("organiser")
         for match in self.matches(round_):
             for number in range(1, self.event.deals_per_match + 1):
-                if self.game == GOUJI:
-                    finish = random_finish(rng)
-                    summary = outcome(finish, points=finish[: rng.randint(0, 3)])
-                else:
-                    summary = giog_outcome(
-                        match.table.seats.count(), random_giog_won(rng, match.table.seats.count())
-                    )
-                report = self.report(match, number, summary)
+                report = demo.random_report(match, number, rng, organiser)
                 if confirm:
                     self.confirm(report)
-                elif self.game == GOUJI and report.state == DealReport.State.PENDING:
+                elif (
+                    self.event.adapter.deals_follow_on and report.state == DealReport.State.PENDING
+                ):
                     break  # R35: the next deal waits for this one to be final
         return self
 

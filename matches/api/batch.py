@@ -30,8 +30,8 @@ from matches.api.results import (
     report_json,
 )
 from matches.games.registry import adapter_for
+from matches.kernel.reports import ResultError
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.results.messages import localized
 
 MAX_DEALS = 64  # more than any match has (regular deals and a knockout's extra deals)

@@ -27,10 +27,10 @@ from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
 from matches.games.registry import adapter_for
+from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import Actor, can_manage_event
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.results.messages import localized
 
 

@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches import signals
 from matches.draw.generator import types as flags
 from matches.draw.service import SeatingRefused, _describe_matches, _reflag_team
 from matches.models import (
@@ -57,6 +58,7 @@ def unpublish_round(round_: Round, *, user=None) -> Round:
     round_.published_at = None
     round_.save(update_fields=["state", "published_at"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.UNPUBLISH, user=user)
+    signals.announce_round_change(round_, signals.UNPUBLISHED)
     return round_
 
 

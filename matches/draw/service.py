@@ -15,13 +15,16 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.draw import history
+from matches import signals
+from matches.draw import history, stages
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
 from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
 from matches.draw.generator.swiss import annotate, measure, pair_swiss
 from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
+from matches.events.checkin import admit_to_draft
 from matches.games.registry import adapter_for
+from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.models import (
     Match,
     Round,
@@ -62,6 +65,8 @@ def create_round(
     stage_round = stage.rounds.count() + 1
     if stage.planned_rounds and stage_round > stage.planned_rounds:
         raise SeatingRefused(_("本阶段的轮次已全部编排"))
+    if stages.needs_break(stage):
+        raise SeatingRefused(stages.break_refusal())
     round_ = Round.objects.create(
         event=event,
         stage=stage,
@@ -82,10 +87,12 @@ def create_round(
 
 @transaction.atomic
 def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
-    """Throw away a draft draw (and any swaps) and draw again, from a new seed by default."""
+    """Throw away a draft draw (and any swaps) and draw again, from a new seed by default.
+    Entries that arrived while the round was a draft and are checked in for it join it."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not round_.is_draft:
         raise SeatingRefused(_("已公布的轮次不能重新编排"))
+    admitted = admit_to_draft(round_)
     old_seed = round_.seed
     _clear(round_)
     round_.seed = _new_seed() if seed is None else seed
@@ -95,7 +102,12 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
         round=round_,
         action=RoundLog.Action.REDRAW,
         user=user,
-        details={"old_seed": old_seed, "seed": round_.seed, "quality": round_.quality},
+        details={
+            "old_seed": old_seed,
+            "seed": round_.seed,
+            "quality": round_.quality,
+            **({"admitted": admitted} if admitted else {}),
+        },
     )
     return round_
 
@@ -109,8 +121,14 @@ def _clear(round_: Round) -> None:
 
 
 def _draw_into(round_: Round) -> None:
+    """The game's own seating when it has one (it gets the round's field and writes its rows
+    through `matches.kernel.draw_rows`), else the shared draw of two unions a table."""
+    adapter = adapter_for(round_.event)
     try:
-        adapter_for(round_.event).draw_round(round_)
+        if adapter.seats_own_tables:
+            adapter.draw_round(round_, history.active_registrations(round_.event, round_.number))
+        else:
+            draw_union_tables(round_)
     except SeatingError as error:
         raise SeatingRefused(str(error)) from error
 
@@ -286,75 +304,6 @@ def _draw_individual(round_: Round) -> None:
     write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "sitting_out": draw.sitting_out}
     round_.save(update_fields=["quality"])
-
-
-def write_individual_tables(round_: Round, drawn_tables: list) -> None:
-    tables = Table.objects.bulk_create(
-        [Table(round=round_, number=k) for k in range(1, len(drawn_tables) + 1)]
-    )
-    unions = Union.objects.bulk_create(
-        [
-            Union(event=round_.event, round=round_, name=f"{round_.number}-{table.number}{side}")
-            for table in tables
-            for side in (SIDE_A, SIDE_B)
-        ]
-    )
-    members, matches, entries, seats = [], [], [], []
-    for k, (table, drawn) in enumerate(zip(tables, drawn_tables)):
-        union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        sides = ((union_a, SIDE_A, drawn.union_a), (union_b, SIDE_B, drawn.union_b))
-        for union, _side, players in sides:
-            for order, player_id in enumerate(players, start=1):
-                members.append(
-                    UnionMember(
-                        union=union,
-                        player_id=player_id,
-                        event=round_.event,
-                        round=round_,
-                        order=order,
-                        is_captain=order == 1,
-                    )
-                )
-        matches.append(
-            Match(
-                round=round_,
-                table=table,
-                union_a=union_a,
-                union_b=union_b,
-                flags=drawn.flags,
-                details=jsonable(drawn.details),
-            )
-        )
-    UnionMember.objects.bulk_create(members)
-    Match.objects.bulk_create(matches)
-    for k, (table, drawn, match) in enumerate(zip(tables, drawn_tables, matches)):
-        union_a, union_b = unions[2 * k], unions[2 * k + 1]
-        entries += [
-            RoundEntry(round=round_, match=match, union=union_a, side=SIDE_A),
-            RoundEntry(round=round_, match=match, union=union_b, side=SIDE_B),
-        ]
-        for seat, player_id in enumerate(drawn.seats, start=1):
-            side = SIDE_A if seat % 2 else SIDE_B
-            seats.append(
-                TableSeat(
-                    table=table,
-                    round=round_,
-                    seat=seat,
-                    side=side,
-                    player_id=player_id,
-                    union=union_a if seat % 2 else union_b,
-                )
-            )
-    RoundEntry.objects.bulk_create(entries)
-    TableSeat.objects.bulk_create(seats)
-
-
-def jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    return value
 
 
 # --- hand swaps ---------------------------------------------------------------------------
@@ -603,7 +552,12 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
-    adapter_for(round_.event).reflag_tables(round_, table_ids)
+    adapter = adapter_for(round_.event)
+    if adapter.seats_own_tables:
+        field = history.active_registrations(round_.event, round_.number)
+        adapter.reflag_tables(round_, table_ids, field)
+    else:
+        reflag_drawn_unions(round_, table_ids)
 
 
 def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
@@ -649,6 +603,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     round_.published_by = user if user is not None and user.is_authenticated else None
     round_.save(update_fields=["state", "published_at", "published_by"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
+    signals.announce_round_change(round_, signals.PUBLISHED)
     return round_
 
 
@@ -667,6 +622,7 @@ def close_round(round_: Round, *, user=None) -> Round:
     round_.closed_at = timezone.now()
     round_.save(update_fields=["state", "closed_at"])
     RoundLog.objects.create(round=round_, action=RoundLog.Action.CLOSE, user=user)
+    signals.announce_round_change(round_, signals.CLOSED)
     return round_
 
 

@@ -1,4 +1,5 @@
-"""Check-in per round: who is here for the next round to be drawn.
+"""Check-in per round: who is here for the round being drawn (a draft until it is published)
+or, when none is, for the next round to be drawn.
 
 A check-in is made for one round (Registration.checked_in_round). For each round the organiser
 decides whether check-ins made for earlier rounds still count (CheckInRound.carry_over, default
@@ -14,7 +15,10 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.models import CheckInRound, Event, Registration
+from matches.models import CheckInRound, Event, Registration, Stage, TableSeat
+
+#: How many absent entries the check-in warning names (then a count of the others).
+ABSENT_NAMES = 30
 
 
 class CheckInRefused(Exception):
@@ -22,8 +26,12 @@ class CheckInRefused(Exception):
 
 
 def next_round(event: Event) -> int:
-    """The round check-in is for: the next one to be drawn."""
-    return (event.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    """The round check-in is for: the draft being drawn, else the next one to be drawn. (A
+    union checked in while its round is a draft is then named on the draft as missing.)"""
+    latest = event.rounds.order_by("-number").first()
+    if latest is None:
+        return 1
+    return latest.number if latest.is_draft else latest.number + 1
 
 
 def fresh_from(event: Event, round_number: int) -> int | None:
@@ -42,7 +50,7 @@ def carries_over(event: Event, round_number: int) -> bool:
 def set_carry_over(event: Event, round_number: int, carry_over: bool, *, user=None) -> None:
     if round_number <= 1:
         raise CheckInRefused(_("第 1 轮没有上一轮的签到可沿用"))
-    if event.rounds.filter(number__gte=round_number).exists():
+    if event.rounds.filter(number__gte=round_number).exclude(state="draft").exists():
         raise CheckInRefused(_("第 %(n)s 轮已编排，不能再改签到方式") % {"n": round_number})
     CheckInRound.objects.update_or_create(
         event=event,
@@ -67,21 +75,66 @@ def expected_q(round_number: int) -> Q:
     )
 
 
+def listed_q(event: Event, round_number: int) -> Q:
+    """Registrations the check-in for `round_number` lists: those expected in it and, while the
+    round is a draft, those that arrived since (a redraw takes them in)."""
+    if event.rounds.filter(number=round_number, state="draft").exists():
+        return expected_q(round_number) | (
+            Q(joins_round=round_number + 1) & ~Q(status=Registration.Status.WITHDRAWN)
+        )
+    return expected_q(round_number)
+
+
 def summary(event: Event, round_number: int | None = None) -> dict:
     """What the draw of the next round will see: how many are expected and how many are here."""
     number = round_number or next_round(event)
-    expected = event.registrations.filter(expected_q(number))
+    expected = event.registrations.filter(listed_q(event, number))
     total = expected.count()
-    present = (
-        expected.filter(present_q(event, number)).count() if event.check_in_required else total
-    )
+    absent = expected.exclude(present_q(event, number))
+    missing = absent.count() if event.check_in_required else 0
     return {
         "round": number,
         "total": total,
-        "present": present,
-        "missing": total - present,
+        "present": total - missing,
+        "missing": missing,
+        # The first names (a festival's thousands are a count); the pages show these.
+        "absent": [str(r.entrant) for r in _named(absent)[:ABSENT_NAMES]] if missing else [],
         "required": event.check_in_required,
     }
+
+
+def _named(registrations):
+    return registrations.select_related("union", "player").order_by("seed", "id")
+
+
+def missing_from_draft(round_) -> list[Registration]:
+    """Entries that would play the draft `round_` (checked in for it, or check-in not required;
+    registered before it or while it is a draft) but are not in its draw, in seed order."""
+    event, number = round_.event, round_.number
+    if not round_.is_draft or (event.is_team and round_.stage.format != Stage.Format.SWISS):
+        return []  # a round robin or a knockout draws its own field, not everyone here
+    here = event.registrations.filter(
+        Q(joins_round__lte=number + 1)
+        & (~Q(status=Registration.Status.WITHDRAWN) | Q(withdrawn_after__gte=number))
+    )
+    if event.check_in_required:
+        here = here.filter(present_q(event, number))
+    if event.is_team:
+        here = here.exclude(union_id__in=round_.entries.values("union_id"))
+    else:
+        seated = TableSeat.objects.filter(round=round_).values("player_id")
+        here = here.exclude(player_id__in=seated).exclude(
+            player_id__in=round_.quality.get("sitting_out", [])
+        )
+    return list(_named(here))
+
+
+def admit_to_draft(round_) -> list[int]:
+    """Before a redraw: entries that arrived while `round_` was a draft join it. Returns the
+    registration ids whose first round moved to this one."""
+    late = [r.pk for r in missing_from_draft(round_) if r.joins_round > round_.number]
+    Registration.objects.filter(pk__in=late).update(joins_round=round_.number)
+    return late
 
 
 def _writable(registration: Registration) -> None:
@@ -109,7 +162,7 @@ def check_in_many(event: Event, registrations, round_number: int | None = None) 
     undo)."""
     number = round_number or next_round(event)
     pending = (
-        registrations.filter(expected_q(number))
+        registrations.filter(listed_q(event, number))
         .exclude(present_q(event, number))
         .exclude(status=Registration.Status.WITHDRAWN)
     )
@@ -138,6 +191,4 @@ def private_token(registration: Registration) -> str:
 def self_check_in(registration: Registration) -> Registration:
     if not registration.event.self_check_in:
         raise CheckInRefused(_("本赛事不开放自助签到，请到签到台签到"))
-    if registration.event.rounds.exclude(state="closed").exists():
-        raise CheckInRefused(_("本轮进行中，请在两轮之间签到"))
     return check_in(registration)

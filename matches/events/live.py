@@ -27,7 +27,8 @@ VISIBLE_ROUND_STATES = (Round.State.PUBLISHED, Round.State.CLOSED)
 
 
 def public_events():
-    return Event.objects.filter(published=True)
+    """Published, not archived (an archived event is off every public page until restored)."""
+    return Event.objects.filter(published=True, archived_at__isnull=True)
 
 
 def public_event_or_404(event_id: int) -> Event:

@@ -1,7 +1,8 @@
 """Entries: register unions or players, check them in, late entries and withdrawals.
 
-Between rounds only: a late entry plays from the next round to be drawn, a withdrawal plays no
-round after the last one drawn.
+An entry can be made at any time: a late entry plays from the next round not yet drawn (while a
+round is a draft, the organiser may redraw it to take the entry in: `draw.service.redraw_round`).
+A withdrawal plays no round after the last one drawn.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ def next_round_number(event: Event) -> int:
 
 
 def _joins_round(event: Event) -> int:
-    if event.rounds.exclude(state="closed").exists():
-        raise RegistrationRefused(_("本轮进行中，请在两轮之间报名"))
+    """The next round not yet drawn (a draft's redraw may take the entry in earlier)."""
     return next_round_number(event)
 
 

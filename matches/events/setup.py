@@ -6,7 +6,7 @@ Giog's place points cannot change, and neither can the game or the entry type.
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from matches.models import Event, Stage
@@ -27,17 +27,38 @@ def started(event: Event) -> bool:
     return event.rounds.exists()
 
 
-@transaction.atomic
-def create_event(user, *, details: dict, stages: list[dict], settings: dict | None = None) -> Event:
+def create_event(
+    user,
+    *,
+    details: dict,
+    stages: list[dict],
+    settings: dict | None = None,
+    token: str | None = None,
+) -> Event:
     """`details`: Event fields; `stages`: [{"format", "planned_rounds", "qualifiers", "name"}]
-    in order; `settings`: the game's settings form's values. The creator becomes the event's organiser."""
-    event = Event(**details, **(settings or {}))
-    event.full_clean()
-    event.save()
-    event.organisers.add(user)
-    for order, stage in enumerate(stages, start=1):
-        Stage.objects.create(event=event, order=order, **stage)
-    return event
+    in order; `settings`: the game's settings form's values. The creator becomes the event's
+    organiser. `token`: the wizard's one-time token; the same token again (a double submit,
+    even two at once) gives the event made the first time, not a second one."""
+    if token:
+        made = Event.objects.filter(creation_token=token, organisers=user).first()
+        if made is not None:
+            return made
+    try:
+        with transaction.atomic():
+            event = Event(**details, **(settings or {}), creation_token=token or None)
+            event.full_clean(exclude=["creation_token"])
+            event.save()
+            event.organisers.add(user)
+            for order, stage in enumerate(stages, start=1):
+                Stage.objects.create(event=event, order=order, **stage)
+            return event
+    except IntegrityError:
+        made = (
+            Event.objects.filter(creation_token=token, organisers=user).first() if token else None
+        )
+        if made is None:
+            raise
+        return made
 
 
 def save_game_settings(event: Event, values: dict) -> None:

@@ -18,9 +18,48 @@ shared services, views, API and exports call the adapter of the event's game
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+
+
+@dataclass(frozen=True)
+class DemoPlan:
+    """A game's demo event for the shared demo builder (`matches/demo/builder.py`)."""
+
+    name: str
+    #: the Event's other fields: venue, dates, entry type, deals, confirmation, settings
+    event: dict
+    #: unions of three (a team event) or players entered
+    entrants: int
+    #: rounds played and closed before the live round
+    closed_rounds: int
+    planned_rounds: int
+    seed: int
+    stage_name: str = "瑞士制"
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    """What the public table page read for the game (`public_table`): seat number -> seat,
+    deal id -> tally and the numbers of the deals with a play log (both empty while the
+    round's results are hidden)."""
+
+    seats: dict
+    visible: bool
+    tallies: dict = field(default_factory=dict)
+    logged: set = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class PlayedSeat:
+    """A player's seat in a visible round for `public_player`, with its table's tallies (deal 1
+    first; empty while the round's results are hidden)."""
+
+    seat: Any
+    visible: bool
+    tallies: list = field(default_factory=list)
 
 
 class _Numbers(dict):
@@ -89,9 +128,15 @@ class GameAdapter:
         """ "第 3 局" / "第 3 手" in the page's language."""
         raise NotImplementedError
 
-    def load_demo(self, organiser) -> tuple[object | None, bool]:
-        """The game's demo event for `make demo`: (event, made now); (None, False) for none."""
-        return None, False
+    # --- the demo event (`matches/demo/builder.py` builds it) ------------------------------
+    def demo_plan(self) -> DemoPlan | None:
+        """The game's demo event for `make demo`; None: the game has none."""
+        return None
+
+    def demo_report(self, match, number: int, rng) -> tuple[dict | None, dict | None]:
+        """(summary, play log) of a random deal `number` at `match`'s table, drawn from `rng`
+        (the demo's and the tests' random results); the results service checks it."""
+        raise NotImplementedError
 
     # --- settings ---------------------------------------------------------------------------
     def validate_event(self, event) -> dict:
@@ -118,12 +163,20 @@ class GameAdapter:
         raise NotImplementedError
 
     # --- the draw ---------------------------------------------------------------------------
-    def draw_round(self, round_) -> None:
-        """Seat the draft round `round_` (tables, matches, seats)."""
+    #: False: the shared draw seats the round (`matches.draw.service`: two unions a table,
+    #: paired by the stage's format, or an individual field drawn into unions). True: the game
+    #: seats its own tables (`draw_round`, `reflag_tables`), writing them with
+    #: `matches.kernel.draw_rows`; the draw service calls it with the round's field.
+    seats_own_tables: bool = False
+
+    def draw_round(self, round_, field: list) -> None:
+        """Seat the draft round `round_` (tables, matches, seats) from `field`, the round's
+        registrations in seed order (a game with `seats_own_tables`)."""
         raise NotImplementedError
 
-    def reflag_tables(self, round_, table_ids: set) -> None:
-        """Flags of tables an organiser changed by hand, and the round's quality again."""
+    def reflag_tables(self, round_, table_ids: set, field: list) -> None:
+        """Flags of tables an organiser changed by hand, and the round's quality again (a game
+        with `seats_own_tables`)."""
         raise NotImplementedError
 
     def table_is_full(self, seat_numbers: list[int]) -> bool:
@@ -160,11 +213,11 @@ class GameAdapter:
             for e in errors
         ]
 
-    def public_table(self, event, round_, match, visible: bool) -> tuple[str, str, dict]:
+    def public_table(self, event, round_, match, read: PublicTable) -> tuple[str, str, dict]:
         """The public table page: (page template, live fragment template, its context)."""
         raise NotImplementedError
 
-    def public_player(self, event, player, seats: list) -> tuple[str, dict]:
+    def public_player(self, event, player, seats: list[PlayedSeat]) -> tuple[str, dict]:
         """A player's public page: (template, context) from their seats in visible rounds."""
         raise NotImplementedError
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.registry import adapter_for, default_game, game_choices
 
-#: tie-breaks an event may order (matches/standings/ranking.py computes them).
+#: tie-breaks an event may order (matches/standings/ranking.py ranks unions by them).
 TIE_BREAKS = (
     "match_points",  # 场分 / match points
     "score_difference",  # deal-score difference over all matches
@@ -153,6 +153,10 @@ class Event(models.Model):
         _("成绩确认方式"), max_length=8, choices=Confirmation.choices, default=Confirmation.CAPTAIN
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived: off the lists and the public pages, every row kept; restoring clears it.
+    archived_at = models.DateTimeField(_("归档时间"), null=True, blank=True)
+    # The wizard's one-time token: a second submit of the same wizard finds this event.
+    creation_token = models.CharField(max_length=40, unique=True, null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "name"]

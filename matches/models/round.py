@@ -252,7 +252,10 @@ class Deal(models.Model):
 
 
 class RoundLog(models.Model):
-    """Audit: who drew, re-drew, swapped, published or closed a round, and when."""
+    """Audit: who drew, re-drew, swapped, published, closed or reopened a round, and when.
+
+    An entry outlives its round (a deleted draft keeps its log, `round` then empty) and an
+    event-level action (archive, restore) has no round: `event` names the event of both."""
 
     class Action(models.TextChoices):
         DRAW = "draw", _("编排")
@@ -268,8 +271,17 @@ class RoundLog(models.Model):
         WITHDRAW = "withdraw", _("退赛")
         BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")
+        DELETE_DRAFT = "delete_draft", _("删除草稿")
+        REOPEN = "reopen", _("重新开启")
+        ARCHIVE = "archive", _("归档")
+        RESTORE = "restore", _("恢复")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="log")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="log"
+    )
+    event = models.ForeignKey(
+        "matches.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
+    )
     action = models.CharField(max_length=16, choices=Action.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -281,4 +293,9 @@ class RoundLog(models.Model):
         ordering = ["round_id", "at", "id"]
 
     def __str__(self):
-        return f"{self.round} {self.action} {self.at:%Y-%m-%d %H:%M}"
+        return f"{self.round or self.event} {self.action} {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if self.event_id is None and self.round_id is not None:
+            self.event_id = self.round.event_id  # the round is loaded: it was just given
+        super().save(*args, **kwargs)

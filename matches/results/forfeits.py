@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from matches import signals
 from matches.draw.service import SeatingRefused
 from matches.models import DealReport, Match, Round, RoundLog, Union
 from matches.standings import service as standings
@@ -52,6 +53,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
             "unions": [match.union_a_id, match.union_b_id],
         },
     )
+    signals.announce_round_change(match.round, signals.RESULTS)
     return match
 
 
@@ -85,6 +87,7 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
         user=user,
         details={"table": match.table.number, "forfeit": "", "was": was},
     )
+    signals.announce_round_change(match.round, signals.RESULTS)
     return match
 
 
@@ -107,4 +110,5 @@ def stop_by_time(match: Match, after_deals: int, *, user=None) -> Match:
         user=user,
         details={"table": match.table.number, "after_deals": after_deals},
     )
+    signals.announce_round_change(match.round, signals.RESULTS)
     return match

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from matches import ratelimit
 from matches.games.registry import adapter_for
+from matches.kernel.reports import Checked, ResultError
 from matches.models import (
     Confirmation,
     Deal,
@@ -47,7 +48,6 @@ from matches.permissions import (
     may_take_captain_pins,
     pin_matches,
 )
-from matches.results.errors import Checked, ResultError
 from matches.signals import deal_result_changed
 
 

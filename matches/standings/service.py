@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 
 from matches.games.registry import adapter_for
+from matches.kernel.match_result import ensure_regular_deals
 from matches.models import (
     Deal,
     DealReport,
@@ -30,7 +31,6 @@ from matches.models import (
     Round,
     StandingsSnapshot,
 )
-from matches.standings.match_result import ensure_regular_deals
 from matches.standings.ranking import MatchRecord, rank_unions
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@ from django.urls import path
 
 from matches.views import organiser as manage
 from matches.views import organiser_results
-from matches.views.organiser import checkin, entries, events, floor, rounds, staff
+from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
 
 app_name = "manage"
 
@@ -40,6 +40,18 @@ urlpatterns = [
     path("events/<int:event_id>/withdraw/", rounds.withdraw, name="withdraw"),
     path("events/<int:event_id>/break/", rounds.break_page, name="break"),
     path("events/<int:event_id>/bracket/", rounds.bracket_page, name="bracket"),
+    # Undo (issue 25): before the round-action pattern, which would take these names.
+    path(
+        "events/<int:event_id>/rounds/<int:number>/delete-draft/",
+        undo.delete_draft,
+        name="round-delete",
+    ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/reopen/", undo.reopen_round, name="round-reopen"
+    ),
+    path("events/<int:event_id>/archive/", undo.archive_event, name="archive"),
+    path("events/<int:event_id>/delete/", undo.delete_event, name="delete"),
+    path("events/<int:event_id>/copy/", undo.copy_event, name="copy"),
     path("events/<int:event_id>/round-settings/", rounds.round_settings, name="round-settings"),
     path(
         "events/<int:event_id>/rounds/<int:number>/<str:action>/",

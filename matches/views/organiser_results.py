@@ -17,11 +17,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
 from matches.games.registry import adapter_for
+from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
 from matches.models.event import new_captain_pin
 from matches.permissions import Actor, can_run_event
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.results.messages import refusal
 from matches.views.deal_viewer import render_viewer
 from matches.views.referee import render_form, run_check, seats_of

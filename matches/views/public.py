@@ -273,7 +273,8 @@ def table_page(request, event_id: int, number: int, table: int):
         table__number=table,
     )
     visible = live.results_visible(round_)
-    page, fragment, context = event.adapter.public_table(event, round_, match, visible)
+    read = selectors.public_table(match, visible)
+    page, fragment, context = event.adapter.public_table(event, round_, match, read)
     context.update(
         {
             "event": event,
@@ -363,7 +364,8 @@ def player_page(request, event_id: int, player_id: int):
         and not event.unions.filter(members__player=player).exists()
     ):
         raise Http404("not in this event")
-    template, context = event.adapter.public_player(event, player, seats)
+    played = selectors.played_seats(seats)
+    template, context = event.adapter.public_player(event, player, played)
     context.update({"event": event, "player": player})
     return _cacheable(render(request, template, context))
 

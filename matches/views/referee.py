@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from matches import permissions, ratelimit, selectors
 from matches.events import calls
 from matches.games.registry import adapter_for
+from matches.kernel.reports import ResultError
 from matches.models import (
     Confirmation,
     DealReport,
@@ -34,7 +35,6 @@ from matches.models import (
 )
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.results.messages import refusal, refusal_text
 from matches.views.deal_viewer import render_viewer
 
@@ -207,7 +207,7 @@ def render_form(request, templates: dict, context: dict, status: int = 200) -> H
     A refused form comes back to htmx as 200: htmx swaps no 4xx answer, and the problems are in
     the form; the full page (no JavaScript) carries the real status."""
     if request.htmx and request.GET.get("part") == "verdict":
-        return render(request, templates["form"] + "#verdict", context)
+        return render(request, "referee/_verdict.html", context)
     if request.htmx:
         return render(request, templates["form"], context)
     return render(request, templates["page"], context, status=status)

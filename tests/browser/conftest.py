@@ -8,7 +8,9 @@ guard is lifted for this directory.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -64,3 +66,21 @@ def phone_page(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def signed_in(live_server):
+    """Signs a person in on a page through the login form and waits for the page they were
+    going to: `signed_in(page, "organiser")` opens /manage/, `signed_in(page, "captain_b",
+    next="/referee/")` the referee's home. The password defaults to the test personas'
+    `pw-<username>` (tests/personas.py)."""
+
+    def sign_in(page, username: str, password: str | None = None, next: str = "/manage/"):
+        page.goto(f"{live_server.url}/accounts/login/?next={next}")
+        page.fill("input[name='username']", username)
+        page.fill("input[name='password']", password or f"pw-{username}")
+        page.locator("main form button[type='submit']").click()
+        page.wait_for_url(re.compile(re.escape(urlsplit(next).path)))
+        return page
+
+    return sign_in

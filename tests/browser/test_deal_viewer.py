@@ -122,7 +122,7 @@ def test_the_public_table_page_fits_a_phone(live_server, phone_page, logged):
 
 
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
-def test_screenshots(live_server, browser, logged):
+def test_screenshots(live_server, browser, logged, signed_in):
     from matches.games.giog.engine.selfplay import selfplay
 
     folder = os.environ["SHOTS_DIR"]
@@ -146,11 +146,7 @@ def test_screenshots(live_server, browser, logged):
                 if name == "table":
                     page.locator("#deal-2 details summary").click()
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
-            page.goto(f"{live_server.url}/accounts/login/?next={logged['manage']}")
-            page.fill("input[name='username']", logged["organiser"])
-            page.fill("input[name='password']", "pw-" + logged["organiser"])
-            page.locator("form button[type=submit]").last.click()
-            page.wait_for_url("**/play?**")
+            signed_in(page, logged["organiser"], next=logged["manage"])
             page.screenshot(path=f"{folder}/mismatch-{language}-{width}.png", full_page=True)
             page.goto(live_server.url + logged["history"])
             page.locator("#deal-1 details summary").click()

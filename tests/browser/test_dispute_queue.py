@@ -3,8 +3,6 @@ the queue and decides it there; the table can report its next deal at once (issu
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -21,7 +19,7 @@ def fast_passwords(settings):
 
 
 def test_a_dispute_with_a_reason_is_decided_from_the_queue(
-    live_server, browser, phone_page, table_setup
+    live_server, browser, phone_page, table_setup, signed_in
 ):  # noqa: F811
     page = phone_page
     url = f"{live_server.url}/ref/{table_setup['link'].token}/"
@@ -52,14 +50,7 @@ def test_a_dispute_with_a_reason_is_decided_from_the_queue(
     context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     desk = context.new_page()
     desk.set_default_timeout(10_000)
-    desk.goto(
-        f"{live_server.url}/accounts/login/?next=/manage/events/"
-        f"{table_setup['event'].pk}/results/queue/"
-    )
-    desk.fill("input[name='username']", "organiser")
-    desk.fill("input[name='password']", "pw-organiser")
-    desk.locator("form button[type='submit']").last.click()
-    desk.wait_for_url(re.compile(r"/results/queue/"))
+    signed_in(desk, "organiser", next=f"/manage/events/{table_setup['event'].pk}/results/queue/")
     item = desk.locator(f"li.queue-item[data-report='{report.pk}']")
     expect(item.locator(".dispute-reason")).to_contain_text("烧牌")
     expect(item.locator(".dispute-reason")).to_contain_text("4号烧了2号")

@@ -4,8 +4,6 @@ page shows the Giog table of points."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -33,13 +31,9 @@ def event(transactional_db):
     return b.event
 
 
-def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event):
+def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event, signed_in):
     base = live_server.url
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "organiser")
-    page.fill("input[name='password']", "pw-organiser")
-    page.locator("form button[type='submit'], form input[type='submit']").last.click()
-    page.wait_for_url(re.compile(r"/manage/$"))
+    signed_in(page, "organiser")
     page.get_by_role("link", name="Giog 崂山杯").click()
     page.locator("#toggle-published").click()
 

@@ -43,14 +43,6 @@ def event(transactional_db):
     return b.event
 
 
-def sign_in(page, base):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "organiser")
-    page.fill("input[name='password']", "pw-organiser")
-    page.locator("form button[type='submit'], form input[type='submit']").last.click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def referee_reports_deal_one(browser, base, token):
     """A referee opens the table's link on a phone and reports 1-2-3-4-5-6 (union A wins by 2)."""
     context = browser.new_context(
@@ -109,10 +101,10 @@ def play_round(page, browser, base, event, number):
 
 
 def test_an_organiser_runs_two_rounds_and_the_public_standings_follow(
-    live_server, browser, page, event
+    live_server, browser, page, event, signed_in
 ):
     base = live_server.url
-    sign_in(page, base)
+    signed_in(page, "organiser")
     page.get_by_role("link", name="崂山杯够级赛").click()
     page.locator("#toggle-published").click()
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -108,14 +107,6 @@ def event(league):
     return league.event
 
 
-def sign_in(page, base):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "org")
-    page.fill("input[name='password']", "pw-org")
-    page.locator("form button[type='submit'], form input[type='submit']").last.click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def report(b, match: Match, finish: list) -> None:
     """A final result for deal 1 through the results service, then the match settled."""
     b.final(match, 1, finish)
@@ -138,7 +129,7 @@ def same_club_meetings(round_: Round) -> int:
     )
 
 
-def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) -> None:
+def shoot(browser, base, path: str, name: str, *, signed_in=None) -> None:
     """Screenshots of one page at 390 and 1280 px, in Chinese and in English."""
     if not SCREENS:
         return
@@ -148,8 +139,8 @@ def shoot(browser, base, path: str, name: str, *, sign_in_first: bool = True) ->
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
             page = context.new_page()
             page.set_default_timeout(30_000)
-            if sign_in_first:
-                sign_in(page, base)
+            if signed_in is not None:
+                signed_in(page, "org")
             page.goto(base + path)
             page.screenshot(
                 path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"), full_page=True
@@ -194,17 +185,17 @@ def close(page, base, event, number) -> None:
 
 
 def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
-    live_server, browser, page, league, event
+    live_server, browser, page, league, event, signed_in
 ):
     base = live_server.url
     page.set_default_timeout(30_000)
-    sign_in(page, base)
+    signed_in(page, "org")
     manage = f"/manage/events/{event.pk}"
 
     # --- round 1: twelve checked in; the thirteenth arrives after publishing -----------------
     round_1 = draw(page, base, event, 1)
     assert round_1.matches.filter(union_b__isnull=True).count() == 0  # twelve: no bye
-    shoot(browser, base, f"{manage}/rounds/1/", "round-draft")
+    shoot(browser, base, f"{manage}/rounds/1/", "round-draft", signed_in=signed_in)
     publish(page, 1)
     late = page.locator("#late-arrive")
     late.locator("select[name='union']").select_option(label=LATE)
@@ -214,7 +205,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     assert bye.union_a.name == LATE
     expect(page.locator("#table-bye")).to_contain_text(LATE)
     assert RoundLog.objects.filter(round=round_1, action="late_change").exists()
-    shoot(browser, base, f"{manage}/rounds/1/", "round-published")
+    shoot(browser, base, f"{manage}/rounds/1/", "round-published", signed_in=signed_in)
     play_all(league, round_1)
     close(page, base, event, 1)
 
@@ -240,7 +231,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     expect(page.locator("#table-bye")).to_contain_text(newcomer.name)
     expect(page.locator("#table-3")).to_contain_text(holder.name)
     assert RoundLog.objects.filter(round=round_2, action__in=["swap_unions", "edit"]).count() == 2
-    shoot(browser, base, f"{manage}/rounds/2/", "round-edited")
+    shoot(browser, base, f"{manage}/rounds/2/", "round-edited", signed_in=signed_in)
     publish(page, 2)
     forfeited = round_2.matches.get(table__number=4)
     tools = page.locator("#table-4 details.table-tools")
@@ -257,13 +248,12 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     page.goto(f"{base}/events/{event.pk}/rounds/2/")
     expect(page.locator("[data-forfeit='B']")).to_contain_text("弃权")
     expect(page.locator("[data-bye]")).to_contain_text("轮空")
-    shoot(browser, base, f"/events/{event.pk}/rounds/2/", "public-round", sign_in_first=False)
+    shoot(browser, base, f"/events/{event.pk}/rounds/2/", "public-round")
     shoot(
         browser,
         base,
         f"/events/{event.pk}/unions/{forfeited.union_b_id}/",
         "public-union",
-        sign_in_first=False,
     )
 
     # --- a union withdraws after round 2 -------------------------------------------------------
@@ -285,7 +275,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     expect(page.locator("#missing-summary")).to_contain_text("第 5 桌")
     expect(page.locator(".missing").first).to_have_attribute("data-table", "5")
     expect(page.locator("#confirm-close")).to_be_disabled()
-    shoot(browser, base, f"{manage}/rounds/3/closing/", "round-close")
+    shoot(browser, base, f"{manage}/rounds/3/closing/", "round-close", signed_in=signed_in)
     missing = page.locator(".missing[data-table='5']")
     missing.locator("form").filter(has_text="生成新的裁判链接").locator("button").click()
     expect(page.locator(".missing[data-table='5'] img.qr")).to_be_visible()
@@ -295,13 +285,13 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     expect(page.locator("#all-final")).to_be_visible()
     page.locator("#confirm-close").click()
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
-    shoot(browser, base, f"{manage}/rounds/3/", "round-closed")
+    shoot(browser, base, f"{manage}/rounds/3/", "round-closed", signed_in=signed_in)
 
     # The standings, on the public page and the projector, show the forfeits.
     standings.update_standings(event.pk, 1)
     page.goto(f"{base}/events/{event.pk}/standings/")
     expect(page.locator("table.standings")).to_be_visible()
-    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings", sign_in_first=False)
+    shoot(browser, base, f"/events/{event.pk}/standings/", "public-standings")
     shoot_projector(browser, base, f"/events/{event.pk}/rounds/3/projector/", "projector-round")
     shoot_projector(
         browser, base, f"/events/{event.pk}/standings/projector/", "projector-standings"
@@ -318,7 +308,7 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
     expect(page.locator(".break-table tbody tr")).to_have_count(12)
     seeds = page.locator(".break-table tbody tr:not(.out)")
     expect(seeds).to_have_count(4)
-    shoot(browser, base, f"{manage}/break/?size=4", "break")
+    shoot(browser, base, f"{manage}/break/?size=4", "break", signed_in=signed_in)
     page.locator("#confirm-break").click()
     expect(page.locator(".messages")).to_contain_text("晋级名单已确认")
     knockout = event.stages.get(format=Stage.Format.SINGLE_ELIMINATION)
@@ -333,5 +323,5 @@ def test_an_organiser_runs_three_rounds_and_breaks_to_a_knockout(
         frozenset((seeded[0], seeded[3])),
         frozenset((seeded[1], seeded[2])),
     }
-    shoot(browser, base, f"{manage}/round-settings/", "round-settings")
-    shoot(browser, base, f"{manage}/", "dashboard")
+    shoot(browser, base, f"{manage}/round-settings/", "round-settings", signed_in=signed_in)
+    shoot(browser, base, f"{manage}/", "dashboard", signed_in=signed_in)

@@ -75,14 +75,6 @@ class Visits:
         self.pages.append((name, page.url))
 
 
-def sign_in(page, base):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "fresh")
-    page.fill("input[name='password']", PASSWORD)
-    page.locator("main form button[type='submit']").click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def wizard(page, visits, *, game: str, name: str, entry_type: str):
     page.locator("#new-event").click()
     visits.shot("wizard-1-basics", page)
@@ -178,7 +170,7 @@ def _wizard_pages(page, base, game: str, snap):
     snap("wizard-3-rules")
 
 
-def photograph(browser, base, visits, folder: str, prefix: str, event):
+def photograph(browser, base, signed_in, visits, folder: str, prefix: str, event):
     """Each page at 390 and 1280 px, in Chinese and in English, signed in as the organiser."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -186,7 +178,7 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
     context = browser.new_context(locale="zh-CN")
     page = context.new_page()
     page.set_default_timeout(30_000)
-    sign_in(page, base)
+    signed_in(page, "fresh", PASSWORD)
     for language in ("zh-hans", "en"):
         page.goto(f"{base}/lang/?language={language}&next=/manage/")
         for width in (390, 1280):
@@ -234,11 +226,13 @@ def photograph(browser, base, visits, folder: str, prefix: str, event):
     context.close()
 
 
-def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, page, fresh_organiser):
+def test_a_fresh_organiser_sets_up_a_gouji_event_alone(
+    live_server, browser, page, fresh_organiser, signed_in
+):
     base = live_server.url
     visits = Visits(page)
     started = time.monotonic()
-    sign_in(page, base)
+    signed_in(page, "fresh", PASSWORD)
     visits.shot("events", page)
     wizard(page, visits, game="gouji", name="崂山杯够级赛", entry_type="team")
 
@@ -359,14 +353,16 @@ def test_a_fresh_organiser_sets_up_a_gouji_event_alone(live_server, browser, pag
     print(f"\nGou Ji set-up through the browser: {elapsed:.1f} s")
     check_no_admin(visits)
     if os.environ.get("SCREENSHOTS"):
-        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "gouji", event)
+        photograph(browser, base, signed_in, visits, os.environ["SCREENSHOTS"], "gouji", event)
 
 
-def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page, fresh_organiser):
+def test_a_fresh_organiser_sets_up_a_giog_event_alone(
+    live_server, browser, page, fresh_organiser, signed_in
+):
     base = live_server.url
     visits = Visits(page)
     started = time.monotonic()
-    sign_in(page, base)
+    signed_in(page, "fresh", PASSWORD)
     wizard(page, visits, game="giog", name="青岛 Giog 公开赛", entry_type="individual")
     expect(page.locator("#group-places")).to_contain_text("G11")
     expect(page.locator("#site-brand")).to_have_text("Giog 赛事")  # swapped in by htmx
@@ -431,4 +427,4 @@ def test_a_fresh_organiser_sets_up_a_giog_event_alone(live_server, browser, page
     print(f"\nGiog set-up through the browser: {elapsed:.1f} s")
     check_no_admin(visits)
     if os.environ.get("SCREENSHOTS"):
-        photograph(browser, base, visits, os.environ["SCREENSHOTS"], "giog", event)
+        photograph(browser, base, signed_in, visits, os.environ["SCREENSHOTS"], "giog", event)

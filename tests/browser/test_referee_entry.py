@@ -27,7 +27,7 @@ def table_setup(transactional_db):
 
 
 def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
-    live_server, phone_page, browser, table_setup
+    live_server, phone_page, browser, table_setup, signed_in
 ):
     page = phone_page
     page.goto(f"{live_server.url}/ref/{table_setup['link'].token}/")
@@ -76,11 +76,7 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
     )
     captain = context.new_page()
     captain.set_default_timeout(10_000)
-    captain.goto(f"{live_server.url}/accounts/login/?next=/referee/")
-    captain.fill("input[name='username']", "captain_b")
-    captain.fill("input[name='password']", "pw-captain_b")
-    captain.locator("form button[type='submit'], form input[type='submit']").last.click()
-    captain.wait_for_url(re.compile(r"/referee/$"))
+    signed_in(captain, "captain_b", next="/referee/")
     captain.get_by_role("link", name=re.compile("第1局")).click()
     expect(captain.locator(".finish-list li").first).to_contain_text("1号")
     captain.get_by_role("button", name="确认无误").click()

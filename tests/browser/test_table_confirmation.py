@@ -90,15 +90,11 @@ def test_both_captains_confirm_with_their_pins_on_the_link_holders_phone(
 
 
 def test_a_report_agreed_only_by_the_reporters_union_stays_pending_and_wrong_pins_lock(
-    live_server, phone_page, table_setup
+    live_server, phone_page, table_setup, signed_in
 ):
     page = phone_page
     # Union A's captain holds the phone, signed in: reporting agrees for union A.
-    page.goto(f"{live_server.url}/accounts/login/?next=/ref/{table_setup['link'].token}/")
-    username = table_setup["captain_a"].username
-    page.fill("input[name='username']", username)
-    page.fill("input[name='password']", "pw-" + username)
-    page.locator("form button[type='submit']").last.click()
+    signed_in(page, table_setup["captain_a"].username, next=f"/ref/{table_setup['link'].token}/")
     report_deal(page, f"{live_server.url}/ref/{table_setup['link'].token}/")
     expect(page.locator("form.pin-form[data-side='A'] [data-agreed]")).to_be_visible()
     expect(page.locator("form.pin-form[data-side='A'] input[name='pin']")).to_have_count(0)

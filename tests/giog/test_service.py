@@ -6,10 +6,10 @@ import pytest
 
 from matches.draw import service as seating
 from matches.games.giog.engine.selfplay import selfplay
+from matches.kernel.reports import ResultError
 from matches.models import DealReport, DealTally, Event, StandingsSnapshot, TableSeat
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from matches.games.giog.engine.selfplay import selfplay
 from matches.models import DealReport
+from matches.results import service as results
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +128,40 @@ def test_the_giog_referee_page_speaks_english_too(table, settings):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     html = client.get(url(link, "table")).content.decode()
     assert "Hand 1" in html and "Pieces won and beheadings per seat" in html
+
+
+@pytest.fixture
+def confirmed_table(db):
+    """A Giog table whose event asks a second referee to confirm each hand."""
+    builder = EventBuilder("giog", players=7, confirmation="referee").register()
+    match = builder.draw(seed=5).matches.select_related("table").order_by("table__number").last()
+    return builder, match, builder.people.for_table(match.table).referee_link
+
+
+#: a consistent hand at a table of three: 30 pieces, each count a multiple of 3
+HAND = {"idempotency_key": "k1", "won_1": "15", "won_2": "9", "won_3": "6"}
+
+
+def test_a_pending_hand_says_a_new_report_replaces_it(client, confirmed_table):
+    """The shared table page (templates/referee/table.html): Giog gets the note Gou Ji had."""
+    builder, match, link = confirmed_table
+    client.post(url(link, "submit", number=1), HAND)
+    assert DealReport.objects.get().state == DealReport.State.PENDING
+    body = client.get(url(link, "table")).content.decode()
+    assert 'id="pending-note"' in body and "新的报告将取代这份" in body
+    assert 'id="hand-form"' in body  # inside "重新填写本手", to replace the pending report
+
+
+def test_a_refused_submit_at_a_disputed_hand_lists_the_problem(client, confirmed_table):
+    """No form while the organiser decides a dispute; a submit all the same is refused, and the
+    page lists why (the problem list of the shared page, which Giog lacked)."""
+    builder, match, link = confirmed_table
+    client.post(url(link, "submit", number=1), HAND)
+    organiser = builder.people.actor("organiser")  # a second referee: may confirm or dispute
+    results.confirm_report(DealReport.objects.get(), organiser, agrees=False, note="数错了")
+    assert DealReport.objects.get().state == DealReport.State.DISPUTED
+    page = client.post(url(link, "submit", number=1), {**HAND, "idempotency_key": "k2"})
+    body = page.content.decode()
+    assert page.status_code >= 400 and 'id="hand-form"' not in body
+    assert '<ul class="problems" role="alert">' in body
+    assert DealReport.objects.count() == 1

@@ -260,13 +260,12 @@ def test_withdraw_from_round_n_and_reinstate():
 def test_a_late_entry_joins_the_next_round_and_edit_keeps_the_seats():
     b = EventBuilder(unions=4, deals=1).register()
     round_ = b.round([(0, 1), (2, 3)])
-    with pytest.raises(entries.EntryRefused):  # a round in progress
-        entries.add(b.event, name="迟到", players=["甲", "乙", "丙"])
+    # A round in progress: the entry is taken and plays from the next round (issue 25).
+    late = entries.add(b.event, name="迟到", players=["甲", "乙", "丙"], captain=3, club="新俱乐部")
+    assert late.joins_round == 2 and late.union.captain.name == "丙"
     for match in round_.matches.all():
         b.final(match, 1, [1, 2, 3, 4, 5, 6])
     b.close(round_)  # the matches settled from their results, then the round closed
-    late = entries.add(b.event, name="迟到", players=["甲", "乙", "丙"], captain=3, club="新俱乐部")
-    assert late.joins_round == 2 and late.union.captain.name == "丙"
     entries.edit(late, name="迟到队", players=["甲", "乙二", "丙"], captain=1, club="", seed=9)
     late.refresh_from_db()
     assert late.union.name == "迟到队" and late.seed == 9 and late.union.club is None

@@ -14,10 +14,10 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
+from matches.kernel.reports import ResultError
 from matches.models import Confirmation, DealReport, Event
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
 
 from .conftest import STRING_THREE_A, SUMMARY
 

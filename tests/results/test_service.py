@@ -6,10 +6,10 @@ import pytest
 
 from matches.games.engines import get_game
 from matches.games.gouji import results as gouji_results
+from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor
 from matches.results import service as results
-from matches.results.errors import ResultError
 from matches.signals import deal_result_changed
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY

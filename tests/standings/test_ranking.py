@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.standings.ranking import CRITERIA, MatchRecord, SeatRecord, rank_players, rank_unions
+from matches.games.gouji.ranking import SeatRecord, rank_players
+from matches.standings.ranking import CRITERIA, MatchRecord, rank_unions
 
 tie_breaks = st.lists(st.sampled_from([c for c in CRITERIA if c != "match_points"]), unique=True)
 

@@ -11,12 +11,10 @@ from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
-from matches.games.giog import draw, public, results, standings, viewer
+from matches.games.giog import demo, draw, public, results, standings, viewer
 from matches.games.giog import messages as game_messages
-from matches.games.giog.demo import GIOG_DEMO_NAME, build_giog_demo
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.referee import ResultForm
-from matches.models import Event
 
 
 class GiogAdapter(GameAdapter):
@@ -50,11 +48,11 @@ class GiogAdapter(GameAdapter):
             return {"entry_type": _("Giog 赛事只能个人报名")}
         return {}
 
-    def load_demo(self, organiser):
-        existing = Event.objects.filter(name=GIOG_DEMO_NAME, organisers=organiser).first()
-        if existing is not None:
-            return existing, False
-        return build_giog_demo(organiser), True
+    def demo_plan(self):
+        return demo.PLAN
+
+    def demo_report(self, match, number, rng):
+        return demo.random_hand(match.table.seats.count(), number, rng)
 
     def check_report(self, match, number, summary, play_log):
         return results.check_hand(match, number, summary, play_log)
@@ -68,11 +66,13 @@ class GiogAdapter(GameAdapter):
     def results_table(self, event, matches, tallies):
         return public.results_table(event, matches, tallies)
 
-    def draw_round(self, round_) -> None:
-        draw.draw_round(round_)
+    seats_own_tables = True
 
-    def reflag_tables(self, round_, table_ids) -> None:
-        draw.reflag(round_, table_ids)
+    def draw_round(self, round_, field) -> None:
+        draw.draw_round(round_, field)
+
+    def reflag_tables(self, round_, table_ids, field) -> None:
+        draw.reflag(round_, table_ids, field)
 
     def table_is_full(self, seat_numbers) -> bool:
         # G4: two to four players, on seats 1..n
@@ -80,8 +80,8 @@ class GiogAdapter(GameAdapter):
             range(1, len(seat_numbers) + 1)
         )
 
-    def public_table(self, event, round_, match, visible):
-        return public.table(event, round_, match, visible)
+    def public_table(self, event, round_, match, read):
+        return public.table(event, round_, match, read)
 
     def public_player(self, event, player, seats):
         return public.player(event, player, seats)

@@ -1,6 +1,6 @@
 """Giog rounds: read who met whom, ask `matches.games.giog.seating`, write the tables.
 
-The rows are the individual draw's (`seating.write_individual_tables`): per table a Table, a
+The rows are the individual draw's (`matches.kernel.draw_rows.write_individual_tables`): per table a Table, a
 Match between two drawn seat groups (odd and even seats), RoundEntries and TableSeats, so that
 result entry, referee links and the public pages work unchanged. Giog has no sides: the groups
 only satisfy the model (docs/giog.md, "Giog tournaments").
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from matches.draw import history
 from matches.draw.generator import types as flags
-from matches.draw.service import jsonable, write_individual_tables
 from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
+from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.models import Match, Round, TableSeat
 
 
@@ -33,10 +32,12 @@ def met_counts(event, before_round: int) -> dict:
     return met
 
 
-def players(event, round_number: int) -> dict:
+def players(event, round_number: int, field: list) -> dict:
+    """The round's field (its registrations in seed order, from the draw service) as the
+    seating engine reads them."""
     met = met_counts(event, round_number)
     found = {}
-    for rank, registration in enumerate(history.active_registrations(event, round_number), 1):
+    for rank, registration in enumerate(field, 1):
         player = registration.player
         if player is None:
             continue
@@ -46,16 +47,16 @@ def players(event, round_number: int) -> dict:
     return found
 
 
-def draw_round(round_: Round) -> None:
-    draw = draw_giog(players(round_.event, round_.number).values(), seed=round_.seed)
+def draw_round(round_: Round, field: list) -> None:
+    draw = draw_giog(players(round_.event, round_.number, field).values(), seed=round_.seed)
     write_individual_tables(round_, draw.tables)
     round_.quality = {**draw.quality, "method": "giog", "sitting_out": []}
     round_.save(update_fields=["quality"])
 
 
-def reflag(round_: Round, table_ids: set) -> None:
+def reflag(round_: Round, table_ids: set, field: list) -> None:
     """Flags of the tables a hand swap changed, and the round's quality again."""
-    known = players(round_.event, round_.number)
+    known = players(round_.event, round_.number, field)
     by_table = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         by_table[seat.table_id][seat.seat] = seat.player_id

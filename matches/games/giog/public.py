@@ -8,7 +8,6 @@ from fractions import Fraction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from matches import selectors
 from matches.games.giog.engine.outcome import points_for_places
 from matches.games.giog.standings import format_points, numbered, points_table
 from matches.models import TableSeat
@@ -34,11 +33,10 @@ def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
     return rows
 
 
-def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
-    """(page template, live fragment template, context) of a table's public page."""
-    seats = selectors.table_seats(match)
-    tallies = selectors.table_tallies(match) if visible else {}
-    logged = selectors.deals_with_play_log(match) if visible else set()
+def table(event, round_, match, read) -> tuple[str, str, dict]:
+    """(page template, live fragment template, context) of a table's public page, from what the
+    public view read (`matches.games.adapter.PublicTable`)."""
+    seats, tallies, logged = read.seats, read.tallies, read.logged
     hands = [
         {
             "deal": deal,
@@ -61,11 +59,11 @@ def player(event, player, seats: list) -> tuple[str, dict]:
     """(template, context) of a player's public page: place, pieces and points per hand."""
     rows, totals = [], {"points": 0, "pieces": 0, "hands": 0}
     total = Fraction(0)
-    for seat in seats:
-        visible = selectors.live.results_visible(seat.round)
+    for played in seats:
+        seat, visible = played.seat, played.visible
         hands = []
         if visible:
-            for tally in selectors.seat_tallies(seat):
+            for tally in played.tallies:
                 seated = sum(len(group) for group in tally.finish)
                 points = points_for_places(tally.finish, points_table(event.place_points, seated))
                 place = next(k for k, g in numbered(tally.finish) if seat.seat in g)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from matches.api.documents import DocumentError, parse_json_text
+from django.utils.translation import gettext as _
+
 from matches.games.adapter import describe_error
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.messages import MESSAGES as CODE_TEXT
 from matches.games.giog.messages import RULE_NAMES
 from matches.games.giog.standings import numbered
-from matches.results.errors import ResultError
+from matches.kernel.json_text import DocumentError, parse_json_text
+from matches.kernel.reports import ResultError
 
 MAX_HAND_RECORD = 512 * 1024
 MAX_WON = 32
@@ -188,10 +190,24 @@ class ResultForm:
     def summary_context(self, report, seat_names: dict) -> dict:
         return {"report": report, "verdict": report.verdict or {}}
 
+    #: the ids of the form, its submit button and its deal's heading (the page's script and tests
+    #: find them)
+    form_ids = {"form": "hand-form", "submit": "submit-hand", "title": "hand-title"}
+
+    def verdict_line(self, checked) -> str:
+        """The verdict of a consistent hand in a line: each seat's points."""
+        points = (checked.verdict if checked else {}).get("points") or {}
+        return " · ".join(
+            _("%(s)s号") % {"s": seat} + f" {value}" + _("分") for seat, value in points.items()
+        )
+
     def context(self, context: dict) -> dict:
         entry, seats = context["entry"], context["seats"]
         names = {s["seat"]: s["player"].name for s in seats}
         return {
+            "form_template": self.templates["form"],
+            "form_ids": self.form_ids,
+            "verdict_line": self.verdict_line(context.get("checked")),
             "deal_rows": hand_rows(context.get("deal_rows") or [], names),
             "entry_seats": [
                 {**s, "won": entry.raw.get(s["seat"], ""), "beheaded": s["seat"] in entry.beheaded}

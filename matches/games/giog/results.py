@@ -15,8 +15,8 @@ from matches.games.errors import BadDocument
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places
 from matches.games.giog.standings import format_points, points_table
+from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import TableSeat
-from matches.results.errors import Checked, ResultError, require_documents
 
 HAND_FORMAT = "giog-hand/1"
 #: Which rule a mismatch between the summary and the replayed record breaks.

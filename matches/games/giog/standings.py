@@ -14,8 +14,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from matches.games.giog.engine.outcome import points_for_places
+from matches.kernel.match_result import final_reports
 from matches.models import DealTally, Match, Registration, TableSeat
-from matches.standings.match_result import final_reports
 
 
 def hand_values(report) -> dict | None:

@@ -9,17 +9,14 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.draw import service as draw
 from matches.games import viewer as shared_viewer
 from matches.games.adapter import GameAdapter
 from matches.games.errors import BadDocument, RuleViolation
+from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
-from matches.games.gouji import public, results, standings, viewer
-from matches.games.gouji.demo_live import DEMO_NAME, build_live_demo
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.referee_form import ResultForm
-from matches.models import Event
 
 
 class GoujiAdapter(GameAdapter):
@@ -62,11 +59,11 @@ class GoujiAdapter(GameAdapter):
             return {"rules": str(getattr(error, "message", error))}
         return {}
 
-    def load_demo(self, organiser):
-        existing = Event.objects.filter(name=DEMO_NAME, organisers=organiser).first()
-        if existing is not None:
-            return existing, False
-        return build_live_demo(organiser), True
+    def demo_plan(self):
+        return demo.PLAN
+
+    def demo_report(self, match, number, rng):
+        return demo.random_outcome(rng), None
 
     def check_report(self, match, number, summary, play_log):
         return results.check_report(match, number, summary, play_log)
@@ -80,17 +77,11 @@ class GoujiAdapter(GameAdapter):
     def results_table(self, event, matches, tallies):
         return standings.results_table(event, matches, tallies)
 
-    def draw_round(self, round_) -> None:
-        draw.draw_union_tables(round_)
-
-    def reflag_tables(self, round_, table_ids) -> None:
-        draw.reflag_drawn_unions(round_, table_ids)
-
     def table_is_full(self, seat_numbers) -> bool:
         return list(seat_numbers) == [1, 2, 3, 4, 5, 6]
 
-    def public_table(self, event, round_, match, visible):
-        return public.table(event, round_, match, visible)
+    def public_table(self, event, round_, match, read):
+        return public.table(event, round_, match, read)
 
     def public_player(self, event, player, seats):
         return public.player(event, player, seats)

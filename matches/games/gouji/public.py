@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from matches import selectors
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
 
@@ -17,11 +16,10 @@ def _seat_label(seats: dict, seat: int | None) -> str:
     return f"{seat} {player.player.name}" if player else str(seat)
 
 
-def table(event, round_, match, visible: bool) -> tuple[str, str, dict]:
-    """(page template, live fragment template, context) of a table's public page."""
-    seats = selectors.table_seats(match)
-    tallies = selectors.table_tallies(match) if visible else {}
-    logged = selectors.deals_with_play_log(match) if visible else set()
+def table(event, round_, match, read) -> tuple[str, str, dict]:
+    """(page template, live fragment template, context) of a table's public page, from what the
+    public view read (`matches.games.adapter.PublicTable`)."""
+    seats, tallies, logged, visible = read.seats, read.tallies, read.logged, read.visible
     deals = []
     for deal in match.deals.order_by("number"):
         tally = tallies.get(deal.pk)
@@ -73,11 +71,11 @@ def player(event, player, seats: list) -> tuple[str, dict]:
     """(template, context) of a player's public page: places and points opened per round."""
     rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
     place_points = RuleSet.from_json(event.rules).place_points
-    for seat in seats:
-        visible = selectors.live.results_visible(seat.round)
+    for played in seats:
+        seat, visible = played.seat, played.visible
         places, opened = [], 0
         if visible:
-            for tally in selectors.seat_tallies(seat):
+            for tally in played.tallies:
                 if seat.seat in tally.finish:
                     place = tally.finish.index(seat.seat)
                     places.append(place + 1)

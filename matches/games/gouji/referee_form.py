@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from matches.api.documents import DocumentError, parse_json_text
 from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
-from matches.results.errors import ResultError
+from matches.kernel.json_text import DocumentError, parse_json_text
+from matches.kernel.reports import ResultError
 
 SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
@@ -321,6 +321,17 @@ class ResultForm:
     def summary_context(self, report, seat_names: dict) -> dict:
         return summary_context(report, seat_names)
 
+    #: the ids of the form, its submit button and its deal's heading (the page's script and tests
+    #: find them)
+    form_ids = {"form": "deal-form", "submit": "submit-deal", "title": "deal-title"}
+
+    def verdict_line(self, checked) -> str:
+        """The verdict of a consistent report in a line: the two unions' scores."""
+        scores = (checked.verdict if checked else {}).get("union_scores") or {}
+        if "A" not in scores or "B" not in scores:
+            return ""
+        return f"A {scores['A']:+d} · B {scores['B']:+d}"
+
     def context(self, context: dict) -> dict:
         """What the Gou Ji templates need beyond the shared table context."""
         entry, seats = context["entry"], context["seats"]
@@ -330,6 +341,9 @@ class ResultForm:
             None,
         )
         return {
+            "form_template": self.templates["form"],
+            "form_ids": self.form_ids,
+            "verdict_line": self.verdict_line(context.get("checked")),
             "seat_numbers": range(1, 7),
             "seat_names": seat_names,
             "declaration_labels": DECLARATION_LABELS,

@@ -15,8 +15,8 @@ from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import OUTCOME_FORMAT
+from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import DealReport
-from matches.results.errors import Checked, ResultError, require_documents
 
 DEAL_FORMAT = "gouji-deal/1"
 #: Outcome fields a summary and a replay can both say; a summary's are checked against the replay.

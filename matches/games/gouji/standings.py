@@ -16,6 +16,8 @@ from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
+from matches.games.gouji.ranking import SeatRecord, rank_players
+from matches.kernel.match_result import final_reports, write_match_result
 from matches.models import (
     Deal,
     DealTally,
@@ -25,8 +27,6 @@ from matches.models import (
     TableSeat,
     UnionMember,
 )
-from matches.standings.match_result import final_reports, write_match_result
-from matches.standings.ranking import SeatRecord, rank_players
 
 log = logging.getLogger(__name__)
 

@@ -20,13 +20,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import selectors, tasks
+from matches import selectors, signals
 from matches.draw import printing
 from matches.draw import service as seating
+from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
 from matches.events import exports
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
-from matches.permissions import can_run_event, events_run_by
+from matches.permissions import can_manage_event, can_run_event, events_run_by
 from matches.views.organiser.access import posted_pk
 
 POLL_SECONDS = 5
@@ -94,7 +95,18 @@ def _progress_context(event: Event) -> dict:
 
 @login_required
 def event_list(request):
-    return render(request, "manage/events.html", {"events": events_run_by(request.user)})
+    """The user's events; archived ones on their own list (?archived=1), to restore."""
+    events = events_run_by(request.user)
+    archived = request.GET.get("archived") == "1"
+    return render(
+        request,
+        "manage/events.html",
+        {
+            "events": events.filter(archived_at__isnull=not archived),
+            "archived": archived,
+            "archived_count": 0 if archived else events.filter(archived_at__isnull=False).count(),
+        },
+    )
 
 
 @login_required
@@ -102,9 +114,19 @@ def dashboard(request, event_id: int):
     event = managed_event(request, event_id)
     context = _progress_context(event)
     stages = list(event.stages.order_by("order"))
+    draft = event.rounds.filter(state=Round.State.DRAFT).order_by("number").first()
+    upcoming = next_stage(event)
     context.update(
         {
             "stages": stages,
+            "next_stage": upcoming,
+            "needs_break": upcoming is not None and needs_break(upcoming),
+            "draft": draft,
+            "missing_from_draft": checkin_service.missing_from_draft(draft) if draft else [],
+            "last_closed": event.rounds.filter(state=Round.State.CLOSED)
+            .order_by("-number")
+            .first(),
+            "can_manage": can_manage_event(request.user, event),
             "rounds": list(event.rounds.order_by("number")),
             "registrations": event.registrations.count(),
             "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
@@ -143,13 +165,16 @@ def _refused(request, event, error) -> HttpResponse:
 @require_POST
 def draw_round(request, event_id: int):
     event = managed_event(request, event_id)
+    # The default is the first unfinished stage (never the last one: issue 25).
     stage = (
         get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event)
         if request.POST.get("stage")
-        else event.stages.order_by("order").last()
+        else next_stage(event)
     )
     if stage is None:
-        return _refused(request, event, _("赛事还没有阶段"))
+        if not event.stages.exists():
+            return _refused(request, event, _("赛事还没有阶段"))
+        return _refused(request, event, _("所有阶段的轮次都已编排完"))
     try:
         round_ = seating.create_round(
             stage, user=request.user, silent=request.POST.get("silent") == "on"
@@ -172,6 +197,7 @@ def round_action(request, event_id: int, number: int, action: str):
     }
     if action not in actions:
         raise PermissionDenied("unknown action")
+    arriving = checkin_service.missing_from_draft(round_) if action == "redraw" else []
     try:
         actions[action](round_, user=request.user)
     except seating.SeatingRefused as error:
@@ -180,15 +206,11 @@ def round_action(request, event_id: int, number: int, action: str):
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
-    if action in ("publish", "close"):
-        tasks.enqueue(
-            tasks.update_standings,
-            event.pk,
-            "standings",
-            {"event_id": event.pk, "from_round": number},
-        )
     labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
+    if arriving:
+        names = _("、").join(str(r.entrant) for r in arriving)
+        messages.success(request, _("已排入本轮：%(names)s") % {"names": names})
     return _back(event, request)
 
 
@@ -206,7 +228,7 @@ def toggle_published(request, event_id: int):
 @require_POST
 def recompute(request, event_id: int):
     event = managed_event(request, event_id)
-    tasks.enqueue(tasks.recompute_event, event.pk, "event", {"event_id": event.pk})
+    signals.request_recompute(event.pk)  # the computation side queues it (matches/receivers.py)
     messages.success(request, _("已安排全部重算"))
     return _back(event)
 

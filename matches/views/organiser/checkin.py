@@ -25,7 +25,7 @@ UNDO_KEY = "checkin-undo-{}"
 def _context(request, event) -> dict:
     number = service.next_round(event)
     query = request.GET.get("q", "").strip()
-    found = entries.search(event, query).filter(service.expected_q(number))
+    found = entries.search(event, query).filter(service.listed_q(event, number))
     page = Paginator(found, entries.PAGE_SIZE).get_page(request.GET.get("page"))
     present = set(
         found.filter(service.present_q(event, number))

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
 from matches.events import importing
-from matches.events.checkin import next_round
 from matches.events.forms import EntryForm, WithdrawForm
+from matches.events.registration import next_round_number
 from matches.models import Registration
 from matches.views.organiser.access import running_event
 
@@ -30,7 +30,7 @@ def _list_context(request, event) -> dict:
         "status": status,
         "statuses": Registration.Status.choices,
         "total": event.registrations.count(),
-        "next_round": next_round(event),
+        "next_round": next_round_number(event),
     }
 
 
@@ -54,6 +54,13 @@ def entries(request, event_id: int):
                 )
                 % {"name": entry.entrant, "n": entry.joins_round},
             )
+            draft = event.rounds.filter(state="draft").first()
+            if draft is not None:
+                messages.info(
+                    request,
+                    _("第 %(n)s 轮是草稿：签到后可在草稿页重新编排，把%(name)s排入本轮")
+                    % {"n": draft.number, "name": entry.entrant},
+                )
             return redirect("manage:entries", event.pk)
     context = _list_context(request, event)
     context["form"] = form

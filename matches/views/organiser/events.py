@@ -4,6 +4,7 @@ settings, and its game's rule settings (Gou Ji's rule set, Giog's place points).
 from __future__ import annotations
 
 import datetime
+import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from matches.events import setup
+from matches.events import lifecycle, setup
 from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm, StagesForm
 from matches.games.registry import default_game
 from matches.games.settings_forms import settings_form_class
@@ -61,8 +62,22 @@ def _step_form(step: str, request, data=None, stored=None):
     return form_class.from_values(stored.get("rules"), data)
 
 
+def _token(request) -> str:
+    """The wizard's one-time token, made when the wizard starts: the final form posts it back
+    and the event keeps it, so a second submit finds the event instead of making another."""
+    stored = _stored(request)
+    if not stored.get("token"):
+        stored["token"] = secrets.token_urlsafe(24)
+        request.session[SESSION_KEY] = stored
+    return stored["token"]
+
+
 def _render_step(request, step: str, form, status: int = 200):
-    game = (_stored(request).get("basics") or {}).get("game", default_game())
+    stored = _stored(request)
+    game = (stored.get("basics") or {}).get("game", default_game())
+    name = (stored.get("basics") or {}).get("name", "")
+    if step == "basics" and form.is_bound:
+        name = form.data.get("name", name)
     context = {
         "step": step,
         "steps": STEPS,
@@ -70,6 +85,8 @@ def _render_step(request, step: str, form, status: int = 200):
         "form": form,
         "game": game,
         "site_game": game if step != "basics" else None,
+        "token": _token(request),
+        "same_name": list(lifecycle.same_name_events(request.user, name)[:3]),
     }
     if request.htmx:  # htmx swaps only 2xx answers: the errors must show all the same
         return render(request, "manage/new/_wizard.html", context)
@@ -89,6 +106,11 @@ def new_event(request):
         if step != "basics" and "basics" not in _stored(request):
             step = "basics"
         return _render_step(request, step, _step_form(step, request))
+    made = _already_made(request)
+    if made is not None:
+        messages.info(request, _("赛事“%(name)s”已创建，没有重复创建") % {"name": made.name})
+        url = reverse("manage:dashboard", args=[made.pk])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     index = STEPS.index(step)
     if request.POST.get("back") and index > 0:
         previous = STEPS[index - 1]
@@ -116,6 +138,14 @@ def new_event(request):
     return _create(request, form)
 
 
+def _already_made(request) -> Event | None:
+    """The event a posted wizard token already made (a second press of 创建赛事)."""
+    token = request.POST.get("token", "")
+    if not token:
+        return None
+    return Event.objects.filter(creation_token=token, organisers=request.user).first()
+
+
 def _create(request, settings_form):
     stored = _stored(request)
     basics = BasicsForm(stored.get("basics"))
@@ -126,7 +156,11 @@ def _create(request, settings_form):
         return _render_step(request, "format", layout, status=400)
     details = {**basics.cleaned_data, **layout.details()}
     event = setup.create_event(
-        request.user, details=details, stages=layout.stages(), settings=settings_form.values()
+        request.user,
+        details=details,
+        stages=layout.stages(),
+        settings=settings_form.values(),
+        token=request.POST.get("token") or stored.get("token"),
     )
     request.session.pop(SESSION_KEY, None)
     messages.success(request, _("赛事“%(name)s”已创建") % {"name": event.name})

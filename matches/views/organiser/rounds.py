@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from matches import tasks
 from matches.draw import bracket, breaks, control, late
 from matches.draw import service as seating
+from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
+from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.views.organiser import managed_event, table_progress
 
@@ -70,12 +71,6 @@ def _explained_message(lines: list[dict]) -> str:
         reasons = "；".join(line["reasons"])
         parts.append(f"{where}：{who}" + (f"（{reasons}）" if reasons else ""))
     return " · ".join(parts)
-
-
-def _standings_later(event: Event, number: int) -> None:
-    tasks.enqueue(
-        tasks.update_standings, event.pk, "standings", {"event_id": event.pk, "from_round": number}
-    )
 
 
 # --- the round page -------------------------------------------------------------------------------
@@ -133,6 +128,10 @@ def round_page(request, event_id: int, number: int):
         "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
+        "missing_from_draft": checkin.missing_from_draft(round_),
+        "can_reopen": round_.state == Round.State.CLOSED
+        and can_manage_event(request.user, event)
+        and not event.rounds.filter(number__gt=round_.number).exists(),
         "deals": range(1, event.deals_per_match + 1),
         "seated": list(
             TableSeat.objects.filter(round=round_)
@@ -248,18 +247,15 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
         if action == "forfeit":
             forfeits.award_forfeit(match, request.POST.get("side", ""), user=request.user)
             messages.success(request, _("第 %(n)s 桌已判弃权") % {"n": table})
-            _standings_later(event, number)
         elif action == "unforfeit":
             forfeits.clear_forfeit(match, user=request.user)
             messages.success(request, _("第 %(n)s 桌已取消弃权") % {"n": table})
-            _standings_later(event, number)
         elif action == "stop":
             after = _int(request.POST.get("after"), _("请填写已打局数"))
             forfeits.stop_by_time(match, after, user=request.user)
             messages.success(
                 request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}
             )
-            _standings_later(event, number)
         elif action == "chase":
             RefereeLink.objects.create(
                 table=match.table, created_by=request.user, label=_("结束本轮时催报")
@@ -290,7 +286,6 @@ def close_page(request, event_id: int, number: int):
         except seating.SeatingRefused as error:
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
-        _standings_later(event, number)
         messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
         return _to_round(event, number)
     missing = seating.unfinished_tables(round_) if round_.state == "published" else []

@@ -6,13 +6,12 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from matches.draw import history
 from matches.draw.generator.individual import TableDraw
-from matches.draw.service import write_individual_tables
 from matches.games.adapter import GameAdapter
+from matches.kernel.draw_rows import write_individual_tables
+from matches.kernel.match_result import final_reports, write_match_result
+from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
-from matches.results.errors import Checked, require_documents
-from matches.standings.match_result import final_reports, write_match_result
 from tests.games.highcard.engine import DEAL_FORMAT, OUTCOME_FORMAT, HighCardGame
 
 
@@ -141,20 +140,22 @@ class HighCardAdapter(GameAdapter):
             for t in tallies.get(m.pk, [])
         ]
 
-    def draw_round(self, round_):
-        players = [r.player_id for r in history.active_registrations(round_.event, round_.number)]
+    seats_own_tables = True
+
+    def draw_round(self, round_, field):
+        players = [r.player_id for r in field]
         tables = [TableDraw(seats=players[k : k + 2]) for k in range(0, len(players) - 1, 2)]
         write_individual_tables(round_, tables)
         round_.quality = {"method": "highcard"}
         round_.save(update_fields=["quality"])
 
-    def reflag_tables(self, round_, table_ids):
+    def reflag_tables(self, round_, table_ids, field):
         pass
 
     def table_is_full(self, seat_numbers):
         return list(seat_numbers) == [1, 2]
 
-    def public_table(self, event, round_, match, visible):
+    def public_table(self, event, round_, match, read):
         return "highcard/table.html", "highcard/table.html", {}
 
     def public_player(self, event, player, seats):

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0013_knockout_stage_names_as_keys'),
+        ('matches', '0014_merge_drawedges_knockout'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,55 @@
+"""Redis as a cache that a Redis restart cannot turn into errors.
+
+Everything the app caches can be recomputed: version stamps and pages kept for a second or two,
+and rate-limit counters. So while Redis is unreachable (restarting, say) a read misses, a write
+or a delete is dropped, and a counter counts from one: the request goes on without the cache
+instead of answering 500 after its result was already committed (issue 27's fault drills found
+exactly that). A dropped delete leaves a stamp at most its own timeout old. Each miss is logged.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+
+def _tolerant(fallback):
+    """Answer `fallback(*args)` instead of raising when Redis cannot be reached."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def call(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except RedisError as exc:
+                log.warning("cache unavailable, %s skipped: %s", method.__name__, exc)
+                return fallback(*args, **kwargs)
+
+        return call
+
+    return wrap
+
+
+def _nothing(*args, **kwargs):
+    return None
+
+
+class TolerantRedisCache(RedisCache):
+    get = _tolerant(lambda key, default=None, version=None: default)(RedisCache.get)
+    get_many = _tolerant(lambda keys, version=None: {})(RedisCache.get_many)
+    has_key = _tolerant(lambda key, version=None: False)(RedisCache.has_key)
+    add = _tolerant(lambda *args, **kwargs: False)(RedisCache.add)
+    set = _tolerant(_nothing)(RedisCache.set)
+    set_many = _tolerant(lambda data, *args, **kwargs: [])(RedisCache.set_many)
+    touch = _tolerant(lambda *args, **kwargs: False)(RedisCache.touch)
+    delete = _tolerant(lambda *args, **kwargs: False)(RedisCache.delete)
+    delete_many = _tolerant(_nothing)(RedisCache.delete_many)
+    # A counter that cannot be read counts from `delta`: rate limits open for the seconds Redis
+    # is away rather than refusing every client.
+    incr = _tolerant(lambda key, delta=1, version=None: delta)(RedisCache.incr)
+    clear = _tolerant(lambda: False)(RedisCache.clear)
