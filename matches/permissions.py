@@ -1,8 +1,9 @@
 """Who may do what. Every view and API endpoint asks here, so the boundaries live in one place.
 
 - An organiser acts only on their own events; a superuser (admin) acts everywhere.
-- A referee acts on their own tables: a referee link's one table, or the tables assigned to a
-  signed-in referee; an organiser enters results on any table of their events.
+- A referee acts on their own tables: a referee link's one table, or the tables of a signed-in
+  referee (`referee_tables`: their zones and single tables, docs/floor.md, or tables given in
+  the admin); an organiser enters results on any table of their events.
 - Who may confirm a reported result depends on the event's confirmation mode
   (`confirmation_role`; docs/results.md).
 - Per-event staff (`EventStaff`, issue 14): an assistant runs the event's day (entries,
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,9 @@ from matches.models import (
     Match,
     PlayerAccount,
     RefereeLink,
+    RefereeTable,
+    RefereeZone,
+    Round,
     Table,
 )
 
@@ -127,13 +132,41 @@ def link_for_token(token: str) -> RefereeLink | None:
     return link
 
 
+def referee_tables(user):
+    """The tables a signed-in user referees, as a queryset.
+
+    - tables given to them one by one in the admin (`Table.referees`, kept for existing data);
+    - while they are an active referee of the event (revoking the role ends it): the tables of
+      the event's *published* rounds whose numbers fall in one of their zones or single-table
+      assignments. Tables are places in the hall, so a zone holds in every round.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    where = Q(pk__in=Table.referees.through.objects.filter(user=user).values("table_id"))
+    events = EventStaff.objects.filter(
+        user=user, role=REFEREE, revoked_at__isnull=True
+    ).values_list("event_id", flat=True)
+    published = Q(round__state=Round.State.PUBLISHED)
+    zones = RefereeZone.objects.filter(referees=user, event_id__in=events)
+    for event_id, first, last in zones.values_list("event_id", "first_table", "last_table"):
+        where |= published & Q(round__event_id=event_id, number__range=(first, last))
+    singles = defaultdict(list)
+    for event_id, number in RefereeTable.objects.filter(
+        referee=user, event_id__in=events
+    ).values_list("event_id", "number"):
+        singles[event_id].append(number)
+    for event_id, numbers in singles.items():
+        where |= published & Q(round__event_id=event_id, number__in=numbers)
+    return Table.objects.filter(where)
+
+
 def is_table_referee(actor: Actor, table: Table) -> bool:
-    """A referee acts on their own tables only: the link's table, or tables they are assigned."""
+    """A referee acts on their own tables only: the link's table, or their tables."""
     if actor.link is not None:
         return actor.link.revoked_at is None and actor.link.table_id == table.pk
     if not actor.is_authenticated:
         return False
-    return table.referees.filter(pk=actor.user.pk).exists()
+    return referee_tables(actor.user).filter(pk=table.pk).exists()
 
 
 def can_enter_results(actor: Actor, table: Table) -> bool:
@@ -198,7 +231,7 @@ def tables_of(actor: Actor):
         return Table.objects.filter(pk=actor.link.table_id)
     if not actor.is_authenticated:
         return Table.objects.none()
-    return Table.objects.filter(referees=actor.user).order_by("-round__id", "number")
+    return referee_tables(actor.user).order_by("-round__id", "number")
 
 
 def confirmable_reports(actor: Actor):
@@ -216,7 +249,8 @@ def confirmable_reports(actor: Actor):
                 sides__union__members__player=player, sides__union__members__is_captain=True
             )
         candidates = candidates.filter(
-            Q(deal__match__in=captain_matches) | Q(deal__match__table__referees=actor.user)
+            Q(deal__match__in=captain_matches)
+            | Q(deal__match__table__in=referee_tables(actor.user))
         ).distinct()
     else:
         return []
@@ -263,7 +297,7 @@ def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bo
         return False
     if actor.link is not None:
         return links_count and actor.link.revoked_at is None and actor.link.table_id == table.pk
-    return actor.is_authenticated and table.referees.filter(pk=actor.user.pk).exists()
+    return actor.is_authenticated and referee_tables(actor.user).filter(pk=table.pk).exists()
 
 
 def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Right | None:

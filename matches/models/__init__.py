@@ -2,6 +2,7 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
+from .floor import RefereeCall, RefereeTable, RefereeZone
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
@@ -9,6 +10,9 @@ from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "RefereeCall",
+    "RefereeTable",
+    "RefereeZone",
     "CheckInRound",
     "EventStaff",
     "StaffInvitation",

@@ -2,7 +2,7 @@ from django.urls import path
 
 from matches.views import organiser as manage
 from matches.views import organiser_results
-from matches.views.organiser import checkin, entries, events, rounds, staff, undo
+from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
 
 app_name = "manage"
 
@@ -108,6 +108,13 @@ urlpatterns = [
         "events/<int:event_id>/staff/invitations/<int:invitation_id>/revoke/",
         staff.revoke_invitation,
         name="invitation-revoke",
+    ),
+    # The hall's floor: referee zones and coverage, answering a table's call (docs/floor.md).
+    path("events/<int:event_id>/zones/", floor.zones_page, name="zones"),
+    path(
+        "events/<int:event_id>/calls/<int:call_id>/acknowledge",
+        floor.acknowledge_call,
+        name="call-acknowledge",
     ),
     path("events/<int:event_id>/export/<str:what>.<str:fmt>", manage.export, name="export"),
     # Results: every table's state, history, corrections, referee links.

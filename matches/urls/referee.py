@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("ref/<str:token>/reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
     path("ref/<str:token>/reports/<int:report_id>/pin", referee.link_pin, name="link-pin"),
+    path("ref/<str:token>/call", referee.link_call, name="link-call"),
     # Signed-in referees and captains.
     path("referee/", referee.home, name="home"),
     path("referee/tables/<int:table_id>/", referee.user_table, name="table-table"),
@@ -34,6 +35,11 @@ urlpatterns = [
         "referee/tables/<int:table_id>/reports/<int:report_id>/play",
         referee.user_viewer,
         name="table-viewer",
+    ),
+    path(
+        "referee/calls/<int:call_id>/acknowledge",
+        referee.acknowledge_call,
+        name="call-acknowledge",
     ),
     path("referee/reports/<int:report_id>/", referee.report_page, name="report"),
     path("referee/unions/<int:union_id>/", referee.union_private, name="union"),

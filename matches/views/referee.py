@@ -21,9 +21,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
+from matches.events import calls
 from matches.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.models import Confirmation, DealReport, Event, RefereeLink, Round, Table
+from matches.models import (
+    Confirmation,
+    DealReport,
+    Event,
+    RefereeCall,
+    RefereeLink,
+    Round,
+    Table,
+)
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.results.messages import refusal, refusal_text
@@ -415,24 +424,98 @@ def _link_answer(request, token: str, report_id: int, *, pin: bool):
 # --- signed-in referees and captains ----------------------------------------------------------
 
 
+#: most pressing first on a referee's list: a call, a dispute, a report awaiting confirmation
+HOME_ORDER = ("called", "disputed", "reported", "waiting", "confirmed")
+
+
+def match_unions(match) -> tuple:
+    """The two unions of a match (the one place that reads them, for the side-rows change)."""
+    return (match.union_a, match.union_b)
+
+
+def referee_rows(actor: Actor) -> list[dict]:
+    """The actor's tables in each event's current round (its newest published round), each
+    with its live state, most pressing first (docs/floor.md)."""
+    tables = list(
+        permissions.tables_of(actor)
+        .filter(round__state=Round.State.PUBLISHED)
+        .select_related("round__event", "match__round__event", "match__union_a", "match__union_b")[
+            :500
+        ]
+    )
+    newest: dict[int, int] = {}
+    for table in tables:
+        event_id = table.round.event_id
+        newest[event_id] = max(newest.get(event_id, 0), table.round.number)
+    tables = [t for t in tables if t.round.number == newest[t.round.event_id]]
+    matches = [t.match for t in tables if getattr(t, "match", None) is not None]
+    states = selectors.table_states(matches)
+    open_calls = calls.open_calls([t.pk for t in tables])
+    rows = []
+    for table in tables:
+        match = getattr(table, "match", None)
+        found = states.get(match.pk) if match is not None else None
+        state = found["state"] if found else "waiting"
+        rows.append(
+            {
+                "table": table,
+                "event": table.round.event,
+                "unions": match_unions(match) if match is not None else (),
+                "state": "called" if table.pk in open_calls else state,
+                "table_state": state,
+                "next_deal": (found["final"] + 1) if found else 1,
+                "call": open_calls.get(table.pk),
+            }
+        )
+    rows.sort(key=lambda r: (HOME_ORDER.index(r["state"]), r["event"].pk, r["table"].number))
+    return rows
+
+
 @login_required
 def home(request):
     actor = Actor(user=request.user)
-    tables = (
-        permissions.tables_of(actor)
-        .select_related("round__event")
-        .exclude(round__state=Round.State.DRAFT)
-    )
-    rows = [{"table": t, "state": selectors.table_state(t)} for t in tables[:50]]
+    rows = referee_rows(actor)
+    counts = {state: sum(r["state"] == state for r in rows) for state in HOME_ORDER}
     return render(
         request,
         "referee/home.html",
         {
             "tables": rows,
+            "counts": counts,
             "confirmable": permissions.confirmable_reports(actor),
             "captain_of": permissions.captained_unions(actor),
         },
     )
+
+
+@login_required
+@require_POST
+def acknowledge_call(request, call_id: int):
+    """A referee of the table (or an organiser) answers the table's call."""
+    call = get_object_or_404(RefereeCall.objects.select_related("table__round__event"), pk=call_id)
+    if not permissions.can_enter_results(Actor(user=request.user), call.table):
+        return render(request, "referee/forbidden.html", status=403)
+    calls.acknowledge(call, request.user)
+    messages.success(request, _("已响应第 %(n)d 桌的呼叫") % {"n": call.table.number})
+    return redirect("referee:home")
+
+
+@require_POST
+def link_call(request, token: str):
+    """呼叫裁判 from the table's phone: one open call per table, another a minute later at most."""
+    access = _link_access(request, token)
+    if isinstance(access, HttpResponse):
+        return access
+    try:
+        _call, created = calls.call_referee(access.table)
+    except calls.CallRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        if created:
+            messages.success(request, _("已呼叫裁判，请在座位上稍候"))
+        else:
+            messages.info(request, _("已经呼叫过裁判，请稍候"))
+    return redirect(access.url("table"))
 
 
 @login_required

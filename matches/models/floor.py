@@ -1,0 +1,95 @@
+"""The hall's floor (issue 26): referee zones, single-table assignments and calls for a referee.
+
+Tables are physical places: table 17 is the same spot in the hall every round, so zones and
+single assignments are table *numbers* of the event, not rows of one round's `Table`. A
+referee's tables in a round are that round's tables whose numbers fall in their zones or single
+assignments (`permissions.referee_tables`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class RefereeZone(models.Model):
+    """A range of table numbers (区 A = tables 1-120) and the referees who look after it.
+    Zones of one event never overlap (checked by `events.zones`): a table lies in one zone."""
+
+    event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="zones")
+    name = models.CharField(_("区域名称"), max_length=40)
+    first_table = models.PositiveIntegerField(_("起始桌号"))
+    last_table = models.PositiveIntegerField(_("结束桌号"))
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="referee_zones"
+    )
+
+    class Meta:
+        ordering = ["event_id", "first_table", "id"]
+        verbose_name = _("裁判区域")
+        verbose_name_plural = _("裁判区域")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="zone_name_unique_in_event"),
+            models.CheckConstraint(
+                condition=Q(first_table__gte=1) & Q(last_table__gte=F("first_table")),
+                name="zone_range_valid",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.first_table}-{self.last_table})"
+
+    def holds(self, number: int) -> bool:
+        return self.first_table <= number <= self.last_table
+
+
+class RefereeTable(models.Model):
+    """One referee given one table number of the event (outside or on top of the zones)."""
+
+    event = models.ForeignKey(
+        "matches.Event", on_delete=models.CASCADE, related_name="referee_tables"
+    )
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="single_tables"
+    )
+    number = models.PositiveIntegerField(_("桌号"))
+
+    class Meta:
+        ordering = ["event_id", "number", "referee_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "referee", "number"], name="single_table_once_per_referee"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="single_table_positive"),
+        ]
+
+
+class RefereeCall(models.Model):
+    """A table called its referee (呼叫裁判) from its phone; open until acknowledged. The
+    database holds at most one open call per table, so a second press never stacks."""
+
+    table = models.ForeignKey("matches.Table", on_delete=models.CASCADE, related_name="calls")
+    called_at = models.DateTimeField(default=timezone.now)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        verbose_name = _("呼叫裁判")
+        verbose_name_plural = _("呼叫裁判")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(acknowledged_at__isnull=True),
+                name="one_open_call_per_table",
+            ),
+        ]
+
+    @property
+    def is_open(self) -> bool:
+        return self.acknowledged_at is None

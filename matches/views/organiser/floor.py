@@ -1,0 +1,101 @@
+"""The hall's floor for organisers (issue 26): referee zones, who looks after which tables, a
+round's coverage, and answering a table's call for a referee. docs/floor.md."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from matches.events import calls, zones
+from matches.models import RefereeCall, RefereeTable, RefereeZone, Round
+from matches.permissions import can_manage_event
+from matches.views.organiser.access import running_event
+
+
+def _plan_from(request, referees) -> dict:
+    """The posted assignment grid: per referee, the zone boxes ticked and the tables typed."""
+    plan = {}
+    for staff in referees:
+        user_id = staff.user_id
+        zone_ids = [
+            int(v) for v in request.POST.getlist(f"zones-{user_id}") if v.isascii() and v.isdigit()
+        ]
+        numbers = zones.parse_tables(request.POST.get(f"tables-{user_id}", ""))
+        plan[user_id] = (zone_ids, numbers)
+    return plan
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def zones_page(request, event_id: int):
+    """Define the zones (one a line), tick each referee's zones and type their single tables,
+    and see which tables of a round have nobody. Assistants (who run the day) read it; only
+    organisers change it (staff is theirs)."""
+    event = running_event(request, event_id)
+    can_edit = can_manage_event(request.user, event)
+    if request.method == "POST" and not can_edit:
+        raise PermissionDenied("not an organiser of this event")
+    referees = list(zones.event_referees(event))
+    zone_text = None
+    problems: list[str] = []
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "zones":
+                zone_text = request.POST.get("zones", "")
+                defined = zones.define_zones(event, zone_text)
+                messages.success(request, _("已保存 %(n)d 个区域") % {"n": len(defined)})
+            else:
+                zones.assign(event, _plan_from(request, referees))
+                messages.success(request, _("裁判分配已保存"))
+            return redirect("manage:zones", event.pk)
+        except zones.ZoneError as error:
+            problems = error.problems
+    event_zones = list(RefereeZone.objects.filter(event=event).prefetch_related("referees"))
+    singles: dict[int, list[int]] = {}
+    for user_id, number in RefereeTable.objects.filter(event=event).values_list(
+        "referee_id", "number"
+    ):
+        singles.setdefault(user_id, []).append(number)
+    rows = [
+        {
+            "staff": staff,
+            "zone_ids": {z.pk for z in event_zones if staff.user in z.referees.all()},
+            "tables": zones.compress(singles.get(staff.user_id, [])),
+        }
+        for staff in referees
+    ]
+    rounds = list(event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"))
+    shown = next((r for r in rounds if str(r.number) == request.GET.get("round")), None)
+    shown = shown or zones.current_round(event) or (rounds[0] if rounds else None)
+    return render(
+        request,
+        "manage/floor/zones.html",
+        {
+            "event": event,
+            "zones": event_zones,
+            "zone_text": zones.zones_text(event) if zone_text is None else zone_text,
+            "rows": rows,
+            "problems": problems,
+            "rounds": rounds,
+            "coverage": zones.coverage(shown) if shown else None,
+            "can_edit": can_edit,
+        },
+        status=400 if problems else 200,
+    )
+
+
+@login_required
+@require_POST
+def acknowledge_call(request, event_id: int, call_id: int):
+    """An organiser or assistant answers a table's call from the results queue."""
+    event = running_event(request, event_id)
+    call = get_object_or_404(RefereeCall, pk=call_id, table__round__event=event)
+    calls.acknowledge(call, request.user)
+    messages.success(request, _("已响应第 %(n)d 桌的呼叫") % {"n": call.table.number})
+    queue = reverse("manage:results-queue", args=[event.pk])
+    return redirect(f"{queue}?round={call.table.round.number}")
