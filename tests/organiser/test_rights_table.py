@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
-from matches.models import EventStaff, RefereeLink, StaffRole
+from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole
 from tests.builder import EventBuilder
 from tests.personas import make_user
 from tests.results.conftest import SUMMARY
@@ -97,6 +97,12 @@ RIGHTS = {
     "link-revoke": (STAFF, 405, 302),
     "link-qr": (STAFF, 200, None),
     "union-pin-reset": (STAFF, 405, 302),
+    "results-pin-unlock": (STAFF, 405, 302),
+    "import-template": (STAFF, 200, None),
+    # The hall's floor (issue 26): the staff read the zones, the organiser changes them; a
+    # table's call is answered by the staff (and by its referees, on their own pages).
+    "zones": ("rules", 200, 302),
+    "call-acknowledge": (STAFF, 405, 302),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
 }
@@ -172,6 +178,9 @@ def world(eager_tasks):
         "link-revoke": [e, link.pk],
         "link-qr": [e, link.pk, "svg"],
         "union-pin-reset": [e, match.union_a_id],
+        "results-pin-unlock": [e, match.table_id, match.union_a_id],
+        "import-template": [e, "csv"],
+        "call-acknowledge": [e, RefereeCall.objects.create(table=match.table).pk],
     }
     clients = {}
     for role in ROLES:
@@ -257,7 +266,7 @@ def test_a_refused_page_is_the_site_s_own_in_the_user_s_language(world):
     assert "没有权限" in page.content.decode() and "site-header" in page.content.decode()
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert english.status_code == 403
-    assert "organisers only" in english.content.decode()
+    assert "Only organisers manage" in english.content.decode()
 
 
 def test_an_assistant_cannot_change_round_settings_or_end_the_event(world):
