@@ -173,7 +173,7 @@ def test_a_giog_event_with_results_keeps_them_and_loses_its_placeholder_unions()
         row["player"]: row
         for row in event.snapshots.get(round__number=1, kind="players", scope="event").rows
     }
-    expected = points_for_places(PLACES, points_table(event.place_points, 4))
+    expected = points_for_places(PLACES, points_table(list(event.game_rules.place_points), 4))
     for seat, player_id in players.items():
         assert rows[player_id]["hands"] == 1
         assert rows[player_id]["pieces"] == WON[str(seat)]
