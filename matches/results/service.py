@@ -759,7 +759,7 @@ def _refuse_unchanged(checked: Checked, live: list[DealReport], idempotency_key:
         same_log = checked.play_log is None or checked.play_log == report.play_log
         if _canonical(report.summary) != _canonical(checked.summary) or not same_log:
             continue
-        if (report.verdict or {}) != (checked.verdict or {}):
+        if (report.verdict or {}) != checked.verdict.to_json():
             continue  # the same deal now scores differently (recheck_deal: R40 streaks)
         if report.state == DealReport.State.FINAL:
             raise ResultError(

@@ -439,9 +439,8 @@ def referee_rows(actor: Actor) -> list[dict]:
     tables = list(
         permissions.tables_of(actor)
         .filter(round__state=Round.State.PUBLISHED)
-        .select_related("round__event", "match__round__event", "match__union_a", "match__union_b")[
-            :500
-        ]
+        .select_related("round__event", "match__round__event")
+        .prefetch_related("match__sides__union", "match__sides__player")[:500]
     )
     newest: dict[int, int] = {}
     for table in tables:

@@ -73,9 +73,7 @@ def play(b, round_: Round) -> dict:
     """Every table's deal final (side A wins on odd tables, B on even ones); the round closed.
     Returns {table: winner's name}."""
     winners = {}
-    for match in round_.matches.filter(union_b__isnull=False).select_related(
-        "table", "union_a", "union_b"
-    ):
+    for match in round_.matches.played().with_sides().select_related("table"):
         a_wins = match.table.number % 2 == 1
         b.final(match, 1, A_WINS if a_wins else B_WINS)
         standings.settle_match(match.pk)
