@@ -168,12 +168,15 @@ def head(event: Event) -> ResultChainEntry | None:
 
 
 def public_head(event: Event) -> ResultChainEntry | None:
-    """The head the public page shows: only while nothing is held from the public (results
-    released at once and no silent round, or the event has ended). Otherwise its changes would
+    """The head the public page shows: only while nothing is held from the public (draw and
+    results released at once and no silent round, or the event has ended). Otherwise its changes would
     tell the public that a held result arrived."""
-    if event.concluded_at is None and (
-        event.release_results != Event.Release.AT_ONCE or event.rounds.filter(silent=True).exists()
-    ):
+    held = (
+        event.release_draw != Event.Release.AT_ONCE  # a held draw holds its results too
+        or event.release_results != Event.Release.AT_ONCE
+        or event.rounds.filter(silent=True).exists()
+    )
+    if event.concluded_at is None and held:
         return None
     return head(event)
 

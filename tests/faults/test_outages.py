@@ -68,7 +68,7 @@ def test_a_page_answers_503_while_the_database_is_away(client, monkeypatch):
     def database_down(*args, **kwargs):
         raise OperationalError("connection to server failed: Connection refused")
 
-    monkeypatch.setattr("matches.views.public.live.public_events", database_down)
+    monkeypatch.setattr("matches.views.public.visibility.public_events", database_down)
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"

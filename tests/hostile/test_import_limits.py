@@ -94,6 +94,7 @@ def test_a_small_sheet_still_imports():
         "player2": "b",
         "player3": "c",
         "seed": "",
+        "captain": "",  # no captain column: player 1 (issue 25)
     }
 
 

@@ -64,6 +64,8 @@ NOISE = [
     (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), "csrf"),
     (re.compile(r'"X-CSRFToken": "[^"]*"'), "csrf"),
     (re.compile(r'nonce="[^"]*"'), "nonce"),
+    # The wizard's one-time token against a double submit (issue 25): new at every rendering.
+    (re.compile(r'<input type="hidden" name="token" value="[^"]*">'), "wizard token"),
 ]
 
 
