@@ -7,6 +7,13 @@ in; round 1 is published, played, closed and reopened with a reason, then closed
 event is archived (gone from the list and the public page) and restored; its settings are copied
 into next year's cup.
 
+The rest of issue 25's scenario runs in two sibling modules, each in Chromium and in Chinese:
+problem 4 (the break into the wizard's top-8 knockout, clubmates kept apart, the bracket with
+its round names) in `test_knockout_bracket.py`; problems 5-8 (the correction form, invited staff
+signed in with their tabs and a styled 403, English labels and punctuation, import templates with
+a captain column, the club picker, the open add form, the individual draft) in
+`test_organiser_edges_people.py`.
+
 With SCREENS_DIR set, the draft page with the late arrival, the dashboard, the reopen
 confirmation and the copy page are saved at 390 px and 1280 px in both languages.
 """

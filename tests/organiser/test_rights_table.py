@@ -23,7 +23,7 @@ from matches.events import staff as staff_service
 from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole
 from tests.builder import EventBuilder
 from tests.personas import make_user
-from tests.results.conftest import SUMMARY
+from tests.results.conftest import STRING_THREE_A, SUMMARY
 
 pytestmark = pytest.mark.django_db
 
@@ -234,7 +234,8 @@ def test_the_staff_api_rights(world):
     urls = {
         "api:deal-correct": (
             reverse("api:deal-correct", args=[report.deal_id]),
-            {"summary": SUMMARY, "reason": "rights table"},
+            # Another result than the report's: an unchanged correction is refused (issue 25).
+            {"summary": STRING_THREE_A, "reason": "rights table"},
         ),
         "api:deal-report-submit": (
             reverse("api:deal-report-submit", args=[match.table_id, 2]),
