@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,15 @@ def _code_calls(tree: ast.AST):
             yield (rule.value if isinstance(rule, ast.Constant) else None), code.value, params
 
 
+def _parse(text: str) -> ast.AST:
+    """`ast.parse` in a thread of its own. CPython 3.11 can fail it with "SystemError: AST
+    constructor recursion depth mismatch" in a thread whose recursion counter an earlier test's
+    RecursionError left off (the hostile deep-JSON tests run before these on CI); a new thread
+    starts with a fresh counter."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(ast.parse, text).result()
+
+
 def game_calls(game: str) -> list[tuple[str, str | None, str, set | None]]:
     """(source, rule, code, params) for the engine and the game's Django side."""
     calls = []
@@ -73,7 +83,7 @@ def game_calls(game: str) -> list[tuple[str, str | None, str, set | None]]:
         if "selfplay" in source.name:
             continue
         relative = str(source.relative_to(GAMES))
-        for rule, code, params in _code_calls(ast.parse(source.read_text(encoding="utf-8"))):
+        for rule, code, params in _code_calls(_parse(source.read_text(encoding="utf-8"))):
             calls.append((relative, rule, code, params))
     return calls
 
