@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -61,14 +60,6 @@ def cup(transactional_db):
     return b
 
 
-def sign_in(page, base):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "org")
-    page.fill("input[name='password']", "pw-org")
-    page.locator("form button[type='submit'], form input[type='submit']").last.click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def play(b, round_: Round) -> dict:
     """Every table's deal final (side A wins on odd tables, B on even ones); the round closed.
     Returns {table: winner's name}."""
@@ -82,7 +73,9 @@ def play(b, round_: Round) -> dict:
     return winners
 
 
-def shoot(browser, base, path: str, name: str, *, signed_in: bool) -> None:
+def shoot(browser, base, path: str, name: str, *, sign_in=None) -> None:
+    """The page at 390 and 1280 px in both languages; `sign_in`: the `signed_in` fixture, for
+    organiser pages."""
     if not SCREENS:
         return
     os.makedirs(SCREENS, exist_ok=True)
@@ -91,8 +84,8 @@ def shoot(browser, base, path: str, name: str, *, signed_in: bool) -> None:
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
             page = context.new_page()
             page.set_default_timeout(30_000)
-            if signed_in:
-                sign_in(page, base)
+            if sign_in:
+                sign_in(page, "org")
             page.goto(base + path)
             page.screenshot(
                 path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"), full_page=True
@@ -101,11 +94,11 @@ def shoot(browser, base, path: str, name: str, *, signed_in: bool) -> None:
 
 
 def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
-    live_server, browser, page, cup
+    live_server, browser, page, cup, signed_in
 ):
     base, event = live_server.url, cup.event
     manage = f"{base}/manage/events/{event.pk}"
-    sign_in(page, base)
+    signed_in(page, "org")
 
     # --- the break: the wizard's eight, confirmed into the wizard's stage ----------------------
     page.goto(f"{manage}/break/")
@@ -113,7 +106,7 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     expect(page.locator(".break-table tbody tr")).to_have_count(12)
     expect(page.locator(".break-table tbody tr:not(.out)")).to_have_count(8)
     expect(page.locator(".break-table tbody tr").first.locator("[data-reason]")).not_to_be_empty()
-    shoot(browser, base, f"/manage/events/{event.pk}/break/", "break", signed_in=True)
+    shoot(browser, base, f"/manage/events/{event.pk}/break/", "break", sign_in=signed_in)
     page.locator("#confirm-break").click()
     expect(page.locator(".messages")).to_contain_text("晋级名单已确认")
     assert event.stages.count() == 2
@@ -180,5 +173,5 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     page.goto(f"{manage}/bracket/")
     expect(page.locator(".bracket-round.champion")).to_contain_text(champion)
     expect(page.locator(".bracket-round.champion .bracket-name")).to_contain_text("冠军")
-    shoot(browser, base, f"/manage/events/{event.pk}/bracket/", "bracket-manage", signed_in=True)
-    shoot(browser, base, f"/events/{event.pk}/bracket/", "bracket-public", signed_in=False)
+    shoot(browser, base, f"/manage/events/{event.pk}/bracket/", "bracket-manage", sign_in=signed_in)
+    shoot(browser, base, f"/events/{event.pk}/bracket/", "bracket-public")

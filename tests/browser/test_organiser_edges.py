@@ -74,16 +74,9 @@ def cup(transactional_db):
     return b
 
 
-def sign_in(page, base):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "org")
-    page.fill("input[name='password']", "pw-org")
-    page.locator("form button[type='submit'], form input[type='submit']").last.click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
-def shoot(browser, base, path: str, name: str) -> None:
-    """The page at 390 and 1280 px, in Chinese and in English."""
+def shoot(browser, base, sign_in, path: str, name: str) -> None:
+    """The organiser's page at 390 and 1280 px, in Chinese and in English (`sign_in`: the
+    `signed_in` fixture)."""
     if not SCREENS:
         return
     os.makedirs(SCREENS, exist_ok=True)
@@ -92,7 +85,7 @@ def shoot(browser, base, path: str, name: str) -> None:
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
             page = context.new_page()
             page.set_default_timeout(30_000)
-            sign_in(page, base)
+            sign_in(page, "org")
             page.goto(base + path)
             page.screenshot(
                 path=os.path.join(SCREENS, f"{name}-{lang}-{width}.png"), full_page=True
@@ -104,11 +97,11 @@ def message(page, text: str) -> None:
     expect(page.locator(".messages, [role='status'], main").first).to_contain_text(text)
 
 
-def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
+def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup, signed_in):
     base = live_server.url
     event = cup.event
     page.set_default_timeout(30_000)
-    sign_in(page, base)
+    signed_in(page, "org")
     dashboard = f"{base}/manage/events/{event.pk}/"
 
     # 1. The defaults draw the Swiss round, not the knockout.
@@ -152,10 +145,10 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     page.goto(dashboard)
     expect(page.locator("#late-arrivals")).to_contain_text(LATE)
     expect(page.locator("#redraw-late")).to_be_visible()
-    shoot(browser, base, f"/manage/events/{event.pk}/", "dashboard-late-arrival")
+    shoot(browser, base, signed_in, f"/manage/events/{event.pk}/", "dashboard-late-arrival")
     page.goto(f"{dashboard}rounds/1/")
     expect(page.locator("#late-arrivals")).to_contain_text(LATE)
-    shoot(browser, base, f"/manage/events/{event.pk}/rounds/1/", "draft-late-arrival")
+    shoot(browser, base, signed_in, f"/manage/events/{event.pk}/rounds/1/", "draft-late-arrival")
     page.locator("#redraw-late").click()
     expect(page.locator("body")).to_contain_text(f"已排入本轮：{LATE}")
     expect(page.locator("#late-arrivals")).to_have_count(0)
@@ -171,7 +164,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     page.goto(f"{dashboard}rounds/1/closing/")
     page.locator("#confirm-close").click()
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
-    shoot(browser, base, f"/manage/events/{event.pk}/rounds/1/reopen/", "reopen-confirm")
+    shoot(browser, base, signed_in, f"/manage/events/{event.pk}/rounds/1/reopen/", "reopen-confirm")
     page.locator("#reopen-round").click()
     expect(page.locator("h1")).to_contain_text("重新开启第 1 轮")
     page.fill("#reason", "第 1 桌记分表抄错，须更正")
@@ -200,7 +193,7 @@ def test_a_new_organiser_meets_the_edges(live_server, browser, page, cup):
     assert page.goto(f"{base}/events/{event.pk}/").status == 200
 
     # 2. Next year's cup: the settings and stages, no entries.
-    shoot(browser, base, f"/manage/events/{event.pk}/copy/", "copy-event")
+    shoot(browser, base, signed_in, f"/manage/events/{event.pk}/copy/", "copy-event")
     page.goto(dashboard)
     page.locator("#copy-event").click()
     page.fill("#id_name", "2027 青岛杯")

@@ -36,14 +36,6 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def sign_in(page, base, user):
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", user.username)
-    page.fill("input[name='password']", "pw-" + user.username)
-    page.locator("main form button[type='submit']").click()
-    page.wait_for_url(re.compile(r"/manage/$"))
-
-
 def set_language(page, base, language):
     page.context.add_cookies([{"name": "django_language", "value": language, "url": base}])
 
@@ -77,11 +69,13 @@ def disputed(setup) -> DealReport:
     return report
 
 
-def test_correction_taps_work_before_the_reason_and_an_identical_one_is_refused(live_server, page):
+def test_correction_taps_work_before_the_reason_and_an_identical_one_is_refused(
+    live_server, page, signed_in
+):
     setup = make_setup()
     report = disputed(setup)
     base = live_server.url
-    sign_in(page, base, setup.organiser)
+    signed_in(page, setup.organiser.username)
     url = f"{base}/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
     page.goto(url)
     expect(page.locator("#uphold")).to_have_text("维持原报告")
@@ -154,7 +148,9 @@ def test_an_invited_assistant_signs_up_lands_signed_in_and_meets_a_styled_403(li
 # --- 7. language ----------------------------------------------------------------------------
 
 
-def test_the_english_round_page_shows_english_stage_names_and_punctuation(live_server, page):
+def test_the_english_round_page_shows_english_stage_names_and_punctuation(
+    live_server, page, signed_in
+):
     b = EventBuilder(unions=4, deals=1).register()
     Stage.objects.filter(pk=b.stage.pk).update(name="淘汰赛")  # as an older break stored it
     club = Club.objects.create(name="青岛俱乐部")
@@ -164,7 +160,7 @@ def test_the_english_round_page_shows_english_stage_names_and_punctuation(live_s
     round_ = seating.create_round(b.stage, seed=1)
     control.pair_by_hand(round_, 1, b.unions[0], b.unions[1])
     base = live_server.url
-    sign_in(page, base, b.organiser)
+    signed_in(page, b.organiser.username)
     set_language(page, base, "en")
     page.goto(f"{base}/manage/events/{b.event.pk}/rounds/1/")
     expect(page.locator("main")).to_contain_text("Knockout")
@@ -180,12 +176,14 @@ def test_the_english_round_page_shows_english_stage_names_and_punctuation(live_s
 # --- 8. data entry --------------------------------------------------------------------------
 
 
-def test_a_template_with_a_captain_column_a_near_club_and_the_open_add_form(live_server, page):
+def test_a_template_with_a_captain_column_a_near_club_and_the_open_add_form(
+    live_server, page, signed_in
+):
     Club.objects.create(name="黄岛俱乐部")
     Club.objects.create(name="崂山俱乐部")
     b = EventBuilder(unions=0, deals=1).register()
     base = live_server.url
-    sign_in(page, base, b.organiser)
+    signed_in(page, b.organiser.username)
     page.goto(f"{base}/manage/events/{b.event.pk}/import/")
     with page.expect_download() as download:
         page.locator("#template-csv").click()
@@ -255,11 +253,11 @@ def test_a_template_with_a_captain_column_a_near_club_and_the_open_add_form(live
     photo(page, base, "add-entry-open", add_another)
 
 
-def test_the_individual_draft_shows_the_players_and_a_swap_works(live_server, page):
+def test_the_individual_draft_shows_the_players_and_a_swap_works(live_server, page, signed_in):
     b = EventBuilder(entry_type=Event.EntryType.INDIVIDUAL, players=12, deals=1).register()
     round_ = seating.create_round(b.stage, seed=3)
     base = live_server.url
-    sign_in(page, base, b.organiser)
+    signed_in(page, b.organiser.username)
     page.goto(f"{base}/manage/events/{b.event.pk}/rounds/1/")
     seats = list(TableSeat.objects.filter(round=round_).select_related("player", "table"))
     table_one = page.locator("#table-1 .rt-seats li")

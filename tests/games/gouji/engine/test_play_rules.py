@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.gouji.positions import run
+from tests.games.gouji.engine.positions import run
 
 LEGAL = None
 NO_LAST_ANSWER = {"preset": "standard", "last_hand_answer": False}

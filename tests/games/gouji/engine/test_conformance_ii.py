@@ -13,8 +13,8 @@ from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, UNSUPPORTED, Rule
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import Outcome, settle
 from matches.games.gouji.engine.settle import tribute_ledger as engine_tribute_ledger
-from tests.rules.gouji.positions import deal, run
-from tests.rules.gouji.test_cli_settle import settle_file
+from tests.games.gouji.engine.positions import deal, run
+from tests.games.gouji.engine.test_cli_settle import settle_file
 
 
 def tribute_ledger(outcome, rules):

@@ -1,4 +1,4 @@
-"""Legal-action counts in fixed positions (tests/rules/gouji/data/perft.json), like perft."""
+"""Legal-action counts in fixed positions (tests/games/gouji/engine/data/perft.json), like perft."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from tests.rules.gouji.positions import deal
+from tests.games.gouji.engine.positions import deal
 
 SINGLES = ["39", "49", "59", "69", "79", "89"]
 
