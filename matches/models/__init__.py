@@ -4,12 +4,18 @@ from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
 from .floor import RefereeCall, RefereeTable, RefereeZone
 from .health import WorkerProbe
+from .ladder import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "LadderChallenge",
+    "LadderLog",
+    "LadderSeason",
+    "LadderSession",
+    "LadderTeam",
     "RefereeCall",
     "RefereeTable",
     "RefereeZone",
