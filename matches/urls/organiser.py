@@ -1,7 +1,7 @@
 from django.urls import path
 
 from matches.views import organiser as manage
-from matches.views import organiser_results
+from matches.views import ladder, organiser_results
 from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
 
 app_name = "manage"
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", manage.event_list, name="events"),
     path("new/", events.new_event, name="new-event"),
     path("join/", staff.join, name="join-code"),
+    path("ladders/", ladder.season_list, name="ladders"),
+    path("ladders/<int:season_id>/", ladder.season_page, name="ladder"),
     path("join/<str:token>/", staff.join, name="join"),
     path("events/<int:event_id>/", manage.dashboard, name="dashboard"),
     path("events/<int:event_id>/settings/", events.event_settings, name="settings"),

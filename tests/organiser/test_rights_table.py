@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
+from matches.ladder import service as ladder_service
 from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole
 from tests.builder import EventBuilder
 from tests.personas import make_user
@@ -43,6 +44,10 @@ RIGHTS = {
     "new-event": ("anyone", 200, 400),
     "join-code": ("everyone", 200, 200),
     "join": ("everyone", 200, 200),
+    # The 擂台赛 ladder: any account keeps its own seasons (an empty name is refused, 200);
+    # a season is its organisers' only (an unknown action is a 400).
+    "ladders": ("anyone", 200, 200),
+    "ladder": (ORGANISER, 200, 400),
     # The organiser's only.
     "settings": (ORGANISER, 200, 400),
     "staff": (ORGANISER, 200, 200),
@@ -148,9 +153,11 @@ def world(eager_tasks):
     e = b.event.pk
     args = {
         "events": [],
+        "ladders": [],
         "new-event": [],
         "join-code": [],
         "join": [open_invitation.token],
+        "ladder": [ladder_service.create_season(b.organiser, "擂台赛").pk],
         "round": [e, 1],
         "round-edit": [e, 1, "swap"],
         "round-late": [e, 1, "arrive"],

@@ -1,0 +1,206 @@
+"""The 擂台赛 ladder's pages: the organiser's season page (teams, seeding, sessions, results,
+no-shows, reschedules) and the public ladder (titles, challenge history, points). The rules
+and every write: `matches/ladder/service.py`."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from matches.ladder import rules, service
+from matches.ladder.service import LadderProblem
+from matches.models import LadderChallenge, LadderSeason
+
+RANK_NAMES = {
+    rules.Rank.CHIEF: gettext_lazy("主将"),
+    rules.Rank.VICE: gettext_lazy("副将"),
+    rules.Rank.VANGUARD: gettext_lazy("先锋"),
+}
+
+
+def _title_rows(season: LadderSeason) -> list[dict]:
+    held = service.holders(season)
+    return [
+        {"slot": slot, "rank": RANK_NAMES[slot.rank], "team": held.get(slot)}
+        for slot in rules.SLOTS
+    ]
+
+
+def _slot_label(key: str) -> str:
+    if not key:
+        return _("淘汰赛")
+    slot = rules.Slot.from_key(key)
+    if slot.rank is rules.Rank.CHIEF:
+        return str(RANK_NAMES[slot.rank])
+    return f"{RANK_NAMES[slot.rank]} {slot.number}"
+
+
+def _challenge_rows(challenges) -> list[dict]:
+    return [
+        {
+            "c": c,
+            "label": _slot_label(c.slot),
+            "games": "\n".join(" ".join(f"{a}:{b}" for a, b in game) for game in c.games),
+            "score": _games_score(c),
+        }
+        for c in challenges
+    ]
+
+
+def _games_score(challenge: LadderChallenge) -> str:
+    """The 局 score, challenger first (2:1)."""
+    won = [0, 0]
+    for game in challenge.games:
+        winner = rules.game_winner([tuple(d) for d in game])
+        if winner is not None:
+            won[winner] += 1
+    return f"{won[0]}:{won[1]}" if challenge.games else ""
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_list(request):
+    """The organiser's ladder seasons, and a new one (optionally following last season)."""
+    mine = LadderSeason.objects.filter(organisers=request.user)
+    problem = None
+    if request.method == "POST":
+        previous = mine.filter(pk=request.POST.get("previous") or 0).first()
+        try:
+            season = service.create_season(request.user, request.POST.get("name", ""), previous)
+            return redirect("manage:ladder", season.pk)
+        except LadderProblem as error:
+            problem = str(error)
+    return render(request, "manage/ladder/list.html", {"seasons": mine, "problem": problem})
+
+
+def _own_season(request, season_id: int) -> LadderSeason:
+    season = get_object_or_404(LadderSeason, pk=season_id)
+    if not season.organisers.filter(pk=request.user.pk).exists():
+        raise PermissionDenied("not an organiser of this ladder")
+    return season
+
+
+def _post(request, season: LadderSeason) -> str:
+    """One organiser action; returns the message for a done one, raises LadderProblem."""
+    action = request.POST.get("action")
+    raw = request.POST.get("challenge", "")
+    challenge_id = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+    if (
+        action in ("result", "no-show", "reschedule")
+        and not season.sessions.filter(challenges__pk=challenge_id).exists()
+    ):
+        raise LadderProblem(_("找不到这场挑战"))
+    if action == "teams":
+        added = service.add_teams(season, request.user, request.POST.get("teams", ""))
+        return _("已添加 %(n)d 支队伍") % {"n": len(added)}
+    if action == "seed":
+        if request.POST.get("from_previous"):
+            service.seed(season, request.user)
+        else:
+            ranking = [int(v) for v in request.POST.getlist("rank") if v.isdigit()]
+            service.seed(season, request.user, ranking)
+        return _("擂主已排定")
+    if action == "start":
+        session = service.start_session(season, request.user)
+        return _("第 %(n)d 期开始") % {"n": session.number}
+    if action == "result":
+        service.record_result(challenge_id, request.user, request.POST.get("games", ""))
+        return _("比分已保存")
+    if action == "no-show":
+        service.record_no_show(challenge_id, request.user, request.POST.get("side", ""))
+        return _("缺席已记录")
+    if action == "reschedule":
+        try:
+            day = datetime.date.fromisoformat(request.POST.get("day", ""))
+        except ValueError:
+            raise LadderProblem(_("请填写新的日期"))
+        service.reschedule(
+            challenge_id,
+            request.user,
+            day,
+            request.POST.get("challenger_agrees", ""),
+            request.POST.get("defender_agrees", ""),
+        )
+        return _("已改期")
+    if action == "close":
+        current = service.open_session(season)
+        if current is None:
+            raise LadderProblem(_("没有进行中的一期"))
+        service.close_session(current.pk, request.user)
+        return _("本期结束，擂主已更新")
+    if action == "publish":
+        season.published = not season.published
+        season.save(update_fields=["published"])
+        return _("已公开") if season.published else _("已取消公开")
+    raise ValueError(action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_page(request, season_id: int):
+    season = _own_season(request, season_id)
+    problem = None
+    if request.method == "POST":
+        try:
+            messages.success(request, _post(request, season))
+            return redirect("manage:ladder", season.pk)
+        except LadderProblem as error:
+            problem = str(error)
+        except ValueError:
+            return HttpResponseBadRequest(_("未知的操作"))
+    current = service.open_session(season)
+    challenges = (
+        list(current.challenges.select_related("challenger", "defender")) if current else []
+    )
+    teams = list(season.teams.all())
+    return render(
+        request,
+        "manage/ladder/season.html",
+        {
+            "season": season,
+            "teams": teams,
+            "titles": _title_rows(season),
+            "seeded": all(row["team"] for row in _title_rows(season)),
+            "current": current,
+            "open_rows": _challenge_rows(c for c in challenges if not c.decided),
+            "done_rows": _challenge_rows(c for c in challenges if c.decided),
+            "seat_numbers": range(1, len(rules.SLOTS) + 1),
+            "problem": problem,
+            "points": service.points_table(season),
+            "log": season.log.select_related("by")[:30],
+        },
+        status=400 if problem else 200,
+    )
+
+
+@require_GET
+def public_ladder(request, season_id: int):
+    """Who holds each title, the points table and the challenge history; published seasons only."""
+    season = get_object_or_404(LadderSeason, pk=season_id)
+    if not season.published:
+        raise Http404
+    history = LadderChallenge.objects.filter(session__season=season).select_related(
+        "challenger", "defender", "winner", "session"
+    )
+    decided = [c for c in history if c.decided]
+    decided.sort(
+        key=lambda c: (-c.session.number, -(c.decided_at or c.session.opened_at).timestamp())
+    )
+    return render(
+        request,
+        "public/ladder.html",
+        {
+            "season": season,
+            "titles": _title_rows(season),
+            "points": service.points_table(season),
+            "history": _challenge_rows(decided),
+        },
+    )
