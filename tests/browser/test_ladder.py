@@ -78,7 +78,8 @@ def test_a_ladder_season_from_seeding_to_a_new_chief(live_server, browser, phone
     page.locator("#ladder-publish").click()
 
     season = LadderSeason.objects.get()
-    page.goto(f"{base}/events/ladders/{season.pk}/")
+    page.goto(f"{base}/")
+    page.locator("#home-ladders a", has_text="2027 青岛擂台赛").click()
     expect(page.locator("#ladder-titles tr[data-slot='chief-1'] .name")).to_contain_text(
         "黄岛攻擂队"
     )
