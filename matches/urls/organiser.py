@@ -1,7 +1,7 @@
 from django.urls import path
 
-from matches.views import organiser as manage
 from matches.views import ladder, organiser_results
+from matches.views import organiser as manage
 from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
 
 app_name = "manage"
