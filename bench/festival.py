@@ -832,7 +832,7 @@ def run(args, services: Services) -> None:
         cpu_before = services.cpu()
         phone = None
         if args.faults and number == 1:
-            from bench.festival_faults import Drill, OfflinePhone
+            from festival_faults import Drill, OfflinePhone
 
             # One table's phone keeps its whole match offline; the rest report as usual while
             # the drill's faults fire.
@@ -897,7 +897,7 @@ def run(args, services: Services) -> None:
         totals["readers"].append(read)
 
     if drill is not None:
-        from bench.festival_faults import count_lost_and_duplicated, equals_full_recompute
+        from festival_faults import count_lost_and_duplicated, equals_full_recompute
 
         counts = count_lost_and_duplicated(event.pk, acknowledged)
         equal, how = equals_full_recompute(event.pk)
