@@ -48,6 +48,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -245,7 +246,7 @@ class Services:
             for name, proc in self.procs
             if name.startswith(("gunicorn", "celery"))
         }
-        result = {}
+        result: dict[str, float] = {}
         for sid, name in sessions.items():
             result[name] = result.get(name, 0.0) + process_cpu(
                 lambda pid, fields, cmdline, sid=sid: int(fields[3]) == sid
@@ -625,7 +626,9 @@ def raw_inserts(db_url: str, rows: int, clients: int, summary: dict) -> dict:
             conn.execute(
                 f"CREATE TABLE bench_raw_{table} (LIKE matches_{table.replace('report', 'dealreport')} INCLUDING ALL)"
             )
-        deal_id = conn.execute("SELECT min(id) FROM matches_deal").fetchone()[0]
+        row = conn.execute("SELECT min(id) FROM matches_deal").fetchone()
+        assert row is not None  # an aggregate gives one row
+        deal_id = row[0]
     columns = (
         "deal_id, kind, state, summary, play_log, verdict, score_a, score_b, via, "
         "idempotency_key, created_at, state_changed_at, reason, request_digest"
@@ -810,7 +813,14 @@ def run(args, services: Services) -> None:
         "confirm_p50/p95/p99_ms  standings_lag_s  readers_rps  readers_p95_ms  cpu_ms/deal  errors"
     )
     print(header, flush=True)
-    totals = {"deals": 0, "seconds": 0.0, "submit": [], "lags": [], "readers": [], "cpu": {}}
+    totals: dict[str, Any] = {
+        "deals": 0,
+        "seconds": 0.0,
+        "submit": [],
+        "lags": [],
+        "readers": [],
+        "cpu": {},
+    }
     for number in range(1, args.rounds + 1):
         t0 = time.perf_counter()
         round_ = seating.create_round(stage, seed=1000 + number)
@@ -825,14 +835,14 @@ def run(args, services: Services) -> None:
         by_table: dict[int, list[str]] = {}
         for link in links:
             by_table.setdefault(link.table_id, []).append(link.token)
-        jobs = [(t, *by_table[t]) for t in tables]
+        jobs = [(t, by_table[t][0], by_table[t][1]) for t in tables]  # links A and B
         connection.close()  # the referees' wait may outlast CONN_MAX_AGE
         readers = Readers(read_page, args.readers, args.read_window)
         readers.start()
         cpu_before = services.cpu()
         phone = None
         if args.faults and number == 1:
-            from bench.festival_faults import Drill, OfflinePhone
+            from festival_faults import Drill, OfflinePhone
 
             # One table's phone keeps its whole match offline; the rest report as usual while
             # the drill's faults fire.
@@ -897,7 +907,7 @@ def run(args, services: Services) -> None:
         totals["readers"].append(read)
 
     if drill is not None:
-        from bench.festival_faults import count_lost_and_duplicated, equals_full_recompute
+        from festival_faults import count_lost_and_duplicated, equals_full_recompute
 
         counts = count_lost_and_duplicated(event.pk, acknowledged)
         equal, how = equals_full_recompute(event.pk)

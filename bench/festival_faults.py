@@ -23,6 +23,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from festival import Services  # bench/festival.py, run as a script
 
 
 @dataclass
@@ -38,7 +42,7 @@ class Fault:
 class Drill:
     """The faults of one round, fired in order as the reporting progresses."""
 
-    services: object  # festival.Services
+    services: Services
     total_deals: int
     faults: list[Fault] = field(
         default_factory=lambda: [
@@ -77,6 +81,7 @@ class Drill:
         if name.endswith("Redis"):
             services.restart("redis", kill=True)
             return "SIGKILL, restarted on its append-only file"
+        assert services.cluster is not None  # --faults runs on a private cluster
         services.cluster.stop("immediate")
         time.sleep(2)  # requests and tasks meet a dead database meanwhile
         services.cluster.start()
@@ -98,10 +103,11 @@ def wait_for_running_settlement(db_url: str, timeout: float) -> int:
     count = 0
     with psycopg.connect(db_url.replace("postgres://", "postgresql://"), autocommit=True) as conn:
         while time.time() < deadline:
-            count = conn.execute(
+            row = conn.execute(
                 "SELECT count(*) FROM matches_computationrun "
                 "WHERE state = 'running' AND task LIKE 'settle%%'"
-            ).fetchone()[0]
+            ).fetchone()
+            count = row[0] if row else 0
             if count:
                 return count
             time.sleep(0.01)

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -88,7 +89,13 @@ def on_server(args) -> None:
         referees = festival.Referees(
             services.http_port, args.clients, logs, summaries, args.log_share, 8
         )
-        totals = {"deals": 0, "seconds": 0.0, "cpu": {}, "submit": [], "confirm": []}
+        totals: dict[str, Any] = {
+            "deals": 0,
+            "seconds": 0.0,
+            "cpu": {},
+            "submit": [],
+            "confirm": [],
+        }
         for number in range(1, args.rounds + 1):
             round_ = seating.create_round(stage, seed=1000 + number)
             seating.publish_round(round_)
@@ -103,7 +110,8 @@ def on_server(args) -> None:
                 by_table.setdefault(link.table_id, []).append(link.token)
             connection.close()
             before = services.cpu()
-            result = referees.run([(t, *by_table[t]) for t in tables], args.deals)
+            jobs = [(t, by_table[t][0], by_table[t][1]) for t in tables]  # links A and B
+            result = referees.run(jobs, args.deals)
             lag, _ = festival.wait_for_standings(round_, 300)
             after = services.cpu()
             seating.close_round(round_)

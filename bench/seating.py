@@ -20,6 +20,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Hashable
 from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -121,7 +122,7 @@ def swiss_event(
 
 def individual_event(players: int, rounds: int, seed: int, clubs: int) -> None:
     rng = random.Random(seed)
-    field = {
+    field: dict[Hashable, Player] = {
         k: Player(id=k, rank=k, club=rng.randrange(clubs) if clubs else None)
         for k in range(1, players + 1)
     }
@@ -220,7 +221,7 @@ def compare(unions: int, rounds: int, seed: int, trials: int, same_state: bool) 
         trial_seed = seed + 1000 * trial
         for engine in ("ours", "dutch"):
             field = field_of(unions)
-            history = {k: [] for k in field}
+            history: dict[Hashable, list] = {k: [] for k in field}
             sums = [0, 0, 0, 0.0]
             for r in range(1, rounds + 1):
                 started = time.perf_counter()
@@ -255,7 +256,7 @@ def same_state_rounds(unions: int, rounds: int, seed: int, trials: int) -> None:
     for trial in range(trials):
         trial_seed = seed + 1000 * trial
         field = field_of(unions)
-        history = {k: [] for k in field}
+        history: dict[Hashable, list] = {k: [] for k in field}
         for r in range(1, rounds + 1):
             draw = pair_swiss(field.values(), round_number=r, seed=trial_seed + r)
             if r > 1:

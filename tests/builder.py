@@ -214,7 +214,9 @@ class EventBuilder:
 
     def draw(self, seed: int = 7, publish: bool = True, **kwargs) -> Round:
         """`draw_round`, returning the round."""
-        return self.draw_round(seed, publish, **kwargs).latest
+        round_ = self.draw_round(seed, publish, **kwargs).latest
+        assert round_ is not None  # draw_round sets it
+        return round_
 
     def round(self, pairs, *, silent: bool = False, publish: bool = True, stage=None) -> Round:
         """A team round with the pairings the test fixes: (a, b) by 0-based union index, b None

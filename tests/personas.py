@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,6 +25,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from matches.models import Event, Match, PlayerAccount, RefereeLink, Round, Table, Union
 from matches.permissions import Actor
+
+if TYPE_CHECKING:
+    from tests.builder import EventBuilder
 
 
 def make_user(name: str, **extra):
@@ -164,7 +168,7 @@ class Personas:
 
 @dataclass
 class Setup:
-    builder: object  # tests.builder.EventBuilder
+    builder: EventBuilder
     event: Event
     round: Round
     table: Table

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ def entries(text: str) -> list[dict]:
     """Each entry: msgid, its context, plural, msgstrs, flags (a small reader, enough for Django's files)."""
     found = []
     for block in text.split("\n\n"):
-        entry = {
+        entry: dict[str, Any] = {
             "msgid": "",
             "context": None,
             "plural": None,
@@ -30,7 +31,7 @@ def entries(text: str) -> list[dict]:
             "flags": set(),
             "obsolete": False,
         }
-        current = None
+        current: str | tuple[str, int] | None = None
         for line in block.strip("\n").split("\n"):
             if line.startswith("#~"):
                 entry["obsolete"] = True
@@ -45,7 +46,9 @@ def entries(text: str) -> list[dict]:
             elif line.startswith("msgid"):
                 current, entry["msgid"] = "msgid", _unquote(line)
             elif line.startswith("msgstr"):
-                index = int(re.match(r"msgstr(?:\[(\d+)\])?", line).group(1) or 0)
+                numbered = re.match(r"msgstr(?:\[(\d+)\])?", line)
+                assert numbered is not None  # the line starts with msgstr
+                index = int(numbered.group(1) or 0)
                 current = ("msgstr", index)
                 entry["msgstr"][index] = _unquote(line)
             elif line.startswith('"') and current:

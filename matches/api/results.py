@@ -8,6 +8,8 @@ Authentication: a DRF token (`Authorization: Token <key>`), a session, or a refe
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -183,7 +185,7 @@ def table_json(table: Table, actor: Actor) -> dict:
     participant = is_participant(actor, table)
     show_results = participant or visibility.table_visibility(table) == "results"
     state = selectors.table_state(table) if show_results else None
-    data = {
+    data: dict[str, Any] = {
         "table": {"id": table.pk, "number": table.number},
         "round": {
             "id": round_.pk,
@@ -202,7 +204,7 @@ def table_json(table: Table, actor: Actor) -> dict:
                 "seat": seat.seat,
                 "side": seat.side,
                 "player": str(seat.player),
-                "union": seat.union.name if seat.union_id else None,
+                "union": seat.union.name if seat.union else None,
             }
             for seat in table.seats.select_related("player", "union")
         ],

@@ -14,7 +14,7 @@ What a reader may see is decided by the caller: `build` takes the rounds to show
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, cast
 
 from django.utils.translation import gettext as _
 
@@ -166,7 +166,7 @@ def _drawn_slots(round_: Round, with_results: bool, names: dict) -> list[Slot]:
             bye=b is None,
             seed_a=match.details.get("seed_a"),
             seed_b=match.details.get("seed_b"),
-            table=match.table.number if match.table_id else None,
+            table=match.table.number if match.table else None,
             drawn=True,
             names=names,
         )
@@ -183,17 +183,21 @@ def _drawn_slots(round_: Round, with_results: bool, names: dict) -> list[Slot]:
 
 def _projected_slots(stage: Stage, names: dict) -> list[Slot]:
     """The first round as the draw will make it from the confirmed break (clubs included)."""
-    clubs = dict(Union.objects.filter(pk__in=stage.break_unions).values_list("id", "club_id"))
+    clubs: knockout.Clubs = dict(
+        Union.objects.filter(pk__in=stage.break_unions).values_list("id", "club_id")
+    )
     slots = []
     for pairing in knockout.first_round(stage.break_unions, clubs):
+        # The generator pairs any hashable entrants; these are the break's union ids.
+        a, b = cast(int, pairing.a), cast("int | None", pairing.b)
         slots.append(
             Slot(
-                a=pairing.a,
-                b=pairing.b,
+                a=a,
+                b=b,
                 bye=pairing.is_bye,
                 seed_a=pairing.details.get("seed_a"),
                 seed_b=pairing.details.get("seed_b"),
-                winner=pairing.a if pairing.is_bye else None,
+                winner=a if pairing.is_bye else None,
                 names=names,
             )
         )

@@ -134,7 +134,7 @@ def give_bye(round_: Round, union: Union, *, user=None):
     """Move the round's bye to `union`: the union that had it takes `union`'s seat."""
     round_ = _locked_draft(round_)
     holder = round_.sides.filter(position=MatchSide.BYE).select_related("union").first()
-    if holder is None:
+    if holder is None or holder.union is None:
         raise SeatingRefused(_("本轮没有轮空"))
     if holder.union_id == union.pk:
         raise SeatingRefused(_("该联邦已轮空"))

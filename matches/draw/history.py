@@ -98,7 +98,7 @@ def standings(event: Event, before_round: int) -> list[int]:
     """
     history = union_history(event, before_round)
     registrations = active_registrations(event, before_round)
-    order = {r.union_id: index for index, r in enumerate(registrations)}
+    order = {r.union_id: index for index, r in enumerate(registrations) if r.union_id is not None}
     return sorted(
         order,
         key=lambda u: (-history.score[u], -history.score_difference[u], order[u]),

@@ -72,6 +72,7 @@ def _members(union_ids) -> dict:
 def _seat(match: Match, union_id: int, side: str, players: list) -> None:
     MatchSide.objects.create(round_id=match.round_id, match=match, union_id=union_id, position=side)
     first = 1 if side == SIDE_A else 2
+    assert match.table is not None  # seated sides sit at a table
     for k, player_id in enumerate(players):
         TableSeat.objects.create(
             table=match.table,
@@ -177,6 +178,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         change = {"tables": [], "bye_removed": True}
     else:
         opponent = match.union_b_id if entry.position == SIDE_A else match.union_a_id
+        assert match.table is not None  # not a bye
         table_number = match.table.number
         bye = round_.matches.with_sides().filter(table__isnull=True).exclude(pk=match.pk).first()
         TableSeat.objects.filter(table=match.table, union=union).delete()

@@ -65,7 +65,7 @@ def _qr(pdf: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
 
 
 def _seats(round_: Round) -> dict:
-    seats = {}
+    seats: dict[int, list[TableSeat]] = {}
     for seat in TableSeat.objects.filter(round=round_).select_related("player", "union"):
         seats.setdefault(seat.table_id, []).append(seat)
     return seats

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Hashable
 
 from django.db import transaction
 from django.db.models import Max
@@ -355,10 +356,12 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
             round=round_, match=touched[side.match_id], union_id=new_union, position=side.position
         )
         if side.position != MatchSide.BYE:
+            table = touched[side.match_id].table
+            assert table is not None  # a side that is not a bye sits at a table
             first_seat = 1 if side.position == SIDE_A else 2
             for k, player_id in enumerate(members[new_union]):
                 TableSeat.objects.create(
-                    table=touched[side.match_id].table,
+                    table=table,
                     round=round_,
                     seat=first_seat + 2 * k,
                     side=side.position,
@@ -552,14 +555,15 @@ def _reflag_individual(round_: Round, table_ids: set) -> None:
 def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     """Individual draw into unions: flags of the changed tables and the round's quality."""
     players = history.players(round_.event, round_.number)
-    seats_by_table = defaultdict(dict)
+    seats_by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         seats_by_table[seat.table_id][seat.seat] = seat.player_id
     described = {}
     for table_id, seats in seats_by_table.items():
-        ids = [seats[k] for k in range(1, 7)]
+        ids: list[Hashable] = [seats[k] for k in range(1, 7)]
         described[table_id] = describe_table(ids, players)
     for match in Match.objects.filter(table_id__in=table_ids):
+        assert match.table_id is not None  # filtered by its table
         table = described[match.table_id]
         match.flags = table.flags + [flags.HAND_SWAP]
         match.details = jsonable(table.details)
@@ -675,10 +679,11 @@ def _bye_reason(round_: Round, match: Match, by_hand: bool) -> str:
         return _("轮空：组织者指定")
     if match.details.get("late"):
         return _("轮空：迟到联邦补入本轮")
-    by_format = {
+    by_formats: dict[str, str] = {
         Stage.Format.SINGLE_ELIMINATION: _("轮空：种子排位靠前"),
         Stage.Format.ROUND_ROBIN: _("轮空：循环赛本轮轮空"),
-    }.get(round_.stage.format)
+    }
+    by_format = by_formats.get(round_.stage.format)
     if by_format:
         return by_format
     return {
@@ -730,7 +735,7 @@ def _explain_match(round_: Round, match: Match, names: dict) -> dict:
         # The sides are players: the table's players, in seat order.
         union_a = punctuation.listed(side.name for side in match.ordered_sides)
     return {
-        "table": match.table.number if match.table_id else None,
+        "table": match.table.number if match.table else None,
         "match": match.pk,
         "union_a_id": match.union_a_id,
         "union_b_id": match.union_b_id,

@@ -86,7 +86,7 @@ def edit(
     club_obj = _club(club)
     if seed is not None and event.registrations.filter(seed=seed).exclude(pk=entry.pk).exists():
         raise EntryRefused(_("种子序号 %(s)s 已被占用") % {"s": seed})
-    if entry.union_id:
+    if entry.union is not None:
         union = entry.union
         if event.unions.filter(round__isnull=True, name=name.strip()).exclude(pk=union.pk).exists():
             raise EntryRefused(_("联邦名称“%(n)s”已被占用") % {"n": name})
@@ -102,6 +102,7 @@ def edit(
                 member.player.save(update_fields=["name", "club"])
         UnionMember.objects.filter(union=union, order=captain).update(is_captain=True)
     else:
+        assert entry.player is not None  # an entry is a union or a player
         entry.player.name, entry.player.club = players[0].strip(), club_obj
         entry.player.save(update_fields=["name", "club"])
     entry.seed = seed

@@ -114,7 +114,9 @@ class FormatForm(forms.Form):
         super().__init__(*args, **kwargs)
         if game is not None and "result_confirmation" in self.fields:
             offered = confirmation_choices(adapter_named(game))
-            self.fields["result_confirmation"].choices = offered
+            confirmation = self.fields["result_confirmation"]
+            assert isinstance(confirmation, forms.ChoiceField)  # the class attribute above
+            confirmation.choices = offered
             if self.initial.get("result_confirmation") not in dict(offered):
                 self.initial = {**self.initial, "result_confirmation": offered[0][0]}
 
@@ -225,12 +227,15 @@ class EventSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.frozen = frozen
         offered = confirmation_choices(self.instance.adapter)
-        self.fields["result_confirmation"].choices = offered
+        confirmation = self.fields["result_confirmation"]
+        assert isinstance(confirmation, forms.ChoiceField)  # the model field has choices
+        confirmation.choices = offered
         # An event of a game without captains set to captain confirmation (before the form
         # stopped offering it) shows, and keeps on saving, the mode it works by.
         self.initial["result_confirmation"] = self.instance.confirmation
         for name in self.LOCKED_AFTER_ROUND_1:
-            self.fields[name].locked = frozen
+            # Read by templates/manage/_field.html; Django's Field has no such attribute.
+            self.fields[name].locked = frozen  # type: ignore[attr-defined]
             if frozen:
                 self.fields[name].disabled = True
 
@@ -347,9 +352,11 @@ class WithdrawForm(forms.Form):
     def __init__(self, *args, first: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
         self.first = first
-        self.fields["from_round"].initial = first
-        self.fields["from_round"].min_value = first
-        self.fields["from_round"].widget.attrs["min"] = first
+        from_round = self.fields["from_round"]
+        assert isinstance(from_round, forms.IntegerField)  # the class attribute above
+        from_round.initial = first
+        from_round.min_value = first
+        from_round.widget.attrs["min"] = first
 
     def clean_from_round(self):
         value = self.cleaned_data["from_round"]

@@ -14,7 +14,7 @@ import io
 import re
 import time
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from xml.parsers.expat import ParserCreate
 
 from django.db import transaction
@@ -66,7 +66,7 @@ ACCEPTED_ZH = (
 )
 ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "captain", "seed")
 #: The import template's headers per entry mode (each is a header the reader accepts).
-TEMPLATE_HEADERS = {
+TEMPLATE_HEADERS: dict[bool, dict[str, tuple[str, ...]]] = {
     True: {
         "zh-hans": ("联邦", "俱乐部", "选手1", "选手2", "选手3", "队长", "种子"),
         "en": ("union", "club", "player1", "player2", "player3", "captain", "seed"),
@@ -99,6 +99,7 @@ def template(event: Event, fmt: str, language: str) -> bytes:
 
     book = Workbook()
     sheet = book.active
+    assert sheet is not None  # a new workbook has its one sheet
     sheet.title = "entries"
     sheet.append(list(headers))
     for k in range(len(headers)):
@@ -183,7 +184,7 @@ def _too_many_lines() -> ImportRefused:
     return ImportRefused(_("一次最多导入 %(n)s 行") % {"n": MAX_ROWS})
 
 
-def _limited(lines: Iterable) -> Iterable[list]:
+def _limited(lines: Iterable) -> Iterator[list]:
     """The lines of a sheet, each cut to MAX_COLUMNS, refused as soon as there are too many or
     reading takes too long (a sparse sheet yields a million empty lines from a few bytes)."""
     deadline = time.process_time() + MAX_SECONDS  # CPU time: a busy machine is no attack
@@ -211,7 +212,7 @@ def _rows_from_table(table: Iterable) -> list[dict]:
         )
     if "player1" not in columns:
         raise ImportRefused(_("第一行须是表头，至少要有“选手1”一列"))
-    rows = []
+    rows: list[dict] = []
     for values in lines:
         if not any(str(v or "").strip() for v in values):
             continue  # blank lines are not entries

@@ -28,7 +28,7 @@ def invite(event: Event, role: str, *, by=None, note: str = "") -> StaffInvitati
     raise StaffRefused(_("暂时无法生成邀请码，请重试"))  # pragma: no cover
 
 
-def normalise_code(code: str) -> str:
+def normalise_code(code: str | None) -> str:
     return "".join(c for c in (code or "").upper() if c in CODE_ALPHABET)
 
 

@@ -92,6 +92,10 @@ class DealReport(models.Model):
 
     objects = DealReportQuerySet.as_manager()
 
+    # Never stored: set by matches.results.service on the report it returns, read by the API.
+    replayed: bool  # the request repeated an earlier one (same Idempotency-Key)
+    known_confirmations: list[Confirmation]  # the confirmations just written
+
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
         # made every `.first()` join the whole chain up to the event (issue 8's profile).

@@ -55,7 +55,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
         action=RoundLog.Action.FORFEIT,
         user=user,
         details={
-            "table": match.table.number,
+            "table": match.table.number if match.table else None,
             "forfeit": side,
             "unions": [match.union_a_id, match.union_b_id],
         },
@@ -90,7 +90,7 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
         round=match.round,
         action=RoundLog.Action.FORFEIT,
         user=user,
-        details={"table": match.table.number, "forfeit": "", "was": was},
+        details={"table": match.table.number if match.table else None, "forfeit": "", "was": was},
     )
     signals.announce_round_change(match.round, signals.RESULTS)
     return match
@@ -113,7 +113,7 @@ def stop_by_time(match: Match, after_deals: int, *, user=None) -> Match:
         round=match.round,
         action=RoundLog.Action.STOPPED,
         user=user,
-        details={"table": match.table.number, "after_deals": after_deals},
+        details={"table": match.table.number if match.table else None, "after_deals": after_deals},
     )
     signals.announce_round_change(match.round, signals.RESULTS)
     return match

@@ -468,9 +468,9 @@ def _submit(
     except IntegrityError:
         # Another process stored a report for this deal at the same moment.
         if idempotency_key and deal_id is not None:
-            earlier = _by_key(deal_id, idempotency_key)
-            if earlier is not None:
-                return _replay(earlier, DealReport.Kind.REPORT, digest), False
+            stored = _by_key(deal_id, idempotency_key)
+            if stored is not None:
+                return _replay(stored, DealReport.Kind.REPORT, digest), False
         raise ResultError(
             "already_final",
             "another result for this deal was stored at the same moment",
@@ -606,7 +606,9 @@ def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) 
     return actor.is_authenticated and confirmation.user_id == actor.user.pk
 
 
-def check_captain_pin(match: Match, side: str, pin: str, client: str, actor: Actor | None = None):
+def check_captain_pin(
+    match: Match, side: str | None, pin: str, client: str, actor: Actor | None = None
+):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
     against that union at this table, never the client's address (`client` is unused since
     issue 27: the hall shares one; matches/results/lockouts.py); while it is locked every PIN is

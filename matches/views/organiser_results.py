@@ -4,6 +4,7 @@ referee links and their QR codes. The event's organisers and assistants (and adm
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -59,11 +60,11 @@ def event_results(request, event_id: int):
         tables = round_.tables.select_related("match").prefetch_related(
             "match__sides__union", "match__sides__player"
         )
-        rows = [
+        rows: list[dict[str, Any]] = [
             {"table": t, "match": getattr(t, "match", None), "state": selectors.table_state(t)}
             for t in tables
         ]
-        counts = {}
+        counts: dict[str, int] = {}
         for row in rows:
             counts[row["state"]] = counts.get(row["state"], 0) + 1
         rounds.append({"round": round_, "tables": rows, "counts": counts})
@@ -279,7 +280,7 @@ def qr_response(text: str, fmt: str) -> HttpResponse:
         qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).save(buffer)
         content_type = "image/svg+xml"
     else:
-        qrcode.make(text, box_size=8, border=2).save(buffer, format="PNG")
+        qrcode.make(text, box_size=8, border=2).save(buffer)  # PNG, the image's own kind
         content_type = "image/png"
     response = HttpResponse(buffer.getvalue(), content_type=content_type)
     response["Cache-Control"] = "private, no-store"
@@ -364,12 +365,12 @@ def queue(request, event_id: int):
     except ValueError:
         stale = QUEUE_STALE_MINUTES
     rows = results.open_reports(round_, stale) if round_ else []
-    seat_names = {}
+    seat_names: dict[int, dict] = {}
     if round_ is not None:
         for seat in TableSeat.objects.filter(round=round_).select_related("player"):
             seat_names.setdefault(seat.table_id, {})[seat.seat] = seat.player
     for row in rows:
-        row["seat_names"] = seat_names.get(row["table"].pk if row["table"] else None, {})
+        row["seat_names"] = seat_names.get(row["table"].pk, {}) if row["table"] else {}
     return render(
         request,
         "manage/results/queue.html",
@@ -428,6 +429,7 @@ def decide_report(request, event_id: int, report_id: int):
         messages.error(request, refusal(exc))
     else:
         deal_name = adapter_for(event).deal_name(report.deal.number)
+        assert report.deal.match.table is not None  # a bye has no deals to report
         messages.success(
             request,
             _("第%(table)s桌%(deal)s成绩已生效")

@@ -275,7 +275,7 @@ def _posted(request, access):
     )
 
 
-def _check(request, access: Access, number: int):
+def _check(request, access: Access | HttpResponse, number: int):
     if isinstance(access, HttpResponse):
         return access
     match, entry = _posted(request, access)
@@ -283,7 +283,7 @@ def _check(request, access: Access, number: int):
     return _render_table(request, access, entry=entry, checked=checked, problems=problems)
 
 
-def _submit(request, access: Access, number: int):
+def _submit(request, access: Access | HttpResponse, number: int):
     if isinstance(access, HttpResponse):
         return access
     match, entry = _posted(request, access)

@@ -113,11 +113,11 @@ def report(b, match: Match, finish: list) -> None:
     standings.settle_match(match.pk)
 
 
-def play_all(b, round_: Round, skip: set = frozenset()) -> None:
+def play_all(b, round_: Round, skip: set[int] | frozenset[int] = frozenset()) -> None:
     for k, match in enumerate(
         round_.matches.filter(table__isnull=False, forfeit="").order_by("table__number")
     ):
-        if match.table.number not in skip:
+        if match.table and match.table.number not in skip:
             report(b, match, A_WINS if k % 2 == 0 else B_WINS)
 
 

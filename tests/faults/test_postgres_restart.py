@@ -173,7 +173,8 @@ def test_every_deal_is_recorded_once_across_postgres_restarts(server):
     def stored() -> int:
         try:
             with psycopg.connect(reports) as conn:
-                return conn.execute("SELECT count(*) FROM matches_dealreport").fetchone()[0]
+                row = conn.execute("SELECT count(*) FROM matches_dealreport").fetchone()
+                return row[0] if row else 0
         except psycopg.OperationalError:
             return 0
 

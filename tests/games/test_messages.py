@@ -33,6 +33,8 @@ SPREAD = {"at": {"burn", "burner", "burned"}}
 
 def _code_calls(tree: ast.AST):
     """(rule, code, param names) of every RuleViolation/_error call and code dict literal."""
+    params: set | None  # None: passed on from the engine's error
+    rule: ast.expr | None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))

@@ -64,6 +64,7 @@ def reflag(round_: Round, table_ids: set, field: list) -> None:
         seated = [known.get(seats[k]) or GiogPlayer(id=seats[k]) for k in sorted(seats)]
         described[table_id] = describe(seated)
     for match in Match.objects.filter(table_id__in=table_ids):
+        assert match.table_id is not None  # filtered by its table
         table = described[match.table_id]
         match.flags = table.flags + [flags.HAND_SWAP]
         match.details = jsonable(table.details)

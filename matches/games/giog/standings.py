@@ -50,7 +50,7 @@ def settle_match(match: Match) -> Match:
         report = reports.get(deal.pk)
         values = hand_values(report) if report is not None else None
         tally = tallies.get(deal.pk)
-        if values is None:
+        if values is None or report is None:
             if tally is not None:
                 tally.delete()
                 del tallies[deal.pk]

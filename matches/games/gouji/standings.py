@@ -88,7 +88,7 @@ def settle_match(match: Match) -> None:
             deal.tributes_owed = owed
         report = reports.get(deal.pk)
         outcome = _readable_outcome(deal, report)
-        if outcome is None:
+        if outcome is None or report is None:
             if deal.pk in tallies:
                 tallies[deal.pk].delete()
             previous_ledger = None  # unknown until this deal is final
@@ -163,12 +163,12 @@ def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]
         match__round__in=rounds
     ).values_list("match__table_id", "finish", "points", "burners"):
         for place, seat_number in enumerate(finish):
-            player_id = seats.get((table_id, seat_number))
-            if player_id is None:
+            seated = seats.get((table_id, seat_number))
+            if seated is None:
                 continue
             records.append(
                 SeatRecord(
-                    player=player_id,
+                    player=seated,
                     table=table_id,
                     place=place,
                     place_points=rules.place_points[place],

@@ -82,7 +82,8 @@ def toggle(request, event_id: int, entry_id: int):
     except service.CheckInRefused as error:
         messages.error(request, str(error))
     if request.htmx:
-        entry.present = not present
+        # For manage/checkin/_row.html, as the list view sets it; not a model attribute.
+        entry.present = not present  # type: ignore[attr-defined]
         return render(
             request,
             "manage/checkin/_row.html",

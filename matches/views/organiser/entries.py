@@ -3,6 +3,8 @@ withdraw from round N on, reinstate; import from CSV or Excel."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -207,7 +209,11 @@ def import_template(request, event_id: int, fmt: str):
 def import_entries(request, event_id: int):
     """Upload a CSV or Excel sheet, see every row with its errors, then import all or nothing."""
     event = running_event(request, event_id)
-    context = {"event": event, "rows": None, "headers": importing.accepted_headers()}
+    context: dict[str, Any] = {
+        "event": event,
+        "rows": None,
+        "headers": importing.accepted_headers(),
+    }
     if request.method == "POST" and request.POST.get("confirm"):
         rows = request.session.get(f"import-{event.pk}")
         if not rows:

@@ -115,7 +115,7 @@ def round_page(request, event_id: int, number: int):
         .select_related("player", "union", "table")
         .order_by("table__number", "seat")
     )
-    by_table = {}
+    by_table: dict[int, list[TableSeat]] = {}
     for seat in seated:
         by_table.setdefault(seat.table_id, []).append(seat)
     for row in tables:  # an individual event's tables are their players
@@ -282,6 +282,7 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
                 request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}
             )
         elif action == "chase":
+            assert match.table is not None  # found by its table's number
             RefereeLink.objects.create(
                 table=match.table, created_by=request.user, label=gettext_noop("结束本轮时催报")
             )
@@ -374,11 +375,11 @@ def break_page(request, event_id: int):
         size_n = _int(size, _("请填写晋级名额"))
         after_n = int(after) if after.isdigit() else None
         if request.method == "POST":
-            stage = breaks.confirm_break(event, size_n, after_n, user=request.user)
+            confirmed = breaks.confirm_break(event, size_n, after_n, user=request.user)
             messages.success(
                 request,
                 _("晋级名单已确认：%(stage)s，共 %(n)s 个联邦")
-                % {"stage": stage.label, "n": size_n},
+                % {"stage": confirmed.label, "n": size_n},
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
