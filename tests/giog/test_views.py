@@ -152,7 +152,7 @@ def test_a_pending_hand_says_a_new_report_replaces_it(client, confirmed_table):
     # with the note and a way back to report it again.
     assert 'class="muted pending-note"' in body and "新的报告将取代这份" in body
     assert 'id="hand-title">第2手' in body
-    refill = f'{url(link, "table")}?deal=1'
+    refill = f"{url(link, 'table')}?deal=1"
     assert f'href="{refill}"' in body
     again = client.get(refill).content.decode()
     assert 'id="pending-note"' in again and 'id="hand-title">第1手' in again
