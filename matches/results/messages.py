@@ -32,7 +32,7 @@ REFUSALS = {
     "bad_reason": _("请选择异议原因。"),
     "deal_disputed": _("第 %(n)s 局有争议，由组织者裁决。"),
     "already_final": _("本局已有生效的成绩，只有组织者可以更正。"),
-    "previous_deal_open": _("第 %(previous)s 局的成绩尚未生效：先确认第 %(previous)s 局。"),
+    "previous_deal_open": _("第 %(previous)s 局尚无成绩或有争议：先报第 %(previous)s 局。"),
     "no_such_deal": _("没有第 %(n)s 局。"),
     "deal_gone": _("这一局已不存在（本轮可能已重新编排），请重新打开本桌。"),
     "table_gone": _("这张牌桌已不存在（本轮可能已重新编排），请重新打开本桌。"),

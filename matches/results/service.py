@@ -257,7 +257,8 @@ def _require_previous_final(deal: Deal) -> None:
 def _previous_deal_open(deal: Deal) -> None:
     raise ResultError(
         "previous_deal_open",
-        f"deal {deal.number - 1} has no final result yet; its tributes open deal {deal.number}",
+        f"deal {deal.number - 1} has no final or pending result yet; "
+        f"its tributes open deal {deal.number}",
         status=409,
         params={"n": deal.number, "previous": deal.number - 1},
         rule="R35",
@@ -368,7 +369,10 @@ def _submit(
             if not can_enter_results(actor, match.table):
                 raise _forbidden("you do not referee this table", "enter")
             # One query for every check on the deal's earlier reports (usually there are none)
-            # and, where deals follow on (R35), for the previous deal's final result.
+            # and, where deals follow on (R35), for the previous deal's final result or its
+            # report still waiting for its confirmation (issue 28: the table plays on while
+            # the captains have not confirmed yet; the settlement writes this deal's tributes
+            # once that one is final).
             reports = DealReport.objects.filter(deal=deal)
             follows_on = deal.number > 1 and adapter_for(match.round.event).deals_follow_on
             wanted = Q(deal=deal)
@@ -376,7 +380,7 @@ def _submit(
                 wanted |= Q(
                     deal__match_id=deal.match_id,
                     deal__number=deal.number - 1,
-                    state=DealReport.State.FINAL,
+                    state__in=(DealReport.State.FINAL, DealReport.State.PENDING),
                 )
             rows = list(
                 DealReport.objects.filter(wanted)

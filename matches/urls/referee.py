@@ -18,6 +18,7 @@ urlpatterns = [
     path("ref/<str:token>/reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
     path("ref/<str:token>/reports/<int:report_id>/pin", referee.link_pin, name="link-pin"),
     path("ref/<str:token>/call", referee.link_call, name="link-call"),
+    path("ref/<str:token>/deals/batch", referee.link_batch, name="link-batch"),
     # Signed-in referees and captains.
     path("referee/", referee.home, name="home"),
     path("referee/tables/<int:table_id>/", referee.user_table, name="table-table"),
@@ -31,6 +32,7 @@ urlpatterns = [
         referee.user_submit,
         name="table-submit",
     ),
+    path("referee/tables/<int:table_id>/deals/batch", referee.user_batch, name="table-batch"),
     path(
         "referee/tables/<int:table_id>/reports/<int:report_id>/play",
         referee.user_viewer,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -131,8 +131,39 @@ def deal_state_words() -> str:
     )
 
 
-def table_context(access: Access, entry=None, checked=None, problems: list | None = None) -> dict:
-    """The referee's table page: the shared part, then the game's form adds its own."""
+def next_deal(rows: list[dict], wanted: int | None = None) -> tuple[int, list[DealReport]]:
+    """(the deal the form reports, the reports waiting for their confirmation before it).
+
+    The form moves on past deals whose report awaits its confirmation (issue 28: a deal may be
+    reported while the one before awaits its captains); it stops at the first deal with no
+    report or a disputed one. `wanted`: a deal asked for by its URL (to report a pending deal
+    again, or the deal a check or submission was about), when it has no final result."""
+    finals = {row["number"] for row in rows if row["final"] is not None}
+    pending = {
+        row["number"]: row["open"]
+        for row in rows
+        if row["final"] is None
+        and row["open"] is not None
+        and row["open"].state == DealReport.State.PENDING
+    }
+    number = 1
+    while number in finals or number in pending:
+        number += 1
+    if wanted is not None and wanted >= 1 and wanted not in finals:
+        number = wanted
+    awaiting = [report for n, report in sorted(pending.items()) if n != number]
+    return number, awaiting
+
+
+def table_context(
+    access: Access,
+    entry=None,
+    checked=None,
+    problems: list | None = None,
+    number: int | None = None,
+) -> dict:
+    """The referee's table page: the shared part, then the game's form adds its own. `number`:
+    the deal the form is about when a URL names it (a check, a submission, `?deal=`)."""
     table = access.table
     round_ = table.round
     event = round_.event
@@ -165,10 +196,11 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
         "pin_sides": [],
+        "awaiting": [],
     }
     if match is not None:
-        number = results.current_deal_number(match)
         rows = results.match_deals(match)
+        number, awaiting = next_deal(rows, number)
         current_row = next((row for row in rows if row["number"] == number), None)
         if adapter_for(event).has_deal_viewer:
             for row in rows:
@@ -193,11 +225,30 @@ def table_context(access: Access, entry=None, checked=None, problems: list | Non
             }
         )
         context["pin_sides"] = pin_sides(access, open_report)
+        context["awaiting"] = [
+            {
+                "report": report,
+                "pin_sides": pin_sides(access, report),
+                "refill_url": f"{access.url('table')}?deal={report.deal.number}",
+            }
+            for report in awaiting
+        ]
         context["deal_state"] = open_report.state if open_report else "entering"
         context["deal_state_words"] = deal_state_words()
         if playable:
             context["check_url"] = access.url("check", number=number)
             context["submit_url"] = access.url("submit", number=number)
+            # The phone's queue (static/js/table.js): the batch URL, and the names of the
+            # deals it may move on to while offline.
+            adapter = adapter_for(event)
+            context["batch_url"] = access.url("batch")
+            context["deal_names"] = json.dumps(
+                {
+                    n: str(adapter.deal_name(n))
+                    for n in range(number, max(number, event.deals_per_match) + 1)
+                },
+                ensure_ascii=False,
+            )
     context.update(form.context(context))
     return context
 
@@ -249,12 +300,18 @@ def run_check(match, number: int, entry):
 # --- link and account routes ------------------------------------------------------------------
 
 
+def _wanted_deal(request) -> int | None:
+    """`?deal=N`: report deal N again (its report still awaits confirmation)."""
+    value = request.GET.get("deal", "")
+    return int(value) if value.isdigit() and 0 < len(value) < 7 else None
+
+
 @never_cache  # a referee link is a password: no browser or proxy keeps its pages
 def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
-    return _render_table(request, access)
+    return _render_table(request, access, number=_wanted_deal(request))
 
 
 @login_required
@@ -262,7 +319,7 @@ def user_table(request, table_id: int):
     access = _user_access(request, table_id)
     if isinstance(access, HttpResponse):
         return access
-    return _render_table(request, access)
+    return _render_table(request, access, number=_wanted_deal(request))
 
 
 def _posted(request, access):
@@ -280,7 +337,9 @@ def _check(request, access: Access | HttpResponse, number: int):
         return access
     match, entry = _posted(request, access)
     checked, problems = run_check(match, number, entry)
-    return _render_table(request, access, entry=entry, checked=checked, problems=problems)
+    return _render_table(
+        request, access, entry=entry, checked=checked, problems=problems, number=number
+    )
 
 
 def _submit(request, access: Access | HttpResponse, number: int):
@@ -289,7 +348,9 @@ def _submit(request, access: Access | HttpResponse, number: int):
     match, entry = _posted(request, access)
     problems = entry.problems()
     if problems:
-        return _render_table(request, access, status=422, entry=entry, problems=problems)
+        return _render_table(
+            request, access, status=422, entry=entry, problems=problems, number=number
+        )
     try:
         deal = results.deal_for(match, number)
         report, created = results.submit_report(
@@ -297,7 +358,12 @@ def _submit(request, access: Access | HttpResponse, number: int):
         )
     except ResultError as exc:
         return _render_table(
-            request, access, status=exc.status, entry=entry, problems=exc.problems()
+            request,
+            access,
+            status=exc.status,
+            entry=entry,
+            problems=exc.problems(),
+            number=number,
         )
     deal_name = adapter_for(access.table.round.event).deal_name(number)
     if report.state == DealReport.State.FINAL:
@@ -308,6 +374,110 @@ def _submit(request, access: Access | HttpResponse, number: int):
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
+
+
+MAX_BATCH = 64  # more deals than any match has (as the API's batch)
+
+
+def _batch_deals(request) -> list[dict] | None:
+    """The phone's queued deals: `{"deals": [{"number": n, "fields": [[name, value], ...]}]}`
+    (the form's fields as the phone kept them, its idempotency key among them); None when the
+    body is not of that shape."""
+    try:
+        document = json.loads(request.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    deals = document.get("deals") if isinstance(document, dict) else None
+    if not isinstance(deals, list) or not 0 < len(deals) <= MAX_BATCH:
+        return None
+    out = []
+    for item in deals:
+        if not isinstance(item, dict):
+            return None
+        number, fields = item.get("number"), item.get("fields")
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 10**6:
+            return None
+        if not isinstance(fields, list) or len(fields) > 500:
+            return None
+        data = QueryDict(mutable=True)
+        for pair in fields:
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(part, str) and len(part) <= 100_000 for part in pair)
+            ):
+                return None
+            data.appendlist(pair[0], pair[1])
+        out.append({"number": number, "data": data})
+    return out
+
+
+def _batch(request, access: Access | HttpResponse):
+    """Several deals of the table in one request, as the phone sends what it queued while
+    offline (issue 28): each deal goes through the results service on its own, with its own
+    idempotency key, in order of deal number (all or nothing per deal, never across deals).
+    The answer lists one result per deal in the order sent: its status (201 stored, 200
+    replayed, or the refusal's), the report's state, or the refusal's words."""
+    if isinstance(access, HttpResponse):
+        return access
+    match = getattr(access.table, "match", None)
+    if match is None:
+        raise Http404
+    deals = _batch_deals(request)
+    if deals is None:
+        return JsonResponse(
+            {"error": {"code": "malformed", "message": _("这批成绩的格式不对。")}}, status=400
+        )
+    form = _form(access.table.round.event)
+    answers: list[dict] = [{} for _deal in deals]
+    for index in sorted(range(len(deals)), key=lambda k: deals[k]["number"]):
+        number = deals[index]["number"]
+        entry = form.from_post(access.table, deals[index]["data"], None)
+        problems = form.describe(entry.problems())
+        if problems:
+            first = problems[0]
+            text = first.get("text") or refusal_text(
+                first.get("code"),
+                {"detail": first.get("message", ""), **(first.get("params") or {})},
+            )
+            answers[index] = {
+                "number": number,
+                "status": 422,
+                "code": first.get("code", ""),
+                "message": text,
+            }
+            continue
+        try:
+            deal = results.deal_for(match, number)
+            report, created = results.submit_report(
+                deal, entry.summary(), entry.play_log(), access.actor, entry.idempotency_key
+            )
+        except ResultError as exc:
+            answers[index] = {
+                "number": number,
+                "status": exc.status,
+                "code": exc.code,
+                "message": result_message(exc),
+            }
+            continue
+        answers[index] = {
+            "number": number,
+            "status": 201 if created else 200,
+            "state": report.state,
+        }
+    return JsonResponse({"results": answers})
+
+
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
+@require_POST
+def link_batch(request, token: str):
+    return _batch(request, _link_access(request, token))
+
+
+@login_required
+@require_POST
+def user_batch(request, table_id: int):
+    return _batch(request, _user_access(request, table_id))
 
 
 @never_cache  # a referee link is a password: no browser or proxy keeps its pages

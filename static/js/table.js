@@ -1,6 +1,8 @@
 /* The table's phone (issue 16): what was tapped survives a reload or a lost connection, and a
  * submission made offline is kept on the phone and sent, with its idempotency key, once the
- * connection is back (the server stores it once however often it arrives).
+ * connection is back (the server stores it once however often it arrives). Offline, the form
+ * moves on to the next deal after a deal is queued; every queued deal of the table goes in one
+ * batch request (issue 28), and a deal the server refuses is said on the page that follows.
  *
  * Works on any game's form marked `data-keep` (its `data-keep` value names the deal), whose
  * submit button is `[data-submit]`. Shared by every game: no game-specific fields here. */
@@ -48,17 +50,59 @@
 
   function queue() { return load(QUEUE) || []; }
   function enqueue(item) {
-    var items = queue().filter(function (q) { return q.key !== item.key; });
+    // A deal entered again replaces what was queued for it (the same deal of the same table).
+    var items = queue().filter(function (q) {
+      return q.key !== item.key && !(item.batch && q.batch === item.batch && q.number === item.number);
+    });
     items.push(item);
     save(QUEUE, items);
   }
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
 
+  // Several deals of a table go in one request (issue 28): the phone's batch URL answers one
+  // result per deal; each deal is stored on its own, with its own idempotency key.
   var sending = false;
   function flush() {
     var items = queue();
     if (sending || !items.length || !navigator.onLine) return;
+    var first = items[0];
+    if (!first.batch) return flushOne(first);
+    var group = items.filter(function (q) { return q.batch === first.batch; });
     sending = true;
-    var item = items[0];
+    var body = JSON.stringify({deals: group.map(function (q) {
+      return {number: q.number, fields: q.fields.filter(function (p) { return p[0] !== "csrfmiddlewaretoken"; })};
+    })});
+    fetch(first.batch, {method: "POST", body: body, credentials: "same-origin",
+                        headers: {"X-CSRFToken": first.csrf, "Content-Type": "application/json"}})
+      .then(function (response) {
+        if (response.status >= 500) { sending = false; return; }  // try again later
+        return response.json().catch(function () { return {}; }).then(function (answer) {
+          sending = false;
+          var results = answer.results || [];
+          var done = {};
+          var refused = [];
+          group.forEach(function (q, k) {
+            var r = results[k] || {status: response.status, number: q.number,
+                                   message: (answer.error || {}).message || ""};
+            if (r.status >= 500) return;  // this deal again later
+            done[q.key] = true;
+            if (r.status < 300) localStorage.removeItem("gouji-entry:" + q.keep);
+            else refused.push({number: q.number, name: q.name || String(q.number), message: r.message || ""});
+          });
+          save(QUEUE, queue().filter(function (q) { return !done[q.key]; }));
+          if (refused.length) save(REFUSED, refused);
+          stateLine("sent");
+          window.location.href = window.location.pathname;
+        });
+      })
+      .catch(function () { sending = false; });
+  }
+  function flushOne(item) {  // a deal queued by an older page, without a batch URL
+    sending = true;
     var body = new FormData();
     item.fields.forEach(function (p) { body.append(p[0], p[1]); });
     body.append("action", "submit");
@@ -66,14 +110,71 @@
                      headers: {"X-CSRFToken": item.csrf, "HX-Request": "true"}})
       .then(function (response) {
         sending = false;
-        if (response.status >= 500) return;  // try again later
+        if (response.status >= 500) return;
         save(QUEUE, queue().filter(function (q) { return q.key !== item.key; }));
         localStorage.removeItem("gouji-entry:" + item.deal);
-        stateLine("sent");
-        var next = response.headers.get("HX-Redirect");
-        window.location.href = next || window.location.pathname;
+        window.location.href = window.location.pathname;
       })
       .catch(function () { sending = false; });
+  }
+
+  // Deals the server refused when the queue was sent: said once, on the page that follows.
+  var REFUSED = "gouji-table-refused";
+  function showRefused() {
+    var refused = load(REFUSED);
+    var line = document.getElementById("deal-state");
+    if (!refused || !refused.length || !line) return;
+    localStorage.removeItem(REFUSED);
+    var list = document.createElement("ul");
+    list.className = "problems queue-refused";
+    list.setAttribute("role", "alert");
+    refused.forEach(function (r) {
+      var item = document.createElement("li");
+      item.className = "problem";
+      item.dataset.deal = r.number;
+      item.textContent = r.name + " · " + r.message;
+      list.appendChild(item);
+    });
+    line.parentNode.insertBefore(list, line.nextSibling);
+  }
+
+  // The form's blank values, as the page first came (the next deal starts from them).
+  var initial = null;
+  function blank(f) {
+    var values = {};
+    (initial || []).forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
+    Array.prototype.forEach.call(f.elements, function (el) {
+      if (!el.name || el.name === "csrfmiddlewaretoken" || el.type === "submit" || el.type === "button") return;
+      var wanted = values[el.name] || [];
+      if (el.type === "checkbox" || el.type === "radio") el.checked = wanted.indexOf(el.value) >= 0;
+      else if (el.type === "file") el.value = "";
+      else el.value = wanted.length ? wanted[0] : "";
+    });
+    var key = f.querySelector("input[name='idempotency_key']");
+    if (key) key.value = newKey();
+    var verdict = f.querySelector("#verdict");
+    if (verdict) verdict.innerHTML = "";
+  }
+  // After a deal is queued, the form moves on to the next deal (the phone stays offline).
+  function nextDeal(f) {
+    var names = JSON.parse(f.dataset.names || "{}");
+    var number = parseInt(f.dataset.deal, 10);
+    var next = number + 1;
+    if (!names[next]) return;  // the match's last deal: nothing to move on to
+    var from = "/deals/" + number + "/";
+    var to = "/deals/" + next + "/";
+    var elements = [f].concat(Array.prototype.slice.call(f.querySelectorAll("[hx-post], [formaction]")));
+    elements.forEach(function (el) {
+      ["hx-post", "formaction", "action", "data-keep"].forEach(function (name) {
+        var value = el.getAttribute(name);
+        if (value) el.setAttribute(name, value.replace(from, to));
+      });
+    });
+    f.dataset.deal = String(next);
+    blank(f);
+    var title = document.getElementById(f.dataset.title);
+    if (title) title.textContent = names[next];
+    if (window.htmx) htmx.process(f);
   }
 
   document.addEventListener("change", function (e) { if (e.target.closest("form[data-keep]")) remember(); });
@@ -98,10 +199,12 @@
     var list = fields(f);
     var key = (list.find(function (p) { return p[0] === "idempotency_key"; }) || [])[1] || "";
     var csrf = (list.find(function (p) { return p[0] === "csrfmiddlewaretoken"; }) || [])[1] || "";
+    var names = JSON.parse(f.dataset.names || "{}");
     remember();
-    enqueue({url: button.getAttribute("formaction"), fields: list, key: key, csrf: csrf,
-             deal: f.dataset.keep});
+    enqueue({batch: f.dataset.batch, number: parseInt(f.dataset.deal, 10), keep: f.dataset.keep,
+             name: names[f.dataset.deal] || f.dataset.deal, fields: list, key: key, csrf: csrf});
     stateLine("queued");
+    nextDeal(f);
   }
 
   // A submission the server accepted: the phone forgets what it kept for that deal.
@@ -115,6 +218,9 @@
 
   window.addEventListener("online", flush);
   document.addEventListener("DOMContentLoaded", function () {
+    var f = form();
+    if (f) initial = fields(f);
+    showRefused();
     if (queue().length) stateLine("queued");
     restore();
     flush();

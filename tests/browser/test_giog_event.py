@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from matches.models import DealReport, RefereeLink, Registration, Round
+from matches.models import DealReport, RefereeLink, Registration, Round, Union
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,6 +71,7 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event, 
         expect(phone.locator("main")).to_contain_text("本桌所有手均已确认")
         context.close()
     assert DealReport.objects.final().filter(deal__match__round=round_).count() == 2
+    assert not Union.objects.filter(event=event).exists()  # a Giog table has no unions (issue 24)
 
     spectator = browser.new_context(locale="zh-CN").new_page()
     spectator.goto(f"{base}/events/{event.pk}/standings/")

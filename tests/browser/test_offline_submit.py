@@ -52,3 +52,66 @@ def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(
     assert (
         page.evaluate("JSON.parse(localStorage.getItem('gouji-table-queue') || '[]').length") == 0
     )
+
+
+@pytest.fixture
+def giog_table(transactional_db):
+    """A Giog table of three whose hands a second referee confirms, three hands a round."""
+    from tests.builder import EventBuilder
+
+    builder = EventBuilder("giog", players=7, deals=3, confirmation="referee").register()
+    matches = builder.draw(seed=5).matches.select_related("table")
+    match = next(m for m in matches if m.table.seats.count() == 3)
+    return match, builder.people.for_table(match.table).referee_link
+
+
+def fill_hand(page, won):
+    for seat, count in enumerate(won, start=1):
+        page.fill(f"#won_{seat}", str(count))
+
+
+def test_several_hands_queued_offline_go_in_one_batch(live_server, phone_page, giog_table):
+    """Issue 28: offline, the form moves on to the next hand after each queued one; back online,
+    every queued hand goes in one request, each stored once with its own key; a refused hand
+    is said on the page."""
+    match, link = giog_table
+    page = phone_page
+    batches = []
+    page.on(
+        "request",
+        lambda request: batches.append(request) if request.url.endswith("/deals/batch") else None,
+    )
+    page.goto(f"{live_server.url}/ref/{link.token}/")
+    expect(page.locator("#hand-title")).to_contain_text("第1手")
+
+    page.context.set_offline(True)
+    fill_hand(page, (15, 9, 6))
+    page.locator("#submit-hand").click()
+    expect(page.locator("#deal-state")).to_have_attribute("data-state", "queued")
+    # The form moved on to hand 2, blank, with a key of its own.
+    expect(page.locator("#hand-title")).to_contain_text("第2手")
+    expect(page.locator("#won_1")).to_have_value("")
+    fill_hand(page, (21, 6, 3))
+    page.locator("#submit-hand").click()
+    expect(page.locator("#hand-title")).to_contain_text("第3手")
+    fill_hand(page, (3, 3, 3))  # 9 pieces: not a whole hand (G10), refused by the server
+    page.locator("#submit-hand").click()
+    queued = "JSON.parse(localStorage.getItem('gouji-table-queue') || '[]')"
+    assert page.evaluate(f"{queued}.map(q => q.number)") == [1, 2, 3]
+    assert len(set(page.evaluate(f"{queued}.map(q => q.key)"))) == 3
+    assert DealReport.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=15_000)
+    expect(page.locator(".queue-refused")).to_contain_text("第3手")
+    assert len(batches) == 1
+    reports = DealReport.objects.filter(deal__match=match).order_by("deal__number")
+    assert [(r.deal.number, r.state) for r in reports] == [(1, "pending"), (2, "pending")]
+    # Both hands await the second referee; the form is hand 3's, to enter again.
+    expect(page.locator(".awaiting-report")).to_have_count(2)
+    expect(page.locator("#hand-title")).to_contain_text("第3手")
+    assert page.evaluate(f"{queued}.length") == 0
+    page.reload()
+    page.wait_for_timeout(6000)  # the queue is empty: nothing is sent again
+    assert len(batches) == 1 and DealReport.objects.count() == 2
+    expect(page.locator(".queue-refused")).to_have_count(0)  # said once

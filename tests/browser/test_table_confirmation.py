@@ -125,3 +125,40 @@ def test_a_report_agreed_only_by_the_reporters_union_stays_pending_and_wrong_pin
     report.refresh_from_db()
     assert report.state == "pending"
     shot(page, "pin-locked-390-zh.png")
+
+
+def test_the_next_deal_is_reported_while_the_previous_awaits_its_captains(
+    live_server, phone_page, table_setup
+):
+    """Issue 28: deal 2 is reported while deal 1 awaits its captains; deal 1's PINs make it
+    final, and the tributes deal 2 owes follow."""
+    from matches.models import Deal
+
+    page = phone_page
+    url = f"{live_server.url}/ref/{table_setup['link'].token}/"
+    report_deal(page, url)
+    # Deal 1 waits above, with its PIN forms; the form is deal 2's, its tributes not known yet.
+    expect(page.locator(".awaiting-report[data-deal='1'] form.pin-form")).to_have_count(2)
+    expect(page.locator("#deal-title")).to_contain_text("第2局")
+    expect(page.locator("main")).to_contain_text("本局开局前的进贡尚未算出")
+    shot(page, "play-on-390-zh.png")
+    report_deal(page, url)
+    expect(page.locator(".awaiting-report")).to_have_count(2)
+    expect(page.locator("#deal-title")).to_contain_text("第3局")
+    assert sorted(
+        DealReport.objects.filter(deal__match=table_setup["match"]).values_list(
+            "deal__number", "state"
+        )
+    ) == [(1, "pending"), (2, "pending")]
+
+    first = page.locator(".awaiting-report[data-deal='1']")
+    for side, value in (("A", table_setup["pin_a"]), ("B", table_setup["pin_b"])):
+        form = first.locator(f"form.pin-form[data-side='{side}']")
+        form.locator("input[name='pin']").fill(value)
+        form.get_by_role("button", name="确认无误").click()
+    expect(page.locator(".messages")).to_contain_text("成绩已生效")
+    expect(page.locator(".awaiting-report")).to_have_count(1)
+    expect(page.locator(".awaiting-report[data-deal='2']")).to_be_visible()
+    # The settlement wrote what deal 2 owes from deal 1's final result.
+    deal2 = Deal.objects.get(match=table_setup["match"], number=2)
+    assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in deal2.tributes_owed

@@ -246,6 +246,9 @@ def test_the_api_answers_a_rule_error_in_the_requests_language(db):
     en = client.post(deal2, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
     assert zh.status_code == en.status_code == 409
     assert zh.json()["error"]["code"] == en.json()["error"]["code"] == "previous_deal_open"
-    assert zh.json()["error"]["message"] == "第 1 局的成绩尚未生效：先确认第 1 局。"
-    assert en.json()["error"]["message"] == "Deal 1 is not final yet: confirm deal 1 first."
+    assert zh.json()["error"]["message"] == "第 1 局尚无成绩或有争议：先报第 1 局。"
+    assert (
+        en.json()["error"]["message"]
+        == "Deal 1 has no result yet, or is disputed: report deal 1 first."
+    )
     assert zh.json()["error"]["rule"] == "R35"

@@ -103,12 +103,19 @@ def test_sending_the_same_batch_again_replays_the_stored_deals(final_at_once):
     assert answer["status"] == 422 and answer["error"]["code"] == "idempotency_key_reused"
 
 
-def test_pending_reports_wait_for_confirmation_deal_by_deal(setup):
-    # Captains confirm (the setup's event): deal 1 is pending, so deal 2 cannot follow yet.
-    response = send(token_client(setup.referee), setup.table, [deal(1, "c1"), deal(2, "c2")])
-    first, second = response.json()["results"]
+def test_a_deal_follows_one_that_awaits_its_captains_in_the_same_batch(setup):
+    # Captains confirm (the setup's event): deal 1 is pending, and deal 2 follows it (issue 28);
+    # deal 4 has no deal 3 before it and is refused alone.
+    response = send(
+        token_client(setup.referee),
+        setup.table,
+        [deal(1, "c1"), deal(2, "c2", STRING_THREE_A), deal(4, "c4")],
+    )
+    first, second, fourth = response.json()["results"]
     assert first["status"] == 201 and first["report"]["state"] == "pending"
-    assert second["status"] == 409 and second["error"]["code"] == "previous_deal_open"
+    assert second["status"] == 201 and second["report"]["state"] == "pending"
+    assert fourth["status"] == 409 and fourth["error"]["code"] == "previous_deal_open"
+    assert stored(setup) == {1: ["pending"], 2: ["pending"]}
 
 
 @pytest.mark.tables(2)

@@ -95,6 +95,13 @@ def settle_match(match: Match) -> None:
             continue
         union = outcome.string_three_union
         streak = sequence.streak_before(strung, deal.number, union)
+        checked_with = (report.summary or {}).get("string_three_streak", streak)
+        if checked_with != streak and not deal.needs_recheck:
+            # Reported while the deal before awaited its captains (issue 28), the report was
+            # settled with the streak (R40) the final deals gave then: the organiser rechecks
+            # it (results.recheck_deal), as after a correction of an earlier deal.
+            Deal.objects.filter(pk=deal.pk).update(needs_recheck=True)
+            deal.needs_recheck = True
         outcome = dataclasses.replace(outcome, string_three_streak=streak)
         scores = union_scores(outcome, rules)
         ledger = ledger_to_json(ledger_of(report, outcome, rules))

@@ -148,8 +148,19 @@ def test_a_pending_hand_says_a_new_report_replaces_it(client, confirmed_table):
     client.post(url(link, "submit", number=1), HAND)
     assert DealReport.objects.get().state == DealReport.State.PENDING
     body = client.get(url(link, "table")).content.decode()
-    assert 'id="pending-note"' in body and "新的报告将取代这份" in body
-    assert 'id="hand-form"' in body  # inside "重新填写本手", to replace the pending report
+    # The table plays on (issue 28): the form is hand 2's, the pending hand waits above it
+    # with the note and a way back to report it again.
+    assert 'class="muted pending-note"' in body and "新的报告将取代这份" in body
+    assert 'id="hand-title">第2手' in body
+    refill = f"{url(link, 'table')}?deal=1"
+    assert f'href="{refill}"' in body
+    again = client.get(refill).content.decode()
+    assert 'id="pending-note"' in again and 'id="hand-title">第1手' in again
+    assert 'id="hand-form"' in again  # inside "重新填写本手", to replace the pending report
+    # Reported again from there: the new report replaces the pending one.
+    client.post(url(link, "submit", number=1), {**HAND, "idempotency_key": "k1b"})
+    states = sorted(DealReport.objects.values_list("state", flat=True))
+    assert states == [DealReport.State.PENDING, DealReport.State.SUPERSEDED]
 
 
 def test_a_refused_submit_at_a_disputed_hand_lists_the_problem(client, confirmed_table):
