@@ -167,10 +167,14 @@ def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, (name, union if event.is_team else ""))
     records = []
-    for table_id, places, detail in DealTally.objects.filter(match__round__in=rounds).values_list(
-        "match__table_id", "places", "detail"
-    ):
-        tally = GoujiTally.from_json(detail)
+    # The two fields of the deals' `GoujiTally` documents the standings add (`points`,
+    # `burners`), picked out by the database: this runs after every result, over every deal of
+    # a round (a festival's has 7,000), and reading the whole documents (their ledgers too)
+    # made it twice as slow.
+    for table_id, places, points, burners in DealTally.objects.filter(
+        match__round__in=rounds
+    ).values_list("match__table_id", "places", "detail__points", "detail__burners"):
+        points, burners = points or [], burners or []
         for place, (seat_number,) in enumerate(places):
             player_id = seats.get((table_id, seat_number))
             if player_id is None:
@@ -181,8 +185,8 @@ def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]
                     table=table_id,
                     place=place,
                     place_points=rules.place_points[place],
-                    opened_point=seat_number in tally.points,
-                    burns=tally.burners.count(seat_number),
+                    opened_point=seat_number in points,
+                    burns=burners.count(seat_number),
                 )
             )
     return [line.as_dict() for line in rank_players(players, records, carried)]
