@@ -54,8 +54,9 @@ def round_tables(round_, with_results: bool) -> list[dict]:
                 "seats_a": [s for s in table_seats if s.side == SIDE_A],
                 "seats_b": [s for s in table_seats if s.side != SIDE_A],
                 "deals": played,
-                "running_a": sum(t.score_a for t in played),
-                "running_b": sum(t.score_b for t in played),
+                # the sides' scores so far (a game whose sides score nothing has none)
+                "running_a": sum(t.score_a or 0 for t in played),
+                "running_b": sum(t.score_b or 0 for t in played),
                 "finished": match.is_complete,
             }
         )

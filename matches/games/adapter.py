@@ -11,8 +11,12 @@ shared services, views, API and exports call the adapter of the event's game
   from one another (`deals_follow_on`: R35 tributes, R40 streaks); a stored verdict read back
   into the game's own frozen type (`read_verdict`, a `DealVerdict`) and the tributes a deal
   owes (`tributes_owed`): shared code never reads a verdict by key;
-- settlement and standings: tallies and the match result (`settle_match`), player standings
-  rows (`standings_rows`), the result sheet of an export (`results_table`);
+- settlement and standings: a deal's tally from its final report (`tally_deal`: a `Tally`, the
+  places and side scores every game has plus the game's own typed document) and a stored one
+  read back (`read_tally`): shared code never reads a tally's document by key; the tallies
+  and the match result (`settle_match`), the deals each union's `strings_of_three` counts
+  (`strings_of_three_filters`), player standings rows (`standings_rows`), the result sheet of
+  an export (`results_table`);
 - the draw: `draw_round` (it writes the match's sides: two unions, or one player a seat),
   re-flagging tables after a hand swap, what a full table is, the game's own seat rules
   (`seat_problems`: Gou Ji's unions on alternate seats);
@@ -23,15 +27,16 @@ shared services, views, API and exports call the adapter of the event's game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Mapping, Protocol, TypeVar
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from matches.games.errors import JSONObject
 
 if TYPE_CHECKING:  # the models import the registry, which imports the adapters
     from matches.kernel.reports import Checked
-    from matches.models import Deal, Event, Match, Round
+    from matches.models import Deal, DealReport, DealTally, Event, Match, Round
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,55 @@ class DealVerdict(Protocol):
         ...
 
     def to_json(self) -> JSONObject: ...
+
+
+#: seats grouped by place, best first; the seats of a group share their place (Giog's G11)
+Places = tuple[tuple[int, ...], ...]
+
+
+def places_to_json(places: Places) -> list[list[int]]:
+    return [list(group) for group in places]
+
+
+def places_from_json(data: Any) -> Places:
+    """`DealTally.places` as stored: a list of groups of seats."""
+    return tuple(tuple(group) for group in data or ())
+
+
+class TallyDetail(Protocol):
+    """A game's own figures of one settled deal, as its engine's frozen type (`to_json` is what
+    `DealTally.detail` stores; the adapter's `read_tally_detail` reads it back)."""
+
+    def to_json(self) -> JSONObject: ...
+
+
+D_co = TypeVar("D_co", bound=TallyDetail, covariant=True)
+
+
+@dataclass(frozen=True)
+class Tally(Generic[D_co]):
+    """One settled deal as the standings read it (a `DealTally` row): what every game has, the
+    places (seats grouped best first) and the two sides' scores (None in a game whose sides
+    score nothing, Giog), and the game's own typed document (`detail`)."""
+
+    places: Places
+    detail: D_co
+    score_a: int | None = None
+    score_b: int | None = None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Every seat that played, best first."""
+        return tuple(seat for group in self.places for seat in group)
+
+    def place_of(self, seat: int) -> int | None:
+        """The seat's place, 1 first; a shared place counts its seats (1, 2, 2, 4)."""
+        ahead = 0
+        for group in self.places:
+            if seat in group:
+                return ahead + 1
+            ahead += len(group)
+        return None
 
 
 class _Numbers(dict[str, Any]):
@@ -218,9 +272,45 @@ class GameAdapter:
         return None
 
     # --- settlement and standings -----------------------------------------------------------
-    def settle_match(self, match: Match) -> None:
-        """Write every deal tally of the match and its result from the final reports."""
+    def tally_deal(
+        self, match: Match, report: DealReport, before: Tally[Any] | None
+    ) -> Tally[Any] | None:
+        """The tally of a deal from its final report (its verdict read by the game), given the
+        tally of the deal just before it (None for the first deal, or while that one has no
+        final result; a game whose deals follow on reads its streaks and ledgers from it).
+        None when the report cannot be read: the deal counts as missing."""
         raise NotImplementedError
+
+    def read_tally_detail(self, data: JSONObject) -> TallyDetail:
+        """A stored `DealTally.detail` as the game's tally type."""
+        raise NotImplementedError
+
+    def read_tally(self, row: DealTally) -> Tally[Any]:
+        """A stored `DealTally` as a `Tally` holding the game's typed document."""
+        return Tally(
+            places=places_from_json(row.places),
+            detail=self.read_tally_detail(row.detail),
+            score_a=row.score_a,
+            score_b=row.score_b,
+        )
+
+    def settle_match(self, match: Match) -> None:
+        """Write every deal tally of the match and its result from the final reports. The
+        default suits a game of two scored sides whose deals stand alone: each final deal's
+        `tally_deal`, then the match result from the side scores (a tied knockout match gets
+        its extra deals)."""
+        from matches.kernel.match_result import write_match_result
+        from matches.kernel.tallies import write_tallies
+
+        deals = list(match.deals.order_by("number"))
+        write_tallies(match, deals, lambda report, before: self.tally_deal(match, report, before))
+        write_match_result(match, deals)
+
+    def strings_of_three_filters(self) -> tuple[Q, Q] | None:
+        """Which `DealTally` rows of a match count for side A's and side B's
+        `strings_of_three` (the union tie-break; Gou Ji's 串三户), as filters the union
+        standings count in the database; None for a game without."""
+        return None
 
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""

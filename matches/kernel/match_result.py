@@ -3,6 +3,8 @@ regular deal rows, and (for two-union games) the match result with a knockout's 
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from django.utils import timezone
 
 from matches.models import Deal, DealReport, DealTally, Match, Stage
@@ -35,17 +37,21 @@ def deals_that_count(match: Match, deals: list[Deal]) -> list[Deal]:
     return [d for d in deals if not d.is_extra and d.number <= last]
 
 
-def write_match_result(match: Match, deals: list[Deal]) -> None:
-    """A two-union match's totals and match points from its deals' tallies; a tied knockout
-    match gets its extra deals."""
+def write_match_result(
+    match: Match, deals: list[Deal], owed_after: Mapping[int, Any] | None = None
+) -> None:
+    """A two-union match's totals and match points from its deals' tallies (their side
+    scores); a tied knockout match gets its extra deals. `owed_after`: deal id -> what the deal
+    after it owes from it (`Deal.tributes_owed`), for a game whose deals follow on: the first
+    extra deal owes it from the last deal played."""
     event, stage = match.round.event, match.round.stage
     tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
     regular = deals_that_count(match, deals)
     extras = sorted((d for d in deals if d.is_extra), key=lambda d: d.number)
     result = None
     if all(d.pk in tallies for d in regular):
-        total_a = sum(tallies[d.pk].score_a for d in regular)
-        total_b = sum(tallies[d.pk].score_b for d in regular)
+        total_a = sum(tallies[d.pk].score_a or 0 for d in regular)
+        total_b = sum(tallies[d.pk].score_b or 0 for d in regular)
         knockout = stage.format == Stage.Format.SINGLE_ELIMINATION
         used = 0
         if knockout and total_a == total_b:
@@ -55,12 +61,12 @@ def write_match_result(match: Match, deals: list[Deal]) -> None:
             while total_a == total_b:
                 chunk = extras[used : used + block]
                 if len(chunk) < block:
-                    _create_extra_deals(match, deals, block - len(chunk))
+                    _create_extra_deals(match, deals, block - len(chunk), owed_after or {})
                     break
                 if not all(d.pk in tallies for d in chunk):
                     break
-                total_a += sum(tallies[d.pk].score_a for d in chunk)
-                total_b += sum(tallies[d.pk].score_b for d in chunk)
+                total_a += sum(tallies[d.pk].score_a or 0 for d in chunk)
+                total_b += sum(tallies[d.pk].score_b or 0 for d in chunk)
                 used += block
             else:
                 result = (total_a, total_b)
@@ -98,13 +104,12 @@ def store_match_result(match: Match, values: dict, *, complete: bool) -> None:
             setattr(match, k, v)
 
 
-def _create_extra_deals(match: Match, deals: list[Deal], count: int) -> None:
+def _create_extra_deals(
+    match: Match, deals: list[Deal], count: int, owed_after: Mapping[int, Any]
+) -> None:
     last = max((d.number for d in deals), default=0)
-    ledger = None
     last_deal = max(deals, key=lambda d: d.number) if deals else None
-    if last_deal is not None:
-        tally = DealTally.objects.filter(deal=last_deal).first()
-        ledger = tally.tributes if tally else None
+    ledger = owed_after.get(last_deal.pk) if last_deal is not None else None
     for k in range(1, count + 1):
         Deal.objects.get_or_create(
             match=match,

@@ -12,20 +12,26 @@ from django.utils.translation import gettext_lazy as _
 
 
 class DealTally(models.Model):
-    """One deal's settled result as the standings read it (from its final DealReport)."""
+    """One deal's settled result as the standings read it (from its final DealReport): what
+    every game has (the places; the two sides' scores in a game of two scored sides) and one
+    document of the game's own (`detail`: Gou Ji's points opened, burns, strings of three and
+    ledger, Giog's pieces won and beheadings). Shared code reads `detail` only through the
+    game's adapter (`read_tally`), which turns the row into a `Tally` with the game's typed
+    document; the adapter's `tally_deal` makes one (`matches/kernel/tallies.py` writes it)."""
 
     deal = models.OneToOneField("matches.Deal", on_delete=models.CASCADE, related_name="tally")
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="tallies")
     # The final report this tally was computed from: a newer final report makes it stale.
     report_id = models.BigIntegerField()
-    score_a = models.IntegerField()
-    score_b = models.IntegerField()
-    finish = models.JSONField(default=list)  # seats, 1st first
-    points = models.JSONField(default=list)  # seats that opened a point
-    burners = models.JSONField(default=list)  # seats of successful burns and counter-burns
-    strung = models.CharField(max_length=1, blank=True)  # "A"/"B": that union strung three
-    streak = models.PositiveSmallIntegerField(default=0)  # R40 streak before this deal
-    tributes = models.JSONField(default=list)  # the ledger this deal leaves for the next
+    # Seats grouped by place, best first: [[1], [3], [5], [2], [4], [6]]; a group shares its
+    # place (Giog's [[2], [1, 3], [4]]).
+    places = models.JSONField(default=list)
+    # Side A's and side B's deal scores (Gou Ji's union scores); None in a game whose sides
+    # score nothing in a deal (Giog: one player a side).
+    score_a = models.IntegerField(null=True, blank=True)
+    score_b = models.IntegerField(null=True, blank=True)
+    # The game's own figures of the deal: its engine's tally type as JSON (`to_json`).
+    detail = models.JSONField(default=dict)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

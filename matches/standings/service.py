@@ -156,15 +156,19 @@ def union_rows(event: Event, rounds: list[Round], with_reasons: bool = False) ->
             "forfeit",
         )
     )
-    # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies.
+    # Counted by the database, one row per match: a festival's round 9 has 60,000 tallies. The
+    # deals a side won by its score, and those its game counts as its strings of three.
+    strings_of_three = adapter_for(event).strings_of_three_filters()
+    never = Q(pk__isnull=True)  # no deal
+    string_a, string_b = strings_of_three if strings_of_three is not None else (never, never)
     strings, wins = {}, {}
     for match_id, strings_a, strings_b, wins_a, wins_b in (
         DealTally.objects.filter(match__round__in=rounds, match__completed_at__isnull=False)
         .order_by()
         .values("match_id")
         .annotate(
-            strings_a=Count("id", filter=Q(strung="A")),
-            strings_b=Count("id", filter=Q(strung="B")),
+            strings_a=Count("id", filter=string_a),
+            strings_b=Count("id", filter=string_b),
             wins_a=Count("id", filter=Q(score_a__gt=F("score_b"))),
             wins_b=Count("id", filter=Q(score_b__gt=F("score_a"))),
         )

@@ -14,8 +14,17 @@ from django.test import Client
 from matches.draw import service as draw
 from matches.events import registration
 from matches.games import engines, registry
-from matches.models import DealReport, Event, RefereeLink, Stage, StandingsSnapshot
+from matches.models import (
+    DealReport,
+    DealTally,
+    Event,
+    Match,
+    RefereeLink,
+    Stage,
+    StandingsSnapshot,
+)
 from players.models import Player
+from tests.games.highcard.engine import HighCardTally
 
 HIGHCARD = "tests.games.highcard"
 
@@ -113,6 +122,12 @@ def test_a_game_known_only_to_the_tests_runs_a_whole_event(
             assert report.state == DealReport.State.FINAL
 
     draw.close_round(round_)  # every match settled: the shared rule of a complete round
+    # The interface's own settlement wrote each card's tally: places and the sides' scores in
+    # the shared columns, the game's typed document in `detail`, read back by its adapter.
+    tally = DealTally.objects.get(deal__match__table=tables[1], deal__number=1)
+    assert (tally.places, tally.score_a, tally.score_b) == ([[2], [1]], -1, 1)
+    assert event.adapter.read_tally(tally).detail == HighCardTally(winner=2)
+    assert Match.objects.get(table=tables[1]).score_b == 2
     rows = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event").rows
     assert [(row["name"], row["wins"], row["deals"]) for row in rows] == [
         ("P1", 2, 2),

@@ -57,7 +57,7 @@ def test_the_tribute_ledger_follows_when_the_previous_deal_becomes_final(setup):
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
     owed = Deal.objects.get(match=setup.match, number=2).tributes_owed
     assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in owed  # R38, from deal 1
-    assert owed == setup.match.deals.get(number=1).tally.tributes
+    assert owed == setup.match.deals.get(number=1).tally.detail["tributes"]
     # Deal 2 becomes final in its turn; deal 3 owes its tributes.
     both_captains(setup, second)
     standings.settle_match(setup.match.pk)
@@ -78,7 +78,7 @@ def test_a_streak_settled_before_the_previous_deal_was_final_is_rechecked(setup)
     standings.settle_match(setup.match.pk)
     deal3 = Deal.objects.get(match=setup.match, number=3)
     assert deal3.needs_recheck
-    assert deal3.tally.streak == 2  # the standings count it already
+    assert deal3.tally.detail["streak"] == 2  # the standings count it already
     correction = results.recheck_deal(deal3, Actor(user=setup.organiser))
     assert correction is not None and correction.summary["string_three_streak"] == 2
     assert correction.replaces_id == third.pk

@@ -2,8 +2,27 @@
 
 from __future__ import annotations
 
+from matches.games.gouji.engine.verdict import ledger_to_json
 from matches.models import Deal, DealTally, Match, Stage
 from matches.standings import service as standings
+
+
+def tally(match, number):
+    """Deal `number`'s tally as the game reads it (its adapter: places, scores, `GoujiTally`)."""
+    row = DealTally.objects.get(deal__match=match, deal__number=number)
+    return match.round.event.adapter.read_tally(row)
+
+
+def tallies(match):
+    return {
+        row.deal.number: match.round.event.adapter.read_tally(row)
+        for row in DealTally.objects.filter(match=match).select_related("deal")
+    }
+
+
+def ledger(tally):
+    return ledger_to_json(tally.detail.tributes)
+
 
 STRING_A = [1, 3, 5, 2, 4, 6]  # union A (seats 1-3-5) takes 1st, 2nd, 3rd: ±12
 B_BY_TWO = [2, 1, 4, 3, 6, 5]  # A: +1 +0 -2 = -1, B: +2 +0 -1 = +1 → A -2, B +2
@@ -16,15 +35,17 @@ def test_string_three_scores_twelve_and_the_losers_pay_their_head_rivals(build):
     match = b.match(round_, 1)
     b.final(match, 1, STRING_A, points=[1, 3, 5])
     standings.settle_match(match.pk)
-    tally = DealTally.objects.get(deal__match=match, deal__number=1)
-    assert (tally.score_a, tally.score_b, tally.strung) == (12, -12, "A")
+    first = tally(match, 1)
+    assert (first.score_a, first.score_b, first.detail.strung) == (12, -12, "A")
+    assert first.places == tuple((seat,) for seat in STRING_A)
+    assert first.detail.points == (1, 3, 5) and first.detail.streak == 0
     # R39: each loser owes their head rival one card, lowest place first: 6→3, 4→1, 2→5.
     expected = [
         {"from": 6, "to": 3, "kind": "string_three", "cards": 1},
         {"from": 4, "to": 1, "kind": "string_three", "cards": 1},
         {"from": 2, "to": 5, "kind": "string_three", "cards": 1},
     ]
-    assert tally.tributes == expected
+    assert ledger(first) == expected
     deals = {d.number: d for d in match.deals.all()}
     assert deals[1].tributes_owed == []  # a fresh table owes nothing
     assert deals[2].tributes_owed == expected  # the referee sees it before deal 2 starts
@@ -35,11 +56,11 @@ def test_point_and_place_tributes_in_paying_order(build):
     match = b.match(b.round([(0, 1)]), 1)
     b.final(match, 1, B_BY_TWO, points=[2, 1])
     standings.settle_match(match.pk)
-    tally = DealTally.objects.get(deal__match=match, deal__number=1)
-    assert (tally.score_a, tally.score_b) == (-2, 2)
+    first = tally(match, 1)
+    assert (first.score_a, first.score_b, first.detail.strung) == (-2, 2, None)
     # R35: seats 3, 4, 5, 6 opened no point and owe their head rivals one card each;
     # R38: 6th (seat 5) owes 1st (seat 2) two, 5th (seat 6) owes 2nd (seat 1) one; R42 order.
-    assert tally.tributes == [
+    assert ledger(first) == [
         {"from": 3, "to": 6, "kind": "point", "cards": 1},
         {"from": 4, "to": 1, "kind": "point", "cards": 1},
         {"from": 5, "to": 2, "kind": "point", "cards": 1},
@@ -80,11 +101,9 @@ def test_amnesty_after_three_strings_in_a_row(build):
     for number in (1, 2, 3):
         b.final(match, number, STRING_A, points=[1, 3, 5])
     standings.settle_match(match.pk)
-    tallies = {
-        t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")
-    }
-    assert [tallies[k].streak for k in (1, 2, 3)] == [0, 1, 2]
-    assert tallies[2].tributes and tallies[3].tributes == []  # R40: the fourth deal is free
+    read = tallies(match)
+    assert [read[k].detail.streak for k in (1, 2, 3)] == [0, 1, 2]
+    assert read[2].detail.tributes and read[3].detail.tributes == ()  # R40: deal 4 is free
     assert match.deals.get(number=4).tributes_owed == []
 
 
@@ -97,11 +116,9 @@ def test_a_correction_of_deal_one_carries_into_the_later_deals(build):
     assert match.deals.get(number=4).tributes_owed == []
     b.final(match, 1, B_BY_TWO, points=[2, 1])  # corrected: deal 1 was not a string
     standings.settle_match(match.pk)
-    tallies = {
-        t.deal.number: t for t in DealTally.objects.filter(match=match).select_related("deal")
-    }
-    assert [tallies[k].streak for k in (1, 2, 3)] == [0, 0, 1]
-    assert match.deals.get(number=2).tributes_owed == tallies[1].tributes
+    read = tallies(match)
+    assert [read[k].detail.streak for k in (1, 2, 3)] == [0, 0, 1]
+    assert match.deals.get(number=2).tributes_owed == ledger(read[1])
     # Deal 3 strung three after only one string before it: no amnesty, the losers pay.
     assert len(match.deals.get(number=4).tributes_owed) == 3
 
@@ -115,7 +132,7 @@ def test_a_tied_knockout_match_gets_extra_deals_until_decided(build):
     match.refresh_from_db()
     extra = match.deals.get(number=3)
     assert extra.is_extra and match.points_a is None
-    assert extra.tributes_owed == DealTally.objects.get(deal__match=match, deal__number=2).tributes
+    assert extra.tributes_owed == ledger(tally(match, 2)) != []
     b.final(match, 3, B_BY_TWO, points=[2])
     standings.settle_match(match.pk)
     match.refresh_from_db()

@@ -45,10 +45,8 @@ def derived_state(event):
                 t.report_id,
                 t.score_a,
                 t.score_b,
-                tuple(t.finish),
-                t.strung,
-                t.streak,
-                repr(t.tributes),
+                repr(t.places),
+                repr(sorted(t.detail.items())),
             )
             for t in DealTally.objects.filter(match__round__event=event)
         ),

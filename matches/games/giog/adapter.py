@@ -12,16 +12,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
-from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable
+from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable, Tally
 from matches.games.errors import JSONObject
 from matches.games.giog import demo, draw, public, results, standings, viewer
 from matches.games.giog import messages as game_messages
 from matches.games.giog.engine.game import GiogGame
-from matches.games.giog.engine.verdict import GiogDealVerdict
+from matches.games.giog.engine.verdict import GiogDealVerdict, GiogTally
 from matches.games.giog.referee import ResultForm
 from matches.games.giog.settings import GiogSettings
 from matches.kernel.reports import Checked
-from matches.models import Event, Match, Round
+from matches.models import DealReport, DealTally, Event, Match, Round
 
 
 class GiogAdapter(GameAdapter):
@@ -73,6 +73,17 @@ class GiogAdapter(GameAdapter):
 
     def read_verdict(self, data: JSONObject) -> GiogDealVerdict:
         return GiogDealVerdict.from_json(data)
+
+    def tally_deal(
+        self, match: Match, report: DealReport, before: Tally[Any] | None
+    ) -> Tally[GiogTally] | None:
+        return standings.tally_hand(report)  # each hand stands alone
+
+    def read_tally_detail(self, data: JSONObject) -> GiogTally:
+        return GiogTally.from_json(data)
+
+    def read_tally(self, row: DealTally) -> Tally[GiogTally]:
+        return standings.read_tally(row)
 
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)

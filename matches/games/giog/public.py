@@ -9,26 +9,30 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from matches.games.adapter import places_to_json
 from matches.games.giog.engine.outcome import points_for_places
-from matches.games.giog.standings import format_points, numbered, points_table
+from matches.games.giog.standings import format_points, numbered, points_table, read_tally
 from matches.models import TableSeat
 
 
-def hand_row(tally, seats: dict, place_points: list) -> list[dict]:
-    """One tallied hand as places: [{place, seat, player, won, points, beheaded}]."""
-    seated = sum(len(group) for group in tally.finish)
-    points = points_for_places(tally.finish, points_table(place_points, seated))
+def hand_row(row, seats: dict, place_points: list) -> list[dict]:
+    """One tallied hand (a `DealTally`) as places: [{place, seat, player, won, points,
+    beheaded}]."""
+    tally = read_tally(row)
+    won = tally.detail.won_by_seat
+    seated = len(tally.seats)
+    points = points_for_places(tally.places, points_table(place_points, seated))
     rows = []
-    for place, group in numbered(tally.finish):
+    for place, group in numbered(tally.places):
         for seat in group:
             rows.append(
                 {
                     "place": place,
                     "seat": seat,
                     "player": seats.get(seat),
-                    "won": tally.points[seat - 1] if seat - 1 < len(tally.points) else None,
+                    "won": won.get(seat),
                     "points": format_points(points[seat]),
-                    "beheaded": seat in tally.burners,
+                    "beheaded": seat in tally.detail.beheaded,
                 }
             )
     return rows
@@ -65,20 +69,21 @@ def player(event, player, seats: list) -> tuple[str, dict]:
         seat, visible = played.seat, played.visible
         hands = []
         if visible:
-            for tally in played.tallies:
-                seated = sum(len(group) for group in tally.finish)
+            for row in played.tallies:
+                tally = read_tally(row)
                 points = points_for_places(
-                    tally.finish, points_table(list(event.game_rules.place_points), seated)
+                    tally.places,
+                    points_table(list(event.game_rules.place_points), len(tally.seats)),
                 )
-                place = next(k for k, g in numbered(tally.finish) if seat.seat in g)
-                won = tally.points[seat.seat - 1]
+                place = tally.place_of(seat.seat)
+                won = tally.detail.won_by_seat[seat.seat]
                 hands.append(
                     {
-                        "number": tally.deal.number,
+                        "number": row.deal.number,
                         "place": place,
                         "won": won,
                         "points": format_points(points[seat.seat]),
-                        "beheaded": seat.seat in tally.burners,
+                        "beheaded": seat.seat in tally.detail.beheaded,
                     }
                 )
                 total += points[seat.seat]
@@ -106,9 +111,9 @@ def table_json(row: dict, visible: bool) -> dict:
             "hands": [
                 {
                     "number": t.deal.number,
-                    "places": t.finish,
-                    "won": {str(k): n for k, n in enumerate(t.points, 1)},
-                    "beheaded": t.burners,
+                    "places": places_to_json(tally.places),
+                    "won": tally.detail.to_json()["won"],
+                    "beheaded": list(tally.detail.beheaded),
                     "points": {
                         str(p["seat"]): p["points"]
                         for p in hand_row(
@@ -116,7 +121,7 @@ def table_json(row: dict, visible: bool) -> dict:
                         )
                     },
                 }
-                for t in row["deals"]
+                for t, tally in ((t, read_tally(t)) for t in row["deals"])
             ],
         }
     return entry

@@ -1,10 +1,10 @@
 """Giog standings: hand tallies, table completion and individual standings by place points.
 
 Called by `matches.standings.service` for Giog events (the Celery tasks and the
-`deal_result_changed` signal are the same as for Gou Ji). A hand's `DealTally` row holds:
-`finish` = the places, seats grouped best first (G11, beheaded last, G12); `points` = pieces won
-per seat, seat 1 first; `burners` = the beheaded seats; `score_a`/`score_b` = 0 (no union
-sides). A table is complete (`Match.completed_at`) when every hand has its final result.
+`deal_result_changed` signal are the same as for Gou Ji). A hand's `DealTally` row holds the
+places (seats grouped best first; G11, beheaded last, G12), no sides' scores (a side is one
+player), and the hand's `GiogTally` as its `detail`: the pieces each seat won and the beheaded
+seats. A table is complete (`Match.completed_at`) when every hand has its final result.
 
 Ranking (docs/giog.md): total place points, then pieces won, then first places, then fewer
 beheadings; players equal on all four share a rank.
@@ -12,56 +12,56 @@ beheadings; players equal on all four share a rank.
 
 from __future__ import annotations
 
+import logging
 from fractions import Fraction
-from typing import Any
+from typing import Any, Sequence
 
+from matches.games.adapter import Tally, places_from_json
 from matches.games.giog.engine.outcome import points_for_places
-from matches.kernel.match_result import final_reports, store_match_result
+from matches.games.giog.engine.verdict import GiogDealVerdict, GiogTally
+from matches.kernel.match_result import store_match_result
+from matches.kernel.tallies import write_tallies
 from matches.models import DealTally, Match, Registration, TableSeat
 
+log = logging.getLogger(__name__)
 
-def hand_values(report) -> dict | None:
-    """The tally fields of a final hand report, or None when it cannot be read."""
-    verdict = report.verdict or {}
-    places = verdict.get("places")
-    won = verdict.get("won") or (report.summary or {}).get("won")
-    if not places or not isinstance(won, dict):
+
+def tally_hand(report) -> Tally[GiogTally] | None:
+    """A final hand report's tally, or None when it cannot be read."""
+    try:
+        verdict = GiogDealVerdict.from_json(report.verdict or {})
+        won = verdict.won or tuple(
+            (int(seat), n) for seat, n in ((report.summary or {}).get("won") or {}).items()
+        )
+        if not verdict.checked.places or not won:
+            return None
+        return Tally(
+            places=tuple(tuple(sorted(group)) for group in verdict.checked.places),
+            detail=GiogTally(
+                won=tuple(sorted((int(seat), int(n)) for seat, n in won)),
+                beheaded=tuple(sorted(verdict.beheaded)),
+            ),
+        )
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        log.error("deal %s: final report %s unreadable: %s", report.deal_id, report.pk, error)
         return None
-    seats = sorted(int(s) for s in won)
-    return {
-        "finish": [sorted(group) for group in places],
-        "points": [int(won[str(s)]) for s in seats],
-        "burners": sorted(verdict.get("beheaded") or []),
-        "score_a": 0,
-        "score_b": 0,
-        "strung": "",
-        "streak": 0,
-        "tributes": [],
-    }
+
+
+def read_tally(row) -> Tally[GiogTally]:
+    """A stored `DealTally` with its Giog document."""
+    return Tally(
+        places=places_from_json(row.places),
+        detail=GiogTally.from_json(row.detail),
+        score_a=row.score_a,
+        score_b=row.score_b,
+    )
 
 
 def settle_match(match: Match) -> Match:
     """Tally every final hand of a Giog table; the table is complete when every hand is."""
     event = match.round.event
     deals = list(match.deals.order_by("number"))
-    reports = final_reports(deals)
-    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
-    for deal in deals:
-        report = reports.get(deal.pk)
-        values = hand_values(report) if report is not None else None
-        tally = tallies.get(deal.pk)
-        if values is None or report is None:
-            if tally is not None:
-                tally.delete()
-                del tallies[deal.pk]
-            continue
-        values["report_id"] = report.pk
-        if tally is None:
-            tallies[deal.pk] = DealTally.objects.create(deal=deal, match=match, **values)
-        elif any(getattr(tally, k) != v for k, v in values.items()):
-            for k, v in values.items():
-                setattr(tally, k, v)
-            tally.save()
+    tallies = write_tallies(match, deals, lambda report, _before: tally_hand(report))
     regular = [d for d in deals if d.number <= event.deals_per_match]
     done = all(d.pk in tallies for d in regular)
     # Giog has no match result: the table is complete when every hand has its final result.
@@ -77,7 +77,7 @@ def points_table(place_points: list, players: int) -> list[int]:
     return table[: players - 1] + [table[-1]]
 
 
-def numbered(groups: list) -> list[tuple[int, list]]:
+def numbered(groups: Sequence[Any]) -> list[tuple[int, Any]]:
     """Places as a table shows them: a shared place counts its players, so 1, 2, 2, 4."""
     numbered_groups, ahead = [], 0
     for group in groups:
@@ -118,13 +118,14 @@ def player_rows(event, rounds) -> list[dict]:
         }
         for pid, name in players.items()
     }
-    for table_id, finish, won, beheaded in DealTally.objects.filter(
-        match__round__in=rounds
-    ).values_list("match__table_id", "finish", "points", "burners"):
-        seated = sum(len(group) for group in finish)
-        points = points_for_places(
-            finish, points_table(list(event.game_rules.place_points), seated)
-        )
+    place_points = list(event.game_rules.place_points)
+    for table_id, places, detail in DealTally.objects.filter(match__round__in=rounds).values_list(
+        "match__table_id", "places", "detail"
+    ):
+        tally = GiogTally.from_json(detail)
+        won, beheaded = tally.won_by_seat, tally.beheaded
+        seated = sum(len(group) for group in places)
+        points = points_for_places(places, points_table(place_points, seated))
         for seat, value in points.items():
             pid = seats.get((table_id, seat))
             if pid is None:
@@ -132,8 +133,8 @@ def player_rows(event, rounds) -> list[dict]:
             line = lines[pid]
             line["hands"] += 1
             line["points"] += value
-            line["pieces"] += won[seat - 1] if seat - 1 < len(won) else 0
-            line["firsts"] += int(seat in finish[0] and seat not in beheaded)
+            line["pieces"] += won.get(seat, 0)
+            line["firsts"] += int(seat in places[0] and seat not in beheaded)
             line["beheaded"] += int(seat in beheaded)
     return rank(list(lines.values()))
 

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.games import viewer as shared_viewer
-from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable
+from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable, Tally
 from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine.game import GoujiGame
-from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_from_json, ledger_to_json
+from matches.games.gouji.engine.verdict import (
+    GoujiDealVerdict,
+    GoujiTally,
+    ledger_from_json,
+    ledger_to_json,
+)
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
 from matches.kernel.reports import Checked
-from matches.models import Deal, Event, Match, Round
+from matches.models import Deal, DealReport, DealTally, Event, Match, Round
 
 
 class GoujiAdapter(GameAdapter):
@@ -78,8 +84,23 @@ class GoujiAdapter(GameAdapter):
             return None
         return ledger_to_json(ledger_from_json(deal.tributes_owed))
 
+    def tally_deal(
+        self, match: Match, report: DealReport, before: Tally[Any] | None
+    ) -> Tally[GoujiTally] | None:
+        return standings.tally_deal(report, before, standings.event_rules(match.round.event))
+
+    def read_tally_detail(self, data: JSONObject) -> GoujiTally:
+        return GoujiTally.from_json(data)
+
+    def read_tally(self, row: DealTally) -> Tally[GoujiTally]:
+        return standings.read_tally(row)
+
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
+
+    def strings_of_three_filters(self) -> tuple[Q, Q]:
+        """R40's strings of three: the union that took 1st, 2nd and 3rd (`GoujiTally.strung`)."""
+        return Q(detail__strung="A"), Q(detail__strung="B")
 
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.standings_rows(event, rounds, scope)

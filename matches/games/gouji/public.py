@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
+from matches.games.gouji.standings import read_tally
 
 
 def _seat_label(seats: dict, seat: int | None) -> str:
@@ -21,7 +22,8 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
     seats, tallies, logged, visible = read.seats, read.tallies, read.logged, read.visible
     deals = []
     for deal in match.deals.order_by("number"):
-        tally = tallies.get(deal.pk)
+        row = tallies.get(deal.pk)
+        tally = read_tally(row) if row is not None else None
         finish = []
         if tally:
             finish = [
@@ -29,9 +31,9 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
                     "place": k + 1,
                     "seat": seat,
                     "player": seats.get(seat),
-                    "opened": seat in tally.points,
+                    "opened": seat in tally.detail.points,
                 }
-                for k, seat in enumerate(tally.finish)
+                for k, seat in enumerate(tally.seats)
             ]
         owed = None
         if visible and deal.tributes_owed is not None:
@@ -74,13 +76,13 @@ def player(event, player, seats: list) -> tuple[str, dict]:
         seat, visible = played.seat, played.visible
         places, opened = [], 0
         if visible:
-            for tally in played.tallies:
-                if seat.seat in tally.finish:
-                    place = tally.finish.index(seat.seat)
-                    places.append(place + 1)
-                    totals["place_points"] += place_points[place]
+            for tally in map(read_tally, played.tallies):
+                place = tally.place_of(seat.seat)
+                if place is not None:
+                    places.append(place)
+                    totals["place_points"] += place_points[place - 1]
                     totals["deals"] += 1
-                    if seat.seat in tally.points:
+                    if seat.seat in tally.detail.points:
                         opened += 1
                         totals["points"] += 1
         rows.append({"seat": seat, "visible": visible, "places": places, "opened": opened})
@@ -118,10 +120,10 @@ def table_json(row: dict, visible: bool) -> dict:
                     "extra": t.deal.is_extra,
                     "score_a": t.score_a,
                     "score_b": t.score_b,
-                    "finish": t.finish,
-                    "points": t.points,
+                    "finish": list(tally.seats),
+                    "points": list(tally.detail.points),
                 }
-                for t in row["deals"]
+                for t, tally in ((t, read_tally(t)) for t in row["deals"])
             ],
         }
     return entry

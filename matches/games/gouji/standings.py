@@ -13,18 +13,21 @@ from typing import Sequence
 
 from django.utils.translation import gettext as _
 
+from matches.games.adapter import Tally, places_from_json
 from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
 from matches.games.gouji.engine.verdict import (
     GoujiDealVerdict,
+    GoujiTally,
     ReplayVerdict,
     Tribute,
     ledger_to_json,
 )
 from matches.games.gouji.ranking import SeatRecord, rank_players
 from matches.kernel.match_result import final_reports, write_match_result
+from matches.kernel.tallies import write_tallies
 from matches.models import (
     Deal,
     DealTally,
@@ -73,73 +76,87 @@ def ledger_of(report, outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     return tribute_ledger(outcome, rules)
 
 
+def tally_deal(
+    report, before: Tally[GoujiTally] | None, rules: RuleSet
+) -> Tally[GoujiTally] | None:
+    """A final report's tally by the event's rule set: the union scores, the R40 streak (from
+    the tally of the deal just before, `before`), the ledger it leaves; None when the report
+    cannot be read."""
+    outcome = _readable_outcome(report)
+    if outcome is None:
+        return None
+    union = outcome.string_three_union
+    streak = 0
+    if union and before is not None and before.detail.strung == union:
+        streak = before.detail.streak + 1  # R40: the deals in a row just before this one
+    outcome = dataclasses.replace(outcome, string_three_streak=streak)
+    scores = union_scores(outcome, rules)
+    return Tally(
+        places=tuple((seat,) for seat in outcome.finish),
+        score_a=scores.a,
+        score_b=scores.b,
+        detail=GoujiTally(
+            points=tuple(sorted(outcome.points)),
+            burners=tuple(
+                burner for burner, _b, result in outcome.burns if result in ("success", "counter")
+            ),
+            strung=union or None,
+            streak=streak,
+            tributes=ledger_of(report, outcome, rules),
+        ),
+    )
+
+
+def read_tally(row) -> Tally[GoujiTally]:
+    """A stored `DealTally` with its Gou Ji document."""
+    return Tally(
+        places=places_from_json(row.places),
+        detail=GoujiTally.from_json(row.detail),
+        score_a=row.score_a,
+        score_b=row.score_b,
+    )
+
+
 def settle_match(match: Match) -> None:
     """Every deal's tally, the tributes each deal owes from the one before, the match result."""
     rules = event_rules(match.round.event)
     deals = list(match.deals.order_by("number"))
-    reports = final_reports(deals)
-    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
-    strung: dict[int, str] = {}
-    previous_ledger: list | None = []  # the first deal at a fresh table owes nothing
+    tallies = write_tallies(match, deals, lambda report, before: tally_deal(report, before, rules))
+    owed_after = {
+        deal_id: ledger_to_json(tally.detail.tributes) for deal_id, tally in tallies.items()
+    }
+    previous: list | None = []  # the first deal at a fresh table owes nothing
     for deal in deals:
-        owed = previous_ledger
-        if deal.tributes_owed != owed:
-            Deal.objects.filter(pk=deal.pk).update(tributes_owed=owed)
-            deal.tributes_owed = owed
-        report = reports.get(deal.pk)
-        outcome = _readable_outcome(deal, report)
-        if outcome is None or report is None:
-            if deal.pk in tallies:
-                tallies[deal.pk].delete()
-            previous_ledger = None  # unknown until this deal is final
+        if deal.tributes_owed != previous:
+            Deal.objects.filter(pk=deal.pk).update(tributes_owed=previous)
+            deal.tributes_owed = previous
+        previous = owed_after.get(deal.pk)  # None: unknown until this deal is final
+    _flag_streaks_to_recheck(deals, tallies)
+    write_match_result(match, deals, owed_after)
+
+
+def _flag_streaks_to_recheck(deals, tallies) -> None:
+    """A deal reported while the deal before awaited its captains (issue 28) was checked with
+    the R40 streak the final deals gave then; when the settled streak differs, the organiser
+    rechecks it (results.recheck_deal), as after a correction of an earlier deal."""
+    reports = final_reports(deals)
+    for deal in deals:
+        tally, report = tallies.get(deal.pk), reports.get(deal.pk)
+        if tally is None or report is None or deal.needs_recheck:
             continue
-        union = outcome.string_three_union
-        streak = sequence.streak_before(strung, deal.number, union)
-        checked_with = (report.summary or {}).get("string_three_streak", streak)
-        if checked_with != streak and not deal.needs_recheck:
-            # Reported while the deal before awaited its captains (issue 28), the report was
-            # settled with the streak (R40) the final deals gave then: the organiser rechecks
-            # it (results.recheck_deal), as after a correction of an earlier deal.
+        checked_with = (report.summary or {}).get("string_three_streak", tally.detail.streak)
+        if checked_with != tally.detail.streak:
             Deal.objects.filter(pk=deal.pk).update(needs_recheck=True)
             deal.needs_recheck = True
-        outcome = dataclasses.replace(outcome, string_three_streak=streak)
-        scores = union_scores(outcome, rules)
-        ledger = ledger_to_json(ledger_of(report, outcome, rules))
-        strung[deal.number] = union or ""
-        values = {
-            "match": match,
-            "report_id": report.pk,
-            "score_a": scores.a,
-            "score_b": scores.b,
-            "finish": list(outcome.finish),
-            "points": sorted(outcome.points),
-            "burners": [
-                burner for burner, _b, result in outcome.burns if result in ("success", "counter")
-            ],
-            "strung": union or "",
-            "streak": streak,
-            "tributes": ledger,
-        }
-        tally = tallies.get(deal.pk)
-        if tally is None:
-            DealTally.objects.create(deal=deal, **values)
-        elif any(getattr(tally, k) != v for k, v in values.items() if k != "match"):
-            for k, v in values.items():
-                setattr(tally, k, v)
-            tally.save()
-        previous_ledger = ledger
-    write_match_result(match, deals)
 
 
-def _readable_outcome(deal, report) -> Outcome | None:
-    if report is None:
-        return None
+def _readable_outcome(report) -> Outcome | None:
     try:
         return read_outcome(report)
     except (BadDocument, RuleViolation) as error:
         # A final report the engine cannot read is a data error, not a reason to stop the
         # whole match: it counts as missing and the log says why.
-        log.error("deal %s: final report %s unreadable: %s", deal.pk, report.pk, error)
+        log.error("deal %s: final report %s unreadable: %s", report.deal_id, report.pk, error)
         return None
 
 
@@ -166,10 +183,15 @@ def player_rows(event, rounds: list, carried: Sequence[dict] = ()) -> list[dict]
         seats[(table_id, seat)] = player_id
         players.setdefault(player_id, (name, union if event.is_team else ""))
     records = []
-    for table_id, finish, points, burners in DealTally.objects.filter(
+    # The two fields of the deals' `GoujiTally` documents the standings add (`points`,
+    # `burners`), picked out by the database: this runs after every result, over every deal of
+    # a round (a festival's has 7,000), and reading the whole documents (their ledgers too)
+    # made it twice as slow.
+    for table_id, places, points, burners in DealTally.objects.filter(
         match__round__in=rounds
-    ).values_list("match__table_id", "finish", "points", "burners"):
-        for place, seat_number in enumerate(finish):
+    ).values_list("match__table_id", "places", "detail__points", "detail__burners"):
+        points, burners = points or [], burners or []
+        for place, (seat_number,) in enumerate(places):
             seated = seats.get((table_id, seat_number))
             if seated is None:
                 continue
@@ -223,18 +245,19 @@ def results_table(event, matches, tallies: dict) -> tuple[list[str], list[list]]
     for match in matches:
         table = match.table.number if match.table_id else ""
         b_name = match.union_b.name if match.union_b_id else _("轮空")
-        for t in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
+        for row in sorted(tallies.get(match.pk, []), key=lambda t: t.deal.number):
+            t = read_tally(row)
             rows.append(
                 [
                     match.round.number,
                     table,
-                    t.deal.number,
+                    row.deal.number,
                     match.union_a.name,
                     b_name,
                     t.score_a,
                     t.score_b,
-                    " ".join(map(str, t.finish)),
-                    " ".join(map(str, t.points)),
+                    " ".join(map(str, t.seats)),
+                    " ".join(map(str, t.detail.points)),
                     "",
                     "",
                 ]

@@ -76,8 +76,11 @@ def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
     assert created and report.state == DealReport.State.FINAL
     assert report.verdict["places"] == [[1], [3], [4], [2]]
     assert report.verdict["points"] == {"1": "3", "2": "0", "3": "2", "4": "1"}
-    tally = DealTally.objects.get(deal=deal)
-    assert tally.finish == [[1], [3], [4], [2]] and tally.burners == [2]
+    row = DealTally.objects.get(deal=deal)
+    assert row.places == [[1], [3], [4], [2]] and (row.score_a, row.score_b) == (None, None)
+    tally = giog.event.adapter.read_tally(row)
+    assert tally.places == ((1,), (3,), (4,), (2,)) and tally.detail.beheaded == (2,)
+    assert tally.detail.won_by_seat == {int(seat): n for seat, n in FOUR.items()}
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     seat1 = TableSeat.objects.get(table=match.table, seat=1).player_id
     top = snapshot.rows[0]
@@ -178,7 +181,7 @@ def test_confirmation_by_a_second_referee_then_correction(db, committed):
     assert not DealTally.objects.filter(deal=deal).exists()
     with committed():
         results.confirm_report(report, Actor(user=builder.organiser), True)
-    assert DealTally.objects.get(deal=deal).finish == [[1], [2, 3], [4]]
+    assert DealTally.objects.get(deal=deal).places == [[1], [2, 3], [4]]
     with committed():
         corrected = results.correct_result(
             deal,
@@ -189,7 +192,7 @@ def test_confirmation_by_a_second_referee_then_correction(db, committed):
         )
     report.refresh_from_db()
     assert report.state == DealReport.State.SUPERSEDED and corrected.replaces_id == report.pk
-    assert DealTally.objects.get(deal=deal).finish == [[4], [2, 3], [1]]
+    assert DealTally.objects.get(deal=deal).places == [[4], [2, 3], [1]]
 
 
 def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committed):

@@ -7,15 +7,15 @@ import uuid
 from dataclasses import dataclass, field
 
 from matches.draw.generator.individual import TableDraw
-from matches.games.adapter import GameAdapter
+from matches.games.adapter import GameAdapter, Tally
 from matches.kernel.draw_rows import write_player_tables
-from matches.kernel.match_result import final_reports, write_match_result
 from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
 from tests.games.highcard.engine import (
     DEAL_FORMAT,
     OUTCOME_FORMAT,
     HighCardGame,
+    HighCardTally,
     HighCardVerdict,
 )
 
@@ -102,24 +102,21 @@ class HighCardAdapter(GameAdapter):
     def read_verdict(self, data):
         return HighCardVerdict.from_json(data)
 
-    def settle_match(self, match):
-        deals = list(match.deals.order_by("number"))
-        reports = final_reports(deals)
-        DealTally.objects.filter(match=match).delete()
-        for deal in deals:
-            report = reports.get(deal.pk)
-            if report is None:
-                continue
-            winner = HighCardVerdict.from_json(report.verdict).winner
-            DealTally.objects.create(
-                deal=deal,
-                match=match,
-                report_id=report.pk,
-                finish=[winner, 3 - winner],
-                score_a=report.score_a,
-                score_b=report.score_b,
-            )
-        write_match_result(match, deals)
+    # settle_match: the interface's own (tallies, then the two sides' match result)
+    def tally_deal(self, match, report, before):
+        verdict = HighCardVerdict.from_json(report.verdict)
+        if verdict.winner is None:
+            return None
+        score_a, score_b = verdict.side_scores()
+        return Tally(
+            places=((verdict.winner,), (3 - verdict.winner,)),
+            detail=HighCardTally(verdict.winner),
+            score_a=score_a,
+            score_b=score_b,
+        )
+
+    def read_tally_detail(self, data):
+        return HighCardTally.from_json(data)
 
     def standings_rows(self, event, rounds, scope):
         seats = {
@@ -134,10 +131,9 @@ class HighCardAdapter(GameAdapter):
                 "player_id", "player__name"
             )
         }
-        for table_id, finish in DealTally.objects.filter(match__round__in=rounds).values_list(
-            "match__table_id", "finish"
-        ):
-            for place, seat in enumerate(finish):
+        for row in DealTally.objects.filter(match__round__in=rounds).select_related("match"):
+            table_id = row.match.table_id
+            for place, seat in enumerate(self.read_tally(row).seats):
                 pid, _name = seats[(table_id, seat)]
                 lines[pid]["deals"] += 1
                 lines[pid]["wins"] += place == 0
@@ -146,7 +142,7 @@ class HighCardAdapter(GameAdapter):
 
     def results_table(self, event, matches, tallies):
         return ["table", "deal", "winner"], [
-            [m.table.number, t.deal.number, t.finish[0]]
+            [m.table.number, t.deal.number, self.read_tally(t).detail.winner]
             for m in matches
             for t in tallies.get(m.pk, [])
         ]
@@ -179,5 +175,5 @@ class HighCardAdapter(GameAdapter):
             "players": [{"seat": s.seat, "name": s.player.name} for s in row["seats"]],
         }
         if visible:
-            entry["winners"] = [t.finish[0] for t in row["deals"]]
+            entry["winners"] = [self.read_tally(t).places[0][0] for t in row["deals"]]
         return entry

@@ -81,6 +81,21 @@ class HighCardVerdict:
         )
 
 
+@dataclass(frozen=True)
+class HighCardTally:
+    """One card's own figure, as the standings read it (a tally's `detail`): the winning seat
+    (the places say it too; this is the game's document, kept small)."""
+
+    winner: int
+
+    def to_json(self) -> JSONObject:
+        return {"winner": self.winner}
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> HighCardTally:
+        return cls(winner=data["winner"])
+
+
 class HighCardGame:
     name = "highcard"
 

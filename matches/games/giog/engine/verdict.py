@@ -163,24 +163,23 @@ class GiogDealVerdict:
 
 @dataclass(frozen=True)
 class GiogTally:
-    """One hand as the standings read it (stored per hand by the site): the places, best
-    first, the pieces each seat won and the beheaded seats."""
+    """One hand's own figures, as the standings read them: the site stores this as the deal
+    tally's `detail`, next to the places every game's tally has (G11, G12). The pieces each
+    seat won, (seat, pieces) in seat order, and the beheaded seats."""
 
-    places: Places
     won: tuple[tuple[int, int], ...] = ()
     beheaded: tuple[int, ...] = ()
 
+    @property
+    def won_by_seat(self) -> dict[int, int]:
+        return dict(self.won)
+
     def to_json(self) -> JSONObject:
-        return {
-            "places": places_to_json(self.places),
-            "won": _by_seat_json(self.won),
-            "beheaded": list(self.beheaded),
-        }
+        return {"won": _by_seat_json(self.won), "beheaded": list(self.beheaded)}
 
     @classmethod
     def from_json(cls, data: JSONObject) -> GiogTally:
         return cls(
-            places=places_from_json(data["places"]),
             won=tuple((int(seat), n) for seat, n in (data.get("won") or {}).items()),
             beheaded=tuple(data.get("beheaded") or ()),
         )

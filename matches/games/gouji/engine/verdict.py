@@ -251,11 +251,13 @@ class GoujiDealVerdict:
 
 @dataclass(frozen=True)
 class GoujiTally:
-    """One settled Gou Ji deal as the standings read it (stored per deal by the site): the
-    finishing order, the seats that opened a point and that burned, whether a union strung
-    three and the streak it was part of (R40), and the ledger the deal leaves."""
+    """One settled Gou Ji deal's own figures, as the standings read them: the site stores this
+    as the deal tally's `detail`, next to what every game's tally has (the places, the two
+    unions' scores). The seats that opened a point, the seats of successful burns and
+    counter-burns (a seat twice for two), the union that strung three ("A"/"B", None when
+    nobody did) and the streak of strings before this deal (R40), and the ledger the deal leaves
+    for the next one (R35-R43)."""
 
-    finish: tuple[int, ...]
     points: tuple[int, ...] = ()
     burners: tuple[int, ...] = ()
     strung: str | None = None
@@ -264,7 +266,6 @@ class GoujiTally:
 
     def to_json(self) -> JSONObject:
         return {
-            "finish": list(self.finish),
             "points": list(self.points),
             "burners": list(self.burners),
             "strung": self.strung,
@@ -275,10 +276,9 @@ class GoujiTally:
     @classmethod
     def from_json(cls, data: JSONObject) -> GoujiTally:
         return cls(
-            finish=tuple(data["finish"]),
             points=tuple(data.get("points") or ()),
             burners=tuple(data.get("burners") or ()),
-            strung=data.get("strung"),
-            streak=data.get("streak", 0),
+            strung=data.get("strung") or None,
+            streak=data.get("streak") or 0,
             tributes=ledger_from_json(data.get("tributes")),
         )

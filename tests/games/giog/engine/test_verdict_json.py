@@ -73,5 +73,6 @@ def test_a_summary_verdict_round_trips_through_its_json(doc, beheaded):
         points=tuple((seat, str(n)) for seat, n in replayed.won),
     )
     assert GiogDealVerdict.from_json(stored.to_json()) == stored
-    tally = GiogTally(places=verdict.places, won=replayed.won, beheaded=stored.beheaded)
+    tally = GiogTally(won=replayed.won, beheaded=stored.beheaded)
     assert GiogTally.from_json(tally.to_json()) == tally
+    assert tally.won_by_seat == {seat: n for seat, n in replayed.won}

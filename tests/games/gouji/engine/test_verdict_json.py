@@ -81,13 +81,14 @@ def test_a_settle_verdict_round_trips_through_its_json(doc, streak, broken):
 def test_a_tally_round_trips_through_its_json(doc):
     verdict = replay_verdict(doc)
     tally = GoujiTally(
-        finish=verdict.finish,
         points=verdict.points,
         burners=tuple(b.burner for b in verdict.burns if b.outcome in ("success", "counter")),
         strung="A" if verdict.finish[:3] == (1, 3, 5) else None,
+        streak=1 if verdict.finish[:3] == (1, 3, 5) else 0,
         tributes=verdict.tributes,
     )
     assert GoujiTally.from_json(tally.to_json()) == tally
+    assert list(tally.to_json()) == ["points", "burners", "strung", "streak", "tributes"]
 
 
 def test_string_three_by_b_prints_b_first_and_still_equals_a_sorted_copy():
