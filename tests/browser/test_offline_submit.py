@@ -120,9 +120,7 @@ def test_several_hands_queued_offline_go_in_one_batch(live_server, phone_page, g
 def tap_deal(page, finish, point=None):
     for place, seat in enumerate(finish, start=1):
         page.locator(f"button.tap[data-seat='{seat}']").click()
-        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_have_text(
-            f"第{place}名"
-        )
+        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_have_text(f"第{place}名")
     if point:
         page.locator(f"input[name='point_{point}']").check()
 
