@@ -172,6 +172,8 @@
     });
     f.dataset.deal = String(next);
     blank(f);
+    // A game's own script redraws what it keeps client-side (Gou Ji's taps) from the blank fields.
+    f.dispatchEvent(new CustomEvent("deal:blank", {bubbles: true}));
     var title = document.getElementById(f.dataset.title);
     if (title) title.textContent = names[next];
     if (window.htmx) htmx.process(f);

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from matches.models import DealReport
 
-from .test_table_confirmation import table_setup  # noqa: F401 (fixture)
+from .test_table_confirmation import shot, table_setup  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,3 +115,93 @@ def test_several_hands_queued_offline_go_in_one_batch(live_server, phone_page, g
     page.wait_for_timeout(6000)  # the queue is empty: nothing is sent again
     assert len(batches) == 1 and DealReport.objects.count() == 2
     expect(page.locator(".queue-refused")).to_have_count(0)  # said once
+
+
+def tap_deal(page, finish, point=None):
+    for place, seat in enumerate(finish, start=1):
+        page.locator(f"button.tap[data-seat='{seat}']").click()
+        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_have_text(f"第{place}名")
+    if point:
+        page.locator(f"input[name='point_{point}']").check()
+
+
+def test_gouji_deals_tapped_offline_go_in_one_batch(live_server, phone_page, table_setup):  # noqa: F811
+    """Issue 28, Gou Ji: the seat taps are drawn on the phone, so offline the referee queues
+    deal 1, gets deal 2's form blank (no taps, the right number, a key of its own), taps it in,
+    and deal 3's; back online the three deals go in one request, each stored once; a refused
+    deal is said on the page and is the form to enter again."""
+    page = phone_page
+    match = table_setup["match"]
+    batches = []
+    page.on(
+        "request",
+        lambda request: batches.append(request) if request.url.endswith("/deals/batch") else None,
+    )
+    page.goto(f"{live_server.url}/ref/{table_setup['link'].token}/")
+    expect(page.locator("#deal-title")).to_contain_text("第1局")
+    page.context.set_offline(True)
+
+    tap_deal(page, (1, 2, 3, 4, 5, 6), point=3)
+    expect(page.locator("#finish-order")).to_contain_text("1. 1号")
+    # Undo and re-tap, all on the phone.
+    page.locator("button[name='tap'][value='undo']").click()
+    expect(page.locator("button.tap[data-seat='6'] .place")).to_have_count(0)
+    expect(page.locator("input[name='finish']")).to_have_value("1,2,3,4,5")
+    page.locator("button.tap[data-seat='6']").click()
+    expect(page.locator("input[name='finish']")).to_have_value("1,2,3,4,5,6")
+    first_key = page.locator("input[name='idempotency_key']").input_value()
+    page.locator("#submit-deal").click()
+    expect(page.locator("#deal-state")).to_have_attribute("data-state", "queued")
+
+    # Deal 2: blank taps, the order line says nothing is chosen, a key of its own.
+    expect(page.locator("#deal-title")).to_contain_text("第2局")
+    expect(page.locator("button.tap.tapped")).to_have_count(0)
+    expect(page.locator("button.tap .place")).to_have_count(0)
+    expect(page.locator("#finish-order")).to_have_text("尚未点选")
+    expect(page.locator("input[name='finish']")).to_have_value("")
+    expect(page.locator("input[name='point_3']")).not_to_be_checked()
+    expect(page.locator("#tributes-owed")).to_contain_text("尚未算出")
+    assert page.locator("input[name='idempotency_key']").input_value() != first_key
+    tap_deal(page, (2, 1, 4, 3, 6, 5))
+    expect(page.locator("#finish-order")).to_contain_text("1. 2号")
+    page.locator("#submit-deal").click()
+
+    # Deal 3: a burn with no burned seat, added offline: the server refuses it (R21).
+    expect(page.locator("#deal-title")).to_contain_text("第3局")
+    expect(page.locator("button.tap.tapped")).to_have_count(0)
+    tap_deal(page, (3, 4, 5, 6, 1, 2))
+    page.locator("button[name='add'][value='burn']").click()
+    expect(page.locator("[data-row='burn']")).to_have_count(2)
+    page.locator("select[name='burn_1_burner']").select_option("1")
+    page.locator("#submit-deal").click()
+    expect(page.locator("#deal-title")).to_contain_text("第4局")
+    expect(page.locator("[data-row='burn']")).to_have_count(1)  # the added row went
+    expect(page.locator("button.tap.tapped")).to_have_count(0)
+    shot(page, "offline-gouji-deal4-390-zh.png")
+
+    queued = "JSON.parse(localStorage.getItem('gouji-table-queue') || '[]')"
+    assert page.evaluate(f"{queued}.map(q => q.number)") == [1, 2, 3]
+    assert len(set(page.evaluate(f"{queued}.map(q => q.key)"))) == 3
+    assert DealReport.objects.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=15_000)
+    assert len(batches) == 1
+    reports = DealReport.objects.filter(deal__match=match).order_by("deal__number")
+    assert [(r.deal.number, r.state, r.summary["finish"]) for r in reports] == [
+        (1, "pending", [1, 2, 3, 4, 5, 6]),
+        (2, "pending", [2, 1, 4, 3, 6, 5]),
+    ]
+    assert reports[0].summary["points"] == [3]
+    # Both deals await the captains on the page; the form is deal 3's, with what was tapped
+    # (kept on the phone), to mend and send again.
+    expect(page.locator(".awaiting-report")).to_have_count(2)
+    expect(page.locator(".awaiting-report[data-deal='2']")).to_contain_text("2号")
+    expect(page.locator("#deal-title")).to_contain_text("第3局")
+    expect(page.locator("input[name='finish']")).to_have_value("3,4,5,6,1,2")
+    expect(page.locator("button.tap[data-seat='3'] .place")).to_have_text("第1名")
+    expect(page.locator("select[name='burn_1_burner']")).to_have_value("1")
+    assert page.evaluate(f"{queued}.length") == 0
+    page.reload()
+    page.wait_for_timeout(6000)  # the queue is empty: nothing is sent again
+    assert len(batches) == 1 and DealReport.objects.count() == 2
