@@ -343,3 +343,37 @@ def _pairings_by_name_pdf(round_: Round) -> bytes:
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()
+
+
+def poster_pdf(event, event_url: str, find_url: str) -> bytes:
+    """A poster for the hall's walls (A4 portrait): the event's name, a large QR code of its
+    public pages (pairings, results, standings) and a smaller one of find-my-table, each with
+    its address written out for those who type it."""
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, f"{event.name} · " + _("海报"))
+    top = HEIGHT - MARGIN
+    pdf.setFont(FONT, 30)
+    pdf.drawCentredString(WIDTH / 2, top - 18 * mm, event.name)
+    details = " · ".join(str(x) for x in (event.venue, event.start_date) if x)
+    if details:
+        pdf.setFont(FONT, 14)
+        pdf.drawCentredString(WIDTH / 2, top - 28 * mm, details)
+    pdf.setFont(FONT, 20)
+    pdf.drawCentredString(WIDTH / 2, top - 44 * mm, _("扫码查看对阵、成绩和排名"))
+    size = 120 * mm
+    _qr(pdf, event_url, (WIDTH - size) / 2, top - 50 * mm - size, size)
+    pdf.setFont(FONT, 12)
+    pdf.drawCentredString(WIDTH / 2, top - 56 * mm - size, event_url)
+    small = 50 * mm
+    y = MARGIN + 8 * mm
+    _qr(pdf, find_url, MARGIN, y, small)
+    pdf.setFont(FONT, 18)
+    pdf.drawString(MARGIN + small + 8 * mm, y + small - 14 * mm, _("找座位"))
+    pdf.setFont(FONT, 12)
+    pdf.drawString(
+        MARGIN + small + 8 * mm, y + small - 24 * mm, _("输入姓名、联邦、俱乐部或拼音首字母")
+    )
+    pdf.drawString(MARGIN + small + 8 * mm, y + small - 34 * mm, find_url)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()

@@ -2,7 +2,7 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
-from .floor import RefereeCall, RefereeTable, RefereeZone
+from .floor import RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
@@ -13,6 +13,7 @@ __all__ = [
     "RefereeCall",
     "RefereeTable",
     "RefereeZone",
+    "RoundClock",
     "CheckInRound",
     "EventStaff",
     "StaffInvitation",
