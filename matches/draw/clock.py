@@ -110,7 +110,7 @@ def extend(round_: Round, minutes, *, user=None) -> RoundClock:
     round_ = _locked(round_)
     clock = _clock(round_)
     minutes = _minutes(minutes, MAX_EXTEND)
-    if clock.paused:
+    if clock.deadline is None:  # paused
         clock.paused_left = (clock.paused_left or 0) + minutes * 60
     else:
         clock.deadline = max(clock.deadline, timezone.now()) + timedelta(minutes=minutes)

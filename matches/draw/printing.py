@@ -368,7 +368,7 @@ def poster_pdf(event, event_url: str, find_url: str) -> bytes:
     y = MARGIN + 8 * mm
     _qr(pdf, find_url, MARGIN, y, small)
     pdf.setFont(FONT, 18)
-    pdf.drawString(MARGIN + small + 8 * mm, y + small - 14 * mm, _("找座位"))
+    pdf.drawString(MARGIN + small + 8 * mm, y + small - 14 * mm, _("查找你的座位"))
     pdf.setFont(FONT, 12)
     pdf.drawString(
         MARGIN + small + 8 * mm, y + small - 24 * mm, _("输入姓名、联邦、俱乐部或拼音首字母")
