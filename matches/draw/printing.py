@@ -155,7 +155,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         y -= 6 * mm
         signatures_height = 34 * mm
         room = y - MARGIN - signatures_height
-        row_height = max(8 * mm, min(24 * mm, room / (deal_rows + 1)))
+        row_height = max(8 * mm, min(18 * mm, room / (deal_rows + 1)))
         for k in range(deal_rows + 1):
             pdf.line(MARGIN, y - k * row_height, right, y - k * row_height)
             label = (
@@ -176,6 +176,14 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         pdf.line(MARGIN, bottom, right, bottom)
         for x in x_positions + [right]:
             pdf.line(x, y, x, bottom)
+        # Few deals: the rest of the page down to the signatures is a box for notes (a dispute,
+        # a time stop, a substitute), so the whole A4 serves the table.
+        notes_top = bottom - 6 * mm
+        notes_bottom = MARGIN + signatures_height
+        if notes_top - notes_bottom > 20 * mm:
+            pdf.setFont(FONT, 10)
+            pdf.drawString(MARGIN, notes_top - 5 * mm, _("备注（争议、超时、换人）"))
+            pdf.rect(MARGIN, notes_bottom, right - MARGIN, notes_top - notes_bottom - 7 * mm)
         # Signatures
         y = min(bottom - 14 * mm, MARGIN + signatures_height - 10 * mm)
         pdf.setFont(FONT, 11)
