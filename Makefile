@@ -1,13 +1,13 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   installs, migrates, loads the demo event and serves http://127.0.0.1:8000
-#   make test   installs everything (Chromium and nginx included) and runs the whole test suite
+#   make test   installs everything (Chromium, nginx, the CJK font and poppler included) and runs the whole test suite
 # bench/festival.py also needs `wrk` (apt-get install wrk); `make test` does not install it.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint install chromium nginx serve clean
+.PHONY: demo test lint install chromium nginx fonts serve clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ nginx:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; }
 
+# Table cards embed WenQuanYi Micro Hei (matches/draw/printing.py: Apache 2.0, embedding allowed);
+# the print tests read the PDFs with poppler's pdffonts and pdftotext. Same as above for both.
+fonts:
+	@{ [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] && command -v pdffonts >/dev/null 2>&1; } || { \
+	  echo "Installing Debian's fonts-wqy-microhei and poppler-utils for the table cards"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei poppler-utils >/dev/null; }
+
 # DEBUG=True: the demo's account is demo/demo, which load_demo refuses to create otherwise.
 demo: install
 	$(PY) manage.py migrate --noinput
@@ -50,7 +58,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-test: install chromium nginx lint
+test: install chromium nginx fonts lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -1,13 +1,17 @@
 """PDFs for the tournament room: table cards with score sheets, and the pairings list for the wall.
 
-Chinese text uses reportlab's built-in CID font STSong-Light (the reader supplies the glyphs, so
-no font file ships with the app). The referee QR code is drawn square by square from the
-`qrcode` matrix: no image library needed.
+Chinese text uses WenQuanYi Micro Hei (Debian's `fonts-wqy-microhei`, Apache 2.0 or GPLv3 with
+the font embedding exception), registered as a TrueType font: reportlab embeds the subset of
+glyphs a PDF uses, so a printer without an Asian font pack prints the names, not boxes
+(`pdffonts` lists it `emb yes`; `make fonts` installs the package). Without the font file the
+cards fall back to reportlab's CID font STSong-Light, which the reader must supply. The referee
+QR code is drawn square by square from the `qrcode` matrix: no image library needed.
 """
 
 from __future__ import annotations
 
 import io
+import os
 
 import qrcode
 from django.utils.translation import gettext as _
@@ -16,13 +20,32 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from matches.models import RefereeLink, Round, TableSeat
 from matches.models.round import SIDE_A
 
-FONT = "STSong-Light"
-pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+#: Where Debian (and Ubuntu) put WenQuanYi Micro Hei; `CJK_FONT_PATH` names another TTF/TTC.
+FONT_FILES = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/wqy-microhei/wqy-microhei.ttc",
+)
+FALLBACK_FONT = "STSong-Light"
+
+
+def _register_font() -> str:
+    candidates = [os.environ.get("CJK_FONT_PATH", "")] + list(FONT_FILES)
+    for path in candidates:
+        if path and os.path.exists(path):
+            # subfontIndex 0: the proportional face of the collection (1 is the monospaced one).
+            pdfmetrics.registerFont(TTFont("WenQuanYiMicroHei", path, subfontIndex=0))
+            return "WenQuanYiMicroHei"
+    pdfmetrics.registerFont(UnicodeCIDFont(FALLBACK_FONT))
+    return FALLBACK_FONT
+
+
+FONT = _register_font()
 WIDTH, HEIGHT = A4
 MARGIN = 15 * mm
 
@@ -113,14 +136,16 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             if not per_seat:
                 pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
             pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
-        # Score sheet: one row per deal
+        # Score sheet: one row per deal, down to the signatures at the foot of the page (the
+        # rows grow to fill the A4; a running total per side for the two-union sheet).
         y -= 12 * mm
         if per_seat:
             columns = [_("手")] + [str(s.seat) for s in table_seats] + [_("斩首")]
             widths = [14] + [24] * len(table_seats) + [40]
         else:
             columns = [_("局"), "1", "2", "3", "4", "5", "6", _("开点"), "A", "B"]
-            widths = [14, 12, 12, 12, 12, 12, 12, 40, 22, 22]
+            columns += [_("A 累计"), _("B 累计")]
+            widths = [12, 10, 10, 10, 10, 10, 10, 32, 19, 19, 19, 19]
         x_positions = [MARGIN]
         for w in widths[:-1]:
             x_positions.append(x_positions[-1] + w * mm)
@@ -128,7 +153,9 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         pdf.setFont(FONT, 10)
         pdf.drawString(MARGIN, y + 2 * mm, _("各家赢子数") if per_seat else _("名次（填座位号）"))
         y -= 6 * mm
-        row_height = 8 * mm
+        signatures_height = 34 * mm
+        room = y - MARGIN - signatures_height
+        row_height = max(8 * mm, min(18 * mm, room / (deal_rows + 1)))
         for k in range(deal_rows + 1):
             pdf.line(MARGIN, y - k * row_height, right, y - k * row_height)
             label = (
@@ -141,14 +168,24 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
                 ]
                 + [""] * (len(columns) - 1)
             )
+            pdf.setFont(FONT, 10 if k == 0 else 14)
+            text_y = y - k * row_height - min(row_height, 12 * mm) / 2 - 1.5 * mm
             for x, text in zip(x_positions, label):
-                pdf.drawString(x + 1.5 * mm, y - k * row_height - 5.5 * mm, text)
+                pdf.drawString(x + 1.5 * mm, text_y, text)
         bottom = y - (deal_rows + 1) * row_height
         pdf.line(MARGIN, bottom, right, bottom)
         for x in x_positions + [right]:
             pdf.line(x, y, x, bottom)
+        # Few deals: the rest of the page down to the signatures is a box for notes (a dispute,
+        # a time stop, a substitute), so the whole A4 serves the table.
+        notes_top = bottom - 6 * mm
+        notes_bottom = MARGIN + signatures_height
+        if notes_top - notes_bottom > 20 * mm:
+            pdf.setFont(FONT, 10)
+            pdf.drawString(MARGIN, notes_top - 5 * mm, _("备注（争议、超时、换人）"))
+            pdf.rect(MARGIN, notes_bottom, right - MARGIN, notes_top - notes_bottom - 7 * mm)
         # Signatures
-        y = bottom - 14 * mm
+        y = min(bottom - 14 * mm, MARGIN + signatures_height - 10 * mm)
         pdf.setFont(FONT, 11)
         signers = (
             (_("裁判签名"),)
@@ -311,6 +348,40 @@ def _pairings_by_name_pdf(round_: Round) -> bytes:
         pdf.drawString(columns[2], y - 6 * mm, row["seats"])
         pdf.drawString(columns[3], y - 6 * mm, row["opponent"])
         y -= row_height
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def poster_pdf(event, event_url: str, find_url: str) -> bytes:
+    """A poster for the hall's walls (A4 portrait): the event's name, a large QR code of its
+    public pages (pairings, results, standings) and a smaller one of find-my-table, each with
+    its address written out for those who type it."""
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, f"{event.name} · " + _("海报"))
+    top = HEIGHT - MARGIN
+    pdf.setFont(FONT, 30)
+    pdf.drawCentredString(WIDTH / 2, top - 18 * mm, event.name)
+    details = " · ".join(str(x) for x in (event.venue, event.start_date) if x)
+    if details:
+        pdf.setFont(FONT, 14)
+        pdf.drawCentredString(WIDTH / 2, top - 28 * mm, details)
+    pdf.setFont(FONT, 20)
+    pdf.drawCentredString(WIDTH / 2, top - 44 * mm, _("扫码查看对阵、成绩和排名"))
+    size = 120 * mm
+    _qr(pdf, event_url, (WIDTH - size) / 2, top - 50 * mm - size, size)
+    pdf.setFont(FONT, 12)
+    pdf.drawCentredString(WIDTH / 2, top - 56 * mm - size, event_url)
+    small = 50 * mm
+    y = MARGIN + 8 * mm
+    _qr(pdf, find_url, MARGIN, y, small)
+    pdf.setFont(FONT, 18)
+    pdf.drawString(MARGIN + small + 8 * mm, y + small - 14 * mm, _("查找你的座位"))
+    pdf.setFont(FONT, 12)
+    pdf.drawString(
+        MARGIN + small + 8 * mm, y + small - 24 * mm, _("输入姓名、联邦、俱乐部或拼音首字母")
+    )
+    pdf.drawString(MARGIN + small + 8 * mm, y + small - 34 * mm, find_url)
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()

@@ -2,7 +2,7 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
-from .floor import RefereeCall, RefereeTable, RefereeZone
+from .floor import RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
 from .ladder import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
@@ -19,6 +19,7 @@ __all__ = [
     "RefereeCall",
     "RefereeTable",
     "RefereeZone",
+    "RoundClock",
     "CheckInRound",
     "EventStaff",
     "StaffInvitation",

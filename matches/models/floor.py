@@ -93,3 +93,38 @@ class RefereeCall(models.Model):
     @property
     def is_open(self) -> bool:
         return self.acknowledged_at is None
+
+
+class RoundClock(models.Model):
+    """The hall's clock for one round (issue 26): the organiser starts it with a duration,
+    pauses, resumes and extends it (`matches.draw.clock`). Running, it holds the `deadline`;
+    paused, the seconds that were left. Pages show the time left, counted down in the browser
+    from the seconds the server says remain (`static/js/clock.js`)."""
+
+    round = models.OneToOneField("matches.Round", on_delete=models.CASCADE, related_name="clock")
+    minutes = models.PositiveIntegerField(_("时长（分钟）"))
+    started_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField(null=True, blank=True)
+    paused_left = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("本轮计时")
+        verbose_name_plural = _("本轮计时")
+        constraints = [
+            # Running (a deadline) or paused (seconds left), never both nor neither.
+            models.CheckConstraint(
+                condition=Q(deadline__isnull=True, paused_left__isnull=False)
+                | Q(deadline__isnull=False, paused_left__isnull=True),
+                name="clock_running_or_paused",
+            ),
+        ]
+
+    @property
+    def paused(self) -> bool:
+        return self.deadline is None
+
+    def seconds_left(self, now=None) -> int:
+        if self.deadline is None:
+            return int(self.paused_left or 0)
+        now = now or timezone.now()
+        return max(0, int((self.deadline - now).total_seconds() + 0.999))

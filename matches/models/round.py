@@ -363,6 +363,11 @@ class RoundLog(models.Model):
         REOPEN = "reopen", _("重新开启")
         ARCHIVE = "archive", _("归档")
         RESTORE = "restore", _("恢复")
+        # The hall's clock (issue 26, matches/draw/clock.py).
+        CLOCK_START = "clock_start", _("开始计时")
+        CLOCK_PAUSE = "clock_pause", _("暂停计时")
+        CLOCK_RESUME = "clock_resume", _("继续计时")
+        CLOCK_EXTEND = "clock_extend", _("延长时间")
 
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="log"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import template
 
+from matches.draw import clock
 from matches.events import calls, zones
 
 register = template.Library()
@@ -31,3 +32,30 @@ def open_calls(context, event, round_):
 def open_call_of(table):
     """The table's open call for a referee, or None."""
     return calls.open_call(table)
+
+
+def clock_text(seconds: int | None) -> str:
+    """The time left as the clock shows it: 1:05:09, 45:00, 0:09."""
+    if seconds is None:
+        return ""
+    hours, rest = divmod(max(0, int(seconds)), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@register.inclusion_tag("public/_clock.html")
+def round_clock(round_, size: str = ""):
+    """The round's clock (the projector, the table phone, the round and close pages): the time
+    left served as seconds and counted down in the browser (`static/js/clock.js`), which asks
+    the public clock URL again every 30 seconds for a pause or an extension."""
+    if round_ is None or getattr(round_, "pk", None) is None:
+        return {"clock": None}
+    state = clock.state(clock.clock_of(round_))
+    if state["state"] == "off":
+        return {"clock": None}
+    return {
+        "clock": state,
+        "text": clock_text(state["seconds_left"]),
+        "round": round_,
+        "size": size,
+    }

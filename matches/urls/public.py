@@ -22,6 +22,11 @@ urlpatterns = [
         name="projector-round",
     ),
     path(
+        "<int:event_id>/rounds/<int:number>/clock.json",
+        projector.round_clock,
+        name="round-clock",
+    ),
+    path(
         "<int:event_id>/standings/projector/",
         projector.standings_projector,
         name="projector-standings",

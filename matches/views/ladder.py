@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from matches.front_cache import front_cacheable
 from matches.ladder import rules, service
 from matches.ladder.service import LadderProblem
 from matches.models import LadderChallenge, LadderSeason
@@ -181,6 +182,7 @@ def season_page(request, season_id: int):
     )
 
 
+@front_cacheable
 @require_GET
 def public_ladder(request, season_id: int):
     """Who holds each title, the points table and the challenge history; published seasons only."""

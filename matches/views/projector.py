@@ -1,17 +1,58 @@
 """The hall's projector: a full-screen page per round (pairings by union name A→Z with table
 numbers) and one for the standings, paging themselves. No sign-in: they show what the public
-pages show, under the same release settings (`matches.visibility`)."""
+pages show, under the same release settings (`matches.visibility`).
+
+For a big event (issue 26) the pages go dense (at least 30 rows at 1920x1080; more than
+`DENSE_ROWS` rows, or `?dense=1`), a round's pairings come one page per referee zone
+(`?zone=<id>`, zones from `matches.models.floor`), and a side panel shows the round's clock and
+the find-my-table address with its QR code (inline SVG, `segno`)."""
 
 from __future__ import annotations
 
+import segno
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from matches import visibility
+from matches.draw import clock
 from matches.draw.listing import by_name
 from matches.front_cache import front_cacheable
+from matches.models import RefereeZone, Round
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12
+#: More rows than this and the projector goes dense by itself.
+DENSE_ROWS = 30
+
+
+def find_path(event) -> str:
+    """The public find-my-table page (issue 26)."""
+    return f"/events/{event.pk}/find/"
+
+
+def qr_svg(url: str, scale: int = 4) -> str:
+    """A QR code as an inline SVG that scales with its box (dark on white, a quiet zone)."""
+    return segno.make(url, error="m").svg_inline(
+        scale=scale, dark="#000", light="#fff", omitsize=True, border=2
+    )
+
+
+def _dense(request, rows: int) -> bool:
+    asked = request.GET.get("dense")
+    if asked in ("0", "1"):
+        return asked == "1"
+    return rows > DENSE_ROWS
+
+
+def _hall(request, event, clock_round) -> dict:
+    """The side panel: the round's clock and the find-my-table address with its QR code."""
+    url = request.build_absolute_uri(find_path(event))
+    return {
+        "clock_round": clock_round,
+        "find_url": url,
+        "find_path": find_path(event),
+        "find_qr": qr_svg(url),
+    }
 
 
 def _seconds(request) -> int:
@@ -25,10 +66,27 @@ def _seconds(request) -> int:
 def round_projector(request, event_id: int, number: int):
     event = visibility.public_event_or_404(event_id)
     round_ = visibility.visible_round_or_404(event, number)
+    rows = by_name(round_)
+    zones = list(RefereeZone.objects.filter(event=event).order_by("first_table", "id"))
+    zone = None
+    if "zone" in request.GET:
+        zone = next((z for z in zones if str(z.pk) == request.GET["zone"]), None)
+        if zone is None:
+            raise Http404("no such zone")
+        rows = [row for row in rows if row["table"] and zone.holds(row["table"])]
     return render(
         request,
         "public/projector_round.html",
-        {"event": event, "round": round_, "rows": by_name(round_), "seconds": _seconds(request)},
+        {
+            "event": event,
+            "round": round_,
+            "rows": rows,
+            "zones": zones,
+            "zone": zone,
+            "dense": _dense(request, len(rows)),
+            "seconds": _seconds(request),
+            **_hall(request, event, round_),
+        },
     )
 
 
@@ -36,13 +94,34 @@ def round_projector(request, event_id: int, number: int):
 def standings_projector(request, event_id: int):
     event = visibility.public_event_or_404(event_id)
     kind = "unions" if event.is_team else "players"
+    snapshot = visibility.public_snapshot(event, kind)
+    # The round being played, when the public sees its draw: its clock shows on the side.
+    current = (
+        visibility.visible_rounds(event)
+        .filter(state=Round.State.PUBLISHED)
+        .order_by("-number")
+        .first()
+    )
     return render(
         request,
         "public/projector_standings.html",
         {
             "event": event,
             "kind": kind,
-            "snapshot": visibility.public_snapshot(event, kind),
+            "snapshot": snapshot,
+            "dense": _dense(request, len(snapshot.rows) if snapshot else 0),
             "seconds": _seconds(request),
+            **_hall(request, event, current),
         },
     )
+
+
+@front_cacheable
+def round_clock(request, event_id: int, number: int):
+    """The round's clock as JSON (`static/js/clock.js` asks it every 30 seconds): off, running,
+    paused or over, and the seconds left. Public under the draw's release, as the round page."""
+    event = visibility.public_event_or_404(event_id)
+    round_ = visibility.visible_round_or_404(event, number)
+    response = JsonResponse(clock.state(clock.clock_of(round_)))
+    response["Cache-Control"] = "no-cache"
+    return response

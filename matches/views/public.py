@@ -14,7 +14,7 @@ import time
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -42,6 +42,21 @@ def _round_number(request) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 4 else None
 
 
+#: Rows of the standings a page shows: a festival's 1,700 unions come in pages (issue 26), the
+#: first screen stays under 30 KiB (tests/public/test_standings_phone.py measures it).
+STANDINGS_PAGE_ROWS = 50
+
+
+def _digits(request, name: str, most: int = 6) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= most else None
+
+
+def _standings_page_number(request) -> int:
+    """`?page=N` of the standings (1 when missing or not a plain number)."""
+    return max(1, _digits(request, "page", 5) or 1)
+
+
 def standings_params(request) -> str:
     """The query parameters the standings page reads, as it reads them (an unknown `kind` is
     the default one): the ETag and the shared cache key are built from these, never from the raw
@@ -53,6 +68,8 @@ def standings_params(request) -> str:
             kind if kind in ("unions", "players") else "",
             scope if scope in ("event", "stage") else "",
             str(_round_number(request) or ""),
+            str(_standings_page_number(request)),
+            str(_digits(request, "entry", 12) or ""),
         )
     )
 
@@ -332,6 +349,10 @@ def standings_page(request, event_id: int):
     kind = request.GET.get("kind") if request.GET.get("kind") in kinds else kinds[0]
     scope = request.GET.get("scope") if request.GET.get("scope") in ("event", "stage") else "event"
     round_number = _round_number(request)
+    entry = _digits(request, "entry", 12)
+    if entry is not None:
+        return _standings_entry(request, event, kind, scope, round_number, entry)
+    page = _standings_page_number(request)
     # The rounds whose standings are public: a held round's would give its results away.
     shown = set(visibility.standings_visible_round_ids(event))
     rounds = [r for r in visibility.visible_rounds(event) if r.pk in shown]
@@ -346,14 +367,58 @@ def standings_page(request, event_id: int):
 
     def fragment_context() -> dict:
         # Only when the fragment is not cached: the snapshot's rows are the heavy read.
+        snapshot = visibility.public_snapshot(event, kind, scope, round_number)
+        rows = snapshot.rows if snapshot else []
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE_ROWS))
+        shown = min(page, pages)
+        start = (shown - 1) * STANDINGS_PAGE_ROWS
         return {
-            "snapshot": visibility.public_snapshot(event, kind, scope, round_number),
+            "snapshot": snapshot,
+            "rows": rows[start : start + STANDINGS_PAGE_ROWS],
+            "page": shown,
+            "pages": pages,
+            "page_links": _page_links(shown, pages),
+            "page_query": _standings_query(kind, scope, round_number),
             "live": _is_live(event),
             "poll": POLL_SECONDS,
         }
 
     return _page(
         request, "public/standings.html", "public/_standings_table.html", context, fragment_context
+    )
+
+
+def _standings_query(kind: str, scope: str, round_number: int | None) -> str:
+    query = f"kind={kind}&scope={scope}"
+    return query + (f"&round={round_number}" if round_number else "")
+
+
+def _page_links(page: int, pages: int) -> list[int | None]:
+    """The page numbers a pager shows: the first, the last and two either side (None: a gap)."""
+    wanted = sorted({1, pages, *range(max(1, page - 2), min(pages, page + 2) + 1)})
+    links: list[int | None] = []
+    for number in wanted:
+        if links and number - (links[-1] or 0) > 1:
+            links.append(None)
+        links.append(number)
+    return links
+
+
+def _standings_entry(request, event, kind, scope, round_number, entry: int):
+    """`?entry=<union or player id>` (a search's "jump to my row"): to the page holding the
+    entry's row, at its anchor. 404 when the public standings have no such row."""
+    snapshot = visibility.public_snapshot(event, kind, scope, round_number)
+    key = "union" if kind == "unions" else "player"
+    index = next(
+        (k for k, row in enumerate(snapshot.rows if snapshot else []) if row.get(key) == entry),
+        None,
+    )
+    if index is None:
+        raise Http404("not in these standings")
+    page = index // STANDINGS_PAGE_ROWS + 1
+    return redirect(
+        reverse("public:standings", args=[event.pk])
+        + f"?{_standings_query(kind, scope, round_number)}&page={page}#entry-{entry}"
     )
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import base64
 import io
 import re
-import zlib
+import subprocess
+import tempfile
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -176,27 +176,27 @@ def test_import_an_excel_sheet(client, build):
 
 
 def pdf_text(data: bytes) -> str:
-    """Text drawn in a reportlab PDF: inflate each stream and read the strings shown with Tj,
-    as UTF-16 where the font is the CJK one (UniGB-UCS2-H), as Latin-1 otherwise."""
-    cjk = set(re.findall(rb"/Encoding /UniGB-UCS2-H /Name /(F\d+)", data))
-    out = []
-    for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
-        stream = stream.strip()
-        if stream.endswith(b"~>"):  # reportlab: /Filter [/ASCII85Decode /FlateDecode]
-            stream = base64.a85decode(stream[:-2])
-        try:
-            content = zlib.decompress(stream)
-        except zlib.error:
-            continue
-        font = None
-        for token in re.finditer(rb"/(F\d+) [\d.]+ Tf|\(((?:[^()\\]|\\.)*)\)\s*Tj", content, re.S):
-            if token.group(1):
-                font = token.group(1)
-                continue
-            raw = re.sub(rb"\\([0-7]{1,3})", lambda m: bytes([int(m.group(1), 8)]), token.group(2))
-            raw = re.sub(rb"\\(.)", rb"\1", raw, flags=re.S)
-            out.append(raw.decode("utf-16-be", "replace") if font in cjk else raw.decode("latin-1"))
-    return "\n".join(out)
+    """Text drawn in a PDF, read by poppler's `pdftotext` (the embedded TrueType subsets map
+    their glyphs back to Unicode through the font's ToUnicode table)."""
+    return subprocess.run(
+        ["pdftotext", "-q", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode("utf-8")
+
+
+def pdf_fonts(data: bytes) -> list[dict]:
+    """`pdffonts` of a PDF: one dict per font (name, type, emb)."""
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as handle:
+        handle.write(data)
+        handle.flush()
+        out = subprocess.run(
+            ["pdffonts", handle.name], capture_output=True, check=True, text=True
+        ).stdout
+    fonts = []
+    for line in out.splitlines()[2:]:
+        parts = line.split()
+        # name, type (one or two words), encoding, emb, sub, uni, object, generation
+        fonts.append({"name": parts[0], "emb": parts[-5], "line": line})
+    return fonts
 
 
 def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(client, build):
@@ -220,7 +220,11 @@ def test_table_cards_pdf_has_a_page_per_table_with_names_and_a_referee_link(clie
         assert all(p.name in text for p in union.players_in_order())
         union.refresh_from_db()
         assert union.captain_pin in text
-    assert b"STSong-Light" in data
+    # The CJK font travels inside the PDF (a printer without an Asian font pack prints it).
+    fonts = pdf_fonts(data)
+    cjk = [f for f in fonts if "WenQuanYiMicroHei" in f["name"]]
+    assert cjk and all(f["emb"] == "yes" for f in cjk), fonts
+    assert not any("STSong" in f["name"] for f in fonts)
     links = RefereeLink.objects.filter(table__round__event=b.event)
     assert links.count() == 3
     assert f"/ref/{links.first().token}/" in text

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -266,6 +267,15 @@ def pairings_pdf(request, event_id: int, number: int):
         printing.pairings_pdf(_round(event, number), order=order),
         f"round-{number}-pairings{'-by-name' if order == 'name' else ''}.pdf",
     )
+
+
+@login_required
+def poster(request, event_id: int):
+    """A poster with the QR code of the event's public pages and of find-my-table (issue 26)."""
+    event = managed_event(request, event_id)
+    event_url = request.build_absolute_uri(reverse("public:event", args=[event.pk]))
+    find_url = request.build_absolute_uri(f"/events/{event.pk}/find/")
+    return _pdf(printing.poster_pdf(event, event_url, find_url), f"event-{event.pk}-poster.pdf")
 
 
 @login_required

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
 from matches import punctuation
-from matches.draw import bracket, breaks, control, late
+from matches.draw import bracket, breaks, clock, control, late
 from matches.draw import service as seating
 from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
@@ -155,6 +155,8 @@ def round_page(request, event_id: int, number: int):
             pk__in=round_.quality.get("sitting_out", []) if isinstance(round_.quality, dict) else []
         ).order_by("name"),
         "seat_numbers": sorted({s.seat for s in seated}),
+        "clock": clock.state(clock.clock_of(round_)),
+        "zones": list(event.zones.order_by("first_table", "id")),
     }
     return render(request, "manage/round.html", context)
 
@@ -297,6 +299,36 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
     return _to_round(event, number, f"#table-{table}")
 
 
+# --- the hall's clock ---------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def round_clock(request, event_id: int, number: int, do: str):
+    """The round's clock: start (minutes), pause, resume, extend (minutes). Logged."""
+    event = managed_event(request, event_id)
+    round_ = _round(event, number)
+    try:
+        if do == "start":
+            done = clock.start(round_, request.POST.get("minutes"), user=request.user)
+            messages.success(request, _("计时开始：%(m)s 分钟") % {"m": done.minutes})
+        elif do == "pause":
+            clock.pause(round_, user=request.user)
+            messages.success(request, _("计时已暂停"))
+        elif do == "resume":
+            clock.resume(round_, user=request.user)
+            messages.success(request, _("计时继续"))
+        elif do == "extend":
+            minutes = request.POST.get("minutes")
+            clock.extend(round_, minutes, user=request.user)
+            messages.success(request, _("已延长 %(m)s 分钟") % {"m": minutes})
+        else:
+            raise seating.SeatingRefused(_("未知的操作"))
+    except seating.SeatingRefused as error:
+        messages.error(request, str(error))
+    return _to_round(event, number, "#clock")
+
+
 # --- closing the round ------------------------------------------------------------------------
 
 
@@ -329,10 +361,18 @@ def close_page(request, event_id: int, number: int):
             )[:1]
         ]
         rows.append({"match": match, "links": links, "progress": progress.get(table_number)})
+    clock_state = clock.state(clock.clock_of(round_))
     return render(
         request,
         "manage/round_close.html",
-        {"event": event, "round": round_, "rows": rows, "missing": missing},
+        {
+            "event": event,
+            "round": round_,
+            "rows": rows,
+            "missing": missing,
+            # At zero: the tables still playing, named at the top of the page.
+            "time_up": clock_state["state"] == "over",
+        },
     )
 
 
