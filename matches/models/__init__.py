@@ -2,6 +2,7 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
+from .find import FloorPass, SearchTerm
 from .floor import RefereeCall, RefereeTable, RefereeZone
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
@@ -10,6 +11,8 @@ from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "FloorPass",
+    "SearchTerm",
     "RefereeCall",
     "RefereeTable",
     "RefereeZone",
