@@ -92,7 +92,8 @@ def name_terms(name: str, base: int = EXACT) -> dict[str, int]:
     syllables = _syllables(name or "")
     if syllables:
         add("".join(syllables), base + PINYIN)
-        add("".join(s[0] for s in syllables), base + PINYIN)
+        # A run of digits stays whole: 黄岛5队 -> hd5d, 联邦12 -> lb12.
+        add("".join(s if s.isdigit() else s[0] for s in syllables), base + PINYIN)
         for k in range(1, len(syllables)):
             add("".join(syllables[k:]), base + SUFFIX)
     return terms
@@ -107,7 +108,7 @@ def _rows(event_id: int, terms: dict[str, int], union_id=None, player_id=None) -
 
 def _union_terms(union: Union, seed: int | None) -> dict[str, int]:
     terms = name_terms(union.name)
-    if union.club_id:
+    if union.club is not None:
         for t, w in name_terms(union.club.name, CLUB).items():
             terms.setdefault(t, w)
     if seed is not None:
@@ -120,7 +121,7 @@ def _player_terms(player: Player, seed: int | None = None) -> dict[str, int]:
     if player.name_zh and player.name_zh != player.name:
         for t, w in name_terms(player.name_zh).items():
             terms[t] = min(w, terms.get(t, w))
-    if player.club_id:
+    if player.club is not None:
         for t, w in name_terms(player.club.name, CLUB).items():
             terms.setdefault(t, w)
     if seed is not None:
@@ -166,9 +167,9 @@ def index_player(event_id: int, player: Player) -> None:
 
 
 def index_registration(entry: Registration) -> None:
-    if entry.union_id:
+    if entry.union is not None:
         index_union(entry.union)
-    elif entry.player_id:
+    elif entry.player is not None:
         index_player(entry.event_id, entry.player)
 
 
@@ -186,9 +187,9 @@ def reindex_event(event: Event) -> int:
     rows: list[SearchTerm] = []
     entries = event.registrations.select_related("union__club", "player__club")
     for entry in entries:
-        if entry.union_id:
+        if entry.union is not None:
             rows += _rows(event.pk, _union_terms(entry.union, entry.seed), union_id=entry.union_id)
-        else:
+        elif entry.player is not None:
             rows += _rows(
                 event.pk, _player_terms(entry.player, entry.seed), player_id=entry.player_id
             )
@@ -277,16 +278,13 @@ def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict
     """Where the given unions and players sit in `round_`: two dicts id -> Place."""
     if zones is None:
         zones = list(RefereeZone.objects.filter(event_id=round_.event_id))
-    mine = list(
-        TableSeat.objects.filter(round=round_)
-        .filter(_either(union_ids, player_ids))
-        .values_list("table_id", "player_id", "union_id")
-    )
-    table_ids = {t for t, _p, _u in mine}
+    # One read: every seat of the tables where the wanted unions and players sit.
+    tables = TableSeat.objects.filter(round=round_).filter(_either(union_ids, player_ids))
     seats_by_table: dict[int, list] = {}
     numbers: dict[int, int] = {}
+    mine: list[tuple[int, int, int | None]] = []
     for table_id, number, seat, side, pid, pname, uid, uname in TableSeat.objects.filter(
-        table_id__in=table_ids
+        table_id__in=tables.values("table_id")
     ).values_list(
         "table_id",
         "table__number",
@@ -299,6 +297,8 @@ def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict
     ):
         numbers[table_id] = number
         seats_by_table.setdefault(table_id, []).append((seat, side, pid, pname, uid, uname or ""))
+        if uid in union_ids or pid in player_ids:
+            mine.append((table_id, pid, uid))
     for rows in seats_by_table.values():
         rows.sort()
     by_union: dict[int, Place] = {}
@@ -394,14 +394,14 @@ def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
             Union.objects.filter(pk__in=set(memberships.values())).values_list("pk", "name")
         )
         for player in Player.objects.filter(pk__in=player_ids).select_related("club"):
-            union_id = memberships.get(player.pk)
+            member_of = memberships.get(player.pk)
             hits[("player", player.pk)] = Hit(
                 "player",
                 player.pk,
                 str(player),
                 player.club.name if player.club else "",
-                union=union_names.get(union_id, ""),
-                union_id=union_id,
+                union=union_names.get(member_of, "") if member_of else "",
+                union_id=member_of,
                 entry=seeds.get(("player", player.pk)),
             )
     round_ = current_round(event)

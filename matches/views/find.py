@@ -217,7 +217,7 @@ def badges(request, event_id: int):
     ):
         members.setdefault(m.union_id, []).append(m)
     for entry in chunk:
-        if entry.union_id:
+        if entry.union is not None:
             u = entry.union
             cards.append(badge("union", u.name, "", u.club, passes[(u.pk, None)]))
             for m in members.get(u.pk, []):
@@ -232,7 +232,7 @@ def badges(request, event_id: int):
                         m.is_captain,
                     )
                 )
-        else:
+        elif entry.player is not None:
             p = entry.player
             cards.append(badge("player", str(p), "", p.club, passes[(None, p.pk)]))
     return render(

@@ -28,7 +28,11 @@ PLAYERS = [
 @pytest.fixture
 def b(eager_tasks) -> EventBuilder:
     builder = EventBuilder(
-        unions=4, deals=2, names=NAMES, player_names=PLAYERS, clubs=["青岛港俱乐部", "崂山俱乐部"]
+        unions=4,
+        deals=2,
+        names=NAMES,
+        player_names=PLAYERS,
+        clubs=["青岛港俱乐部", "崂山俱乐部"],  # type: ignore[arg-type]
     ).register()
     RefereeZone.objects.create(event=builder.event, name="A区", first_table=1, last_table=10)
     return builder
