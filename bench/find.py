@@ -208,6 +208,32 @@ def queries_per_search(event, qs: list[str]) -> float:
     return total / len(sample)
 
 
+def in_process(event_id: int, qs: list[str], count: int) -> dict:
+    """The same searches through Django's whole stack in this process, one at a time (no
+    network, no queueing): wall and CPU milliseconds per request. On a loaded machine the CPU
+    figure is the steadier one."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    walls, cpus = [], []
+    for k, q in enumerate(qs[:count]):
+        if k % 2:
+            url, headers = f"/events/{event_id}/find/", {"HX-Request": "true"}
+        else:
+            url, headers = f"/api/v1/events/{event_id}/find", {}
+        w0, c0 = time.perf_counter(), time.process_time()
+        response = client.get(url, {"q": q}, headers=headers)
+        cpus.append((time.process_time() - c0) * 1000)
+        walls.append((time.perf_counter() - w0) * 1000)
+        assert response.status_code == 200, (url, q, response.status_code)
+    return {
+        "p50": percentile(walls, 50),
+        "p95": percentile(walls, 95),
+        "cpu_p50": percentile(cpus, 50),
+        "cpu_p95": percentile(cpus, 95),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--unions", type=int, default=3334)
@@ -275,6 +301,13 @@ def run(args, services) -> None:
     )
     qs = queries(event, 5000, 26)
     print(f"queries per search (server side): {queries_per_search(event, qs):.1f}", flush=True)
+    alone = in_process(event.pk, qs, 400)
+    print(
+        f"in process, one at a time (400 searches, half API, half page fragment): "
+        f"wall p50={alone['p50']:.1f}ms p95={alone['p95']:.1f}ms; "
+        f"CPU p50={alone['cpu_p50']:.1f}ms p95={alone['cpu_p95']:.1f}ms",
+        flush=True,
+    )
     connection.close()
     base = f"http://127.0.0.1:{services.http_port}"
     # Warm the workers (pypinyin is not loaded by a search; the first requests open connections).

@@ -46,6 +46,7 @@ TERM_LENGTH = 64
 # weights: lower ranks first
 EXACT, PINYIN, SUFFIX, CLUB = 0, 1, 2, 5
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SPACE = re.compile(r"[\s\-_·•.,'’()（）/]+")
 
 
@@ -54,8 +55,10 @@ class FindRefused(ValueError):
 
 
 def normalise(text: str) -> str:
-    """Lower case, full-width folded (ＡＢ１ → ab1), no spaces or punctuation."""
-    return _SPACE.sub("", unicodedata.normalize("NFKC", text or "").lower())
+    """Lower case, full-width folded (ＡＢ１ → ab1), no spaces, punctuation or control
+    characters (PostgreSQL refuses a NUL in a string)."""
+    folded = _SPACE.sub("", unicodedata.normalize("NFKC", text or "").lower())
+    return "".join(c for c in folded if not unicodedata.category(c).startswith("C"))
 
 
 def _syllables(text: str) -> list[str]:
@@ -514,7 +517,7 @@ def ensure_passes(event: Event) -> None:
 
 
 def pass_owner(token: str) -> FloorPass | None:
-    if not token or len(token) > 64:
+    if not token or len(token) > 64 or not _TOKEN.fullmatch(token):
         return None
     return (
         FloorPass.objects.select_related("event", "union__club", "player__club")

@@ -108,7 +108,7 @@ def test_a_draw_released_after_close_shows_no_seat_until_then(b):
     assert api(b.event, "hdwd").json()["results"][0]["place"]["table"] == 1
 
 
-@pytest.mark.parametrize("q", ["", "   ", "x" * 41, "·-_"])
+@pytest.mark.parametrize("q", ["", "   ", "x" * 41, "·-_", "\x00", "\x00\x01 "])
 def test_bad_input_is_a_clear_400(b, q):
     response = api(b.event, q)
     assert response.status_code == 400
@@ -208,6 +208,8 @@ def test_the_token_boundary(b):
     assert client.post("/me/nothing/").status_code == 404
     assert client.get(f"/me/{token}/").status_code == 200
     assert client.get(f"/me/{'a' * 300}/").status_code == 404
+    assert client.get("/me/%00abc/").status_code == 404
+    assert client.get("/me/%E9%BB%84/").status_code == 404
     # A pass opens its own page only: another union's page is another token.
     other = find.pass_token(b.event, union=b.unions[1])
     assert other != token and "市北一队" in client.get(f"/me/{other}/").content.decode()
@@ -245,3 +247,16 @@ def test_the_badge_sheet_gives_everyone_a_pass(b):
     assert (
         client.get(reverse("manage:badges", args=[b.event.pk]), {"page": "x9"}).status_code == 200
     )
+
+
+def test_a_search_costs_the_same_few_queries_however_many_it_finds(
+    b, django_assert_max_num_queries
+):
+    """One indexed lookup of the terms, then a fixed number of reads for all the hits."""
+    b.round([(0, 1), (2, 3)])
+    client = Client()
+    api(b.event, "x", client)  # the first request of a process reads the sessions' tables
+    for q in ("hdwd", "julebu", "1"):  # one hit; every union and player of two clubs; numbers
+        with django_assert_max_num_queries(11):
+            assert api(b.event, q, client).status_code == 200
+    assert len(api(b.event, "julebu").json()["results"]) == 16
