@@ -26,7 +26,9 @@ def qr_svg(url: str) -> str:
     """The QR code of `url` as inline SVG (segno: no image library, no file)."""
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
+    return segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", omitsize=True
+    )
 
 
 def card_url(event, hit_kind: str, pk: int) -> str:

@@ -38,7 +38,7 @@ def hall(transactional_db):
         deals=1,
         names=NAMES,
         player_names=PLAYERS,
-        clubs=["青岛港俱乐部", "崂山俱乐部"],  # type: ignore[arg-type]
+        clubs=["青岛港俱乐部", "崂山俱乐部"],
     ).register()
     RefereeZone.objects.create(event=b.event, name="东区", first_table=1, last_table=20)
     b.report_all(b.round([(0, 1), (2, 3)])).close().standings()
