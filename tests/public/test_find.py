@@ -260,3 +260,18 @@ def test_a_search_costs_the_same_few_queries_however_many_it_finds(
         with django_assert_max_num_queries(11):
             assert api(b.event, q, client).status_code == 200
     assert len(api(b.event, "julebu").json()["results"]) == 16
+
+
+def test_the_reindex_command_restores_lost_terms(b):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    SearchTerm.objects.filter(event=b.event).delete()  # as after an upgrade
+    assert api(b.event, "hdwd").json()["results"] == []
+    out = StringIO()
+    call_command("find_reindex", str(b.event.pk), stdout=out)
+    assert f"event {b.event.pk}:" in out.getvalue()
+    assert first(api(b.event, "hdwd"))["name"] == "黄岛五队"
+    with pytest.raises(CommandError):
+        call_command("find_reindex", "999999")
