@@ -238,6 +238,7 @@ def standings(request, event_id: int):
     )
 
 
+@front_cacheable
 @extend_schema(
     operation_id="find_table",
     summary="Find my table: a union or player by name, club, entry number or pinyin",

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import visibility
 from matches.events import checkin, find
+from matches.front_cache import front_cacheable
 from matches.models import FloorPass, Union, UnionMember
 from matches.views.organiser.access import running_event
 from players.models import Player
@@ -36,6 +37,7 @@ def card_url(event, hit_kind: str, pk: int) -> str:
     return reverse(name, args=[event.pk, pk])
 
 
+@front_cacheable
 @require_GET
 def find_page(request, event_id: int):
     """The search page; htmx asks for its results fragment as the query is typed."""
@@ -76,6 +78,7 @@ def _card(request, event, union=None, player=None):
     return response
 
 
+@front_cacheable
 @require_GET
 def union_card(request, event_id: int, union_id: int):
     event = visibility.public_event_or_404(event_id)
@@ -85,6 +88,7 @@ def union_card(request, event_id: int, union_id: int):
     return _card(request, event, union=union)
 
 
+@front_cacheable
 @require_GET
 def player_card(request, event_id: int, player_id: int):
     event = visibility.public_event_or_404(event_id)

@@ -121,7 +121,8 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
         ):
             assert getattr(callback, "front_cacheable", False), route
             covered.append(route)
-    assert len(covered) == 1 + 10 + 5  # home, matches/urls/public.py (projectors, bracket), API
+    # home, matches/urls/public.py (projectors, bracket, find my table and the cards), API
+    assert len(covered) == 1 + 13 + 5
 
 
 def test_the_cookie_names_in_nginx_conf_are_the_ones_django_uses():
