@@ -4,13 +4,27 @@ asked for (queue the whole event's); and the public pages' version stamps."""
 
 from __future__ import annotations
 
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from matches.events import find
 from matches.events.live import forget_version
-from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
+from matches.models import (
+    Deal,
+    DealReport,
+    DealTally,
+    Event,
+    Match,
+    Registration,
+    Round,
+    SearchTerm,
+    StandingsSnapshot,
+    Union,
+    UnionMember,
+)
 from matches.signals import deal_result_changed, recompute_requested, round_changed
 from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
+from players.models import Club, Player
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
@@ -109,3 +123,48 @@ def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
     Event.objects.filter(pk=instance.event_id, rules_frozen_at__isnull=True).update(
         rules_frozen_at=instance.published_at
     )
+
+
+# --- find my table: the search terms, written when an entry is saved (issue 26) ------------------
+
+
+@receiver(post_save, sender=Registration, dispatch_uid="find.registration")
+def index_new_entry(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    if created and not raw:
+        find.index_registration(instance)
+
+
+@receiver(post_save, sender=Union, dispatch_uid="find.union")
+def index_renamed_union(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    # A new union is indexed with its registration (its members are not there yet).
+    if not created and not raw and instance.round_id is None:
+        find.index_union(instance)
+
+
+@receiver(post_save, sender=UnionMember, dispatch_uid="find.member")
+def index_new_member(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    if not raw and instance.round_id is None:
+        if Registration.objects.filter(union_id=instance.union_id).exists():
+            find.index_player(instance.event_id, instance.player)
+
+
+@receiver(post_delete, sender=UnionMember, dispatch_uid="find.member_gone")
+def unindex_member(sender, instance, **kwargs) -> None:
+    if instance.round_id is None:
+        SearchTerm.objects.filter(event_id=instance.event_id, player_id=instance.player_id).delete()
+
+
+@receiver(post_save, sender=Player, dispatch_uid="find.player")
+def index_renamed_player(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    if not created and not raw:
+        find.reindex_player(instance)
+
+
+@receiver(post_save, sender=Club, dispatch_uid="find.club")
+def index_renamed_club(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    if created or raw:
+        return
+    for union in Union.objects.filter(club=instance, round__isnull=True):
+        find.index_union(union)
+    for player in Player.objects.filter(club=instance):
+        find.reindex_player(player)

@@ -236,3 +236,60 @@ def standings(request, event_id: int):
             }
         )
     )
+
+
+@front_cacheable
+@extend_schema(
+    operation_id="find_table",
+    summary="Find my table: a union or player by name, club, entry number or pinyin",
+    description=(
+        "Matches the start of a name, of any of its characters (Chinese) or words, of its "
+        "pinyin in full or by initials (`hdwd` finds 黄岛五队), a club's name, an entry number. "
+        "Answers each entry's place in the latest round whose draw is public (table, seats, "
+        "side, opponents, the hall's zone; `place` null when it does not play that round) and "
+        "the address of its card (every round). 400 for an empty or over-long query."
+    ),
+    parameters=[OpenApiParameter("q", str, required=True, description="at most 40 characters")],
+    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT},
+    tags=["public"],
+)
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def find_table(request, event_id: int):
+    from django.urls import reverse
+
+    from matches.api.errors import ApiError
+    from matches.events import find
+
+    event = _event(event_id)
+    try:
+        query = find.parse_query(request.GET.get("q"))
+    except find.FindRefused as error:
+        raise ApiError("bad_query", str(error)) from error
+    round_, hits = find.search(event, query)
+    results = []
+    for hit in hits:
+        name = "public:card-union" if hit.kind == "union" else "public:card-player"
+        results.append(
+            {
+                "kind": hit.kind,
+                "id": hit.id,
+                "name": hit.name,
+                "club": hit.club,
+                "union": hit.union,
+                "entry": hit.entry,
+                "card": reverse(name, args=[event.pk, hit.id]),
+                "place": hit.place.as_json() if hit.place else None,
+            }
+        )
+    response = Response(
+        {
+            "event": event.pk,
+            "query": query,
+            "round": round_.number if round_ else None,
+            "results": results,
+        }
+    )
+    patch_cache_control(response, public=True, max_age=5)
+    return response

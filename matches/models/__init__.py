@@ -2,6 +2,7 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
+from .find import FloorPass, SearchTerm
 from .floor import RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
 from .ladder import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
@@ -16,6 +17,8 @@ __all__ = [
     "LadderSeason",
     "LadderSession",
     "LadderTeam",
+    "FloorPass",
+    "SearchTerm",
     "RefereeCall",
     "RefereeTable",
     "RefereeZone",

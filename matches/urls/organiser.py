@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.views import ladder, organiser_results
+from matches.views import find, ladder, organiser_results
 from matches.views import organiser as manage
 from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
 
@@ -119,6 +119,7 @@ urlpatterns = [
     ),
     # The hall's floor: referee zones and coverage, answering a table's call (docs/floor.md).
     path("events/<int:event_id>/zones/", floor.zones_page, name="zones"),
+    path("events/<int:event_id>/badges/", find.badges, name="badges"),
     path(
         "events/<int:event_id>/calls/<int:call_id>/acknowledge",
         floor.acknowledge_call,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.views import ladder, projector, public
+from matches.views import find, ladder, projector, public
 
 app_name = "public"
 
@@ -33,4 +33,8 @@ urlpatterns = [
     ),
     path("<int:event_id>/players/<int:player_id>/", public.player_page, name="player"),
     path("<int:event_id>/unions/<int:union_id>/", public.union_page, name="union"),
+    # Find my table and the entry cards (issue 26, matches/views/find.py).
+    path("<int:event_id>/find/", find.find_page, name="find"),
+    path("<int:event_id>/card/unions/<int:union_id>/", find.union_card, name="card-union"),
+    path("<int:event_id>/card/players/<int:player_id>/", find.player_card, name="card-player"),
 ]

@@ -111,6 +111,8 @@ RIGHTS = {
     # table's call is answered by the staff (and by its referees, on their own pages).
     "zones": ("rules", 200, 302),
     "call-acknowledge": (STAFF, 405, 302),
+    # The badge sheet (issue 26): the staff print it; it makes the passes it lacks.
+    "badges": (STAFF, 200, None),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
 }

@@ -1,0 +1,254 @@
+"""Find my table, the entry card, a player's or a union's own page and the badge sheet
+(issue 26). The search and the cards read only what the public may (`matches.visibility`); my
+page is reached by an unguessable token (`FloorPass`) and shows its owner's seat the moment the
+round is published. docs/floor.md."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from matches import visibility
+from matches.events import checkin, find
+from matches.front_cache import front_cacheable
+from matches.models import FloorPass, Union, UnionMember
+from matches.views.organiser.access import running_event
+from players.models import Player
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of `url` as inline SVG (segno: no image library, no file)."""
+    import segno
+
+    return segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", omitsize=True
+    )
+
+
+def card_url(event, hit_kind: str, pk: int) -> str:
+    name = "public:card-union" if hit_kind == "union" else "public:card-player"
+    return reverse(name, args=[event.pk, pk])
+
+
+@front_cacheable
+@require_GET
+def find_page(request, event_id: int):
+    """The search page; htmx asks for its results fragment as the query is typed."""
+    event = visibility.public_event_or_404(event_id)
+    raw = request.GET.get("q")
+    context: dict = {"event": event, "q": raw or "", "hits": None, "error": ""}
+    status = 200
+    if raw is not None and raw.strip():
+        try:
+            query = find.parse_query(raw)
+        except find.FindRefused as error:
+            context["error"], status = str(error), 400
+        else:
+            round_, hits = find.search(event, query)
+            for hit in hits:
+                hit.card = card_url(event, hit.kind, hit.id)  # type: ignore[attr-defined]
+            context.update({"round": round_, "hits": hits})
+    template = "public/_find_results.html" if request.htmx else "public/find.html"
+    response = render(request, template, context, status=status)
+    patch_cache_control(response, public=True, max_age=5)
+    return response
+
+
+def _card(request, event, union=None, player=None):
+    rows = find.card(event, union=union, player=player)
+    context = {"event": event, "union": union, "player": player, "rows": rows}
+    if player is not None:
+        membership = (
+            UnionMember.objects.filter(event=event, round__isnull=True, player=player)
+            .select_related("union")
+            .first()
+        )
+        context["player_union"] = membership.union if membership else None
+    else:
+        context["members"] = union.players_in_order()
+    response = render(request, "public/card.html", context)
+    patch_cache_control(response, public=True, max_age=5)
+    return response
+
+
+@front_cacheable
+@require_GET
+def union_card(request, event_id: int, union_id: int):
+    event = visibility.public_event_or_404(event_id)
+    union = get_object_or_404(
+        Union.objects.select_related("club"), pk=union_id, event=event, round__isnull=True
+    )
+    return _card(request, event, union=union)
+
+
+@front_cacheable
+@require_GET
+def player_card(request, event_id: int, player_id: int):
+    event = visibility.public_event_or_404(event_id)
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    listed = (
+        event.registrations.filter(player=player).exists()
+        or UnionMember.objects.filter(event=event, round__isnull=True, player=player).exists()
+    )
+    if not listed:
+        raise Http404("not in this event")
+    return _card(request, event, player=player)
+
+
+# --- my page ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def my_page(request, token: str):
+    floor_pass = find.pass_owner(token)
+    if floor_pass is None or floor_pass.event.archived_at is not None:
+        raise Http404("no such page")
+    event = floor_pass.event
+    entry = find.entry_of(floor_pass)
+    if request.method == "POST":
+        if entry is None:
+            messages.error(request, _("本页不能签到"))
+        else:
+            try:
+                checkin.self_check_in(entry)
+            except checkin.CheckInRefused as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(
+                    request, _("签到成功：第 %(n)s 轮") % {"n": checkin.next_round(event)}
+                )
+        return redirect("my-page", token)
+    union, player = floor_pass.union, floor_pass.player
+    round_ = find.current_round(event, private=True)
+    place = None
+    if round_ is not None:
+        by_union, by_player = find.places(
+            round_, {union.pk} if union else set(), {player.pk} if player else set()
+        )
+        place = by_union.get(union.pk) if union else by_player.get(player.pk)  # type: ignore[union-attr]
+    number = checkin.next_round(event)
+    present = (
+        entry is not None
+        and event.registrations.filter(checkin.present_q(event, number), pk=entry.pk).exists()
+    )
+    membership = None
+    if player is not None:
+        membership = (
+            UnionMember.objects.filter(event=event, round__isnull=True, player=player)
+            .select_related("union")
+            .first()
+        )
+    context = {
+        "event": event,
+        "union": union,
+        "player": player,
+        "player_union": membership.union if membership else None,
+        "round": round_,
+        "place": place,
+        "rows": find.card(event, union=union, player=player) if event.published else [],
+        "entry": entry,
+        "check_in_round": number,
+        "present": present,
+        "can_check_in": bool(entry and event.self_check_in and event.check_in_required),
+        "card": (
+            card_url(event, "union" if union else "player", (union or player).pk)  # type: ignore[union-attr]
+            if event.published
+            else ""
+        ),
+    }
+    response = render(request, "public/me.html", context)
+    # Private: never kept by a shared cache, never indexed.
+    patch_cache_control(response, private=True, no_store=True)
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# --- the badge sheet (organisers) ---------------------------------------------------------------
+
+#: entries per sheet request (a festival's ten thousand badges print in batches)
+BADGE_ENTRIES = 60
+
+
+def _page_number(request) -> int:
+    value = request.GET.get("page", "1")
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
+
+
+@login_required
+@require_GET
+def badges(request, event_id: int):
+    """A4 sheet of badges, cut per person: name, union, club and the QR code of my page; in a
+    team event each union's captain card (the union's page) comes first."""
+    event = running_event(request, event_id)
+    find.ensure_passes(event)
+    entries = event.registrations.select_related("union__club", "player__club").order_by(
+        "seed", "id"
+    )
+    total = entries.count()
+    pages = max(1, -(-total // BADGE_ENTRIES))
+    page = min(_page_number(request), pages)
+    chunk = list(entries[(page - 1) * BADGE_ENTRIES : page * BADGE_ENTRIES])
+    passes = {
+        (p.union_id, p.player_id): p.token
+        for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
+    }
+    base = request.build_absolute_uri("/")[:-1]
+
+    def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
+        url = base + reverse("my-page", args=[token])
+        return {
+            "kind": kind,
+            "name": name,
+            "union": union,
+            "club": str(club or ""),
+            "captain": captain,
+            "url": url,
+            "qr": mark_safe(qr_svg(url)),
+        }
+
+    cards = []
+    members: dict[int, list] = {}
+    for m in (
+        UnionMember.objects.filter(union__in=[e.union_id for e in chunk if e.union_id])
+        .select_related("player__club")
+        .order_by("order")
+    ):
+        members.setdefault(m.union_id, []).append(m)
+    for entry in chunk:
+        if entry.union is not None:
+            u = entry.union
+            cards.append(badge("union", u.name, "", u.club, passes[(u.pk, None)]))
+            for m in members.get(u.pk, []):
+                club = m.player.club or u.club
+                cards.append(
+                    badge(
+                        "player",
+                        str(m.player),
+                        u.name,
+                        club,
+                        passes[(None, m.player_id)],
+                        m.is_captain,
+                    )
+                )
+        elif entry.player is not None:
+            p = entry.player
+            cards.append(badge("player", str(p), "", p.club, passes[(None, p.pk)]))
+    return render(
+        request,
+        "manage/badges.html",
+        {
+            "event": event,
+            "cards": cards,
+            "page": page,
+            "pages": pages,
+            "page_range": range(1, pages + 1),
+        },
+    )
