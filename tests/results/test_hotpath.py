@@ -52,3 +52,60 @@ def test_a_table_without_a_match_and_an_unknown_token(setup):
     assert getattr(orm(setup.link.token).table, "match", None) is None
     assert link_with_table("no-such-token") is None
     assert Table.objects.filter(pk=setup.table.pk).exists()
+
+
+def test_a_rate_limit_window_counts_in_one_round_trip_on_redis():
+    """`count_in_window` (gouji_tournament/cache.py): 1, 2, 3 in a window its first count
+    started, with the window's expiry; counts from one while Redis is away."""
+    import redis
+
+    from gouji_tournament.cache import TolerantRedisCache
+
+    url = "redis://127.0.0.1:6379/10"
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    cache = TolerantRedisCache(url, {"KEY_PREFIX": "test-hotpath"})
+    key = "rl:test:window"
+    cache.delete(key)
+    try:
+        assert [cache.count_in_window(key, 60) for _ in range(3)] == [1, 2, 3]
+        raw = redis.Redis.from_url(url)
+        assert 0 < raw.ttl(cache.make_and_validate_key(key)) <= 60
+        assert cache.get(key) == 3  # the plain int the ORM-side readers expect
+    finally:
+        cache.delete(key)
+    away = TolerantRedisCache("redis://127.0.0.1:1/0", {})
+    assert away.count_in_window(key, 60) == 1
+
+
+def test_the_locked_deal_equals_the_orm_query(setup):
+    from matches.hotpath import locked_deal
+    from matches.results.service import _locked_deals, deal_for
+
+    match = Match.objects.get(table=setup.table)
+    deal = deal_for(match, 1)
+    expected = _locked_deals().filter(match_id=match.pk, number=1).get()
+    with CaptureQueriesContext(connection) as queries:
+        found = locked_deal(match.pk, 1)
+        assert found is not None
+        walked = (found.match, found.match.round, found.match.round.event)
+        walked += (found.match.round.stage, found.match.table)
+    assert len(queries.captured_queries) == 1
+    assert found.pk == deal.pk and fields(found) == fields(expected)
+    for mine, theirs in zip(
+        walked,
+        (
+            expected.match,
+            expected.match.round,
+            expected.match.round.event,
+            expected.match.round.stage,
+            expected.match.table,
+        ),
+        strict=True,
+    ):
+        assert fields(mine) == fields(theirs)
+    assert locked_deal(match.pk, 99) is None
+    Match.objects.filter(pk=match.pk).update(table=None)
+    assert locked_deal(match.pk, 1).match.table is None
