@@ -19,7 +19,7 @@ def _warm_up() -> None:
     get_resolver().url_patterns  # noqa: B018 (imports every URL module and its views)
     is_language_prefix_patterns_used(settings.ROOT_URLCONF)
     for engine in engines.all():
-        engine.engine.template_loaders  # noqa: B018
+        getattr(getattr(engine, "engine", None), "template_loaders", None)
     import matches.results.chain  # noqa: F401
     import matches.results.service  # noqa: F401
     import matches.tasks  # noqa: F401 (the settlement's enqueue, called on commit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
@@ -24,7 +25,7 @@ class Join:
     `parent` as its `attr` (and, for a reverse one-to-one, the parent as its `back`). `outer`:
     a LEFT JOIN, the object None when no row matches."""
 
-    model: type
+    model: Any  # a model class
     alias: str
     on: str
     parent: str
@@ -52,7 +53,7 @@ class Statement:
     `lock`, the base row is locked for the transaction (FOR NO KEY UPDATE OF it, where the
     database has row locks), as `select_for_update(no_key=True, of=("self",))`."""
 
-    def __init__(self, base, alias: str, joins: list[Join], where: str, lock: bool = False):
+    def __init__(self, base: Any, alias: str, joins: list[Join], where: str, lock: bool = False):
         self.base, self.alias, self.joins, self.where, self.lock = base, alias, joins, where, lock
 
     @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
@@ -79,7 +80,7 @@ class Statement:
             row = cursor.fetchone()
         if row is None:
             return None
-        objects: dict[str, object] = {}
+        objects: dict[str, Any] = {}
         start = 0
         aliases = [self.alias] + [j.alias for j in self.joins]
         for alias, (model, fields, converters) in zip(aliases, layout, strict=True):

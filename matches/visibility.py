@@ -37,7 +37,7 @@ def public_event_or_404(event_id: int) -> Event:
     event = public_events().filter(pk=event_id).first()
     if event is None:
         raise Http404("no such event")
-    event._rounds_once = True  # type: ignore[attr-defined]
+    event._rounds_once = True
     return event
 
 
