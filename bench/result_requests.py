@@ -135,7 +135,9 @@ def measure(profile: bool) -> None:
             continue
         out = io.StringIO()
         stats = pstats.Stats(prof, stream=out)
-        print(f"=== {name}: {1000 * stats.total_tt / len(jobs):.2f} ms a request under cProfile")
+        print(
+            f"=== {name}: {1000 * getattr(stats, 'total_tt', 0) / len(jobs):.2f} ms a request under cProfile"
+        )
         stats.sort_stats("cumulative").print_stats(45)
         print(out.getvalue())
 
