@@ -528,6 +528,182 @@ class Referees:
         }
 
 
+class OpenLoop:
+    """Issue 28's open loop: deals arrive at a fixed `rate` a second, whatever the server does,
+    instead of as fast as `--clients` threads can push them. Deal k of the round is due at
+    t0 + k / rate; the tables take turns (deal 1 of every table, then deal 2, ...), so a
+    table's next deal is due len(tables) / rate seconds after its previous one, and waits for
+    that one to be final if it is not (a table reports its deals in order). A pool of threads
+    sends what is due; a deal's submit latency is counted from when it was due, so a server
+    that falls behind shows it (no coordinated omission), and from the moment it was sent.
+
+    Standings lag: a sampler reads the round's standings snapshot (its `unfinished` matches
+    and `computed_at`) every 50 ms; the k-th match to become final (the confirmation of its
+    last deal, as the referee got it) shows in the standings when a snapshot counts k finished
+    matches. Lag = that snapshot's `computed_at` minus the match's final time."""
+
+    def __init__(self, port, rate, logs, summaries, log_share, seed, pool=64):
+        self.base = f"http://127.0.0.1:{port}"
+        self.rate = rate
+        self.logs, self.summaries = logs, summaries
+        self.log_share = log_share
+        self.rng = random.Random(seed)
+        self.pool = pool
+        self.progress = 0
+
+    def run(self, tables: list[tuple[int, str, str]], deals: int, round_) -> dict:
+        import concurrent.futures
+
+        import requests
+
+        local = threading.local()
+        lock = threading.Lock()
+        submit_ms, submit_sent_ms, confirm_ms, errors = [], [], [], []
+        match_final: list[float] = []
+        counts = {"deals": 0, "logs": 0, "retries": 0, "server_errors": 0}
+        log_tables = set(
+            self.rng.sample(
+                range(len(tables)), round(len(tables) * min(1.0, self.log_share * deals))
+            )
+        )
+        done = {(t[0], 0): threading.Event() for t in tables}
+        for event in done.values():
+            event.set()
+        for table in tables:
+            for deal in range(1, deals + 1):
+                done[(table[0], deal)] = threading.Event()
+
+        def session():
+            if not hasattr(local, "session"):
+                local.session = requests.Session()
+            return local.session
+
+        def post(path, token, body, key=None):
+            headers = {"Authorization": f"Referee {token}", "Content-Type": "application/json"}
+            if key:
+                headers["Idempotency-Key"] = key
+            data = json.dumps(body)
+            for _attempt in range(20):
+                started = time.perf_counter()
+                response = session().post(self.base + path, data=data, headers=headers, timeout=120)
+                if response.status_code in (429, 502, 503):
+                    with lock:
+                        counts["retries"] += 1
+                    time.sleep(float(response.headers.get("Retry-After", "0.5") or 0.5))
+                    continue
+                return response, (time.perf_counter() - started) * 1000
+            return response, (time.perf_counter() - started) * 1000
+
+        def job(index, table, deal, due):
+            table_id, token_a, token_b = table
+            try:
+                done[(table_id, deal - 1)].wait()
+                rng = random.Random(table_id * 100 + deal)
+                if deal == 1 and index in log_tables:
+                    body = {"play_log": rng.choice(self.logs)}
+                else:
+                    body = {"summary": rng.choice(self.summaries)}
+                response, ms = post(
+                    f"/api/v1/tables/{table_id}/deals/{deal}/reports",
+                    token_a,
+                    body,
+                    key=f"t{table_id}d{deal}",
+                )
+                late_ms = (time.perf_counter() - due) * 1000
+                if response.status_code not in (200, 201):
+                    with lock:
+                        errors.append(
+                            f"submit {table_id}/{deal}: {response.status_code} {response.text[:300]}"
+                        )
+                    return
+                report_id = response.json()["report"]["id"]
+                response2, ms2 = post(
+                    f"/api/v1/reports/{report_id}/confirm", token_b, {"agrees": True}
+                )
+                if response2.status_code != 200:
+                    with lock:
+                        errors.append(
+                            f"confirm {report_id}: {response2.status_code} {response2.text[:300]}"
+                        )
+                    return
+                with lock:
+                    submit_ms.append(late_ms)
+                    submit_sent_ms.append(ms)
+                    confirm_ms.append(ms2)
+                    counts["deals"] += 1
+                    counts["logs"] += "play_log" in body
+                    self.progress += 1
+                    if deal == deals:
+                        match_final.append(time.time())
+            except Exception as exc:  # counted, not raised: the round goes on
+                with lock:
+                    errors.append(f"deal {table_id}/{deal}: {type(exc).__name__}: {exc}")
+            finally:
+                done[(table_id, deal)].set()
+
+        snapshots: list[tuple[float, int]] = []  # (computed_at as a Unix time, unfinished)
+        sampling = threading.Event()
+
+        def sampler():
+            from django.db import connection
+
+            from matches.models import StandingsSnapshot
+
+            seen = None
+            try:
+                while not sampling.is_set():
+                    row = (
+                        StandingsSnapshot.objects.filter(round=round_, kind="unions", scope="event")
+                        .values_list("computed_at", "unfinished")
+                        .first()
+                    )
+                    if row and row != seen:
+                        seen = row
+                        snapshots.append((row[0].timestamp(), row[1]))
+                    time.sleep(0.05)
+            finally:
+                connection.close()
+
+        watcher = threading.Thread(target=sampler, daemon=True)
+        watcher.start()
+        schedule = [
+            (index, table, deal)
+            for deal in range(1, deals + 1)
+            for index, table in enumerate(tables)
+        ]
+        self.progress = 0
+        started = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.pool) as executor:
+            for k, (index, table, deal) in enumerate(schedule):
+                due = started + k / self.rate
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                executor.submit(job, index, table, deal, due)
+        seconds = time.perf_counter() - started
+        # The standings of the round's last matches: wait for the snapshot that counts them.
+        end = time.time() + 60
+        while time.time() < end and not (snapshots and snapshots[-1][1] == 0):
+            time.sleep(0.05)
+        sampling.set()
+        watcher.join()
+        lags = []
+        total = len(tables)
+        for k, final in enumerate(sorted(match_final), start=1):
+            shown = next((at for at, unfinished in snapshots if total - unfinished >= k), None)
+            lags.append(max(0.0, shown - final) if shown is not None else float("inf"))
+        return {
+            "seconds": seconds,
+            "submit_ms": submit_ms,
+            "submit_sent_ms": submit_sent_ms,
+            "confirm_ms": confirm_ms,
+            "errors": errors,
+            "last_confirm": max(match_final, default=0.0),
+            "lags": lags,
+            **counts,
+        }
+
+
 def run_wrk(url: str, connections: int, seconds: int, threads: int = 2) -> dict:
     out = subprocess.run(
         [
@@ -751,6 +927,16 @@ def main() -> None:
     )
     parser.add_argument("--standings-timeout", type=float, default=180)
     parser.add_argument(
+        "--rate",
+        type=float,
+        default=0,
+        help="open loop (issue 28): deals arrive at this many a second (e.g. 25) instead of "
+        "as fast as --clients threads push them",
+    )
+    parser.add_argument(
+        "--pool", type=int, default=64, help="with --rate: threads sending the deals that are due"
+    )
+    parser.add_argument(
         "--faults",
         action="store_true",
         help="issue 27's fault drills in round 1 (a private PostgreSQL cluster; see the top)",
@@ -801,6 +987,17 @@ def run(args, services: Services) -> None:
     referees = Referees(
         services.http_port, args.clients, logs, summaries, args.log_share, 8, patient=args.faults
     )
+    open_loop = (
+        OpenLoop(services.http_port, args.rate, logs, summaries, args.log_share, 8, args.pool)
+        if args.rate
+        else None
+    )
+    if open_loop is not None:
+        print(
+            f"open loop: {args.rate:g} deals/s due (submit latency from when a deal is due; "
+            f"{args.pool} sending threads)",
+            flush=True,
+        )
     acknowledged = 0  # deals a referee was told were stored and confirmed
     drill = None
     page = f"http://127.0.0.1:{services.http_port}/events/{event.pk}/standings/"
@@ -820,6 +1017,9 @@ def run(args, services: Services) -> None:
         "lags": [],
         "readers": [],
         "cpu": {},
+        "open_lags": [],
+        "sent": [],
+        "errors": 0,
     }
     for number in range(1, args.rounds + 1):
         t0 = time.perf_counter()
@@ -851,7 +1051,10 @@ def run(args, services: Services) -> None:
             jobs = jobs[1:]
             drill = Drill(services, total_deals=len(jobs) * args.deals)
             drill.watch(lambda: referees.progress)
-        result = referees.run(jobs, args.deals)
+        if open_loop is not None:
+            result = open_loop.run(jobs, args.deals, round_)
+        else:
+            result = referees.run(jobs, args.deals)
         read = readers.stop()  # not through the offline phone's wait
         if phone is not None:
             phone.join()
@@ -891,6 +1094,20 @@ def run(args, services: Services) -> None:
         )
         for error in result["errors"][:5]:
             print("   error:", error, flush=True)
+        if open_loop is not None:
+            lags_r = result["lags"]
+            print(
+                f"   open loop: due {args.rate:g}/s, done {rate:.1f}/s; submit from due "
+                f"p50/p95 {percentile(s, 50):.0f}/{percentile(s, 95):.0f} ms, from sent "
+                f"p50/p95 {percentile(result['submit_sent_ms'], 50):.0f}/"
+                f"{percentile(result['submit_sent_ms'], 95):.0f} ms; standings lag a match "
+                f"p50/p95/max {percentile(lags_r, 50):.2f}/{percentile(lags_r, 95):.2f}/"
+                f"{max(lags_r, default=float('nan')):.2f} s",
+                flush=True,
+            )
+            totals["open_lags"] += lags_r
+            totals["sent"] += result["submit_sent_ms"]
+        totals["errors"] += len(result["errors"])
         if drill is not None and number == 1:
             print("\n".join(drill.report()), flush=True)
         try:
@@ -980,6 +1197,34 @@ def run(args, services: Services) -> None:
     )
     if static.get("non2xx"):
         print("  (nginx answered errors: the static figure is not valid)", flush=True)
+    if open_loop is not None:
+        ol = totals["open_lags"]
+        p95 = percentile(totals["submit"], 95)
+        worst_lag = percentile(ol, 95)
+        print(f"\ngoals (issue 28, open loop at {args.rate:g} deals/s, {args.readers} readers):")
+        print(
+            f"  submit p95 <= 200 ms (from when due): {p95:.0f} ms (from sent "
+            f"{percentile(totals['sent'], 95):.0f} ms) -> {'met' if p95 <= 200 else 'NOT met'}"
+        )
+        print(f"  0 errors: {totals['errors']} -> {'met' if not totals['errors'] else 'NOT met'}")
+        print(
+            f"  standings lag <= 2 s (p95 of the matches): {worst_lag:.2f} s, max "
+            f"{max(ol, default=float('nan')):.2f} s -> {'met' if worst_lag <= 2 else 'NOT met'}"
+        )
+    print(
+        f"  server CPU per deal <= 10 ms (issue 28): {cpu['gunicorn'] + cpu['celery']:.1f} ms -> "
+        f"{'met' if cpu['gunicorn'] + cpu['celery'] <= 10 else 'NOT met'}"
+    )
+    if open_loop is None:
+        print(
+            f"  closed loop within 20x of the raw whole-deal limit (issue 28): "
+            f"{raw['deals'] / rate:.1f}x -> {'met' if raw['deals'] / rate <= 20 else 'NOT met'}"
+        )
+    sratio28 = static.get("rps", 0) / reader_rps if reader_rps else float("inf")
+    print(
+        f"  public standings within 1.5x of nginx static (issue 28): {sratio28:.2f}x -> "
+        f"{'met' if sratio28 <= 1.5 else 'NOT met'}"
+    )
     print("\ngoals (issue 19):")
     ratio = raw["deals"] / rate
     print(

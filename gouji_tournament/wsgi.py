@@ -4,3 +4,26 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
 application = get_wsgi_application()
+
+
+def _warm_up() -> None:
+    """Import the URL configuration (every view, DRF, the games' adapters) and the template
+    engine now, in the worker's start, instead of in its first requests: issue 28's profile of
+    the festival bench found a fifth of gunicorn's first-round CPU in imports made while
+    referees waited for their first answers. Nothing here touches the database."""
+    from django.conf import settings
+    from django.conf.urls.i18n import is_language_prefix_patterns_used
+    from django.template import engines
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 (imports every URL module and its views)
+    is_language_prefix_patterns_used(settings.ROOT_URLCONF)
+    for engine in engines.all():
+        getattr(getattr(engine, "engine", None), "template_loaders", None)
+    import matches.results.chain  # noqa: F401
+    import matches.results.service  # noqa: F401
+    import matches.tasks  # noqa: F401 (the settlement's enqueue, called on commit)
+
+
+if os.environ.get("GOUJI_WARM_UP", "1") != "0":
+    _warm_up()

@@ -122,11 +122,10 @@ def link_for_token(token: str) -> RefereeLink | None:
     if not token or not LINK_TOKEN.fullmatch(token):
         return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
     # The table's match comes along: the referee's requests need it (one query per request).
-    link = (
-        RefereeLink.objects.select_related("table__round__event", "table__match")
-        .filter(token=token)
-        .first()
-    )
+    # Issue 28: one statement written once (matches/hotpath.py), not compiled per request.
+    from matches.hotpath import link_with_table
+
+    link = link_with_table(token)
     if link is None or link.revoked_at is not None:
         return None
     return link

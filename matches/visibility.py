@@ -32,9 +32,12 @@ def public_events():
 
 
 def public_event_or_404(event_id: int) -> Event:
+    """The event as a public request reads it: its rounds are then read once for the whole
+    request (`_rounds`), however many of the rule's steps the page asks (issue 28)."""
     event = public_events().filter(pk=event_id).first()
     if event is None:
         raise Http404("no such event")
+    event._rounds_once = True
     return event
 
 
@@ -85,9 +88,19 @@ def standings_visible(round_: Round) -> bool:
 
 
 def _rounds(event: Event) -> list[Round]:
+    """The event's rounds with their stages. An event loaded for one public request
+    (`public_event_or_404`) keeps them for that request: the draw, results and standings steps
+    of the rule and the version stamps read them once, not three times (issue 28). Any other
+    event object reads them afresh, so a service that changes a round and asks again sees the
+    change."""
+    memo = getattr(event, "_rounds_memo", None)
+    if memo is not None:
+        return memo
     rounds = list(event.rounds.select_related("stage").order_by("number"))
     for round_ in rounds:
         round_.event = event  # the same row: no query per round
+    if getattr(event, "_rounds_once", False):
+        event._rounds_memo = rounds  # type: ignore[attr-defined]
     return rounds
 
 
@@ -97,6 +110,12 @@ def visible_rounds(event: Event):
     if not event.published or not states:
         return event.rounds.none()
     return event.rounds.filter(state__in=states).select_related("stage").order_by("number")
+
+
+def visible_round_list(event: Event) -> list[Round]:
+    """`visible_rounds` as a list, from the rounds a public request has read already
+    (`_rounds`): no query of its own there."""
+    return [r for r in _rounds(event) if draw_visible(r)]
 
 
 def visible_round_or_404(event: Event, number: int) -> Round:

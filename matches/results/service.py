@@ -30,6 +30,7 @@ import matches.results.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.games.registry import adapter_for
+from matches.hotpath import locked_deal
 from matches.kernel.reports import Checked, ResultError
 from matches.models import (
     Confirmation,
@@ -329,7 +330,8 @@ def submit_deal_report(
     found and locked in one query; otherwise it is created first (`deal_for`)."""
 
     def locate() -> Deal:
-        deal = _locked_deals().filter(match_id=match.pk, number=number).first()
+        # Issue 28: the statement of `_locked_deals()` written once (matches/hotpath.py).
+        deal = locked_deal(match.pk, number)
         if deal is None:
             raise _NoDealRow
         return deal

@@ -82,6 +82,7 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
         event = visibility.public_events().filter(pk=event_id).first()
         if event is None:
             return None
+        event._rounds_once = True  # one request: its rounds are read once (visibility._rounds)
         fragment = "hx" if request.headers.get("HX-Request") else "page"
         etag = f"{prefix}{version(event)}-{get_language()}-{fragment}-{params(request)}"
         request.public_etag = etag  # for `_page`, which caches a full page's fragment under it
@@ -355,7 +356,7 @@ def standings_page(request, event_id: int):
     page = _standings_page_number(request)
     # The rounds whose standings are public: a held round's would give its results away.
     shown = set(visibility.standings_visible_round_ids(event))
-    rounds = [r for r in visibility.visible_rounds(event) if r.pk in shown]
+    rounds = [r for r in visibility.visible_round_list(event) if r.pk in shown]
     context = {
         "event": event,
         "kind": kind,

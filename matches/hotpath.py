@@ -1,0 +1,145 @@
+"""The referee's hot path without the ORM's query compiler (issue 28).
+
+The profile of `bench/festival.py` (docs/performance.md) found about a third of a submit's and
+a confirm's CPU in Django building the SQL of querysets with deep `select_related` chains:
+the same few statements, compiled again for every request. The statements here are written
+once, from the models' own metadata (so a new column is read without a change here), and
+their rows become model instances through `Model.from_db`, linked as `select_related` would
+link them: callers see exactly what the queryset gave them, with no query more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.db import connection
+
+from matches.models import Deal, Event, Match, RefereeLink, Round, Stage, Table
+
+
+@dataclass(frozen=True)
+class Join:
+    """`model` as `alias`, joined `on` (SQL, with the other aliases); attached to the object of
+    `parent` as its `attr` (and, for a reverse one-to-one, the parent as its `back`). `outer`:
+    a LEFT JOIN, the object None when no row matches."""
+
+    model: Any  # a model class
+    alias: str
+    on: str
+    parent: str
+    attr: str
+    back: str = ""
+    outer: bool = False
+
+
+def _columns(model, alias: str) -> tuple[list[str], str, list]:
+    """The model's columns in attname order, and each one's converters from the database's
+    value to Python's (as the ORM applies them: JSON, datetimes and booleans on SQLite)."""
+    concrete = model._meta.concrete_fields
+    quote = connection.ops.quote_name
+    sql = ", ".join(f"{alias}.{quote(f.column)}" for f in concrete)
+    converters = []
+    for field in concrete:
+        col = field.get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        converters.append((found, col))
+    return [f.attname for f in concrete], sql, converters
+
+
+class Statement:
+    """SELECT `base` and its joins WHERE `where` (with %s parameters) [ORDER BY, LIMIT 1]; with
+    `lock`, the base row is locked for the transaction (FOR NO KEY UPDATE OF it, where the
+    database has row locks), as `select_for_update(no_key=True, of=("self",))`."""
+
+    def __init__(self, base: Any, alias: str, joins: list[Join], where: str, lock: bool = False):
+        self.base, self.alias, self.joins, self.where, self.lock = base, alias, joins, where, lock
+
+    @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
+    def _compiled(self, vendor: str):
+        layout, selects = [], []
+        for model, alias in [(self.base, self.alias)] + [(j.model, j.alias) for j in self.joins]:
+            fields, sql, converters = _columns(model, alias)
+            layout.append((model, fields, converters))
+            selects.append(sql)
+        quote = connection.ops.quote_name
+        sql = f"SELECT {', '.join(selects)} FROM {quote(self.base._meta.db_table)} {self.alias}"
+        for j in self.joins:
+            kind = "LEFT OUTER JOIN" if j.outer else "INNER JOIN"
+            sql += f" {kind} {quote(j.model._meta.db_table)} {j.alias} ON {j.on}"
+        sql += f" WHERE {self.where} ORDER BY {self.alias}.id LIMIT 1"
+        if self.lock and connection.features.has_select_for_update:
+            sql += f" FOR NO KEY UPDATE OF {self.alias}"
+        return sql, layout
+
+    def first(self, params: list):
+        sql, layout = self._compiled(connection.vendor)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        objects: dict[str, Any] = {}
+        start = 0
+        aliases = [self.alias] + [j.alias for j in self.joins]
+        for alias, (model, fields, converters) in zip(aliases, layout, strict=True):
+            values = list(row[start : start + len(fields)])
+            start += len(fields)
+            if values[0] is None:  # the primary key: no row on the outer side of a join
+                objects[alias] = None
+                continue
+            for k, (found, col) in enumerate(converters):
+                for convert in found:
+                    values[k] = convert(values[k], col, connection)
+            objects[alias] = model.from_db(connection.alias, fields, values)
+        for j in self.joins:
+            parent, child = objects[j.parent], objects[j.alias]
+            if parent is None:
+                continue
+            parent._state.fields_cache[j.attr] = child
+            if j.back and child is not None:
+                child._state.fields_cache[j.back] = parent
+        return objects[self.alias]
+
+
+_LINK = Statement(
+    RefereeLink,
+    "l",
+    [
+        Join(Table, "t", "t.id = l.table_id", "l", "table"),
+        Join(Round, "r", "r.id = t.round_id", "t", "round"),
+        Join(Event, "e", "e.id = r.event_id", "r", "event"),
+        Join(Match, "m", "m.table_id = t.id", "t", "match", back="table", outer=True),
+    ],
+    "l.token = %s",
+)
+
+
+def link_with_table(token: str) -> RefereeLink | None:
+    """`RefereeLink.objects.select_related("table__round__event", "table__match")
+    .filter(token=token).first()`, in one statement written once."""
+    return _LINK.first([token])
+
+
+_DEAL = Statement(
+    Deal,
+    "d",
+    [
+        Join(Match, "m", "m.id = d.match_id", "d", "match"),
+        Join(Round, "r", "r.id = m.round_id", "m", "round"),
+        Join(Event, "e", "e.id = r.event_id", "r", "event"),
+        Join(Stage, "s", "s.id = r.stage_id", "r", "stage"),
+        Join(Table, "t", "t.id = m.table_id", "m", "table", outer=True),
+    ],
+    "d.match_id = %s AND d.number = %s",
+    lock=True,
+)
+
+
+def locked_deal(match_id: int, number: int) -> Deal | None:
+    """`Deal.objects.select_for_update(no_key=True, of=("self",)).select_related(
+    "match__round__event", "match__round__stage", "match__table")
+    .filter(match_id=..., number=...).order_by("pk").first()`, in one statement written once:
+    the deal row locked for the transaction, its match, round, event, stage and table read."""
+    return _DEAL.first([match_id, number])
