@@ -12,6 +12,7 @@ urlpatterns = [
     path("", public_views.home, name="home"),
     path("events/", include("matches.urls.public")),
     path("manage/", include("matches.urls.organiser")),
+    path("live/", include("matches.urls.live")),
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     path("healthz", views.healthz, name="healthz"),
     path("lang/", views.switch_language, name="switch-language"),

@@ -1,0 +1,125 @@
+"""The server-sent-event streams of `matches.push` (issue 28): one URL per audience.
+
+- `/live/events/<event_id>/`: the event's public pages (and a player's private page).
+- `/live/tables/<match_id>/`: one table's public page (its round must be public).
+- `/live/staff/<event_id>/`: the organiser's dashboard and results queue, the referees' lists
+  (organisers, assistants and referees of the event only).
+- `/live/referee/`: a signed-in referee's home, every event they referee.
+
+A stream carries notices only (`matches.push`: never data); the page fetches its fragment by
+the views it polls. Served by a thread under WSGI (`runserver`, gunicorn gthread) and by the
+event loop under ASGI (uvicorn workers: `deploy/README.md`), where thousands of open streams
+cost a little memory each. While notices cannot reach the process (Redis away), the stream
+answers 503 and `static/js/live.js` keeps the page polling and tries again.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from matches import permissions, push
+from matches.models import Event, EventStaff, Match
+from matches.visibility import public_event_or_404, visible_round_or_404
+
+HELLO = 'retry: 5000\nevent: hello\ndata: {"kind":"hello"}\n\n'
+
+
+def _frame(message: str) -> str:
+    return f"data: {message}\n\n"
+
+
+def _lifetime() -> float:
+    return float(getattr(settings, "LIVE_STREAM_SECONDS", 600))
+
+
+def _heartbeat() -> float:
+    return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
+
+
+def _sync_stream(channels: list[str]):
+    sink = push._ThreadSink()
+    push.hub.subscribe(channels, sink)
+    try:
+        yield HELLO
+        end = time.monotonic() + _lifetime()
+        while time.monotonic() < end:
+            message = sink.get(_heartbeat())
+            if message == push.CLOSE:
+                return
+            yield ": ping\n\n" if message is None else _frame(message)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+async def _async_stream(channels: list[str]):
+    sink = push._AsyncSink()
+    push.hub.subscribe(channels, sink)
+    try:
+        yield HELLO
+        end = time.monotonic() + _lifetime()
+        while time.monotonic() < end:
+            message = await sink.get(_heartbeat())
+            if message == push.CLOSE:
+                return
+            yield ": ping\n\n" if message is None else _frame(message)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+def stream(request, channels: list[str]) -> HttpResponse:
+    if not getattr(settings, "LIVE_ENABLED", True) or not push.hub.available():
+        response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
+        response["Retry-After"] = "10"
+        return response
+    if isinstance(request, ASGIRequest):
+        content = _async_stream(channels)
+    else:
+        content = _sync_stream(channels)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
+    return response
+
+
+@require_GET
+def public_event_stream(request, event_id: int) -> HttpResponse:
+    event = public_event_or_404(event_id)
+    return stream(request, [push.public_event(event.pk)])
+
+
+@require_GET
+def public_table_stream(request, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
+    event = public_event_or_404(match.round.event_id)
+    visible_round_or_404(event, match.round.number)
+    return stream(request, [push.public_table(match.pk), push.public_event(event.pk)])
+
+
+@require_GET
+@login_required
+def staff_stream(request, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if permissions.role_in_event(request.user, event) is None:
+        raise Http404("not staff of this event")
+    return stream(request, [push.staff_event(event.pk)])
+
+
+@require_GET
+@login_required
+def referee_stream(request) -> HttpResponse:
+    events = set(
+        EventStaff.objects.filter(user=request.user, revoked_at__isnull=True).values_list(
+            "event_id", flat=True
+        )
+    )
+    events |= set(
+        permissions.referee_tables(request.user).values_list("round__event_id", flat=True)
+    )
+    return stream(request, [push.staff_event(pk) for pk in sorted(events)])
