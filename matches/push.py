@@ -11,6 +11,11 @@ stays where it is. Channels:
 - `public:table:<match_id>`: one table's public page, with the same rule.
 - `staff:event:<id>`: the organiser's dashboard and results queue, the referees' table lists:
   sent on commit of every report, tally and round change of the event.
+- `private:player:<id>`: one player's private page ("where do I sit now"). When a round's draw
+  becomes public, each seated player gets `{"kind": "seat", "round", "table", "seat"}` (what the
+  public round page shows anyway, sent only once the draw is visible), so 10,002 pages learn
+  their table without 10,002 requests. The stream URL is signed (`matches/views/live.py`,
+  `player_stream_url`): a private page renders it and needs no other authorisation.
 
 Transport: with `LIVE_REDIS_URL` set, `publish` goes through Redis pub/sub and each web process
 keeps one subscription (a thread) that hands notices to its own open streams, so any number of
@@ -46,6 +51,10 @@ def public_table(match_id: int) -> str:
 
 def staff_event(event_id: int) -> str:
     return f"staff:event:{event_id}"
+
+
+def private_player(player_id: int) -> str:
+    return f"private:player:{player_id}"
 
 
 class _ThreadSink:
@@ -120,6 +129,27 @@ class Hub:
             self._redis.publish(PREFIX + channel, message)
         except Exception:  # noqa: BLE001 - a notice lost: pages still poll
             log.warning("live: publish to %s failed", channel, exc_info=True)
+            self._redis = None
+
+    def publish_many(self, items: list[tuple[str, str]]) -> None:
+        """Many notices in one round trip (a pipeline) when through Redis."""
+        if not self.url:
+            for channel, message in items:
+                self.deliver(channel, message)
+            return
+        try:
+            if self._redis is None:
+                import redis
+
+                self._redis = redis.Redis.from_url(
+                    self.url, socket_timeout=5, socket_connect_timeout=1
+                )
+            pipe = self._redis.pipeline(transaction=False)
+            for channel, message in items:
+                pipe.publish(PREFIX + channel, message)
+            pipe.execute()
+        except Exception:  # noqa: BLE001 - notices lost: pages still poll
+            log.warning("live: publishing %d notices failed", len(items), exc_info=True)
             self._redis = None
 
     def deliver(self, channel: str, message: str) -> None:

@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from matches.events import notify
 from matches.events.live import forget_version
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round, StandingsSnapshot
-from matches.signals import deal_result_changed, recompute_requested, round_changed
+from matches.signals import PUBLISHED, deal_result_changed, recompute_requested, round_changed
 from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
 
 
@@ -97,9 +97,12 @@ def forget_public_version(sender, instance, **kwargs) -> None:
 
 
 @receiver(round_changed, dispatch_uid="live.round_changed")
-def push_round_change(sender, event_id: int, **kwargs) -> None:
-    """A round published, closed, reopened...: sent after commit; the pages hear of it."""
+def push_round_change(sender, event_id: int, round_id: int, action: str = "", **kwargs) -> None:
+    """A round published, closed, reopened...: sent after commit; the pages hear of it, and
+    on publication each seated player hears where they sit (matches/events/notify.py)."""
     notify.changed(event_id)
+    if action == PUBLISHED:
+        notify.mark(event_id, seated_round=round_id)
 
 
 @receiver(deal_result_changed, dispatch_uid="live.deal_result_changed")

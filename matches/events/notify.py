@@ -21,13 +21,14 @@ from django.db import close_old_connections, connections, transaction
 
 from matches import push
 from matches.events.live import event_version, standings_version
-from matches.models import Event, Match
-from matches.visibility import results_visible
+from matches.models import Event, Match, Round, TableSeat
+from matches.visibility import draw_visible, results_visible
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Condition()
 _dirty: dict[int, set[int]] = {}
+_rounds: set[int] = set()
 _thread: threading.Thread | None = None
 
 
@@ -40,13 +41,16 @@ def changed(event_id: int | None, match_id: int | None = None) -> None:
     transaction.on_commit(lambda: mark(event_id, match_id))
 
 
-def mark(event_id: int, match_id: int | None = None) -> None:
-    """Check the event's public stamps soon (after commit)."""
+def mark(event_id: int, match_id: int | None = None, seated_round: int | None = None) -> None:
+    """Check the event's public stamps soon (after commit); `seated_round`: tell each player
+    of that round where they sit (if its draw is public by then)."""
     global _thread
     with _lock:
         tables = _dirty.setdefault(event_id, set())
         if match_id is not None:
             tables.add(match_id)
+        if seated_round is not None:
+            _rounds.add(seated_round)
         if _thread is None or not _thread.is_alive():
             _thread = threading.Thread(target=_run, name="live-public", daemon=True)
             _thread.start()
@@ -64,9 +68,13 @@ def _run() -> None:
         time.sleep(getattr(settings, "LIVE_PUBLIC_INTERVAL", 0.3))
         with _lock:
             batch = dict(_dirty)
+            rounds = set(_rounds)
             _dirty.clear()
+            _rounds.clear()
         try:
             close_old_connections()
+            for round_id in rounds:
+                seated(round_id)
             for event_id, tables in batch.items():
                 check(event_id, tables)
         except Exception:  # noqa: BLE001 - a missed notice: pages still poll
@@ -92,3 +100,18 @@ def check(event_id: int, tables: set[int] = frozenset()) -> bool:  # type: ignor
             if results_visible(match.round):
                 push.send(push.public_table(match.pk), "version", v=stamps["v"])
     return True
+
+
+def seated(round_id: int) -> int:
+    """Send each player of the round their table and seat on their private channel, if the
+    round's draw is public. The number of notices sent."""
+    round_ = Round.objects.select_related("event").filter(pk=round_id).first()
+    if round_ is None or not draw_visible(round_):
+        return 0
+    rows = TableSeat.objects.filter(round=round_).values_list("player_id", "table__number", "seat")
+    items = [
+        (push.private_player(player), push.notice("seat", round=round_.number, table=t, seat=s))
+        for player, t, s in rows.iterator(chunk_size=5000)
+    ]
+    push.hub.publish_many(items)
+    return len(items)

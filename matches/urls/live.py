@@ -11,4 +11,5 @@ urlpatterns = [
     path("tables/<int:match_id>/", live.public_table_stream, name="table"),
     path("staff/<int:event_id>/", live.staff_stream, name="staff"),
     path("referee/", live.referee_stream, name="referee"),
+    path("players/<str:token>/", live.player_stream, name="player"),
 ]

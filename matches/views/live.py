@@ -5,6 +5,10 @@
 - `/live/staff/<event_id>/`: the organiser's dashboard and results queue, the referees' lists
   (organisers, assistants and referees of the event only).
 - `/live/referee/`: a signed-in referee's home, every event they referee.
+- `/live/players/<signed>/`: one player's private page (`player_stream_url(player_id)`: the
+  page renders that URL into `<meta name="live-stream">`; the signature is the authorisation).
+  Its notices carry the player's new table when a round's draw becomes public; other notices
+  of the event come from `/live/events/<id>/`.
 
 A stream carries notices only (`matches.push`: never data); the page fetches its fragment by
 the views it polls. Served by a thread under WSGI (`runserver`, gunicorn gthread) and by the
@@ -19,9 +23,11 @@ import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from matches import permissions, push
@@ -123,3 +129,22 @@ def referee_stream(request) -> HttpResponse:
         permissions.referee_tables(request.user).values_list("round__event_id", flat=True)
     )
     return stream(request, [push.staff_event(pk) for pk in sorted(events)])
+
+
+PLAYER_SALT = "matches.live.player"
+
+
+def player_stream_url(player_id: int) -> str:
+    """The signed stream URL of one player's private channel (for their private page)."""
+    return reverse("live:player", args=[signing.dumps(player_id, salt=PLAYER_SALT)])
+
+
+@require_GET
+def player_stream(request, token: str) -> HttpResponse:
+    try:
+        player_id = signing.loads(token, salt=PLAYER_SALT)
+    except signing.BadSignature:
+        raise Http404("no such stream") from None
+    if not isinstance(player_id, int):
+        raise Http404("no such stream")
+    return stream(request, [push.private_player(player_id)])

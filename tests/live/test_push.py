@@ -109,3 +109,41 @@ def test_public_notice_only_when_public_stamps_move(event, django_capture_on_com
         assert notify.check(event.event.pk, {event.match(round_, 1).pk}) is False
     finally:
         push.hub.unsubscribe(channels, sink)
+
+
+def test_player_stream_is_signed(client, event):
+    from matches.views.live import player_stream_url
+
+    url = player_stream_url(7)
+    response = client.get(url)
+    assert response.status_code == 200
+    response.close()
+    forged = url.replace(url.rstrip("/").rsplit(":", 1)[-1], "AAAAAAAAAAAAAAAAAAAAAAAAAAA")
+    assert client.get(forged).status_code == 404
+    assert client.get("/live/players/7/").status_code == 404
+
+
+def test_players_hear_their_table_once_the_draw_is_public(event, settings):
+    """A draft round sends nothing; published, each seated player gets their table."""
+    from matches.models import TableSeat
+
+    settings.LIVE_ENABLED = True
+    round_ = event.round([(0, 1), (2, 3)], publish=False)
+    assert notify.seated(round_.pk) == 0
+    event.publish(round_)
+    seat = TableSeat.objects.filter(round=round_).select_related("table").first()
+    sink = push._ThreadSink()
+    channels = [push.private_player(seat.player_id)]
+    push.hub.subscribe(channels, sink)
+    try:
+        assert notify.seated(round_.pk) == TableSeat.objects.filter(round=round_).count()
+        got = json.loads(sink.get(0))
+        assert got == {
+            "kind": "seat",
+            "round": round_.number,
+            "table": seat.table.number,
+            "seat": seat.seat,
+        }
+        assert sink.get(0) is None  # only their own
+    finally:
+        push.hub.unsubscribe(channels, sink)
