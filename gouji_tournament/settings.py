@@ -266,7 +266,7 @@ LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "")
 LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "600"))
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 # The public stamps are compared at most this often per process (matches/events/notify.py).
-LIVE_PUBLIC_INTERVAL = float(os.environ.get("LIVE_PUBLIC_INTERVAL", "0.3"))
+LIVE_PUBLIC_INTERVAL = float(os.environ.get("LIVE_PUBLIC_INTERVAL", "0.5"))
 
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")
