@@ -159,12 +159,17 @@ class Hub:
             sink.put(message)
 
     # --- receiving ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Subscribe now (an ASGI server at start-up: gouji_tournament/asgi.py)."""
+        if self.url:
+            self._start_listener()
+
     def available(self) -> bool:
         """True when notices reach this process (always without Redis)."""
         if not self.url:
             return True
         self._start_listener()
-        return self.connected.wait(1.0)
+        return self.connected.wait(3.0)
 
     def subscribe(self, channels: list[str], sink) -> None:
         with self.lock:

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -88,6 +89,12 @@ def stream(request, channels: list[str]) -> HttpResponse:
         content = _async_stream(channels)
     else:
         content = _sync_stream(channels)
+    # The stream needs no database: give this thread's connections back now rather than when
+    # the stream ends, or every open stream would hold one (ASGI runs each request's sync code
+    # in a thread of its own).
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
