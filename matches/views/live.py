@@ -135,6 +135,8 @@ def referee_stream(request) -> HttpResponse:
     events |= set(
         permissions.referee_tables(request.user).values_list("round__event_id", flat=True)
     )
+    if not events:
+        raise Http404("no event to referee")
     return stream(request, [push.staff_event(pk) for pk in sorted(events)])
 
 
