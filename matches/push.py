@@ -32,6 +32,7 @@ import logging
 import queue
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -108,7 +109,7 @@ class Hub:
         self.sinks: dict[str, set] = {}
         self.listener: threading.Thread | None = None
         self.connected = threading.Event()
-        self._redis = None
+        self._redis: Any = None
 
     @property
     def url(self) -> str:

@@ -80,7 +80,7 @@ async def _async_stream(channels: list[str]):
         push.hub.unsubscribe(channels, sink)
 
 
-def stream(request, channels: list[str]) -> HttpResponse:
+def stream(request, channels: list[str]) -> HttpResponse | StreamingHttpResponse:
     if not getattr(settings, "LIVE_ENABLED", True) or not push.hub.available():
         response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
         response["Retry-After"] = "10"
@@ -95,20 +95,20 @@ def stream(request, channels: list[str]) -> HttpResponse:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()
-    response = StreamingHttpResponse(content, content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache, no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
-    return response
+    streaming = StreamingHttpResponse(content, content_type="text/event-stream")
+    streaming["Cache-Control"] = "no-cache, no-store"
+    streaming["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
+    return streaming
 
 
 @require_GET
-def public_event_stream(request, event_id: int) -> HttpResponse:
+def public_event_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse:
     event = public_event_or_404(event_id)
     return stream(request, [push.public_event(event.pk)])
 
 
 @require_GET
-def public_table_stream(request, match_id: int) -> HttpResponse:
+def public_table_stream(request, match_id: int) -> HttpResponse | StreamingHttpResponse:
     match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
     event = public_event_or_404(match.round.event_id)
     visible_round_or_404(event, match.round.number)
@@ -117,7 +117,7 @@ def public_table_stream(request, match_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def staff_stream(request, event_id: int) -> HttpResponse:
+def staff_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     if permissions.role_in_event(request.user, event) is None:
         raise Http404("not staff of this event")
@@ -126,7 +126,7 @@ def staff_stream(request, event_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
-def referee_stream(request) -> HttpResponse:
+def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
     events = set(
         EventStaff.objects.filter(user=request.user, revoked_at__isnull=True).values_list(
             "event_id", flat=True
@@ -149,7 +149,7 @@ def player_stream_url(player_id: int) -> str:
 
 
 @require_GET
-def player_stream(request, token: str) -> HttpResponse:
+def player_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
     try:
         player_id = signing.loads(token, salt=PLAYER_SALT)
     except signing.BadSignature:
