@@ -1,9 +1,9 @@
 // Live push (issue 28): the page's stream of notices (<meta name="live-stream">, server-sent
 // events from matches/views/live.py). A notice carries no data: this script fires a `live`
 // event on <body> (at most one a second), and the page's fragments refetch themselves by the
-// views they poll (hx-trigger="every Ns, live from:body"). While the stream is up, polls of
-// elements marked data-live-poll are skipped; when it is down (the server answers 503, the
-// network drops) they poll as before and the stream is tried again every 10 s.
+// views they poll (hx-trigger="every Ns, live from:body"). While the stream is up, every other
+// poll of elements marked data-live-poll is skipped; when it is down (the server answers 503,
+// the network drops) they poll as before and the stream is tried again every 10 s.
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="live-stream"]');
@@ -46,12 +46,14 @@
     };
   }
 
-  // A poll (htmx calls it with no triggering event) waits while the stream is up.
+  // While the stream is up, every other poll (htmx calls it with no triggering event) is
+  // skipped: half the requests, and a notice lost on the way still shows within two periods.
   document.addEventListener("htmx:confirm", function (event) {
-    if (root.getAttribute("data-live") === "up" && !event.detail.triggeringEvent &&
-        event.detail.elt && event.detail.elt.hasAttribute("data-live-poll")) {
-      event.preventDefault();
-    }
+    var elt = event.detail.elt;
+    if (root.getAttribute("data-live") !== "up" || event.detail.triggeringEvent ||
+        !elt || !elt.hasAttribute("data-live-poll")) { return; }
+    elt.__liveSkipped = !elt.__liveSkipped;
+    if (elt.__liveSkipped) { event.preventDefault(); }
   });
   window.addEventListener("pagehide", function () { if (source) { source.close(); } });
   state("down");
