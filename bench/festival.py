@@ -127,12 +127,15 @@ class Services:
         self.db_url = re.sub(r"/[^/]*$", "/" + self.db_name, args.pg)
         self.redis_port = free_port()
         self.http_port = free_port()
+        self.live_port = free_port()  # the live streams' ASGI server (issue 28)
         self.env = dict(os.environ)
         self.env.update(
             {
                 "DATABASE_URL": self.db_url,
                 "CELERY_BROKER_URL": f"redis://127.0.0.1:{self.redis_port}/0",
                 "CACHE_URL": f"redis://127.0.0.1:{self.redis_port}/1",
+                # Live push notices through Redis (pub/sub is not per database; matches/push.py)
+                "LIVE_REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/2",
                 "DEBUG": "False",
                 "ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "SECRET_KEY": "festival-bench-" + os.urandom(8).hex(),
@@ -207,6 +210,23 @@ class Services:
                 "2048",
             ],
         )
+        # The live streams (/live/, server-sent events) as deploy/README.md runs them: an
+        # ASGI server of its own beside the WSGI pages, reached through nginx's /live/.
+        self.start(
+            "live",
+            [
+                str(BIN / "gunicorn"),
+                "gouji_tournament.asgi:application",
+                "-b",
+                f"127.0.0.1:{self.live_port}",
+                "-w",
+                "1",
+                "-k",
+                "uvicorn.workers.UvicornWorker",
+                "--backlog",
+                "4096",
+            ],
+        )
         for k in (1, 2):
             self.start(
                 f"celery{k}",
@@ -271,6 +291,7 @@ class Services:
             "__LISTEN__": f"127.0.0.1:{port}",
             "__SERVER_NAME__": "127.0.0.1",
             "__APP__": f"127.0.0.1:{self.http_port}",
+            "__LIVE__": f"127.0.0.1:{self.live_port}",
             "__STATIC_ROOT__": str(ROOT / "static"),
             "__CACHE_DIR__": str(root / "cache"),
             "__LOG_DIR__": str(root),

@@ -68,9 +68,9 @@ def measure(profile: bool) -> None:
 
     django.setup()
     from django.test import Client
+    from festival import build_event, documents  # this script's folder is first on sys.path
 
     import gouji_tournament.wsgi  # noqa: F401 (a worker's start, as gunicorn's)
-    from bench.festival import build_event, documents
     from matches.draw import service as seating
     from matches.models import RefereeLink, Table
 

@@ -256,6 +256,18 @@ STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
 # How long the public pages' version stamp may be cached (see matches/events/live.py).
 PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 
+# --- Live push (issue 28: matches/push.py) -----------------------------------------------
+# Server-sent events to the open pages. LIVE_REDIS_URL (e.g. redis://127.0.0.1:6379/2) shares
+# the notices among every web process; unset, they stay in the one process (runserver).
+# LIVE_ENABLED=False: no streams (503) and no notices; the pages poll as before.
+LIVE_ENABLED = os.environ.get("LIVE_ENABLED", "True").lower() in ("1", "true", "yes")
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "")
+# A stream ends after this many seconds and the browser opens it again (frees a WSGI thread).
+LIVE_STREAM_SECONDS = float(os.environ.get("LIVE_STREAM_SECONDS", "600"))
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+# The public stamps are compared at most this often per process (matches/events/notify.py).
+LIVE_PUBLIC_INTERVAL = float(os.environ.get("LIVE_PUBLIC_INTERVAL", "0.5"))
+
 # --- Cache ------------------------------------------------------------------------------
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", public_views.home, name="home"),
     path("events/", include("matches.urls.public")),
     path("manage/", include("matches.urls.organiser")),
+    path("live/", include("matches.urls.live")),
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     # A player's or a union's own page, from the QR code of their badge (issue 26).
     path("me/<str:token>/", find_views.my_page, name="my-page"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from matches.events import find
+from matches.events import find, notify
 from matches.events.live import forget_version
 from matches.models import (
     Deal,
@@ -22,7 +22,7 @@ from matches.models import (
     Union,
     UnionMember,
 )
-from matches.signals import deal_result_changed, recompute_requested, round_changed
+from matches.signals import PUBLISHED, deal_result_changed, recompute_requested, round_changed
 from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
 from players.models import Club, Player
 
@@ -92,10 +92,39 @@ def _event_id_of(instance) -> int | None:
     return None
 
 
+def _match_id_of(instance) -> int | None:
+    if isinstance(instance, DealTally):
+        return instance.match_id
+    if isinstance(instance, DealReport):
+        deal = _cached(instance, "deal")
+        return deal.match_id if deal is not None else None
+    return None
+
+
 def forget_public_version(sender, instance, **kwargs) -> None:
-    forget_version(
-        _event_id_of(instance), standings=not isinstance(instance, (DealReport, DealTally))
-    )
+    event_id = _event_id_of(instance)
+    forget_version(event_id, standings=not isinstance(instance, (DealReport, DealTally)))
+    # The open pages hear of it (matches/events/notify.py): staff at once, the public when
+    # its stamps move.
+    notify.changed(event_id, _match_id_of(instance))
+
+
+@receiver(round_changed, dispatch_uid="live.round_changed")
+def push_round_change(sender, event_id: int, round_id: int, action: str = "", **kwargs) -> None:
+    """A round published, closed, reopened...: sent after commit; the pages hear of it, and
+    on publication each seated player hears where they sit (matches/events/notify.py)."""
+    notify.changed(event_id)
+    if action == PUBLISHED:
+        notify.mark(event_id, seated_round=round_id)
+
+
+@receiver(deal_result_changed, dispatch_uid="live.deal_result_changed")
+def push_result(
+    sender, deal_id: int, match_id: int | None = None, event_id: int | None = None, **kwargs
+) -> None:
+    """A result became final (or was corrected): the staff pages at once; the public ones
+    when the settlement moves the public stamps (its tally's save)."""
+    notify.changed(event_id, match_id)
 
 
 def _connect_version_receivers() -> None:

@@ -4,7 +4,8 @@ The views that decide who may see which report live with their audience (`public
 `referee.py`, `organiser_results.py`); this module renders the page. The game's adapter gives
 the steps (`deal_viewer`), already worded in the page's language; the page shows one step
 (`?step=N`, which works without JavaScript) and hands every step to `static/js/deal_viewer.js`,
-which steps forward and back by buttons and keys (←/→, Home/End) without asking the server.
+which steps forward and back by buttons and keys (←/→, Home/End) without asking the server, and
+plays the steps by itself (play/pause, three speeds; the space bar toggles it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def words() -> dict:
         "empty": _("桌面无牌"),
         "turn": _("轮到"),
         "marked": _("这一步与报告不符"),
+        "play": _("▶ 自动播放"),
+        "pause": _("⏸ 暂停"),
     }
 
 

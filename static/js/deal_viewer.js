@@ -1,6 +1,7 @@
 // The deal viewer (templates/viewer/deal.html): every step of a play log is in the page as JSON
 // (#viewer-data, worded by the server in the page's language); this script draws the step asked
 // for, by the buttons, the slider and the keys ← → Home End, and keeps ?step=N in the address.
+// Autoplay steps on by itself (play/pause, speed; the space bar toggles it) until the last step.
 // Without it the same buttons are links to ?step=N, rendered by the server.
 (function () {
   "use strict";
@@ -133,10 +134,41 @@
       last: function () { return last; },
       marked: function () { return marked === null ? position : marked; }
     };
+    // Autoplay: one step every `speed` ms; a step asked for by hand pauses it.
+    var playRow = document.getElementById("viewer-play-row");
+    var playButton = document.getElementById("viewer-play");
+    var speed = document.getElementById("viewer-speed");
+    var timer = null;
+    function pause() {
+      if (timer !== null) { clearInterval(timer); timer = null; }
+      if (playButton) {
+        playButton.textContent = words.play;
+        playButton.setAttribute("aria-pressed", "false");
+      }
+    }
+    function tick() {
+      if (position >= last) { pause(); return; }
+      go(position + 1);
+      if (position >= last) { pause(); }
+    }
+    function play() {
+      if (position >= last) { go(0); }
+      pause();
+      timer = setInterval(tick, parseInt(speed.value, 10) || 1000);
+      playButton.textContent = words.pause;
+      playButton.setAttribute("aria-pressed", "true");
+    }
+    function toggle() { if (timer === null) { play(); } else { pause(); } }
+    if (playRow && playButton && speed) {
+      playRow.hidden = false;
+      playButton.addEventListener("click", toggle);
+      speed.addEventListener("change", function () { if (timer !== null) { play(); } });
+    }
     document.addEventListener("click", function (event) {
       var link = event.target.closest ? event.target.closest("[data-go]") : null;
       if (!link || !moves[link.getAttribute("data-go")]) { return; }
       event.preventDefault();
+      pause();
       go(moves[link.getAttribute("data-go")]());
     });
     document.addEventListener("keydown", function (event) {
@@ -144,14 +176,20 @@
       var tag = event.target && event.target.tagName;
       if (tag === "INPUT" && event.target !== range) { return; }
       if (tag === "SELECT" || tag === "TEXTAREA") { return; }
+      if (event.key === " " && tag !== "BUTTON" && tag !== "A" && playButton) {
+        event.preventDefault();
+        toggle();
+        return;
+      }
       var key = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
       if (!key) { return; }
       event.preventDefault();
+      pause();
       go(moves[key]());
     });
     if (range) {
       range.parentNode.hidden = false;
-      range.addEventListener("input", function () { go(parseInt(range.value, 10)); });
+      range.addEventListener("input", function () { pause(); go(parseInt(range.value, 10)); });
     }
     go(position, false);
   }

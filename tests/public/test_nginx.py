@@ -52,6 +52,7 @@ def render_conf(workdir: Path, app: str, port: int) -> Path:
         "__LISTEN__": f"127.0.0.1:{port}",
         "__SERVER_NAME__": "127.0.0.1",
         "__APP__": app,
+        "__LIVE__": app,
         "__STATIC_ROOT__": str(ROOT / "static"),
         "__CACHE_DIR__": str(workdir / "cache"),
         "__LOG_DIR__": str(workdir),

@@ -1,0 +1,128 @@
+"""Who hears of a change, and when (issue 28): the notices of `matches.push`.
+
+- The staff channel of an event hears of every committed report, tally, snapshot and round
+  change at once: organisers and referees may see held data anyway.
+- The public channels hear only when the *public* stamps move (`matches.events.live`:
+  `event_version`, `standings_version`, made of what the public may read). A process collects
+  the events touched by its commits and, at most every `LIVE_PUBLIC_INTERVAL` seconds, compares
+  their stamps with the last ones sent (kept in the shared cache, so several processes send a
+  change once or twice, never per reader); one process checks an event per interval. A held draw, held results or held standings never
+  move the stamps, so they send nothing: the public cannot even time them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import close_old_connections, connections, transaction
+
+from matches import push
+from matches.events.live import event_version, standings_version
+from matches.models import Event, Match, Round, TableSeat
+from matches.visibility import draw_visible, results_visible
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Condition()
+_dirty: dict[int, set[int]] = {}
+_rounds: set[int] = set()
+_thread: threading.Thread | None = None
+
+
+def changed(event_id: int | None, match_id: int | None = None) -> None:
+    """Something of the event changed in the current transaction: tell the staff channel and
+    check the public stamps once it commits."""
+    if event_id is None or not getattr(settings, "LIVE_ENABLED", True):
+        return
+    push.send_on_commit(push.staff_event(event_id), "changed")
+    transaction.on_commit(lambda: mark(event_id, match_id))
+
+
+def mark(event_id: int, match_id: int | None = None, seated_round: int | None = None) -> None:
+    """Check the event's public stamps soon (after commit); `seated_round`: tell each player
+    of that round where they sit (if its draw is public by then)."""
+    global _thread
+    with _lock:
+        tables = _dirty.setdefault(event_id, set())
+        if match_id is not None:
+            tables.add(match_id)
+        if seated_round is not None:
+            _rounds.add(seated_round)
+        if _thread is None or not _thread.is_alive():
+            _thread = threading.Thread(target=_run, name="live-public", daemon=True)
+            _thread.start()
+        _lock.notify()
+
+
+def _interval() -> float:
+    return float(getattr(settings, "LIVE_PUBLIC_INTERVAL", 0.5))
+
+
+def _run() -> None:
+    import time
+
+    while True:
+        with _lock:
+            while not _dirty:
+                _lock.wait()
+        # Gather the commits of the next moment into one check.
+        time.sleep(_interval())
+        with _lock:
+            batch = dict(_dirty)
+            rounds = set(_rounds)
+            _dirty.clear()
+            _rounds.clear()
+        try:
+            close_old_connections()
+            for round_id in rounds:
+                seated(round_id)
+            for event_id, tables in batch.items():
+                # One check per event and interval across every process (a claim in the
+                # shared cache): the stamps' aggregates are not free at a festival. A process
+                # that finds the claim taken checks again next time, so no commit goes unseen.
+                if cache.add(f"live-check:{event_id}", 1, _interval()):
+                    check(event_id, tables)
+                else:
+                    with _lock:
+                        _dirty.setdefault(event_id, set()).update(tables)
+        except Exception:  # noqa: BLE001 - a missed notice: pages still poll
+            log.warning("live: public check failed", exc_info=True)
+        finally:
+            connections.close_all()
+
+
+def check(event_id: int, tables: set[int] = frozenset()) -> bool:  # type: ignore[assignment]
+    """Send the public notice of the event (and of its changed tables) when its public stamps
+    moved since the last one sent. True when sent."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return False
+    stamps = {"v": event_version(event), "s": standings_version(event)}
+    key = f"live-sent:{event_id}"
+    if cache.get(key) == stamps:
+        return False
+    cache.set(key, stamps, 3600)
+    push.send(push.public_event(event_id), "version", **stamps)
+    if tables:
+        for match in Match.objects.filter(pk__in=tables).select_related("round__event"):
+            if results_visible(match.round):
+                push.send(push.public_table(match.pk), "version", v=stamps["v"])
+    return True
+
+
+def seated(round_id: int) -> int:
+    """Send each player of the round their table and seat on their private channel, if the
+    round's draw is public. The number of notices sent."""
+    round_ = Round.objects.select_related("event").filter(pk=round_id).first()
+    if round_ is None or not draw_visible(round_):
+        return 0
+    rows = TableSeat.objects.filter(round=round_).values_list("player_id", "table__number", "seat")
+    items = [
+        (push.private_player(player), push.notice("seat", round=round_.number, table=t, seat=s))
+        for player, t, s in rows.iterator(chunk_size=5000)
+    ]
+    push.hub.publish_many(items)
+    return len(items)

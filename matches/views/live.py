@@ -1,0 +1,159 @@
+"""The server-sent-event streams of `matches.push` (issue 28): one URL per audience.
+
+- `/live/events/<event_id>/`: the event's public pages (and a player's private page).
+- `/live/tables/<match_id>/`: one table's public page (its round must be public).
+- `/live/staff/<event_id>/`: the organiser's dashboard and results queue, the referees' lists
+  (organisers, assistants and referees of the event only).
+- `/live/referee/`: a signed-in referee's home, every event they referee.
+- `/live/players/<signed>/`: one player's private page (`player_stream_url(player_id)`: the
+  page renders that URL into `<meta name="live-stream">`; the signature is the authorisation).
+  Its notices carry the player's new table when a round's draw becomes public; other notices
+  of the event come from `/live/events/<id>/`.
+
+A stream carries notices only (`matches.push`: never data); the page fetches its fragment by
+the views it polls. Served by a thread under WSGI (`runserver`, gunicorn gthread) and by the
+event loop under ASGI (uvicorn workers: `deploy/README.md`), where thousands of open streams
+cost a little memory each. While notices cannot reach the process (Redis away), the stream
+answers 503 and `static/js/live.js` keeps the page polling and tries again.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from matches import permissions, push
+from matches.models import Event, EventStaff, Match
+from matches.visibility import public_event_or_404, visible_round_or_404
+
+HELLO = 'retry: 5000\nevent: hello\ndata: {"kind":"hello"}\n\n'
+
+
+def _frame(message: str) -> str:
+    return f"data: {message}\n\n"
+
+
+def _lifetime() -> float:
+    return float(getattr(settings, "LIVE_STREAM_SECONDS", 600))
+
+
+def _heartbeat() -> float:
+    return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
+
+
+def _sync_stream(channels: list[str]):
+    sink = push._ThreadSink()
+    push.hub.subscribe(channels, sink)
+    try:
+        yield HELLO
+        end = time.monotonic() + _lifetime()
+        while time.monotonic() < end:
+            message = sink.get(_heartbeat())
+            if message == push.CLOSE:
+                return
+            yield ": ping\n\n" if message is None else _frame(message)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+async def _async_stream(channels: list[str]):
+    sink = push._AsyncSink()
+    push.hub.subscribe(channels, sink)
+    try:
+        yield HELLO
+        end = time.monotonic() + _lifetime()
+        while time.monotonic() < end:
+            message = await sink.get(_heartbeat())
+            if message == push.CLOSE:
+                return
+            yield ": ping\n\n" if message is None else _frame(message)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+def stream(request, channels: list[str]) -> HttpResponse | StreamingHttpResponse:
+    if not getattr(settings, "LIVE_ENABLED", True) or not push.hub.available():
+        response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
+        response["Retry-After"] = "10"
+        return response
+    if isinstance(request, ASGIRequest):
+        content = _async_stream(channels)
+    else:
+        content = _sync_stream(channels)
+    # The stream needs no database: give this thread's connections back now rather than when
+    # the stream ends, or every open stream would hold one (ASGI runs each request's sync code
+    # in a thread of its own).
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+    streaming = StreamingHttpResponse(content, content_type="text/event-stream")
+    streaming["Cache-Control"] = "no-cache, no-store"
+    streaming["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
+    return streaming
+
+
+@require_GET
+def public_event_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse:
+    event = public_event_or_404(event_id)
+    return stream(request, [push.public_event(event.pk)])
+
+
+@require_GET
+def public_table_stream(request, match_id: int) -> HttpResponse | StreamingHttpResponse:
+    match = get_object_or_404(Match.objects.select_related("round__event"), pk=match_id)
+    event = public_event_or_404(match.round.event_id)
+    visible_round_or_404(event, match.round.number)
+    return stream(request, [push.public_table(match.pk), push.public_event(event.pk)])
+
+
+@require_GET
+@login_required
+def staff_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if permissions.role_in_event(request.user, event) is None:
+        raise Http404("not staff of this event")
+    return stream(request, [push.staff_event(event.pk)])
+
+
+@require_GET
+@login_required
+def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
+    events = set(
+        EventStaff.objects.filter(user=request.user, revoked_at__isnull=True).values_list(
+            "event_id", flat=True
+        )
+    )
+    events |= set(
+        permissions.referee_tables(request.user).values_list("round__event_id", flat=True)
+    )
+    if not events:
+        raise Http404("no event to referee")
+    return stream(request, [push.staff_event(pk) for pk in sorted(events)])
+
+
+PLAYER_SALT = "matches.live.player"
+
+
+def player_stream_url(player_id: int) -> str:
+    """The signed stream URL of one player's private channel (for their private page)."""
+    return reverse("live:player", args=[signing.dumps(player_id, salt=PLAYER_SALT)])
+
+
+@require_GET
+def player_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
+    try:
+        player_id = signing.loads(token, salt=PLAYER_SALT)
+    except signing.BadSignature:
+        raise Http404("no such stream") from None
+    if not isinstance(player_id, int):
+        raise Http404("no such stream")
+    return stream(request, [push.private_player(player_id)])

@@ -1,0 +1,149 @@
+"""Live push (issue 28): who may open which stream, what a stream carries, and that the public
+channel hears only of what the public may read (matches/push.py, matches/events/notify.py)."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from matches import push
+from matches.events import notify
+from matches.models import Event
+
+
+def _frames(response, count):
+    """The first `count` frames of an open stream (the sync generator of the test client)."""
+    it = iter(response.streaming_content)
+    out = []
+    for _ in range(count):
+        chunk = next(it)
+        out.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+    response.close()
+    return out
+
+
+@pytest.fixture
+def event(build):
+    b = build(unions=4, deals=1)
+    Event.objects.filter(pk=b.event.pk).update(published=True)
+    b.event.refresh_from_db()
+    return b
+
+
+def test_public_stream_says_hello_then_passes_notices(client, event, settings):
+    settings.LIVE_HEARTBEAT_SECONDS = 0.05
+    response = client.get(reverse("live:event", args=[event.event.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-cache, no-store"
+    it = iter(response.streaming_content)
+    assert b"event: hello" in next(it)
+    push.send(push.public_event(event.event.pk), "version", v="abc")
+    push.send(push.public_event(event.event.pk + 999), "version", v="other event")
+    frame = next(it).decode()
+    assert frame.startswith("data: ")
+    assert json.loads(frame[6:]) == {"kind": "version", "v": "abc"}
+    assert next(it) == b": ping\n\n"  # the other event's notice never arrives here
+    response.close()
+    assert push.hub.open_count() == 0
+
+
+def test_unpublished_event_has_no_public_stream(client, event):
+    Event.objects.filter(pk=event.event.pk).update(published=False)
+    assert client.get(reverse("live:event", args=[event.event.pk])).status_code == 404
+
+
+def test_staff_stream_is_for_the_events_staff_only(client, event, other_organiser):
+    url = reverse("live:staff", args=[event.event.pk])
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(other_organiser)
+    assert client.get(url).status_code == 404
+    client.force_login(event.organiser)
+    response = client.get(url)
+    assert response.status_code == 200
+    response.close()
+
+
+def test_table_stream_needs_a_public_round(client, event):
+    round_ = event.round([(0, 1), (2, 3)], publish=False)
+    match = event.match(round_, 1)
+    url = reverse("live:table", args=[match.pk])
+    assert client.get(url).status_code == 404
+    event.publish(round_)
+    response = client.get(url)
+    assert response.status_code == 200
+    response.close()
+
+
+def test_disabled_or_unreachable_answers_503(client, event, settings):
+    settings.LIVE_ENABLED = False
+    response = client.get(reverse("live:event", args=[event.event.pk]))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "10"
+    settings.LIVE_ENABLED = True
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    assert client.get(reverse("live:event", args=[event.event.pk])).status_code == 503
+
+
+def test_public_notice_only_when_public_stamps_move(event, django_capture_on_commit_callbacks):
+    """A held (silent) round's final result sends nothing on the public channel; the staff
+    channel hears of it; publishing a round moves the public stamps and sends one notice."""
+    sink = push._ThreadSink()
+    channels = [push.public_event(event.event.pk), push.staff_event(event.event.pk)]
+    push.hub.subscribe(channels, sink)
+    try:
+        notify.check(event.event.pk)  # the current stamps, as sent
+        while sink.get(0) is not None:
+            pass
+        with django_capture_on_commit_callbacks(execute=True):
+            round_ = event.round([(0, 1), (2, 3)], silent=True)
+        assert json.loads(sink.get(0))["kind"] == "changed"  # staff hear of it
+        assert notify.check(event.event.pk) is True  # a published draw is public
+        got = [json.loads(m) for m in iter(lambda: sink.get(0), None)]
+        assert [m["kind"] for m in got if m["kind"] == "version"] == ["version"]
+        with django_capture_on_commit_callbacks(execute=True):
+            event.final(event.match(round_, 1), 1, [1, 2, 3, 4, 5, 6])
+        staff = [json.loads(m) for m in iter(lambda: sink.get(0), None)]
+        assert staff and all(m["kind"] == "changed" for m in staff)
+        # Held results: the public stamps did not move, nothing for the public.
+        assert notify.check(event.event.pk, {event.match(round_, 1).pk}) is False
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+def test_player_stream_is_signed(client, event):
+    from matches.views.live import player_stream_url
+
+    url = player_stream_url(7)
+    response = client.get(url)
+    assert response.status_code == 200
+    response.close()
+    forged = url.replace(url.rstrip("/").rsplit(":", 1)[-1], "AAAAAAAAAAAAAAAAAAAAAAAAAAA")
+    assert client.get(forged).status_code == 404
+    assert client.get("/live/players/7/").status_code == 404
+
+
+def test_players_hear_their_table_once_the_draw_is_public(event, settings):
+    """A draft round sends nothing; published, each seated player gets their table."""
+    from matches.models import TableSeat
+
+    settings.LIVE_ENABLED = True
+    round_ = event.round([(0, 1), (2, 3)], publish=False)
+    assert notify.seated(round_.pk) == 0
+    event.publish(round_)
+    seat = TableSeat.objects.filter(round=round_).select_related("table").first()
+    sink = push._ThreadSink()
+    channels = [push.private_player(seat.player_id)]
+    push.hub.subscribe(channels, sink)
+    try:
+        assert notify.seated(round_.pk) == TableSeat.objects.filter(round=round_).count()
+        got = json.loads(sink.get(0))
+        assert got == {
+            "kind": "seat",
+            "round": round_.number,
+            "table": seat.table.number,
+            "seat": seat.seat,
+        }
+        assert sink.get(0) is None  # only their own
+    finally:
+        push.hub.unsubscribe(channels, sink)
