@@ -19,6 +19,7 @@ from matches import visibility
 from matches.events import checkin, find
 from matches.front_cache import front_cacheable
 from matches.models import FloorPass, Union, UnionMember
+from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
 from players.models import Player
 
@@ -163,6 +164,16 @@ def my_page(request, token: str):
             else ""
         ),
     }
+    # The seat arrives by push the moment the round is published (docs/live.md): a player's
+    # own channel, or for a union's page a member's (every seated player is told).
+    listener = player or (
+        UnionMember.objects.filter(event=event, union=union).order_by("pk").first()
+        if union
+        else None
+    )
+    if listener is not None:
+        player_id = listener.pk if player else listener.player_id  # type: ignore[union-attr]
+        context["player_stream"] = player_stream_url(player_id)
     response = render(request, "public/me.html", context)
     # Private: never kept by a shared cache, never indexed.
     patch_cache_control(response, private=True, no_store=True)

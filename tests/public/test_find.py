@@ -6,12 +6,15 @@ A team event of four unions (黄岛五队, 市北一队, 崂山二队, 李沧三
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from matches.events import find
 from matches.models import Event, FloorPass, RefereeZone, Registration, SearchTerm
+from matches.views.live import player_stream_url
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
@@ -194,6 +197,10 @@ def test_my_page_shows_the_seat_the_moment_the_round_is_published(b):
     text = response.content.decode()
     assert 'data-table="1"' in text and "市北一队" in text and "A区" in text
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    # The page listens to the player's own signed stream (docs/live.md), which that URL opens.
+    stream = re.search(r'<meta name="live-stream" content="([^"]+)"', text).group(1)
+    assert stream == player_stream_url(player.pk)
+    assert 'hx-trigger="every 15s, live from:body"' in text
     # The public still sees nothing of the draw (released after the round closes).
     assert api(b.event, "zhangwei").json()["results"][0]["place"] is None
 
