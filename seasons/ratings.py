@@ -1,0 +1,209 @@
+"""The rating list from the final results: which rounds count, reading their deals, rating them
+in the one order (`order_key`), and the incremental update that replays from a round and is
+identical to a full recompute (docs/ratings.md)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import connection, transaction
+from django.db.models import Max
+
+from matches import visibility
+from matches.models import DealTally, Event, Round, TableSeat
+from seasons.engine import MU, SIGMA, RatedDeal, RatedMatch, State, apply_match, ordinal
+from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
+
+_LOCK = 2929  # the advisory lock of a rating run (PostgreSQL): one run at a time
+
+
+def rated_rounds(from_key: int = 0) -> list[Round]:
+    """The rounds that count, in the rating's order: closed rounds of rated, public events
+    whose results the public sees (matches/visibility.py), from `from_key` on."""
+    rounds = (
+        Round.objects.filter(
+            event__rated=True,
+            event__published=True,
+            event__archived_at__isnull=True,
+            state=Round.State.CLOSED,
+        )
+        .select_related("event")
+        .order_by("event__start_date", "event_id", "number")
+    )
+    out = []
+    for round_ in rounds:
+        key = order_key(round_.event.start_date, round_.event_id, round_.number)
+        if key >= from_key and visibility.results_visible(round_):
+            round_.rating_key = key  # type: ignore[attr-defined]
+            out.append(round_)
+    return out
+
+
+def round_matches(round_ids: list[int]) -> dict[int, list[RatedMatch]]:
+    """Each round's settled matches as the engine reads them (sides from the seats, scores
+    and finishing order from the deals' tallies), by match id and deal number."""
+    seats: dict[int, dict[int, tuple[int, str]]] = defaultdict(dict)  # table -> seat -> (p, side)
+    for table_id, seat, player_id, side in TableSeat.objects.filter(
+        round_id__in=round_ids
+    ).values_list("table_id", "seat", "player_id", "side"):
+        seats[table_id][seat] = (player_id, side)
+    deals: dict[tuple[int, int], list[RatedDeal]] = defaultdict(list)
+    for round_id, match_id, table_id, score_a, score_b, finish in (
+        DealTally.objects.filter(match__round_id__in=round_ids, match__table__isnull=False)
+        .order_by("match_id", "deal__number")
+        .values_list(
+            "match__round_id", "match_id", "match__table_id", "score_a", "score_b", "finish"
+        )
+    ):
+        at = seats.get(table_id, {})
+        if not at:
+            continue
+        by_side: dict[str, list[int]] = defaultdict(list)
+        for seat in sorted(at):
+            player_id, side = at[seat]
+            by_side[side or str(seat)].append(player_id)
+        if set(by_side) == {"A", "B"}:
+            sides = (tuple(by_side["A"]), tuple(by_side["B"]))
+            scores = (score_a, score_b)
+        else:  # one player a side: the finishing order is all there is
+            sides = tuple(tuple(v) for _, v in sorted(by_side.items()))
+            scores = tuple(0 for _ in sides)
+        order = tuple(at[s][0] for s in (finish or []) if s in at)
+        deals[(round_id, match_id)].append(RatedDeal(sides, scores, order))
+    out: dict[int, list[RatedMatch]] = defaultdict(list)
+    for (round_id, _match_id), match_deals in sorted(deals.items(), key=lambda kv: kv[0][1]):
+        out[round_id].append(RatedMatch(tuple(match_deals)))
+    return out
+
+
+def _lock() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK])
+
+
+def update_ratings(event_id: int, from_round: int = 1) -> int:
+    """Rate again from round `from_round` of the event on (every later rated round too, of any
+    event). Idempotent. Returns how many rounds were rated."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return 0
+    return rate_from(order_key(event.start_date, event.pk, from_round))
+
+
+def recompute_all() -> int:
+    """Every rating from scratch."""
+    return rate_from(0)
+
+
+def rate_from(from_key: int) -> int:
+    """Forget every step from `from_key` on, restore the players those steps touched to where
+    they stood before it, and replay the rounds from there in the one order."""
+    with transaction.atomic():
+        _lock()
+        rounds = rated_rounds(from_key)
+        round_ids = [r.pk for r in rounds]
+        matches = round_matches(round_ids)
+        later = RatingStep.objects.filter(key__gte=from_key)
+        touched = set(later.values_list("player_id", flat=True).distinct())
+        for round_matches_ in matches.values():
+            for match in round_matches_:
+                for side in match.sides:
+                    touched.update(side)
+                for deal in match.deals:
+                    touched.update(deal.finish)
+        state: State = {}
+        if from_key > 0 and touched:
+            state = _state_before(from_key, touched)
+        later.delete()
+        RatedRound.objects.filter(key__gte=from_key).delete()
+        steps = []
+        rated = []
+        for round_ in rounds:
+            played: set[int] = set()
+            count = 0
+            for match in matches.get(round_.pk, []):
+                apply_match(state, match)
+                count += len(match.deals)
+                for side in match.sides:
+                    played.update(side)
+            key = round_.rating_key  # type: ignore[attr-defined]
+            for pid in sorted(played):
+                mu, sigma = state[pid]
+                steps.append(
+                    RatingStep(
+                        player_id=pid,
+                        round_id=round_.pk,
+                        event_id=round_.event_id,
+                        key=key,
+                        mu=mu,
+                        sigma=sigma,
+                    )
+                )
+            rated.append(RatedRound(round_id=round_.pk, key=key, deals=count))
+        RatingStep.objects.bulk_create(steps, batch_size=2000)
+        RatedRound.objects.bulk_create(rated, batch_size=2000)
+        _write_list(touched)
+    return len(rounds)
+
+
+def _state_before(from_key: int, players: set[int]) -> State:
+    """Each player's (mu, sigma) after their last step before `from_key`."""
+    last = (
+        RatingStep.objects.filter(key__lt=from_key, player_id__in=players)
+        .values("player_id")
+        .annotate(k=Max("key"))
+    )
+    wanted = {(row["player_id"], row["k"]) for row in last}
+    state: State = {}
+    if not wanted:
+        return state
+    keys = {k for _, k in wanted}
+    for pid, key, mu, sigma in RatingStep.objects.filter(
+        player_id__in={p for p, _ in wanted}, key__in=keys
+    ).values_list("player_id", "key", "mu", "sigma"):
+        if (pid, key) in wanted:
+            state[pid] = (mu, sigma)
+    return state
+
+
+def _write_list(players: set[int]) -> None:
+    """The list's rows of `players` from their steps (a player with none leaves the list)."""
+    if not players:
+        return
+    ids = sorted(players)
+    PlayerRating.objects.filter(player_id__in=ids).delete()
+    latest: dict[int, tuple[int, float, float]] = {}
+    counts: dict[int, int] = defaultdict(int)
+    events: dict[int, set[int]] = defaultdict(set)
+    for chunk in range(0, len(ids), 5000):
+        part = ids[chunk : chunk + 5000]
+        for pid, key, mu, sigma, event_id in RatingStep.objects.filter(
+            player_id__in=part
+        ).values_list("player_id", "key", "mu", "sigma", "event_id"):
+            counts[pid] += 1
+            events[pid].add(event_id)
+            if pid not in latest or key > latest[pid][0]:
+                latest[pid] = (key, mu, sigma)
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(
+                player_id=pid,
+                mu=mu,
+                sigma=sigma,
+                ordinal=ordinal(mu, sigma),
+                rounds=counts[pid],
+                events=len(events[pid]),
+            )
+            for pid, (_, mu, sigma) in latest.items()
+        ],
+        batch_size=2000,
+    )
+
+
+def fresh_state() -> tuple[float, float]:
+    return (MU, SIGMA)
+
+
+def has_steps(event_id: int) -> bool:
+    return RatingStep.objects.filter(event_id=event_id).exists()
