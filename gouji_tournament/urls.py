@@ -12,6 +12,8 @@ urlpatterns = [
     path("", public_views.home, name="home"),
     path("events/", include("matches.urls.public")),
     path("manage/", include("matches.urls.organiser")),
+    path("season/", include("seasons.urls")),
+    path("manage/season/", include("seasons.urls_manage")),
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     path("healthz", views.healthz, name="healthz"),
     path("lang/", views.switch_language, name="switch-language"),

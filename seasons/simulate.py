@@ -20,7 +20,9 @@ class Simulated:
     match_points: dict[int, list[int]]  # per event, each player's match points
 
 
-def deal(rng: random.Random, skill: dict[int, float], a: tuple, b: tuple, noise: float) -> RatedDeal:
+def deal(
+    rng: random.Random, skill: dict[int, float], a: tuple, b: tuple, noise: float
+) -> RatedDeal:
     seats = [a[0], b[0], a[1], b[1], a[2], b[2]]
     perf = {pid: skill[pid] + rng.gauss(0.0, noise) for pid in seats}
     finish = tuple(sorted(seats, key=lambda pid: -perf[pid]))

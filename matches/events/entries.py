@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from matches.events import registration as registering
 from matches.models import Event, Registration, UnionMember
 from players import clubs
-from players.models import Player
+from players.identity import find_or_create
 
 PAGE_SIZE = 50
 
@@ -60,11 +60,12 @@ def add(
     club_obj = _club(club)
     try:
         if event.is_team:
-            people = [Player.objects.create(name=p.strip(), club=club_obj) for p in players]
+            # One person across events: a known player (name and club) is entered, not copied.
+            people = [find_or_create(p, club_obj) for p in players]
             return registering.register_union(
                 event, name.strip(), people, captain=people[captain - 1], club=club_obj, seed=seed
             )
-        person = Player.objects.create(name=players[0].strip(), club=club_obj)
+        person = find_or_create(players[0], club_obj)
         entry = registering.register_player(event, person, seed=seed)
         return entry
     except registering.RegistrationRefused as error:

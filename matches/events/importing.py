@@ -23,9 +23,20 @@ from django.utils.translation import gettext as _
 from matches.models import Event, Registration, Union, UnionMember
 from matches.punctuation import listed
 from players import clubs
-from players.models import Player
+from players.identity import find_existing, find_or_create
 
-FIELDS = ("union", "club", "player1", "player2", "player3", "captain", "seed")
+FIELDS = (
+    "union",
+    "club",
+    "player1",
+    "player2",
+    "player3",
+    "captain",
+    "seed",
+    "member1",
+    "member2",
+    "member3",
+)
 HEADERS = {
     "union": "union",
     "联邦": "union",
@@ -47,6 +58,17 @@ HEADERS = {
     "seed": "seed",
     "种子": "seed",
     "种子序号": "seed",
+    "member1": "member1",
+    "member 1": "member1",
+    "member": "member1",
+    "会员号": "member1",
+    "会员号1": "member1",
+    "member2": "member2",
+    "member 2": "member2",
+    "会员号2": "member2",
+    "member3": "member3",
+    "member 3": "member3",
+    "会员号3": "member3",
     "选手一": "player1",
     "选手二": "player2",
     "选手三": "player3",
@@ -362,7 +384,23 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
         checked.append({"line": line, "values": row, "errors": errors})
     for row, notes in zip(checked, club_notes(rows)):
         row["warnings"] = notes
+        row["known"] = known_players(event, row["values"])
     return checked
+
+
+def known_players(event: Event, values: dict) -> list[dict]:
+    """The row's players that are already known (one person across events): the preview says
+    so, the import enters them instead of new records."""
+    orders = (1, 2, 3) if event.is_team else (1,)
+    known = []
+    for order in orders:
+        name = values.get(f"player{order}", "")
+        found = find_existing(name, values.get("club", ""), values.get(f"member{order}", ""))
+        if found is not None:
+            known.append(
+                {"name": name, "id": found.pk, "club": found.club.name if found.club_id else ""}
+            )
+    return known
 
 
 @transaction.atomic
@@ -383,7 +421,8 @@ def import_rows(event: Event, rows: list[dict]) -> int:
             union = Union.objects.create(event=event, name=row["union"], club=club)
             captain = captain_order(row)
             for order in (1, 2, 3):
-                player = Player.objects.create(name=row[f"player{order}"], club=club)
+                # One person across events: a known player (member number, or name and club).
+                player = find_or_create(row[f"player{order}"], club, row.get(f"member{order}", ""))
                 UnionMember.objects.create(
                     union=union, player=player, order=order, is_captain=order == captain
                 )
@@ -391,7 +430,7 @@ def import_rows(event: Event, rows: list[dict]) -> int:
                 event=event, union=union, seed=seed, status=status, joins_round=joins
             )
         else:
-            player = Player.objects.create(name=row["player1"], club=club)
+            player = find_or_create(row["player1"], club, row.get("member1", ""))
             Registration.objects.create(
                 event=event, player=player, seed=seed, status=status, joins_round=joins
             )

@@ -33,8 +33,8 @@ from matches.models import (
     StandingsSnapshot,
 )
 from matches.models.round import SIDE_A, SIDE_B
-from matches.standings.ranking import MatchRecord, rank_unions
 from matches.signals import announce_standings_refreshed
+from matches.standings.ranking import MatchRecord, rank_unions
 
 log = logging.getLogger(__name__)
 

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('players', '0001_players_and_clubs'),
+        ("players", "0001_players_and_clubs"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='member_number',
-            field=models.CharField(blank=True, db_index=True, max_length=40, verbose_name='会员号'),
+            model_name="player",
+            name="member_number",
+            field=models.CharField(blank=True, db_index=True, max_length=40, verbose_name="会员号"),
         ),
     ]

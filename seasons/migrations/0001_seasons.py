@@ -6,106 +6,244 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('matches', '0021_ratings_event_rated'),
-        ('players', '0002_ratings_member_number'),
+        ("matches", "0021_ratings_event_rated"),
+        ("players", "0002_ratings_member_number"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='rating', serialize=False, to='players.player')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField(db_index=True)),
-                ('rounds', models.PositiveIntegerField(default=0)),
-                ('events', models.PositiveIntegerField(default=0)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="rating",
+                        serialize=False,
+                        to="players.player",
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField(db_index=True)),
+                ("rounds", models.PositiveIntegerField(default=0)),
+                ("events", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'verbose_name': '等级分',
-                'verbose_name_plural': '等级分',
-                'ordering': ['-ordinal', 'player_id'],
+                "verbose_name": "等级分",
+                "verbose_name_plural": "等级分",
+                "ordering": ["-ordinal", "player_id"],
             },
         ),
         migrations.CreateModel(
-            name='RatedRound',
+            name="RatedRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.BigIntegerField(db_index=True)),
-                ('deals', models.PositiveIntegerField(default=0)),
-                ('rated_at', models.DateTimeField(auto_now=True)),
-                ('round', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='matches.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.BigIntegerField(db_index=True)),
+                ("deals", models.PositiveIntegerField(default=0)),
+                ("rated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "round",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="matches.round",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Series',
+            name="Series",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='名称')),
-                ('scoring', models.CharField(choices=[('placing', '按名次积分'), ('match_points', '累计场分')], default='placing', max_length=16, verbose_name='计分方式')),
-                ('place_points', models.JSONField(blank=True, default=list, verbose_name='名次积分')),
-                ('best_of', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='取最好几站')),
-                ('published', models.BooleanField(default=False, verbose_name='公开')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('organisers', models.ManyToManyField(blank=True, related_name='series', to=settings.AUTH_USER_MODEL, verbose_name='组织者')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="名称")),
+                (
+                    "scoring",
+                    models.CharField(
+                        choices=[("placing", "按名次积分"), ("match_points", "累计场分")],
+                        default="placing",
+                        max_length=16,
+                        verbose_name="计分方式",
+                    ),
+                ),
+                (
+                    "place_points",
+                    models.JSONField(blank=True, default=list, verbose_name="名次积分"),
+                ),
+                (
+                    "best_of",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="取最好几站"
+                    ),
+                ),
+                ("published", models.BooleanField(default=False, verbose_name="公开")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="series",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="组织者",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '系列赛',
-                'verbose_name_plural': '系列赛',
-                'ordering': ['-created_at', 'name'],
+                "verbose_name": "系列赛",
+                "verbose_name_plural": "系列赛",
+                "ordering": ["-created_at", "name"],
             },
         ),
         migrations.CreateModel(
-            name='PlayerMerge',
+            name="PlayerMerge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('merged_id', models.BigIntegerField()),
-                ('merged_fields', models.JSONField(default=dict)),
-                ('moved', models.JSONField(default=dict)),
-                ('events', models.JSONField(default=list)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('split_at', models.DateTimeField(blank=True, null=True)),
-                ('by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('kept', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='players.player')),
-                ('split_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("merged_id", models.BigIntegerField()),
+                ("merged_fields", models.JSONField(default=dict)),
+                ("moved", models.JSONField(default=dict)),
+                ("events", models.JSONField(default=list)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("split_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "kept",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
+                (
+                    "split_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('split_at__isnull', True)), fields=('merged_id',), name='merge_open_once')],
+                "ordering": ["-at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("split_at__isnull", True)),
+                        fields=("merged_id",),
+                        name="merge_open_once",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingStep',
+            name="RatingStep",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.BigIntegerField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='matches.event')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='players.player')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='matches.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.BigIntegerField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="matches.event",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="matches.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['player_id', 'key'],
-                'indexes': [models.Index(fields=['key'], name='rating_step_key_idx'), models.Index(fields=['player', 'key'], name='rating_step_player_key_idx')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'round'), name='rating_step_once_per_round')],
+                "ordering": ["player_id", "key"],
+                "indexes": [
+                    models.Index(fields=["key"], name="rating_step_key_idx"),
+                    models.Index(fields=["player", "key"], name="rating_step_player_key_idx"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "round"), name="rating_step_once_per_round"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SeriesEvent',
+            name="SeriesEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='matches.event')),
-                ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='seasons.series')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="matches.event",
+                    ),
+                ),
+                (
+                    "series",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="seasons.series",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['series_id', 'event__start_date', 'event_id'],
-                'constraints': [models.UniqueConstraint(fields=('series', 'event'), name='series_event_once')],
+                "ordering": ["series_id", "event__start_date", "event_id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("series", "event"), name="series_event_once")
+                ],
             },
         ),
     ]

@@ -11,9 +11,7 @@ from tests.builder import EventBuilder
 
 def pool(size: int = 24, clubs: int = 3) -> list[Player]:
     made = [Club.objects.get_or_create(name=f"俱乐部{k}")[0] for k in range(clubs)]
-    return [
-        Player.objects.create(name=f"棋友{k:02d}", club=made[k % clubs]) for k in range(size)
-    ]
+    return [Player.objects.create(name=f"棋友{k:02d}", club=made[k % clubs]) for k in range(size)]
 
 
 def rated_event(
