@@ -17,10 +17,8 @@ from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
 _LOCK = 2929  # the advisory lock of a rating run (PostgreSQL): one run at a time
 
 
-def rated_rounds(from_key: int = 0) -> list[Round]:
-    """The rounds that count, in the rating's order: closed rounds of rated, public events
-    whose results the public sees (matches/visibility.py), from `from_key` on."""
-    rounds = (
+def _counted():
+    return (
         Round.objects.filter(
             event__rated=True,
             event__published=True,
@@ -30,6 +28,24 @@ def rated_rounds(from_key: int = 0) -> list[Round]:
         .select_related("event")
         .order_by("event__start_date", "event_id", "number")
     )
+
+
+def counted_round_ids(event: Event) -> set[int]:
+    """The event's rounds that count now."""
+    if not (event.rated and event.published and event.archived_at is None):
+        return set()
+    return {r.pk for r in _counted().filter(event=event) if visibility.results_visible(r)}
+
+
+def rated_round_ids(event: Event) -> set[int]:
+    """The event's rounds the list has taken in."""
+    return set(RatedRound.objects.filter(round__event=event).values_list("round_id", flat=True))
+
+
+def rated_rounds(from_key: int = 0) -> list[Round]:
+    """The rounds that count, in the rating's order: closed rounds of rated, public events
+    whose results the public sees (matches/visibility.py), from `from_key` on."""
+    rounds = _counted()
     out = []
     for round_ in rounds:
         key = order_key(round_.event.start_date, round_.event_id, round_.number)

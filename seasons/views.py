@@ -108,7 +108,7 @@ def manage_series_list(request):
 @login_required
 def manage_series(request, series_id: int):
     series = _series_of(request, series_id)
-    form = SeriesForm(request.POST or None, series=series, user=request.user)
+    form = SeriesForm(request.POST if request.method == "POST" else None, series=series, user=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("系列赛已保存"))
@@ -126,7 +126,7 @@ def manage_players(request):
     """Merge two records of one person; the log of merges, each with its split."""
     if not identity.may_merge(request.user):
         raise PermissionDenied("organisers only")
-    form = MergeForm(request.POST or None, user=request.user)
+    form = MergeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             identity.merge(form.cleaned_data["kept"], form.cleaned_data["merged"], request.user)
