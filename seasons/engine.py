@@ -11,6 +11,7 @@ backtest found it adds nothing once the deals are rated).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -59,13 +60,48 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def _rate(state: State, teams: Sequence[Sequence[int]], scores: Sequence[float]) -> None:
+    """One update. A strict order (no two teams level: every finishing order) takes the fast
+    path (`_rate_ordered`); a tie goes through openskill's public `rate`."""
     if len(teams) < 2 or any(not team for team in teams):
+        return
+    order = sorted(range(len(teams)), key=lambda k: -scores[k])
+    if len(set(scores)) == len(scores):
+        _rate_ordered(state, [teams[k] for k in order])
         return
     model_teams = [
         [_MODEL.rating(*state.get(pid, (MU, SIGMA)), name=str(pid)) for pid in team]
         for team in teams
     ]
     rated = _MODEL.rate(model_teams, scores=list(scores))
+    for team, ratings in zip(teams, rated, strict=True):
+        for pid, r in zip(team, ratings, strict=True):
+            state[pid] = (r.mu, r.sigma)
+
+
+_SPARE: list = []
+
+
+def _rate_ordered(state: State, teams: Sequence[Sequence[int]]) -> None:
+    """openskill's `rate` for teams already in finishing order, without its deep copy of the
+    teams and its new rating objects (most of its time): the same steps on reused rating
+    objects (tau added to sigma, `_compute` with ranks 1..n; margin 0, no sigma limit: the
+    model's defaults). tests/seasons/test_engine.py holds it equal to `rate`, float for float,
+    so an openskill upgrade that changes the arithmetic fails there."""
+    tau_squared = _MODEL.tau * _MODEL.tau
+    need = sum(len(team) for team in teams)
+    while len(_SPARE) < need:
+        _SPARE.append(_MODEL.rating())
+    spare = iter(_SPARE)
+    model_teams = []
+    for team in teams:
+        members = []
+        for pid in team:
+            mu, sigma = state.get(pid, (MU, SIGMA))
+            r = next(spare)
+            r.mu, r.sigma = mu, math.sqrt(sigma * sigma + tau_squared)
+            members.append(r)
+        model_teams.append(members)
+    rated = _MODEL._compute(teams=model_teams, ranks=list(range(1, len(teams) + 1)))
     for team, ratings in zip(teams, rated, strict=True):
         for pid, r in zip(team, ratings, strict=True):
             state[pid] = (r.mu, r.sigma)

@@ -108,7 +108,9 @@ def manage_series_list(request):
 @login_required
 def manage_series(request, series_id: int):
     series = _series_of(request, series_id)
-    form = SeriesForm(request.POST if request.method == "POST" else None, series=series, user=request.user)
+    form = SeriesForm(
+        request.POST if request.method == "POST" else None, series=series, user=request.user
+    )
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("系列赛已保存"))

@@ -79,7 +79,10 @@ def test_held_data_stays_off_the_seasons_pages(season):
     series.published = False
     series.save()
     assert client.get(reverse("seasons:series", args=[series.pk])).status_code == 404
-    assert "岛城联赛" not in client.get(reverse("seasons:player", args=[people[7].pk])).content.decode()
+    assert (
+        "岛城联赛"
+        not in client.get(reverse("seasons:player", args=[people[7].pk])).content.decode()
+    )
     # An event whose results are held until the end: its rounds leave the list.
     last = events[2].event
     last.release_results = Event.Release.AT_END
@@ -110,8 +113,13 @@ def test_only_the_series_organiser_edits_its_points_table(season, django_user_mo
     assert bad.status_code == 400
     ok = client.post(
         url,
-        {"name": "岛城联赛", "scoring": "placing", "place_points": "20，10, 5", "best_of": "3",
-         "published": "on"},
+        {
+            "name": "岛城联赛",
+            "scoring": "placing",
+            "place_points": "20，10, 5",
+            "best_of": "3",
+            "published": "on",
+        },
     )
     assert ok.status_code == 302
     series.refresh_from_db()
