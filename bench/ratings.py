@@ -142,20 +142,23 @@ def speed(players: int, rounds: int, deals: int) -> None:
             sorted(RatingStep.objects.values_list("player_id", "round_id", "mu", "sigma")),
         )
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     rated = ratings.recompute_all()
-    full = time.perf_counter() - started
-    print(f"full recompute: {rated} rounds in {full:.1f} s")
+    full, full_cpu = time.perf_counter() - started, time.process_time() - cpu
+    print(f"full recompute: {rated} rounds in {full:.1f} s wall, {full_cpu:.1f} s CPU")
     whole = values()
 
     Round.objects.filter(pk=round_ids[-1]).update(state=Round.State.DRAFT)
     ratings.recompute_all()  # rounds 1-8 rated
     Round.objects.filter(pk=round_ids[-1]).update(state=Round.State.CLOSED)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     rated = ratings.update_ratings(event_id, rounds)
-    step = time.perf_counter() - started
-    print(f"one round's incremental update: {rated} round in {step:.2f} s")
+    step, step_cpu = time.perf_counter() - started, time.process_time() - cpu
+    print(
+        f"one round's incremental update: {rated} round in {step:.2f} s wall, {step_cpu:.2f} s CPU"
+    )
     print(f"incremental equals full recompute: {values() == whole}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 def quality(seeds=(29, 30, 31), modes=("finish",), players: int = 600) -> None:
