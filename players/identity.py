@@ -16,9 +16,9 @@ def find_existing(
     record fits (two namesakes of one club: a new record, the organiser merges later)."""
     member_number = (member_number or "").strip()
     if member_number:
-        found = Player.objects.filter(member_number=member_number).first()
-        if found:
-            return found
+        numbered = Player.objects.filter(member_number=member_number).first()
+        if numbered:
+            return numbered
     name = (name or "").strip()
     if not name:
         return None

@@ -39,7 +39,9 @@ class SeriesForm(forms.Form):
         super().__init__(*args, **kwargs)
         mine = Event.objects.all() if user.is_superuser else Event.objects.filter(organisers=user)
         current = series.entries.values("event_id")
-        self.fields["events"].queryset = (mine | Event.objects.filter(pk__in=current)).distinct()
+        field = self.fields["events"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = (mine | Event.objects.filter(pk__in=current)).distinct()
         if not self.is_bound:
             self.initial = {
                 "name": series.name,

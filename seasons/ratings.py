@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from matches import visibility
 from matches.models import DealTally, Event, Round, TableSeat
@@ -50,7 +50,7 @@ def rated_rounds(from_key: int = 0) -> list[Round]:
     for round_ in rounds:
         key = order_key(round_.event.start_date, round_.event_id, round_.number)
         if key >= from_key and visibility.results_visible(round_):
-            round_.rating_key = key  # type: ignore[attr-defined]
+            round_.rating_key = key
             out.append(round_)
     return out
 
@@ -78,6 +78,8 @@ def round_matches(round_ids: list[int]) -> dict[int, list[RatedMatch]]:
         for seat in sorted(at):
             player_id, side = at[seat]
             by_side[side or str(seat)].append(player_id)
+        sides: tuple[tuple[int, ...], ...]
+        scores: tuple[int, ...]
         if set(by_side) == {"A", "B"}:
             sides = (tuple(by_side["A"]), tuple(by_side["B"]))
             scores = (score_a, score_b)
@@ -166,56 +168,52 @@ def rate_from(from_key: int) -> int:
             rated.append(RatedRound(round_id=round_.pk, key=key, deals=count))
         _insert(RatingStep, ("player_id", "round_id", "event_id", "key", "mu", "sigma"), steps)
         RatedRound.objects.bulk_create(rated, batch_size=2000)
-        _write_list(touched)
+        _write_list(touched, state)
     return len(rounds)
 
 
 def _state_before(from_key: int, players: set[int]) -> State:
     """Each player's (mu, sigma) after their last step before `from_key`."""
-    last = (
-        RatingStep.objects.filter(key__lt=from_key, player_id__in=players)
-        .values("player_id")
-        .annotate(k=Max("key"))
-    )
-    wanted = {(row["player_id"], row["k"]) for row in last}
     state: State = {}
-    if not wanted:
-        return state
-    keys = {k for _, k in wanted}
-    for pid, key, mu, sigma in RatingStep.objects.filter(
-        player_id__in={p for p, _ in wanted}, key__in=keys
-    ).values_list("player_id", "key", "mu", "sigma"):
-        if (pid, key) in wanted:
-            state[pid] = (mu, sigma)
+    ids = sorted(players)
+    for chunk in range(0, len(ids), 5000):
+        part = ids[chunk : chunk + 5000]
+        wanted = set(
+            RatingStep.objects.filter(key__lt=from_key, player_id__in=part)
+            .values("player_id")
+            .annotate(k=Max("key"))
+            .values_list("player_id", "k")
+        )
+        if not wanted:
+            continue
+        for pid, key, mu, sigma in RatingStep.objects.filter(
+            player_id__in={p for p, _ in wanted}, key__in={k for _, k in wanted}
+        ).values_list("player_id", "key", "mu", "sigma"):
+            if (pid, key) in wanted:
+                state[pid] = (mu, sigma)
     return state
 
 
-def _write_list(players: set[int]) -> None:
-    """The list's rows of `players` from their steps (a player with none leaves the list)."""
+def _write_list(players: set[int], state: State) -> None:
+    """The list's rows of `players`: (mu, sigma) from the replayed state (each touched
+    player's latest step), rounds and events counted in SQL; a player with no step left
+    leaves the list."""
     if not players:
         return
     ids = sorted(players)
     PlayerRating.objects.filter(player_id__in=ids).delete()
-    latest: dict[int, tuple[int, float, float]] = {}
-    counts: dict[int, int] = defaultdict(int)
-    events: dict[int, set[int]] = defaultdict(set)
+    rows = []
     for chunk in range(0, len(ids), 5000):
         part = ids[chunk : chunk + 5000]
-        for pid, key, mu, sigma, event_id in RatingStep.objects.filter(
-            player_id__in=part
-        ).values_list("player_id", "key", "mu", "sigma", "event_id"):
-            counts[pid] += 1
-            events[pid].add(event_id)
-            if pid not in latest or key > latest[pid][0]:
-                latest[pid] = (key, mu, sigma)
-    _insert(
-        PlayerRating,
-        ("player_id", "mu", "sigma", "ordinal", "rounds", "events"),
-        [
-            (pid, mu, sigma, ordinal(mu, sigma), counts[pid], len(events[pid]))
-            for pid, (_, mu, sigma) in latest.items()
-        ],
-    )
+        for pid, rounds, events in (
+            RatingStep.objects.filter(player_id__in=part)
+            .values("player_id")
+            .annotate(n=Count("id"), e=Count("event_id", distinct=True))
+            .values_list("player_id", "n", "e")
+        ):
+            mu, sigma = state[pid]
+            rows.append((pid, mu, sigma, ordinal(mu, sigma), rounds, events))
+    _insert(PlayerRating, ("player_id", "mu", "sigma", "ordinal", "rounds", "events"), rows)
 
 
 def fresh_state() -> tuple[float, float]:
