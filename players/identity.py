@@ -33,13 +33,25 @@ def find_existing(
     return found[0] if len(found) == 1 else None
 
 
-def find_or_create(name: str, club: Club | None, member_number: str = "") -> Player:
+def find_or_create(
+    name: str, club: Club | None, member_number: str = "", taken: set[int] | None = None
+) -> Player:
+    """The known player, or a new record. `taken`: players already in the event (or earlier
+    in the same import): a namesake there is another person, so a new record is made (and
+    its id added to `taken`)."""
     found = find_existing(name, club, member_number)
+    if found is not None and taken is not None and found.pk in taken:
+        found = None
     if found is not None:
+        if taken is not None:
+            taken.add(found.pk)
         if member_number and not found.member_number:
             found.member_number = member_number.strip()
             found.save(update_fields=["member_number"])
         return found
-    return Player.objects.create(
+    made = Player.objects.create(
         name=name.strip(), club=club, member_number=(member_number or "").strip()
     )
+    if taken is not None:
+        taken.add(made.pk)
+    return made

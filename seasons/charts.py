@@ -48,9 +48,10 @@ def rating_chart_svg(steps: list[dict]) -> str:
             f'<circle cx="{x(k):.1f}" cy="{y(values[k]):.1f}" r="3.5" fill="#1d5fa8">'
             f"<title>{label}</title></circle>"
         )
+    rated = escape(_("已计分轮次：%(n)s") % {"n": len(steps)})
     parts.append(
         f'<text x="{WIDTH - PAD}" y="{HEIGHT - PAD + 16}" font-size="11" text-anchor="end">'
-        f"{escape(_('已计分轮次'))}: {len(steps)}</text>"
+        f"{rated}</text>"
     )
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -94,11 +94,32 @@ def test_series_table_rating_list_and_card(live_server, browser, season):
             context.close()
 
 
+def event_date():
+    import datetime
+
+    return datetime.date(2026, 4, 1)
+
+
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
 def test_screenshots(live_server, browser, season, signed_in):
+    from matches.models import Event
+    from players.models import Player
+    from seasons import identity
+
     folder = os.environ["SHOTS_DIR"]
     os.makedirs(folder, exist_ok=True)
     series, organiser = season["series"], season["organiser"]
+    # A merge in the log (then split), one still open, and an event to import into.
+    people = season["people"]
+    copy = Player.objects.create(name=people[0].name, club=people[0].club)
+    identity.split(identity.merge(people[0], copy, organiser), organiser)
+    identity.merge(people[1], Player.objects.create(name=people[1].name), organiser)
+    target = Event.objects.create(name="新杯赛", start_date=event_date(), published=False)
+    target.organisers.add(organiser)
+    sheet = os.path.join(folder, "..", "ratings-import.csv")
+    with open(sheet, "w", encoding="utf-8") as f:
+        f.write(f"联邦,俱乐部,选手1,选手2,选手3\n老友,{people[3].club.name},")
+        f.write(f"{people[3].name},{people[6].name},新人\n")
     star = season["people"][7]
     event = season["events"][0].event
     public = {
@@ -125,4 +146,9 @@ def test_screenshots(live_server, browser, season, signed_in):
             for name, path in manage.items():
                 page.goto(live_server.url + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
+            page.goto(f"{live_server.url}/manage/events/{target.pk}/import/")
+            page.set_input_files("#file", sheet)
+            page.locator("form.actions button[type='submit']").click()
+            expect(page.locator(".known-player")).to_have_count(2)
+            page.screenshot(path=f"{folder}/import-preview-{language}-{width}.png", full_page=True)
             context.close()

@@ -110,3 +110,17 @@ def test_two_records_seen_in_one_event_are_not_one_person():
     with pytest.raises(identity.MergeRefused):
         identity.merge(people[0], people[0], user)
     assert not PlayerMerge.objects.exists()
+
+
+def test_a_namesake_already_in_the_event_or_the_file_is_another_person(build):
+    b = build(unions=0)
+    first = entries.add(b.event, players=["王强", "李四", "赵六"], name="甲")
+    second = entries.add(b.event, players=["王强", "钱七", "孙八"], name="乙")
+    assert first.union.players_in_order()[0] != second.union.players_in_order()[0]
+    sheet = "联邦,选手1,选手2,选手3\n丙,王强,周九,吴十\n丁,王强,郑一,冯二\n".encode()
+    upload = SimpleUploadedFile("entries.csv", sheet, content_type="text/csv")
+    rows = importing.validate_rows(b.event, importing.read_upload(upload))
+    assert [r["known"] for r in rows] == [[], []]  # 王强 of no club is taken twice already
+    importing.import_rows(b.event, [r["values"] for r in rows])
+    wangs = Player.objects.filter(name="王强").count()
+    assert wangs == 4
