@@ -74,3 +74,20 @@ def test_closing_a_round_rates_it_through_the_standings_refresh(django_capture_o
     assert PlayerRating.objects.count() == 6
     winner_side = RatingStep.objects.order_by("-mu").first()
     assert winner_side.mu > 25.0
+
+
+def test_the_task_takes_ids_is_recorded_and_can_run_twice():
+    from matches.models import ComputationRun
+    from seasons.tasks import update_ratings
+
+    people = pool(12)
+    b = rated_event(people, 0, unions=2, day=4)
+    b.play_rounds(2)
+    update_ratings.apply(kwargs={"event_id": b.event.pk, "from_round": 1})
+    once = snapshot()
+    update_ratings.apply(kwargs={"event_id": b.event.pk, "from_round": 2})
+    update_ratings.apply(kwargs={"event_id": b.event.pk, "from_round": 1})
+    assert snapshot() == once and len(once["steps"]) == 12
+    run = ComputationRun.objects.get(event=b.event, task="update_ratings", key="ratings")
+    assert run.state == ComputationRun.State.DONE
+    update_ratings.apply(kwargs={"event_id": 999999, "from_round": 1})  # gone: nothing to do
