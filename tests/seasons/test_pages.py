@@ -126,3 +126,24 @@ def test_only_the_series_organiser_edits_its_points_table(season, django_user_mo
     assert series.place_points == [20, 10, 5] and series.best_of == 3
     # Its events: only events the organiser runs may be added (the others are not offered).
     assert series.entries.count() == 0
+
+
+def test_an_organiser_adds_only_own_events_and_merges_only_own_players(season, django_user_model):
+    people, events, series = season
+    owner = django_user_model.objects.create_user("owner")
+    series.organisers.add(owner)
+    client = Client()
+    client.force_login(owner)
+    url = reverse("seasons-manage:series", args=[series.pk])
+    foreign = events[0].event  # run by the builder's organiser, not by `owner`
+    extra = Event.objects.create(name="别人的杯赛", start_date=foreign.start_date)
+    bad = client.post(url, {"name": "x", "scoring": "placing", "events": [extra.pk]})
+    assert bad.status_code == 400
+    # Merging players of someone else's events: refused by the form (owner runs no event).
+    merge = reverse("seasons-manage:players")
+    assert client.post(merge, {"kept": people[0].pk, "merged": people[1].pk}).status_code == 403
+    own = Event.objects.create(name="自己的杯赛", start_date=foreign.start_date)
+    own.organisers.add(owner)
+    refused = client.post(merge, {"kept": people[0].pk, "merged": people[13].pk})
+    assert refused.status_code == 400
+    assert "只能合并自己赛事中的选手" in refused.content.decode()
