@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "template_partials",
     "players",
     "matches",
+    "seasons",
 ]
 
 MIDDLEWARE = [

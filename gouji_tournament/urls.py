@@ -14,6 +14,8 @@ urlpatterns = [
     path("events/", include("matches.urls.public")),
     path("manage/", include("matches.urls.organiser")),
     path("live/", include("matches.urls.live")),
+    path("season/", include("seasons.urls")),
+    path("manage/season/", include("seasons.urls_manage")),
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     # A player's or a union's own page, from the QR code of their badge (issue 26).
     path("me/<str:token>/", find_views.my_page, name="my-page"),

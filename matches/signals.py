@@ -12,6 +12,10 @@ time. The draw and forfeit services send it (`announce_round_change`), from a vi
 management command alike; the computation side queues the standings from that round. Views and
 commands never import the tasks.
 
+`standings_refreshed` (kwargs: `event_id`, `from_round`) is sent after commit once the
+standings service has written the snapshots of round `from_round` on: what depends on settled
+matches (the rating list, seasons/) starts from it.
+
 `recompute_requested` (kwargs: `event_id`) asks for every computation of an event again (the
 organiser's "recompute" button).
 """
@@ -22,6 +26,7 @@ from django.dispatch import Signal
 deal_result_changed = Signal()  # kwargs: deal_id: int; match_id, event_id: int, when known
 round_changed = Signal()  # kwargs: round_id, event_id, number: int; action: str
 recompute_requested = Signal()  # kwargs: event_id: int
+standings_refreshed = Signal()  # kwargs: event_id, from_round: int
 
 #: the `action` of `round_changed`
 PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
@@ -38,3 +43,10 @@ def announce_round_change(round_, action: str) -> None:
 def request_recompute(event_id: int) -> None:
     """Send `recompute_requested` for the event once the current transaction commits."""
     transaction.on_commit(lambda: recompute_requested.send(sender=None, event_id=event_id))
+
+
+def announce_standings_refreshed(event_id: int, from_round: int) -> None:
+    """Send `standings_refreshed` once the current transaction commits."""
+    transaction.on_commit(
+        lambda: standings_refreshed.send(sender=None, event_id=event_id, from_round=from_round)
+    )

@@ -33,6 +33,9 @@ class Player(models.Model):
     # Optional: events that check identity at the door record it; nothing else needs it.
     id_number = models.CharField(_("证件号"), max_length=40, blank=True)
     contact = models.CharField(_("联系方式"), max_length=120, blank=True)
+    # Optional: a club or league's member number; registration and import match a known
+    # player by it before name and club (seasons/identity.py).
+    member_number = models.CharField(_("会员号"), max_length=40, blank=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from matches.events import registration as registering
 from matches.models import Event, Registration, UnionMember
 from players import clubs
-from players.models import Player
+from players.identity import find_or_create
 
 PAGE_SIZE = 50
 
@@ -51,6 +51,19 @@ def search(event: Event, query: str = "", status: str = ""):
     return entries.order_by("seed", "id").prefetch_related("union__members__player")
 
 
+def entered_players(event: Event) -> set[int]:
+    """The players already entered in the event (a union's member or a player's entry)."""
+    return set(
+        UnionMember.objects.filter(event=event, round__isnull=True).values_list(
+            "player_id", flat=True
+        )
+    ) | set(
+        Registration.objects.filter(event=event, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
+
+
 @transaction.atomic
 def add(
     event: Event, *, players: list[str], name: str = "", club: str = "", seed=None, captain: int = 1
@@ -60,11 +73,13 @@ def add(
     club_obj = _club(club)
     try:
         if event.is_team:
-            people = [Player.objects.create(name=p.strip(), club=club_obj) for p in players]
+            # One person across events: a known player (name and club) is entered, not copied.
+            taken = entered_players(event)
+            people = [find_or_create(p, club_obj, taken=taken) for p in players]
             return registering.register_union(
                 event, name.strip(), people, captain=people[captain - 1], club=club_obj, seed=seed
             )
-        person = Player.objects.create(name=players[0].strip(), club=club_obj)
+        person = find_or_create(players[0], club_obj, taken=entered_players(event))
         entry = registering.register_player(event, person, seed=seed)
         return entry
     except registering.RegistrationRefused as error:

@@ -216,10 +216,12 @@ class EventSettingsForm(forms.ModelForm):
             "result_confirmation",
             "check_in_required",
             "self_check_in",
+            "rated",
         ]
         widgets = {"start_date": DATE, "end_date": DATE, "result_confirmation": forms.RadioSelect}
         help_texts = {
             "self_check_in": _("队长打开联邦的私人链接即可签到。"),
+            "rated": _("本赛事已结束的轮次计入公开等级分榜。"),
             "tie_break_deals": _("留空则一直加赛到分出胜负。"),
         }
 

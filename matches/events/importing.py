@@ -15,6 +15,7 @@ import re
 import time
 import zipfile
 from collections.abc import Iterable, Iterator
+from typing import Any
 from xml.parsers.expat import ParserCreate
 
 from django.db import transaction
@@ -23,9 +24,12 @@ from django.utils.translation import gettext as _
 from matches.models import Event, Registration, Union, UnionMember
 from matches.punctuation import listed
 from players import clubs
-from players.models import Player
+from players.identity import find_existing, find_or_create
 
 FIELDS = ("union", "club", "player1", "player2", "player3", "captain", "seed")
+#: Optional columns (one person across events: players/identity.py), in a row only when the
+#: sheet has them.
+MEMBER_FIELDS = ("member1", "member2", "member3")
 HEADERS = {
     "union": "union",
     "联邦": "union",
@@ -47,6 +51,17 @@ HEADERS = {
     "seed": "seed",
     "种子": "seed",
     "种子序号": "seed",
+    "member1": "member1",
+    "member 1": "member1",
+    "member": "member1",
+    "会员号": "member1",
+    "会员号1": "member1",
+    "member2": "member2",
+    "member 2": "member2",
+    "会员号2": "member2",
+    "member3": "member3",
+    "member 3": "member3",
+    "会员号3": "member3",
     "选手一": "player1",
     "选手二": "player2",
     "选手三": "player3",
@@ -318,7 +333,7 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
     used_unions = set(event.unions.filter(round__isnull=True).values_list("name", flat=True))
     used_seeds = set(event.registrations.exclude(seed=None).values_list("seed", flat=True))
     seen_unions, seen_seeds, seen_players = set(), set(), set()
-    checked = []
+    checked: list[dict[str, Any]] = []
     for line, row in enumerate(rows, start=2):
         errors = []
         if event.is_team:
@@ -355,15 +370,36 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
                 errors.append(_("种子 %(s)s 重复") % {"s": seed})
             else:
                 seen_seeds.add(int(seed))
-        for field in FIELDS:
+        for field in FIELDS + MEMBER_FIELDS:
             if len(row.get(field, "")) > 120:
                 errors.append(_("内容过长：%(f)s") % {"f": field})
             elif CONTROL_CHARACTERS.search(row.get(field, "")):
                 errors.append(_("内容含控制字符：%(f)s") % {"f": field})
         checked.append({"line": line, "values": row, "errors": errors})
+    from matches.events.entries import entered_players
+
+    taken = entered_players(event)
     for row, notes in zip(checked, club_notes(rows)):
         row["warnings"] = notes
+        row["known"] = known_players(event, row["values"], taken)
     return checked
+
+
+def known_players(event: Event, values: dict, taken: set[int]) -> list[dict]:
+    """The row's players that are already known (one person across events): the preview says
+    so, the import enters them instead of new records (as `import_rows` decides: a known
+    player already in the event, or earlier in the file, is a namesake: a new record)."""
+    orders = (1, 2, 3) if event.is_team else (1,)
+    known = []
+    for order in orders:
+        name = values.get(f"player{order}", "")
+        found = find_existing(name, values.get("club", ""), values.get(f"member{order}", ""))
+        if found is not None and found.pk not in taken:
+            taken.add(found.pk)
+            known.append(
+                {"name": name, "id": found.pk, "club": found.club.name if found.club else ""}
+            )
+    return known
 
 
 @transaction.atomic
@@ -377,6 +413,9 @@ def import_rows(event: Event, rows: list[dict]) -> int:
         else Registration.Status.CHECKED_IN
     )
     joins = next_round_number(event)  # a late import joins from the next round
+    from matches.events.entries import entered_players
+
+    taken = entered_players(event)  # a namesake already in: another person
     for row in rows:
         club = clubs.get_or_create(row.get("club", ""))
         seed = int(row["seed"]) if row.get("seed") else None
@@ -384,7 +423,10 @@ def import_rows(event: Event, rows: list[dict]) -> int:
             union = Union.objects.create(event=event, name=row["union"], club=club)
             captain = captain_order(row)
             for order in (1, 2, 3):
-                player = Player.objects.create(name=row[f"player{order}"], club=club)
+                # One person across events: a known player (member number, or name and club).
+                player = find_or_create(
+                    row[f"player{order}"], club, row.get(f"member{order}", ""), taken
+                )
                 UnionMember.objects.create(
                     union=union, player=player, order=order, is_captain=order == captain
                 )
@@ -392,7 +434,7 @@ def import_rows(event: Event, rows: list[dict]) -> int:
                 event=event, union=union, seed=seed, status=status, joins_round=joins
             )
         else:
-            player = Player.objects.create(name=row["player1"], club=club)
+            player = find_or_create(row["player1"], club, row.get("member1", ""), taken)
             Registration.objects.create(
                 event=event, player=player, seed=seed, status=status, joins_round=joins
             )

@@ -141,6 +141,8 @@ class Event(models.Model):
     result_confirmation = models.CharField(
         _("成绩确认方式"), max_length=8, choices=Confirmation.choices, default=Confirmation.CAPTAIN
     )
+    # Rated: its closed rounds enter the rating list (seasons/, docs/ratings.md).
+    rated = models.BooleanField(_("计入等级分"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Archived: off the lists and the public pages, every row kept; restoring clears it.
     archived_at = models.DateTimeField(_("归档时间"), null=True, blank=True)

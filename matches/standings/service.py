@@ -33,6 +33,7 @@ from matches.models import (
     StandingsSnapshot,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.signals import announce_standings_refreshed
 from matches.standings.ranking import MatchRecord, rank_unions
 
 log = logging.getLogger(__name__)
@@ -273,6 +274,7 @@ def update_standings(event_id: int, from_round: int = 1) -> int:
     rounds = list(event.rounds.filter(number__gte=from_round).order_by("number"))
     for round_ in rounds:
         snapshot_round(round_)
+    announce_standings_refreshed(event_id, from_round)
     return len(rounds)
 
 

@@ -15,8 +15,10 @@ from django.db.migrations.executor import MigrationExecutor
 from matches.games.giog.engine.verdict import GiogTally
 from matches.games.gouji.engine.verdict import GoujiTally, Tribute
 
-BEFORE = [("matches", "0021_ladder_seasons")]
-AFTER = [("matches", "0022_tally_places_detail")]
+# The players app at its latest (its member number is NOT NULL): only matches moves.
+PLAYERS = ("players", "0002_ratings_member_number")
+BEFORE = [("matches", "0021_ladder_seasons"), PLAYERS]
+AFTER = [("matches", "0022_tally_places_detail"), PLAYERS]
 DAY = datetime.date(2026, 5, 1)
 
 

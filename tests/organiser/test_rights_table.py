@@ -321,3 +321,58 @@ def test_an_assistant_is_shown_no_link_to_the_organiser_s_pages(world):
     assert not [url for url in links if f'"{url}"' in page]
     page = world["clients"]["organiser"].get(dashboard).content.decode()
     assert all(f'"{url}"' in page for url in links)
+
+
+# --- seasons (issue 29): series and their points tables, merging player records ---------------
+
+#: The `seasons-manage:` routes: a series is its organisers' (who made it); merging records is
+#: for organisers of events (an assistant or a referee is not one); a split is its merger's.
+SEASON_RIGHTS = {
+    "series-list": ("anyone", 200, 302),  # a POST without a name: told so, back to the list
+    "series": (ORGANISER, 200, 400),
+    "players": (ORGANISER, 200, 400),
+    "split": (ORGANISER, 405, 302),
+}
+SEASON_ROUTES = sorted(
+    name.removeprefix("seasons-manage:")
+    for name in set(_routes(get_resolver().url_patterns))
+    if name.startswith("seasons-manage:")
+)
+
+
+def season_expected(route: str, role: str, method: str) -> int:
+    who, get_status, post_status = SEASON_RIGHTS[route]
+    if role == "signed_out":
+        return 302
+    allowed = ROLES if who == "anyone" else who
+    if role not in allowed:
+        return 405 if method == "GET" and get_status == 405 else 403
+    return get_status if method == "GET" else post_status
+
+
+def test_every_season_route_has_a_row():
+    assert sorted(SEASON_RIGHTS) == SEASON_ROUTES
+
+
+def test_the_season_rights_table(world):
+    from players.models import Player
+    from seasons import identity
+    from seasons.models import Series
+
+    organiser = world["b"].organiser
+    series = Series.objects.create(name="青岛联赛")
+    series.organisers.add(organiser)
+    merge = identity.merge(
+        Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
+    )
+    args = {"series": [series.pk], "split": [merge.pk]}
+    wrong = []
+    for route in SEASON_ROUTES:
+        url = reverse(f"seasons-manage:{route}", args=args.get(route, []))
+        for role in ROLES:
+            for method in ("GET", "POST"):
+                got = _answer(world["clients"][role], method, url)
+                want = season_expected(route, role, method)
+                if got != want:
+                    wrong.append(f"{method} {route} as {role}: {got}, expected {want}")
+    assert not wrong, "\n".join(wrong)

@@ -19,6 +19,7 @@ from matches.games.registry import default_game
 from matches.games.settings_forms import settings_form_class
 from matches.models import Event
 from matches.permissions import can_manage_event, role_in_event
+from matches.signals import request_recompute
 from matches.views.organiser.access import organised_event, running_event
 
 SESSION_KEY = "new-event"
@@ -195,6 +196,8 @@ def event_settings(request, event_id: int):
         return redirect("manage:settings", event.pk)
     if request.method == "POST" and not posted_stages and form.is_valid():
         form.save()
+        if "rated" in form.changed_data:
+            request_recompute(event.pk)  # the rating list takes the event in (or leaves it)
         messages.success(request, _("设置已保存"))
         return redirect("manage:settings", event.pk)
     return render(

@@ -1,0 +1,100 @@
+"""The organisers' forms of the seasons pages."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import Event
+from players.models import Player
+from seasons import identity
+from seasons.models import Series, SeriesEvent
+
+
+class SeriesForm(forms.Form):
+    name = forms.CharField(label=_("名称"), max_length=200)
+    scoring = forms.ChoiceField(label=_("计分方式"), choices=Series.Scoring.choices)
+    place_points = forms.CharField(
+        label=_("名次积分"),
+        required=False,
+        help_text=_("第 1、2、3…名的积分，用空格或逗号分隔，如 10 8 6 5 4 3 2 1"),
+    )
+    best_of = forms.IntegerField(
+        label=_("取最好几站"),
+        required=False,
+        min_value=1,
+        max_value=99,
+        help_text=_("留空则全部计入"),
+    )
+    published = forms.BooleanField(label=_("公开"), required=False)
+    events = forms.ModelMultipleChoiceField(
+        label=_("赛事"),
+        queryset=Event.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, series: Series, user, **kwargs):
+        self.series = series
+        super().__init__(*args, **kwargs)
+        mine = Event.objects.all() if user.is_superuser else Event.objects.filter(organisers=user)
+        current = series.entries.values("event_id")
+        field = self.fields["events"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = (mine | Event.objects.filter(pk__in=current)).distinct()
+        if not self.is_bound:
+            self.initial = {
+                "name": series.name,
+                "scoring": series.scoring,
+                "place_points": " ".join(str(p) for p in series.place_points),
+                "best_of": series.best_of,
+                "published": series.published,
+                "events": list(series.entries.values_list("event_id", flat=True)),
+            }
+
+    def clean_place_points(self):
+        raw = (self.cleaned_data.get("place_points") or "").replace(",", " ").replace("，", " ")
+        try:
+            points = [int(p) for p in raw.split()]
+        except ValueError:
+            raise forms.ValidationError(_("名次积分须为整数")) from None
+        if any(p < 0 or p > 10000 for p in points) or len(points) > 200:
+            raise forms.ValidationError(_("名次积分须为 0 到 10000 的整数，至多 200 个"))
+        return points
+
+    def save(self) -> Series:
+        s = self.series
+        s.name = self.cleaned_data["name"]
+        s.scoring = self.cleaned_data["scoring"]
+        s.place_points = self.cleaned_data["place_points"]
+        s.best_of = self.cleaned_data["best_of"]
+        s.published = self.cleaned_data["published"]
+        s.save()
+        chosen = {e.pk for e in self.cleaned_data["events"]}
+        s.entries.exclude(event_id__in=chosen).delete()
+        for event_id in chosen - set(s.entries.values_list("event_id", flat=True)):
+            SeriesEvent.objects.create(series=s, event_id=event_id)
+        return s
+
+
+class MergeForm(forms.Form):
+    kept = forms.ModelChoiceField(
+        label=_("保留的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
+    )
+    merged = forms.ModelChoiceField(
+        label=_("并入的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        kept, merged = data.get("kept"), data.get("merged")
+        if kept and merged:
+            if kept.pk == merged.pk:
+                raise forms.ValidationError(_("不能把一名选手与自己合并"))
+            if not identity.may_merge_players(self.user, kept, merged):
+                raise forms.ValidationError(_("只能合并自己赛事中的选手"))
+        return data

@@ -1,0 +1,155 @@
+"""One person across events (the known player a new entry is: players/identity.py):
+merging two records of one person (every row of the merged record moves to the kept one,
+logged) or splitting a wrong merge (the rows move back). Both ask the computations
+of the events concerned again, so results, standings and ratings stay consistent."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from matches.models import (
+    Event,
+    MatchSide,
+    PlayerAccount,
+    Registration,
+    TableSeat,
+    UnionMember,
+)
+from matches.signals import request_recompute
+from players.models import Club, Player
+from seasons.models import PlayerMerge
+
+#: the rows that name a player, moved by a merge and back by a split: (label, model, field)
+MOVED = (
+    ("union_member", UnionMember, "player"),
+    ("registration", Registration, "player"),
+    ("match_side", MatchSide, "player"),
+    ("table_seat", TableSeat, "player"),
+    ("account", PlayerAccount, "player"),
+)
+FIELDS = ("name", "name_zh", "club_id", "id_number", "contact", "member_number")
+
+
+class MergeRefused(Exception):
+    pass
+
+
+def candidates(query: str) -> list[Player]:
+    return list(
+        Player.objects.select_related("club")
+        .filter(Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query))
+        .order_by("name", "pk")[:50]
+    )
+
+
+def _events_of(player_id: int) -> set[int]:
+    ids = set(UnionMember.objects.filter(player_id=player_id).values_list("event_id", flat=True))
+    ids |= set(Registration.objects.filter(player_id=player_id).values_list("event_id", flat=True))
+    ids |= set(
+        TableSeat.objects.filter(player_id=player_id).values_list("round__event_id", flat=True)
+    )
+    return ids
+
+
+def _organised(user) -> set[int]:
+    return set(Event.objects.filter(organisers=user).values_list("pk", flat=True))
+
+
+def may_merge(user) -> bool:
+    return user.is_superuser or Event.objects.filter(organisers=user).exists()
+
+
+def may_merge_players(user, kept: Player, merged: Player) -> bool:
+    """An organiser merges records of players of their own events (both seen there or one
+    of them, the other in no event of another organiser's)."""
+    if user.is_superuser:
+        return True
+    mine = _organised(user)
+    if not mine:
+        return False
+    return (_events_of(kept.pk) | _events_of(merged.pk)) <= mine or bool(
+        (_events_of(kept.pk) & mine) and (_events_of(merged.pk) & mine)
+    )
+
+
+def may_split(user, merge: PlayerMerge) -> bool:
+    return user.is_superuser or merge.by_id == user.pk
+
+
+def merges_visible_to(user):
+    rows = PlayerMerge.objects.select_related("kept", "by")
+    return rows if user.is_superuser else rows.filter(by=user)
+
+
+def merge(kept: Player, merged: Player, user) -> PlayerMerge:
+    if kept.pk == merged.pk:
+        raise MergeRefused(_("不能把一名选手与自己合并"))
+    with transaction.atomic():
+        kept = Player.objects.select_for_update().get(pk=kept.pk)
+        merged = Player.objects.select_for_update().get(pk=merged.pk)
+        both = _events_of(kept.pk) & _events_of(merged.pk)
+        if both:
+            names = ", ".join(Event.objects.filter(pk__in=both).values_list("name", flat=True))
+            raise MergeRefused(
+                _("两条记录在同一赛事中出现（%(events)s），不是同一人") % {"events": names}
+            )
+        if (
+            PlayerAccount.objects.filter(player=kept).exists()
+            and PlayerAccount.objects.filter(player=merged).exists()
+        ):
+            raise MergeRefused(_("两条记录都有登录账号，不能合并"))
+        events = sorted(_events_of(merged.pk))
+        moved: dict[str, list[int]] = {}
+        for label, model, field in MOVED:
+            rows = model.objects.filter(**{field: merged})
+            moved[label] = sorted(rows.values_list("pk", flat=True))
+            rows.update(**{field: kept})
+        log = PlayerMerge.objects.create(
+            kept=kept,
+            merged_id=merged.pk,
+            merged_fields={f: getattr(merged, f) for f in FIELDS},
+            moved=moved,
+            events=events,
+            by=user,
+        )
+        if not kept.member_number and merged.member_number:
+            kept.member_number = merged.member_number
+            kept.save(update_fields=["member_number"])
+        merged.delete()
+        _recompute(events)
+    return log
+
+
+def split(log: PlayerMerge, user) -> Player:
+    if log.split_at is not None:
+        raise MergeRefused(_("这次合并已拆分"))
+    with transaction.atomic():
+        log = PlayerMerge.objects.select_for_update().get(pk=log.pk)
+        if log.split_at is not None:
+            raise MergeRefused(_("这次合并已拆分"))
+        if Player.objects.filter(pk=log.merged_id).exists():
+            raise MergeRefused(_("原记录编号已被占用"))
+        fields = dict(log.merged_fields)
+        if fields.get("club_id") and not Club.objects.filter(pk=fields["club_id"]).exists():
+            fields["club_id"] = None
+        restored = Player.objects.create(pk=log.merged_id, **fields)
+        for label, model, field in MOVED:
+            model.objects.filter(pk__in=log.moved.get(label, []), **{field: log.kept}).update(
+                **{field: restored}
+            )
+        log.split_at = timezone.now()
+        log.split_by = user
+        log.save(update_fields=["split_at", "split_by"])
+        _recompute(log.events)
+    return restored
+
+
+def _recompute(event_ids: list[int]) -> None:
+    """Ask every computation of the events again (standings name players); their refresh
+    rates each event again from its first round (seasons/receivers.py), which replays every
+    later rated round: the list ends as a recompute from scratch would leave it."""
+    for event_id in event_ids:
+        request_recompute(event_id)

@@ -1,0 +1,191 @@
+"""Read queries of the seasons pages: the rating list, a player's card (events, the rating's
+steps, partners and head rivals met), series tables. Only rated rounds count (they are closed
+rounds of public events whose results the public sees: seasons/ratings.py)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from matches import visibility
+from matches.models import Event, TableSeat, UnionMember
+from players.models import Player
+from seasons.engine import ordinal
+from seasons.models import PlayerRating, RatedRound, RatingStep, Series
+
+PAGE = 100
+
+
+def rating_list(query: str = "", club_id: int | None = None):
+    rows = PlayerRating.objects.select_related("player__club").order_by("-ordinal", "player_id")
+    if club_id:
+        rows = rows.filter(player__club_id=club_id)
+    if query:
+        rows = rows.filter(
+            Q(player__name__icontains=query)
+            | Q(player__name_zh__icontains=query)
+            | Q(player__club__name__icontains=query)
+        )
+    return rows
+
+
+def rank_of(rating: PlayerRating) -> int:
+    return PlayerRating.objects.filter(ordinal__gt=rating.ordinal).count() + 1
+
+
+def history(player: Player) -> list[dict]:
+    return [
+        {"event": e, "number": n, "mu": mu, "sigma": s, "rating": ordinal(mu, s)}
+        for e, n, mu, s in RatingStep.objects.filter(player=player)
+        .order_by("key")
+        .values_list("event__name", "round__number", "mu", "sigma")
+    ]
+
+
+def events_played(player: Player) -> list[dict]:
+    """The public events the player entered (a union's member or a player's entry), newest
+    first, with the rated ones marked."""
+    ids = set(
+        UnionMember.objects.filter(player=player, round__isnull=True).values_list(
+            "event_id", flat=True
+        )
+    ) | set(player.registrations.values_list("event_id", flat=True))
+    ids |= set(TableSeat.objects.filter(player=player).values_list("round__event_id", flat=True))
+    rated = set(RatingStep.objects.filter(player=player).values_list("event_id", flat=True))
+    return [
+        {"event": e, "rated": e.pk in rated}
+        for e in visibility.public_events().filter(pk__in=ids).order_by("-start_date", "-pk")
+    ]
+
+
+@dataclass
+class Met:
+    player: Player
+    together: int = 0  # rated deals on one side (partners) or opposite sides (rivals)
+    won: int = 0  # of those, deals the player's side scored more
+
+
+def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list[Met]]:
+    """Partners (same union) and head rivals (对头: the other union at the table) over rated
+    rounds, most deals first."""
+    round_ids = list(RatedRound.objects.values_list("round_id", flat=True))
+    mine = dict(
+        TableSeat.objects.filter(player=player, round_id__in=round_ids).values_list(
+            "table_id", "side"
+        )
+    )
+    if not mine:
+        return [], []
+    from matches.models import DealTally
+
+    deals: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, a, b in DealTally.objects.filter(match__table_id__in=mine).values_list(
+        "match__table_id", "score_a", "score_b"
+    ):
+        deals[table_id].append((a or 0, b or 0))
+    together: Counter = Counter()
+    against: Counter = Counter()
+    won_with: Counter = Counter()
+    won_against: Counter = Counter()
+    for table_id, other, side in (
+        TableSeat.objects.filter(table_id__in=mine)
+        .exclude(player=player)
+        .values_list("table_id", "player_id", "side")
+    ):
+        my_side = mine[table_id]
+        if not my_side or not side:
+            continue
+        played = deals.get(table_id, [])
+        wins = sum(1 for a, b in played if (a > b if my_side == "A" else b > a))
+        if side == my_side:
+            together[other] += len(played)
+            won_with[other] += wins
+        else:
+            against[other] += len(played)
+            won_against[other] += wins
+    people = Player.objects.in_bulk(set(together) | set(against))
+    partners = [
+        Met(people[p], n, won_with[p]) for p, n in together.most_common(limit) if p in people
+    ]
+    rivals = [
+        Met(people[p], n, won_against[p]) for p, n in against.most_common(limit) if p in people
+    ]
+    return partners, rivals
+
+
+# --- series -----------------------------------------------------------------------------------
+
+
+@dataclass
+class SeriesLine:
+    player: Player
+    per_event: dict[int, int] = field(default_factory=dict)  # event id -> points
+    counted: set[int] = field(default_factory=set)  # the events that count (best N)
+    total: int = 0
+    rank: int = 0
+
+
+def series_events(series: Series) -> list[Event]:
+    return list(
+        visibility.public_events()
+        .filter(pk__in=series.entries.values("event_id"))
+        .order_by("start_date", "pk")
+    )
+
+
+def _event_points(series: Series, event: Event) -> dict[int, int]:
+    """Each player's points from one event: by the final visible union standings (a union's
+    place or match points count for each of its registered members)."""
+    snapshot = visibility.public_snapshot(event, "unions")
+    if snapshot is None:
+        return {}
+    members: dict[int, list[int]] = defaultdict(list)
+    for union_id, player_id in UnionMember.objects.filter(
+        event=event, round__isnull=True
+    ).values_list("union_id", "player_id"):
+        members[union_id].append(player_id)
+    points: dict[int, int] = {}
+    for row in snapshot.rows:
+        if series.scoring == Series.Scoring.MATCH_POINTS:
+            value = int(row.get("match_points") or 0)
+        else:
+            value = series.points_for(int(row.get("rank") or 0))
+        for pid in members.get(row.get("union"), []):
+            points[pid] = value
+    return points
+
+
+def series_table(series: Series) -> tuple[list[Event], list[SeriesLine]]:
+    events = series_events(series)
+    lines: dict[int, SeriesLine] = {}
+    per: dict[int, dict[int, int]] = defaultdict(dict)
+    for event in events:
+        for pid, value in _event_points(series, event).items():
+            per[pid][event.pk] = value
+    people = Player.objects.select_related("club").in_bulk(list(per))
+    for pid, got in per.items():
+        if pid not in people:
+            continue
+        best = sorted(got.items(), key=lambda kv: (-kv[1], kv[0]))
+        if series.best_of:
+            best = best[: series.best_of]
+        line = SeriesLine(people[pid], got, {e for e, _ in best}, sum(v for _, v in best))
+        lines[pid] = line
+    ordered = sorted(lines.values(), key=lambda line: (-line.total, line.player.name))
+    previous = None
+    for k, line in enumerate(ordered, start=1):
+        line.rank = previous.rank if previous and previous.total == line.total else k
+        previous = line
+    return events, ordered
+
+
+def series_lines_of(player: Player) -> list[tuple[Series, SeriesLine]]:
+    out = []
+    for series in Series.objects.filter(published=True):
+        _events, lines = series_table(series)
+        line = next((line for line in lines if line.player.pk == player.pk), None)
+        if line:
+            out.append((series, line))
+    return out

@@ -1,0 +1,167 @@
+"""The seasons pages: public (the rating list, a player's card, series tables) and the
+organisers' (series and their points tables, merging and splitting player records)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from players.models import Club, Player
+from seasons import identity, selectors
+from seasons.charts import rating_chart_svg
+from seasons.forms import MergeForm, SeriesForm
+from seasons.models import PlayerMerge, PlayerRating, Series
+
+# --- public ------------------------------------------------------------------------------------
+
+
+def rating_list(request):
+    query = (request.GET.get("q") or "").strip()[:60]
+    try:
+        club_id = int(request.GET.get("club") or 0) or None
+    except ValueError:
+        club_id = None
+    rows = selectors.rating_list(query, club_id)
+    page = Paginator(rows, selectors.PAGE).get_page(request.GET.get("page"))
+    start = (page.number - 1) * selectors.PAGE
+    ranked = [
+        (selectors.rank_of(r) if (query or club_id) else start + k + 1, r)
+        for k, r in enumerate(page.object_list)
+    ]
+    clubs = Club.objects.filter(players__rating__isnull=False).distinct().order_by("name")
+    return render(
+        request,
+        "seasons/rating_list.html",
+        {"page": page, "ranked": ranked, "query": query, "club_id": club_id, "clubs": clubs},
+    )
+
+
+def player_card(request, player_id: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    events = selectors.events_played(player)
+    rating = PlayerRating.objects.filter(player=player).first()
+    if not events and rating is None:
+        raise Http404("a player of no public event")
+    steps = selectors.history(player)
+    partners, rivals = selectors.partners_and_rivals(player)
+    return render(
+        request,
+        "seasons/player.html",
+        {
+            "player": player,
+            "rating": rating,
+            "rank": selectors.rank_of(rating) if rating else None,
+            "events": events,
+            "chart": rating_chart_svg(steps),
+            "partners": partners,
+            "rivals": rivals,
+            "series_lines": selectors.series_lines_of(player),
+        },
+    )
+
+
+def series_list(request):
+    return render(
+        request, "seasons/series_list.html", {"series": Series.objects.filter(published=True)}
+    )
+
+
+def series_page(request, series_id: int):
+    series = get_object_or_404(Series, pk=series_id, published=True)
+    events, lines = selectors.series_table(series)
+    return render(
+        request, "seasons/series.html", {"series": series, "events": events, "lines": lines}
+    )
+
+
+# --- organisers -----------------------------------------------------------------------------
+
+
+def _series_of(request, series_id: int) -> Series:
+    series = get_object_or_404(Series, pk=series_id)
+    user = request.user
+    if not (user.is_superuser or series.organisers.filter(pk=user.pk).exists()):
+        raise PermissionDenied("not an organiser of this series")
+    return series
+
+
+@login_required
+def manage_series_list(request):
+    mine = Series.objects.all() if request.user.is_superuser else request.user.series.all()
+    if request.method == "POST":
+        name = (request.POST.get("name") or "").strip()[:200]
+        if not name:
+            messages.error(request, _("请填写名称"))
+            return redirect("seasons-manage:series-list")
+        series = Series.objects.create(name=name, place_points=[10, 8, 6, 5, 4, 3, 2, 1])
+        series.organisers.add(request.user)
+        return redirect("seasons-manage:series", series.pk)
+    return render(request, "seasons/manage_series_list.html", {"series": mine})
+
+
+@login_required
+def manage_series(request, series_id: int):
+    series = _series_of(request, series_id)
+    form = SeriesForm(
+        request.POST if request.method == "POST" else None, series=series, user=request.user
+    )
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("系列赛已保存"))
+        return redirect("seasons-manage:series", series.pk)
+    return render(
+        request,
+        "seasons/manage_series.html",
+        {"series": series, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def manage_players(request):
+    """Merge two records of one person; the log of merges, each with its split."""
+    if not identity.may_merge(request.user):
+        raise PermissionDenied("organisers only")
+    form = MergeForm(request.POST if request.method == "POST" else None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            identity.merge(form.cleaned_data["kept"], form.cleaned_data["merged"], request.user)
+        except identity.MergeRefused as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("已合并"))
+        return redirect("seasons-manage:players")
+    query = (request.GET.get("q") or "").strip()[:60]
+    candidates = identity.candidates(query) if query else []
+    return render(
+        request,
+        "seasons/manage_players.html",
+        {
+            "form": form,
+            "query": query,
+            "candidates": candidates,
+            "merges": identity.merges_visible_to(request.user)[:50],
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def split_merge(request, merge_id: int):
+    merge = get_object_or_404(PlayerMerge, pk=merge_id)
+    if not identity.may_split(request.user, merge):
+        raise PermissionDenied("not this organiser's merge")
+    try:
+        identity.split(merge, request.user)
+    except identity.MergeRefused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("已拆分"))
+    return redirect("seasons-manage:players")

@@ -1,0 +1,154 @@
+"""Issue 29 in a browser: three rated events of one series with shared players, played through
+the services with the computations queued as they are in production (after commit: standings,
+then the rating). The series table, the rating list and a player's card (rating chart, events,
+partners) are right and fit 390 px and 1280 px, in both languages."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from seasons import selectors
+from seasons.models import PlayerRating, RatingStep, Series, SeriesEvent
+from tests.seasons.helpers import pool, rated_event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+LANGUAGES = (("zh-CN", "zh-hans"), ("en-GB", "en"))
+
+
+@pytest.fixture
+def season(eager_tasks):
+    people = pool(18)
+    events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
+    for b in events:
+        b.play_rounds(2)  # each close refreshes the standings, which queue the rating
+    series = Series.objects.create(
+        name="岛城联赛", place_points=[10, 6, 3, 1], best_of=2, published=True
+    )
+    for b in events:
+        SeriesEvent.objects.create(series=series, event=b.event)
+    organiser = events[0].organiser
+    organiser.set_password("pw-seasons-1")
+    organiser.save()
+    series.organisers.add(organiser)
+    return {"people": people, "events": events, "series": series, "organiser": organiser}
+
+
+def test_series_table_rating_list_and_card(live_server, browser, season):
+    people, events, series = season["people"], season["events"], season["series"]
+    star = people[7]  # in all three cups
+    steps = RatingStep.objects.filter(player=star).count()
+    assert steps == 6  # two rounds of each event, rated by the tasks the closes queued
+    _, lines = selectors.series_table(series)
+    top = PlayerRating.objects.select_related("player").first()
+    _, rivals = selectors.partners_and_rivals(star)
+    assert rivals and all(m.together > 0 for m in rivals)
+    for locale, language in LANGUAGES:
+        for width in (390, 1280):
+            context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+            page = context.new_page()
+            page.goto(f"{live_server.url}/season/series/{series.pk}/")
+            rows = page.locator("#series-table tbody tr")
+            expect(rows).to_have_count(len(lines))
+            first = rows.first
+            expect(first.locator("td").last).to_have_text(str(lines[0].total))
+            expect(page.locator("#series-table thead th a")).to_have_count(3)
+            assert page.evaluate(OVERFLOW) <= 0
+
+            page.goto(f"{live_server.url}/season/ratings/")
+            expect(page.locator("#rating-table tbody tr")).to_have_count(18)
+            expect(page.locator("#rating-table tbody tr").first).to_contain_text(top.player.name)
+            page.fill("#rating-q", star.name)
+            page.locator("#rating-search button").click()
+            expect(page.locator("#rating-table tbody tr")).to_have_count(1)
+            assert page.evaluate(OVERFLOW) <= 0
+
+            page.locator("#rating-table tbody tr a").first.click()
+            expect(page.locator("h1")).to_contain_text(star.name)
+            expect(page.locator("#rating-chart svg circle")).to_have_count(steps)
+            expect(page.locator("#card-events li")).to_have_count(3)
+            for b in events:
+                expect(page.locator("#card-events")).to_contain_text(b.event.name)
+            # Person 7 sat with persons 6 and 8 in every cup: 3 cups x 2 rounds x 2 deals.
+            partners = page.locator("#card-partners tbody tr")
+            expect(partners).to_have_count(2)
+            for k in (0, 1):
+                expect(partners.nth(k).locator("td").nth(1)).to_have_text("12")
+            expect(page.locator("#card-partners")).to_contain_text(people[6].name)
+            expect(page.locator("#card-partners")).to_contain_text(people[8].name)
+            expect(page.locator("#card-rivals tbody tr")).to_have_count(len(rivals))
+            expect(page.locator("#card-rivals tbody tr").first).to_contain_text(
+                rivals[0].player.name
+            )
+            expect(page.locator("#card-series")).to_contain_text(series.name)
+            rating = PlayerRating.objects.get(player=star)
+            expect(page.locator("#card-rating")).to_have_text(f"{rating.ordinal:.1f}")
+            heading = "等级分走势" if language == "zh-hans" else "Rating history"
+            expect(page.locator("#chart-heading")).to_have_text(heading)
+            assert page.evaluate(OVERFLOW) <= 0
+            context.close()
+
+
+def event_date():
+    import datetime
+
+    return datetime.date(2026, 4, 1)
+
+
+@pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
+def test_screenshots(live_server, browser, season, signed_in):
+    from matches.models import Event
+    from players.models import Player
+    from seasons import identity
+
+    folder = os.environ["SHOTS_DIR"]
+    os.makedirs(folder, exist_ok=True)
+    series, organiser = season["series"], season["organiser"]
+    # A merge in the log (then split), one still open, and an event to import into.
+    people = season["people"]
+    copy = Player.objects.create(name=people[0].name, club=people[0].club)
+    identity.split(identity.merge(people[0], copy, organiser), organiser)
+    identity.merge(people[1], Player.objects.create(name=people[1].name), organiser)
+    target = Event.objects.create(name="新杯赛", start_date=event_date(), published=False)
+    target.organisers.add(organiser)
+    sheet = os.path.join(folder, "..", "ratings-import.csv")
+    with open(sheet, "w", encoding="utf-8") as f:
+        f.write(f"联邦,俱乐部,选手1,选手2,选手3\n老友,{people[3].club.name},")
+        f.write(f"{people[3].name},{people[6].name},新人\n")
+    star = season["people"][7]
+    event = season["events"][0].event
+    public = {
+        "series": f"/season/series/{series.pk}/",
+        "series-list": "/season/series/",
+        "ratings": "/season/ratings/",
+        "ratings-club": f"/season/ratings/?club={star.club_id}",
+        "card": f"/season/players/{star.pk}/",
+    }
+    manage = {
+        "manage-series": f"/manage/season/series/{series.pk}/",
+        "manage-series-list": "/manage/season/series/",
+        "manage-players": "/manage/season/players/?q=" + re.sub(r"\d+$", "", star.name),
+        "settings": f"/manage/events/{event.pk}/settings/",
+    }
+    for locale, language in LANGUAGES:
+        for width in (390, 1280):
+            context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+            page = context.new_page()
+            for name, path in public.items():
+                page.goto(live_server.url + path)
+                page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
+            signed_in(page, organiser.username, "pw-seasons-1", next=manage["manage-series"])
+            for name, path in manage.items():
+                page.goto(live_server.url + path)
+                page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
+            page.goto(f"{live_server.url}/manage/events/{target.pk}/import/")
+            page.set_input_files("#file", sheet)
+            page.locator("form.actions button[type='submit']").click()
+            expect(page.locator(".known-player")).to_have_count(2)
+            page.screenshot(path=f"{folder}/import-preview-{language}-{width}.png", full_page=True)
+            context.close()
