@@ -38,17 +38,9 @@ def floor(transactional_db):
     return {"event": b.event, "round": round_, "organiser": organiser, "link": link, **referees}
 
 
-def sign_in(page, base, user, next_path):
-    page.goto(f"{base}/accounts/login/?next={next_path}")
-    page.fill("input[name='username']", user.username)
-    page.fill("input[name='password']", "pw-" + user.username)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(f"**{next_path}")
-
-
-def define_and_assign(page, base, floor):
+def define_and_assign(page, base, floor, signed_in):
     zones_path = f"/manage/events/{floor['event'].pk}/zones/"
-    sign_in(page, base, floor["organiser"], zones_path)
+    signed_in(page, floor["organiser"].username, next=zones_path)
     page.fill("#zones-text", "A区 1-3\nB区 4-6")
     page.locator("#save-zones").click()
     expect(page.locator(".messages")).to_contain_text("已保存 2 个区域")
@@ -63,17 +55,17 @@ def define_and_assign(page, base, floor):
     return zones_path
 
 
-def test_zones_a_referee_s_tables_and_a_call(live_server, browser, phone_page, floor):
+def test_zones_a_referee_s_tables_and_a_call(live_server, browser, phone_page, floor, signed_in):
     base = live_server.url
     desk = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     organiser = desk.new_page()
     organiser.set_default_timeout(10_000)
     try:
-        define_and_assign(organiser, base, floor)
+        define_and_assign(organiser, base, floor, signed_in)
 
         # The zone referee signs in on a phone: tables 1-3, nothing else.
         referee = phone_page
-        sign_in(referee, base, floor["north"], "/referee/")
+        signed_in(referee, floor["north"].username, next="/referee/")
         cards = referee.locator(".my-tables .table-card")
         expect(cards).to_have_count(3)
         assert sorted(cards.evaluate_all("cs => cs.map(c => +c.dataset.table)")) == [1, 2, 3]
@@ -131,14 +123,14 @@ def test_zones_a_referee_s_tables_and_a_call(live_server, browser, phone_page, f
 
 
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
-def test_screenshots(live_server, browser, floor):
+def test_screenshots(live_server, browser, floor, signed_in):
     from matches.events import calls
 
     folder = os.environ["SHOTS_DIR"]
     os.makedirs(folder, exist_ok=True)
     base = live_server.url
     setup = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
-    define_and_assign(setup.new_page(), base, floor)
+    define_and_assign(setup.new_page(), base, floor, signed_in)
     setup.close()
     for locale, language in (("zh-CN", "zh-hans"), ("en-GB", "en")):
         for width in (390, 1280):
@@ -150,11 +142,11 @@ def test_screenshots(live_server, browser, floor):
             calls.call_referee(floor["round"].tables.get(number=1))
             page.reload()
             page.screenshot(path=f"{folder}/table-called-{language}-{width}.png", full_page=True)
-            sign_in(page, base, floor["north"], "/referee/")
+            signed_in(page, floor["north"].username, next="/referee/")
             page.screenshot(path=f"{folder}/referee-home-{language}-{width}.png", full_page=True)
             context.clear_cookies()
             zones = f"/manage/events/{floor['event'].pk}/zones/"
-            sign_in(page, base, floor["organiser"], zones)
+            signed_in(page, floor["organiser"].username, next=zones)
             page.screenshot(path=f"{folder}/zones-{language}-{width}.png", full_page=True)
             page.goto(f"{base}/manage/events/{floor['event'].pk}/results/queue/")
             page.screenshot(path=f"{folder}/queue-{language}-{width}.png", full_page=True)

@@ -91,16 +91,8 @@ def test_a_player_sees_their_table_on_their_own_page(live_server, phone_page, ha
     assert page.goto(f"{base}/me/{hall['token']}x/").status == 404
 
 
-def sign_in(page, base, user, next_path):
-    page.goto(f"{base}/accounts/login/?next={next_path}")
-    page.fill("input[name='username']", user.username)
-    page.fill("input[name='password']", "pw-" + user.username)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(f"**{next_path}")
-
-
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
-def test_screenshots(live_server, browser, hall):
+def test_screenshots(live_server, browser, hall, signed_in):
     folder = os.environ["SHOTS_DIR"]
     os.makedirs(folder, exist_ok=True)
     base, event = live_server.url, hall["event"]
@@ -122,7 +114,7 @@ def test_screenshots(live_server, browser, hall):
                 page.goto(base + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
             badges = f"/manage/events/{event.pk}/badges/"
-            sign_in(page, base, hall["b"].organiser, badges)
+            signed_in(page, hall["b"].organiser.username, next=badges)
             page.screenshot(path=f"{folder}/badges-{language}-{width}.png", full_page=True)
             page.emulate_media(media="print")
             page.pdf(path=f"{folder}/badges-{language}.pdf", format="A4") if width == 1280 else None

@@ -52,16 +52,12 @@ def enter_hand(browser, base, token):
 
 @pytest.mark.parametrize("mode", GIOG_MODES)
 def test_a_giog_event_runs_from_the_wizard_to_standings_without_unions(
-    live_server, browser, page, mode
+    live_server, browser, page, mode, signed_in
 ):
     base = live_server.url
     unions_before = Union.objects.count()
     get_user_model().objects.create_user("giog-organiser", password=PASSWORD)
-    page.goto(f"{base}/accounts/login/?next=/manage/")
-    page.fill("input[name='username']", "giog-organiser")
-    page.fill("input[name='password']", PASSWORD)
-    page.locator("main form button[type='submit']").click()
-    page.wait_for_url(re.compile(r"/manage/$"))
+    signed_in(page, "giog-organiser", PASSWORD)
 
     # The wizard: Giog, individual entries; captain confirmation is not on offer.
     page.goto(f"{base}/manage/new/?restart=1")

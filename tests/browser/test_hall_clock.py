@@ -39,14 +39,6 @@ def big(transactional_db):
     return {"b": b, "event": b.event, "round": round_, "organiser": b.organiser, "link": link}
 
 
-def sign_in(page, base, user, next_path):
-    page.goto(f"{base}/accounts/login/?next={next_path}")
-    page.fill("input[name='username']", user.username)
-    page.fill("input[name='password']", "pw-" + user.username)
-    page.locator("form button[type=submit]").last.click()
-    page.wait_for_url(f"**{next_path}")
-
-
 def seconds_shown(locator) -> int:
     text = locator.inner_text().strip()
     parts = [int(p) for p in re.findall(r"\d+", text)]
@@ -56,12 +48,12 @@ def seconds_shown(locator) -> int:
     return total
 
 
-def test_the_clock_runs_on_the_projector_and_the_table_phone(live_server, browser, big):
+def test_the_clock_runs_on_the_projector_and_the_table_phone(live_server, browser, big, signed_in):
     base, event = live_server.url, big["event"]
     desk = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     organiser = desk.new_page()
     round_path = f"/manage/events/{event.pk}/rounds/1/"
-    sign_in(organiser, base, big["organiser"], round_path)
+    signed_in(organiser, big["organiser"].username, next=round_path)
     organiser.fill("#clock-start input[name=minutes]", "2")
     organiser.locator("#clock-start button").click()
     expect(organiser.locator(".messages")).to_contain_text("计时开始：2 分钟")
@@ -137,7 +129,7 @@ def _pdf_to_png(data: bytes, path: str) -> None:
 
 
 @pytest.mark.skipif(not os.environ.get("SHOTS_DIR"), reason="SHOTS_DIR not set")
-def test_screenshots(live_server, browser, big):
+def test_screenshots(live_server, browser, big, signed_in):
     from django.test import Client
 
     from matches.draw import clock
@@ -180,7 +172,7 @@ def test_screenshots(live_server, browser, big):
                 full = not name.startswith("projector")
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=full)
             if width != 1920:
-                sign_in(page, base, big["organiser"], manage_pages["dashboard"])
+                signed_in(page, big["organiser"].username, next=manage_pages["dashboard"])
                 for name, path in manage_pages.items():
                     page.goto(base + path)
                     page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
@@ -197,7 +189,7 @@ def test_screenshots(live_server, browser, big):
         page = context.new_page()
         page.goto(base + public_pages["projector-round"])
         page.screenshot(path=f"{folder}/projector-time-up-{language}-1920.png")
-        sign_in(page, base, big["organiser"], manage_pages["close"])
+        signed_in(page, big["organiser"].username, next=manage_pages["close"])
         page.set_viewport_size({"width": 1280, "height": 900})
         page.screenshot(path=f"{folder}/close-time-up-{language}-1280.png")
         context.close()

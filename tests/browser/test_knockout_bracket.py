@@ -8,7 +8,7 @@ advancing and the round names, for the organiser and the public, in Chinese and 
 semi-finals and the final follow until the champion stands at the end of the bracket.
 
 Deal results come in through the results service (`tests.builder`), as the referee pages store
-them. With SCREENS_DIR set, the bracket pages are saved at 390 and 1280 px in both languages.
+them. With SHOTS_DIR set, the bracket pages are saved at 390 and 1280 px in both languages.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 CLUBS = ["崂山俱乐部", "市北俱乐部", "黄岛俱乐部", "李沧俱乐部"]
 A_WINS = [1, 2, 3, 4, 5, 6]
 B_WINS = [2, 1, 4, 3, 6, 5]
-SCREENS = os.environ.get("SCREENS_DIR")
+SCREENS = os.environ.get("SHOTS_DIR")
 
 
 @pytest.fixture(autouse=True)

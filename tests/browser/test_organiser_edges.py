@@ -14,7 +14,7 @@ signed in with their tabs and a styled 403, English labels and punctuation, impo
 a captain column, the club picker, the open add form, the individual draft) in
 `test_organiser_edges_people.py`.
 
-With SCREENS_DIR set, the draft page with the late arrival, the dashboard, the reopen
+With SHOTS_DIR set, the draft page with the late arrival, the dashboard, the reopen
 confirmation and the copy page are saved at 390 px and 1280 px in both languages.
 """
 
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["崂山一队", "崂山二队", "市北一队", "市北二队", "黄岛一队", "黄岛二队"]
 LATE = "李沧迟到队"
 A_WINS = [1, 2, 3, 4, 5, 6]
-SCREENS = os.environ.get("SCREENS_DIR")
+SCREENS = os.environ.get("SHOTS_DIR")
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ the knockout round is drawn. Deal results come in through the results models (as
 pages store them; `test_organiser_event.py` drives those pages), scored by the standings
 service. The Swiss draws keep clubs apart: no same-club meeting in any drawn round.
 
-With SCREENS_DIR set, the test also saves screenshots of every round page it visits at 390 px
+With SHOTS_DIR set, the test also saves screenshots of every round page it visits at 390 px
 and 1280 px in both languages, and the projector pages at 1920×1080.
 """
 
@@ -54,7 +54,7 @@ LATE = "李沧三队"  # missed check-in
 WITHDRAWS = "黄岛三队"  # leaves after round 2
 A_WINS = [1, 2, 3, 4, 5, 6]
 B_WINS = [2, 1, 4, 3, 6, 5]
-SCREENS = os.environ.get("SCREENS_DIR")
+SCREENS = os.environ.get("SHOTS_DIR")
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """One referee page skeleton (issue 24): both games' table pages render through
 templates/referee/table.html, with a pending report above the next deal's form (issue 28), the
 note that a new report replaces it, and the problem list, on a phone and a desk, in both
-languages. SCREENS_DIR=... saves each view."""
+languages. SHOTS_DIR=... saves each view."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .test_table_confirmation import table_setup  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENS = os.environ.get("SCREENS_DIR", "")
+SCREENS = os.environ.get("SHOTS_DIR", "")
 VIEWS = [(390, "zh-hans"), (390, "en"), (1280, "zh-hans"), (1280, "en")]
 WORDS = {
     "zh-hans": {"awaiting": "等待确认的报告", "again": "重新填写", "note": "新的报告将取代这份"},

@@ -13,7 +13,7 @@ from matches.models import DealReport
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENS = os.environ.get("SCREENS_DIR", "")
+SCREENS = os.environ.get("SHOTS_DIR", "")
 
 
 @pytest.fixture(autouse=True)
