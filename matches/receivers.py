@@ -163,10 +163,23 @@ def index_new_entry(sender, instance, created: bool, raw: bool = False, **kwargs
         find.index_registration(instance)
 
 
+def _names_may_have_changed(update_fields) -> bool:
+    """A save that names its fields and leaves the name and the club alone (a captain's PIN, a
+    lock counter) changes no search term: reindexing then is work for nothing."""
+    return update_fields is None or bool({"name", "club"} & set(update_fields))
+
+
 @receiver(post_save, sender=Union, dispatch_uid="find.union")
-def index_renamed_union(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+def index_renamed_union(
+    sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs
+) -> None:
     # A new union is indexed with its registration (its members are not there yet).
-    if not created and not raw and instance.round_id is None:
+    if (
+        not created
+        and not raw
+        and instance.round_id is None
+        and _names_may_have_changed(update_fields)
+    ):
         find.index_union(instance)
 
 
@@ -184,8 +197,10 @@ def unindex_member(sender, instance, **kwargs) -> None:
 
 
 @receiver(post_save, sender=Player, dispatch_uid="find.player")
-def index_renamed_player(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    if not created and not raw:
+def index_renamed_player(
+    sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs
+) -> None:
+    if not created and not raw and _names_may_have_changed(update_fields):
         find.reindex_player(instance)
 
 

@@ -141,6 +141,15 @@ def test_renaming_reindexes(b):
     assert find.reindex_event(b.event) == SearchTerm.objects.filter(event=b.event).count()
 
 
+def test_a_save_that_leaves_names_alone_writes_no_terms(b, django_assert_num_queries):
+    union = b.unions[0]
+    with django_assert_num_queries(1):  # the UPDATE of the PIN only: no reindexing
+        union.save(update_fields=["captain_pin"])
+    union.name = "四方队"
+    union.save(update_fields=["name"])  # an edit that names its fields still reindexes
+    assert first(api(b.event, "sfd"))["name"] == "四方队"
+
+
 def test_the_page_answers_htmx_with_its_fragment(b):
     b.round([(0, 1), (2, 3)])
     url = reverse("public:find", args=[b.event.pk])
