@@ -47,6 +47,15 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def _close_leftover_contexts(browser):
+    """Close every context a test left open. A leaked page goes on polling the live server after
+    its test, and the server's thread then prints tracebacks into later, unrelated tests."""
+    yield
+    for context in list(browser.contexts):
+        context.close()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="zh-CN")
