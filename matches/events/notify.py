@@ -32,13 +32,52 @@ _rounds: set[int] = set()
 _thread: threading.Thread | None = None
 
 
+class _PendingChanges:
+    """The events (and their tables) changed in one transaction, told once when it commits.
+    A confirmation saves a report, a tally and the match: one staff notice, not three."""
+
+    def __init__(self) -> None:
+        self.events: dict[int, set[int]] = {}
+        self.sent = False  # a test's captured callbacks stay in the list after they ran
+
+    def add(self, event_id: int, match_id: int | None) -> None:
+        tables = self.events.setdefault(event_id, set())
+        if match_id is not None:
+            tables.add(match_id)
+
+    def __call__(self) -> None:
+        self.sent = True
+        for event_id, tables in self.events.items():
+            push.send(push.staff_event(event_id), "changed")
+            for match_id in tables or [None]:
+                mark(event_id, match_id)
+
+
+def _pending() -> _PendingChanges:
+    """The pending changes of this transaction, at this savepoint level. Found among the
+    connection's on-commit callbacks, so a rolled-back transaction or savepoint (whose
+    callbacks Django drops) leaves nothing behind."""
+    connection = transaction.get_connection()
+    level = set(connection.savepoint_ids)
+    for savepoints, callback, _robust in connection.run_on_commit:
+        if isinstance(callback, _PendingChanges) and not callback.sent and savepoints == level:
+            return callback
+    pending = _PendingChanges()
+    transaction.on_commit(pending)
+    return pending
+
+
 def changed(event_id: int | None, match_id: int | None = None) -> None:
     """Something of the event changed in the current transaction: tell the staff channel and
-    check the public stamps once it commits."""
+    check the public stamps once it commits (once per transaction and event)."""
     if event_id is None or not getattr(settings, "LIVE_ENABLED", True):
         return
-    push.send_on_commit(push.staff_event(event_id), "changed")
-    transaction.on_commit(lambda: mark(event_id, match_id))
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        push.send(push.staff_event(event_id), "changed")
+        mark(event_id, match_id)
+        return
+    _pending().add(event_id, match_id)
 
 
 def mark(event_id: int, match_id: int | None = None, seated_round: int | None = None) -> None:

@@ -147,3 +147,36 @@ def test_players_hear_their_table_once_the_draw_is_public(event, settings):
         assert sink.get(0) is None  # only their own
     finally:
         push.hub.unsubscribe(channels, sink)
+
+
+def test_one_transaction_sends_one_staff_notice_per_event(
+    event, django_capture_on_commit_callbacks
+):
+    """A confirmation saves several rows of one event in one transaction: the staff channel
+    hears of it once, at commit; a rolled-back transaction sends nothing."""
+    from django.db import transaction
+
+    from matches.events import notify as notify_module
+
+    sink = push._ThreadSink()
+    channel = push.staff_event(event.event.pk)
+    push.hub.subscribe([channel], sink)
+    try:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            with transaction.atomic():
+                notify_module.changed(event.event.pk, None)
+                notify_module.changed(event.event.pk, None)
+                notify_module.changed(event.event.pk, None)
+        assert len(callbacks) == 1
+        assert [json.loads(m)["kind"] for m in iter(lambda: sink.get(0), None)] == ["changed"]
+
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            try:
+                with transaction.atomic():
+                    notify_module.changed(event.event.pk, None)
+                    raise RuntimeError("rolled back")
+            except RuntimeError:
+                pass
+        assert sink.get(0) is None
+    finally:
+        push.hub.unsubscribe([channel], sink)
