@@ -9,8 +9,11 @@ stays where it is. Channels:
   player's private page). Sent by `matches.receivers` when the public stamps move, so a held
   draw or held results send nothing the public could time.
 - `public:table:<match_id>`: one table's public page, with the same rule.
-- `staff:event:<id>`: the organiser's dashboard and results queue, the referees' table lists:
-  sent on commit of every report, tally and round change of the event.
+- `staff:event:<id>`: the organiser's dashboard and results queue: sent on commit of every
+  report, tally, call and round change of the event.
+- `staff:table:<match_id>` and `staff:rounds:<event_id>`: a referee's table list hears only its
+  own tables (their reports, tallies and calls) and the event's round changes (which change
+  the list itself), not every deal of a 1,700-table hall.
 - `private:player:<id>`: one player's private page ("where do I sit now"). When a round's draw
   becomes public, each seated player gets `{"kind": "seat", "round", "table", "seat"}` (what the
   public round page shows anyway, sent only once the draw is visible), so 10,002 pages learn
@@ -52,6 +55,14 @@ def public_table(match_id: int) -> str:
 
 def staff_event(event_id: int) -> str:
     return f"staff:event:{event_id}"
+
+
+def staff_table(match_id: int) -> str:
+    return f"staff:table:{match_id}"
+
+
+def staff_rounds(event_id: int) -> str:
+    return f"staff:rounds:{event_id}"
 
 
 def private_player(player_id: int) -> str:

@@ -113,7 +113,7 @@ def forget_public_version(sender, instance, **kwargs) -> None:
 def push_round_change(sender, event_id: int, round_id: int, action: str = "", **kwargs) -> None:
     """A round published, closed, reopened...: sent after commit; the pages hear of it, and
     on publication each seated player hears where they sit (matches/events/notify.py)."""
-    notify.changed(event_id)
+    notify.changed(event_id, round_changed=True)
     if action == PUBLISHED:
         notify.mark(event_id, seated_round=round_id)
 

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches.events import notify
 from matches.models import RefereeCall, Round, Table
 
 CALL_GAP_SECONDS = 60
@@ -43,7 +44,9 @@ def call_referee(table: Table, *, now=None) -> tuple[RefereeCall, bool]:
         raise CallRefused(_("刚刚呼叫过，请 %(s)d 秒后再呼叫") % {"s": wait}, wait=wait)
     try:
         with transaction.atomic():
-            return RefereeCall.objects.create(table=table, called_at=now), True
+            call = RefereeCall.objects.create(table=table, called_at=now)
+            _tell_staff(table)
+            return call, True
     except IntegrityError:  # two presses at once: the other one made the call
         made = open_call(table)
         if made is None:  # acknowledged in between: a new press is needed
@@ -53,11 +56,21 @@ def call_referee(table: Table, *, now=None) -> tuple[RefereeCall, bool]:
 
 def acknowledge(call: RefereeCall, user) -> bool:
     """Mark the call answered by `user`; False when someone answered it already."""
-    updated = RefereeCall.objects.filter(pk=call.pk, acknowledged_at__isnull=True).update(
-        acknowledged_at=timezone.now(), acknowledged_by=user
-    )
-    call.refresh_from_db()
+    with transaction.atomic():
+        updated = RefereeCall.objects.filter(pk=call.pk, acknowledged_at__isnull=True).update(
+            acknowledged_at=timezone.now(), acknowledged_by=user
+        )
+        call.refresh_from_db()
+        if updated:
+            _tell_staff(call.table)
     return bool(updated)
+
+
+def _tell_staff(table: Table) -> None:
+    """The table's referees' lists and the organiser's queue show calls: they hear of it now
+    (live push) rather than at their next poll."""
+    match_id = getattr(getattr(table, "match", None), "pk", None)
+    notify.changed(table.round.event_id, match_id)
 
 
 def open_calls(tables) -> dict[int, RefereeCall]:

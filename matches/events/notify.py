@@ -38,19 +38,32 @@ class _PendingChanges:
 
     def __init__(self) -> None:
         self.events: dict[int, set[int]] = {}
+        self.rounds: set[int] = set()  # events whose rounds changed
         self.sent = False  # a test's captured callbacks stay in the list after they ran
 
-    def add(self, event_id: int, match_id: int | None) -> None:
+    def add(self, event_id: int, match_id: int | None, round_changed: bool = False) -> None:
         tables = self.events.setdefault(event_id, set())
         if match_id is not None:
             tables.add(match_id)
+        if round_changed:
+            self.rounds.add(event_id)
 
     def __call__(self) -> None:
         self.sent = True
-        for event_id, tables in self.events.items():
-            push.send(push.staff_event(event_id), "changed")
-            for match_id in tables or [None]:
-                mark(event_id, match_id)
+        _send(self.events, self.rounds)
+
+
+def _send(events: dict[int, set[int]], rounds: set[int]) -> None:
+    notices = []
+    for event_id, tables in events.items():
+        notices.append((push.staff_event(event_id), push.notice("changed")))
+        notices.extend((push.staff_table(m), push.notice("changed")) for m in sorted(tables))
+        if event_id in rounds:
+            notices.append((push.staff_rounds(event_id), push.notice("round")))
+    push.hub.publish_many(notices)
+    for event_id, tables in events.items():
+        for match_id in tables or [None]:
+            mark(event_id, match_id)
 
 
 def _pending() -> _PendingChanges:
@@ -67,17 +80,16 @@ def _pending() -> _PendingChanges:
     return pending
 
 
-def changed(event_id: int | None, match_id: int | None = None) -> None:
-    """Something of the event changed in the current transaction: tell the staff channel and
-    check the public stamps once it commits (once per transaction and event)."""
+def changed(event_id: int | None, match_id: int | None = None, round_changed: bool = False) -> None:
+    """Something of the event changed in the current transaction (of one table: `match_id`; of
+    its rounds: `round_changed`): tell the staff channels and check the public stamps once it
+    commits, once per transaction and event."""
     if event_id is None or not getattr(settings, "LIVE_ENABLED", True):
         return
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        push.send(push.staff_event(event_id), "changed")
-        mark(event_id, match_id)
+    if not transaction.get_connection().in_atomic_block:
+        _send({event_id: {match_id} if match_id else set()}, {event_id} if round_changed else set())
         return
-    _pending().add(event_id, match_id)
+    _pending().add(event_id, match_id, round_changed)
 
 
 def mark(event_id: int, match_id: int | None = None, seated_round: int | None = None) -> None:

@@ -4,7 +4,7 @@
 - `/live/tables/<match_id>/`: one table's public page (its round must be public).
 - `/live/staff/<event_id>/`: the organiser's dashboard and results queue, the referees' lists
   (organisers, assistants and referees of the event only).
-- `/live/referee/`: a signed-in referee's home, every event they referee.
+- `/live/referee/`: a signed-in referee's home: their tables and their events' round changes.
 - `/live/players/<signed>/`: one player's private page (`player_stream_url(player_id)`: the
   page renders that URL into `<meta name="live-stream">`; the signature is the authorisation).
   Its notices carry the player's new table when a round's draw becomes public; other notices
@@ -50,7 +50,12 @@ def _heartbeat() -> float:
     return float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
 
 
-def _sync_stream(channels: list[str]):
+def _ends_stream(message: str, end_on: str) -> bool:
+    """A notice after which the stream ends (the browser opens it again with new channels)."""
+    return bool(end_on) and f'"kind":"{end_on}"' in message
+
+
+def _sync_stream(channels: list[str], end_on: str = ""):
     sink = push._ThreadSink()
     push.hub.subscribe(channels, sink)
     try:
@@ -61,11 +66,13 @@ def _sync_stream(channels: list[str]):
             if message == push.CLOSE:
                 return
             yield ": ping\n\n" if message is None else _frame(message)
+            if message is not None and _ends_stream(message, end_on):
+                return
     finally:
         push.hub.unsubscribe(channels, sink)
 
 
-async def _async_stream(channels: list[str]):
+async def _async_stream(channels: list[str], end_on: str = ""):
     sink = push._AsyncSink()
     push.hub.subscribe(channels, sink)
     try:
@@ -76,19 +83,21 @@ async def _async_stream(channels: list[str]):
             if message == push.CLOSE:
                 return
             yield ": ping\n\n" if message is None else _frame(message)
+            if message is not None and _ends_stream(message, end_on):
+                return
     finally:
         push.hub.unsubscribe(channels, sink)
 
 
-def stream(request, channels: list[str]) -> HttpResponse | StreamingHttpResponse:
+def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | StreamingHttpResponse:
     if not getattr(settings, "LIVE_ENABLED", True) or not push.hub.available():
         response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
         response["Retry-After"] = "10"
         return response
     if isinstance(request, ASGIRequest):
-        content = _async_stream(channels)
+        content = _async_stream(channels, end_on)
     else:
-        content = _sync_stream(channels)
+        content = _sync_stream(channels, end_on)
     # The stream needs no database: give this thread's connections back now rather than when
     # the stream ends, or every open stream would hold one (ASGI runs each request's sync code
     # in a thread of its own).
@@ -127,17 +136,22 @@ def staff_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse
 @require_GET
 @login_required
 def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
+    """A referee hears their own tables and their events' round changes, not every deal of the
+    hall. A round change can change which tables are theirs: the stream ends after it and the
+    browser opens it again (`retry`), with the new round's tables."""
     events = set(
         EventStaff.objects.filter(user=request.user, revoked_at__isnull=True).values_list(
             "event_id", flat=True
         )
     )
-    events |= set(
-        permissions.referee_tables(request.user).values_list("round__event_id", flat=True)
-    )
+    tables = permissions.referee_tables(request.user).filter(match__isnull=False)
+    mine = list(tables.values_list("round__event_id", "match__id"))
+    events |= {event_id for event_id, _match in mine}
     if not events:
         raise Http404("no event to referee")
-    return stream(request, [push.staff_event(pk) for pk in sorted(events)])
+    channels = [push.staff_rounds(pk) for pk in sorted(events)]
+    channels += [push.staff_table(match_id) for _event, match_id in mine]
+    return stream(request, channels, end_on="round")
 
 
 PLAYER_SALT = "matches.live.player"

@@ -180,3 +180,61 @@ def test_one_transaction_sends_one_staff_notice_per_event(
         assert sink.get(0) is None
     finally:
         push.hub.unsubscribe([channel], sink)
+
+
+def test_referee_stream_hears_own_tables_and_ends_on_a_round_change(client, event, settings):
+    """A referee's list hears its own tables' notices, not the rest of the hall's; a round
+    change is passed on and ends the stream, so the browser opens it again with the new
+    round's tables."""
+    from django.contrib.auth import get_user_model
+
+    from matches.models import EventStaff, RefereeTable
+    from matches.models.staff import StaffRole
+
+    settings.LIVE_HEARTBEAT_SECONDS = 0.05
+    round_ = event.round([(0, 1), (2, 3)])
+    mine, other = event.match(round_, 1), event.match(round_, 2)
+    referee = get_user_model().objects.create_user("zone-ref", password="x")
+    EventStaff.objects.create(event=event.event, user=referee, role=StaffRole.REFEREE)
+    RefereeTable.objects.create(event=event.event, referee=referee, number=1)
+    client.force_login(referee)
+    response = client.get(reverse("live:referee"))
+    assert response.status_code == 200
+    it = iter(response.streaming_content)
+    assert b"event: hello" in next(it)
+    push.send(push.staff_table(other.pk), "changed")
+    push.send(push.staff_event(event.event.pk), "changed")
+    assert next(it) == b": ping\n\n"  # another table's deal, the organiser's channel: unheard
+    push.send(push.staff_table(mine.pk), "changed")
+    assert json.loads(next(it).decode()[6:]) == {"kind": "changed"}
+    push.send(push.staff_rounds(event.event.pk), "round")
+    assert json.loads(next(it).decode()[6:]) == {"kind": "round"}
+    with pytest.raises(StopIteration):
+        next(it)
+    response.close()
+    assert push.hub.open_count() == 0
+
+
+def test_a_call_and_its_acknowledgement_reach_the_tables_referees(
+    event, django_capture_on_commit_callbacks
+):
+    from django.contrib.auth import get_user_model
+
+    from matches.events import calls
+
+    round_ = event.round([(0, 1), (2, 3)])
+    match = event.match(round_, 1)
+    sink = push._ThreadSink()
+    channels = [push.staff_table(match.pk), push.staff_event(event.event.pk)]
+    push.hub.subscribe(channels, sink)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            call, new = calls.call_referee(match.table)
+        assert new
+        assert len([m for m in iter(lambda: sink.get(0), None)]) == 2  # the table, the queue
+        organiser = get_user_model().objects.create_user("ack", password="x")
+        with django_capture_on_commit_callbacks(execute=True):
+            assert calls.acknowledge(call, organiser)
+        assert len([m for m in iter(lambda: sink.get(0), None)]) == 2
+    finally:
+        push.hub.unsubscribe(channels, sink)
