@@ -6,6 +6,8 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist); a file's tests stay in one process (--dist loadfile).
+TEST_WORKERS ?= 2
 
 .PHONY: demo test lint install chromium nginx fonts serve clean
 
@@ -59,7 +61,7 @@ lint: install
 	$(VENV)/bin/mypy
 
 test: install chromium nginx fonts lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

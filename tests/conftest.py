@@ -1,6 +1,8 @@
 """Shared fixtures. Events are made by tests/builder.py, people by tests/personas.py (whose
 fixtures are imported here). Browser fixtures live in tests/browser/conftest.py."""
 
+import os
+
 import pytest
 
 from tests.personas import (  # noqa: F401 (fixtures)
@@ -14,6 +16,29 @@ from tests.personas import (  # noqa: F401 (fixtures)
     setup,
     stranger,
 )
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, each test process may get a Redis of its own (broker and cache):
+    `XDIST_BROKER_URLS` / `XDIST_CACHE_URLS`, one URL per process, space-separated (.ci/run
+    starts one Celery worker per process, each on its process's test database and broker).
+    Set before the first use of either; subprocesses the tests start inherit them."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    index = int(worker[2:])
+    from django.conf import settings
+
+    from gouji_tournament.celery import app
+
+    brokers = os.environ.get("XDIST_BROKER_URLS", "").split()
+    if index < len(brokers):
+        os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL = brokers[index]
+        app.conf.broker_url = brokers[index]
+    caches = os.environ.get("XDIST_CACHE_URLS", "").split()
+    if index < len(caches):
+        os.environ["CACHE_URL"] = settings.CACHE_URL = caches[index]
+        settings.CACHES["default"]["LOCATION"] = caches[index]
 
 
 @pytest.fixture
