@@ -479,6 +479,9 @@ class _Index:
 
     def __init__(self, event: Event, version: str):
         self.version = version
+        #: what callers derive from this version's answers (a view's rendered hits), dropped
+        #: with it
+        self.memo: dict = {}
         self.round = current_round(event)
         terms = list(
             SearchTerm.objects.filter(event=event)
@@ -620,11 +623,24 @@ def _hits(event: Event, union_ids, player_ids, everyone: bool = False) -> dict:
     return hits
 
 
-def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
+@dataclass
+class Found:
+    round: Round | None
+    hits: list[Hit]
+    #: per find version: a caller's own cache of what it makes of these answers
+    memo: dict
+
+
+def lookup(event: Event, query: str) -> Found:
     """The entries `query` (already `parse_query`d) finds and where they sit now (from the
     event's index, read anew when its find version moves)."""
     index = _index(event)
-    return index.round, index.search(query)
+    return Found(index.round, index.search(query), index.memo)
+
+
+def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
+    found = lookup(event, query)
+    return found.round, found.hits
 
 
 # --- the entry card: every round -----------------------------------------------------------------
