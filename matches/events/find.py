@@ -541,7 +541,9 @@ _index_lock = threading.Lock()
 
 
 def _index(event: Event) -> _Index:
-    version = find_version(event)
+    # The event's own public settings as this request read them, so that a change to them is
+    # seen at once even when it bypassed `save()` (the stamp is cached).
+    version = f"{find_version(event)}:{event.published}:{visibility.release_stamp(event)}"
     index = _indexes.get(event.pk)
     if index is not None and index.version == version:
         return index

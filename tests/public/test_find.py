@@ -380,3 +380,14 @@ def test_the_stamp_moves_with_what_an_answer_shows_only(b):
     b.unions[2].name = "新名字"
     b.unions[2].save()
     assert find._compute_find_version(b.event) != before
+
+
+def test_the_events_release_settings_count_at_once_even_written_by_update(b):
+    """The stamp is cached, but each search mixes in the event's settings as it read them."""
+    b.round([(0, 1), (2, 3)])
+    assert first(api(b.event, "hdwd"))["place"]["table"] == 1  # warm
+    Event.objects.filter(pk=b.event.pk).update(release_draw=Event.Release.AFTER_CLOSE)
+    body = api(b.event, "hdwd").json()
+    assert body["round"] is None and body["results"][0]["place"] is None
+    Event.objects.filter(pk=b.event.pk).update(published=False)
+    assert api(b.event, "hdwd").status_code == 404
