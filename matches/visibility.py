@@ -38,7 +38,7 @@ def public_event_or_404(event_id: int) -> Event:
     event = public_event(event_id)  # `public_events()`, its SQL written once
     if event is None:
         raise Http404("no such event")
-    event._rounds_once = True
+    event._rounds_once = True  # type: ignore[attr-defined]
     return event
 
 

@@ -49,7 +49,7 @@ def _hits_html(event, found) -> str:
         key = ("find-hit", language, hit.kind, hit.id)
         html = found.memo.get(key)
         if html is None:
-            hit.card = card_url(event, hit.kind, hit.id)  # type: ignore[attr-defined]
+            hit.card = card_url(event, hit.kind, hit.id)
             html = found.memo[key] = render_to_string("public/_find_hit.html", {"hit": hit})
         parts.append(html.strip())
     return mark_safe("".join(parts))  # noqa: S308 (our own templates' output, escaped there)

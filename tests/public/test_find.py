@@ -391,3 +391,16 @@ def test_the_events_release_settings_count_at_once_even_written_by_update(b):
     assert body["round"] is None and body["results"][0]["place"] is None
     Event.objects.filter(pk=b.event.pk).update(published=False)
     assert api(b.event, "hdwd").status_code == 404
+
+
+def test_each_language_gets_its_own_rendered_hits(b, settings):
+    b.round([(0, 1), (2, 3)])
+    url = reverse("public:find", args=[b.event.pk])
+    zh = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert "对手：" in zh and "Opponents" not in zh
+    english = Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    en = english.get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert "Opponents" in en and "对手：" not in en and "Union" in en
+    again = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert again == zh
