@@ -18,6 +18,7 @@ from matches.models import (
     RefereeZone,
     Registration,
     Round,
+    RoundLog,
     SearchTerm,
     StandingsSnapshot,
     Union,
@@ -210,6 +211,14 @@ def forget_zone(sender, instance, raw: bool = False, **kwargs) -> None:
     """A zone's name shows in find my table's answers (a table's place in the hall)."""
     if not raw:
         find.forget_find_version(instance.event_id, renamed=True)
+
+
+@receiver(post_save, sender=RoundLog, dispatch_uid="find.round_logged")
+def forget_on_round_edit(sender, instance, raw: bool = False, **kwargs) -> None:
+    """Every edit of a round is logged (a late arrival or leaving, a swap, a seat given to the
+    player who sat out): find my table reads its stamp anew at once, which reads the seats."""
+    if not raw:
+        find.forget_find_version(instance.event_id)
 
 
 @receiver(post_delete, sender=UnionMember, dispatch_uid="find.member_gone")

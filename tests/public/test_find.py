@@ -404,3 +404,21 @@ def test_each_language_gets_its_own_rendered_hits(b, settings):
     assert "Opponents" in en and "对手：" not in en and "Union" in en
     again = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
     assert again == zh
+
+
+def test_a_late_arrival_on_a_published_round_shows_at_once(b, settings):
+    """A late change writes seats, a table and the bye's match; the round's flags and its audit
+    entry are saved with them, so the next search reads the stamp (and so the seats) anew, long
+    before it expires."""
+    from matches.draw import late
+
+    settings.PUBLIC_VERSION_SECONDS = 600
+
+    round_ = b.round([(0, 1), (2, None)])  # 李沧三队 (3) not drawn, 崂山二队 (2) has the bye
+    bye = first(api(b.event, "lsed"))  # warm
+    assert bye["name"] == "崂山二队" and bye["place"]["bye"] is True
+    assert first(api(b.event, "lcsd"))["place"] is None
+    late.late_add(round_, b.unions[3])
+    arrived = first(api(b.event, "lcsd"))["place"]
+    assert arrived["table"] == 2 and arrived["opponents"] == ["崂山二队"]
+    assert first(api(b.event, "lsed"))["place"]["opponents"] == ["李沧三队"]
