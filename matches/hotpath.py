@@ -143,3 +143,15 @@ def locked_deal(match_id: int, number: int) -> Deal | None:
     .filter(match_id=..., number=...).order_by("pk").first()`, in one statement written once:
     the deal row locked for the transaction, its match, round, event, stage and table read."""
     return _DEAL.first([match_id, number])
+
+
+_PUBLIC_EVENT = Statement(
+    Event, "e", [], "e.id = %s AND e.published = %s AND e.archived_at IS NULL"
+)
+
+
+def public_event(event_id: int) -> Event | None:
+    """`Event.objects.filter(published=True, archived_at__isnull=True, pk=event_id).first()`
+    (`matches.visibility.public_events`), in one statement written once: every public page and
+    search reads it first."""
+    return _PUBLIC_EVENT.first([event_id, True])

@@ -15,8 +15,10 @@ from matches.models import (
     DealTally,
     Event,
     Match,
+    RefereeZone,
     Registration,
     Round,
+    RoundLog,
     SearchTerm,
     StandingsSnapshot,
     Union,
@@ -104,6 +106,10 @@ def _match_id_of(instance) -> int | None:
 def forget_public_version(sender, instance, **kwargs) -> None:
     event_id = _event_id_of(instance)
     forget_version(event_id, standings=not isinstance(instance, (DealReport, DealTally)))
+    if isinstance(instance, (Event, Round)):
+        # A round published, closed or unpublished, the event's release settings: what find
+        # my table answers (matches/events/find.py).
+        find.forget_find_version(event_id)
     # The open pages hear of it (matches/events/notify.py): staff at once, the public when
     # its stamps move.
     notify.changed(event_id, _match_id_of(instance))
@@ -163,6 +169,15 @@ def index_new_entry(sender, instance, created: bool, raw: bool = False, **kwargs
         find.index_registration(instance)
 
 
+@receiver(post_save, sender=Registration, dispatch_uid="find.registration_changed")
+@receiver(post_delete, sender=Registration, dispatch_uid="find.registration_gone")
+def forget_entry(sender, instance, raw: bool = False, update_fields=None, **kwargs) -> None:
+    """An entry's number shows in find my table's answers; a check-in (named fields) does not
+    move them."""
+    if not raw and (update_fields is None or {"seed", "union", "player"} & set(update_fields)):
+        find.forget_find_version(instance.event_id, renamed=True)
+
+
 def _names_may_have_changed(update_fields) -> bool:
     """A save that names its fields and leaves the name and the club alone (a captain's PIN, a
     lock counter) changes no search term: reindexing then is work for nothing."""
@@ -190,10 +205,27 @@ def index_new_member(sender, instance, created: bool, raw: bool = False, **kwarg
             find.index_player(instance.event_id, instance.player)
 
 
+@receiver(post_save, sender=RefereeZone, dispatch_uid="find.zone")
+@receiver(post_delete, sender=RefereeZone, dispatch_uid="find.zone_gone")
+def forget_zone(sender, instance, raw: bool = False, **kwargs) -> None:
+    """A zone's name shows in find my table's answers (a table's place in the hall)."""
+    if not raw:
+        find.forget_find_version(instance.event_id, renamed=True)
+
+
+@receiver(post_save, sender=RoundLog, dispatch_uid="find.round_logged")
+def forget_on_round_edit(sender, instance, raw: bool = False, **kwargs) -> None:
+    """Every edit of a round is logged (a late arrival or leaving, a swap, a seat given to the
+    player who sat out): find my table reads its stamp anew at once, which reads the seats."""
+    if not raw:
+        find.forget_find_version(instance.event_id)
+
+
 @receiver(post_delete, sender=UnionMember, dispatch_uid="find.member_gone")
 def unindex_member(sender, instance, **kwargs) -> None:
     if instance.round_id is None:
         SearchTerm.objects.filter(event_id=instance.event_id, player_id=instance.player_id).delete()
+        find.forget_find_version(instance.event_id, renamed=True)
 
 
 @receiver(post_save, sender=Player, dispatch_uid="find.player")

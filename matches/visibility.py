@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from django.http import Http404
 
+from matches.hotpath import public_event
 from matches.models import Event, Round, StandingsSnapshot
 
 VISIBLE_ROUND_STATES = (Round.State.PUBLISHED, Round.State.CLOSED)
@@ -34,10 +35,10 @@ def public_events():
 def public_event_or_404(event_id: int) -> Event:
     """The event as a public request reads it: its rounds are then read once for the whole
     request (`_rounds`), however many of the rule's steps the page asks (issue 28)."""
-    event = public_events().filter(pk=event_id).first()
+    event = public_event(event_id)  # `public_events()`, its SQL written once
     if event is None:
         raise Http404("no such event")
-    event._rounds_once = True
+    event._rounds_once = True  # type: ignore[attr-defined]
     return event
 
 

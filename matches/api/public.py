@@ -267,12 +267,16 @@ def find_table(request, event_id: int):
         query = find.parse_query(request.GET.get("q"))
     except find.FindRefused as error:
         raise ApiError("bad_query", str(error)) from error
-    round_, hits = find.search(event, query)
+    found = find.lookup(event, query)
+    round_ = found.round
     results = []
-    for hit in hits:
-        name = "public:card-union" if hit.kind == "union" else "public:card-player"
-        results.append(
-            {
+    for hit in found.hits:
+        # Each hit's answer made once per find version (kept with the event's index).
+        key = ("api-hit", hit.kind, hit.id)
+        result = found.memo.get(key)
+        if result is None:
+            name = "public:card-union" if hit.kind == "union" else "public:card-player"
+            result = found.memo[key] = {
                 "kind": hit.kind,
                 "id": hit.id,
                 "name": hit.name,
@@ -282,7 +286,7 @@ def find_table(request, event_id: int):
                 "card": reverse(name, args=[event.pk, hit.id]),
                 "place": hit.place.as_json() if hit.place else None,
             }
-        )
+        results.append(result)
     response = Response(
         {
             "event": event.pk,

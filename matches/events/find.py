@@ -12,11 +12,19 @@ Only published data: the seats are those of the latest round whose draw is publi
 
 from __future__ import annotations
 
+import bisect
+import copy
+import hashlib
 import re
 import secrets
+import threading
+import time
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
@@ -138,6 +146,7 @@ def index_union(union: Union) -> None:
         return  # an individual event's drawn union: found through its players
     entry = Registration.objects.filter(union=union).values_list("seed", flat=True).first()
     SearchTerm.objects.filter(union=union).delete()
+    forget_find_version(union.event_id, renamed=True)
     if entry is None and not Registration.objects.filter(union=union).exists():
         return
     rows = _rows(union.event_id, _union_terms(union, entry), union_id=union.pk)
@@ -150,6 +159,7 @@ def index_union(union: Union) -> None:
 def index_player(event_id: int, player: Player) -> None:
     """(Re)write a player's terms in one event (a registered player or a registered union's)."""
     SearchTerm.objects.filter(event_id=event_id, player=player).delete()
+    forget_find_version(event_id, renamed=True)
     seed = (
         Registration.objects.filter(event_id=event_id, player=player)
         .values_list("seed", flat=True)
@@ -186,6 +196,7 @@ def reindex_player(player: Player) -> None:
 def reindex_event(event: Event) -> int:
     """Every term of an event at once (a bulk import, the benchmark). Returns the rows written."""
     SearchTerm.objects.filter(event=event).delete()
+    forget_find_version(event.pk, renamed=True)
     rows: list[SearchTerm] = []
     entries = event.registrations.select_related("union__club", "player__club")
     for entry in entries:
@@ -276,14 +287,20 @@ def zone_name(zones: list, number: int | None) -> str:
     return next((z.name for z in zones if z.holds(number)), "")
 
 
+_SEATS = (
+    "SELECT s.table_id, t.number, s.seat, s.side, s.player_id, p.name, s.union_id, u.name"
+    " FROM matches_tableseat s"
+    " JOIN matches_table t ON t.id = s.table_id"
+    " JOIN players_player p ON p.id = s.player_id"
+    " LEFT JOIN matches_union u ON u.id = s.union_id"
+)
+
+
 def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict]:
     """Where the given unions and players sit in `round_`: two dicts id -> Place."""
     if zones is None:
         zones = list(RefereeZone.objects.filter(event_id=round_.event_id))
     # One plain read: every seat of the tables where the wanted unions and players sit.
-    seats_by_table: dict[int, list] = {}
-    numbers: dict[int, int] = {}
-    mine: list[tuple[int, int, int | None]] = []
     wanted, params = [], [round_.pk]
     if union_ids:
         wanted.append(f"w.union_id IN ({', '.join(['%s'] * len(union_ids))})")
@@ -295,16 +312,22 @@ def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict
         return {}, {}
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT s.table_id, t.number, s.seat, s.side, s.player_id, p.name, s.union_id, u.name"
-            " FROM matches_tableseat s"
-            " JOIN matches_table t ON t.id = s.table_id"
-            " JOIN players_player p ON p.id = s.player_id"
-            " LEFT JOIN matches_union u ON u.id = s.union_id"
-            " WHERE s.table_id IN (SELECT w.table_id FROM matches_tableseat w"
+            _SEATS + " WHERE s.table_id IN (SELECT w.table_id FROM matches_tableseat w"
             f"  WHERE w.round_id = %s AND ({' OR '.join(wanted)}))",
             params,
         )
         rows_read = cursor.fetchall()
+    return _places_from(round_, rows_read, union_ids, player_ids, zones)
+
+
+def _places_from(
+    round_: Round, rows_read, union_ids, player_ids, zones, byes=None
+) -> tuple[dict, dict]:
+    """`places` from the seats read (`_SEATS`' columns); `byes`: the union ids of the round's
+    byes when already read (else read for the unions without a seat)."""
+    seats_by_table: dict[int, list] = {}
+    numbers: dict[int, int] = {}
+    mine: list[tuple[int, int, int | None]] = []
     for table_id, number, seat, side, pid, pname, uid, uname in rows_read:
         numbers[table_id] = number
         seats_by_table.setdefault(table_id, []).append((seat, side, pid, pname, uid, uname or ""))
@@ -344,33 +367,201 @@ def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict
             by_player[pid] = place
     # Byes: a union side without a table.
     missing = [u for u in union_ids if u not in by_union]
-    if missing:
-        for uid in Match.objects.filter(
+    if missing and byes is None:
+        byes = Match.objects.filter(
             round=round_, table__isnull=True, sides__union_id__in=missing
-        ).values_list("sides__union_id", flat=True):
+        ).values_list("sides__union_id", flat=True)
+    for uid in byes or ():
+        if uid in union_ids and uid not in by_union:
             by_union[uid] = Place(round=round_.number, table=None)
     return by_union, by_player
 
 
-def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
-    """The entries `query` (already `parse_query`d) finds and where they sit now."""
-    terms = list(
-        SearchTerm.objects.filter(event=event, term__startswith=query).values_list(
-            "union_id", "player_id", "weight", "term"
-        )[:MAX_TERMS]
+# --- the search: an index per event and version, in each process ----------------------------------
+#
+# A festival's searches come a hundred a second while the answers change a few times a day (a
+# round published, an entry renamed). So each process keeps, per event, every search term and
+# every entry's answer (its names and where it sits in the current public round), read at once
+# (a few reads, about a second at festival size) and kept while the event's find version
+# (`find_version`) stays the same: a search is then one cached stamp read and a binary search.
+
+#: the events whose index a process keeps (each a few MB at festival size)
+INDEX_EVENTS = 4
+
+
+def _generation_key(event_id: int) -> str:
+    return f"find-generation:{event_id}"
+
+
+def _version_key(event_id: int) -> str:
+    return f"find-version:{event_id}"
+
+
+def forget_find_version(event_id: int | None, renamed: bool = False) -> None:
+    """Something an answer shows changed: the next search reads the stamp anew (a round
+    published or closed, the event's settings). `renamed`: names or search terms changed, which
+    the stamp's own reads cannot see, so its generation moves. Now and again on commit (a search
+    in between may have read the data before the commit)."""
+    if event_id is None:
+        return
+
+    def forget() -> None:
+        if renamed:
+            cache.set(_generation_key(event_id), secrets.token_hex(8), None)
+        cache.delete(_version_key(event_id))
+
+    forget()
+    transaction.on_commit(forget)
+
+
+def find_version(event: Event) -> str:
+    """A stamp of everything a search's answer shows: the event's public settings, the rounds
+    whose draw is public, the current one's seats, byes and zones (read), and a generation moved
+    by every rename and every rewrite of the search terms (`forget_find_version`). Cached for
+    `PUBLIC_VERSION_SECONDS`; a write that bypasses both `save()` and the index functions (a
+    queryset `update`) is seen when it expires, as for the public pages' own stamps. When it
+    expires one search reads it anew while the others keep the old one a moment (a festival's
+    hundred searches a second must not all read it at once); a forgotten stamp is read anew by
+    every search until one has written it."""
+    seconds = getattr(settings, "PUBLIC_VERSION_SECONDS", 2)
+    if seconds <= 0:
+        return _compute_find_version(event)
+    key = _version_key(event.pk)
+    held = cache.get(key)
+    now = time.time()
+    if held is not None:
+        version, fresh_until = held
+        if now < fresh_until or not cache.add(key + ":reading", 1, seconds):
+            return version
+    version = _compute_find_version(event)
+    cache.set(key, (version, now + seconds), 10 * seconds)
+    if held is not None:
+        cache.delete(key + ":reading")
+    return version
+
+
+def _compute_find_version(event: Event) -> str:
+    generation = cache.get(_generation_key(event.pk))
+    if generation is None:
+        cache.add(_generation_key(event.pk), secrets.token_hex(8), None)
+        generation = cache.get(_generation_key(event.pk)) or secrets.token_hex(8)
+    rounds = list(
+        visibility.visible_rounds(event).values_list(
+            "id", "number", "state", "silent", "published_at"
+        )
     )
-    terms.sort(key=lambda t: (t[2], t[3] != query, len(t[3])))
-    keys: list[tuple[str, int]] = []
-    for union_id, player_id, _w, _t in terms:
-        key = ("union", union_id) if union_id else ("player", player_id)
-        if key not in keys:
-            keys.append(key)
-        if len(keys) >= MAX_RESULTS:
-            break
-    union_ids = {i for k, i in keys if k == "union"}
-    player_ids = {i for k, i in keys if k == "player"}
+    round_id = rounds[-1][0] if rounds else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # Each an index's range: about 5 ms at festival size (10,002 players, 80,016 terms).
+            "SELECT (SELECT MAX(id) FROM matches_searchterm WHERE event_id = %s),"
+            " (SELECT COUNT(*) FROM matches_tableseat WHERE round_id = %s),"
+            " (SELECT SUM(id + 3 * table_id + 5 * seat + 7 * player_id"
+            "   + 11 * COALESCE(union_id, 0) + CASE side WHEN 'A' THEN 13 WHEN 'B' THEN 17 ELSE 0 END)"
+            "  FROM matches_tableseat WHERE round_id = %s),"
+            " (SELECT SUM(id + 3 * number) FROM matches_table WHERE round_id = %s),"
+            " (SELECT COUNT(*) FROM matches_match WHERE round_id = %s AND table_id IS NULL),"
+            " (SELECT SUM(id + 3 * COALESCE(table_id, 0)) FROM matches_match WHERE round_id = %s),"
+            " (SELECT COUNT(*) FROM matches_refereezone WHERE event_id = %s),"
+            " (SELECT SUM(id + 3 * first_table + 5 * last_table)"
+            "  FROM matches_refereezone WHERE event_id = %s)",
+            [event.pk, *[round_id] * 5, event.pk, event.pk],
+        )
+        read = cursor.fetchone()
+    raw = repr(
+        (
+            event.pk,
+            event.created_at,
+            event.published,
+            event.archived_at,
+            event.entry_type,
+            visibility.release_stamp(event),
+            rounds,
+            generation,
+            read,
+        )
+    )
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+class _Index:
+    """One event's search terms (sorted) and every entry's answer, as of one find version."""
+
+    def __init__(self, event: Event, version: str):
+        self.version = version
+        #: what callers derive from this version's answers (a view's rendered hits), dropped
+        #: with it
+        self.memo: dict = {}
+        self.round = current_round(event)
+        terms = list(
+            SearchTerm.objects.filter(event=event)
+            .order_by("term", "weight", "union_id", "player_id")
+            .values_list("term", "weight", "union_id", "player_id")
+        )
+        self.terms = [t[0] for t in terms]
+        self.refs = [(w, ("union", u) if u else ("player", p)) for _t, w, u, p in terms]
+        union_ids = {i for _w, (k, i) in self.refs if k == "union"}
+        player_ids = {i for _w, (k, i) in self.refs if k == "player"}
+        self.hits = _hits(event, union_ids, player_ids, everyone=True)
+        if self.round is not None and self.hits:
+            zones = list(RefereeZone.objects.filter(event_id=event.pk))
+            with connection.cursor() as cursor:
+                cursor.execute(_SEATS + " WHERE s.round_id = %s", [self.round.pk])
+                rows_read = cursor.fetchall()
+            byes = Match.objects.filter(round=self.round, table__isnull=True).values_list(
+                "sides__union_id", flat=True
+            )
+            by_union, by_player = _places_from(
+                self.round, rows_read, union_ids, player_ids, zones, byes=list(byes)
+            )
+            for (kind, pk), hit in self.hits.items():
+                hit.place = (by_union if kind == "union" else by_player).get(pk)
+
+    def search(self, query: str) -> list[Hit]:
+        start = bisect.bisect_left(self.terms, query)
+        found = []
+        for k in range(start, min(start + MAX_TERMS, len(self.terms))):
+            term = self.terms[k]
+            if not term.startswith(query):
+                break
+            found.append((self.refs[k][0], term, self.refs[k][1]))
+        found.sort(key=lambda t: (t[0], t[1] != query, len(t[1])))
+        keys: list[tuple[str, int]] = []
+        for _w, _t, key in found:
+            if key not in keys:
+                keys.append(key)
+            if len(keys) >= MAX_RESULTS:
+                break
+        # Copies: a view may mark its hits (their card's address).
+        return [copy.copy(self.hits[k]) for k in keys if k in self.hits]
+
+
+_indexes: OrderedDict[int, _Index] = OrderedDict()
+_index_lock = threading.Lock()
+
+
+def _index(event: Event) -> _Index:
+    # The event's own public settings as this request read them, so that a change to them is
+    # seen at once even when it bypassed `save()` (the stamp is cached).
+    version = f"{find_version(event)}:{event.published}:{visibility.release_stamp(event)}"
+    index = _indexes.get(event.pk)
+    if index is not None and index.version == version:
+        return index
+    with _index_lock:  # one build per process at a time; the others wait for it
+        index = _indexes.get(event.pk)
+        if index is None or index.version != version:
+            index = _Index(event, version)
+            _indexes[event.pk] = index
+        _indexes.move_to_end(event.pk)
+        while len(_indexes) > INDEX_EVENTS:
+            _indexes.popitem(last=False)
+    return index
+
+
+def _hits(event: Event, union_ids, player_ids, everyone: bool = False) -> dict:
+    """The hits (names, clubs, entry numbers) of the given unions and players; `everyone`: of
+    all the event's unions and players (then filtered), a few reads without a list of ids."""
     hits: dict[tuple[str, int], Hit] = {}
-    # Two plain reads with their joins (the ORM's compiling was most of a search's time).
     with connection.cursor() as cursor:
         if union_ids:
             marks = ", ".join(["%s"] * len(union_ids))
@@ -378,12 +569,41 @@ def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
                 "SELECT u.id, u.name, c.name, r.seed FROM matches_union u"
                 " LEFT JOIN players_club c ON c.id = u.club_id"
                 " LEFT JOIN matches_registration r ON r.union_id = u.id"
-                f" WHERE u.event_id = %s AND u.id IN ({marks})",
-                [event.pk, *union_ids],
+                " WHERE u.event_id = %s" + ("" if everyone else f" AND u.id IN ({marks})"),
+                [event.pk] + ([] if everyone else list(union_ids)),
             )
             for pk, name, club, seed in cursor.fetchall():
-                hits[("union", pk)] = Hit("union", pk, name, club or "", entry=seed)
-        if player_ids:
+                if pk in union_ids:
+                    hits[("union", pk)] = Hit("union", pk, name, club or "", entry=seed)
+        if player_ids and everyone:
+            # Three plain reads joined here: one statement joining them all is planned badly
+            # at festival size (seconds).
+            cursor.execute(
+                "SELECT p.id, p.name, p.name_zh, c.name, NULL, NULL, NULL FROM players_player p"
+                " LEFT JOIN players_club c ON c.id = p.club_id"
+                " WHERE p.id IN (SELECT st.player_id FROM matches_searchterm st"
+                "  WHERE st.event_id = %s AND st.player_id IS NOT NULL)",
+                [event.pk],
+            )
+            rows = cursor.fetchall()
+            cursor.execute(
+                "SELECT player_id, seed FROM matches_registration"
+                " WHERE event_id = %s AND player_id IS NOT NULL",
+                [event.pk],
+            )
+            seeds = dict(cursor.fetchall())
+            cursor.execute(
+                "SELECT m.player_id, m.union_id, u.name FROM matches_unionmember m"
+                " JOIN matches_union u ON u.id = m.union_id"
+                " WHERE m.event_id = %s AND m.round_id IS NULL ORDER BY m.id",
+                [event.pk],
+            )
+            unions = {pid: (uid, name) for pid, uid, name in cursor.fetchall()}
+            rows = [
+                (pk, name, name_zh, club, seeds.get(pk), *unions.get(pk, (None, None)))
+                for pk, name, name_zh, club, *_none in rows
+            ]
+        elif player_ids:
             marks = ", ".join(["%s"] * len(player_ids))
             cursor.execute(
                 "SELECT p.id, p.name, p.name_zh, c.name, r.seed, m.union_id, u.name"
@@ -396,23 +616,43 @@ def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
                 f" WHERE p.id IN ({marks})",
                 [event.pk, event.pk, *player_ids],
             )
-            for pk, name, name_zh, club, seed, member_of, union_name in cursor.fetchall():
-                shown = f"{name} ({name_zh})" if name_zh and name_zh != name else name
-                hits[("player", pk)] = Hit(
-                    "player",
-                    pk,
-                    shown,
-                    club or "",
-                    union=union_name or "",
-                    union_id=member_of,
-                    entry=seed,
-                )
-    round_ = current_round(event)
-    if round_ is not None and hits:
-        by_union, by_player = places(round_, union_ids, player_ids)
-        for (kind, pk), hit in hits.items():
-            hit.place = (by_union if kind == "union" else by_player).get(pk)
-    return round_, [hits[k] for k in keys if k in hits]
+            rows = cursor.fetchall()
+        else:
+            rows = []
+    for pk, name, name_zh, club, seed, member_of, union_name in rows:
+        if pk not in player_ids:
+            continue
+        shown = f"{name} ({name_zh})" if name_zh and name_zh != name else name
+        hits[("player", pk)] = Hit(
+            "player",
+            pk,
+            shown,
+            club or "",
+            union=union_name or "",
+            union_id=member_of,
+            entry=seed,
+        )
+    return hits
+
+
+@dataclass
+class Found:
+    round: Round | None
+    hits: list[Hit]
+    #: per find version: a caller's own cache of what it makes of these answers
+    memo: dict
+
+
+def lookup(event: Event, query: str) -> Found:
+    """The entries `query` (already `parse_query`d) finds and where they sit now (from the
+    event's index, read anew when its find version moves)."""
+    index = _index(event)
+    return Found(index.round, index.search(query), index.memo)
+
+
+def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
+    found = lookup(event, query)
+    return found.round, found.hits
 
 
 # --- the entry card: every round -----------------------------------------------------------------

@@ -9,9 +9,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -38,6 +40,21 @@ def card_url(event, hit_kind: str, pk: int) -> str:
     return reverse(name, args=[event.pk, pk])
 
 
+def _hits_html(event, found) -> str:
+    """The hits' list items, each rendered once per find version and language (kept with the
+    event's index: a new round or a rename renders them anew)."""
+    language = get_language()
+    parts = []
+    for hit in found.hits:
+        key = ("find-hit", language, hit.kind, hit.id)
+        html = found.memo.get(key)
+        if html is None:
+            hit.card = card_url(event, hit.kind, hit.id)
+            html = found.memo[key] = render_to_string("public/_find_hit.html", {"hit": hit})
+        parts.append(html.strip())
+    return mark_safe("".join(parts))  # noqa: S308 (our own templates' output, escaped there)
+
+
 @front_cacheable
 @require_GET
 def find_page(request, event_id: int):
@@ -52,10 +69,10 @@ def find_page(request, event_id: int):
         except find.FindRefused as error:
             context["error"], status = str(error), 400
         else:
-            round_, hits = find.search(event, query)
-            for hit in hits:
-                hit.card = card_url(event, hit.kind, hit.id)  # type: ignore[attr-defined]
-            context.update({"round": round_, "hits": hits})
+            found = find.lookup(event, query)
+            context.update(
+                {"round": found.round, "hits": found.hits, "hits_html": _hits_html(event, found)}
+            )
     template = "public/_find_results.html" if request.htmx else "public/find.html"
     response = render(request, template, context, status=status)
     patch_cache_control(response, public=True, max_age=5)

@@ -291,3 +291,134 @@ def test_the_reindex_command_restores_lost_terms(b):
     assert first(api(b.event, "hdwd"))["name"] == "黄岛五队"
     with pytest.raises(CommandError):
         call_command("find_reindex", "999999")
+
+
+# --- the index each process keeps (find_version): warm, it must never answer stale --------------
+
+
+def test_a_warm_search_reads_only_the_event(b, django_assert_num_queries):
+    """Once a process has read the event's index, a search is the event's row and a cached
+    stamp: no query for the terms, the names or the seats, however many it finds."""
+    b.round([(0, 1), (2, 3)])
+    client = Client()
+    api(b.event, "x", client)  # builds the index (and reads the sessions' tables once)
+    for q in ("hdwd", "julebu", "1", "qqqq"):
+        with django_assert_num_queries(1):
+            assert api(b.event, q, client).status_code == 200
+    url = reverse("public:find", args=[b.event.pk])
+    with django_assert_num_queries(1):
+        page = client.get(url, {"q": "julebu"}, headers={"HX-Request": "true"})
+    assert page.content.decode().count('class="find-hit"') == 16
+
+
+def test_renames_show_at_once_in_a_warm_index(b):
+    from players.models import Club
+
+    b.round([(0, 1), (2, 3)])
+    hit = first(api(b.event, "hdwd"))  # warm
+    assert hit["place"]["opponents"] == ["市北一队"] and hit["club"] == "青岛港俱乐部"
+    # The opponent renamed: its own terms and everyone's answers that name it.
+    b.unions[1].name = "四方队"
+    b.unions[1].save()
+    assert first(api(b.event, "hdwd"))["place"]["opponents"] == ["四方队"]
+    # A partner renamed: a player's answer lists their table's side by name.
+    partner = b.unions[0].players_in_order()[1]
+    partner.name = "欧阳修"
+    partner.save()
+    assert first(api(b.event, "zhangwei"))["place"]["partners"] == ["王建国", "欧阳修"]
+    # A club renamed, a zone renamed, an entry renumbered.
+    club = Club.objects.get(name="青岛港俱乐部")
+    club.name = "港城俱乐部"
+    club.save()
+    assert first(api(b.event, "hdwd"))["club"] == "港城俱乐部"
+    zone = RefereeZone.objects.get(event=b.event)
+    zone.name = "B区"
+    zone.save()
+    assert first(api(b.event, "hdwd"))["place"]["zone"] == "B区"
+    entry = Registration.objects.get(union=b.unions[0])
+    entry.seed = 77
+    entry.save()
+    assert first(api(b.event, "hdwd"))["entry"] == 77
+    # The page's fragment reads the same index.
+    url = reverse("public:find", args=[b.event.pk])
+    text = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert "四方队" in text and "港城俱乐部" in text and "B区" in text
+
+
+def test_a_publication_and_an_unpublication_show_at_once_in_a_warm_index(b):
+    from matches.draw import late
+
+    b.report_all(b.round([(0, 1), (2, 3)])).close()
+    second = b.round([(0, 2), (1, 3)], publish=False)
+    assert api(b.event, "hdwd").json()["round"] == 1  # warm, round 2 held
+    b.publish(second)
+    body = api(b.event, "hdwd").json()
+    assert body["round"] == 2 and body["results"][0]["place"]["opponents"] == ["崂山二队"]
+    late.unpublish_round(second)
+    body = api(b.event, "hdwd").json()
+    assert body["round"] == 1 and "崂山二队" not in str(body["results"][0]["place"])
+
+
+def test_a_write_that_bypasses_save_is_seen_when_the_stamp_expires(b, settings):
+    """A queryset update (a seat given to the player who sat out) fires no signal: the stamp
+    reads the current round's seats, so it moves once its cached copy expires (at once here)."""
+    from matches.models import TableSeat
+
+    settings.PUBLIC_VERSION_SECONDS = 0
+    b.round([(0, 1), (2, 3)])
+    assert first(api(b.event, "zhangwei"))["place"]["side"] == "A"  # warm
+    TableSeat.objects.filter(round=b.latest, player__name="张伟").update(side="B")
+    assert first(api(b.event, "zhangwei"))["place"]["side"] == "B"
+
+
+def test_the_stamp_moves_with_what_an_answer_shows_only(b):
+    b.round([(0, 1), (2, 3)])
+    before = find._compute_find_version(b.event)
+    assert find._compute_find_version(b.event) == before
+    b.report_all()  # results: the answers show no result, the index stays
+    assert find._compute_find_version(b.event) == before
+    b.unions[2].name = "新名字"
+    b.unions[2].save()
+    assert find._compute_find_version(b.event) != before
+
+
+def test_the_events_release_settings_count_at_once_even_written_by_update(b):
+    """The stamp is cached, but each search mixes in the event's settings as it read them."""
+    b.round([(0, 1), (2, 3)])
+    assert first(api(b.event, "hdwd"))["place"]["table"] == 1  # warm
+    Event.objects.filter(pk=b.event.pk).update(release_draw=Event.Release.AFTER_CLOSE)
+    body = api(b.event, "hdwd").json()
+    assert body["round"] is None and body["results"][0]["place"] is None
+    Event.objects.filter(pk=b.event.pk).update(published=False)
+    assert api(b.event, "hdwd").status_code == 404
+
+
+def test_each_language_gets_its_own_rendered_hits(b, settings):
+    b.round([(0, 1), (2, 3)])
+    url = reverse("public:find", args=[b.event.pk])
+    zh = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert "对手：" in zh and "Opponents" not in zh
+    english = Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    en = english.get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert "Opponents" in en and "对手：" not in en and "Union" in en
+    again = Client().get(url, {"q": "hdwd"}, headers={"HX-Request": "true"}).content.decode()
+    assert again == zh
+
+
+def test_a_late_arrival_on_a_published_round_shows_at_once(b, settings):
+    """A late change writes seats, a table and the bye's match; the round's flags and its audit
+    entry are saved with them, so the next search reads the stamp (and so the seats) anew, long
+    before it expires."""
+    from matches.draw import late
+
+    settings.PUBLIC_VERSION_SECONDS = 600
+
+    round_ = b.round([(0, 1), (2, None)])  # 李沧三队 (3) not drawn, 崂山二队 (2) has the bye
+    bye = first(api(b.event, "lsed"))  # warm
+    assert bye["name"] == "崂山二队" and bye["place"]["bye"] is True
+    assert first(api(b.event, "lcsd"))["place"] is None
+    late.late_add(round_, b.unions[3])
+    arrived = first(api(b.event, "lcsd"))["place"]
+    assert arrived["table"] == 2 and arrived["opponents"] == ["崂山二队"]
+    assert first(api(b.event, "lsed"))["place"]["opponents"] == ["李沧三队"]

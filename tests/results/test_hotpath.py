@@ -109,3 +109,21 @@ def test_the_locked_deal_equals_the_orm_query(setup):
     assert locked_deal(match.pk, 99) is None
     Match.objects.filter(pk=match.pk).update(table=None)
     assert locked_deal(match.pk, 1).match.table is None
+
+
+def test_the_public_event_read_equals_the_public_events_query(setup):
+    from django.utils import timezone
+
+    from matches.hotpath import public_event
+    from matches.models import Event
+    from matches.visibility import public_events
+
+    event = setup.link.table.round.event
+    Event.objects.filter(pk=event.pk).update(published=True, archived_at=None)
+    read = public_event(event.pk)
+    assert read is not None and fields(read) == fields(public_events().get(pk=event.pk))
+    Event.objects.filter(pk=event.pk).update(published=False)
+    assert public_event(event.pk) is None
+    Event.objects.filter(pk=event.pk).update(published=True, archived_at=timezone.now())
+    assert public_event(event.pk) is None
+    assert public_event(event.pk + 1000) is None
