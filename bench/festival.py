@@ -18,8 +18,9 @@ HTTP session each) report every deal through the API with one referee link per t
 confirm it with a second referee link (event setting `result_confirmation = referee`); a tenth
 of the deals are reported as full self-play logs. Meanwhile `wrk` reads the public standings
 page with `--readers` connections, through nginx running the production configuration
-(deploy/nginx.conf: anonymous public pages shared for a second; `--no-front-cache` sends them
-to gunicorn directly). It waits until the standings snapshot of the round has every
+(deploy/nginx.conf: the standings page from the file the Celery workers write after each
+standings run, issue 28, `--no-standings-files` turns them off; other anonymous public pages
+shared for a second; `--no-front-cache` sends the readers to gunicorn directly). It waits until the standings snapshot of the round has every
 match, then closes the round.
 
 Printed per round: time to draw, deals/s, submission latency p50/p95/p99 (submit and confirm),
@@ -49,6 +50,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -142,6 +144,11 @@ class Services:
                 "DJANGO_SETTINGS_MODULE": "gouji_tournament.settings",
                 "PYTHONPATH": str(ROOT),
                 "LOG_LEVEL": "ERROR",
+                # Issue 28: the workers write the public standings page there after each
+                # standings run, and the front nginx serves it (deploy/nginx.conf).
+                "STANDINGS_FILES_DIR": ""
+                if args.no_standings_files
+                else str(self.workdir / "standings"),
             }
         )
         if args.faults:
@@ -294,6 +301,7 @@ class Services:
             "__LIVE__": f"127.0.0.1:{self.live_port}",
             "__STATIC_ROOT__": str(ROOT / "static"),
             "__CACHE_DIR__": str(root / "cache"),
+            "__STANDINGS_DIR__": str(self.workdir / "standings"),
             "__LOG_DIR__": str(root),
             "__TLS__": "",  # plain http on loopback
         }.items():
@@ -310,6 +318,7 @@ error_log {root}/error.log warn;
 events {{ worker_connections 4096; }}
 http {{
     access_log off;
+    sendfile on;  # as Debian's /etc/nginx/nginx.conf
     keepalive_requests 100000;
     client_body_temp_path {temp};
     proxy_temp_path {temp};
@@ -920,6 +929,23 @@ def static_limit(html: bytes, workdir: Path, connections: int, seconds: int) -> 
         proc.wait(timeout=20)
 
 
+def file_share(access_log: Path, path: str) -> tuple[int, int]:
+    """The readers' GETs of `path` in the front nginx's access log, and how many of them nginx
+    answered from the standings file: logged with the file's name (`$uri` after try_files) and
+    no upstream, so no cache status (the last field is "-"; deploy/nginx.conf's format)."""
+    total = from_file = 0
+    needle = f'"GET {path}'
+    try:
+        with open(access_log, errors="replace") as log:
+            for line in log:
+                if needle in line:
+                    total += 1
+                    from_file += line.rstrip().endswith(" -") and f'"GET {path} ' not in line
+    except OSError:
+        pass
+    return total, from_file
+
+
 # --- main ---------------------------------------------------------------------------------------
 
 
@@ -945,6 +971,12 @@ def main() -> None:
         "--no-front-cache",
         action="store_true",
         help="readers go to gunicorn directly, not through nginx with deploy/nginx.conf",
+    )
+    parser.add_argument(
+        "--no-standings-files",
+        action="store_true",
+        help="the workers write no standings files (STANDINGS_FILES_DIR empty): nginx sends "
+        "every reader to the app and its one-second cache, as before issue 28's files",
     )
     parser.add_argument("--standings-timeout", type=float, default=180)
     parser.add_argument(
@@ -1218,6 +1250,25 @@ def run(args, services: Services) -> None:
     )
     if static.get("non2xx"):
         print("  (nginx answered errors: the static figure is not valid)", flush=True)
+    quiet: dict = {}
+    if not args.no_front_cache:
+        # The readers' own URL again, now that the rounds are over: the same nginx (the
+        # production configuration), the same bytes, the app idle, as the static figure above.
+        quiet = run_wrk(read_page, args.readers or 200, args.read_window)
+        print(
+            f"the readers' page through nginx with deploy/nginx.conf after the rounds (app "
+            f"idle): {quiet.get('rps', 0):.0f} req/s, p95 {quiet.get('p95', 0):.1f} ms "
+            f"(non-2xx {quiet.get('non2xx', 'n/a'):.0f}, socket errors {quiet.get('errors', 0):.0f})",
+            flush=True,
+        )
+        total, from_file = file_share(
+            services.workdir / "front" / "gouji-access.log", urlsplit(read_page).path
+        )
+        print(
+            f"readers' requests answered from the standings file (not the app): {from_file} of "
+            f"{total} ({100 * from_file / max(1, total):.1f}%)",
+            flush=True,
+        )
     if open_loop is not None:
         ol = totals["open_lags"]
         p95 = percentile(totals["submit"], 95)
@@ -1246,6 +1297,12 @@ def run(args, services: Services) -> None:
         f"  public standings within 1.5x of nginx static (issue 28): {sratio28:.2f}x -> "
         f"{'met' if sratio28 <= 1.5 else 'NOT met'}"
     )
+    if quiet.get("rps"):
+        qratio = static.get("rps", 0) / quiet["rps"]
+        print(
+            f"    (the readers' rate is during the rounds, sharing the cores with the app; the "
+            f"same page with the app idle: {qratio:.2f}x -> {'met' if qratio <= 1.5 else 'NOT met'})"
+        )
     print("\ngoals (issue 19):")
     ratio = raw["deals"] / rate
     print(

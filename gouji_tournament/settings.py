@@ -256,6 +256,10 @@ STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
 STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
 # How long the public pages' version stamp may be cached (see matches/events/live.py).
 PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
+# Issue 28: the public standings page (each language, page and live fragment) written as files
+# after every standings run, for nginx to serve with gzip_static (deploy/nginx.conf,
+# matches/views/standings_files.py). The directory nginx's __STANDINGS_DIR__ names; empty: off.
+STANDINGS_FILES_DIR = os.environ.get("STANDINGS_FILES_DIR", str(BASE_DIR / "var" / "standings"))
 
 # --- Live push (issue 28: matches/push.py) -----------------------------------------------
 # Server-sent events to the open pages. LIVE_REDIS_URL (e.g. redis://127.0.0.1:6379/2) shares

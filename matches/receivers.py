@@ -20,12 +20,20 @@ from matches.models import (
     Round,
     RoundLog,
     SearchTerm,
+    Stage,
     StandingsSnapshot,
     Union,
     UnionMember,
 )
-from matches.signals import PUBLISHED, deal_result_changed, recompute_requested, round_changed
+from matches.signals import (
+    PUBLISHED,
+    deal_result_changed,
+    recompute_requested,
+    round_changed,
+    standings_refreshed,
+)
 from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
+from matches.views import standings_files
 from players.models import Club, Player
 
 
@@ -146,6 +154,32 @@ def _connect_version_receivers() -> None:
 
 
 _connect_version_receivers()
+
+
+# --- the public standings as files for nginx (issue 28, matches/views/standings_files.py) -------
+
+
+@receiver(standings_refreshed, dispatch_uid="standings.files")
+def write_standings_files(sender, event_id: int, **kwargs) -> None:
+    """After a standings run (sent once it committed, in the worker): the page as files."""
+    standings_files.write_safely(event_id)
+
+
+def remove_standings_files(sender, instance, **kwargs) -> None:
+    """The event, a round or a stage saved or deleted: what the public may see of the event
+    (published, archived, a round published or taken back, the release settings) may have
+    changed, and no file may show what is no longer public. The next run writes them again;
+    until then nginx sends the readers to the app."""
+    standings_files.remove_now_and_on_commit(instance.pk if sender is Event else instance.event_id)
+
+
+for _model in (Event, Round, Stage):
+    for _signal in (post_save, post_delete):
+        _signal.connect(
+            remove_standings_files,
+            sender=_model,
+            dispatch_uid=f"standings-files-{_model.__name__}-{_signal is post_save}",
+        )
 
 
 # --- rules freeze when the first round is published (issue 14) ----------------------------------

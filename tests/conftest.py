@@ -67,6 +67,13 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_standings_files(settings):
+    """The standings pages written as files for nginx (matches/views/standings_files.py) are off
+    in tests, but for the ones that turn them on (tests/public/test_standings_files.py)."""
+    settings.STANDINGS_FILES_DIR = ""
+
+
 @pytest.fixture
 def swiss(db):
     """A team event of 12 unions (one deal a match) after three closed Swiss rounds, every

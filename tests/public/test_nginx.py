@@ -6,6 +6,7 @@ GOUJI_REQUIRE_INTEGRATION=1 (CI's second pass) says it must be there.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import shutil
@@ -44,9 +45,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def render_conf(workdir: Path, app: str, port: int) -> Path:
+def render_conf(workdir: Path, app: str, port: int, standings: Path | None = None) -> Path:
     """deploy/nginx.conf with its placeholders filled, inside a minimal main configuration (on a
-    server, Debian's /etc/nginx/nginx.conf is that main configuration)."""
+    server, Debian's /etc/nginx/nginx.conf is that main configuration). `standings`: the
+    directory of the standings files (settings.STANDINGS_FILES_DIR; by default an empty one)."""
     site = (ROOT / "deploy" / "nginx.conf").read_text()
     for name, value in {
         "__LISTEN__": f"127.0.0.1:{port}",
@@ -55,6 +57,7 @@ def render_conf(workdir: Path, app: str, port: int) -> Path:
         "__LIVE__": app,
         "__STATIC_ROOT__": str(ROOT / "static"),
         "__CACHE_DIR__": str(workdir / "cache"),
+        "__STANDINGS_DIR__": str(standings or workdir / "standings"),
         "__LOG_DIR__": str(workdir),
         "__TLS__": "",
     }.items():
@@ -117,14 +120,14 @@ class Front:
         return first, second
 
 
-@pytest.fixture
-def front(live_server, tmp_path):
+@contextlib.contextmanager
+def running_front(live_server, workdir, standings=None):
+    """nginx with deploy/nginx.conf in front of `live_server`, its files under `workdir`."""
     binary = _nginx()
-    workdir = tmp_path / "nginx"
     workdir.mkdir()
     workdir.chmod(0o755)  # nginx's workers read and write below it
     port = _free_port()
-    conf = render_conf(workdir, urlsplit(live_server.url).netloc, port)
+    conf = render_conf(workdir, urlsplit(live_server.url).netloc, port, standings)
     checked = subprocess.run(
         [binary, "-t", "-p", str(workdir), "-c", str(conf)], capture_output=True, text=True
     )
@@ -154,6 +157,12 @@ def front(live_server, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def front(live_server, tmp_path):
+    with running_front(live_server, tmp_path / "nginx") as front:
+        yield front
 
 
 @pytest.fixture
