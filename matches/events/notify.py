@@ -30,6 +30,7 @@ _lock = threading.Condition()
 _dirty: dict[int, set[int]] = {}
 _rounds: set[int] = set()
 _thread: threading.Thread | None = None
+_busy = False  # a batch of checks under way (`quiesce` waits for it)
 
 
 class _PendingChanges:
@@ -115,6 +116,7 @@ def _interval() -> float:
 def _run() -> None:
     import time
 
+    global _busy
     while True:
         with _lock:
             while not _dirty:
@@ -126,6 +128,7 @@ def _run() -> None:
             rounds = set(_rounds)
             _dirty.clear()
             _rounds.clear()
+            _busy = True
         try:
             close_old_connections()
             for round_id in rounds:
@@ -143,6 +146,23 @@ def _run() -> None:
             log.warning("live: public check failed", exc_info=True)
         finally:
             connections.close_all()
+            with _lock:
+                _busy = False
+                _lock.notify_all()
+
+
+def quiesce(timeout: float = 5.0) -> None:
+    """Drop the checks not yet begun and wait for the one under way. For tests, before their
+    database is emptied: SQLite's shared in-memory database refuses to flush a table this
+    thread is reading."""
+    import time
+
+    end = time.monotonic() + timeout
+    with _lock:
+        _dirty.clear()
+        _rounds.clear()
+        while _busy and time.monotonic() < end:
+            _lock.wait(max(0.0, end - time.monotonic()))
 
 
 def check(event_id: int, tables: set[int] = frozenset()) -> bool:  # type: ignore[assignment]
