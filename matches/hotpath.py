@@ -16,13 +16,24 @@ from typing import Any
 
 from django.db import connection
 
-from matches.models import Deal, Event, Match, RefereeLink, Round, Stage, Table
+from matches.models import (
+    Deal,
+    DealReport,
+    DealTally,
+    Event,
+    Match,
+    RefereeLink,
+    Round,
+    Stage,
+    Table,
+)
 
 
 @dataclass(frozen=True)
 class Join:
     """`model` as `alias`, joined `on` (SQL, with the other aliases); attached to the object of
-    `parent` as its `attr` (and, for a reverse one-to-one, the parent as its `back`). `outer`:
+    `parent` as its `attr` (none when empty; and, for a reverse one-to-one, the parent as its
+    `back`). `outer`:
     a LEFT JOIN, the object None when no row matches."""
 
     model: Any  # a model class
@@ -51,10 +62,23 @@ def _columns(model, alias: str) -> tuple[list[str], str, list]:
 class Statement:
     """SELECT `base` and its joins WHERE `where` (with %s parameters) [ORDER BY, LIMIT 1]; with
     `lock`, the base row is locked for the transaction (FOR NO KEY UPDATE OF it, where the
-    database has row locks), as `select_for_update(no_key=True, of=("self",))`."""
+    database has row locks), as `select_for_update(no_key=True, of=("self",))`; with
+    `skip_locked` too, a row another transaction holds is not waited for but left out (None),
+    as `skip_locked=True`."""
 
-    def __init__(self, base: Any, alias: str, joins: list[Join], where: str, lock: bool = False):
+    def __init__(
+        self,
+        base: Any,
+        alias: str,
+        joins: list[Join],
+        where: str,
+        lock: bool = False,
+        skip_locked: bool = False,
+        order: str = "id",
+        limit: int | None = 1,
+    ):
         self.base, self.alias, self.joins, self.where, self.lock = base, alias, joins, where, lock
+        self.skip_locked, self.order, self.limit = skip_locked, order, limit
 
     @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
     def _compiled(self, vendor: str):
@@ -68,18 +92,28 @@ class Statement:
         for j in self.joins:
             kind = "LEFT OUTER JOIN" if j.outer else "INNER JOIN"
             sql += f" {kind} {quote(j.model._meta.db_table)} {j.alias} ON {j.on}"
-        sql += f" WHERE {self.where} ORDER BY {self.alias}.id LIMIT 1"
+        sql += f" WHERE {self.where} ORDER BY {self.alias}.{quote(self.order)}"
+        if self.limit is not None:
+            sql += f" LIMIT {int(self.limit)}"
         if self.lock and connection.features.has_select_for_update:
             sql += f" FOR NO KEY UPDATE OF {self.alias}"
+            if self.skip_locked:
+                sql += " SKIP LOCKED"
         return sql, layout
 
     def first(self, params: list):
+        found = self.rows(params)
+        return found[0][self.alias] if found else None
+
+    def rows(self, params: list) -> list[dict[str, Any]]:
+        """Every row: alias -> its model instance (None on the empty side of an outer join),
+        linked as `first` links them."""
         sql, layout = self._compiled(connection.vendor)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
+            return [self._objects(row, layout) for row in cursor.fetchall()]
+
+    def _objects(self, row, layout) -> dict[str, Any]:
         objects: dict[str, Any] = {}
         start = 0
         aliases = [self.alias] + [j.alias for j in self.joins]
@@ -95,12 +129,12 @@ class Statement:
             objects[alias] = model.from_db(connection.alias, fields, values)
         for j in self.joins:
             parent, child = objects[j.parent], objects[j.alias]
-            if parent is None:
+            if parent is None or not j.attr:
                 continue
             parent._state.fields_cache[j.attr] = child
             if j.back and child is not None:
                 child._state.fields_cache[j.back] = parent
-        return objects[self.alias]
+        return objects
 
 
 _LINK = Statement(
@@ -143,3 +177,37 @@ def locked_deal(match_id: int, number: int) -> Deal | None:
     .filter(match_id=..., number=...).order_by("pk").first()`, in one statement written once:
     the deal row locked for the transaction, its match, round, event, stage and table read."""
     return _DEAL.first([match_id, number])
+
+
+_MATCH = Statement(Match, "m", [], "m.id = %s", lock=True, skip_locked=True)
+
+
+def match_unless_locked(match_id: int) -> Match | None:
+    """`Match.objects.select_for_update(no_key=True, of=("self",), skip_locked=True)
+    .filter(pk=...).order_by("pk").first()`, written once: the match row, read afresh and locked
+    for the transaction, or None when another transaction holds it (a settlement of the match
+    in a worker) or it is gone. Never waits (issue 28: the confirmation that settles its deal
+    itself must not wait for a settlement that may wait for the deal's row)."""
+    return _MATCH.first([match_id])
+
+
+_MATCH_DEALS = Statement(
+    Deal,
+    "d",
+    [
+        Join(DealReport, "r", "r.deal_id = d.id AND r.state = %s", "d", "", outer=True),
+        Join(DealTally, "t", "t.deal_id = d.id", "d", "tally", back="deal", outer=True),
+    ],
+    "d.match_id = %s",
+    order="number",
+    limit=None,
+)
+
+
+def deals_with_finals(match_id: int) -> list[tuple[Deal, DealReport | None, DealTally | None]]:
+    """Each deal of the match by number, with its final report and its tally (None when it
+    has none), in one statement written once (issue 28: a deal settled by its confirmation)."""
+    return [
+        (row["d"], row["r"], row["t"])
+        for row in _MATCH_DEALS.rows([DealReport.State.FINAL, match_id])
+    ]
