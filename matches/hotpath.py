@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from matches.models import (
+    Confirmation,
     Deal,
     DealReport,
     DealTally,
@@ -76,9 +78,11 @@ class Statement:
         skip_locked: bool = False,
         order: str = "id",
         limit: int | None = 1,
+        flags: tuple[tuple[str, str], ...] = (),
     ):
         self.base, self.alias, self.joins, self.where, self.lock = base, alias, joins, where, lock
         self.skip_locked, self.order, self.limit = skip_locked, order, limit
+        self.flags = flags  # (attribute, SQL): a true-or-false column set on the base object
 
     @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
     def _compiled(self, vendor: str):
@@ -87,6 +91,7 @@ class Statement:
             fields, sql, converters = _columns(model, alias)
             layout.append((model, fields, converters))
             selects.append(sql)
+        selects += [sql for _name, sql in self.flags]
         quote = connection.ops.quote_name
         sql = f"SELECT {', '.join(selects)} FROM {quote(self.base._meta.db_table)} {self.alias}"
         for j in self.joins:
@@ -127,6 +132,8 @@ class Statement:
                 for convert in found:
                     values[k] = convert(values[k], col, connection)
             objects[alias] = model.from_db(connection.alias, fields, values)
+        for k, (name, _sql) in enumerate(self.flags):
+            setattr(objects[self.alias], name, bool(row[start + k]))
         for j in self.joins:
             parent, child = objects[j.parent], objects[j.alias]
             if parent is None or not j.attr:
@@ -211,3 +218,41 @@ def deals_with_finals(match_id: int) -> list[tuple[Deal, DealReport | None, Deal
         (row["d"], row["r"], row["t"])
         for row in _MATCH_DEALS.rows([DealReport.State.FINAL, match_id])
     ]
+
+
+@cache
+def _report_statement() -> Statement:
+    # Built on first use: the user model is known once the apps are loaded.
+    return Statement(
+        DealReport,
+        "r",
+        [
+            Join(Deal, "d", "d.id = r.deal_id", "r", "deal"),
+            Join(Match, "m", "m.id = d.match_id", "d", "match"),
+            Join(Round, "ro", "ro.id = m.round_id", "m", "round"),
+            Join(Event, "e", "e.id = ro.event_id", "ro", "event"),
+            Join(Stage, "s", "s.id = ro.stage_id", "ro", "stage"),
+            Join(Table, "t", "t.id = m.table_id", "m", "table", outer=True),
+            Join(RefereeLink, "l", "l.id = r.referee_link_id", "r", "referee_link", outer=True),
+            Join(
+                get_user_model(), "u", "u.id = r.submitted_by_id", "r", "submitted_by", outer=True
+            ),
+        ],
+        "r.id = %s",
+        lock=True,
+        flags=(
+            (
+                "confirmed_before",
+                f"EXISTS (SELECT 1 FROM {Confirmation._meta.db_table} c WHERE c.report_id = r.id)",
+            ),
+        ),
+    )
+
+
+def locked_report(report_id: int) -> DealReport | None:
+    """`DealReport.objects.select_for_update(no_key=True, of=("self",)).select_related(
+    "deal__match__round__event", "deal__match__round__stage", "deal__match__table",
+    "referee_link", "submitted_by").annotate(confirmed_before=Exists(Confirmation.objects
+    .filter(report=OuterRef("pk")))).filter(pk=...).first()`, in one statement written once
+    (issue 28: the confirmation's report lock)."""
+    return _report_statement().first([report_id])

@@ -24,14 +24,14 @@ import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 
 import matches.results.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.games.registry import adapter_for
-from matches.hotpath import locked_deal
+from matches.hotpath import locked_deal, locked_report
 from matches.kernel.reports import Checked, ResultError
 from matches.models import (
     Confirmation,
@@ -558,21 +558,8 @@ def confirm_report_by_id(
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            report = (
-                DealReport.objects.select_for_update(no_key=True, of=("self",))
-                .select_related(
-                    "deal__match__round__event",
-                    "deal__match__round__stage",
-                    "deal__match__table",
-                    "referee_link",
-                    "submitted_by",
-                )
-                .annotate(
-                    confirmed_before=Exists(Confirmation.objects.filter(report=OuterRef("pk")))
-                )
-                .filter(pk=report_id)
-                .first()
-            )
+            # Issue 28: the statement written once (matches/hotpath.py `locked_report`).
+            report = locked_report(report_id)
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)
             deal = report.deal
