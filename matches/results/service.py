@@ -605,7 +605,7 @@ def confirm_report_by_id(
                 note=note or "",
                 at=now,
             )
-            if not report.confirmed_before:
+            if not getattr(report, "confirmed_before", True):  # set by `locked_report`
                 report.known_confirmations = [confirmation]
             if agrees and right.union_id is not None:
                 agreed.add(right.union_id)
