@@ -206,6 +206,8 @@ _MATCH_DEALS = Statement(
         Join(DealTally, "t", "t.deal_id = d.id", "d", "tally", back="deal", outer=True),
     ],
     "d.match_id = %s",
+    lock=True,
+    skip_locked=True,
     order="number",
     limit=None,
 )
@@ -213,7 +215,11 @@ _MATCH_DEALS = Statement(
 
 def deals_with_finals(match_id: int) -> list[tuple[Deal, DealReport | None, DealTally | None]]:
     """Each deal of the match by number, with its final report and its tally (None when it
-    has none), in one statement written once (issue 28: a deal settled by its confirmation)."""
+    has none), in one statement written once (issue 28: a deal settled by its confirmation).
+    The deal rows are locked for the transaction, and a deal row another transaction holds
+    (a referee's new report or a correction, which lock their deal and then wait for the
+    report a confirmation holds) is left out, never waited for: the caller then leaves the
+    match to the settlement task."""
     return [
         (row["d"], row["r"], row["t"])
         for row in _MATCH_DEALS.rows([DealReport.State.FINAL, match_id])

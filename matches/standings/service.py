@@ -74,8 +74,10 @@ def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
     made it final, as `settle_match` would (the same rows), without a task: its tally, what the
     next deal owes, the match's result. Only when that is a few rows: the match's earlier deals
     are settled already, each from its current final result, and no later deal is; the game
-    settles deal by deal (its adapter's `settle_new_deal`); the match row is free (a settlement
-    of the match in a worker holds it: never waited for). Returns the match (read afresh, its
+    settles deal by deal (its adapter's `settle_new_deal`); the match row and its deal rows are
+    free (a settlement of the match in a worker holds the match, a new report or a correction
+    its deal: never waited for, so no lock cycle with them; the rows then stay locked to the
+    commit and only rows held are written). Returns the match (read afresh, its
     result as written) when settled; None when not: nothing is written and the caller queues
     the settlement task, the way every result went before (corrections always do)."""
     match, round_ = deal.match, deal.match.round
@@ -91,7 +93,10 @@ def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
     found = deals_with_finals(match.pk)  # every deal with its final report and its tally
     deals = [d for d, _r, _t in found]
     if [d.number for d in deals] != list(range(1, round_.event.deals_per_match + 1)):
-        return None  # a deal row missing, or extra deals (a tied knockout match)
+        # A deal row missing, held by another writer (left out, not waited for: a new report
+        # or a correction holds its deal and waits for the report this transaction holds), or
+        # extra deals (a tied knockout match).
+        return None
     reports = {d.pk: r for d, r, _t in found if r is not None}
     rows = {d.pk: t for d, _r, t in found if t is not None}
     deal = next(d for d in deals if d.pk == deal.pk)
