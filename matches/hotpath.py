@@ -14,15 +14,28 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 
-from matches.models import Deal, Event, Match, RefereeLink, Round, Stage, Table
+from matches.models import (
+    Confirmation,
+    Deal,
+    DealReport,
+    DealTally,
+    Event,
+    Match,
+    RefereeLink,
+    Round,
+    Stage,
+    Table,
+)
 
 
 @dataclass(frozen=True)
 class Join:
     """`model` as `alias`, joined `on` (SQL, with the other aliases); attached to the object of
-    `parent` as its `attr` (and, for a reverse one-to-one, the parent as its `back`). `outer`:
+    `parent` as its `attr` (none when empty; and, for a reverse one-to-one, the parent as its
+    `back`). `outer`:
     a LEFT JOIN, the object None when no row matches."""
 
     model: Any  # a model class
@@ -51,10 +64,25 @@ def _columns(model, alias: str) -> tuple[list[str], str, list]:
 class Statement:
     """SELECT `base` and its joins WHERE `where` (with %s parameters) [ORDER BY, LIMIT 1]; with
     `lock`, the base row is locked for the transaction (FOR NO KEY UPDATE OF it, where the
-    database has row locks), as `select_for_update(no_key=True, of=("self",))`."""
+    database has row locks), as `select_for_update(no_key=True, of=("self",))`; with
+    `skip_locked` too, a row another transaction holds is not waited for but left out (None),
+    as `skip_locked=True`."""
 
-    def __init__(self, base: Any, alias: str, joins: list[Join], where: str, lock: bool = False):
+    def __init__(
+        self,
+        base: Any,
+        alias: str,
+        joins: list[Join],
+        where: str,
+        lock: bool = False,
+        skip_locked: bool = False,
+        order: str = "id",
+        limit: int | None = 1,
+        flags: tuple[tuple[str, str], ...] = (),
+    ):
         self.base, self.alias, self.joins, self.where, self.lock = base, alias, joins, where, lock
+        self.skip_locked, self.order, self.limit = skip_locked, order, limit
+        self.flags = flags  # (attribute, SQL): a true-or-false column set on the base object
 
     @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
     def _compiled(self, vendor: str):
@@ -63,23 +91,34 @@ class Statement:
             fields, sql, converters = _columns(model, alias)
             layout.append((model, fields, converters))
             selects.append(sql)
+        selects += [sql for _name, sql in self.flags]
         quote = connection.ops.quote_name
         sql = f"SELECT {', '.join(selects)} FROM {quote(self.base._meta.db_table)} {self.alias}"
         for j in self.joins:
             kind = "LEFT OUTER JOIN" if j.outer else "INNER JOIN"
             sql += f" {kind} {quote(j.model._meta.db_table)} {j.alias} ON {j.on}"
-        sql += f" WHERE {self.where} ORDER BY {self.alias}.id LIMIT 1"
+        sql += f" WHERE {self.where} ORDER BY {self.alias}.{quote(self.order)}"
+        if self.limit is not None:
+            sql += f" LIMIT {int(self.limit)}"
         if self.lock and connection.features.has_select_for_update:
             sql += f" FOR NO KEY UPDATE OF {self.alias}"
+            if self.skip_locked:
+                sql += " SKIP LOCKED"
         return sql, layout
 
     def first(self, params: list):
+        found = self.rows(params)
+        return found[0][self.alias] if found else None
+
+    def rows(self, params: list) -> list[dict[str, Any]]:
+        """Every row: alias -> its model instance (None on the empty side of an outer join),
+        linked as `first` links them."""
         sql, layout = self._compiled(connection.vendor)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
+            return [self._objects(row, layout) for row in cursor.fetchall()]
+
+    def _objects(self, row, layout) -> dict[str, Any]:
         objects: dict[str, Any] = {}
         start = 0
         aliases = [self.alias] + [j.alias for j in self.joins]
@@ -93,14 +132,16 @@ class Statement:
                 for convert in found:
                     values[k] = convert(values[k], col, connection)
             objects[alias] = model.from_db(connection.alias, fields, values)
+        for k, (name, _sql) in enumerate(self.flags):
+            setattr(objects[self.alias], name, bool(row[start + k]))
         for j in self.joins:
             parent, child = objects[j.parent], objects[j.alias]
-            if parent is None:
+            if parent is None or not j.attr:
                 continue
             parent._state.fields_cache[j.attr] = child
             if j.back and child is not None:
                 child._state.fields_cache[j.back] = parent
-        return objects[self.alias]
+        return objects
 
 
 _LINK = Statement(
@@ -155,3 +196,81 @@ def public_event(event_id: int) -> Event | None:
     (`matches.visibility.public_events`), in one statement written once: every public page and
     search reads it first."""
     return _PUBLIC_EVENT.first([event_id, True])
+
+
+_MATCH = Statement(Match, "m", [], "m.id = %s", lock=True, skip_locked=True)
+
+
+def match_unless_locked(match_id: int) -> Match | None:
+    """`Match.objects.select_for_update(no_key=True, of=("self",), skip_locked=True)
+    .filter(pk=...).order_by("pk").first()`, written once: the match row, read afresh and locked
+    for the transaction, or None when another transaction holds it (a settlement of the match
+    in a worker) or it is gone. Never waits (issue 28: the confirmation that settles its deal
+    itself must not wait for a settlement that may wait for the deal's row)."""
+    return _MATCH.first([match_id])
+
+
+_MATCH_DEALS = Statement(
+    Deal,
+    "d",
+    [
+        Join(DealReport, "r", "r.deal_id = d.id AND r.state = %s", "d", "", outer=True),
+        Join(DealTally, "t", "t.deal_id = d.id", "d", "tally", back="deal", outer=True),
+    ],
+    "d.match_id = %s",
+    lock=True,
+    skip_locked=True,
+    order="number",
+    limit=None,
+)
+
+
+def deals_with_finals(match_id: int) -> list[tuple[Deal, DealReport | None, DealTally | None]]:
+    """Each deal of the match by number, with its final report and its tally (None when it
+    has none), in one statement written once (issue 28: a deal settled by its confirmation).
+    The deal rows are locked for the transaction, and a deal row another transaction holds
+    (a referee's new report or a correction, which lock their deal and then wait for the
+    report a confirmation holds) is left out, never waited for: the caller then leaves the
+    match to the settlement task."""
+    return [
+        (row["d"], row["r"], row["t"])
+        for row in _MATCH_DEALS.rows([DealReport.State.FINAL, match_id])
+    ]
+
+
+@cache
+def _report_statement() -> Statement:
+    # Built on first use: the user model is known once the apps are loaded.
+    return Statement(
+        DealReport,
+        "r",
+        [
+            Join(Deal, "d", "d.id = r.deal_id", "r", "deal"),
+            Join(Match, "m", "m.id = d.match_id", "d", "match"),
+            Join(Round, "ro", "ro.id = m.round_id", "m", "round"),
+            Join(Event, "e", "e.id = ro.event_id", "ro", "event"),
+            Join(Stage, "s", "s.id = ro.stage_id", "ro", "stage"),
+            Join(Table, "t", "t.id = m.table_id", "m", "table", outer=True),
+            Join(RefereeLink, "l", "l.id = r.referee_link_id", "r", "referee_link", outer=True),
+            Join(
+                get_user_model(), "u", "u.id = r.submitted_by_id", "r", "submitted_by", outer=True
+            ),
+        ],
+        "r.id = %s",
+        lock=True,
+        flags=(
+            (
+                "confirmed_before",
+                f"EXISTS (SELECT 1 FROM {Confirmation._meta.db_table} c WHERE c.report_id = r.id)",
+            ),
+        ),
+    )
+
+
+def locked_report(report_id: int) -> DealReport | None:
+    """`DealReport.objects.select_for_update(no_key=True, of=("self",)).select_related(
+    "deal__match__round__event", "deal__match__round__stage", "deal__match__table",
+    "referee_link", "submitted_by").annotate(confirmed_before=Exists(Confirmation.objects
+    .filter(report=OuterRef("pk")))).filter(pk=...).first()`, in one statement written once
+    (issue 28: the confirmation's report lock)."""
+    return _report_statement().first([report_id])

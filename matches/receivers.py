@@ -32,15 +32,33 @@ from matches.signals import (
     round_changed,
     standings_refreshed,
 )
-from matches.tasks import enqueue, recompute_event, settle_deal, update_standings
+from matches.tasks import (
+    enqueue,
+    queue_standings_after_settlement,
+    recompute_event,
+    settle_deal,
+    update_standings,
+)
 from matches.views import standings_files
 from players.models import Club, Player
 
 
 @receiver(deal_result_changed, dispatch_uid="standings.settle_deal")
 def queue_settlement(
-    sender, deal_id: int, match_id: int | None = None, event_id: int | None = None, **kwargs
+    sender,
+    deal_id: int,
+    match_id: int | None = None,
+    event_id: int | None = None,
+    settled: bool = False,
+    **kwargs,
 ) -> None:
+    if settled and event_id is not None:
+        # Issue 28: settled with the result (results/service.py `_settle_here`); the standings
+        # are what is left.
+        queue_standings_after_settlement(
+            event_id, kwargs["round_id"], kwargs["round_number"], kwargs["match_completed"]
+        )
+        return
     if match_id is None or event_id is None:
         deal = Deal.objects.select_related("match__round").filter(pk=deal_id).first()
         if deal is None:

@@ -214,19 +214,47 @@ def _settle_match_now(task, match_id: int, match=None) -> None:
         return
     event_id, round_number = match.round.event_id, match.round.number
     run_tracked(task, event_id, f"match:{match_id}", lambda: standings.settle_match(match_id))
-    # While a round's results stream in, the standings are recomputed at most about every
-    # `standings_interval` seconds (a run per result would keep a worker busy for nothing); the
-    # result that completes the round's last match asks for them at once, so the final
-    # standings of a round do not wait.
-    round_done = not Match.objects.filter(round_id=match.round_id).unfinished().exists()
+    queue_standings_after_settlement(event_id, match.round_id, round_number)
+
+
+def queue_standings_after_settlement(
+    event_id: int, round_id: int, round_number: int, match_completed: bool | None = None
+) -> None:
+    """The standings after a match was settled (here, or in the request that made its deal
+    final: issue 28). While a round's results stream in, the standings are recomputed at most
+    about every `standings_interval` seconds (a run per result would keep a worker busy for
+    nothing); the result that completes the round's last match asks for them at once, so the
+    final standings of a round do not wait. `match_completed` False: the match is still being
+    played, so the round is not done (no query to find out)."""
+    round_done = match_completed is not False and (
+        not Match.objects.filter(round_id=round_id).unfinished().exists()
+    )
+    kwargs = {"event_id": event_id, "from_round": round_number}
+    if not round_done and _standings_queued(event_id, round_number):
+        return
     enqueue(
         update_standings,
         event_id,
         "standings",
-        {"event_id": event_id, "from_round": round_number},
+        kwargs,
         countdown=0 if round_done else standings_interval(event_id),
         urgent=round_done,
     )
+
+
+def _standings_queued(event_id: int, from_round: int) -> bool:
+    """Whether a standings run from this round or an earlier one is queued and not started:
+    it will read this result (committed before this look), so a request that is not urgent
+    adds nothing. One plain read instead of `enqueue`'s locked one; when the run is claimed
+    meanwhile, it claims before reading results and sees this one too."""
+    row = (
+        ComputationRun.objects.filter(event_id=event_id, task="update_standings", key="standings")
+        .values_list("state", "args")
+        .first()
+    )
+    if row is None or row[0] != ComputationRun.State.QUEUED or not isinstance(row[1], dict):
+        return False
+    return row[1].get("from_round", from_round + 1) <= from_round
 
 
 def standings_interval(event_id: int) -> float:

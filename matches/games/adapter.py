@@ -306,6 +306,26 @@ class GameAdapter:
         write_tallies(match, deals, lambda report, before: self.tally_deal(match, report, before))
         write_match_result(match, deals)
 
+    def settle_new_deal(
+        self,
+        match: Match,
+        deals: list[Deal],
+        reports: dict[int, DealReport],
+        rows: dict[int, DealTally],
+        deal: Deal,
+    ) -> bool:
+        """Issue 28: settle `deal`, final in the current transaction, by itself: its tally and
+        what follows from it, exactly the rows `settle_match` would write. Called (match row
+        locked) only when the deals before it are settled already: `deals` are the match's
+        deals by number, all regular; `reports` deal id -> final report (this deal's too);
+        `rows` deal id -> `DealTally` of deals 1..deal.number - 1, each of its deal's current
+        final report. False, having written nothing: this game settles a match whole (its
+        `settle_match`, in the settlement task), the default; see `settles_deal_by_deal`."""
+        return False
+
+    #: Whether `settle_new_deal` settles a deal by itself (else it is not even asked).
+    settles_deal_by_deal: bool = False
+
     def strings_of_three_filters(self) -> tuple[Q, Q] | None:
         """Which `DealTally` rows of a match count for side A's and side B's
         `strings_of_three` (the union tie-break; Gou Ji's 串三户), as filters the union

@@ -38,14 +38,21 @@ def deals_that_count(match: Match, deals: list[Deal]) -> list[Deal]:
 
 
 def write_match_result(
-    match: Match, deals: list[Deal], owed_after: Mapping[int, Any] | None = None
+    match: Match,
+    deals: list[Deal],
+    owed_after: Mapping[int, Any] | None = None,
+    tallied: Mapping[int, Any] | None = None,
 ) -> None:
     """A two-union match's totals and match points from its deals' tallies (their side
     scores); a tied knockout match gets its extra deals. `owed_after`: deal id -> what the deal
     after it owes from it (`Deal.tributes_owed`), for a game whose deals follow on: the first
-    extra deal owes it from the last deal played."""
+    extra deal owes it from the last deal played. `tallied`: deal id -> its `DealTally` row
+    (its side scores), every tally of the match, when the caller has them: not read again."""
     event, stage = match.round.event, match.round.stage
-    tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
+    if tallied is None:
+        tallies = {t.deal_id: t for t in DealTally.objects.filter(match=match)}
+    else:
+        tallies = dict(tallied)
     regular = deals_that_count(match, deals)
     extras = sorted((d for d in deals if d.is_extra), key=lambda d: d.number)
     result = None

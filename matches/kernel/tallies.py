@@ -14,6 +14,17 @@ from matches.models import Deal, DealReport, DealTally, Match
 TallyDeal = Callable[[DealReport, "Tally[Any] | None"], "Tally[Any] | None"]
 
 
+def tally_values(report: DealReport, tally: Tally[Any]) -> dict[str, Any]:
+    """A `DealTally` row's fields (but its deal and match) for `report`'s tally."""
+    return {
+        "report_id": report.pk,
+        "places": places_to_json(tally.places),
+        "score_a": tally.score_a,
+        "score_b": tally.score_b,
+        "detail": tally.detail.to_json(),
+    }
+
+
 def write_tallies(match: Match, deals: list[Deal], tally_deal: TallyDeal) -> dict[int, Tally[Any]]:
     """Tally every deal of `match` with a final result, deal 1 first, and write the rows: a new
     tally is created, a changed one saved, an unchanged one left alone (its `computed_at` and
@@ -36,13 +47,7 @@ def write_tallies(match: Match, deals: list[Deal], tally_deal: TallyDeal) -> dic
                 row.delete()
             before, before_number = None, None
             continue
-        values = {
-            "report_id": report.pk,
-            "places": places_to_json(tally.places),
-            "score_a": tally.score_a,
-            "score_b": tally.score_b,
-            "detail": tally.detail.to_json(),
-        }
+        values = tally_values(report, tally)
         if row is None:
             DealTally.objects.create(deal=deal, match=match, **values)
         elif any(getattr(row, k) != v for k, v in values.items()):

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 
 import matches.results.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.games.registry import adapter_for
-from matches.hotpath import locked_deal
+from matches.hotpath import locked_deal, locked_report
 from matches.kernel.reports import Checked, ResultError
 from matches.models import (
     Confirmation,
@@ -52,6 +53,9 @@ from matches.permissions import (
     pin_matches,
 )
 from matches.signals import deal_result_changed
+from matches.standings import service as settlement
+
+log = logging.getLogger(__name__)
 
 
 def _forbidden(message: str, action: str) -> ResultError:
@@ -297,10 +301,39 @@ def _replay(earlier: DealReport, kind: str, digest: str) -> DealReport:
     return earlier
 
 
-def _notify(deal: Deal) -> None:
-    """Tell the computation side on commit; the ids spare its receiver a query per result."""
-    ids = {"deal_id": deal.pk, "match_id": deal.match_id, "event_id": deal.match.round.event_id}
+def _notify(deal: Deal, settled: Match | None = None) -> None:
+    """Tell the computation side on commit; the ids spare its receiver a query per result.
+    `settled`: the match when the deal was settled in this transaction (`_settle_here`): then
+    only the standings are left to queue, urgently when that completed the match's round."""
+    round_ = deal.match.round
+    ids: dict[str, Any] = {
+        "deal_id": deal.pk,
+        "match_id": deal.match_id,
+        "event_id": round_.event_id,
+    }
+    if settled is not None:
+        ids.update(
+            settled=True,
+            round_id=round_.pk,
+            round_number=round_.number,
+            match_completed=settled.completed_at is not None,
+        )
     transaction.on_commit(lambda: deal_result_changed.send(sender=DealReport, **ids))
+
+
+def _settle_here(deal: Deal, report: DealReport) -> Match | None:
+    """Issue 28: settle the deal that `report` makes final in this very transaction (its tally,
+    the next deal's tributes, the match's result: a few rows), instead of a task per deal; the
+    result and its settlement then commit together or not at all. In a savepoint: when the
+    settlement fails, the result is still stored and the settlement task does it (as it does
+    whenever this declines: `standings.settle_new_result`). Before the result chain's append,
+    which must stay the transaction's last write."""
+    try:
+        with transaction.atomic():
+            return settlement.settle_new_result(deal, report)
+    except Exception:
+        log.exception("deal %s: settling in the request failed; queued instead", deal.pk)
+        return None
 
 
 def _now():
@@ -469,6 +502,8 @@ def _submit(
             event.freeze_rules()
             chain.append_confirmation(own, report)  # the result when final now (issue 27)
             if final_now:
+                # Settled by the task: a batch of such deals keeps its query budget
+                # (tests/results/test_batch.py); a confirmation settles its deal itself.
                 _notify(deal)
             return report, True
     except IntegrityError:
@@ -523,21 +558,8 @@ def confirm_report_by_id(
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            report = (
-                DealReport.objects.select_for_update(no_key=True, of=("self",))
-                .select_related(
-                    "deal__match__round__event",
-                    "deal__match__round__stage",
-                    "deal__match__table",
-                    "referee_link",
-                    "submitted_by",
-                )
-                .annotate(
-                    confirmed_before=Exists(Confirmation.objects.filter(report=OuterRef("pk")))
-                )
-                .filter(pk=report_id)
-                .first()
-            )
+            # Issue 28: the statement written once (matches/hotpath.py `locked_report`).
+            report = locked_report(report_id)
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)
             deal = report.deal
@@ -583,7 +605,7 @@ def confirm_report_by_id(
                 note=note or "",
                 at=now,
             )
-            if not report.confirmed_before:
+            if not getattr(report, "confirmed_before", True):  # set by `locked_report`
                 report.known_confirmations = [confirmation]
             if agrees and right.union_id is not None:
                 agreed.add(right.union_id)
@@ -594,9 +616,10 @@ def confirm_report_by_id(
             report.state = DealReport.State.FINAL if agrees else DealReport.State.DISPUTED
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
+            settled = _settle_here(deal, report) if agrees else None
             chain.append_confirmation(confirmation, report)  # with the result when final
             if agrees:
-                _notify(deal)
+                _notify(deal, settled)
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)
@@ -817,8 +840,9 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
             report.state_changed_at = now
             report.save(update_fields=["state", "state_changed_at"])
             deal.match.round.event.freeze_rules()
+            settled = _settle_here(deal, report)
             chain.append_confirmation(confirmation, report)  # issue 27: the last write
-            _notify(deal)
+            _notify(deal, settled)
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)

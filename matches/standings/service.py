@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 
 from matches.games.registry import adapter_for
+from matches.hotpath import deals_with_finals, match_unless_locked
 from matches.kernel.match_result import ensure_regular_deals, store_match_result
 from matches.models import (
     Deal,
@@ -66,6 +67,49 @@ def settle_match(match_id: int) -> Match | None:
     ensure_regular_deals(match)
     adapter_for(match.round.event).settle_match(match)
     return match
+
+
+def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
+    """Issue 28: settle the deal whose `report` has just become final, in the transaction that
+    made it final, as `settle_match` would (the same rows), without a task: its tally, what the
+    next deal owes, the match's result. Only when that is a few rows: the match's earlier deals
+    are settled already, each from its current final result, and no later deal is; the game
+    settles deal by deal (its adapter's `settle_new_deal`); the match row and its deal rows are
+    free (a settlement of the match in a worker holds the match, a new report or a correction
+    its deal: never waited for, so no lock cycle with them; the rows then stay locked to the
+    commit and only rows held are written). Returns the match (read afresh, its
+    result as written) when settled; None when not: nothing is written and the caller queues
+    the settlement task, the way every result went before (corrections always do)."""
+    match, round_ = deal.match, deal.match.round
+    adapter = adapter_for(round_.event)
+    if not adapter.settles_deal_by_deal or deal.is_extra:
+        return None
+    locked = match_unless_locked(match.pk)
+    if locked is None:
+        return None
+    if locked.forfeit or locked.stopped_after is not None or locked.table_id is None:
+        return None
+    locked._state.fields_cache["round"] = round_
+    found = deals_with_finals(match.pk)  # every deal with its final report and its tally
+    deals = [d for d, _r, _t in found]
+    if [d.number for d in deals] != list(range(1, round_.event.deals_per_match + 1)):
+        # A deal row missing, held by another writer (left out, not waited for: a new report
+        # or a correction holds its deal and waits for the report this transaction holds), or
+        # extra deals (a tied knockout match).
+        return None
+    reports = {d.pk: r for d, r, _t in found if r is not None}
+    rows = {d.pk: t for d, _r, t in found if t is not None}
+    deal = next(d for d in deals if d.pk == deal.pk)
+    if reports.get(deal.pk) is None or reports[deal.pk].pk != report.pk:
+        return None
+    before = {d.pk for d in deals if d.number < deal.number}
+    if set(rows) != before or set(reports) != before | {deal.pk}:
+        return None  # an earlier deal unsettled or without a final result, a later one settled
+    if any(rows[pk].report_id != reports[pk].pk for pk in before):
+        return None  # a correction not settled yet
+    if not adapter.settle_new_deal(locked, deals, reports, rows, deal):
+        return None
+    return locked
 
 
 # --- forfeits and byes (issue 15) ----------------------------------------------------------------

@@ -98,6 +98,18 @@ class GoujiAdapter(GameAdapter):
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
+    settles_deal_by_deal = True
+
+    def settle_new_deal(
+        self,
+        match: Match,
+        deals: list[Deal],
+        reports: dict[int, DealReport],
+        rows: dict[int, DealTally],
+        deal: Deal,
+    ) -> bool:
+        return standings.settle_new_deal(match, deals, reports, rows, deal)
+
     def strings_of_three_filters(self) -> tuple[Q, Q]:
         """R40's strings of three: the union that took 1st, 2nd and 3rd (`GoujiTally.strung`)."""
         return Q(detail__strung="A"), Q(detail__strung="B")

@@ -27,7 +27,7 @@ from matches.games.gouji.engine.verdict import (
 )
 from matches.games.gouji.ranking import SeatRecord, rank_players
 from matches.kernel.match_result import final_reports, write_match_result
-from matches.kernel.tallies import write_tallies
+from matches.kernel.tallies import tally_values, write_tallies
 from matches.models import (
     Deal,
     DealTally,
@@ -122,6 +122,36 @@ def settle_match(match: Match) -> None:
     rules = event_rules(match.round.event)
     deals = list(match.deals.order_by("number"))
     tallies = write_tallies(match, deals, lambda report, before: tally_deal(report, before, rules))
+    _after_tallies(match, deals, tallies)
+
+
+def settle_new_deal(match: Match, deals: list[Deal], reports: dict, rows: dict, deal: Deal) -> bool:
+    """Issue 28: the deal just final settled by itself, in the confirmation's transaction: its
+    tally from the stored tally of the deal before it (the adapter's `settle_new_deal` says
+    when this is called), then what `settle_match` writes after the tallies, from the same
+    numbers. False when its report cannot be read (the whole settlement logs why)."""
+    rules = event_rules(match.round.event)
+    by_number = {d.number: d for d in deals}
+    tallies = {deal_id: read_tally(row) for deal_id, row in rows.items()}
+    previous = by_number.get(deal.number - 1)
+    report = reports[deal.pk]
+    tally = tally_deal(report, tallies[previous.pk] if previous is not None else None, rules)
+    if tally is None:
+        return False
+    # `bulk_create`: no post_save, whose receivers (the public version stamps, the live pages)
+    # the final report's own save has just run for the same event and match.
+    row = DealTally(deal=deal, match=match, **tally_values(report, tally))
+    DealTally.objects.bulk_create([row])
+    tallies[deal.pk] = tally
+    _after_tallies(match, deals, tallies, reports, {**rows, deal.pk: row})
+    return True
+
+
+def _after_tallies(match: Match, deals: list[Deal], tallies: dict, reports=None, rows=None) -> None:
+    """What each deal owes from the one before, the R40 recheck flags and the match result,
+    from the deals' tallies (deal id -> tally; the deals without one have no final result).
+    `reports` (deal id -> final report) and `rows` (deal id -> `DealTally`): when the caller
+    has them, not read again."""
     owed_after = {
         deal_id: ledger_to_json(tally.detail.tributes) for deal_id, tally in tallies.items()
     }
@@ -131,15 +161,17 @@ def settle_match(match: Match) -> None:
             Deal.objects.filter(pk=deal.pk).update(tributes_owed=previous)
             deal.tributes_owed = previous
         previous = owed_after.get(deal.pk)  # None: unknown until this deal is final
-    _flag_streaks_to_recheck(deals, tallies)
-    write_match_result(match, deals, owed_after)
+    _flag_streaks_to_recheck(deals, tallies, reports)
+    write_match_result(match, deals, owed_after, tallied=rows)
 
 
-def _flag_streaks_to_recheck(deals, tallies) -> None:
+def _flag_streaks_to_recheck(deals, tallies, reports=None) -> None:
     """A deal reported while the deal before awaited its captains (issue 28) was checked with
     the R40 streak the final deals gave then; when the settled streak differs, the organiser
-    rechecks it (results.recheck_deal), as after a correction of an earlier deal."""
-    reports = final_reports(deals)
+    rechecks it (results.recheck_deal), as after a correction of an earlier deal. `reports`:
+    deal id -> final report, when the caller has them."""
+    if reports is None:
+        reports = final_reports(deals)
     for deal in deals:
         tally, report = tallies.get(deal.pk), reports.get(deal.pk)
         if tally is None or report is None or deal.needs_recheck:

@@ -1,0 +1,218 @@
+"""Issue 28: a confirmation that makes a deal final settles it in its own transaction (its
+tally, the next deal's tributes, the match's result), instead of a Celery task per deal; the
+settlement task stays the recovery path. Whatever path a deal took, a full recompute writes the
+same rows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection, transaction
+
+from matches.games.gouji.adapter import GoujiAdapter
+from matches.hotpath import deals_with_finals, locked_report, match_unless_locked
+from matches.models import ComputationRun, Deal, DealReport, DealTally
+from matches.standings import service as standings
+from tests.standings.test_tasks import derived_state, random_finish, wipe
+
+pytestmark = pytest.mark.django_db
+
+
+def settle_runs(event) -> set[str]:
+    return set(
+        ComputationRun.objects.filter(event=event, task="settle_deal").values_list("key", flat=True)
+    )
+
+
+def test_the_confirmation_writes_the_tally_the_next_tributes_and_the_match_result(build):
+    b = build(unions=2, deals=3)
+    match = b.match(b.round([(0, 1)]), 1)
+    # In the test's transaction nothing is committed: a task queued on commit never runs, so
+    # whatever is settled here was settled by the confirmation itself.
+    b.final(match, 1, [6, 5, 4, 3, 2, 1], points=[6, 5])
+    assert DealTally.objects.filter(match=match).count() == 1
+    assert Deal.objects.get(match=match, number=2).tributes_owed  # what deal 1 left
+    assert Deal.objects.get(match=match, number=3).tributes_owed is None  # unknown yet
+    b.final(match, 2, [1, 2, 3, 4, 5, 6])
+    match.refresh_from_db()
+    assert match.completed_at is None and match.points_a is None
+    b.final(match, 3, [2, 1, 4, 3, 6, 5])
+    match.refresh_from_db()
+    assert match.completed_at is not None and match.points_a is not None
+    assert DealTally.objects.filter(match=match).count() == 3
+    assert not settle_runs(b.event)
+    standings.update_standings(b.event.pk, 1)  # the standings task, left out here
+    incremental = derived_state(b.event)
+    wipe(b.event)
+    standings.recompute_event(b.event.pk)
+    assert derived_state(b.event) == incremental
+
+
+def test_a_festival_of_confirmed_results_equals_its_full_recompute(
+    build, django_capture_on_commit_callbacks
+):
+    rng = random.Random(28)
+    b = build(unions=8, deals=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _round in range(2):
+            order = list(range(8))
+            rng.shuffle(order)
+            round_ = b.round([(order[k], order[k + 1]) for k in range(0, 8, 2)])
+            for match in round_.matches.all():
+                for number in range(1, 5):
+                    finish = random_finish(rng)
+                    b.final(match, number, finish, points=finish[: rng.randint(0, 3)])
+    assert not settle_runs(b.event)  # every deal settled by its confirmation
+    incremental = derived_state(b.event)
+    wipe(b.event)
+    standings.recompute_event(b.event.pk)
+    assert derived_state(b.event) == incremental
+
+
+def test_a_deal_whose_earlier_deal_is_unsettled_is_left_to_the_task(
+    build, django_capture_on_commit_callbacks
+):
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+    b.final(match, 1, [6, 5, 4, 3, 2, 1], points=[6])
+    DealTally.objects.filter(match=match).delete()  # deal 1's settlement lost
+    with django_capture_on_commit_callbacks(execute=True):
+        b.final(match, 2, [1, 2, 3, 4, 5, 6])
+    # Not settled in the request (deal 1 has no tally): the task settled the whole match.
+    assert settle_runs(b.event) == {f"match:{match.pk}"}
+    assert DealTally.objects.filter(match=match).count() == 2
+    settled = derived_state(b.event)
+    wipe(b.event)
+    standings.recompute_event(b.event.pk)
+    assert derived_state(b.event) == settled
+
+
+def test_a_failing_settlement_keeps_the_result_and_queues_the_task(
+    build, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+
+    def broken(self, *args):
+        DealTally.objects.create(deal=args[-1], match=match, report_id=0)  # rolled back
+        raise RuntimeError("settlement bug")
+
+    monkeypatch.setattr(GoujiAdapter, "settle_new_deal", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        report = b.final(match, 1, [6, 5, 4, 3, 2, 1])
+    assert report.state == "final" and "settlement bug" in caplog.text
+    # The half-written settlement was rolled back with its savepoint; the task settled the deal.
+    assert settle_runs(b.event) == {f"match:{match.pk}"}
+    assert list(DealTally.objects.filter(match=match).values_list("report_id", flat=True)) == [
+        report.pk
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_held_by_a_worker_is_not_waited_for(build):
+    """The confirmation never waits for the match row (a worker's settlement holds it while it
+    may wait for a deal's row): held, the deal is left to the task."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL only")
+    import psycopg
+
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+    b.final(match, 1, [6, 5, 4, 3, 2, 1])
+    deal = Deal.objects.select_related("match__round__event").get(match=match, number=1)
+    report = deal.reports.final().get()
+    DealTally.objects.filter(match=match).delete()
+    s = connection.settings_dict
+    with psycopg.connect(
+        host=s["HOST"] or "127.0.0.1",
+        port=s["PORT"] or 5432,
+        user=s["USER"],
+        password=s["PASSWORD"] or None,
+        dbname=s["NAME"],
+    ) as other:
+        other.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
+        with transaction.atomic():
+            assert match_unless_locked(match.pk) is None
+            assert standings.settle_new_result(deal, report) is None  # at once, nothing written
+        assert not DealTally.objects.filter(match=match).exists()
+        other.rollback()
+    with transaction.atomic():
+        assert match_unless_locked(match.pk) == match
+        assert standings.settle_new_result(deal, report) is not None
+    assert DealTally.objects.get(match=match).report_id == report.pk
+
+
+def test_the_statement_written_once_reads_what_the_orm_reads(build):
+    """`hotpath.deals_with_finals`: the match's deals with their final reports and tallies,
+    field by field as the ORM loads them (JSON, dates and booleans included)."""
+    b = build(unions=2, deals=3)
+    match = b.match(b.round([(0, 1)]), 1)
+    b.final(match, 1, [6, 5, 4, 3, 2, 1], points=[6, 5])
+    b.report(match, 2, {"finish": [1, 2, 3, 4, 5, 6]})  # pending: no final report
+    found = deals_with_finals(match.pk)
+    deals = list(Deal.objects.filter(match=match).order_by("number"))
+    assert [d for d, _r, _t in found] == deals
+    for (deal, report, tally), orm in zip(found, deals, strict=True):
+        fields = [f.attname for f in Deal._meta.concrete_fields]
+        assert [getattr(deal, f) for f in fields] == [getattr(orm, f) for f in fields]
+        final = orm.reports.final().first()
+        assert (report and report.pk) == (final and final.pk)
+        if final is not None:
+            for f in DealReport._meta.concrete_fields:
+                assert getattr(report, f.attname) == getattr(final, f.attname), f.name
+        stored = DealTally.objects.filter(deal=orm).first()
+        assert (tally and tally.pk) == (stored and stored.pk)
+        if stored is not None:
+            for f in DealTally._meta.concrete_fields:
+                assert getattr(tally, f.attname) == getattr(stored, f.attname), f.name
+            assert tally.deal is deal
+
+
+@pytest.mark.parametrize("confirmed", [False, True])
+def test_the_confirmations_report_lock_reads_what_the_orm_reads(build, confirmed):
+    """`hotpath.locked_report`: the report with its deal, match, round, event, stage, table,
+    referee link and author, and whether it has a confirmation yet, as the ORM's query."""
+    from django.db.models import Exists, OuterRef
+
+    from matches.models import Confirmation
+
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+    report = b.report(match, 1, {"finish": [6, 5, 4, 3, 2, 1]})
+    if confirmed:
+        report = b.confirm(report)
+    orm = (
+        DealReport.objects.select_related(
+            "deal__match__round__event",
+            "deal__match__round__stage",
+            "deal__match__table",
+            "referee_link",
+            "submitted_by",
+        )
+        .annotate(confirmed_before=Exists(Confirmation.objects.filter(report=OuterRef("pk"))))
+        .get(pk=report.pk)
+    )
+    with transaction.atomic():
+        found = locked_report(report.pk)
+    assert found.confirmed_before is orm.confirmed_before is confirmed
+    pairs = [
+        (found, orm),
+        (found.deal, orm.deal),
+        (found.deal.match, orm.deal.match),
+        (found.deal.match.round, orm.deal.match.round),
+        (found.deal.match.round.event, orm.deal.match.round.event),
+        (found.deal.match.round.stage, orm.deal.match.round.stage),
+        (found.deal.match.table, orm.deal.match.table),
+        (found.submitted_by, orm.submitted_by),
+        (found.referee_link, orm.referee_link),
+    ]
+    for ours, theirs in pairs:
+        assert (ours is None) == (theirs is None)
+        if theirs is None:
+            continue
+        for f in type(theirs)._meta.concrete_fields:
+            assert getattr(ours, f.attname) == getattr(theirs, f.attname), f.name
+    assert found.submitted_by is not None  # the organiser reported it
+    with transaction.atomic():
+        assert locked_report(999_999) is None
