@@ -61,6 +61,9 @@ def _columns(model, alias: str) -> tuple[list[str], str, list]:
     return [f.attname for f in concrete], sql, converters
 
 
+_BIGINT_MIN, _BIGINT_MAX = -(2**63), 2**63 - 1
+
+
 class Statement:
     """SELECT `base` and its joins WHERE `where` (with %s parameters) [ORDER BY, LIMIT 1]; with
     `lock`, the base row is locked for the transaction (FOR NO KEY UPDATE OF it, where the
@@ -113,6 +116,10 @@ class Statement:
     def rows(self, params: list) -> list[dict[str, Any]]:
         """Every row: alias -> its model instance (None on the empty side of an outer join),
         linked as `first` links them."""
+        if any(isinstance(p, int) and not _BIGINT_MIN <= p <= _BIGINT_MAX for p in params):
+            # No row has such an id; the ORM answers these with no row too (a URL's
+            # <int:...> takes any number of digits), where the driver would raise.
+            return []
         sql, layout = self._compiled(connection.vendor)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

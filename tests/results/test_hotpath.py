@@ -127,3 +127,12 @@ def test_the_public_event_read_equals_the_public_events_query(setup):
     Event.objects.filter(pk=event.pk).update(published=True, archived_at=timezone.now())
     assert public_event(event.pk) is None
     assert public_event(event.pk + 1000) is None
+
+
+@pytest.mark.django_db
+def test_an_id_beyond_any_column_finds_no_row():
+    """A URL's <int:...> takes any number of digits: no row, as the ORM answers, never a
+    driver's overflow error (a 500)."""
+    from matches import hotpath
+
+    assert hotpath.public_event(10**30) is None

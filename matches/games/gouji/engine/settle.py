@@ -302,6 +302,12 @@ def _check_revolution(
         mates = [seat for seat in SEATS if union_of(seat) == union_of(rebel) and seat != rebel]
         mates_top_two = {outcome.place_of(m) for m in mates} == {0, 1}
         expected = 2 if mates_top_two else 3
+        if mates_top_two and outcome.finish[2] in _forced_seats(outcome, rules):
+            # R30: places forced by R22d/R27 are fixed as they arise. A seat forced out at 3rd
+            # went out while the revolutionary still held 4th (before the mates were 1st and
+            # 2nd: after, the lowest open place would have been 4th), so 3rd was taken and the
+            # revolutionary stays 4th; the replay places them so (play.py `_finish`).
+            expected = 3
         if outcome.place_of(rebel) != expected:
             why = (
                 "both union mates are 1st and 2nd"
@@ -461,8 +467,9 @@ def _check_suffocation(outcome: Outcome, rules: RuleSet, errors: list[RuleViolat
         seen.add(seat)
 
 
-def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
-    """R22d, R27, R30 and D11: false burners and suffocated players hold the lowest open places."""
+def _forced_seats(outcome: Outcome, rules: RuleSet) -> dict[int, str]:
+    """The seats put out of play at the lowest open place (R22d false burners, R27 suffocated
+    players), with the rule that put them there."""
     forced: dict[int, str] = {}
     if rules.false_burn == "place":
         for burner, _, result in outcome.burns:
@@ -471,6 +478,12 @@ def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViol
     if rules.hold_three and not rules.suffocated_play_on:
         for seat, _ in outcome.suffocated:
             forced.setdefault(seat, "R27")
+    return forced
+
+
+def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
+    """R22d, R27, R30 and D11: false burners and suffocated players hold the lowest open places."""
+    forced = _forced_seats(outcome, rules)
     # Revolutionary places are fixed apart (R29); the forced seats take the lowest of the rest.
     open_order = [seat for seat in outcome.finish if seat not in outcome.revolution]
     lowest = set(open_order[len(open_order) - len(forced) :]) if forced else set()

@@ -374,3 +374,31 @@ def test_any_document_gets_a_verdict_or_a_clear_error_never_a_traceback(fields):
         assert sum(verdict["union_scores"].values()) == 0
     else:
         assert verdict["errors"] and verdict["union_scores"] is None
+
+
+def test_a_seat_forced_out_at_third_keeps_the_revolutionary_fourth():
+    """R29 with R27/R30, found by the self-play property (seed 3174): seat 3 was suffocated
+    while the revolutionary (6) still held 4th, so it took 3rd, the lowest open place, and kept
+    it (forced places are fixed as they arise); when 6's mates then finished 1st and 2nd, 3rd
+    was taken and 6 stays 4th. Replay and settle agree on it."""
+    from matches.games.gouji.engine.replay import replay
+    from matches.games.gouji.engine.selfplay import selfplay
+
+    (doc,) = selfplay(1, 3174, {"preset": "qingdao-hold3", "no_three": "hold_four"})
+    verdict = replay(doc)
+    assert verdict["valid"] and verdict["finish"] == [2, 4, 3, 6, 1, 5]
+    outcome = {
+        "format": "gouji-outcome/1",
+        "rules": doc["rules"],
+        "finish": verdict["finish"],
+        "points": verdict["points"],
+        "declarations": {},
+        "burns": verdict["burns"],
+        "suffocated": verdict["suffocated"],
+        "revolution": [6],
+    }
+    assert settle(outcome)["valid"]
+    # Not forced out, seat 3 at 3rd would be wrong: the mates are 1st and 2nd, 6 must be 3rd.
+    unforced = {**outcome, "suffocated": [s for s in verdict["suffocated"] if s["seat"] != 3]}
+    codes = [(e["rule"], e["code"]) for e in settle(unforced)["errors"]]
+    assert ("R29", "revolution_place") in codes
