@@ -24,7 +24,9 @@ LANG = settings.LANGUAGE_COOKIE_NAME
 
 
 @pytest.fixture
-def files_dir(settings, tmp_path):
+def files_dir(settings, tmp_path, eager_tasks):
+    """The files' folder of this test. The standings runs that write them run in this process
+    (also in CI's pass with a real worker, whose folder is another)."""
     root = tmp_path / "standings"
     settings.STANDINGS_FILES_DIR = str(root)
     return root
