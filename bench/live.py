@@ -164,7 +164,11 @@ class Stream:
             )
             status = await reader.readline()
             if b" 200 " not in status:
-                self.failed = status.decode(errors="replace").strip()
+                # The status line and the body's start: which 503 (no subscription, the
+                # database) is worth knowing.
+                rest = await asyncio.wait_for(reader.read(2048), 2)
+                body = rest.split(b"\r\n\r\n", 1)[-1][:80]
+                self.failed = f"{status.decode(errors='replace').strip()} {body!r}"
                 self.open.set()
                 return
             while True:
