@@ -256,6 +256,7 @@ def main() -> None:
     args = parser.parse_args()
     # What bench/festival.py's Services reads.
     args.faults, args.keep_db, args.db_prefix = False, False, ""
+    args.no_standings_files = False  # the festival services write standings files (issue 28)
 
     workdir = Path(tempfile.mkdtemp(prefix="find-"))
     services = Services(args, workdir)
