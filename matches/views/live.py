@@ -24,6 +24,7 @@ import time
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -110,10 +111,33 @@ def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | Str
     return streaming
 
 
+#: Seconds an event's "is public" answer is shared by the streams opening on it.
+PUBLIC_CHECK_SECONDS = 5
+
+
+def _check_public_event(event_id: int) -> None:
+    """Http404 unless the event is public, answered from the shared cache when another stream
+    asked within `PUBLIC_CHECK_SECONDS`. Under ASGI each request's sync code runs in a thread
+    of its own, so a hall's pages opening their streams at once each opened a database
+    connection for this one read, beyond PostgreSQL's limit (503s). A stream carries notices,
+    never data, so a few seconds' delay on an unpublished event costs nothing."""
+    key = f"live-public-event:{event_id}"
+    public = cache.get(key)
+    if public is None:
+        try:
+            public_event_or_404(event_id)
+            public = True
+        except Http404:
+            public = False
+        cache.set(key, public, PUBLIC_CHECK_SECONDS)
+    if not public:
+        raise Http404("no such event")
+
+
 @require_GET
 def public_event_stream(request, event_id: int) -> HttpResponse | StreamingHttpResponse:
-    event = public_event_or_404(event_id)
-    return stream(request, [push.public_event(event.pk)])
+    _check_public_event(event_id)
+    return stream(request, [push.public_event(event_id)])
 
 
 @require_GET

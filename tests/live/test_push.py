@@ -238,3 +238,21 @@ def test_a_call_and_its_acknowledgement_reach_the_tables_referees(
         assert len([m for m in iter(lambda: sink.get(0), None)]) == 2
     finally:
         push.hub.unsubscribe(channels, sink)
+
+
+def test_streams_opening_at_once_share_one_check_of_the_event(
+    client, event, django_assert_num_queries
+):
+    """A hall's pages open their streams at once: the first asks the database whether the
+    event is public, the others within a few seconds read the answer from the cache (under
+    ASGI each would hold a connection of its own)."""
+    url = reverse("live:event", args=[event.event.pk])
+    client.get(url).close()
+    with django_assert_num_queries(0):
+        response = client.get(url)
+    assert response.status_code == 200
+    response.close()
+    missing = reverse("live:event", args=[event.event.pk + 999])
+    assert client.get(missing).status_code == 404
+    with django_assert_num_queries(0):
+        assert client.get(missing).status_code == 404
