@@ -64,6 +64,17 @@ class BasicsForm(forms.Form):
 STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 
+def stage_format_choices(entry_type: str | None) -> list:
+    """The stage formats an event can run. A knockout pairs registered unions (the break,
+    `matches/draw/breaks.py`, refuses any other field), so an event of individual entries is
+    not offered one: its Swiss rounds would end at a break it can never confirm."""
+    return [
+        (value, label)
+        for value, label in Stage.Format.choices
+        if value != Stage.Format.SINGLE_ELIMINATION or entry_type in (None, Event.EntryType.TEAM)
+    ]
+
+
 def confirmation_choices(adapter) -> list:
     """The confirmation modes a game offers: captains confirm only where sides have captains."""
     return [
@@ -110,8 +121,16 @@ class FormatForm(forms.Form):
         label=_("成绩确认方式"), choices=Event.Confirmation.choices, widget=forms.RadioSelect
     )
 
-    def __init__(self, *args, game: str | None = None, **kwargs):
+    def __init__(self, *args, game: str | None = None, entry_type: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        formats = stage_format_choices(entry_type)
+        for name, choices in (
+            ("stage1_format", formats),
+            ("stage2_format", [STAGE_FORMATS[0], *formats]),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)  # the class attributes above
+            field.choices = choices
         if game is not None and "result_confirmation" in self.fields:
             offered = confirmation_choices(adapter_named(game))
             confirmation = self.fields["result_confirmation"]
