@@ -254,6 +254,10 @@ class EventSettingsForm(forms.ModelForm):
         # An event of a game without captains set to captain confirmation (before the form
         # stopped offering it) shows, and keeps on saving, the mode it works by.
         self.initial["result_confirmation"] = self.instance.confirmation
+        if not self.instance.is_team:
+            # Individual entries check themselves in: there is no captain and no union.
+            self.fields["self_check_in"].label = _("选手可自助签到")
+            self.fields["self_check_in"].help_text = _("选手打开自己的私人链接即可签到。")
         for name in self.LOCKED_AFTER_ROUND_1:
             # Read by templates/manage/_field.html; Django's Field has no such attribute.
             self.fields[name].locked = frozen  # type: ignore[attr-defined]

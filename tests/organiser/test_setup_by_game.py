@@ -100,3 +100,26 @@ def test_a_preset_is_applied_through_the_games_settings_form(client, organiser, 
     page = client.post(url, {"step": "rules", "apply_preset": "1", "preset": "fast"})
     assert asked == ["fast"]
     assert 'name="place_1" value="9"' in page.content.decode()
+
+
+def test_an_individual_event_speaks_of_players_not_captains(client, organiser):
+    """Who checks an entry in follows the entry type: a player, where there is no union."""
+    from matches.events import registration
+    from players.models import Player
+
+    event = Event.objects.create(
+        name="Giog 杯",
+        start_date=datetime.date(2026, 9, 1),
+        game="giog",
+        entry_type="individual",
+        self_check_in=True,
+    )
+    event.organisers.add(organiser)
+    entry = registration.register_player(event, Player.objects.create(name="棋手"))
+    for url in (
+        reverse("manage:settings", args=[event.pk]),
+        reverse("manage:entry-link", args=[event.pk, entry.pk]),
+    ):
+        page = client.get(url).content.decode()
+        assert "队长" not in page and "联邦" not in page, url
+        assert "选手" in page, url
