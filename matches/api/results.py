@@ -318,7 +318,8 @@ def table_detail(request, table_id: int):
 
 
 @extend_schema(
-    summary="Report a deal: a gouji-outcome/1 summary and/or a gouji-deal/1 play log",
+    summary="Report a deal: the game's summary (gouji-outcome/1, giog-outcome/1) and/or play log "
+    "(gouji-deal/1, giog-hand/1)",
     request=OpenApiTypes.OBJECT,
     responses=_responses,
     parameters=[_idempotency],

@@ -64,6 +64,17 @@ class BasicsForm(forms.Form):
 STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 
+def stage_format_choices(entry_type: str | None) -> list:
+    """The stage formats an event can run. A knockout pairs registered unions (the break,
+    `matches/draw/breaks.py`, refuses any other field), so an event of individual entries is
+    not offered one: its Swiss rounds would end at a break it can never confirm."""
+    return [
+        (value, label)
+        for value, label in Stage.Format.choices
+        if value != Stage.Format.SINGLE_ELIMINATION or entry_type in (None, Event.EntryType.TEAM)
+    ]
+
+
 def confirmation_choices(adapter) -> list:
     """The confirmation modes a game offers: captains confirm only where sides have captains."""
     return [
@@ -110,8 +121,16 @@ class FormatForm(forms.Form):
         label=_("成绩确认方式"), choices=Event.Confirmation.choices, widget=forms.RadioSelect
     )
 
-    def __init__(self, *args, game: str | None = None, **kwargs):
+    def __init__(self, *args, game: str | None = None, entry_type: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        formats = stage_format_choices(entry_type)
+        for name, choices in (
+            ("stage1_format", formats),
+            ("stage2_format", [STAGE_FORMATS[0], *formats]),
+        ):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)  # the class attributes above
+            field.choices = choices
         if game is not None and "result_confirmation" in self.fields:
             offered = confirmation_choices(adapter_named(game))
             confirmation = self.fields["result_confirmation"]
@@ -235,6 +254,10 @@ class EventSettingsForm(forms.ModelForm):
         # An event of a game without captains set to captain confirmation (before the form
         # stopped offering it) shows, and keeps on saving, the mode it works by.
         self.initial["result_confirmation"] = self.instance.confirmation
+        if not self.instance.is_team:
+            # Individual entries check themselves in: there is no captain and no union.
+            self.fields["self_check_in"].label = _("选手可自助签到")
+            self.fields["self_check_in"].help_text = _("选手打开自己的私人链接即可签到。")
         for name in self.LOCKED_AFTER_ROUND_1:
             # Read by templates/manage/_field.html; Django's Field has no such attribute.
             self.fields[name].locked = frozen  # type: ignore[attr-defined]

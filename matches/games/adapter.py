@@ -336,6 +336,14 @@ class GameAdapter:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
+    @property
+    def player_points_column(self) -> tuple[str, Any]:
+        """(row key, title) of the points a player standings row is ranked by, where a page
+        has room for one figure only (the hall's screen): the first numeric column."""
+        return next(
+            ((key, title) for key, title, numeric in self.player_columns if numeric), ("", "")
+        )
+
     def results_table(
         self, event: Event, matches: Any, tallies: dict[int, Any]
     ) -> tuple[list[str], list[list[Any]]]:

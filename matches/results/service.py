@@ -891,7 +891,9 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
         if final is None:
             Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
             return None
-        summary = {k: v for k, v in (final.summary or {}).items() if k != "string_three_streak"}
+        # The summary as stored: the game's check derives anew what it fills in (Gou Ji: the
+        # R40 streak from the corrected deals before), so no key of it is read here.
+        summary = final.summary
         checked = check_report(
             deal, None, summary if final.play_log is None else None, final.play_log
         )

@@ -89,8 +89,12 @@ def wizard(page, visits, *, game: str, name: str, entry_type: str):
     visits.shot("wizard-2-format", page)
     page.select_option("#id_stage1_format", "swiss")
     page.fill("#id_stage1_rounds", "5")
-    page.select_option("#id_stage2_format", "single_elimination")
-    page.fill("#id_stage2_qualifiers", "8")
+    knockout = page.locator("#id_stage2_format option[value='single_elimination']")
+    if entry_type == "team":
+        page.select_option("#id_stage2_format", "single_elimination")
+        page.fill("#id_stage2_qualifiers", "8")
+    else:  # the break takes registered unions: individual entries are offered no knockout
+        expect(knockout).to_have_count(0)
     page.fill("#id_deals_per_match", "6")
     page.fill("#id_tie_break_deals", "2")
     page.locator("input[name='result_confirmation'][value='referee']").check()

@@ -5,6 +5,7 @@ public pages and API) through the shared code, with no change to it."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -138,6 +139,10 @@ def test_a_game_known_only_to_the_tests_runs_a_whole_event(
 
     standings = Client().get(f"/events/{event.pk}/standings/").content.decode()
     assert "Wins" in standings and "P4" in standings
+    # The hall's screen shows the game's own points column (its first numeric one), by key.
+    projector = Client().get(f"/events/{event.pk}/standings/projector/").content.decode()
+    assert '<th class="num">Wins</th>' in projector
+    assert re.search(r"P1</td><td class=\"num p-table-no\">2</td>", projector)
     pairings = Client().get(f"/api/v1/public/events/{event.pk}/rounds/1/pairings/").json()
     assert [t["winners"] for t in pairings["tables"]] == [[1, 1], [2, 2]]
     verdict = (

@@ -39,6 +39,11 @@ class GiogSettingsForm(forms.Form):
     def for_event(cls, event, data=None, frozen: bool = False):
         return cls(data, place_points=list(event.game_rules.place_points), frozen=frozen)
 
+    @classmethod
+    def from_preset(cls, preset: str | None):
+        """Giog has no presets: its one 'preset' is the default table."""
+        return cls.from_values(None)
+
     def clean(self):
         data = super().clean()
         if self.errors:

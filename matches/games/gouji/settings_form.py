@@ -392,6 +392,11 @@ class RulesForm(forms.Form):
     def for_event(cls, event, data=None, frozen: bool = False):
         return cls(data, rules=event.game_rules.rules_json, frozen=frozen)
 
+    @classmethod
+    def from_preset(cls, preset: str | None):
+        """The form refilled from a named preset (the organiser picked another one)."""
+        return cls.from_values({"rules": {"preset": preset}})
+
     def values(self) -> dict:
         """The event fields this form sets."""
         return {"rules": self.to_json()}

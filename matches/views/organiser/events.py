@@ -51,6 +51,7 @@ def _step_form(step: str, request, data=None, stored=None):
         return FormatForm(
             data,
             game=(stored.get("basics") or {}).get("game", default_game()),
+            entry_type=(stored.get("basics") or {}).get("entry_type"),
             initial=stored.get("format")
             or {
                 "stage1_format": "swiss",
@@ -121,13 +122,9 @@ def new_event(request):
         form_class = settings_form_class(
             _stored(request).get("basics", {}).get("game", default_game())
         )
-        preset = request.POST.get("preset", "standard")
-        form = (
-            form_class.from_values({"rules": {"preset": preset}})
-            if hasattr(form_class, "initial_for")
-            else form_class.from_values(None)
+        return _render_step(
+            request, step, form_class.from_preset(request.POST.get("preset", "standard"))
         )
-        return _render_step(request, step, form)
     form = _step_form(step, request, request.POST)
     if not form.is_valid():
         return _render_step(request, step, form, status=400)
@@ -152,7 +149,9 @@ def _create(request, settings_form):
     stored = _stored(request)
     basics = BasicsForm(stored.get("basics"))
     layout = FormatForm(
-        stored.get("format"), game=(stored.get("basics") or {}).get("game", default_game())
+        stored.get("format"),
+        game=(stored.get("basics") or {}).get("game", default_game()),
+        entry_type=(stored.get("basics") or {}).get("entry_type"),
     )
     if not basics.is_valid():
         return _render_step(request, "basics", basics, status=400)
@@ -184,7 +183,9 @@ def event_settings(request, event_id: int):
         frozen=frozen,
     )
     stages_form = StagesForm(
-        request.POST if posted_stages else None, initial=StagesForm.initial_for(stages)
+        request.POST if posted_stages else None,
+        initial=StagesForm.initial_for(stages),
+        entry_type=event.entry_type,
     )
     if posted_stages and stages_form.is_valid():
         try:
@@ -230,7 +231,7 @@ def rules(request, event_id: int):
             messages.error(request, _("第 1 轮公布后规则已锁定，不能再改"))
             return redirect("manage:rules", event.pk)
         if request.POST.get("apply_preset"):
-            form = form_class.from_values({"rules": {"preset": request.POST.get("preset")}})
+            form = form_class.from_preset(request.POST.get("preset"))
         else:
             form = form_class.for_event(event, request.POST)
             if form.is_valid():
