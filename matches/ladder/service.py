@@ -370,7 +370,7 @@ def parse_games(text: str) -> list[list[tuple[int, int]]]:
     """One 局 a line, its 把 as `challenger:defender` pairs separated by spaces or commas.
     Empty lines are skipped (the 局 are counted, not the lines); anything else that is not two
     numbers of at most three digits around a colon is refused with the 局 and the cell."""
-    games = []
+    games: list[list[tuple[int, int]]] = []
     for line in text.translate(_FULL_WIDTH).splitlines():
         cells = line.replace(",", " ").split()
         if not cells:

@@ -27,6 +27,30 @@ RANK_NAMES = {
 }
 
 
+# What each log line records, shown before its detail (the detail alone is often just a name).
+LOG_ACTIONS = {
+    "created": gettext_lazy("新赛季"),
+    "renamed": gettext_lazy("改赛季名称"),
+    "published": gettext_lazy("公开"),
+    "unpublished": gettext_lazy("取消公开"),
+    "teams": gettext_lazy("添加队伍"),
+    "team": gettext_lazy("修改队伍"),
+    "removed": gettext_lazy("删除队伍"),
+    "withdrawn": gettext_lazy("退出赛季"),
+    "reinstated": gettext_lazy("恢复参赛"),
+    "title": gettext_lazy("擂位递补"),
+    "seeded": gettext_lazy("排定擂主"),
+    "session": gettext_lazy("开始新一期"),
+    "session-cancelled": gettext_lazy("撤销本期抽签"),
+    "result": gettext_lazy("比分"),
+    "no-show": gettext_lazy("缺席"),
+    "no-show-undone": gettext_lazy("撤销一次缺席"),
+    "rescheduled": gettext_lazy("改期"),
+    "closed": gettext_lazy("结束本期"),
+    "reopened": gettext_lazy("重开"),
+}
+
+
 def _title_rows(season: LadderSeason) -> list[dict]:
     held = service.holders(season)
     return [
@@ -230,7 +254,10 @@ def season_page(request, season_id: int):
             "cancellable": current is not None and service.cancellable(current),
             "problem": problem,
             "points": service.points_table(season),
-            "log": season.log.select_related("by")[:30],
+            "log": [
+                (line, LOG_ACTIONS.get(line.action, line.action))
+                for line in season.log.select_related("by")[:30]
+            ],
         },
         status=400 if problem else 200,
     )
