@@ -217,6 +217,11 @@ def seed(season: LadderSeason, user, ranking: list[int] | None = None) -> None:
             for row in points_table(season.previous)
             if row.team.name in by_name
         ]
+        if len(ranking) < len(rules.SLOTS):
+            raise LadderProblem(
+                _("上赛季积分榜上只有 %(n)d 支队与本赛季的队同名：请先添加或改名，或按名次手动排定")
+                % {"n": len(ranking)}
+            )
     if any(pk not in teams for pk in ranking):
         raise LadderProblem(_("名次里有不属于本赛季的队"))
     try:

@@ -329,3 +329,31 @@ def test_an_unpublished_ladder_leaks_nowhere(ladder, client):
     assert "2027 擂台赛" in client.get("/").content.decode()
     post(ladder, action="publish")  # taken back
     assert client.get(public).status_code == 404
+
+
+def test_seeding_from_last_season_without_its_teams_says_what_is_missing(ladder):
+    following = service.create_season(ladder.user, "2028 擂台赛", previous=ladder)
+    service.add_teams(following, ladder.user, "新队1\n新队2\n守1")
+    url = reverse("manage:ladder", args=[following.pk])
+    response = ladder.client.post(url, {"action": "seed", "from_previous": "1"})
+    assert response.status_code == 400
+    assert "只有 1 支队与本赛季的队同名" in response.context["problem"]
+
+
+def test_teams_level_on_points_go_by_the_title_they_hold_not_their_name(ladder):
+    order = [ladder.by_name[f"守{i}"].pk for i in (8, 7, 6, 5, 4, 3, 2, 1)]
+    post(ladder, action="seed", rank=order)
+    table = [r.team.name for r in service.points_table(ladder)]
+    assert table[:8] == [f"守{i}" for i in (8, 7, 6, 5, 4, 3, 2, 1)]
+
+
+def test_a_void_knockout_puts_both_sides_out(ladder):
+    post(ladder, action="teams", teams="攻6\n攻7")  # seven challengers: two knockout matches
+    session = start(ladder)
+    void, other = session.challenges.filter(kind="knockout")
+    for side in ("both", "both"):
+        post(ladder, action="no-show", challenge=void.pk, side=side)
+    post(ladder, action="result", challenge=other.pk, games=WIN)
+    through = {c.challenger_id for c in session.challenges.filter(kind="title")}
+    assert len(through) == 4  # seven, less the knockout's loser, less both void sides
+    assert not through & {void.challenger_id, void.defender_id}
