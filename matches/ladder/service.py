@@ -427,6 +427,8 @@ def record_result(challenge_id: int, user, text: str) -> LadderChallenge:
     games = parse_games(text)
     with transaction.atomic():
         challenge = _locked(challenge_id)
+        if not games and not challenge.games:
+            raise LadderProblem(_("请填写比分"))
         try:
             side = rules.challenge_winner(games)
         except LadderError as error:

@@ -357,3 +357,30 @@ def test_a_void_knockout_puts_both_sides_out(ladder):
     through = {c.challenger_id for c in session.challenges.filter(kind="title")}
     assert len(through) == 4  # seven, less the knockout's loser, less both void sides
     assert not through & {void.challenger_id, void.defender_id}
+
+
+GARBAGE = {
+    "challenge": "１２", "team": "²", "games": "\x00:1", "side": "nobody", "day": "2027-02-30",
+    "name": "名" * 500, "club": "俱" * 100, "rank": ["a", "9" * 30], "teams": "队" * 100,
+    "challenger_agrees": "", "defender_agrees": "", "previous": "¹",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("action", ACTIONS + ["nonsense", ""])
+def test_garbage_in_any_action_is_a_clear_refusal_never_a_500(ladder, action):
+    session = start(ladder)
+    play(ladder, session, "攻1")
+    for data in (GARBAGE, {**GARBAGE, "challenge": session.challenges.first().pk}):
+        response = post(ladder, action=action, **data)
+        assert response.status_code in (302, 400), (action, response.status_code)
+    listing = ladder.client.post(reverse("manage:ladders"), {**GARBAGE, "name": " "})
+    assert listing.status_code == 200 and listing.context["problem"]
+
+
+def test_saving_an_empty_score_for_an_unplayed_challenge_is_refused(ladder):
+    session = start(ladder)
+    challenge = session.challenges.first()
+    assert "请填写比分" in problem(
+        post(ladder, action="result", challenge=challenge.pk, games=" \n")
+    )
+    assert not LadderLog.objects.filter(action="result").exists()
