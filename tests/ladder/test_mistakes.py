@@ -384,3 +384,8 @@ def test_saving_an_empty_score_for_an_unplayed_challenge_is_refused(ladder):
         post(ladder, action="result", challenge=challenge.pk, games=" \n")
     )
     assert not LadderLog.objects.filter(action="result").exists()
+
+
+def test_the_publish_button_says_publish_in_english_not_published(ladder):
+    page = ladder.client.get(ladder.url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<button type="submit" id="ladder-publish">Publish</button>' in page
