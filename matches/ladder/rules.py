@@ -28,7 +28,14 @@ VICE_WINS_FOR_CHIEF = 2
 
 
 class LadderError(ValueError):
-    """A ladder result or step that the rules do not allow; the message says which rule."""
+    """A ladder result or step that the rules do not allow; the message says which rule (in
+    English, for logs and tests). `code` and `params` let the service say it in the user's
+    language: the rules know no Django and no translations."""
+
+    def __init__(self, message: str, code: str = "", **params: int):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class Rank(enum.StrEnum):
@@ -84,7 +91,9 @@ def game_winner(deals: Sequence[tuple[int, int]]) -> int | None:
     for number, (a, b) in enumerate(deals, start=1):
         if number > DEALS_PER_GAME and first != second:
             raise LadderError(
-                f"the 局 was decided after deal {number - 1}; deal {number} is one too many"
+                f"the 局 was decided after deal {number - 1}; deal {number} is one too many",
+                "deal_too_many",
+                deal=number - 1,
             )
         first, second = first + a, second + b
     if len(deals) < DEALS_PER_GAME or first == second:
@@ -99,12 +108,22 @@ def challenge_winner(games: Sequence[Sequence[tuple[int, int]]]) -> int | None:
     for number, deals in enumerate(games, start=1):
         if GAMES_TO_WIN in won:
             raise LadderError(
-                f"the challenge was decided after 局 {number - 1}; 局 {number} is one too many"
+                f"the challenge was decided after 局 {number - 1}; 局 {number} is one too many",
+                "game_too_many",
+                game=number - 1,
             )
-        winner = game_winner(deals)
+        try:
+            winner = game_winner(deals)
+        except LadderError as error:
+            # Say which 局: the 局 alone does not know its number.
+            raise LadderError(str(error), error.code, game=number, **error.params) from None
         if winner is None:
             if number < len(games):
-                raise LadderError(f"局 {number} is not decided, so 局 {number + 1} cannot start")
+                raise LadderError(
+                    f"局 {number} is not decided, so 局 {number + 1} cannot start",
+                    "game_open",
+                    game=number,
+                )
             return None
         won[winner] += 1
     return won.index(GAMES_TO_WIN) if GAMES_TO_WIN in won else None
@@ -117,10 +136,12 @@ def seed_titles(ranking: Sequence[Team]) -> dict[Slot, Team]:
     """The titles from a ranking (last season's points table, best first): 1st 主将, 2nd and
     3rd 副将, 4th to 8th 先锋. Needs eight distinct teams."""
     if len(set(ranking)) != len(ranking):
-        raise LadderError("a team appears twice in the seeding")
+        raise LadderError("a team appears twice in the seeding", "seed_twice")
     if len(ranking) < len(SLOTS):
         raise LadderError(
-            f"the seeding needs {len(SLOTS)} teams for the eight titles, not {len(ranking)}"
+            f"the seeding needs {len(SLOTS)} teams for the eight titles, not {len(ranking)}",
+            "seed_short",
+            n=len(ranking),
         )
     return dict(zip(SLOTS, ranking))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -24,19 +25,151 @@ class LadderProblem(Exception):
     """A step the season cannot take now; the message is for the organiser."""
 
 
+def _explain(error: LadderError) -> LadderProblem:
+    """The rules' refusal in the user's language (the rules speak English, for the logs)."""
+    messages = {
+        "deal_too_many": _("第 %(game)d 局在第 %(deal)d 把已分胜负，多了一把"),
+        "game_too_many": _("这场挑战在第 %(game)d 局已分胜负，多了一局"),
+        "game_open": _("第 %(game)d 局还没分胜负（四把，平分加把），不能开始下一局"),
+        "seed_twice": _("同一支队排了两次"),
+        "seed_short": _("八个擂位需要八支队，现在只有 %(n)d 支"),
+    }
+    template = messages.get(error.code)
+    return LadderProblem(template % error.params if template else str(error))
+
+
 def _log(season: LadderSeason, user, action: str, detail: str) -> None:
     LadderLog.objects.create(season=season, by=user, action=action, detail=detail)
 
 
-def create_season(user, name: str, previous: LadderSeason | None = None) -> LadderSeason:
+def create_season(
+    user, name: str, previous: LadderSeason | None = None, *, copy_teams: bool = False
+) -> LadderSeason:
+    """A new season; following `previous`, optionally with its teams (not those that
+    withdrew), so that the seeding from last season's points finds them by name."""
     name = name.strip()
     if not name:
         raise LadderProblem(_("请填写赛季名称"))
+    if len(name) > 120:
+        raise LadderProblem(_("赛季名称最多 120 个字"))
     with transaction.atomic():
         season = LadderSeason.objects.create(name=name, previous=previous)
         season.organisers.add(user)
         _log(season, user, "created", name)
+        if previous is not None and copy_teams:
+            kept = previous.teams.filter(withdrawn=False)
+            LadderTeam.objects.bulk_create(
+                LadderTeam(season=season, name=t.name, club=t.club, members=t.members) for t in kept
+            )
+            _log(season, user, "teams", "、".join(t.name for t in kept))
     return season
+
+
+def rename_season(season: LadderSeason, user, name: str) -> None:
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise LadderProblem(_("赛季名称不能为空，最多 120 个字"))
+    old, season.name = season.name, name
+    with transaction.atomic():
+        season.save(update_fields=["name"])
+        _log(season, user, "renamed", f"{old} → {name}")
+
+
+def set_published(season: LadderSeason, user, published: bool) -> None:
+    with transaction.atomic():
+        season.published = published
+        season.save(update_fields=["published"])
+        _log(season, user, "published" if published else "unpublished", season.name)
+
+
+def _team(season: LadderSeason, team_id: int) -> LadderTeam:
+    team = season.teams.filter(pk=team_id).first()
+    if team is None:
+        raise LadderProblem(_("找不到这支队"))
+    return team
+
+
+def edit_team(season: LadderSeason, user, team_id: int, name: str, club: str, members: str):
+    """A typo in a team's name, club or members: the team keeps its results and title."""
+    team = _team(season, team_id)
+    name, club, members = name.strip(), club.strip(), members.strip()
+    if not name or len(name) > 80:
+        raise LadderProblem(_("队名不能为空，最多 80 个字"))
+    if len(club) > 80 or len(members) > 200:
+        raise LadderProblem(_("俱乐部最多 80 个字，队员最多 200 个字"))
+    if season.teams.filter(name=name).exclude(pk=team.pk).exists():
+        raise LadderProblem(_("队名重复：%(names)s") % {"names": name})
+    before = f"{team.name} / {team.club} / {team.members}"
+    team.name, team.club, team.members = name, club, members
+    with transaction.atomic():
+        team.save(update_fields=["name", "club", "members"])
+        _log(season, user, "team", f"{before} → {name} / {club} / {members}")
+
+
+def _has_played(team: LadderTeam) -> bool:
+    return LadderChallenge.objects.filter(Q(challenger=team) | Q(defender=team)).exists() or any(
+        team.pk in s.challengers for s in team.season.sessions.all()
+    )
+
+
+def remove_team(season: LadderSeason, user, team_id: int) -> None:
+    """A team added by mistake: gone without a trace but the log line. Once it has been drawn
+    it has a history: it can only withdraw."""
+    team = _team(season, team_id)
+    if _has_played(team):
+        raise LadderProblem(_("这支队已参加过抽签，不能删除；请用“退出”"))
+    if team.title and season.sessions.exists():
+        raise LadderProblem(_("这支队是擂主，不能删除；请用“退出”"))
+    with transaction.atomic():
+        _log(season, user, "removed", team.name + (f" ({team.title})" if team.title else ""))
+        team.delete()
+
+
+def _fill_vacant(season: LadderSeason, user) -> None:
+    """Titles held by withdrawn teams go, top title first, to the best team on this season's
+    points table that is still playing and holds no title (docs/ladder.md)."""
+    vacant = [Slot.from_key(t.title) for t in season.teams.filter(withdrawn=True).exclude(title="")]
+    if not vacant:
+        return
+    season.teams.filter(withdrawn=True).update(title="")
+    candidates = [
+        row.team for row in points_table(season) if not row.team.withdrawn and not row.team.title
+    ]
+    for slot in sorted(vacant):
+        if not candidates:
+            break  # left vacant: the next session cannot start until the organiser seeds it
+        team = candidates.pop(0)
+        LadderTeam.objects.filter(pk=team.pk).update(title=slot.key)
+        _log(season, user, "title", f"{slot.key}: {team.name}")
+
+
+def withdraw_team(season: LadderSeason, user, team_id: int) -> None:
+    """A team that stops playing: its undecided challenges of the open session are forfeited
+    to the other side; a title it holds passes at the session's close (now, between sessions)."""
+    team = _team(season, team_id)
+    if team.withdrawn:
+        raise LadderProblem(_("这支队已经退出"))
+    with transaction.atomic():
+        team.withdrawn = True
+        team.save(update_fields=["withdrawn"])
+        _log(season, user, "withdrawn", team.name)
+        current = open_session(season)
+        if current is not None:
+            _advance(current)
+        else:
+            _fill_vacant(season, user)
+
+
+def reinstate_team(season: LadderSeason, user, team_id: int) -> None:
+    """A withdrawal by mistake: the team plays again from the next draw. Challenges already
+    forfeited and a title already passed on stay as they are (correct them one by one)."""
+    team = _team(season, team_id)
+    if not team.withdrawn:
+        raise LadderProblem(_("这支队没有退出"))
+    with transaction.atomic():
+        team.withdrawn = False
+        team.save(update_fields=["withdrawn"])
+        _log(season, user, "reinstated", team.name)
 
 
 def add_teams(season: LadderSeason, user, text: str) -> list[LadderTeam]:
@@ -84,12 +217,17 @@ def seed(season: LadderSeason, user, ranking: list[int] | None = None) -> None:
             for row in points_table(season.previous)
             if row.team.name in by_name
         ]
+        if len(ranking) < len(rules.SLOTS):
+            raise LadderProblem(
+                _("上赛季积分榜上只有 %(n)d 支队与本赛季的队同名：请先添加或改名，或按名次手动排定")
+                % {"n": len(ranking)}
+            )
     if any(pk not in teams for pk in ranking):
         raise LadderProblem(_("名次里有不属于本赛季的队"))
     try:
         titles = rules.seed_titles(ranking)
     except LadderError as error:
-        raise LadderProblem(str(error))
+        raise _explain(error)
     with transaction.atomic():
         season.teams.update(title="")
         for slot, pk in titles.items():
@@ -107,7 +245,7 @@ def start_session(season: LadderSeason, user, seed: int | None = None) -> Ladder
         raise LadderProblem(_("先排定八位擂主"))
     if open_session(season):
         raise LadderProblem(_("上一期还没有结束"))
-    challengers = list(season.teams.filter(title="").values_list("pk", flat=True))
+    challengers = list(season.teams.filter(title="", withdrawn=False).values_list("pk", flat=True))
     if not challengers:
         raise LadderProblem(_("没有攻擂队"))
     with transaction.atomic():
@@ -128,18 +266,48 @@ def _rng(session: LadderSession, stage: str) -> random.Random:
 
 
 def _advance(session: LadderSession) -> None:
-    """Draw whatever the session's results have earned: the next knockout round, the 先锋
-    rounds once five challengers are left, a challenger's 副将 and 主将 challenges."""
+    """Draw whatever the session's results have earned, and forfeit what a withdrawn team
+    cannot play, until nothing changes (a forfeit can earn a draw, a draw can meet a withdrawn
+    team)."""
+    while _draw(session) | _forfeit_withdrawn(session):
+        pass
+
+
+def _forfeit_withdrawn(session: LadderSession) -> bool:
+    """A withdrawn team's undecided challenges go to the other side (both withdrawn: void)."""
+    gone = set(session.season.teams.filter(withdrawn=True).values_list("pk", flat=True))
+    changed = False
+    for c in session.challenges.filter(winner__isnull=True, void=False):
+        out = {c.challenger_id, c.defender_id} & gone
+        if not out:
+            continue
+        if len(out) == 2:
+            _decide(c, None, void=True)
+        else:
+            _decide(c, c.defender_id if c.challenger_id in out else c.challenger_id)
+        c.save()
+        changed = True
+    return changed
+
+
+def _draw(session: LadderSession) -> bool:
+    """The next knockout round, the 先锋 rounds once five challengers are left, a
+    challenger's 副将 and 主将 challenges; True when it drew something."""
     challenges = list(session.challenges.all())
     knockouts = [c for c in challenges if c.kind == LadderChallenge.Kind.KNOCKOUT]
     if any(not c.decided for c in knockouts):
-        return
+        return False
     titles = [c for c in challenges if c.kind == LadderChallenge.Kind.TITLE]
     if not titles:
-        losers = {
-            c.challenger_id if c.winner_id == c.defender_id else c.defender_id for c in knockouts
-        }
-        remaining = [pk for pk in session.challengers if pk not in losers]
+        losers = set()
+        for c in knockouts:
+            # A void knockout (both sides missed twice) puts both out.
+            if c.winner_id != c.challenger_id:
+                losers.add(c.challenger_id)
+            if c.winner_id != c.defender_id:
+                losers.add(c.defender_id)
+        gone = set(session.season.teams.filter(withdrawn=True).values_list("pk", flat=True))
+        remaining = [pk for pk in session.challengers if pk not in losers | gone]
         stage = max((c.stage for c in knockouts), default=0) + 1
         pairs, _through = rules.knockout_round(remaining, _rng(session, f"knockout-{stage}"))
         if pairs:
@@ -149,7 +317,9 @@ def _advance(session: LadderSession) -> None:
                 )
                 for a, b in pairs
             )
-            return
+            return True
+        if not remaining:
+            return False
         held = holders(session.season)
         schedule = rules.vanguard_schedule(remaining, _rng(session, "vanguards"))
         LadderChallenge.objects.bulk_create(
@@ -164,9 +334,11 @@ def _advance(session: LadderSession) -> None:
             for number, round_ in enumerate(schedule, start=1)
             for team, slot in round_
         )
-        return
+        return True
     held = holders(session.season)
-    for challenger_id in {c.challenger_id for c in titles}:
+    drew = False
+    gone = set(session.season.teams.filter(withdrawn=True).values_list("pk", flat=True))
+    for challenger_id in sorted({c.challenger_id for c in titles} - gone):
         mine = [c for c in titles if c.challenger_id == challenger_id]
         won = [Slot.from_key(c.slot).rank for c in mine if c.winner_id == challenger_id]
         played = [Slot.from_key(c.slot).rank for c in mine]
@@ -184,28 +356,39 @@ def _advance(session: LadderSession) -> None:
                     session=session, kind="title", stage=VICE_STAGE, slot=slot.key,
                     challenger_id=challenger_id, defender=held[slot],
                 )  # fmt: skip
+                drew = True
         if Rank.CHIEF in earned:
             LadderChallenge.objects.create(
                 session=session, kind="title", stage=CHIEF_STAGE, slot=rules.CHIEF.key,
                 challenger_id=challenger_id, defender=held[rules.CHIEF],
             )  # fmt: skip
+            drew = True
+    return drew
+
+
+# Full-width digits and punctuation, as a Chinese keyboard types them: read as their ASCII twins.
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９：，、", "0123456789:  ")
+_DEAL = re.compile(r"(\d{1,3}):(\d{1,3})", re.ASCII)
 
 
 def parse_games(text: str) -> list[list[tuple[int, int]]]:
-    """One 局 a line, its 把 as `challenger:defender` pairs separated by spaces or commas."""
-    games = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        cells = line.replace(",", " ").replace("，", " ").replace("：", ":").split()
+    """One 局 a line, its 把 as `challenger:defender` pairs separated by spaces or commas.
+    Empty lines are skipped (the 局 are counted, not the lines); anything else that is not two
+    numbers of at most three digits around a colon is refused with the 局 and the cell."""
+    games: list[list[tuple[int, int]]] = []
+    for line in text.translate(_FULL_WIDTH).splitlines():
+        cells = line.replace(",", " ").split()
         if not cells:
             continue
         deals = []
         for cell in cells:
-            a, sep, b = cell.partition(":")
-            if not sep or not (a.isdigit() and b.isdigit()) or len(a) > 3 or len(b) > 3:
+            match = _DEAL.fullmatch(cell)
+            if match is None:
                 raise LadderProblem(
-                    _("第 %(n)d 局：“%(cell)s”不是“攻:守”的比分") % {"n": number, "cell": cell}
+                    _("第 %(n)d 局：“%(cell)s”不是“攻:守”的比分（如 10:0）")
+                    % {"n": len(games) + 1, "cell": cell[:20]}
                 )
-            deals.append((int(a), int(b)))
+            deals.append((int(match[1]), int(match[2])))
         games.append(deals)
     return games
 
@@ -244,10 +427,12 @@ def record_result(challenge_id: int, user, text: str) -> LadderChallenge:
     games = parse_games(text)
     with transaction.atomic():
         challenge = _locked(challenge_id)
+        if not games and not challenge.games:
+            raise LadderProblem(_("请填写比分"))
         try:
             side = rules.challenge_winner(games)
         except LadderError as error:
-            raise LadderProblem(str(error))
+            raise _explain(error)
         winner_id = None if side is None else (challenge.challenger_id, challenge.defender_id)[side]
         if challenge.decided and winner_id != challenge.winner_id and _drawn_from(challenge):
             raise LadderProblem(_("之后的抽签取决于这场的胜负，不能再改"))
@@ -290,6 +475,41 @@ def record_no_show(challenge_id: int, user, side: str) -> LadderChallenge:
     return challenge
 
 
+def undo_no_show(challenge_id: int, user, side: str) -> LadderChallenge:
+    """A no-show recorded on the wrong side: take one back. A forfeit it caused is undone too,
+    unless a later draw depends on that winner (then nothing changes)."""
+    if side not in ("challenger", "defender"):
+        raise LadderProblem(_("请选择未到场的一方"))
+    with transaction.atomic():
+        challenge = _locked(challenge_id)
+        field = f"{side}_no_shows"
+        if getattr(challenge, field) == 0:
+            raise LadderProblem(_("这一方没有缺席记录"))
+        setattr(challenge, field, getattr(challenge, field) - 1)
+        counts = (challenge.challenger_no_shows, challenge.defender_no_shows)
+        if challenge.games:
+            side_won = rules.challenge_winner([[tuple(d) for d in g] for g in challenge.games])
+            void = False
+        else:
+            side_won = rules.forfeit_winner(counts)
+            void = rules.both_forfeit(counts)
+        winner_id = (
+            None if side_won is None else (challenge.challenger_id, challenge.defender_id)[side_won]
+        )
+        if (winner_id, void) != (challenge.winner_id, challenge.void) and _drawn_from(challenge):
+            raise LadderProblem(_("之后的抽签取决于这场的胜负，不能再改"))
+        _decide(challenge, winner_id, void=void)
+        challenge.save()
+        _log(
+            challenge.session.season,
+            user,
+            "no-show-undone",
+            f"#{challenge.pk} {getattr(challenge, side)}",
+        )
+        _advance(challenge.session)
+    return challenge
+
+
 def reschedule(
     challenge_id: int, user, day: datetime.date, challenger_agrees: str, defender_agrees: str
 ) -> None:
@@ -308,6 +528,70 @@ def reschedule(
             f"#{challenge.pk} {old or '—'} → {day}; {challenge.challenger}: {challenger_agrees.strip()}; "
             f"{challenge.defender}: {defender_agrees.strip()}",
         )  # fmt: skip
+
+
+def cancellable(session: LadderSession) -> bool:
+    """Nothing recorded in the session yet: no score, no no-show, no date, no forfeit."""
+    return not session.challenges.filter(
+        ~Q(games=[])
+        | Q(challenger_no_shows__gt=0)
+        | Q(defender_no_shows__gt=0)
+        | Q(scheduled_for__isnull=False)
+        | Q(winner__isnull=False)
+        | Q(void=True)
+    ).exists()
+
+
+def cancel_session(session_id: int, user) -> None:
+    """A session opened by mistake: its draw is taken back while nothing has been recorded in
+    it (no score, no no-show, no date). Before the first session the seeding can be redone."""
+    with transaction.atomic():
+        session = (
+            LadderSession.objects.select_for_update().select_related("season").get(pk=session_id)
+        )
+        if session.closed_at:
+            raise LadderProblem(_("本期已结束"))
+        if not cancellable(session):
+            raise LadderProblem(_("本期已有比分、缺席或改期记录，不能撤销抽签；请逐场更正"))
+        _log(
+            session.season,
+            user,
+            "session-cancelled",
+            _("第 %(n)d 期的抽签已撤销") % {"n": session.number},
+        )
+        session.delete()
+
+
+def reopen_session(session_id: int, user) -> None:
+    """A session closed by mistake: the latest one, while no later one has opened, is open
+    again and the titles go back to what they were before its close."""
+    with transaction.atomic():
+        session = (
+            LadderSession.objects.select_for_update().select_related("season").get(pk=session_id)
+        )
+        season = session.season
+        if not session.closed_at:
+            raise LadderProblem(_("本期还没有结束"))
+        if season.sessions.filter(number__gt=session.number).exists():
+            raise LadderProblem(_("之后已有新的一期：只能重开最近结束的一期"))
+        if not session.titles_before:
+            # Closed before the titles were kept at the close: nothing to put back.
+            raise LadderProblem(_("这一期结束时没有保存原擂主，不能重开"))
+        names = dict(season.teams.values_list("pk", "name"))
+        season.teams.update(title="")
+        for key, pk in session.titles_before.items():
+            LadderTeam.objects.filter(pk=pk).update(title=key)
+        session.closed_at = None
+        session.save(update_fields=["closed_at"])
+        _log(
+            season,
+            user,
+            "reopened",
+            _("第 %(n)d 期重新开放") % {"n": session.number}
+            + "; "
+            + "; ".join(f"{key}: {names.get(pk, pk)}" for key, pk in session.titles_before.items()),
+        )
+        _advance(session)
 
 
 def _outcomes(challenges) -> list[rules.Outcome[int]]:
@@ -348,7 +632,10 @@ def close_session(session_id: int, user) -> dict[Slot, int]:
             raise LadderProblem(_("还有挑战没有结果"))
         season = session.season
         before = {slot: team.pk for slot, team in holders(season).items()}
-        after = rules.titles_after_session(before, _outcomes(challenges))
+        gone = set(season.teams.filter(withdrawn=True).values_list("pk", flat=True))
+        # A challenger that withdrew keeps its points but claims no title.
+        claims = [o for o in _outcomes(challenges) if o.challenger not in gone]
+        after = rules.titles_after_session(before, claims)
         names = dict(season.teams.values_list("pk", "name"))
         season.teams.update(title="")
         for slot, pk in after.items():
@@ -359,7 +646,8 @@ def close_session(session_id: int, user) -> dict[Slot, int]:
             if pk != before[slot]
         ]
         session.closed_at = timezone.now()
-        session.save(update_fields=["closed_at"])
+        session.titles_before = {slot.key: pk for slot, pk in before.items()}
+        session.save(update_fields=["closed_at", "titles_before"])
         _log(
             season,
             user,
@@ -367,7 +655,8 @@ def close_session(session_id: int, user) -> dict[Slot, int]:
             _("第 %(n)d 期结束") % {"n": session.number}
             + ("; " + "; ".join(changes) if changes else ""),
         )
-    return after
+        _fill_vacant(season, user)
+    return {slot: team.pk for slot, team in holders(season).items()}
 
 
 @dataclass
@@ -380,7 +669,7 @@ class PointsRow:
 
 def points_table(season: LadderSeason) -> list[PointsRow]:
     """League points over the season's title challenges (knockouts score none), best first;
-    ties by challenges won, then by name."""
+    ties by challenges won, then the title held, then by name."""
     challenges = LadderChallenge.objects.filter(session__season=season, kind="title").filter(
         Q(winner__isnull=False)
     )
@@ -396,5 +685,8 @@ def points_table(season: LadderSeason) -> list[PointsRow]:
         PointsRow(t, points.get(t.pk, 0), won.get(t.pk, 0), lost.get(t.pk, 0))
         for t in season.teams.all()
     ]
-    rows.sort(key=lambda r: (-r.points, -r.won, r.team.name))
+    order = {slot.key: i for i, slot in enumerate(rules.SLOTS)}
+    # Level on points and wins: the higher title held now goes first (it seeds next season's
+    # titles), then the name, so the order never depends on the database.
+    rows.sort(key=lambda r: (-r.points, -r.won, order.get(r.team.title, len(order)), r.team.name))
     return rows

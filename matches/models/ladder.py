@@ -38,6 +38,8 @@ class LadderTeam(models.Model):
     club = models.CharField(_("俱乐部"), max_length=80, blank=True)
     members = models.CharField(_("队员"), max_length=200, blank=True)
     title = models.CharField(max_length=16, blank=True)
+    # Withdrew mid-season: drawn no more, its open challenges forfeited (docs/ladder.md).
+    withdrawn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["season_id", "name"]
@@ -62,6 +64,8 @@ class LadderSession(models.Model):
     challengers = models.JSONField(default=list)
     opened_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The titles (slot key -> team id) when the session closed: reopening it puts them back.
+    titles_before = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["season_id", "number"]

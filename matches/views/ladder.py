@@ -27,6 +27,30 @@ RANK_NAMES = {
 }
 
 
+# What each log line records, shown before its detail (the detail alone is often just a name).
+LOG_ACTIONS = {
+    "created": gettext_lazy("新赛季"),
+    "renamed": gettext_lazy("改赛季名称"),
+    "published": gettext_lazy("公开"),
+    "unpublished": gettext_lazy("取消公开"),
+    "teams": gettext_lazy("添加队伍"),
+    "team": gettext_lazy("修改队伍"),
+    "removed": gettext_lazy("删除队伍"),
+    "withdrawn": gettext_lazy("退出赛季"),
+    "reinstated": gettext_lazy("恢复参赛"),
+    "title": gettext_lazy("擂位递补"),
+    "seeded": gettext_lazy("排定擂主"),
+    "session": gettext_lazy("开始新一期"),
+    "session-cancelled": gettext_lazy("撤销本期抽签"),
+    "result": gettext_lazy("比分"),
+    "no-show": gettext_lazy("缺席"),
+    "no-show-undone": gettext_lazy("撤销一次缺席"),
+    "rescheduled": gettext_lazy("改期"),
+    "closed": gettext_lazy("结束本期"),
+    "reopened": gettext_lazy("重开"),
+}
+
+
 def _title_rows(season: LadderSeason) -> list[dict]:
     held = service.holders(season)
     return [
@@ -73,9 +97,15 @@ def season_list(request):
     mine = LadderSeason.objects.filter(organisers=request.user)
     problem = None
     if request.method == "POST":
-        previous = mine.filter(pk=request.POST.get("previous") or 0).first()
+        raw = request.POST.get("previous", "")
+        previous = mine.filter(pk=raw).first() if raw.isascii() and raw.isdigit() else None
         try:
-            season = service.create_season(request.user, request.POST.get("name", ""), previous)
+            season = service.create_season(
+                request.user,
+                request.POST.get("name", ""),
+                previous,
+                copy_teams=bool(request.POST.get("copy_teams")),
+            )
             return redirect("manage:ladder", season.pk)
         except LadderProblem as error:
             problem = str(error)
@@ -89,16 +119,60 @@ def _own_season(request, season_id: int) -> LadderSeason:
     return season
 
 
+def _id(request, field: str) -> int:
+    raw = request.POST.get(field, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
+
+
 def _post(request, season: LadderSeason) -> str:
     """One organiser action; returns the message for a done one, raises LadderProblem."""
     action = request.POST.get("action")
-    raw = request.POST.get("challenge", "")
-    challenge_id = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+    challenge_id = _id(request, "challenge")
+    team_id = _id(request, "team")
     if (
-        action in ("result", "no-show", "reschedule")
+        action in ("result", "no-show", "undo-no-show", "reschedule")
         and not season.sessions.filter(challenges__pk=challenge_id).exists()
     ):
         raise LadderProblem(_("找不到这场挑战"))
+    if action == "rename-season":
+        service.rename_season(season, request.user, request.POST.get("name", ""))
+        return _("赛季名称已保存")
+    if action == "edit-team":
+        service.edit_team(
+            season,
+            request.user,
+            team_id,
+            request.POST.get("name", ""),
+            request.POST.get("club", ""),
+            request.POST.get("members", ""),
+        )
+        return _("队伍已保存")
+    if action == "remove-team":
+        service.remove_team(season, request.user, team_id)
+        return _("队伍已删除")
+    if action == "withdraw":
+        service.withdraw_team(season, request.user, team_id)
+        return _("已记录退出")
+    if action == "reinstate":
+        service.reinstate_team(season, request.user, team_id)
+        return _("已恢复参赛")
+    if action == "undo-no-show":
+        service.undo_no_show(challenge_id, request.user, request.POST.get("side", ""))
+        return _("已撤销一次缺席")
+    if action == "cancel-session":
+        current = service.open_session(season)
+        if current is None:
+            raise LadderProblem(_("没有进行中的一期"))
+        service.cancel_session(current.pk, request.user)
+        return _("本期抽签已撤销")
+    if action == "reopen":
+        if service.open_session(season) is not None:
+            raise LadderProblem(_("有进行中的一期：先结束它或撤销它的抽签，才能重开上一期"))
+        last = season.sessions.order_by("-number").first()
+        if last is None:
+            raise LadderProblem(_("还没有结束的一期"))
+        service.reopen_session(last.pk, request.user)
+        return _("本期已重新开放，擂主已恢复")
     if action == "teams":
         added = service.add_teams(season, request.user, request.POST.get("teams", ""))
         return _("已添加 %(n)d 支队伍") % {"n": len(added)}
@@ -106,7 +180,7 @@ def _post(request, season: LadderSeason) -> str:
         if request.POST.get("from_previous"):
             service.seed(season, request.user)
         else:
-            ranking = [int(v) for v in request.POST.getlist("rank") if v.isdigit()]
+            ranking = [int(v) for v in request.POST.getlist("rank") if v.isascii() and v.isdigit()]
             service.seed(season, request.user, ranking)
         return _("擂主已排定")
     if action == "start":
@@ -138,8 +212,7 @@ def _post(request, season: LadderSeason) -> str:
         service.close_session(current.pk, request.user)
         return _("本期结束，擂主已更新")
     if action == "publish":
-        season.published = not season.published
-        season.save(update_fields=["published"])
+        service.set_published(season, request.user, not season.published)
         return _("已公开") if season.published else _("已取消公开")
     raise ValueError(action)
 
@@ -162,6 +235,8 @@ def season_page(request, season_id: int):
         list(current.challenges.select_related("challenger", "defender")) if current else []
     )
     teams = list(season.teams.all())
+    last = season.sessions.order_by("-number").first()
+    seeded_at = {t.title: t.pk for t in teams if t.title}
     return render(
         request,
         "manage/ladder/season.html",
@@ -173,10 +248,16 @@ def season_page(request, season_id: int):
             "current": current,
             "open_rows": _challenge_rows(c for c in challenges if not c.decided),
             "done_rows": _challenge_rows(c for c in challenges if c.decided),
-            "seat_numbers": range(1, len(rules.SLOTS) + 1),
+            # The seeding form shows the titles as they stand, so redoing it is one change.
+            "seats": [(n, seeded_at.get(slot.key)) for n, slot in enumerate(rules.SLOTS, 1)],
+            "reopenable": last if last and last.closed_at and not current else None,
+            "cancellable": current is not None and service.cancellable(current),
             "problem": problem,
             "points": service.points_table(season),
-            "log": season.log.select_related("by")[:30],
+            "log": [
+                (line, LOG_ACTIONS.get(line.action, line.action))
+                for line in season.log.select_related("by")[:30]
+            ],
         },
         status=400 if problem else 200,
     )

@@ -94,7 +94,7 @@ def test_the_session_cannot_close_with_a_challenge_open_and_a_closed_one_takes_n
 def test_bad_scores_and_a_game_too_many_are_refused_without_a_trace(season):
     session = service.start_session(season, season.user, seed=1)
     challenge = open_challenges(session)[0]
-    for text, message in [("10-0", "不是"), (WIN + "\n" + WIN.splitlines()[0], "one too many")]:
+    for text, message in [("10-0", "不是"), (WIN + "\n" + WIN.splitlines()[0], "多了一局")]:
         with pytest.raises(LadderProblem, match=message):
             service.record_result(challenge.pk, season.user, text)
     challenge.refresh_from_db()
