@@ -131,7 +131,18 @@ def _draw_into(round_: Round) -> None:
         else:
             draw_union_tables(round_)
     except SeatingError as error:
-        raise SeatingRefused(str(error)) from error
+        raise SeatingRefused(seating_reason(error)) from error
+
+
+def seating_reason(error: SeatingError) -> str:
+    """Why a draw failed, in the organiser's language (the pairing code speaks English)."""
+    if error.code == "too_few":
+        return _("参赛方太少，无法编排：至少需要 %(n)s 个（联邦或选手）") % {"n": error.at_least}
+    if error.code == "entered_twice":
+        return _("同一参赛方被重复编排，请检查报名与签到")
+    if error.code == "unpairable":
+        return _("无法在避免重复对阵的条件下编排本轮，请调整签到或赛制后重试")
+    return _("无法编排本轮：%(reason)s") % {"reason": error}
 
 
 def draw_union_tables(round_: Round) -> None:

@@ -65,14 +65,14 @@ STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 
 def stage_format_choices(entry_type: str | None) -> list:
-    """The stage formats an event can run. A knockout pairs registered unions (the break,
-    `matches/draw/breaks.py`, refuses any other field), so an event of individual entries is
-    not offered one: its Swiss rounds would end at a break it can never confirm."""
-    return [
-        (value, label)
-        for value, label in Stage.Format.choices
-        if value != Stage.Format.SINGLE_ELIMINATION or entry_type in (None, Event.EntryType.TEAM)
-    ]
+    """The stage formats an event can run. Round robin and knockout pair registered unions
+    (the break, `matches/draw/breaks.py`, refuses any other field); an event of individual
+    entries is drawn anew each round by its standings (the individual draw, a Swiss system),
+    whatever its stage says. So it is offered Swiss alone: a knockout would end its Swiss rounds
+    at a break it can never confirm, and a round robin would silently draw as Swiss."""
+    if entry_type in (None, Event.EntryType.TEAM):
+        return list(Stage.Format.choices)
+    return [(value, label) for value, label in Stage.Format.choices if value == Stage.Format.SWISS]
 
 
 def confirmation_choices(adapter) -> list:

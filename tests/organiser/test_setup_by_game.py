@@ -53,6 +53,9 @@ def test_an_event_of_individual_entries_is_offered_no_knockout(client, organiser
     step2 = client.post(url, basics(game, "individual"))
     assert 'name="step" value="format"' in step2.content.decode()
     assert KNOCKOUT not in step2.content.decode()
+    # Nor a round robin: the individual draw pairs by standings whatever the stage says.
+    assert 'value="round_robin"' not in step2.content.decode()
+    assert 'value="swiss"' in step2.content.decode()
     # Posted anyway, it is refused on the page, not kept for a break the event cannot make.
     refused = client.post(url, FORMAT)
     assert refused.status_code == 400 and 'name="step" value="format"' in refused.content.decode()
@@ -123,3 +126,18 @@ def test_an_individual_event_speaks_of_players_not_captains(client, organiser):
         page = client.get(url).content.decode()
         assert "队长" not in page and "联邦" not in page, url
         assert "选手" in page, url
+
+
+def test_a_draw_with_too_few_entrants_is_refused_in_the_organisers_language():
+    """The pairing code's reasons are English; the organiser reads them in zh-hans or English."""
+    from django.utils import translation
+
+    from matches.draw.generator.types import SeatingError
+    from matches.draw.service import seating_reason
+
+    too_few = SeatingError("a round needs at least two unions", code="too_few", at_least=2)
+    with translation.override("zh-hans"):
+        assert seating_reason(too_few) == "参赛方太少，无法编排：至少需要 2 个（联邦或选手）"
+    with translation.override("en"):
+        english = seating_reason(too_few)
+    assert "2" in english and "至少" not in english and "too few" in english.lower()

@@ -83,9 +83,11 @@ def draw_individual(
     players = list(players)
     started = time.perf_counter()
     if len(players) < TABLE:
-        raise SeatingError("an individual draw needs at least six players")
+        raise SeatingError(
+            "an individual draw needs at least six players", code="too_few", at_least=TABLE
+        )
     if len({p.id for p in players}) != len(players):
-        raise SeatingError("the same player is entered twice")
+        raise SeatingError("the same player is entered twice", code="entered_twice")
     rng = random.Random(seed)
     group_by_score = by_score and round_number > 1
     order = _shuffled(sorted(players, key=lambda p: (p.rank, str(p.id))), rng, group_by_score)

@@ -73,9 +73,9 @@ def first_round(seeded: Sequence[Hashable], clubs: Clubs | None = None) -> list[
     seeded = list(seeded)
     clubs = clubs or {}
     if len(seeded) < 2:
-        raise SeatingError("a knockout needs at least two entrants")
+        raise SeatingError("a knockout needs at least two entrants", code="too_few", at_least=2)
     if len(set(seeded)) != len(seeded):
-        raise SeatingError("the same entrant is seeded twice")
+        raise SeatingError("the same entrant is seeded twice", code="entered_twice")
     places = bracket_places(len(seeded))
     order = bracket_order(places)
     playing = [top for top in order[0::2] if places + 1 - top <= len(seeded)]

@@ -33,9 +33,9 @@ def round_robin_round(entrants: Sequence[Hashable], round_number: int) -> list[P
     """Pairings of one round for entrants in seed order (a bye when the group is odd)."""
     entrants = list(entrants)
     if len(entrants) < 2:
-        raise SeatingError("a group needs at least two entrants")
+        raise SeatingError("a group needs at least two entrants", code="too_few", at_least=2)
     if len(set(entrants)) != len(entrants):
-        raise SeatingError("the same entrant is in the group twice")
+        raise SeatingError("the same entrant is in the group twice", code="entered_twice")
     size = len(entrants) + len(entrants) % 2
     pairings = []
     byes = []

@@ -96,7 +96,7 @@ def pair_swiss(
         if len(order) <= exact_limit:
             exact = _match_block(order, order, None)
             if exact is None:  # every pair is an edge: a perfect matching always exists
-                raise SeatingError("the field could not be paired")
+                raise SeatingError("the field could not be paired", code="unpairable")
             pairs, chunks = exact, 1
             method = "exact"
         else:
@@ -116,10 +116,10 @@ def _original(slot: Slot, originals: dict[Hashable, Entrant]) -> Slot:
 
 def _check(entrants: list[Entrant]) -> None:
     if len(entrants) < 2:
-        raise SeatingError("a round needs at least two unions")
+        raise SeatingError("a round needs at least two unions", code="too_few", at_least=2)
     ids = [e.id for e in entrants]
     if len(set(ids)) != len(ids):
-        raise SeatingError("the same union is entered twice")
+        raise SeatingError("the same union is entered twice", code="entered_twice")
 
 
 # --- round 1 ----------------------------------------------------------------------------
@@ -300,7 +300,7 @@ def _match_in_chunks(order: list[Entrant], chunk_size: int, window: int) -> tupl
                 continue
             break  # what remains is forced
         if pairs is None:  # every pair of the field is an edge at the end: never
-            raise SeatingError("a chunk of the field could not be paired")
+            raise SeatingError("a chunk of the field could not be paired", code="unpairable")
         done.append((start, pairs))
         start = end
     return [pair for _, pairs in done for pair in pairs], len(done)

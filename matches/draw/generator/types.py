@@ -36,7 +36,17 @@ ALL_FLAGS = (
 
 
 class SeatingError(ValueError):
-    """The input cannot be seated (duplicate ids, too few entrants, bad options)."""
+    """The input cannot be seated (duplicate ids, too few entrants, bad options).
+
+    The message is for developers, in English. `code` (with `at_least` for `too_few`) names
+    the reasons an organiser can meet, so the draw service says them in the organiser's
+    language: "too_few" entrants, an entrant "entered_twice", a field that is "unpairable".
+    Without a code the error is an invariant of the pairing code (a bug if it shows)."""
+
+    def __init__(self, message: str, *, code: str = "", at_least: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
+        self.at_least = at_least
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ GiogDraw = IndividualDraw  # nobody sits out of a Giog round: sitting_out stays 
 def table_sizes(count: int) -> list[int]:
     """As few tables as possible and as equal as possible, larger tables first."""
     if count < 2:
-        raise SeatingError("a Giog draw needs at least two players")
+        raise SeatingError("a Giog draw needs at least two players", code="too_few", at_least=2)
     tables = math.ceil(count / MAX_TABLE)
     base, extra = divmod(count, tables)
     return [base + 1] * extra + [base] * (tables - extra)
@@ -76,7 +76,7 @@ def draw_giog(
     started = time.perf_counter()
     players = sorted(players, key=lambda p: (p.rank, str(p.id)))
     if len({p.id for p in players}) != len(players):
-        raise SeatingError("the same player is entered twice")
+        raise SeatingError("the same player is entered twice", code="entered_twice")
     sizes = table_sizes(len(players))
     if attempts is None:
         attempts = max(ATTEMPTS, min(MAX_ATTEMPTS, ATTEMPT_BUDGET // len(players)))
