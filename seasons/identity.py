@@ -10,8 +10,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches.events import find
 from matches.models import (
     Event,
+    FloorPass,
     MatchSide,
     PlayerAccount,
     Registration,
@@ -29,6 +31,10 @@ MOVED = (
     ("match_side", MatchSide, "player"),
     ("table_seat", TableSeat, "player"),
     ("account", PlayerAccount, "player"),
+    # A player's own page in an event (its token printed on a badge): deleting the merged
+    # record would cascade it away (a dead badge); moved, it stays, and a split gives it back.
+    # (Their find-my-table terms are written again instead: `_reindex`.)
+    ("floor_pass", FloorPass, "player"),
 )
 FIELDS = ("name", "name_zh", "club_id", "id_number", "contact", "member_number")
 
@@ -119,6 +125,7 @@ def merge(kept: Player, merged: Player, user) -> PlayerMerge:
             kept.member_number = merged.member_number
             kept.save(update_fields=["member_number"])
         merged.delete()
+        _reindex(events, kept)
         _recompute(events)
     return log
 
@@ -143,8 +150,17 @@ def split(log: PlayerMerge, user) -> Player:
         log.split_at = timezone.now()
         log.split_by = user
         log.save(update_fields=["split_at", "split_by"])
+        _reindex(log.events, log.kept, restored)
         _recompute(log.events)
     return restored
+
+
+def _reindex(event_ids: list[int], *players: Player) -> None:
+    """The find-my-table terms of the players in the events concerned, written again from
+    their names now (and the events' cached searches forgotten)."""
+    for event_id in event_ids:
+        for player in players:
+            find.index_player(event_id, player)
 
 
 def _recompute(event_ids: list[int]) -> None:

@@ -124,3 +124,31 @@ def test_a_namesake_already_in_the_event_or_the_file_is_another_person(build):
     importing.import_rows(b.event, [r["values"] for r in rows])
     wangs = Player.objects.filter(name="王强").count()
     assert wangs == 4
+
+
+def test_a_merge_keeps_the_merged_records_pass_and_find_terms_and_a_split_gives_them_back():
+    """The merged record's own page (its token on a printed badge) and find-my-table in its
+    event: a merge that deleted the record cascaded both away."""
+    from matches.events import find
+    from matches.models import FloorPass, SearchTerm
+
+    user = get_user_model().objects.create_user("org")
+    people = pool(12)
+    rated_event(people, 0, unions=2, day=1)
+    copy = Player.objects.create(name="新名字", club=people[0].club)
+    second = rated_event(people[6:12] + [copy] + people[1:6], 6, unions=2, day=8)
+    token = find.pass_token(second.event, player=copy)
+    assert find.search(second.event, "xmz")[1][0].id == copy.pk  # by pinyin initials
+
+    log = identity.merge(people[0], copy, user)
+    owner = FloorPass.objects.get(token=token)
+    assert owner.player_id == people[0].pk  # the badge opens the kept record's page
+    hits = find.search(second.event, people[0].name)[1]
+    assert [h.id for h in hits if h.kind == "player"] == [people[0].pk]
+    assert not SearchTerm.objects.filter(player_id=copy.pk).exists()
+
+    restored = identity.split(log, user)
+    assert FloorPass.objects.get(token=token).player_id == restored.pk
+    assert find.search(second.event, "xmz")[1][0].id == restored.pk
+    after = find.search(second.event, people[0].name)[1]
+    assert people[0].pk not in {h.id for h in after if h.kind == "player"}
