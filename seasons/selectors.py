@@ -136,8 +136,12 @@ def series_events(series: Series) -> list[Event]:
 
 
 def _event_points(series: Series, event: Event) -> dict[int, int]:
-    """Each player's points from one event: by the final visible union standings (a union's
-    place or match points count for each of its registered members)."""
+    """Each player's points from one event, by its final visible standings: a team event's
+    union standings (a union's place or match points count for each of its registered
+    members), an individual event's player standings (the player's place, or their points:
+    an individual event has no match points, its standings' points are their sum)."""
+    if not event.is_team:
+        return _individual_points(series, event)
     snapshot = visibility.public_snapshot(event, "unions")
     if snapshot is None:
         return {}
@@ -154,6 +158,22 @@ def _event_points(series: Series, event: Event) -> dict[int, int]:
             value = series.points_for(int(row.get("rank") or 0))
         for pid in members.get(row.get("union"), []):
             points[pid] = value
+    return points
+
+
+def _individual_points(series: Series, event: Event) -> dict[int, int]:
+    snapshot = visibility.public_snapshot(event, "players")
+    if snapshot is None:
+        return {}
+    points: dict[int, int] = {}
+    for row in snapshot.rows:
+        if not row.get("player"):
+            continue
+        if series.scoring == Series.Scoring.MATCH_POINTS:
+            value = int(row.get("match_points", row.get("place_points")) or 0)
+        else:
+            value = series.points_for(int(row.get("rank") or 0))
+        points[row["player"]] = value
     return points
 
 

@@ -117,13 +117,13 @@ def test_only_the_series_organiser_edits_its_points_table(season, django_user_mo
             "name": "岛城联赛",
             "scoring": "placing",
             "place_points": "20，10, 5",
-            "best_of": "3",
+            "best_of": "",  # no events chosen here: best-N of them is refused (test_manage.py)
             "published": "on",
         },
     )
     assert ok.status_code == 302
     series.refresh_from_db()
-    assert series.place_points == [20, 10, 5] and series.best_of == 3
+    assert series.place_points == [20, 10, 5] and series.best_of is None
     # Its events: only events the organiser runs may be added (the others are not offered).
     assert series.entries.count() == 0
 
@@ -147,3 +147,34 @@ def test_an_organiser_adds_only_own_events_and_merges_only_own_players(season, d
     refused = client.post(merge, {"kept": people[0].pk, "merged": people[13].pk})
     assert refused.status_code == 400
     assert "只能合并自己赛事中的选手" in refused.content.decode()
+
+
+def test_an_individual_event_of_the_series_counts_by_its_player_standings(season):
+    """A city league's monthly cup may be an individual event (unions drawn each round): its
+    players' places count (it has no union standings, so it gave no one any points)."""
+    from tests.builder import EventBuilder
+
+    people, events, series = season
+    solo = EventBuilder(
+        players=12, entry_type=Event.EntryType.INDIVIDUAL, name="个人杯", rated=True
+    ).register()
+    solo.play_rounds(1)
+    solo.standings()
+    SeriesEvent.objects.create(series=series, event=solo.event)
+    series.best_of = None
+    series.save()
+    _, lines = selectors.series_table(series)
+    rows = solo.event.snapshots.filter(kind="players", scope="event").get().rows
+    by_player = {line.player.pk: line for line in lines}
+    for row in rows:
+        assert by_player[row["player"]].per_event[solo.event.pk] == series.points_for(row["rank"])
+    assert sum(line.per_event.get(solo.event.pk, 0) for line in lines) > 0
+    series.scoring = Series.Scoring.MATCH_POINTS
+    series.save()
+    _, summed = selectors.series_table(series)
+    points = {row["player"]: row["place_points"] for row in rows}
+    assert {
+        line.player.pk: line.per_event[solo.event.pk]
+        for line in summed
+        if solo.event.pk in line.per_event
+    } == points
