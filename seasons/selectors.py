@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 
 from matches import visibility
-from matches.models import Event, TableSeat, UnionMember
+from matches.events import find
+from matches.models import Event, SearchTerm, TableSeat, UnionMember
 from players.models import Player
 from seasons.engine import ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, Series
@@ -23,11 +24,23 @@ def rating_list(query: str = "", club_id: int | None = None):
     if club_id:
         rows = rows.filter(player__club_id=club_id)
     if query:
-        rows = rows.filter(
+        found = (
             Q(player__name__icontains=query)
             | Q(player__name_zh__icontains=query)
             | Q(player__club__name__icontains=query)
         )
+        term = find.normalise(query)
+        if term and not term.isdigit():  # digits alone are entry numbers there, not names
+            # Pinyin in full or by initials (`hxm` finds 黄晓明), as find-my-table: the terms
+            # its index holds for each player of a public event (matches/events/find.py).
+            found |= Q(
+                player_id__in=SearchTerm.objects.filter(
+                    event__in=visibility.public_events(),
+                    player__isnull=False,
+                    term__startswith=term[: find.TERM_LENGTH],
+                ).values("player_id")
+            )
+        rows = rows.filter(found)
     return rows
 
 

@@ -178,3 +178,27 @@ def test_an_individual_event_of_the_series_counts_by_its_player_standings(season
         for line in summed
         if solo.event.pk in line.per_event
     } == points
+
+
+def test_a_player_finds_themself_on_the_list_by_pinyin_partial_name_or_club():
+    people = pool(12)
+    people[4].name = "黄晓明"
+    people[4].save()
+    b = rated_event(people, 0, unions=2, day=2)
+    b.play_rounds(1)
+    ratings.recompute_all()
+    client = Client()
+
+    def found(**query) -> set[int]:
+        page = client.get(reverse("seasons:ratings"), query)
+        assert page.status_code == 200
+        return {r.player_id for _, r in page.context["ranked"]}
+
+    star = people[4].pk
+    assert found(q="hxm") == {star}  # initials
+    assert found(q="HuangXiao") == {star}  # full pinyin, any case
+    assert found(q="晓明") == {star}  # part of the name
+    assert found(q="xiaoming") == {star}  # pinyin of part of it
+    assert star in found(q="俱乐部1") and found(q="俱乐部1", club=people[0].club_id) == set()
+    assert found(q="zzq") == set()
+    assert found(q="x" * 500) == set()
