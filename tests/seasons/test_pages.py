@@ -202,3 +202,30 @@ def test_a_player_finds_themself_on_the_list_by_pinyin_partial_name_or_club():
     assert star in found(q="俱乐部1") and found(q="俱乐部1", club=people[0].club_id) == set()
     assert found(q="zzq") == set()
     assert found(q="x" * 500) == set()
+
+
+def test_a_stranger_sees_no_unpublished_series_or_event_anywhere(season):
+    people, events, series = season
+    hidden = events[1].event
+    hidden.name = "内部杯"
+    hidden.save()
+    client = Client()
+    secret = Series.objects.create(name="内部系列", published=False)
+    SeriesEvent.objects.create(series=secret, event=events[0].event)
+    Event.objects.filter(pk=hidden.pk).update(published=False)
+    ratings.recompute_all()
+    pages = [
+        reverse("seasons:series-list"),
+        reverse("seasons:series", args=[series.pk]),
+        reverse("seasons:ratings"),
+        *(reverse("seasons:player", args=[p.pk]) for p in people),
+    ]
+    for url in pages:
+        answer = client.get(url)
+        body = answer.content.decode()
+        assert "内部杯" not in body and "内部系列" not in body, url
+    assert client.get(reverse("seasons:series", args=[secret.pk])).status_code == 404
+    # The series table counts the public events only.
+    shown, lines = selectors.series_table(series)
+    assert hidden.pk not in {e.pk for e in shown}
+    assert all(hidden.pk not in line.per_event for line in lines)
