@@ -43,12 +43,23 @@ class MergeRefused(Exception):
     pass
 
 
-def candidates(query: str) -> list[Player]:
-    return list(
-        Player.objects.select_related("club")
-        .filter(Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query))
-        .order_by("name", "pk")[:50]
+def candidates(query: str, user) -> list[Player]:
+    """The records an organiser may look up: players of their own events, of public events, or
+    of none (a player only in another organiser's unpublished event is theirs to know)."""
+    rows = Player.objects.select_related("club").filter(
+        Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query)
     )
+    if not user.is_superuser:
+        seen = Event.objects.filter(
+            Q(organisers=user) | Q(published=True, archived_at__isnull=True)
+        ).values("pk")
+        rows = rows.filter(
+            Q(memberships__event__in=seen)
+            | Q(registrations__event__in=seen)
+            | Q(seats__round__event__in=seen)
+            | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
+        ).distinct()
+    return list(rows.order_by("name", "pk")[:50])
 
 
 def _events_of(player_id: int) -> set[int]:

@@ -172,7 +172,7 @@ def manage_players(request):
             messages.success(request, _("已合并"))
         return redirect("seasons-manage:players")
     query = (request.GET.get("q") or "").strip()[:60]
-    candidates = identity.candidates(query) if query else []
+    candidates = identity.candidates(query, request.user) if query else []
     return render(
         request,
         "seasons/manage_players.html",

@@ -152,3 +152,21 @@ def test_a_merge_keeps_the_merged_records_pass_and_find_terms_and_a_split_gives_
     assert find.search(second.event, "xmz")[1][0].id == restored.pk
     after = find.search(second.event, people[0].name)[1]
     assert people[0].pk not in {h.id for h in after if h.kind == "player"}
+
+
+def test_the_merge_page_lists_no_player_of_another_organisers_unpublished_event(build):
+    from django.test import Client
+    from django.urls import reverse
+
+    mine = build(unions=0)
+    theirs = build(unions=0, published=False)
+    public = build(unions=0)
+    entries.add(mine.event, players=["张一", "张二", "张三"], name="甲")
+    entries.add(theirs.event, players=["张四", "张五", "张六"], name="乙")
+    entries.add(public.event, players=["张七", "张八", "张九"], name="丙")
+    loose = Player.objects.create(name="张十")
+    client = Client()
+    client.force_login(mine.organiser)
+    answer = client.get(reverse("seasons-manage:players"), {"q": "张"})
+    listed = {p.name for p in answer.context["candidates"]}
+    assert listed == {"张一", "张二", "张三", "张七", "张八", "张九", loose.name}
