@@ -229,3 +229,26 @@ def test_a_stranger_sees_no_unpublished_series_or_event_anywhere(season):
     shown, lines = selectors.series_table(series)
     assert hidden.pk not in {e.pk for e in shown}
     assert all(hidden.pk not in line.per_event for line in lines)
+
+
+def test_head_rivals_are_the_players_sitting_opposite(season):
+    """对头 is the seat opposite (s±3): one per table, not the three opponents."""
+    from matches.models import DealTally, TableSeat
+
+    people, events, series = season
+    star = people[7]
+    expected: dict[int, list[int]] = {}
+    for seat in TableSeat.objects.filter(player=star):
+        facing = TableSeat.objects.get(
+            table=seat.table, seat=seat.seat + 3 if seat.seat <= 3 else seat.seat - 3
+        )
+        assert facing.side != seat.side
+        got = expected.setdefault(facing.player_id, [0, 0])
+        for places in DealTally.objects.filter(match__table=seat.table).values_list(
+            "places", flat=True
+        ):
+            got[0] += 1
+            order = [s for group in places for s in group]
+            got[1] += order.index(seat.seat) < order.index(facing.seat)
+    _, rivals = selectors.partners_and_rivals(star, limit=20)
+    assert {m.player.pk: [m.together, m.won] for m in rivals} == expected
