@@ -43,23 +43,34 @@ class MergeRefused(Exception):
     pass
 
 
+def _seen_by(user):
+    """The events an organiser may see the players of: their own and the public ones."""
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(Q(organisers=user) | Q(published=True, archived_at__isnull=True))
+
+
 def candidates(query: str, user) -> list[Player]:
     """The records an organiser may look up: players of their own events, of public events, or
-    of none (a player only in another organiser's unpublished event is theirs to know)."""
+    of none (a player only in another organiser's unpublished event is theirs to know). Each
+    with `events_seen`: the names of those events it played, to tell two namesakes apart."""
     rows = Player.objects.select_related("club").filter(
         Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query)
     )
+    seen = _seen_by(user).values("pk")
     if not user.is_superuser:
-        seen = Event.objects.filter(
-            Q(organisers=user) | Q(published=True, archived_at__isnull=True)
-        ).values("pk")
         rows = rows.filter(
             Q(memberships__event__in=seen)
             | Q(registrations__event__in=seen)
             | Q(seats__round__event__in=seen)
             | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
         ).distinct()
-    return list(rows.order_by("name", "pk")[:50])
+    found = list(rows.order_by("name", "pk")[:50])
+    names = dict(_seen_by(user).values_list("pk", "name"))
+    for player in found:
+        ids = _events_of(player.pk)
+        player.events_seen = sorted(names[e] for e in ids if e in names)  # type: ignore[attr-defined]
+    return found
 
 
 def _events_of(player_id: int) -> set[int]:

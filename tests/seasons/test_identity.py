@@ -158,9 +158,9 @@ def test_the_merge_page_lists_no_player_of_another_organisers_unpublished_event(
     from django.test import Client
     from django.urls import reverse
 
-    mine = build(unions=0)
-    theirs = build(unions=0, published=False)
-    public = build(unions=0)
+    mine = build(unions=0, name="我的杯")
+    theirs = build(unions=0, published=False, name="别人的内部杯")
+    public = build(unions=0, name="公开杯")
     entries.add(mine.event, players=["张一", "张二", "张三"], name="甲")
     entries.add(theirs.event, players=["张四", "张五", "张六"], name="乙")
     entries.add(public.event, players=["张七", "张八", "张九"], name="丙")
@@ -168,5 +168,9 @@ def test_the_merge_page_lists_no_player_of_another_organisers_unpublished_event(
     client = Client()
     client.force_login(mine.organiser)
     answer = client.get(reverse("seasons-manage:players"), {"q": "张"})
-    listed = {p.name for p in answer.context["candidates"]}
-    assert listed == {"张一", "张二", "张三", "张七", "张八", "张九", loose.name}
+    listed = {p.name: p.events_seen for p in answer.context["candidates"]}
+    assert set(listed) == {"张一", "张二", "张三", "张七", "张八", "张九", loose.name}
+    # Each record with the events it played: two namesakes told apart before a merge.
+    assert listed["张一"] == [mine.event.name] and listed["张七"] == [public.event.name]
+    assert listed["张十"] == []
+    assert "别人的内部杯" not in answer.content.decode()
