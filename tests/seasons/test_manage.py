@@ -140,3 +140,10 @@ def test_a_series_made_by_mistake_is_deleted_on_its_page_and_logged(
     assert "10 6 3 1" in gone.detail and events[0].event.name in gone.detail
     listing = client.get(reverse("seasons-manage:series-list")).content.decode()
     assert "岛城联赛" in listing and 'id="deleted-series"' in listing
+
+
+def test_the_organisers_events_page_leads_to_the_series_and_the_merge_pages(organiser_season):
+    client, _organiser, _events = organiser_season
+    page = client.get(reverse("manage:events")).content.decode()
+    assert f'href="{reverse("seasons-manage:series-list")}"' in page
+    assert f'href="{reverse("seasons-manage:players")}"' in page
