@@ -174,3 +174,31 @@ def test_the_merge_page_lists_no_player_of_another_organisers_unpublished_event(
     assert listed["张一"] == [mine.event.name] and listed["张七"] == [public.event.name]
     assert listed["张十"] == []
     assert "别人的内部杯" not in answer.content.decode()
+
+
+def test_the_entries_page_says_which_names_were_taken_as_known_players(build):
+    """The registration form has no preview: its confirmation names the known players, as
+    the import's preview does."""
+    from django.test import Client
+    from django.urls import reverse
+
+    people = pool(6, clubs=1)
+    rated_event(people, 0, unions=2, day=1)
+    second = build(unions=0)
+    client = Client()
+    client.force_login(second.organiser)
+    answer = client.post(
+        reverse("manage:entries", args=[second.event.pk]),
+        {
+            "union": "老友联邦",
+            "club": "俱乐部0",
+            "player1": "棋友00",
+            "player2": "新人",
+            "player3": "棋友02",
+            "captain": "1",
+        },
+        follow=True,
+    )
+    said = " ".join(str(m) for m in answer.context["messages"])
+    assert f"棋友00：已有选手 #{people[0].pk}，沿用其记录" in said
+    assert f"棋友02：已有选手 #{people[2].pk}" in said and "新人：已有" not in said
