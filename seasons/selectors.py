@@ -121,9 +121,7 @@ def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list
         played = deals.get(table_id, [])
         if side == my_side:
             together[other] += len(played)
-            won_with[other] += sum(
-                1 for a, b, _ in played if (a > b if my_side == "A" else b > a)
-            )
+            won_with[other] += sum(1 for a, b, _ in played if (a > b if my_side == "A" else b > a))
         elif seat == _opposite(my_seat):
             against[other] += len(played)
             ahead_of[other] += sum(
@@ -133,9 +131,7 @@ def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list
     partners = [
         Met(people[p], n, won_with[p]) for p, n in together.most_common(limit) if p in people
     ]
-    rivals = [
-        Met(people[p], n, ahead_of[p]) for p, n in against.most_common(limit) if p in people
-    ]
+    rivals = [Met(people[p], n, ahead_of[p]) for p, n in against.most_common(limit) if p in people]
     return partners, rivals
 
 

@@ -104,9 +104,7 @@ def manage_series_list(request):
         series.organisers.add(request.user)
         _log(series, SeriesLog.Action.CREATE, request.user, describe(series))
         return redirect("seasons-manage:series", series.pk)
-    return render(
-        request, "seasons/manage_series_list.html", {"series": mine, "deleted": deleted}
-    )
+    return render(request, "seasons/manage_series_list.html", {"series": mine, "deleted": deleted})
 
 
 @login_required
