@@ -25,6 +25,11 @@ class SeriesForm(forms.Form):
         min_value=1,
         max_value=99,
         help_text=_("留空则全部计入"),
+        error_messages={
+            "min_value": _("取最好几站须至少为 1；留空则全部计入"),
+            "max_value": _("取最好几站至多为 99"),
+            "invalid": _("取最好几站须为整数；留空则全部计入"),
+        },
     )
     published = forms.BooleanField(label=_("公开"), required=False)
     events = forms.ModelMultipleChoiceField(
@@ -62,19 +67,59 @@ class SeriesForm(forms.Form):
             raise forms.ValidationError(_("名次积分须为 0 到 10000 的整数，至多 200 个"))
         return points
 
-    def save(self) -> Series:
+    def clean(self):
+        data = super().clean()
+        if data.get("scoring") == Series.Scoring.PLACING and data.get("place_points") == []:
+            self.add_error("place_points", _("按名次积分须填写名次积分表"))
+        best_of, events = data.get("best_of"), data.get("events")
+        if best_of and events is not None and best_of > len(events):
+            # "Best 5 of 3" is no rule: every event would count, and the public table would
+            # say otherwise. Blank counts all until the events are there.
+            self.add_error(
+                "best_of",
+                _("取最好 %(n)s 站，但系列赛只有 %(m)s 站赛事；留空则全部计入")
+                % {"n": best_of, "m": len(events)},
+            )
+        return data
+
+    def save(self) -> tuple[Series, str]:
+        """Save; returns the series and what changed, for its log."""
         s = self.series
+        before = _settings_of(s)
         s.name = self.cleaned_data["name"]
         s.scoring = self.cleaned_data["scoring"]
         s.place_points = self.cleaned_data["place_points"]
         s.best_of = self.cleaned_data["best_of"]
         s.published = self.cleaned_data["published"]
         s.save()
-        chosen = {e.pk for e in self.cleaned_data["events"]}
+        chosen = {e.pk: e for e in self.cleaned_data["events"]}
+        had = dict(s.entries.values_list("event_id", "event__name"))
         s.entries.exclude(event_id__in=chosen).delete()
-        for event_id in chosen - set(s.entries.values_list("event_id", flat=True)):
+        for event_id in set(chosen) - set(had):
             SeriesEvent.objects.create(series=s, event_id=event_id)
-        return s
+        after = _settings_of(s)
+        changes = [f"{k}: {before[k]} → {after[k]}" for k in after if before[k] != after[k]]
+        changes += [f"+ {chosen[e].name}" for e in sorted(set(chosen) - set(had))]
+        changes += [f"− {had[e]}" for e in sorted(set(had) - set(chosen))]
+        return s, "; ".join(changes)
+
+
+def _settings_of(series: Series) -> dict[str, str]:
+    """A series' settings as the log shows them."""
+    return {
+        str(_("名称")): series.name,
+        str(_("计分方式")): str(series.get_scoring_display()),
+        str(_("名次积分")): " ".join(str(p) for p in series.place_points) or "–",
+        str(_("取最好几站")): str(series.best_of or "–"),
+        str(_("公开")): str(_("是") if series.published else _("否")),
+    }
+
+
+def describe(series: Series) -> str:
+    """Everything a series held (the log of its deletion)."""
+    settings = "; ".join(f"{k}: {v}" for k, v in _settings_of(series).items())
+    events = ", ".join(series.entries.values_list("event__name", flat=True)) or "–"
+    return f"{settings}; {_('赛事')}: {events}"
 
 
 class MergeForm(forms.Form):

@@ -10,8 +10,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches.events import find
 from matches.models import (
     Event,
+    FloorPass,
     MatchSide,
     PlayerAccount,
     Registration,
@@ -29,6 +31,10 @@ MOVED = (
     ("match_side", MatchSide, "player"),
     ("table_seat", TableSeat, "player"),
     ("account", PlayerAccount, "player"),
+    # A player's own page in an event (its token printed on a badge): deleting the merged
+    # record would cascade it away (a dead badge); moved, it stays, and a split gives it back.
+    # (Their find-my-table terms are written again instead: `_reindex`.)
+    ("floor_pass", FloorPass, "player"),
 )
 FIELDS = ("name", "name_zh", "club_id", "id_number", "contact", "member_number")
 
@@ -37,12 +43,34 @@ class MergeRefused(Exception):
     pass
 
 
-def candidates(query: str) -> list[Player]:
-    return list(
-        Player.objects.select_related("club")
-        .filter(Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query))
-        .order_by("name", "pk")[:50]
+def _seen_by(user):
+    """The events an organiser may see the players of: their own and the public ones."""
+    if user.is_superuser:
+        return Event.objects.all()
+    return Event.objects.filter(Q(organisers=user) | Q(published=True, archived_at__isnull=True))
+
+
+def candidates(query: str, user) -> list[Player]:
+    """The records an organiser may look up: players of their own events, of public events, or
+    of none (a player only in another organiser's unpublished event is theirs to know). Each
+    with `events_seen`: the names of those events it played, to tell two namesakes apart."""
+    rows = Player.objects.select_related("club").filter(
+        Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query)
     )
+    seen = _seen_by(user).values("pk")
+    if not user.is_superuser:
+        rows = rows.filter(
+            Q(memberships__event__in=seen)
+            | Q(registrations__event__in=seen)
+            | Q(seats__round__event__in=seen)
+            | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
+        ).distinct()
+    found = list(rows.order_by("name", "pk")[:50])
+    names = dict(_seen_by(user).values_list("pk", "name"))
+    for player in found:
+        ids = _events_of(player.pk)
+        player.events_seen = sorted(names[e] for e in ids if e in names)  # type: ignore[attr-defined]
+    return found
 
 
 def _events_of(player_id: int) -> set[int]:
@@ -119,6 +147,7 @@ def merge(kept: Player, merged: Player, user) -> PlayerMerge:
             kept.member_number = merged.member_number
             kept.save(update_fields=["member_number"])
         merged.delete()
+        _reindex(events, kept)
         _recompute(events)
     return log
 
@@ -143,8 +172,17 @@ def split(log: PlayerMerge, user) -> Player:
         log.split_at = timezone.now()
         log.split_by = user
         log.save(update_fields=["split_at", "split_by"])
+        _reindex(log.events, log.kept, restored)
         _recompute(log.events)
     return restored
+
+
+def _reindex(event_ids: list[int], *players: Player) -> None:
+    """The find-my-table terms of the players in the events concerned, written again from
+    their names now (and the events' cached searches forgotten)."""
+    for event_id in event_ids:
+        for player in players:
+            find.index_player(event_id, player)
 
 
 def _recompute(event_ids: list[int]) -> None:

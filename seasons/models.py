@@ -134,3 +134,27 @@ class PlayerMerge(models.Model):
                 fields=["merged_id"], condition=Q(split_at__isnull=True), name="merge_open_once"
             )
         ]
+
+
+class SeriesLog(models.Model):
+    """Who changed a series, and when: made, its settings or events changed, deleted. The log
+    outlives the series (its name is kept) so a deletion stays on record with what it held."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("创建")
+        EDIT = "edit", _("修改")
+        DELETE = "delete", _("删除")
+
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="log"
+    )
+    series_name = models.CharField(max_length=200)
+    action = models.CharField(max_length=8, choices=Action.choices)
+    detail = models.TextField(blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 
 from matches import visibility
-from matches.models import Event, TableSeat, UnionMember
+from matches.events import find
+from matches.models import Event, SearchTerm, TableSeat, UnionMember
 from players.models import Player
 from seasons.engine import ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, Series
@@ -23,11 +24,23 @@ def rating_list(query: str = "", club_id: int | None = None):
     if club_id:
         rows = rows.filter(player__club_id=club_id)
     if query:
-        rows = rows.filter(
+        found = (
             Q(player__name__icontains=query)
             | Q(player__name_zh__icontains=query)
             | Q(player__club__name__icontains=query)
         )
+        term = find.normalise(query)
+        if term and not term.isdigit():  # digits alone are entry numbers there, not names
+            # Pinyin in full or by initials (`hxm` finds 黄晓明), as find-my-table: the terms
+            # its index holds for each player of a public event (matches/events/find.py).
+            found |= Q(
+                player_id__in=SearchTerm.objects.filter(
+                    event__in=visibility.public_events(),
+                    player__isnull=False,
+                    term__startswith=term[: find.TERM_LENGTH],
+                ).values("player_id")
+            )
+        rows = rows.filter(found)
     return rows
 
 
@@ -63,56 +76,68 @@ def events_played(player: Player) -> list[dict]:
 @dataclass
 class Met:
     player: Player
-    together: int = 0  # rated deals on one side (partners) or opposite sides (rivals)
-    won: int = 0  # of those, deals the player's side scored more
+    together: int = 0  # rated deals on one side (partners) or face to face (head rivals)
+    # of those: deals the player's union scored more (partners), deals the player finished
+    # ahead of their head rival (head rivals)
+    won: int = 0
+
+
+def _opposite(seat: int) -> int:
+    """The head rival's seat (对头): the seat opposite, s±3 (R2, matches/games/gouji)."""
+    return seat + 3 if seat <= 3 else seat - 3
 
 
 def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list[Met]]:
-    """Partners (same union) and head rivals (对头: the other union at the table) over rated
-    rounds, most deals first."""
-    round_ids = list(RatedRound.objects.values_list("round_id", flat=True))
-    mine = dict(
-        TableSeat.objects.filter(player=player, round_id__in=round_ids).values_list(
-            "table_id", "side"
-        )
-    )
-    if not mine:
-        return [], []
+    """Partners (the player's union at the table) and head rivals (对头: the player sitting
+    opposite, of the other union) over rated rounds, most deals first."""
     from matches.models import DealTally
 
-    deals: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for table_id, a, b in DealTally.objects.filter(match__table_id__in=mine).values_list(
-        "match__table_id", "score_a", "score_b"
+    round_ids = list(RatedRound.objects.values_list("round_id", flat=True))
+    mine = {
+        table_id: (side, seat)
+        for table_id, side, seat in TableSeat.objects.filter(
+            player=player, round_id__in=round_ids
+        ).values_list("table_id", "side", "seat")
+    }
+    if not mine:
+        return [], []
+    deals: dict[int, list[tuple[int, int, list]]] = defaultdict(list)
+    for table_id, a, b, places in DealTally.objects.filter(match__table_id__in=mine).values_list(
+        "match__table_id", "score_a", "score_b", "places"
     ):
-        deals[table_id].append((a or 0, b or 0))
+        deals[table_id].append((a or 0, b or 0, places or []))
     together: Counter = Counter()
     against: Counter = Counter()
     won_with: Counter = Counter()
-    won_against: Counter = Counter()
-    for table_id, other, side in (
+    ahead_of: Counter = Counter()
+    for table_id, other, side, seat in (
         TableSeat.objects.filter(table_id__in=mine)
         .exclude(player=player)
-        .values_list("table_id", "player_id", "side")
+        .values_list("table_id", "player_id", "side", "seat")
     ):
-        my_side = mine[table_id]
+        my_side, my_seat = mine[table_id]
         if not my_side or not side:
             continue
         played = deals.get(table_id, [])
-        wins = sum(1 for a, b in played if (a > b if my_side == "A" else b > a))
         if side == my_side:
             together[other] += len(played)
-            won_with[other] += wins
-        else:
+            won_with[other] += sum(1 for a, b, _ in played if (a > b if my_side == "A" else b > a))
+        elif seat == _opposite(my_seat):
             against[other] += len(played)
-            won_against[other] += wins
+            ahead_of[other] += sum(
+                1 for _, _, places in played if _place(places, my_seat) < _place(places, seat)
+            )
     people = Player.objects.in_bulk(set(together) | set(against))
     partners = [
         Met(people[p], n, won_with[p]) for p, n in together.most_common(limit) if p in people
     ]
-    rivals = [
-        Met(people[p], n, won_against[p]) for p, n in against.most_common(limit) if p in people
-    ]
+    rivals = [Met(people[p], n, ahead_of[p]) for p, n in against.most_common(limit) if p in people]
     return partners, rivals
+
+
+def _place(places: list, seat: int) -> int:
+    """Where a seat finished a deal (`places`: seats grouped by place, best first)."""
+    return next((k for k, group in enumerate(places) if seat in group), len(places))
 
 
 # --- series -----------------------------------------------------------------------------------
@@ -136,8 +161,12 @@ def series_events(series: Series) -> list[Event]:
 
 
 def _event_points(series: Series, event: Event) -> dict[int, int]:
-    """Each player's points from one event: by the final visible union standings (a union's
-    place or match points count for each of its registered members)."""
+    """Each player's points from one event, by its final visible standings: a team event's
+    union standings (a union's place or match points count for each of its registered
+    members), an individual event's player standings (the player's place, or their points:
+    an individual event has no match points, its standings' points are their sum)."""
+    if not event.is_team:
+        return _individual_points(series, event)
     snapshot = visibility.public_snapshot(event, "unions")
     if snapshot is None:
         return {}
@@ -154,6 +183,22 @@ def _event_points(series: Series, event: Event) -> dict[int, int]:
             value = series.points_for(int(row.get("rank") or 0))
         for pid in members.get(row.get("union"), []):
             points[pid] = value
+    return points
+
+
+def _individual_points(series: Series, event: Event) -> dict[int, int]:
+    snapshot = visibility.public_snapshot(event, "players")
+    if snapshot is None:
+        return {}
+    points: dict[int, int] = {}
+    for row in snapshot.rows:
+        if not row.get("player"):
+            continue
+        if series.scoring == Series.Scoring.MATCH_POINTS:
+            value = int(row.get("match_points", row.get("place_points")) or 0)
+        else:
+            value = series.points_for(int(row.get("rank") or 0))
+        points[row["player"]] = value
     return points
 
 

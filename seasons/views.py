@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 from players.models import Club, Player
 from seasons import identity, selectors
 from seasons.charts import rating_chart_svg
-from seasons.forms import MergeForm, SeriesForm
-from seasons.models import PlayerMerge, PlayerRating, Series
+from seasons.forms import MergeForm, SeriesForm, describe
+from seasons.models import PlayerMerge, PlayerRating, Series, SeriesLog
 
 # --- public ------------------------------------------------------------------------------------
 
@@ -94,6 +94,7 @@ def _series_of(request, series_id: int) -> Series:
 @login_required
 def manage_series_list(request):
     mine = Series.objects.all() if request.user.is_superuser else request.user.series.all()
+    deleted = SeriesLog.objects.filter(action=SeriesLog.Action.DELETE, by=request.user)[:20]
     if request.method == "POST":
         name = (request.POST.get("name") or "").strip()[:200]
         if not name:
@@ -101,8 +102,9 @@ def manage_series_list(request):
             return redirect("seasons-manage:series-list")
         series = Series.objects.create(name=name, place_points=[10, 8, 6, 5, 4, 3, 2, 1])
         series.organisers.add(request.user)
+        _log(series, SeriesLog.Action.CREATE, request.user, describe(series))
         return redirect("seasons-manage:series", series.pk)
-    return render(request, "seasons/manage_series_list.html", {"series": mine})
+    return render(request, "seasons/manage_series_list.html", {"series": mine, "deleted": deleted})
 
 
 @login_required
@@ -112,14 +114,44 @@ def manage_series(request, series_id: int):
         request.POST if request.method == "POST" else None, series=series, user=request.user
     )
     if request.method == "POST" and form.is_valid():
-        form.save()
+        series, changes = form.save()
+        if changes:
+            _log(series, SeriesLog.Action.EDIT, request.user, changes)
         messages.success(request, _("系列赛已保存"))
         return redirect("seasons-manage:series", series.pk)
     return render(
         request,
         "seasons/manage_series.html",
-        {"series": series, "form": form},
+        {"series": series, "form": form, "log": series.log.select_related("by")[:50]},
         status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def delete_series(request, series_id: int):
+    """A series made by mistake goes (its events and their results stay; the log keeps what
+    it held). Asked for on its own page, with the name typed again."""
+    series = _series_of(request, series_id)
+    error = ""
+    if request.method == "POST":
+        if (request.POST.get("confirm") or "").strip() == series.name:
+            _log(series, SeriesLog.Action.DELETE, request.user, describe(series))
+            name = series.name
+            series.delete()
+            messages.success(request, _("系列赛“%(name)s”已删除") % {"name": name})
+            return redirect("seasons-manage:series-list")
+        error = _("请输入系列赛的名称以确认删除")
+    return render(
+        request,
+        "seasons/manage_series_delete.html",
+        {"series": series, "error": error},
+        status=400 if error else 200,
+    )
+
+
+def _log(series: Series, action: str, user, detail: str) -> None:
+    SeriesLog.objects.create(
+        series=series, series_name=series.name, action=action, detail=detail, by=user
     )
 
 
@@ -138,7 +170,7 @@ def manage_players(request):
             messages.success(request, _("已合并"))
         return redirect("seasons-manage:players")
     query = (request.GET.get("q") or "").strip()[:60]
-    candidates = identity.candidates(query) if query else []
+    candidates = identity.candidates(query, request.user) if query else []
     return render(
         request,
         "seasons/manage_players.html",

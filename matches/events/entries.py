@@ -15,6 +15,7 @@ from matches.events import registration as registering
 from matches.models import Event, Registration, UnionMember
 from players import clubs
 from players.identity import find_or_create
+from players.models import Player
 
 PAGE_SIZE = 50
 
@@ -62,6 +63,22 @@ def entered_players(event: Event) -> set[int]:
             "player_id", flat=True
         )
     )
+
+
+def known_players(entry: Registration) -> list[Player]:
+    """The entry's players who were already on record from another event (registration
+    entered the known person, not a copy: the organiser is told so)."""
+    people = entry.union.players_in_order() if entry.union is not None else [entry.player]
+    elsewhere = set(
+        UnionMember.objects.filter(player__in=people, round__isnull=True)
+        .exclude(event=entry.event)
+        .values_list("player_id", flat=True)
+    ) | set(
+        Registration.objects.filter(player__in=people)
+        .exclude(event=entry.event)
+        .values_list("player_id", flat=True)
+    )
+    return [p for p in people if p is not None and p.pk in elsewhere]
 
 
 @transaction.atomic

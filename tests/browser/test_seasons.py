@@ -27,10 +27,16 @@ LANGUAGES = (("zh-CN", "zh-hans"), ("en-GB", "en"))
 
 @pytest.fixture
 def season(eager_tasks):
-    people = pool(18)
-    events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
-    for b in events:
-        b.play_rounds(2)  # each close refreshes the standings, which queue the rating
+    from django.test import override_settings
+
+    # No live-push notices while the season is built: their thread reads the database while
+    # this one writes, which SQLite's shared in-memory database refuses ("database table is
+    # locked", now and then). No page is open yet to hear them.
+    with override_settings(LIVE_ENABLED=False):
+        people = pool(18)
+        events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
+        for b in events:
+            b.play_rounds(2)  # each close refreshes the standings, which queue the rating
     series = Series.objects.create(
         name="岛城联赛", place_points=[10, 6, 3, 1], best_of=2, published=True
     )
@@ -124,6 +130,15 @@ def test_screenshots(live_server, browser, season, signed_in):
     with open(sheet, "w", encoding="utf-8") as f:
         f.write(f"联邦,俱乐部,选手1,选手2,选手3\n老友,{people[3].club.name},")
         f.write(f"{people[3].name},{people[6].name},新人\n")
+    from seasons.models import SeriesLog
+
+    SeriesLog.objects.create(
+        series=series,
+        series_name=series.name,
+        action=SeriesLog.Action.EDIT,
+        detail="名次积分: 1 2 3 4 → 10 6 3 1; + " + season["events"][2].event.name,
+        by=organiser,
+    )
     star = season["people"][7]
     event = season["events"][0].event
     public = {
@@ -136,6 +151,7 @@ def test_screenshots(live_server, browser, season, signed_in):
     manage = {
         "manage-series": f"/manage/season/series/{series.pk}/",
         "manage-series-list": "/manage/season/series/",
+        "manage-series-delete": f"/manage/season/series/{series.pk}/delete/",
         "manage-players": "/manage/season/players/?q=" + re.sub(r"\d+$", "", star.name),
         "settings": f"/manage/events/{event.pk}/settings/",
     }

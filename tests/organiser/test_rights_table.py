@@ -330,6 +330,7 @@ def test_an_assistant_is_shown_no_link_to_the_organiser_s_pages(world):
 SEASON_RIGHTS = {
     "series-list": ("anyone", 200, 302),  # a POST without a name: told so, back to the list
     "series": (ORGANISER, 200, 400),
+    "series-delete": (ORGANISER, 200, 400),  # without the name typed again: refused
     "players": (ORGANISER, 200, 400),
     "split": (ORGANISER, 405, 302),
 }
@@ -365,7 +366,7 @@ def test_the_season_rights_table(world):
     merge = identity.merge(
         Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
     )
-    args = {"series": [series.pk], "split": [merge.pk]}
+    args = {"series": [series.pk], "series-delete": [series.pk], "split": [merge.pk]}
     wrong = []
     for route in SEASON_ROUTES:
         url = reverse(f"seasons-manage:{route}", args=args.get(route, []))

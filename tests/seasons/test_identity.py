@@ -124,3 +124,81 @@ def test_a_namesake_already_in_the_event_or_the_file_is_another_person(build):
     importing.import_rows(b.event, [r["values"] for r in rows])
     wangs = Player.objects.filter(name="王强").count()
     assert wangs == 4
+
+
+def test_a_merge_keeps_the_merged_records_pass_and_find_terms_and_a_split_gives_them_back():
+    """The merged record's own page (its token on a printed badge) and find-my-table in its
+    event: a merge that deleted the record cascaded both away."""
+    from matches.events import find
+    from matches.models import FloorPass, SearchTerm
+
+    user = get_user_model().objects.create_user("org")
+    people = pool(12)
+    rated_event(people, 0, unions=2, day=1)
+    copy = Player.objects.create(name="新名字", club=people[0].club)
+    second = rated_event(people[6:12] + [copy] + people[1:6], 6, unions=2, day=8)
+    token = find.pass_token(second.event, player=copy)
+    assert find.search(second.event, "xmz")[1][0].id == copy.pk  # by pinyin initials
+
+    log = identity.merge(people[0], copy, user)
+    owner = FloorPass.objects.get(token=token)
+    assert owner.player_id == people[0].pk  # the badge opens the kept record's page
+    hits = find.search(second.event, people[0].name)[1]
+    assert [h.id for h in hits if h.kind == "player"] == [people[0].pk]
+    assert not SearchTerm.objects.filter(player_id=copy.pk).exists()
+
+    restored = identity.split(log, user)
+    assert FloorPass.objects.get(token=token).player_id == restored.pk
+    assert find.search(second.event, "xmz")[1][0].id == restored.pk
+    after = find.search(second.event, people[0].name)[1]
+    assert people[0].pk not in {h.id for h in after if h.kind == "player"}
+
+
+def test_the_merge_page_lists_no_player_of_another_organisers_unpublished_event(build):
+    from django.test import Client
+    from django.urls import reverse
+
+    mine = build(unions=0, name="我的杯")
+    theirs = build(unions=0, published=False, name="别人的内部杯")
+    public = build(unions=0, name="公开杯")
+    entries.add(mine.event, players=["张一", "张二", "张三"], name="甲")
+    entries.add(theirs.event, players=["张四", "张五", "张六"], name="乙")
+    entries.add(public.event, players=["张七", "张八", "张九"], name="丙")
+    loose = Player.objects.create(name="张十")
+    client = Client()
+    client.force_login(mine.organiser)
+    answer = client.get(reverse("seasons-manage:players"), {"q": "张"})
+    listed = {p.name: p.events_seen for p in answer.context["candidates"]}
+    assert set(listed) == {"张一", "张二", "张三", "张七", "张八", "张九", loose.name}
+    # Each record with the events it played: two namesakes told apart before a merge.
+    assert listed["张一"] == [mine.event.name] and listed["张七"] == [public.event.name]
+    assert listed["张十"] == []
+    assert "别人的内部杯" not in answer.content.decode()
+
+
+def test_the_entries_page_says_which_names_were_taken_as_known_players(build):
+    """The registration form has no preview: its confirmation names the known players, as
+    the import's preview does."""
+    from django.test import Client
+    from django.urls import reverse
+
+    people = pool(6, clubs=1)
+    rated_event(people, 0, unions=2, day=1)
+    second = build(unions=0)
+    client = Client()
+    client.force_login(second.organiser)
+    answer = client.post(
+        reverse("manage:entries", args=[second.event.pk]),
+        {
+            "union": "老友联邦",
+            "club": "俱乐部0",
+            "player1": "棋友00",
+            "player2": "新人",
+            "player3": "棋友02",
+            "captain": "1",
+        },
+        follow=True,
+    )
+    said = " ".join(str(m) for m in answer.context["messages"])
+    assert f"棋友00：已有选手 #{people[0].pk}，沿用其记录" in said
+    assert f"棋友02：已有选手 #{people[2].pk}" in said and "新人：已有" not in said

@@ -117,13 +117,13 @@ def test_only_the_series_organiser_edits_its_points_table(season, django_user_mo
             "name": "岛城联赛",
             "scoring": "placing",
             "place_points": "20，10, 5",
-            "best_of": "3",
+            "best_of": "",  # no events chosen here: best-N of them is refused (test_manage.py)
             "published": "on",
         },
     )
     assert ok.status_code == 302
     series.refresh_from_db()
-    assert series.place_points == [20, 10, 5] and series.best_of == 3
+    assert series.place_points == [20, 10, 5] and series.best_of is None
     # Its events: only events the organiser runs may be added (the others are not offered).
     assert series.entries.count() == 0
 
@@ -147,3 +147,108 @@ def test_an_organiser_adds_only_own_events_and_merges_only_own_players(season, d
     refused = client.post(merge, {"kept": people[0].pk, "merged": people[13].pk})
     assert refused.status_code == 400
     assert "只能合并自己赛事中的选手" in refused.content.decode()
+
+
+def test_an_individual_event_of_the_series_counts_by_its_player_standings(season):
+    """A city league's monthly cup may be an individual event (unions drawn each round): its
+    players' places count (it has no union standings, so it gave no one any points)."""
+    from tests.builder import EventBuilder
+
+    people, events, series = season
+    solo = EventBuilder(
+        players=12, entry_type=Event.EntryType.INDIVIDUAL, name="个人杯", rated=True
+    ).register()
+    solo.play_rounds(1)
+    solo.standings()
+    SeriesEvent.objects.create(series=series, event=solo.event)
+    series.best_of = None
+    series.save()
+    _, lines = selectors.series_table(series)
+    rows = solo.event.snapshots.filter(kind="players", scope="event").get().rows
+    by_player = {line.player.pk: line for line in lines}
+    for row in rows:
+        assert by_player[row["player"]].per_event[solo.event.pk] == series.points_for(row["rank"])
+    assert sum(line.per_event.get(solo.event.pk, 0) for line in lines) > 0
+    series.scoring = Series.Scoring.MATCH_POINTS
+    series.save()
+    _, summed = selectors.series_table(series)
+    points = {row["player"]: row["place_points"] for row in rows}
+    assert {
+        line.player.pk: line.per_event[solo.event.pk]
+        for line in summed
+        if solo.event.pk in line.per_event
+    } == points
+
+
+def test_a_player_finds_themself_on_the_list_by_pinyin_partial_name_or_club():
+    people = pool(12)
+    people[4].name = "黄晓明"
+    people[4].save()
+    b = rated_event(people, 0, unions=2, day=2)
+    b.play_rounds(1)
+    ratings.recompute_all()
+    client = Client()
+
+    def found(**query) -> set[int]:
+        page = client.get(reverse("seasons:ratings"), query)
+        assert page.status_code == 200
+        return {r.player_id for _, r in page.context["ranked"]}
+
+    star = people[4].pk
+    assert found(q="hxm") == {star}  # initials
+    assert found(q="HuangXiao") == {star}  # full pinyin, any case
+    assert found(q="晓明") == {star}  # part of the name
+    assert found(q="xiaoming") == {star}  # pinyin of part of it
+    assert star in found(q="俱乐部1") and found(q="俱乐部1", club=people[0].club_id) == set()
+    assert found(q="zzq") == set()
+    assert found(q="x" * 500) == set()
+
+
+def test_a_stranger_sees_no_unpublished_series_or_event_anywhere(season):
+    people, events, series = season
+    hidden = events[1].event
+    hidden.name = "内部杯"
+    hidden.save()
+    client = Client()
+    secret = Series.objects.create(name="内部系列", published=False)
+    SeriesEvent.objects.create(series=secret, event=events[0].event)
+    Event.objects.filter(pk=hidden.pk).update(published=False)
+    ratings.recompute_all()
+    pages = [
+        reverse("seasons:series-list"),
+        reverse("seasons:series", args=[series.pk]),
+        reverse("seasons:ratings"),
+        *(reverse("seasons:player", args=[p.pk]) for p in people),
+    ]
+    for url in pages:
+        answer = client.get(url)
+        body = answer.content.decode()
+        assert "内部杯" not in body and "内部系列" not in body, url
+    assert client.get(reverse("seasons:series", args=[secret.pk])).status_code == 404
+    # The series table counts the public events only.
+    shown, lines = selectors.series_table(series)
+    assert hidden.pk not in {e.pk for e in shown}
+    assert all(hidden.pk not in line.per_event for line in lines)
+
+
+def test_head_rivals_are_the_players_sitting_opposite(season):
+    """对头 is the seat opposite (s±3): one per table, not the three opponents."""
+    from matches.models import DealTally, TableSeat
+
+    people, events, series = season
+    star = people[7]
+    expected: dict[int, list[int]] = {}
+    for seat in TableSeat.objects.filter(player=star):
+        facing = TableSeat.objects.get(
+            table=seat.table, seat=seat.seat + 3 if seat.seat <= 3 else seat.seat - 3
+        )
+        assert facing.side != seat.side
+        got = expected.setdefault(facing.player_id, [0, 0])
+        for places in DealTally.objects.filter(match__table=seat.table).values_list(
+            "places", flat=True
+        ):
+            got[0] += 1
+            order = [s for group in places for s in group]
+            got[1] += order.index(seat.seat) < order.index(facing.seat)
+    _, rivals = selectors.partners_and_rivals(star, limit=20)
+    assert {m.player.pk: [m.together, m.won] for m in rivals} == expected

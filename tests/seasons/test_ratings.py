@@ -91,3 +91,52 @@ def test_the_task_takes_ids_is_recorded_and_can_run_twice():
     run = ComputationRun.objects.get(event=b.event, task="update_ratings", key="ratings")
     assert run.state == ComputationRun.State.DONE
     update_ratings.apply(kwargs={"event_id": 999999, "from_round": 1})  # gone: nothing to do
+
+
+def test_the_list_follows_the_organisers_event_switches_and_equals_a_full_recompute(
+    django_capture_on_commit_callbacks,
+):
+    """Rated after two rounds were played, then unrated; unpublished and published again;
+    archived and restored: each through the organiser's pages or the settings' save, the
+    list follows through the signals (incrementally) and is what a recompute from scratch
+    gives."""
+    from django.test import Client
+    from django.urls import reverse
+
+    people = pool(24)
+    first = rated_event(people, 0, day=1)
+    late = rated_event(people, 5, day=8, rated=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        first.play_rounds(2)
+        late.play_rounds(2)
+    assert not RatingStep.objects.filter(event=late.event).exists()
+    organiser = Client()
+    organiser.force_login(first.organiser)
+
+    def check() -> dict:
+        now = snapshot()
+        ratings.recompute_all()
+        assert snapshot() == now
+        return now
+
+    only_first = check()
+    with django_capture_on_commit_callbacks(execute=True):
+        late.event.rated = True  # as the settings form saves it
+        late.event.save()
+    assert RatedRound.objects.filter(round__event=late.event).count() == 2
+    both = check()
+    assert both != only_first
+    with django_capture_on_commit_callbacks(execute=True):
+        late.event.rated = False
+        late.event.save()
+    assert check() == only_first
+
+    for route, back in (("toggle-published", "toggle-published"), ("archive", "archive")):
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = organiser.post(reverse(f"manage:{route}", args=[first.event.pk]))
+        assert answer.status_code == 302
+        assert not RatingStep.objects.filter(event=first.event).exists()
+        assert check()["list"] == []  # the only rated event left the list
+        with django_capture_on_commit_callbacks(execute=True):
+            organiser.post(reverse(f"manage:{back}", args=[first.event.pk]))
+        assert check() == only_first

@@ -62,6 +62,12 @@ def entries(request, event_id: int):
                 if draft is not None
                 else ""
             )
+            # One person across events: say which names were taken as known players.
+            known = " ".join(
+                _("%(name)s：已有选手 #%(id)s，沿用其记录") % {"name": p.name, "id": p.pk}
+                for p in service.known_players(entry)
+            )
+            added = f"{added} {known}" if known else added
             if request.htmx:  # the form stays open, empty, for the next entry
                 blank = EntryForm(team=event.is_team)
                 first = "union" if event.is_team else "player1"

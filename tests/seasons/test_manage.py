@@ -1,0 +1,149 @@
+"""An organiser who makes mistakes on the series pages: a wrong points table edited, the
+scoring switched, a wrong event added and removed, impossible best-N, a series deleted; each
+change on the series' log with who and when."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from seasons import ratings, selectors
+from seasons.models import Series, SeriesLog
+from tests.seasons.helpers import pool, rated_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser_season(django_user_model):
+    people = pool(18)
+    events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
+    for b in events:
+        b.play_rounds(2)
+        b.standings()
+    ratings.recompute_all()
+    organiser = events[0].organiser
+    for b in events[1:]:
+        b.event.organisers.add(organiser)
+    client = Client()
+    client.force_login(organiser)
+    return client, organiser, events
+
+
+def _post(client, series, **fields):
+    data = {"name": series.name, "scoring": "placing", "place_points": "10 6 3 1"}
+    data.update(fields)
+    return client.post(reverse("seasons-manage:series", args=[series.pk]), data)
+
+
+def _new_series(client) -> Series:
+    answer = client.post(reverse("seasons-manage:series-list"), {"name": "岛城联赛"})
+    assert answer.status_code == 302
+    return Series.objects.get(name="岛城联赛")
+
+
+def test_a_wrong_points_table_is_edited_and_the_table_follows(organiser_season):
+    client, organiser, events = organiser_season
+    series = _new_series(client)
+    ids = [b.event.pk for b in events]
+    assert (
+        _post(client, series, place_points="1 2 3 4", events=ids, published="on").status_code == 302
+    )
+    series.refresh_from_db()
+    _, wrong = selectors.series_table(series)
+    assert {v for line in wrong for v in line.per_event.values()} == {1, 2, 3, 4}
+    assert (
+        _post(client, series, place_points="10 6 3 1", events=ids, published="on").status_code
+        == 302
+    )
+    series.refresh_from_db()
+    _, right = selectors.series_table(series)
+    assert {v for line in right for v in line.per_event.values()} == {10, 6, 3, 1}
+    assert right[0].total > wrong[0].total
+    page = Client().get(reverse("seasons:series", args=[series.pk])).content.decode()
+    assert "10 / 6 / 3 / 1" in page and f"<strong>{right[0].total}</strong>" in page
+    # Summed match points instead, and back: the figures follow.
+    assert (
+        _post(client, series, scoring="match_points", events=ids, published="on").status_code == 302
+    )
+    series.refresh_from_db()
+    assert selectors.series_table(series)[1][0].total != right[0].total
+    log = list(SeriesLog.objects.filter(series=series).order_by("at", "id"))
+    assert [row.action for row in log] == ["create", "edit", "edit", "edit"]
+    assert all(row.by == organiser for row in log)
+    assert "1 2 3 4 → 10 6 3 1" in log[2].detail
+    assert all(b.event.name in log[1].detail for b in events)  # the events added
+
+
+def test_a_wrong_event_is_added_then_removed(organiser_season):
+    client, _organiser, events = organiser_season
+    series = _new_series(client)
+    ids = [b.event.pk for b in events]
+    _post(client, series, events=ids)
+    assert series.entries.count() == 3
+    assert _post(client, series, events=ids[:2]).status_code == 302
+    assert [e.pk for e in selectors.series_events(series)] == ids[:2]
+    assert f"− {events[2].event.name}" in SeriesLog.objects.filter(series=series).first().detail
+
+
+@pytest.mark.parametrize(
+    ("best_of", "says"),
+    [
+        ("0", "至少为 1"),
+        ("-2", "至少为 1"),
+        ("4", "只有 3 站"),
+        ("x", "须为整数"),
+        ("100", "至多为 99"),
+    ],
+)
+def test_an_impossible_best_n_is_a_clear_error(organiser_season, best_of, says):
+    client, _organiser, events = organiser_season
+    series = _new_series(client)
+    answer = _post(client, series, best_of=best_of, events=[b.event.pk for b in events])
+    assert answer.status_code == 400
+    assert says in answer.content.decode()
+    series.refresh_from_db()
+    assert series.best_of is None and series.entries.count() == 0  # nothing saved
+    assert (
+        _post(client, series, best_of="3", events=[b.event.pk for b in events]).status_code == 302
+    )
+
+
+def test_placing_without_a_points_table_is_refused(organiser_season):
+    client, _organiser, _events = organiser_season
+    series = _new_series(client)
+    answer = _post(client, series, place_points="  ")
+    assert answer.status_code == 400 and "须填写名次积分表" in answer.content.decode()
+    assert _post(client, series, scoring="match_points", place_points="").status_code == 302
+
+
+def test_a_series_made_by_mistake_is_deleted_on_its_page_and_logged(
+    organiser_season, django_user_model
+):
+    client, organiser, events = organiser_season
+    series = _new_series(client)
+    _post(client, series, events=[events[0].event.pk], published="on")
+    url = reverse("seasons-manage:series-delete", args=[series.pk])
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("other"))
+    assert other.post(url, {"confirm": series.name}).status_code == 403
+    assert client.get(url).status_code == 200
+    refused = client.post(url, {"confirm": "别的"})
+    assert refused.status_code == 400 and Series.objects.filter(pk=series.pk).exists()
+    assert client.post(url, {"confirm": "岛城联赛"}).status_code == 302
+    assert not Series.objects.filter(pk=series.pk).exists()
+    assert Client().get(reverse("seasons:series", args=[series.pk])).status_code == 404
+    events[0].event.refresh_from_db()  # the events stay
+    gone = SeriesLog.objects.get(action="delete")
+    assert gone.series is None and gone.series_name == "岛城联赛" and gone.by == organiser
+    assert "10 6 3 1" in gone.detail and events[0].event.name in gone.detail
+    listing = client.get(reverse("seasons-manage:series-list")).content.decode()
+    assert "岛城联赛" in listing and 'id="deleted-series"' in listing
+
+
+def test_the_organisers_events_page_leads_to_the_series_and_the_merge_pages(organiser_season):
+    client, _organiser, _events = organiser_season
+    page = client.get(reverse("manage:events")).content.decode()
+    assert f'href="{reverse("seasons-manage:series-list")}"' in page
+    assert f'href="{reverse("seasons-manage:players")}"' in page
