@@ -100,6 +100,9 @@ def season_list(request):
         raw = request.POST.get("previous", "")
         previous = mine.filter(pk=raw).first() if raw.isascii() and raw.isdigit() else None
         try:
+            if raw and previous is None:
+                # Not one of this organiser's seasons: say so rather than start without it.
+                raise LadderProblem(_("找不到所选的上赛季（只能选择自己的赛季）"))
             season = service.create_season(
                 request.user,
                 request.POST.get("name", ""),

@@ -291,6 +291,19 @@ def test_the_next_season_takes_last_seasons_teams_and_is_seeded_from_its_points(
     assert seeded == table[:3] and seeded[0] == "攻5"
 
 
+def test_a_new_season_following_another_organisers_season_is_refused_with_a_reason(ladder):
+    other = Client()
+    other.force_login(make_user("xiaowang"))
+    response = other.post(
+        reverse("manage:ladders"),
+        {"name": "借来的赛季", "previous": ladder.pk, "copy_teams": "1"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert response.status_code == 200  # the list again, the problem above its form
+    assert response.context["problem"] == "找不到所选的上赛季（只能选择自己的赛季）"
+    assert not LadderSeason.objects.filter(name="借来的赛季").exists()
+
+
 # --- a stranger ------------------------------------------------------------------------------
 
 ACTIONS = [
