@@ -159,6 +159,9 @@ def test_the_chart_names_each_points_event_and_marks_the_events_on_its_axis(
             measured = chart.locator("svg").evaluate(OVERLAPS)
             assert measured == {"labels": 3, "outside": 0, "overlaps": 0}, (width, measured)
             assert page.evaluate(OVERFLOW) <= 0
+            if SCREENS:
+                os.makedirs(SCREENS, exist_ok=True)
+                chart.screenshot(path=f"{SCREENS}/card-chart-long-{language}-{width}.png")
             context.close()
 
 
@@ -197,6 +200,8 @@ def test_screenshots(live_server, browser, season, signed_in):
         detail="名次积分: 1 2 3 4 → 10 6 3 1; + " + season["events"][2].event.name,
         by=organiser,
     )
+    # A co-organiser added on the page, so the screenshots show the list with its buttons.
+    get_user_model().objects.create_user("laowang", password="pw-laowang")
     star = season["people"][7]
     event = season["events"][0].event
     public = {
@@ -221,6 +226,17 @@ def test_screenshots(live_server, browser, season, signed_in):
                 page.goto(live_server.url + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
             signed_in(page, organiser.username, "pw-seasons-1", next=manage["manage-series"])
+            if not series.organisers.filter(username="laowang").exists():
+                page.goto(live_server.url + manage["manage-series"])
+                page.fill("#organiser-username", "nobody")
+                page.locator("#organiser-form button").click()
+                expect(page.locator("#organiser-error")).to_contain_text("nobody")
+                page.screenshot(
+                    path=f"{folder}/manage-series-error-{language}-{width}.png", full_page=True
+                )
+                page.fill("#organiser-username", "laowang")
+                page.locator("#organiser-form button").click()
+                expect(page.locator("#series-organisers li")).to_have_count(2)
             for name, path in manage.items():
                 page.goto(live_server.url + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
