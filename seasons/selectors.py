@@ -50,10 +50,10 @@ def rank_of(rating: PlayerRating) -> int:
 
 def history(player: Player) -> list[dict]:
     return [
-        {"event": e, "number": n, "mu": mu, "sigma": s, "rating": ordinal(mu, s)}
-        for e, n, mu, s in RatingStep.objects.filter(player=player)
+        {"event": e, "event_id": eid, "number": n, "mu": mu, "sigma": s, "rating": ordinal(mu, s)}
+        for eid, e, n, mu, s in RatingStep.objects.filter(player=player)
         .order_by("key")
-        .values_list("event__name", "round__number", "mu", "sigma")
+        .values_list("event_id", "event__name", "round__number", "mu", "sigma")
     ]
 
 

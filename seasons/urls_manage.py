@@ -8,6 +8,14 @@ urlpatterns = [
     path("series/", views.manage_series_list, name="series-list"),
     path("series/<int:series_id>/", views.manage_series, name="series"),
     path("series/<int:series_id>/delete/", views.delete_series, name="series-delete"),
+    path(
+        "series/<int:series_id>/organisers/", views.add_series_organiser, name="series-organisers"
+    ),
+    path(
+        "series/<int:series_id>/organisers/<int:user_id>/remove/",
+        views.remove_series_organiser,
+        name="series-organiser-remove",
+    ),
     path("players/", views.manage_players, name="players"),
     path("players/merges/<int:merge_id>/split/", views.split_merge, name="split"),
 ]

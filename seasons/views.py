@@ -4,9 +4,11 @@ organisers' (series and their points tables, merging and splitting player record
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -119,12 +121,77 @@ def manage_series(request, series_id: int):
             _log(series, SeriesLog.Action.EDIT, request.user, changes)
         messages.success(request, _("系列赛已保存"))
         return redirect("seasons-manage:series", series.pk)
+    return _series_page(request, series, form, status=400 if form.errors else 200)
+
+
+def _series_page(request, series: Series, form: SeriesForm, *, status=200, **organisers):
+    """The organiser's series page; `organisers` carries the co-organiser form's answer
+    (`username` typed, `organiser_error`) when it is shown again with an error."""
     return render(
         request,
         "seasons/manage_series.html",
-        {"series": series, "form": form, "log": series.log.select_related("by")[:50]},
-        status=400 if form.errors else 200,
+        {
+            "series": series,
+            "form": form,
+            "organisers": series.organisers.order_by("username"),
+            "log": series.log.select_related("by")[:50],
+            **organisers,
+        },
+        status=status,
     )
+
+
+@login_required
+@require_POST
+def add_series_organiser(request, series_id: int):
+    """An organiser of the series adds another account, by its username, as co-organiser: it
+    may then edit the series as they do."""
+    series = _series_of(request, series_id)
+    username = (request.POST.get("username") or "").strip()[:150]
+    error = ""
+    account = get_user_model().objects.filter(username=username, is_active=True).first()
+    if not username:
+        error = _("请填写要添加的账号的用户名")
+    elif account is None:
+        error = _("没有用户名为“%(name)s”的账号") % {"name": username}
+    elif series.organisers.filter(pk=account.pk).exists():
+        error = _("“%(name)s”已是本系列赛的组织者") % {"name": username}
+    if error or account is None:
+        form = SeriesForm(series=series, user=request.user)
+        return _series_page(
+            request, series, form, status=400, username=username, organiser_error=error
+        )
+    series.organisers.add(account)
+    _log(
+        series, SeriesLog.Action.EDIT, request.user, _("添加组织者：%(name)s") % {"name": username}
+    )
+    messages.success(request, _("已添加组织者“%(name)s”") % {"name": username})
+    return redirect("seasons-manage:series", series.pk)
+
+
+@login_required
+@require_POST
+def remove_series_organiser(request, series_id: int, user_id: int):
+    """An organiser removes a co-organiser (or themselves); never the last one: a series
+    nobody may edit could not be corrected or deleted."""
+    series = _series_of(request, series_id)
+    with transaction.atomic():
+        # Locked, so two organisers removing each other at once cannot leave none.
+        Series.objects.select_for_update().filter(pk=series.pk).first()
+        account = get_object_or_404(series.organisers, pk=user_id)
+        name = account.get_username()
+        if series.organisers.count() <= 1:
+            form = SeriesForm(series=series, user=request.user)
+            error = _("不能移除“%(name)s”：系列赛至少要有一位组织者") % {"name": name}
+            return _series_page(request, series, form, status=400, organiser_error=error)
+        series.organisers.remove(account)
+        _log(
+            series, SeriesLog.Action.EDIT, request.user, _("移除组织者：%(name)s") % {"name": name}
+        )
+    messages.success(request, _("已移除组织者“%(name)s”") % {"name": name})
+    if account == request.user and not request.user.is_superuser:
+        return redirect("seasons-manage:series-list")  # no longer theirs to see
+    return redirect("seasons-manage:series", series.pk)
 
 
 @login_required

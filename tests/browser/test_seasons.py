@@ -104,6 +104,67 @@ def test_series_table_rating_list_and_card(live_server, browser, season):
             context.close()
 
 
+LONG_NAMES = (
+    "2026年青岛市够级联赛第一站（市南区）",
+    "Qingdao Gou Ji Open 2026, Leg Two (Huangdao)",
+    "第三站",
+)
+OVERLAPS = """svg => {
+  const box = svg.getBoundingClientRect();
+  const labels = [...svg.querySelectorAll('.event-label')].map(t => t.getBoundingClientRect());
+  const outside = labels.filter(r => r.left < box.left - 0.5 || r.right > box.right + 0.5);
+  const overlaps = labels.slice(1).filter((r, k) => r.left < labels[k].right);
+  return {labels: labels.length, outside: outside.length, overlaps: overlaps.length};
+}"""
+
+
+def test_the_chart_names_each_points_event_and_marks_the_events_on_its_axis(
+    live_server, browser, season
+):
+    """Each point is an image named by its event, round and rating after it (a screen reader
+    reaches it); the x axis is cut at the events, labelled with their names cut to fit: at
+    390 px no label overlaps another or leaves the chart, and the page does not scroll
+    sideways."""
+    from matches.models import Event
+
+    star = season["people"][7]
+    for b, name in zip(season["events"], LONG_NAMES, strict=True):
+        Event.objects.filter(pk=b.event.pk).update(name=name)
+    steps = selectors.history(star)
+    assert [s["event"] for s in steps] == [n for n in LONG_NAMES for _ in (1, 2)]
+    for locale, language in LANGUAGES:
+        for width in (390, 1280):
+            context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+            page = context.new_page()
+            page.goto(f"{live_server.url}/season/players/{star.pk}/")
+            chart = page.locator("#rating-chart")
+            for step in steps:
+                said = (
+                    "{event} 第 {n} 轮：{r:.1f}"
+                    if language == "zh-hans"
+                    else ("{event}, round {n}: {r:.1f}")
+                )
+                name = said.format(event=step["event"], n=step["number"], r=step["rating"])
+                expect(chart.get_by_role("img", name=name, exact=True)).to_have_count(1)
+            expect(chart.locator("line.event-boundary")).to_have_count(2)
+            labels = chart.locator("text.event-label")
+            expect(labels).to_have_count(3)
+            # What each label shows (its last child: the first is its <title>).
+            shown = labels.evaluate_all("ts => ts.map(t => t.lastChild.textContent)")
+            assert shown[0].startswith("2026年青岛") and shown[0].endswith("…"), shown
+            assert shown[1].startswith("Qingdao") and shown[1].endswith("…"), shown
+            assert shown[2] == "第三站", shown
+            for k, name in enumerate(LONG_NAMES):
+                expect(labels.nth(k).locator("title")).to_have_text(name)
+            measured = chart.locator("svg").evaluate(OVERLAPS)
+            assert measured == {"labels": 3, "outside": 0, "overlaps": 0}, (width, measured)
+            assert page.evaluate(OVERFLOW) <= 0
+            if SCREENS:
+                os.makedirs(SCREENS, exist_ok=True)
+                chart.screenshot(path=f"{SCREENS}/card-chart-long-{language}-{width}.png")
+            context.close()
+
+
 def event_date():
     import datetime
 
@@ -139,6 +200,8 @@ def test_screenshots(live_server, browser, season, signed_in):
         detail="名次积分: 1 2 3 4 → 10 6 3 1; + " + season["events"][2].event.name,
         by=organiser,
     )
+    # A co-organiser added on the page, so the screenshots show the list with its buttons.
+    get_user_model().objects.create_user("laowang", password="pw-laowang")
     star = season["people"][7]
     event = season["events"][0].event
     public = {
@@ -163,6 +226,17 @@ def test_screenshots(live_server, browser, season, signed_in):
                 page.goto(live_server.url + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)
             signed_in(page, organiser.username, "pw-seasons-1", next=manage["manage-series"])
+            if not series.organisers.filter(username="laowang").exists():
+                page.goto(live_server.url + manage["manage-series"])
+                page.fill("#organiser-username", "nobody")
+                page.locator("#organiser-form button").click()
+                expect(page.locator("#organiser-error")).to_contain_text("nobody")
+                page.screenshot(
+                    path=f"{folder}/manage-series-error-{language}-{width}.png", full_page=True
+                )
+                page.fill("#organiser-username", "laowang")
+                page.locator("#organiser-form button").click()
+                expect(page.locator("#series-organisers li")).to_have_count(2)
             for name, path in manage.items():
                 page.goto(live_server.url + path)
                 page.screenshot(path=f"{folder}/{name}-{language}-{width}.png", full_page=True)

@@ -331,6 +331,9 @@ SEASON_RIGHTS = {
     "series-list": ("anyone", 200, 302),  # a POST without a name: told so, back to the list
     "series": (ORGANISER, 200, 400),
     "series-delete": (ORGANISER, 200, 400),  # without the name typed again: refused
+    # Co-organisers: an empty username is refused (400); the only organiser cannot be removed.
+    "series-organisers": (ORGANISER, 405, 400),
+    "series-organiser-remove": (ORGANISER, 405, 400),
     "players": (ORGANISER, 200, 400),
     "split": (ORGANISER, 405, 302),
 }
@@ -366,7 +369,13 @@ def test_the_season_rights_table(world):
     merge = identity.merge(
         Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
     )
-    args = {"series": [series.pk], "series-delete": [series.pk], "split": [merge.pk]}
+    args = {
+        "series": [series.pk],
+        "series-delete": [series.pk],
+        "series-organisers": [series.pk],
+        "series-organiser-remove": [series.pk, organiser.pk],
+        "split": [merge.pk],
+    }
     wrong = []
     for route in SEASON_ROUTES:
         url = reverse(f"seasons-manage:{route}", args=args.get(route, []))

@@ -147,3 +147,75 @@ def test_the_organisers_events_page_leads_to_the_series_and_the_merge_pages(orga
     page = client.get(reverse("manage:events")).content.decode()
     assert f'href="{reverse("seasons-manage:series-list")}"' in page
     assert f'href="{reverse("seasons-manage:players")}"' in page
+
+
+def test_co_organisers_are_added_and_removed_on_the_series_page_and_logged(
+    organiser_season, django_user_model
+):
+    client, organiser, events = organiser_season
+    series = _new_series(client)
+    add = reverse("seasons-manage:series-organisers", args=[series.pk])
+    laowang = django_user_model.objects.create_user("laowang", password="pw")
+    stranger = django_user_model.objects.create_user("stranger", password="pw")
+    other, outsider = Client(), Client()
+    other.force_login(laowang)
+    outsider.force_login(stranger)
+    # Not yet an organiser: laowang can neither see, edit, nor add himself.
+    assert other.get(reverse("seasons-manage:series", args=[series.pk])).status_code == 403
+    assert other.post(add, {"username": "laowang"}).status_code == 403
+    assert not series.organisers.filter(pk=laowang.pk).exists()
+
+    # Clear errors: nothing typed, an unknown username, one already added.
+    for typed, says in (
+        ("  ", "请填写要添加的账号的用户名"),
+        ("nobody", "没有用户名为“nobody”的账号"),
+        (organiser.username, f"“{organiser.username}”已是本系列赛的组织者"),
+    ):
+        answer = client.post(add, {"username": typed})
+        assert answer.status_code == 400 and says in answer.content.decode()
+    assert list(series.organisers.all()) == [organiser]
+
+    assert client.post(add, {"username": " laowang "}).status_code == 302
+    assert set(series.organisers.all()) == {organiser, laowang}
+    page = client.get(reverse("seasons-manage:series", args=[series.pk])).content.decode()
+    assert 'id="series-organisers"' in page and "laowang" in page
+    # The co-organiser now edits the series as its maker does; a stranger still may not.
+    assert _post(other, series, name="岛城联赛 2026", events=[]).status_code == 302
+    series.refresh_from_db()
+    assert series.name == "岛城联赛 2026"
+    assert _post(outsider, series, name="别人的").status_code == 403
+    remove_laowang = reverse("seasons-manage:series-organiser-remove", args=[series.pk, laowang.pk])
+    assert outsider.post(remove_laowang).status_code == 403
+
+    # The maker leaves; laowang, now the only organiser, cannot remove himself.
+    remove_maker = reverse("seasons-manage:series-organiser-remove", args=[series.pk, organiser.pk])
+    assert client.get(remove_maker).status_code == 405
+    assert client.post(remove_maker).status_code == 302
+    assert list(series.organisers.all()) == [laowang]
+    assert client.get(reverse("seasons-manage:series", args=[series.pk])).status_code == 403
+    last = other.post(remove_laowang)
+    assert last.status_code == 400
+    assert "不能移除“laowang”：系列赛至少要有一位组织者" in last.content.decode()
+    assert list(series.organisers.all()) == [laowang]
+    # Someone who is not an organiser of the series is not found among them.
+    gone = reverse("seasons-manage:series-organiser-remove", args=[series.pk, stranger.pk])
+    assert other.post(gone).status_code == 404
+
+    log = list(SeriesLog.objects.filter(series=series).order_by("at", "id"))
+    organisers = [(row.by, row.detail) for row in log if "组织者" in row.detail]
+    assert organisers == [
+        (organiser, "添加组织者：laowang"),
+        (organiser, f"移除组织者：{organiser.username}"),
+    ]
+    assert all(row.at is not None for row in log)
+
+
+def test_the_co_organiser_errors_are_english_on_the_english_page(
+    organiser_season, django_user_model
+):
+    client, _organiser, _events = organiser_season
+    series = _new_series(client)
+    add = reverse("seasons-manage:series-organisers", args=[series.pk])
+    answer = client.post(add, {"username": "nobody"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 400
+    assert "There is no account with the username “nobody”" in answer.content.decode()
