@@ -97,6 +97,8 @@ def mark(event_id: int, match_id: int | None = None, seated_round: int | None = 
     """Check the event's public stamps soon (after commit); `seated_round`: tell each player
     of that round where they sit (if its draw is public by then)."""
     global _thread
+    if not getattr(settings, "LIVE_ENABLED", True):
+        return  # (a publication's seating notice comes here without `changed`)
     with _lock:
         tables = _dirty.setdefault(event_id, set())
         if match_id is not None:

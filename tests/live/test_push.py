@@ -259,3 +259,12 @@ def test_streams_opening_at_once_share_one_check_of_the_event(
     # closes the test's database connection.)
     first.close()
     second.close()
+
+
+def test_with_live_push_off_a_publication_starts_no_check(event, settings):
+    """LIVE_ENABLED=False turns every notice off, the seating notice of a publication included:
+    its check ran in a thread of its own and read the database anyway."""
+    settings.LIVE_ENABLED = False
+    notify.quiesce()
+    notify.mark(event.event.pk, seated_round=1)
+    assert not notify._dirty and not notify._rounds
