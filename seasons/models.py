@@ -155,6 +155,12 @@ class SeriesLog(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+    # A deletion keeps what the series was (`seasons.views.series_snapshot`), so that a series
+    # deleted by mistake is made again on the page; `restored_as` is the series made from it.
+    snapshot = models.JSONField(default=dict, blank=True)
+    restored_as = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-at", "-id"]

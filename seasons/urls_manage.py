@@ -16,6 +16,7 @@ urlpatterns = [
         views.remove_series_organiser,
         name="series-organiser-remove",
     ),
+    path("series/deleted/<int:log_id>/restore/", views.restore_series, name="series-restore"),
     path("players/", views.manage_players, name="players"),
     path("players/merges/<int:merge_id>/split/", views.split_merge, name="split"),
 ]

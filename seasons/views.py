@@ -14,11 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from matches.models import Event
 from players.models import Club, Player
 from seasons import identity, selectors
 from seasons.charts import rating_chart_svg
 from seasons.forms import MergeForm, SeriesForm, describe
-from seasons.models import PlayerMerge, PlayerRating, Series, SeriesLog
+from seasons.models import PlayerMerge, PlayerRating, Series, SeriesEvent, SeriesLog
 
 # --- public ------------------------------------------------------------------------------------
 
@@ -202,7 +203,13 @@ def delete_series(request, series_id: int):
     error = ""
     if request.method == "POST":
         if (request.POST.get("confirm") or "").strip() == series.name:
-            _log(series, SeriesLog.Action.DELETE, request.user, describe(series))
+            _log(
+                series,
+                SeriesLog.Action.DELETE,
+                request.user,
+                describe(series),
+                snapshot=series_snapshot(series),
+            )
             name = series.name
             series.delete()
             messages.success(request, _("系列赛“%(name)s”已删除") % {"name": name})
@@ -216,10 +223,67 @@ def delete_series(request, series_id: int):
     )
 
 
-def _log(series: Series, action: str, user, detail: str) -> None:
+def _log(series: Series, action: str, user, detail: str, snapshot: dict | None = None) -> None:
     SeriesLog.objects.create(
-        series=series, series_name=series.name, action=action, detail=detail, by=user
+        series=series,
+        series_name=series.name,
+        action=action,
+        detail=detail,
+        by=user,
+        snapshot=snapshot or {},
     )
+
+
+def series_snapshot(series: Series) -> dict:
+    """Everything a series is, as its deletion's log keeps it: enough to make it again."""
+    return {
+        "name": series.name,
+        "scoring": series.scoring,
+        "place_points": series.place_points,
+        "best_of": series.best_of,
+        "published": series.published,
+        "events": list(series.entries.values_list("event_id", flat=True)),
+        "organisers": list(series.organisers.values_list("pk", flat=True)),
+    }
+
+
+@login_required
+@require_POST
+def restore_series(request, log_id: int):
+    """A series deleted by mistake, made again from its deletion's log: its settings, the
+    events that still exist and its organisers. For whoever deleted it or organised it."""
+    log = get_object_or_404(SeriesLog, pk=log_id, action=SeriesLog.Action.DELETE)
+    kept = log.snapshot
+    if not (
+        request.user.is_superuser
+        or log.by_id == request.user.pk
+        or request.user.pk in kept.get("organisers", [])
+    ):
+        raise PermissionDenied("not an organiser of this series")
+    if not kept:
+        messages.error(request, _("这条记录早于恢复功能，没有保存系列赛的内容，无法恢复"))
+        return redirect("seasons-manage:series-list")
+    with transaction.atomic():
+        log = SeriesLog.objects.select_for_update().get(pk=log.pk)
+        if log.restored_as_id is not None:
+            messages.error(request, _("这个系列赛已经恢复过了"))
+            return redirect("seasons-manage:series", log.restored_as_id)
+        series = Series.objects.create(
+            name=kept["name"],
+            scoring=kept["scoring"],
+            place_points=kept["place_points"],
+            best_of=kept["best_of"],
+            published=kept["published"],
+        )
+        events = Event.objects.filter(pk__in=kept["events"]).values_list("pk", flat=True)
+        SeriesEvent.objects.bulk_create(SeriesEvent(series=series, event_id=e) for e in events)
+        users = get_user_model().objects.filter(pk__in=kept["organisers"])
+        series.organisers.add(*users, request.user)
+        log.restored_as = series
+        log.save(update_fields=["restored_as"])
+        _log(series, SeriesLog.Action.CREATE, request.user, _("从删除记录恢复"))
+    messages.success(request, _("系列赛“%(name)s”已恢复") % {"name": series.name})
+    return redirect("seasons-manage:series", series.pk)
 
 
 @login_required

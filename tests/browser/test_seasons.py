@@ -185,6 +185,16 @@ def test_screenshots(live_server, browser, season, signed_in):
     copy = Player.objects.create(name=people[0].name, club=people[0].club)
     identity.split(identity.merge(people[0], copy, organiser), organiser)
     identity.merge(people[1], Player.objects.create(name=people[1].name), organiser)
+    # A series deleted by mistake, on the list with its button to restore it.
+    from seasons.models import SeriesLog
+    from seasons.views import series_snapshot
+
+    wrong = Series.objects.create(name="删错的联赛", place_points=[5, 3, 1])
+    wrong.organisers.add(organiser)
+    SeriesLog.objects.create(
+        series_name=wrong.name, action="delete", by=organiser, snapshot=series_snapshot(wrong)
+    )
+    wrong.delete()
     target = Event.objects.create(name="新杯赛", start_date=event_date(), published=False)
     target.organisers.add(organiser)
     sheet = os.path.join(folder, "..", "ratings-import.csv")

@@ -334,6 +334,8 @@ SEASON_RIGHTS = {
     # Co-organisers: an empty username is refused (400); the only organiser cannot be removed.
     "series-organisers": (ORGANISER, 405, 400),
     "series-organiser-remove": (ORGANISER, 405, 400),
+    # A deleted series made again from its log: by who deleted or organised it (302: to it).
+    "series-restore": (ORGANISER, 405, 302),
     "players": (ORGANISER, 200, 400),
     "split": (ORGANISER, 405, 302),
 }
@@ -361,7 +363,8 @@ def test_every_season_route_has_a_row():
 def test_the_season_rights_table(world):
     from players.models import Player
     from seasons import identity
-    from seasons.models import Series
+    from seasons.models import Series, SeriesLog
+    from seasons.views import series_snapshot
 
     organiser = world["b"].organiser
     series = Series.objects.create(name="青岛联赛")
@@ -369,11 +372,18 @@ def test_the_season_rights_table(world):
     merge = identity.merge(
         Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
     )
+    gone = Series.objects.create(name="删错的联赛")
+    gone.organisers.add(organiser)
+    deleted = SeriesLog.objects.create(
+        series_name=gone.name, action="delete", by=organiser, snapshot=series_snapshot(gone)
+    )
+    gone.delete()
     args = {
         "series": [series.pk],
         "series-delete": [series.pk],
         "series-organisers": [series.pk],
         "series-organiser-remove": [series.pk, organiser.pk],
+        "series-restore": [deleted.pk],
         "split": [merge.pk],
     }
     wrong = []

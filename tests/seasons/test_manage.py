@@ -142,6 +142,47 @@ def test_a_series_made_by_mistake_is_deleted_on_its_page_and_logged(
     assert "岛城联赛" in listing and 'id="deleted-series"' in listing
 
 
+def test_a_series_deleted_by_mistake_is_restored_from_the_list_once(
+    organiser_season, django_user_model
+):
+    client, organiser, events = organiser_season
+    series = _new_series(client)
+    co = django_user_model.objects.create_user("laowang")
+    series.organisers.add(co)
+    chosen = [events[0].event.pk, events[2].event.pk]
+    _post(client, series, events=chosen, published="on", best_of="1", place_points="9 5 2")
+    before = selectors.series_table(Series.objects.get(pk=series.pk))[1]
+    delete = reverse("seasons-manage:series-delete", args=[series.pk])
+    assert client.post(delete, {"confirm": "岛城联赛"}).status_code == 302
+    gone = SeriesLog.objects.get(action="delete")
+    listing = client.get(reverse("seasons-manage:series-list")).content.decode()
+    restore = reverse("seasons-manage:series-restore", args=[gone.pk])
+    assert f'action="{restore}"' in listing
+    stranger = Client()
+    stranger.force_login(django_user_model.objects.create_user("stranger"))
+    assert stranger.post(restore).status_code == 403
+    assert client.get(restore).status_code == 405
+    answer = client.post(restore)
+    again = Series.objects.get(name="岛城联赛")
+    assert answer.status_code == 302 and answer["Location"] == reverse(
+        "seasons-manage:series", args=[again.pk]
+    )
+    assert (again.place_points, again.best_of, again.published) == ([9, 5, 2], 1, True)
+    assert sorted(again.entries.values_list("event_id", flat=True)) == sorted(chosen)
+    assert set(again.organisers.all()) == {organiser, co}
+    # The same table as before the deletion, and the public page answers again.
+    assert selectors.series_table(again)[1] == before
+    assert Client().get(reverse("seasons:series", args=[again.pk])).status_code == 200
+    gone.refresh_from_db()
+    assert gone.restored_as == again
+    assert again.log.filter(action="create", by=organiser).exists()
+    # Restored once: a second press leads to the restored series and makes no other.
+    assert client.post(restore)["Location"] == reverse("seasons-manage:series", args=[again.pk])
+    assert Series.objects.filter(name="岛城联赛").count() == 1
+    listing = client.get(reverse("seasons-manage:series-list")).content.decode()
+    assert f'action="{restore}"' not in listing
+
+
 def test_the_organisers_events_page_leads_to_the_series_and_the_merge_pages(organiser_season):
     client, _organiser, _events = organiser_season
     page = client.get(reverse("manage:events")).content.decode()
