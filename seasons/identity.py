@@ -66,20 +66,32 @@ def candidates(query: str, user) -> list[Player]:
             | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
         ).distinct()
     found = list(rows.order_by("name", "pk")[:50])
-    names = dict(_seen_by(user).values_list("pk", "name"))
+    played = _events_of_players([p.pk for p in found])
+    every = set().union(*played.values()) if played else set()
+    names = dict(_seen_by(user).filter(pk__in=every).values_list("pk", "name"))
     for player in found:
-        ids = _events_of(player.pk)
+        ids = played[player.pk]
         player.events_seen = sorted(names[e] for e in ids if e in names)  # type: ignore[attr-defined]
     return found
 
 
 def _events_of(player_id: int) -> set[int]:
-    ids = set(UnionMember.objects.filter(player_id=player_id).values_list("event_id", flat=True))
-    ids |= set(Registration.objects.filter(player_id=player_id).values_list("event_id", flat=True))
-    ids |= set(
-        TableSeat.objects.filter(player_id=player_id).values_list("round__event_id", flat=True)
-    )
-    return ids
+    return _events_of_players([player_id])[player_id]
+
+
+def _events_of_players(player_ids: list[int]) -> dict[int, set[int]]:
+    """The events each player played in (a union, an entry, a seat): three queries for all."""
+    events: dict[int, set[int]] = {pk: set() for pk in player_ids}
+    for model, event in (
+        (UnionMember, "event_id"),
+        (Registration, "event_id"),
+        (TableSeat, "round__event_id"),
+    ):
+        for player_id, event_id in model.objects.filter(player_id__in=player_ids).values_list(
+            "player_id", event
+        ):
+            events[player_id].add(event_id)
+    return events
 
 
 def _organised(user) -> set[int]:

@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from matches import visibility
 from matches.events import find
+from matches.games.registry import adapter_named
 from matches.models import Event, SearchTerm, TableSeat, UnionMember
 from players.models import Player
 from seasons.engine import ordinal
@@ -82,22 +83,18 @@ class Met:
     won: int = 0
 
 
-def _opposite(seat: int) -> int:
-    """The head rival's seat (对头): the seat opposite, s±3 (R2, matches/games/gouji)."""
-    return seat + 3 if seat <= 3 else seat - 3
-
-
 def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list[Met]]:
     """Partners (the player's union at the table) and head rivals (对头: the player sitting
     opposite, of the other union) over rated rounds, most deals first."""
     from matches.models import DealTally
 
     round_ids = list(RatedRound.objects.values_list("round_id", flat=True))
+    # Each table's side, seat and the seat facing it as head rival (the game's: R2 in Gou Ji).
     mine = {
-        table_id: (side, seat)
-        for table_id, side, seat in TableSeat.objects.filter(
+        table_id: (side, seat, adapter_named(game).head_rival_seat(seat))
+        for table_id, side, seat, game in TableSeat.objects.filter(
             player=player, round_id__in=round_ids
-        ).values_list("table_id", "side", "seat")
+        ).values_list("table_id", "side", "seat", "round__event__game")
     }
     if not mine:
         return [], []
@@ -115,14 +112,14 @@ def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list
         .exclude(player=player)
         .values_list("table_id", "player_id", "side", "seat")
     ):
-        my_side, my_seat = mine[table_id]
+        my_side, my_seat, rival_seat = mine[table_id]
         if not my_side or not side:
             continue
         played = deals.get(table_id, [])
         if side == my_side:
             together[other] += len(played)
             won_with[other] += sum(1 for a, b, _ in played if (a > b if my_side == "A" else b > a))
-        elif seat == _opposite(my_seat):
+        elif seat == rival_seat:
             against[other] += len(played)
             ahead_of[other] += sum(
                 1 for _, _, places in played if _place(places, my_seat) < _place(places, seat)

@@ -336,6 +336,11 @@ class GameAdapter:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
+    def head_rival_seat(self, seat: int) -> int | None:
+        """The seat that faces `seat` as its head rival (对头), in a game that has one: a
+        player's card lists the head rivals met (seasons/selectors.py)."""
+        return None
+
     @property
     def player_points_column(self) -> tuple[str, Any]:
         """(row key, title) of the points a player standings row is ranked by, where a page

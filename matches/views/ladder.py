@@ -115,6 +115,13 @@ def season_list(request):
     return render(request, "manage/ladder/list.html", {"seasons": mine, "problem": problem})
 
 
+def _open_session(season: LadderSeason):
+    current = service.open_session(season)
+    if current is None:
+        raise LadderProblem(_("没有进行中的一期"))
+    return current
+
+
 def _own_season(request, season_id: int) -> LadderSeason:
     season = get_object_or_404(LadderSeason, pk=season_id)
     if not season.organisers.filter(pk=request.user.pk).exists():
@@ -163,10 +170,7 @@ def _post(request, season: LadderSeason) -> str:
         service.undo_no_show(challenge_id, request.user, request.POST.get("side", ""))
         return _("已撤销一次缺席")
     if action == "cancel-session":
-        current = service.open_session(season)
-        if current is None:
-            raise LadderProblem(_("没有进行中的一期"))
-        service.cancel_session(current.pk, request.user)
+        service.cancel_session(_open_session(season).pk, request.user)
         return _("本期抽签已撤销")
     if action == "reopen":
         if service.open_session(season) is not None:
@@ -209,10 +213,7 @@ def _post(request, season: LadderSeason) -> str:
         )
         return _("已改期")
     if action == "close":
-        current = service.open_session(season)
-        if current is None:
-            raise LadderProblem(_("没有进行中的一期"))
-        service.close_session(current.pk, request.user)
+        service.close_session(_open_session(season).pk, request.user)
         return _("本期结束，擂主已更新")
     if action == "publish":
         service.set_published(season, request.user, not season.published)

@@ -18,6 +18,7 @@ from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine.game import GoujiGame
+from matches.games.gouji.engine.settle import head_rival
 from matches.games.gouji.engine.verdict import (
     GoujiDealVerdict,
     GoujiTally,
@@ -121,6 +122,9 @@ class GoujiAdapter(GameAdapter):
         self, event: Event, matches: Any, tallies: dict[int, Any]
     ) -> tuple[list[str], list[list[Any]]]:
         return standings.results_table(event, matches, tallies)
+
+    def head_rival_seat(self, seat: int) -> int | None:
+        return head_rival(seat)
 
     def table_is_full(self, seat_numbers: list[int]) -> bool:
         return list(seat_numbers) == [1, 2, 3, 4, 5, 6]
