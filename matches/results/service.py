@@ -40,6 +40,7 @@ from matches.models import (
     Event,
     Match,
     Round,
+    RoundLog,
     Stage,
 )
 from matches.permissions import (
@@ -527,6 +528,7 @@ def confirm_report(
     *,
     pin_union=None,
     reason: str = "",
+    stand_in=None,
 ) -> DealReport:
     """A captain, a second referee or an organiser agrees or disagrees (disputed).
 
@@ -534,8 +536,11 @@ def confirm_report(
     it counts as agreed), or at once when a second referee or an organiser agrees. A captain's
     agreement alone leaves it pending for the other union. `pin_union`: the union whose
     captain's PIN was given (checked with `check_captain_pin` first). `reason`: what a
-    disagreement is about (Confirmation.Reason)."""
-    return confirm_report_by_id(report.pk, actor, agrees, note, pin_union=pin_union, reason=reason)
+    disagreement is about (Confirmation.Reason). `stand_in`: the union the table's referee answers
+    for in its captain's place (logged in the round's log)."""
+    return confirm_report_by_id(
+        report.pk, actor, agrees, note, pin_union=pin_union, reason=reason, stand_in=stand_in
+    )
 
 
 def confirm_report_by_id(
@@ -546,6 +551,7 @@ def confirm_report_by_id(
     *,
     pin_union=None,
     reason: str = "",
+    stand_in=None,
 ) -> DealReport:
     """`confirm_report` from the report's id, as the API calls it: one query locks the report
     row and loads its deal, match, round and event. The deal row is not locked: a confirmation
@@ -563,7 +569,7 @@ def confirm_report_by_id(
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)
             deal = report.deal
-            right = confirmation_right(actor, report, pin_union=pin_union)
+            right = confirmation_right(actor, report, pin_union=pin_union, stand_in=stand_in)
             if right is None:
                 if deal.match.round.event.confirmation == Event.Confirmation.NONE:
                     raise ResultError(
@@ -605,6 +611,8 @@ def confirm_report_by_id(
                 note=note or "",
                 at=now,
             )
+            if stand_in is not None:
+                _log_stand_in(report, actor, stand_in, agrees)
             if not getattr(report, "confirmed_before", True):  # set by `locked_report`
                 report.known_confirmations = [confirmation]
             if agrees and right.union_id is not None:
@@ -623,6 +631,24 @@ def confirm_report_by_id(
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)
+
+
+def _log_stand_in(report: DealReport, actor: Actor, union, agrees: bool) -> None:
+    match = report.deal.match
+    RoundLog.objects.create(
+        round_id=match.round_id,
+        event_id=match.round.event_id,
+        action=RoundLog.Action.STAND_IN,
+        user=actor.user,
+        details={
+            "table": match.table.number if match.table else None,
+            "deal": report.deal.number,
+            "report": report.pk,
+            "union": union.name,
+            "union_id": union.pk,
+            "agrees": agrees,
+        },
+    )
 
 
 def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) -> bool:

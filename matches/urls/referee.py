@@ -17,6 +17,11 @@ urlpatterns = [
     ),
     path("ref/<str:token>/reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
     path("ref/<str:token>/reports/<int:report_id>/pin", referee.link_pin, name="link-pin"),
+    path(
+        "ref/<str:token>/reports/<int:report_id>/stand-in",
+        referee.link_stand_in,
+        name="link-stand-in",
+    ),
     path("ref/<str:token>/call", referee.link_call, name="link-call"),
     path("ref/<str:token>/deals/batch", referee.link_batch, name="link-batch"),
     # Signed-in referees and captains.
@@ -37,6 +42,16 @@ urlpatterns = [
         "referee/tables/<int:table_id>/reports/<int:report_id>/play",
         referee.user_viewer,
         name="table-viewer",
+    ),
+    path(
+        "referee/tables/<int:table_id>/reports/<int:report_id>/stand-in",
+        referee.user_stand_in,
+        name="table-stand-in",
+    ),
+    path(
+        "referee/tables/<int:table_id>/unions/<int:union_id>/unlock",
+        referee.unlock_pin,
+        name="table-unlock",
     ),
     path(
         "referee/calls/<int:call_id>/acknowledge",

@@ -34,6 +34,7 @@ from matches.models import (
     Table,
 )
 from matches.permissions import Actor
+from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal, refusal_text
 from matches.views.deal_viewer import render_viewer
@@ -46,6 +47,8 @@ class Access:
     actor: Actor
     table: Table
     token: str | None = None
+    # A refused PIN, shown at its own PIN box: {"report": id, "side": "A", "text": ...}.
+    pin_error: dict | None = None
 
     def url(self, name: str, **kwargs) -> str:
         if self.token:
@@ -271,20 +274,44 @@ def _render_table(request, access: Access, status: int = 200, **extra) -> HttpRe
 
 def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
     """The captains' PIN forms under a pending report on the table's phone: one per union, each
-    marked once that union has agreed. None on an account's page (captains confirm there from
-    their own account), and unless the event's results are confirmed by captains."""
-    if report is None or report.state != DealReport.State.PENDING or not access.token:
+    marked once that union has agreed, or locked (too many wrong PINs) with who may lift the
+    lock. A signed-in referee of the table (or an organiser) may answer for a union in its
+    captain's place, on the phone or on their own page. Only when the event's results are
+    confirmed by captains."""
+    if report is None or report.state != DealReport.State.PENDING:
         return []
-    event = access.table.round.event
+    table = access.table
+    event = table.round.event
     if event.confirmation != Event.Confirmation.CAPTAIN:
         return []
+    stand_in = permissions.may_stand_in(access.actor, table)
+    if not access.token and not stand_in:
+        return []  # captains confirm from their own account there
     match = report.deal.match
     agreed = permissions.agreed_unions(report)
-    url = access.url("pin", report_id=report.pk)
-    return [
-        {"side": side, "union": union, "agreed": union.pk in agreed, "url": url}
-        for side, union in ((side.position, side.union) for side in match.union_sides)
-    ]
+    sides = [(side.position, side.union) for side in match.union_sides]
+    locks = lockouts.table_locks(table.pk, [union.pk for _side, union in sides])
+    error = access.pin_error or {}
+    rows = []
+    for side, union in sides:
+        rows.append(
+            {
+                "side": side,
+                "union": union,
+                "agreed": union.pk in agreed,
+                "url": access.url("pin", report_id=report.pk) if access.token else "",
+                "locked": locks.get(union.pk, 0),
+                "stand_in_url": access.url("stand-in", report_id=report.pk) if stand_in else "",
+                "error": error.get("text")
+                if error.get("report") == report.pk and error.get("side") == side
+                else "",
+            }
+        )
+    if any(row["locked"] for row in rows):
+        names = [user.get_username() for user in permissions.referees_of(table)]
+        for row in rows:
+            row["lifters"] = names
+    return rows
 
 
 def run_check(match, number: int, entry):
@@ -311,6 +338,7 @@ def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
+    access.pin_error = request.session.pop(PIN_ERROR, None)
     return _render_table(request, access, number=_wanted_deal(request))
 
 
@@ -319,6 +347,7 @@ def user_table(request, table_id: int):
     access = _user_access(request, table_id)
     if isinstance(access, HttpResponse):
         return access
+    access.pin_error = request.session.pop(PIN_ERROR, None)
     return _render_table(request, access, number=_wanted_deal(request))
 
 
@@ -504,16 +533,31 @@ def user_submit(request, table_id: int, number: int):
     return _submit(request, _user_access(request, table_id), number)
 
 
-def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str | None = None):
-    """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN."""
+def _confirm(
+    request,
+    actor: Actor,
+    report: DealReport,
+    back: str,
+    pin_side: str | None = None,
+    stand_in=None,
+):
+    """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN, or the
+    table's referee for a union (`stand_in`). A refused PIN is shown at its own box (the
+    session carries it to the page; `back` then ends with that box's anchor)."""
     agrees = request.POST.get("agrees") == "yes"
     reason = request.POST.get("reason", "")
+
+    def refused(text: str):
+        if pin_side is None:
+            messages.error(request, text)
+            return _back(request, back)
+        request.session[PIN_ERROR] = {"report": report.pk, "side": pin_side, "text": text}
+        return _back(request, back)
+
     if not agrees and request.POST.get("sure") != "yes":
-        messages.error(request, _("请选择异议原因并勾选“确定提出异议”。"))
-        return _back(request, back)
+        return refused(_("请选择异议原因并勾选“确定提出异议”。"))
     if not agrees and reason not in Confirmation.Reason.values:
-        messages.error(request, _("请选择异议原因。"))
-        return _back(request, back)
+        return refused(_("请选择异议原因。"))
     try:
         pin_union = None
         if pin_side is not None:
@@ -531,9 +575,10 @@ def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str
             request.POST.get("note", "")[:2000],
             pin_union=pin_union,
             reason=reason,
+            stand_in=stand_in,
         )
     except ResultError as exc:
-        messages.error(request, result_message(exc))
+        return refused(result_message(exc))
     else:
         deal_name = adapter_for(report.deal.match.round.event).deal_name(report.deal.number)
         if not agrees:
@@ -543,6 +588,15 @@ def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str
         else:
             messages.success(request, _("已确认%(deal)s成绩，等待对方确认") % {"deal": deal_name})
     return _back(request, back)
+
+
+PIN_ERROR = "pin_error"  # the session's key for a refused PIN, shown once at its box
+
+
+def pin_anchor(report: DealReport, side: str) -> str:
+    """The anchor of a report's PIN box for a side on the table page (its id in
+    _pin_confirm.html): the page opens with that box in view."""
+    return f"#pin-{report.pk}{side}"
 
 
 def _back(request, back: str):
@@ -582,12 +636,10 @@ def _link_answer(request, token: str, report_id: int, *, pin: bool):
     )
     if not pin:
         return _confirm(request, access.actor, report, access.url("table"))
+    side = request.POST.get("side", "")
+    side = side if side in ("A", "B") else ""
     return _confirm(
-        request,
-        access.actor,
-        report,
-        access.url("table") + "#open-report",
-        pin_side=request.POST.get("side", ""),
+        request, access.actor, report, access.url("table") + pin_anchor(report, side), side
     )
 
 
@@ -620,6 +672,7 @@ def referee_rows(actor: Actor) -> list[dict]:
     matches = [t.match for t in tables if getattr(t, "match", None) is not None]
     states = selectors.table_states(matches)
     open_calls = calls.open_calls([t.pk for t in tables])
+    locks = locked_at(matches)
     rows = []
     for table in tables:
         match = getattr(table, "match", None)
@@ -634,10 +687,30 @@ def referee_rows(actor: Actor) -> list[dict]:
                 "table_state": state,
                 "next_deal": (found["final"] + 1) if found else 1,
                 "call": open_calls.get(table.pk),
+                "locks": locks.get(table.pk, []),
             }
         )
     rows.sort(key=lambda r: (HOME_ORDER.index(r["state"]), r["event"].pk, r["table"].number))
     return rows
+
+
+def locked_at(matches: list) -> dict[int, list[dict]]:
+    """Each table's unions whose captain PIN is locked there: {table id: [{union, minutes}]}, in
+    one cache round trip."""
+    subjects = {}
+    for match in matches:
+        for union in (side.union for side in match.union_sides):
+            subjects[lockouts.pin_subject(union.pk, match.table_id)] = (match.table_id, union)
+    if not subjects:
+        return {}
+    found: dict[int, list[dict]] = {}
+    waits = ratelimit.CAPTAIN_PIN_FAILURES.locked_for_many(list(subjects))
+    for subject, wait in waits.items():
+        if wait:
+            table_id, union = subjects[subject]
+            minutes = max(1, (wait + 59) // 60)
+            found.setdefault(table_id, []).append({"union": union, "minutes": minutes})
+    return found
 
 
 @login_required
@@ -775,3 +848,64 @@ def union_private(request, union_id: int):
     )
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# --- the table's referee in a captain's place -------------------------------------------------
+
+
+def _stand_in(request, access: Access | HttpResponse, report_id: int):
+    """The table's referee (signed in) answers for a union in its captain's place, or lifts
+    the union's PIN lock at the table; both logged in the round's log."""
+    if isinstance(access, HttpResponse):
+        return access
+    if not permissions.may_stand_in(access.actor, access.table):
+        return render(request, "referee/forbidden.html", status=403)
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
+    side = request.POST.get("side", "")
+    match = report.deal.match
+    union = match.union_a if side == "A" else match.union_b if side == "B" else None
+    if union is None:
+        raise Http404
+    back = access.url("table") + pin_anchor(report, side)
+    if request.POST.get("unlock") == "yes":
+        if lockouts.lift_pin_lock(access.table, union, access.actor.user):
+            messages.success(request, _("%(union)s的队长密码已解除锁定") % {"union": union.name})
+        return _back(request, back)
+    return _confirm(request, access.actor, report, back, stand_in=union)
+
+
+@never_cache
+@require_POST
+def link_stand_in(request, token: str, report_id: int):
+    return _stand_in(request, _link_access(request, token), report_id)
+
+
+@login_required
+@require_POST
+def user_stand_in(request, table_id: int, report_id: int):
+    return _stand_in(request, _user_access(request, table_id), report_id)
+
+
+@login_required
+@require_POST
+def unlock_pin(request, table_id: int, union_id: int):
+    """The table's referee lifts a union's PIN lock from their list (logged)."""
+    access = _user_access(request, table_id)
+    if isinstance(access, HttpResponse):
+        return access
+    if not permissions.may_stand_in(access.actor, access.table):
+        return render(request, "referee/forbidden.html", status=403)
+    union = get_object_or_404(
+        access.table.round.event.unions.filter(seats__table=access.table).distinct(), pk=union_id
+    )
+    if lockouts.lift_pin_lock(access.table, union, request.user):
+        messages.success(
+            request,
+            _("第%(table)s桌%(union)s的队长密码已解除锁定")
+            % {"table": access.table.number, "union": union.name},
+        )
+    return redirect("referee:home")

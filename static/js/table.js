@@ -218,8 +218,28 @@
     }
   });
 
+  // The next thing to do is in view without scrolling: a refused PIN's box (focused), else the
+  // element the page marks as the next input (a report's PIN box, or the next deal's form).
+  function showNext() {
+    var refused = document.querySelector("input[aria-invalid='true']");
+    if (refused) {
+      refused.focus({preventScroll: true});
+      var box = refused.closest(".pin-side") || refused;
+      box.scrollIntoView({block: "start"});
+      return;
+    }
+    if (location.hash && document.querySelector(location.hash)) return;
+    var next = document.querySelector("[data-next-input]");
+    if (next && next.getBoundingClientRect().bottom > window.innerHeight) {
+      next.scrollIntoView({block: "start"});
+    }
+  }
+
   window.addEventListener("online", flush);
+  // Again after load: the browser's own jump to the URL's #anchor takes the focus away.
+  window.addEventListener("load", function () { setTimeout(showNext, 0); });
   document.addEventListener("DOMContentLoaded", function () {
+    showNext();
     var f = form();
     if (f) initial = fields(f);
     showRefused();

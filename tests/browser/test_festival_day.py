@@ -1,0 +1,149 @@
+"""The festival day's second pass (the moments where a crowd meets the system), in Chromium at
+390 and 1280 px and in both languages: a wrong captain PIN is said at its box, in view, with the
+focus kept; a lock names who can lift it, and the table's referee lifts it or answers in the
+captain's place (logged)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import DealReport, RoundLog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = os.environ.get("SHOTS_DIR", "")
+SIZES = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 900}}
+WORDS = {
+    "zh": {"wrong": "队长密码不对", "locked": "已锁定", "final": "成绩已生效", "agree": "确认无误"},
+    "en": {"wrong": "not the captain", "locked": "locked", "final": "final", "agree": "Confirm"},
+}
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def context_for(browser, size: str, lang: str):
+    phone = size == "390"
+    context = browser.new_context(
+        locale="zh-CN" if lang == "zh" else "en-US",
+        viewport=SIZES[size],
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=False)
+
+
+def in_view(page, selector: str) -> bool:
+    """The element's box lies inside the viewport (what a person sees without scrolling)."""
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""",
+        selector,
+    )
+
+
+def report_gouji_deal(page, url):
+    """Tap 1..6 in finishing order, seat 3 opened a point, submit."""
+    page.goto(url)
+    for seat in (1, 2, 3, 4, 5, 6):
+        page.locator(f"button.tap[data-seat='{seat}']").click()
+        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
+    page.locator("input[name='point_3']").check()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    page.locator("#submit-deal").click()
+    expect(page.locator("#open-report .state-line")).to_be_visible()
+
+
+def give_pin(page, side: str, value: str, words) -> None:
+    form = page.locator(f"form.pin-form[data-side='{side}']")
+    form.locator("input[name='pin']").fill(value)
+    form.get_by_role("button", name=words["agree"]).click()
+
+
+# --- problem 2: the captain's PIN -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_wrong_pin_is_said_at_its_box_and_a_lock_is_lifted_by_the_tables_referee(
+    live_server, browser, signed_in, size, lang
+):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    words = WORDS[lang]
+    phone = context_for(browser, size, lang)
+    url = f"{live_server.url}/ref/{setup.link.token}/"
+    report_gouji_deal(phone, url)
+    report = DealReport.objects.get()
+
+    give_pin(phone, "B", "0000", words)
+    error = "form.pin-form[data-side='B'] .pin-error"
+    expect(phone.locator(error)).to_contain_text(words["wrong"])
+    assert in_view(phone, error), "the refusal is out of view"
+    phone.wait_for_function("() => document.activeElement && document.activeElement.name === 'pin'")
+    assert in_view(phone, error), "the refusal is out of view"
+    assert phone.evaluate("document.activeElement.closest('form').dataset.side") == "B"
+    shot(phone, f"p2-wrong-pin-{size}-{lang}.png")
+
+    for _ in range(4):
+        give_pin(phone, "B", "0000", words)
+    note = phone.locator("form.pin-form[data-side='B'] .pin-lock-note")
+    expect(note).to_contain_text(words["locked"])
+    expect(note).to_contain_text(setup.referee.username)  # who can lift it
+    assert in_view(phone, "form.pin-form[data-side='B'] .pin-lock-note")
+    shot(phone, f"p2-locked-phone-{size}-{lang}.png")
+
+    # The table's referee sees the lock on their list and lifts it there (logged).
+    desk = context_for(browser, size, lang)
+    signed_in(desk, setup.referee.username, next="/referee/")
+    lock = desk.locator(f"#my-tables .pin-lock[data-union='{setup.union_b.pk}']")
+    expect(lock).to_be_visible()
+    shot(desk, f"p2-referee-list-{size}-{lang}.png")
+    lock.locator("button").click()
+    expect(desk.locator("#my-tables .pin-lock")).to_have_count(0)
+    assert RoundLog.objects.filter(action=RoundLog.Action.PIN_UNLOCK).count() == 1
+
+    # The PIN box is back on the phone; A agrees by PIN, the referee answers for B.
+    phone.goto(url)
+    give_pin(phone, "A", setup.union_a.captain_pin, words)
+    expect(phone.locator("form.pin-form[data-side='A'] [data-agreed]")).to_be_visible()
+    desk.goto(f"{live_server.url}/referee/tables/{setup.table.pk}/")
+    stand_in = desk.locator(".stand-in-form[data-side='B'] button[name='agrees']")
+    shot(desk, f"p2-stand-in-{size}-{lang}.png")
+    stand_in.click()
+    expect(desk.locator(".messages")).to_contain_text(words["final"])
+    report.refresh_from_db()
+    assert report.state == DealReport.State.FINAL
+    logged = RoundLog.objects.get(action=RoundLog.Action.STAND_IN)
+    assert logged.user == setup.referee and logged.details["union_id"] == setup.union_b.pk
+
+
+def test_a_bare_link_cannot_answer_in_a_captains_place(live_server, browser):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    phone = context_for(browser, "390", "zh")
+    report_gouji_deal(phone, f"{live_server.url}/ref/{setup.link.token}/")
+    expect(phone.locator(".stand-in-form")).to_have_count(0)
+    token = phone.locator("form.pin-form[data-side='B'] input[name='csrfmiddlewaretoken']")
+    report = DealReport.objects.get()
+    answer = phone.request.post(
+        f"{live_server.url}/ref/{setup.link.token}/reports/{report.pk}/stand-in",
+        form={"csrfmiddlewaretoken": token.input_value(), "side": "B", "agrees": "yes"},
+    )
+    assert answer.status == 403
+    report.refresh_from_db()
+    assert report.state == DealReport.State.PENDING and not report.confirmations.exists()
