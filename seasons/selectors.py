@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from matches import visibility
 from matches.events import find
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 from matches.models import Event, SearchTerm, TableSeat, UnionMember
 from players.models import Player
 from seasons.engine import ordinal

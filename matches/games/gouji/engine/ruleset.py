@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument
+from matches.kernel.engine_errors import BadDocument
 
 TRIBUTE_KINDS = ("suffocation", "burn", "point", "place")
 
