@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
@@ -134,3 +136,31 @@ def compute_event_version(event: Event) -> str:
         )
     )
     return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+# --- the release: what a deploy changes in every page ------------------------------------------
+
+
+@functools.cache
+def _release(folders: tuple[str, ...]) -> str:
+    digest = hashlib.sha1()
+    for folder in folders:
+        root = Path(folder)
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".html", ".mo", ".txt", ".svg") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:8]
+
+
+def release() -> str:
+    """A stamp of the templates and translations the pages are rendered from, read once per
+    process (and per template setting: a test may point them elsewhere). Part of every public
+    ETag, so a deploy that changes a template changes the ETags: no browser keeps the old page
+    from a 304 and no shared cache entry of the old templates is served."""
+    folders = [str(d) for engine in settings.TEMPLATES for d in engine.get("DIRS", [])]
+    folders += [str(p) for p in getattr(settings, "LOCALE_PATHS", [])]
+    folders += [str(p) for p in sorted(Path(settings.BASE_DIR).glob("*/templates"))]
+    return _release(tuple(folders))
