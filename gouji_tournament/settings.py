@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "players",
     "matches",
     "seasons",
+    "ladders",
 ]
 
 MIDDLEWARE = [

@@ -27,7 +27,7 @@ from matches import selectors, visibility
 from matches.draw import bracket, breaks
 from matches.events import live
 from matches.front_cache import front_cacheable
-from matches.models import LadderSeason, Match, Stage, Union
+from matches.models import Match, Stage, Union
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
@@ -201,13 +201,6 @@ def _is_live(event) -> bool:
 
 
 # --- pages --------------------------------------------------------------------------------------
-
-
-@front_cacheable
-def home(request):
-    events = visibility.public_events().order_by("-start_date", "name")
-    ladders = LadderSeason.objects.filter(published=True)
-    return render(request, "home.html", {"events": events, "ladders": ladders})
 
 
 @front_cacheable

@@ -1,6 +1,6 @@
 """The 擂台赛 ladder's pages: the organiser's season page (teams, seeding, sessions, results,
 no-shows, reschedules) and the public ladder (titles, challenge history, points). The rules
-and every write: `matches/ladder/service.py`."""
+and every write: `ladders/service.py`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from ladders import rules, service
+from ladders.models import LadderChallenge, LadderSeason
+from ladders.service import LadderProblem
 from matches.front_cache import front_cacheable
-from matches.ladder import rules, service
-from matches.ladder.service import LadderProblem
-from matches.models import LadderChallenge, LadderSeason
 
 RANK_NAMES = {
     rules.Rank.CHIEF: gettext_lazy("主将"),
@@ -109,10 +109,10 @@ def season_list(request):
                 previous,
                 copy_teams=bool(request.POST.get("copy_teams")),
             )
-            return redirect("manage:ladder", season.pk)
+            return redirect("ladders-manage:season", season.pk)
         except LadderProblem as error:
             problem = str(error)
-    return render(request, "manage/ladder/list.html", {"seasons": mine, "problem": problem})
+    return render(request, "ladders/list.html", {"seasons": mine, "problem": problem})
 
 
 def _open_session(season: LadderSeason):
@@ -229,7 +229,7 @@ def season_page(request, season_id: int):
     if request.method == "POST":
         try:
             messages.success(request, _post(request, season))
-            return redirect("manage:ladder", season.pk)
+            return redirect("ladders-manage:season", season.pk)
         except LadderProblem as error:
             problem = str(error)
         except ValueError:
@@ -243,7 +243,7 @@ def season_page(request, season_id: int):
     seeded_at = {t.title: t.pk for t in teams if t.title}
     return render(
         request,
-        "manage/ladder/season.html",
+        "ladders/season.html",
         {
             "season": season,
             "teams": teams,
@@ -283,7 +283,7 @@ def public_ladder(request, season_id: int):
     )
     return render(
         request,
-        "public/ladder.html",
+        "ladders/public.html",
         {
             "season": season,
             "titles": _title_rows(season),
