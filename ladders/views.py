@@ -8,14 +8,13 @@ import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ladders import rules, service
+from ladders import permissions, rules, service
 from ladders.models import LadderChallenge, LadderSeason
 from ladders.service import LadderProblem
 from matches.front_cache import front_cacheable
@@ -94,7 +93,7 @@ def _games_score(challenge: LadderChallenge) -> str:
 @require_http_methods(["GET", "POST"])
 def season_list(request):
     """The organiser's ladder seasons, and a new one (optionally following last season)."""
-    mine = LadderSeason.objects.filter(organisers=request.user)
+    mine = permissions.seasons_run_by(request.user)
     problem = None
     if request.method == "POST":
         raw = request.POST.get("previous", "")
@@ -120,13 +119,6 @@ def _open_session(season: LadderSeason):
     if current is None:
         raise LadderProblem(_("没有进行中的一期"))
     return current
-
-
-def _own_season(request, season_id: int) -> LadderSeason:
-    season = get_object_or_404(LadderSeason, pk=season_id)
-    if not season.organisers.filter(pk=request.user.pk).exists():
-        raise PermissionDenied("not an organiser of this ladder")
-    return season
 
 
 def _id(request, field: str) -> int:
@@ -224,7 +216,7 @@ def _post(request, season: LadderSeason) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_page(request, season_id: int):
-    season = _own_season(request, season_id)
+    season = permissions.run_season(request, season_id)
     problem = None
     if request.method == "POST":
         try:

@@ -1,6 +1,8 @@
 """Who may do what. Every view and API endpoint asks here, so the boundaries live in one place.
+(The other apps keep theirs beside them: `seasons/permissions.py`, `ladders/permissions.py`.)
 
-- An organiser acts only on their own events; a superuser (admin) acts everywhere.
+- An organiser acts only on their own events; a superuser (admin) acts everywhere: `is_admin`,
+  the one superuser rule, which the other apps ask too.
 - A referee acts on their own tables: a referee link's one table, or the tables of a signed-in
   referee (`referee_tables`: their zones and single tables, docs/floor.md, or tables given in
   the admin); an organiser enters results on any table of their events.
@@ -40,11 +42,17 @@ ASSISTANT = "assistant"
 REFEREE = "referee"
 
 
+def is_admin(user) -> bool:
+    """The one superuser rule: a signed-in superuser acts on every event, series and ladder
+    season as their organiser would (and merges or splits any player records)."""
+    return bool(getattr(user, "is_authenticated", False) and user.is_superuser)
+
+
 def role_in_event(user, event) -> str | None:
     """organiser, assistant, referee or None (a superuser counts as an organiser)."""
     if not getattr(user, "is_authenticated", False):
         return None
-    if user.is_superuser or event.organisers.filter(pk=user.pk).exists():
+    if is_admin(user) or event.organisers.filter(pk=user.pk).exists():
         return ORGANISER
     staff = EventStaff.objects.filter(event=event, user=user, revoked_at__isnull=True).first()
     return staff.role if staff else None
@@ -53,7 +61,7 @@ def role_in_event(user, event) -> str | None:
 def can_manage_event(user, event) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
-    return user.is_superuser or event.organisers.filter(pk=user.pk).exists()
+    return is_admin(user) or event.organisers.filter(pk=user.pk).exists()
 
 
 def can_run_event(user, event) -> bool:
@@ -70,7 +78,7 @@ def events_run_by(user):
     """Events the user organises or assists (the /manage/ list)."""
     if not getattr(user, "is_authenticated", False):
         return Event.objects.none()
-    if user.is_superuser:
+    if is_admin(user):
         return Event.objects.all()
     return Event.objects.filter(
         Q(organisers=user)
@@ -81,7 +89,7 @@ def events_run_by(user):
 def events_managed_by(user):
     if not getattr(user, "is_authenticated", False):
         return Event.objects.none()
-    if user.is_superuser:
+    if is_admin(user):
         return Event.objects.all()
     return Event.objects.filter(organisers=user)
 
