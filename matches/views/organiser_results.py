@@ -266,15 +266,15 @@ def link_qr(request, event_id: int, link_id: int, fmt: str):
 
 
 def qr_response(text: str, fmt: str) -> HttpResponse:
-    import qrcode
-    import qrcode.image.svg
+    import segno
 
+    code = segno.make_qr(text, error="m")
     buffer = io.BytesIO()
     if fmt == "svg":
-        qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).save(buffer)
+        code.save(buffer, kind="svg", scale=10)
         content_type = "image/svg+xml"
     else:
-        qrcode.make(text, box_size=8, border=2).save(buffer)  # PNG, the image's own kind
+        code.save(buffer, kind="png", scale=8, border=2)
         content_type = "image/png"
     response = HttpResponse(buffer.getvalue(), content_type=content_type)
     response["Cache-Control"] = "private, no-store"
