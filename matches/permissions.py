@@ -69,11 +69,6 @@ def can_run_event(user, event) -> bool:
     return role_in_event(user, event) in (ORGANISER, ASSISTANT)
 
 
-def can_create_event(user) -> bool:
-    """Any signed-in account may create an event and becomes its organiser."""
-    return bool(getattr(user, "is_authenticated", False))
-
-
 def events_run_by(user):
     """Events the user organises or assists (the /manage/ list)."""
     if not getattr(user, "is_authenticated", False):
@@ -219,17 +214,6 @@ def can_see_union_pin(actor: Actor, union) -> bool:
     if actor.is_authenticated and can_run_event(actor.user, union.event):
         return True
     return captained_unions(actor).filter(pk=union.pk).exists()
-
-
-def union_of_actor(actor: Actor, match: Match):
-    """The union of the match the actor plays in (a captain acting as table referee), or None."""
-    player = player_of(actor)
-    if player is None:
-        return None
-    for union in (side.union for side in match.union_sides):
-        if union.members.filter(player=player).exists():
-            return union
-    return None
 
 
 def tables_of(actor: Actor):

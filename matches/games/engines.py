@@ -22,7 +22,3 @@ def get_game(name: str) -> Game:
     """Return the engine of a game; KeyError for an unknown name."""
     module, _, cls = ENGINES[name].partition(":")
     return getattr(import_module(module), cls)()
-
-
-def game_names() -> tuple[str, ...]:
-    return tuple(ENGINES)
