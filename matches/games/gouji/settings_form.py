@@ -440,9 +440,6 @@ class RulesForm(forms.Form):
             for name in PRESETS
         ]
 
-    def preset_label(self) -> str:
-        return str(PRESET_LABELS.get(self.current.preset, self.current.preset))
-
     @classmethod
     def from_values(cls, values: dict | None, data=None, frozen: bool = False):
         """The form over stored values ({"rules": …} as `values()` gives them)."""
