@@ -253,7 +253,24 @@ def table_context(
                 ensure_ascii=False,
             )
     context.update(form.context(context))
+    context["next_input"] = next_input(context)
     return context
+
+
+def next_input(context: dict) -> str:
+    """The id of what the table does next, brought into view by the phone (static/js/table.js):
+    the first PIN box still to answer (reports awaiting, then the deal's own), else the title of
+    the deal to report, its form right below."""
+    open_report = context["open_report"]
+    boxes = [(item["report"], item["pin_sides"]) for item in context["awaiting"]]
+    boxes.append((open_report, context["pin_sides"]))
+    for report, sides in boxes:
+        for side in sides:
+            if not side["agreed"] and not side["locked"]:
+                return f"pin-{report.pk}{side['side']}"
+    if context["can_report"] and not open_report:
+        return context.get("form_ids", {}).get("title", "")
+    return ""
 
 
 def render_form(request, templates: dict, context: dict, status: int = 200) -> HttpResponse:

@@ -218,21 +218,21 @@
     }
   });
 
-  // The next thing to do is in view without scrolling: a refused PIN's box (focused), else the
-  // element the page marks as the next input (a report's PIN box, or the next deal's form).
+  // The next thing to do is in view without scrolling (at 390×844 too): a refused PIN's box
+  // (focused), else what the page names as next (data-next: the first PIN box still to answer,
+  // or the next deal's title with its form below it).
   function showNext() {
     var refused = document.querySelector("input[aria-invalid='true']");
     if (refused) {
       refused.focus({preventScroll: true});
-      var box = refused.closest(".pin-side") || refused;
-      box.scrollIntoView({block: "start"});
+      (refused.closest(".pin-side") || refused).scrollIntoView({block: "start"});
       return;
     }
-    if (location.hash && document.querySelector(location.hash)) return;
-    var next = document.querySelector("[data-next-input]");
-    if (next && next.getBoundingClientRect().bottom > window.innerHeight) {
-      next.scrollIntoView({block: "start"});
-    }
+    var marker = document.querySelector("[data-next]");
+    var next = marker && marker.dataset.next && document.getElementById(marker.dataset.next);
+    if (!next) return;
+    var top = next.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
   }
 
   window.addEventListener("online", flush);

@@ -147,3 +147,50 @@ def test_a_bare_link_cannot_answer_in_a_captains_place(live_server, browser):
     assert answer.status == 403
     report.refresh_from_db()
     assert report.state == DealReport.State.PENDING and not report.confirmations.exists()
+
+
+# --- problem 5: a deal's flow on the table phone without scrolling ----------------------------
+
+
+def seen(page, selector: str) -> bool:
+    """In view now, as the page left it (the test scrolls nothing itself)."""
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(100)  # the page's own scroll runs right after load
+    return in_view(page, selector)
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_next_input_of_a_deal_is_always_in_view(live_server, browser, size, lang):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    words = WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    measured = []
+    for deal in (1, 2):
+        first_tap = "button.tap[data-seat='1']"
+        assert seen(page, first_tap), f"deal {deal}: the seat grid is out of view"
+        measured.append(page.evaluate("() => window.scrollY"))
+        for seat in (1, 2, 3, 4, 5, 6):
+            assert in_view(page, f"button.tap[data-seat='{seat}']")
+            page.locator(f"button.tap[data-seat='{seat}']").click()
+            expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
+        assert in_view(page, "#submit-deal")
+        page.locator("#submit-deal").click()
+        expect(page.locator(".pin-side[data-side='B'] input[name='pin']")).to_be_attached()
+        box = f"#pin-{DealReport.objects.get(deal__number=deal).pk}"
+        expect(page.locator(f"{box}B input[name='pin']")).to_be_attached()
+        assert seen(page, f"{box}B input[name='pin']"), "after 提交成绩 the PIN box is out of view"
+        if deal == 1:
+            shot(page, f"p5-after-submit-{size}-{lang}.png")
+        give_pin(page, "B", setup.union_b.captain_pin, words)
+        expect(page.locator(f"{box}B [data-agreed]")).to_be_visible()
+        assert seen(page, f"{box}A input[name='pin']"), "the other captain's box is out of view"
+        give_pin(page, "A", setup.union_a.captain_pin, words)
+        expect(page.locator(f"{box}A")).to_have_count(0)
+        if deal == 1:
+            shot(page, f"p5-next-deal-{size}-{lang}.png")
+    assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
+    print("scrollY at each deal's grid:", measured)
