@@ -320,7 +320,7 @@ def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bo
 
 
 def confirmation_right(
-    actor: Actor, report: DealReport, pin_union=None, stand_in=None
+    actor: Actor, report: DealReport, pin_union=None, stand_in=None, pin_player=None
 ) -> Right | None:
     """The role (and union) in which this actor may answer this report, or None.
 
@@ -329,11 +329,23 @@ def confirmation_right(
     or by PIN on the table's phone), or when a second referee or an organiser confirms.
     `pin_union`: a union of the match whose captain's PIN was given (checked by the caller).
     `stand_in`: a union the table's referee answers for in its captain's place.
+    `pin_player`: a player whose own PIN was given (checked by the caller): in an event confirmed
+    by players, any player seated at the table but the one who reported it.
     """
     match = report.deal.match
     event = match.round.event
     mode = event.confirmation
     if mode == Event.Confirmation.NONE:
+        return None
+    if pin_player is not None:
+        if (
+            mode == Event.Confirmation.PLAYER
+            and match.table is not None
+            and match.table.seats.filter(player=pin_player).exists()
+            and may_take_captain_pins(actor, match.table)
+            and not _reported_by(report, pin_player)
+        ):
+            return Right(Confirmation.Role.PLAYER)
         return None
     if stand_in is not None:
         if stand_in.pk in {s.union_id for s in match.union_sides} and may_stand_in(
@@ -355,6 +367,21 @@ def confirmation_right(
     if is_second_referee(actor, report, links_count=mode == Event.Confirmation.REFEREE):
         return Right(Confirmation.Role.REFEREE)
     return None
+
+
+def _reported_by(report: DealReport, player) -> bool:
+    """Whether this player reported the result themselves (from their own account)."""
+    if report.submitted_by_id is None:
+        return False
+    return PlayerAccount.objects.filter(user_id=report.submitted_by_id, player=player).exists()
+
+
+def player_pin_matches(registration, pin: str) -> bool:
+    """Whether `pin` is this entry's own PIN (compared in constant time)."""
+    import hmac
+
+    given = (pin or "").strip()
+    return bool(given) and hmac.compare_digest(given.encode(), (registration.pin or "").encode())
 
 
 def confirmation_role(actor: Actor, report: DealReport) -> str | None:

@@ -23,6 +23,11 @@ def pin_subject(union_id: int, table_id: int | None) -> str:
     return f"union:{union_id}:table:{table_id}"
 
 
+def player_subject(player_id: int, table_id: int | None) -> str:
+    """A player's own PIN's lockout key (individual events): this player, at this table."""
+    return f"player:{player_id}:table:{table_id}"
+
+
 def locked_unions(round_: Round) -> list[dict]:
     """The round's unions whose captain PIN is locked at their table: table, union and the
     minutes left. One cache round trip for the whole round."""

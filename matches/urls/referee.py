@@ -22,6 +22,11 @@ urlpatterns = [
         referee.link_stand_in,
         name="link-stand-in",
     ),
+    path(
+        "ref/<str:token>/reports/<int:report_id>/player-pin",
+        referee.link_player_pin,
+        name="link-player-pin",
+    ),
     path("ref/<str:token>/call", referee.link_call, name="link-call"),
     path("ref/<str:token>/deals/batch", referee.link_batch, name="link-batch"),
     # Signed-in referees and captains.

@@ -199,6 +199,7 @@ def table_context(
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
         "pin_sides": [],
+        "player_box": None,
         "awaiting": [],
     }
     if match is not None:
@@ -228,10 +229,12 @@ def table_context(
             }
         )
         context["pin_sides"] = pin_sides(access, open_report)
+        context["player_box"] = player_box(access, open_report)
         context["awaiting"] = [
             {
                 "report": report,
                 "pin_sides": pin_sides(access, report),
+                "player_box": player_box(access, report),
                 "refill_url": f"{access.url('table')}?deal={report.deal.number}",
             }
             for report in awaiting
@@ -264,6 +267,10 @@ def next_input(context: dict) -> str:
     open_report = context["open_report"]
     boxes = [(item["report"], item["pin_sides"]) for item in context["awaiting"]]
     boxes.append((open_report, context["pin_sides"]))
+    players = [item["player_box"] for item in context["awaiting"]] + [context["player_box"]]
+    for box in players:
+        if box is not None:
+            return box["id"]
     for report, sides in boxes:
         for side in sides:
             if not side["agreed"] and not side["locked"]:
@@ -329,6 +336,30 @@ def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
         for row in rows:
             row["lifters"] = names
     return rows
+
+
+def player_box(access: Access, report: DealReport | None) -> dict | None:
+    """In an event confirmed by players, the PIN box under a pending report on the table's
+    phone: another player of the table agrees with their own PIN. The phone names who confirms
+    next (the seats take turns deal by deal; anyone else at the table may do it instead)."""
+    if report is None or report.state != DealReport.State.PENDING or not access.token:
+        return None
+    if access.table.round.event.confirmation != Event.Confirmation.PLAYER:
+        return None
+    seats = seats_of(access.table)
+    if not seats:
+        return None
+    turn = seats[report.deal.number % len(seats)]
+    error = access.pin_error or {}
+    return {
+        "id": f"player-pin-{report.pk}",
+        "url": access.url("player-pin", report_id=report.pk),
+        "seats": seats,
+        "next": turn,
+        "error": error.get("text")
+        if error.get("report") == report.pk and error.get("side") == "player"
+        else "",
+    }
 
 
 def run_check(match, number: int, entry):
@@ -557,6 +588,7 @@ def _confirm(
     back: str,
     pin_side: str | None = None,
     stand_in=None,
+    pin_player=None,
 ):
     """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN, or the
     table's referee for a union (`stand_in`). A refused PIN is shown at its own box (the
@@ -577,7 +609,7 @@ def _confirm(
         return refused(_("请选择异议原因。"))
     try:
         pin_union = None
-        if pin_side is not None:
+        if pin_side is not None and pin_side != "player":
             pin_union = results.check_captain_pin(
                 report.deal.match,
                 pin_side,
@@ -593,6 +625,7 @@ def _confirm(
             pin_union=pin_union,
             reason=reason,
             stand_in=stand_in,
+            pin_player=pin_player,
         )
     except ResultError as exc:
         return refused(result_message(exc))
@@ -861,6 +894,40 @@ def union_private(request, union_id: int):
     )
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# --- a player of the table confirms (individual events) --------------------------------------
+
+
+@never_cache
+@require_POST
+def link_player_pin(request, token: str, report_id: int):
+    """Another player of the table agrees (or disputes) with their own PIN on the table's phone."""
+    access = _link_access(request, token)
+    if isinstance(access, HttpResponse):
+        return access
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match__round__event", "deal__match__table"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
+    back = access.url("table") + f"#player-pin-{report.pk}"
+    seat = request.POST.get("seat", "")
+    try:
+        player = results.check_player_pin(
+            report.deal.match,
+            int(seat) if seat.isdigit() and len(seat) < 3 else 0,
+            request.POST.get("pin", ""),
+            access.actor,
+        )
+    except ResultError as exc:
+        request.session[PIN_ERROR] = {
+            "report": report.pk,
+            "side": "player",
+            "text": result_message(exc),
+        }
+        return _back(request, back)
+    return _confirm(request, access.actor, report, back, pin_side="player", pin_player=player)
 
 
 # --- the table's referee in a captain's place -------------------------------------------------

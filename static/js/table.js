@@ -225,7 +225,7 @@
     var refused = document.querySelector("input[aria-invalid='true']");
     if (refused) {
       refused.focus({preventScroll: true});
-      (refused.closest(".pin-side") || refused).scrollIntoView({block: "start"});
+      (refused.closest(".pin-side, .player-pin") || refused).scrollIntoView({block: "start"});
       return;
     }
     var marker = document.querySelector("[data-next]");

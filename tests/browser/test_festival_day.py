@@ -194,3 +194,65 @@ def test_the_next_input_of_a_deal_is_always_in_view(live_server, browser, size, 
             shot(page, f"p5-next-deal-{size}-{lang}.png")
     assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
     print("scrollY at each deal's grid:", measured)
+
+
+# --- problem 4: a Giog hand finishes at the table ---------------------------------------------
+
+
+PLAYER_WORDS = {
+    "zh": {"wrong": "选手密码不对", "agree": "确认无误", "next": "请第", "done": "已确认"},
+    "en": {"wrong": "player's PIN", "agree": "Confirm", "next": "Seat", "done": "Confirmed"},
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_giog_hand_finishes_at_the_table_without_the_organiser(live_server, browser, size, lang):
+    from matches.models import Event, RefereeLink, Registration
+    from tests.builder import EventBuilder
+
+    b = EventBuilder("giog", players=6, deals=1, planned_rounds=1, published=True).register()
+    b.event.result_confirmation = Event.Confirmation.PLAYER
+    b.event.save(update_fields=["result_confirmation"])
+    round_ = b.draw()
+    table = round_.tables.order_by("number").first()
+    link = RefereeLink.objects.create(table=table, label="phone")
+    words = PLAYER_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{link.token}/")
+    for seat, won in ((1, 15), (2, 9), (3, 6)):
+        page.fill(f"#won_{seat}", str(won))
+    page.locator("#won_3").blur()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    page.locator("#submit-hand").click()
+
+    expect(page.locator(".player-pin")).to_be_visible()
+    report = DealReport.objects.get()
+    box = page.locator(f"#player-pin-{report.pk}")
+    expect(box).to_be_visible()
+    # The phone says who confirms next: the seat after the hand's turn.
+    seats = {s.seat: s for s in table.seats.select_related("player")}
+    turn = seats[report.deal.number % len(seats) + 1]
+    expect(box.locator(".next-confirmer")).to_contain_text(str(turn.player))
+    assert seen(page, f"#player-pin-{report.pk} input[name='pin']")
+    shot(page, f"p4-player-confirm-{size}-{lang}.png")
+
+    # A wrong PIN is said at the box, in view.
+    box.locator("input[name='pin']").fill("0000")
+    box.get_by_role("button", name=words["agree"]).click()
+    expect(page.locator(f"#player-pin-{report.pk} .pin-error")).to_contain_text(words["wrong"])
+    assert seen(page, f"#player-pin-{report.pk} .pin-error")
+    report.refresh_from_db()
+    assert report.state == DealReport.State.PENDING
+
+    # The player whose turn it is types their own PIN: the hand is final, no organiser.
+    pin = Registration.objects.get(event=b.event, player=turn.player).pin
+    box = page.locator(f"#player-pin-{report.pk}")
+    box.locator("input[name='pin']").fill(pin)
+    box.get_by_role("button", name=words["agree"]).click()
+    expect(page.locator("tr[data-hand='1']")).to_contain_text(words["done"])
+    report.refresh_from_db()
+    assert report.state == DealReport.State.FINAL
+    answer = report.confirmations.get()
+    assert answer.role == "player" and answer.player_id == turn.player_id and answer.by_pin
+    shot(page, f"p4-hand-final-{size}-{lang}.png")
