@@ -47,6 +47,15 @@ class BasicsForm(forms.Form):
         label=_("报名方式"), choices=Event.EntryType.choices, widget=forms.RadioSelect
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        import json
+
+        # Which entry types each game allows: choosing a game that has no team entry moves the
+        # choice to one it has (static/js/site.js), before the step is sent.
+        allowed = {name: list(adapter_named(name).entry_types) for name, _label in game_choices()}
+        self.fields["game"].widget.attrs["data-entry-types"] = json.dumps(allowed)
+
     def clean(self):
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")

@@ -128,6 +128,11 @@ urlpatterns = [
     path("events/<int:event_id>/results/", organiser_results.event_results, name="results"),
     path("events/<int:event_id>/results/queue/", organiser_results.queue, name="results-queue"),
     path(
+        "events/<int:event_id>/results/tables/<int:table_id>/accept",
+        organiser_results.accept_table,
+        name="results-accept-table",
+    ),
+    path(
         "events/<int:event_id>/results/reports/<int:report_id>/decide",
         organiser_results.decide_report,
         name="results-decide",

@@ -19,7 +19,16 @@ from django_htmx.http import HttpResponseClientRedirect
 from matches import selectors
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
+from matches.models import (
+    DealReport,
+    Event,
+    RefereeLink,
+    Round,
+    RoundLog,
+    Table,
+    TableSeat,
+    Union,
+)
 from matches.models.event import new_captain_pin
 from matches.permissions import Actor
 from matches.results import lockouts
@@ -363,8 +372,18 @@ def queue(request, event_id: int):
     if round_ is not None:
         for seat in TableSeat.objects.filter(round=round_).select_related("player"):
             seat_names.setdefault(seat.table_id, {})[seat.seat] = seat.player
+    pending_at: dict[int, int] = {}
     for row in rows:
         row["seat_names"] = seat_names.get(row["table"].pk, {}) if row["table"] else {}
+        if row["table"] and row["report"].state == DealReport.State.PENDING:
+            pending_at[row["table"].pk] = pending_at.get(row["table"].pk, 0) + 1
+    shown: set[int] = set()
+    for row in rows:
+        # "Accept the table's N pending" on the first card of a table with more than one.
+        table_id = row["table"].pk if row["table"] else None
+        if table_id and pending_at.get(table_id, 0) > 1 and table_id not in shown:
+            row["table_pending"] = pending_at[table_id]
+            shown.add(table_id)
     return render(
         request,
         "manage/results/queue.html",
@@ -433,3 +452,40 @@ def decide_report(request, event_id: int, report_id: int):
     if not back.startswith("/manage/"):
         back = reverse("manage:results-queue", args=[event.pk])
     return redirect(back)
+
+
+@login_required
+@require_POST
+def accept_table(request, event_id: int, table_id: int):
+    """Accept every pending report of a table as reported, in one click (a table whose hands
+    waited for nobody to confirm them); one entry in the round's log names the deals."""
+    event = running_event(request, event_id)
+    table = _table(event, table_id)
+    pending = DealReport.objects.filter(
+        deal__match__table=table, state=DealReport.State.PENDING
+    ).select_related("deal__match__round__event", "deal__match__table")
+    accepted, refused = [], []
+    for report in list(pending.order_by("deal__number")):
+        try:
+            results.uphold_report(report, Actor(user=request.user), "")
+        except ResultError as exc:
+            refused.append(refusal(exc))
+        else:
+            accepted.append(report.deal.number)
+    if accepted:
+        RoundLog.objects.create(
+            round_id=table.round_id,
+            event_id=event.pk,
+            action=RoundLog.Action.ACCEPT_TABLE,
+            user=request.user,
+            details={"table": table.number, "deals": accepted},
+        )
+        messages.success(
+            request,
+            _("第%(table)s桌的 %(n)s 份成绩已生效") % {"table": table.number, "n": len(accepted)},
+        )
+    for text in refused[:3]:
+        messages.error(request, text)
+    return redirect(
+        reverse("manage:results-queue", args=[event.pk]) + f"?round={table.round.number}"
+    )

@@ -7,3 +7,16 @@ document.addEventListener("change", function (event) {
     target.form.submit();
   }
 });
+
+// The event wizard: a game that allows no team entry unticks it (its allowed entry types are
+// on the game's radio buttons, from the game's adapter).
+document.addEventListener("change", function (event) {
+  var target = event.target;
+  if (!(target.matches && target.matches("input[name='game'][data-entry-types]") && target.form)) return;
+  var allowed = JSON.parse(target.dataset.entryTypes || "{}")[target.value] || [];
+  var checked = target.form.querySelector("input[name='entry_type']:checked");
+  if (allowed.length && (!checked || allowed.indexOf(checked.value) < 0)) {
+    var first = target.form.querySelector("input[name='entry_type'][value='" + allowed[0] + "']");
+    if (first) first.checked = true;
+  }
+});

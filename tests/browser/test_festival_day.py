@@ -256,3 +256,57 @@ def test_a_giog_hand_finishes_at_the_table_without_the_organiser(live_server, br
     answer = report.confirmations.get()
     assert answer.role == "player" and answer.player_id == turn.player_id and answer.by_pin
     shot(page, f"p4-hand-final-{size}-{lang}.png")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_choosing_giog_in_the_wizard_unticks_team_entry_and_offers_player_confirmation(
+    live_server, browser, signed_in, lang
+):
+    from tests.builder import EventBuilder
+
+    assert EventBuilder(unions=2).register().organiser.username == "organiser"
+    page = context_for(browser, "390", lang)
+    signed_in(page, "organiser")
+    page.goto(f"{live_server.url}/manage/new/")
+    page.locator("input[name='entry_type'][value='team']").check()
+    page.locator("input[name='game'][value='giog']").check()
+    expect(page.locator("input[name='entry_type'][value='individual']")).to_be_checked()
+    page.fill("#id_name", "Giog 俱乐部杯")
+    page.fill("#id_start_date", "2026-06-01")
+    page.locator("#wizard-next").click()
+    expect(page.locator("input[name='result_confirmation'][value='player']")).to_be_checked()
+    shot(page, f"p4-wizard-format-390-{lang}.png")
+
+
+def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
+    live_server, browser, signed_in, settings
+):
+    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
+    from matches.models import RefereeLink
+    from tests.builder import EventBuilder
+
+    b = EventBuilder("giog", players=3, deals=2, planned_rounds=1, published=True).register()
+    b.event.result_confirmation = "player"
+    b.event.save(update_fields=["result_confirmation"])
+    assert b.organiser.username == "organiser"  # signs in below
+    table = b.draw().tables.get()
+    link = RefereeLink.objects.create(table=table, label="phone")
+    phone = context_for(browser, "390", "zh")
+    phone.goto(f"{live_server.url}/ref/{link.token}/")
+    for hand in (1, 2):
+        for seat, won in ((1, 15), (2, 9), (3, 6)):
+            phone.fill(f"#won_{seat}", str(won))
+        phone.locator("#won_3").blur()
+        expect(phone.locator("#verdict-ok")).to_be_visible()
+        phone.locator("#submit-hand").click()
+        expect(phone.locator(".player-pin")).to_have_count(hand)
+    phone.context.close()  # its polling would share SQLite's test database with the desk
+    desk = context_for(browser, "1280", "zh")
+    signed_in(desk, "organiser")
+    desk.goto(f"{live_server.url}/manage/events/{b.event.pk}/results/queue/")
+    shot(desk, "p4-queue-accept-table-1280-zh.png")
+    desk.locator(".accept-table button").click()
+    expect(desk.locator("#queue-empty")).to_be_visible()
+    assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
+    logged = RoundLog.objects.get(action=RoundLog.Action.ACCEPT_TABLE)
+    assert logged.details == {"table": table.number, "deals": [1, 2]}

@@ -101,6 +101,7 @@ RIGHTS = {
     "link-qr": (STAFF, 200, None),
     "union-pin-reset": (STAFF, 405, 302),
     "results-pin-unlock": (STAFF, 405, 302),
+    "results-accept-table": (STAFF, 405, 302),
     "import-template": (STAFF, 200, None),
     # The hall's floor (issue 26): the staff read the zones, the organiser changes them; a
     # table's call is answered by the staff (and by its referees, on their own pages).
@@ -186,6 +187,7 @@ def world(eager_tasks):
         "link-qr": [e, link.pk, "svg"],
         "union-pin-reset": [e, match.union_a_id],
         "results-pin-unlock": [e, match.table_id, match.union_a_id],
+        "results-accept-table": [e, match.table_id],
         "import-template": [e, "csv"],
         "call-acknowledge": [e, RefereeCall.objects.create(table=match.table).pk],
     }
