@@ -17,13 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import punctuation, signals
-from matches.draw import history, stages
+from matches.draw import entrants, history, stages
 from matches.draw.generator import knockout, robin
 from matches.draw.generator import types as flags
 from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
 from matches.draw.generator.swiss import annotate, measure, pair_swiss
 from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
-from matches.events.checkin import admit_to_draft
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.kernel.games.registry import adapter_for
 from matches.models import (
@@ -93,9 +92,9 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not round_.is_draft:
         raise SeatingRefused(_("已公布的轮次不能重新编排"))
-    admitted = admit_to_draft(round_)
+    admitted = entrants.admit_to_draft(round_)
     old_seed = round_.seed
-    _clear(round_)
+    clear_round(round_)
     round_.seed = _new_seed() if seed is None else seed
     round_.save(update_fields=["seed"])
     _draw_into(round_)
@@ -113,7 +112,9 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
     return round_
 
 
-def _clear(round_: Round) -> None:
+def clear_round(round_: Round) -> None:
+    """Delete a round's drawn rows (seats, sides, matches, tables, its unions), as a redraw, a
+    deleted draft and a deleted event do; the round row itself stays."""
     TableSeat.objects.filter(round=round_).delete()
     MatchSide.objects.filter(round=round_).delete()
     Match.objects.filter(round=round_).delete()
@@ -127,7 +128,7 @@ def _draw_into(round_: Round) -> None:
     adapter = adapter_for(round_.event)
     try:
         if adapter.seats_own_tables:
-            adapter.draw_round(round_, history.active_registrations(round_.event, round_.number))
+            adapter.draw_round(round_, entrants.active_registrations(round_.event, round_.number))
         else:
             draw_union_tables(round_)
     except SeatingError as error:
@@ -170,9 +171,9 @@ def draw_union_tables(round_: Round) -> None:
 def _seeded_union_ids(round_: Round) -> list[int]:
     """A stage's field in seed order: the previous stage's standings when there is one."""
     event, stage = round_.event, round_.stage
-    active = [r.union_id for r in history.active_registrations(event, round_.number) if r.union_id]
+    active = [r.union_id for r in entrants.active_registrations(event, round_.number) if r.union_id]
     if stage.break_unions:
-        # The break the organiser confirmed (`matches.draw.breaks`), in its seed order.
+        # The break the organiser confirmed (`matches.standings.breaks`), in its seed order.
         return [u for u in stage.break_unions if u in set(active)]
     earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
     first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
@@ -557,7 +558,7 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
 def _reflag_individual(round_: Round, table_ids: set) -> None:
     adapter = adapter_for(round_.event)
     if adapter.seats_own_tables:
-        field = history.active_registrations(round_.event, round_.number)
+        field = entrants.active_registrations(round_.event, round_.number)
         adapter.reflag_tables(round_, table_ids, field)
     else:
         reflag_drawn_unions(round_, table_ids)

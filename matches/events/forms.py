@@ -66,7 +66,7 @@ STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 def stage_format_choices(entry_type: str | None) -> list:
     """The stage formats an event can run. Round robin and knockout pair registered unions
-    (the break, `matches/draw/breaks.py`, refuses any other field); an event of individual
+    (the break, `matches/standings/breaks.py`, refuses any other field); an event of individual
     entries is drawn anew each round by its standings (the individual draw, a Swiss system),
     whatever its stage says. So it is offered Swiss alone: a knockout would end its Swiss rounds
     at a break it can never confirm, and a round robin would silently draw as Swiss."""

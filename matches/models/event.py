@@ -469,7 +469,7 @@ class Registration(models.Model):
         self, round_number: int, check_in_required: bool = True, fresh_from: int | None = None
     ) -> bool:
         """`fresh_from`: the latest round up to `round_number` whose check-in does not carry
-        over (matches.events.checkin.fresh_from); a check-in for an earlier round is void."""
+        over (matches.draw.entrants.fresh_from); a check-in for an earlier round is void."""
         if round_number < self.joins_round:
             return False
         if self.status == self.Status.WITHDRAWN:

@@ -24,10 +24,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
 from matches import selectors, visibility
-from matches.draw import bracket, breaks
+from matches.draw import bracket
 from matches.events import live
 from matches.front_cache import front_cacheable
 from matches.models import LadderSeason, Match, Stage, Union
+from matches.standings import breaks
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player

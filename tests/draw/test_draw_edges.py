@@ -14,10 +14,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from matches.draw import breaks, stages, undo
+from matches.draw import entrants as draw_entrants
 from matches.draw import service as seating
+from matches.draw import stages, undo
 from matches.events import checkin, entries
 from matches.models import EventStaff, Registration, Round, RoundLog, Stage
+from matches.standings import breaks
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +137,7 @@ def test_a_union_arriving_during_a_draft_is_named_and_taken_in_by_the_redraw(cli
     checkin.check_in(late)
     late.refresh_from_db()
     assert late.checked_in_round == 1
-    assert [r.pk for r in checkin.missing_from_draft(draft)] == [late.pk]
+    assert [r.pk for r in draw_entrants.missing_from_draft(draft)] == [late.pk]
     login(client, b)
     for url in (
         reverse("manage:dashboard", args=[b.event.pk]),
@@ -149,7 +151,7 @@ def test_a_union_arriving_during_a_draft_is_named_and_taken_in_by_the_redraw(cli
     assert "已排入本轮：迟到联邦" in response.content.decode()
     draft.refresh_from_db()
     assert draft.sides.filter(union=late.union).exists() and draft.sides.count() == 7
-    assert checkin.missing_from_draft(draft) == []
+    assert draw_entrants.missing_from_draft(draft) == []
     log = RoundLog.objects.filter(round=draft, action=RoundLog.Action.REDRAW).get()
     assert log.details["admitted"] == [late.pk]
 
@@ -161,7 +163,7 @@ def test_a_union_checked_in_after_the_draft_is_missing_by_name(build):
     draft = seating.create_round(b.stage, seed=1)
     assert not draft.sides.filter(union=b.unions[4]).exists()
     checkin.check_in(absent)
-    assert [str(r.entrant) for r in checkin.missing_from_draft(draft)] == [b.unions[4].name]
+    assert [str(r.entrant) for r in draw_entrants.missing_from_draft(draft)] == [b.unions[4].name]
     seating.redraw_round(draft)
     assert draft.sides.filter(union=b.unions[4]).exists()
 
@@ -183,7 +185,7 @@ def test_publishing_without_the_redraw_keeps_the_late_entry_for_the_next_round(b
     late = entries.add(b.event, name="迟到联邦", players=["甲", "乙", "丙"])
     checkin.check_in(late)
     draft = seating.publish_round(draft)
-    assert checkin.missing_from_draft(draft) == []  # published: nothing to redraw
+    assert draw_entrants.missing_from_draft(draft) == []  # published: nothing to redraw
     late.refresh_from_db()
     assert not late.plays_in(1) and late.joins_round == 2
 
@@ -229,8 +231,8 @@ def test_an_individual_late_arrival_is_named_and_taken_in(build):
     draft = seating.create_round(g.stage, seed=1)
     late = entries.add(g.event, players=["迟到棋手"])
     checkin.check_in(late)
-    assert [str(r.entrant) for r in checkin.missing_from_draft(draft)] == ["迟到棋手"]
+    assert [str(r.entrant) for r in draw_entrants.missing_from_draft(draft)] == ["迟到棋手"]
     seating.redraw_round(draft)
     seated = set(draft.tables.values_list("seats__player_id", flat=True))
     assert late.player_id in seated | set(draft.quality.get("sitting_out", []))
-    assert checkin.missing_from_draft(draft) == []
+    assert draw_entrants.missing_from_draft(draft) == []

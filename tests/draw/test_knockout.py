@@ -11,11 +11,12 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.draw import bracket, breaks
+from matches.draw import bracket
 from matches.draw import service as seating
 from matches.draw.generator import knockout
 from matches.draw.generator import types as flags
 from matches.models import Event, Round, RoundLog, Stage, Union
+from matches.standings import breaks
 
 A_WINS = [1, 2, 3, 4, 5, 6]  # union A (seats 1-3-5) finishes 1st, 3rd, 5th
 A_SWEEPS = [1, 3, 5, 2, 4, 6]  # union A takes the first three places: a bigger margin
@@ -67,7 +68,7 @@ def test_the_break_uses_the_wizards_stage_and_size_never_a_second_stage(build, c
     assert log.details["replaced"] == first
     # Once the knockout is drawn the field is fixed.
     seating.create_round(stage, seed=1)
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(breaks.BreakRefused):
         breaks.confirm_break(b.event, 4)
 
 

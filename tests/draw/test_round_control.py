@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.draw import breaks, control, late
+from matches.draw import control, late
 from matches.draw import service as seating
 from matches.draw.generator import types as flags
 from matches.events import checkin
@@ -15,6 +15,7 @@ from matches.models import (
     TableSeat,
 )
 from matches.results import forfeits
+from matches.standings import breaks
 from matches.standings import service as standings
 from players.models import Club
 
@@ -270,5 +271,5 @@ def test_the_break_shows_ties_then_seeds_the_knockout(build):
     pairs = {frozenset((m.union_a_id, m.union_b_id)) for m in knockout.matches.all()}
     assert pairs == {frozenset((seeds[0], seeds[3])), frozenset((seeds[1], seeds[2]))}
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.BREAK).exists()
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(breaks.BreakRefused):
         breaks.propose_break(b.event, 99)

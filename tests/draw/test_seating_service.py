@@ -8,11 +8,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from matches.draw import breaks, history
+from matches.draw import history
 from matches.draw import service as seating
 from matches.draw.generator import types as flags
 from matches.events import registration
 from matches.models import Event, Match, MatchSide, Round, RoundLog, Stage, TableSeat, Union
+from matches.standings import breaks
 
 pytestmark = pytest.mark.django_db
 

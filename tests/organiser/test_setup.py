@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from matches.draw import history
+from matches.draw import entrants
 from matches.events import checkin, entries, importing
 from matches.models import Event, Registration, Stage, Union, UnionMember
 from players.models import Club, Player
@@ -288,13 +288,13 @@ def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
     b.round([(0, 1), (2, 3)])
     assert checkin.next_round(event) == 2
     assert checkin.summary(event)["present"] == 4  # carried over by default
-    assert len(history.active_registrations(event, 2)) == 4
+    assert len(entrants.active_registrations(event, 2)) == 4
     checkin.set_carry_over(event, 2, False)
     assert checkin.summary(event)["present"] == 0
-    assert history.active_registrations(event, 2) == []
+    assert entrants.active_registrations(event, 2) == []
     entry = event.registrations.get(union=b.unions[1])
     checkin.check_in(entry)
-    assert [r.pk for r in history.active_registrations(event, 2)] == [entry.pk]
+    assert [r.pk for r in entrants.active_registrations(event, 2)] == [entry.pk]
     summary = checkin.summary(event)
     assert (summary["present"], summary["missing"], summary["total"]) == (1, 3, 4)
     with pytest.raises(checkin.CheckInRefused):

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import selectors, signals
+from matches.draw import entrants as draw_entrants
 from matches.draw import printing
 from matches.draw import service as seating
 from matches.draw.stages import needs_break, next_stage
@@ -125,7 +126,7 @@ def dashboard(request, event_id: int):
             "next_stage": upcoming,
             "needs_break": upcoming is not None and needs_break(upcoming),
             "draft": draft,
-            "missing_from_draft": checkin_service.missing_from_draft(draft) if draft else [],
+            "missing_from_draft": draw_entrants.missing_from_draft(draft) if draft else [],
             "last_closed": event.rounds.filter(state=Round.State.CLOSED)
             .order_by("-number")
             .first(),
@@ -202,7 +203,7 @@ def round_action(request, event_id: int, number: int, action: str):
     }
     if action not in actions:
         raise PermissionDenied("unknown action")
-    arriving = checkin_service.missing_from_draft(round_) if action == "redraw" else []
+    arriving = draw_entrants.missing_from_draft(round_) if action == "redraw" else []
     try:
         actions[action](round_, user=request.user)
     except seating.SeatingRefused as error:

@@ -19,12 +19,13 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
 from matches import punctuation
-from matches.draw import bracket, breaks, clock, control, late
+from matches.draw import bracket, clock, control, late
+from matches.draw import entrants as draw_entrants
 from matches.draw import service as seating
-from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.permissions import can_manage_event
 from matches.results import forfeits
+from matches.standings import breaks
 from matches.views.organiser import managed_event, table_progress
 from matches.views.organiser.access import organised_event
 from players.models import Player
@@ -144,7 +145,7 @@ def round_page(request, event_id: int, number: int):
         "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
-        "missing_from_draft": checkin.missing_from_draft(round_),
+        "missing_from_draft": draw_entrants.missing_from_draft(round_),
         "can_reopen": round_.state == Round.State.CLOSED
         and can_manage_event(request.user, event)
         and not event.rounds.filter(number__gt=round_.number).exists(),
@@ -423,7 +424,7 @@ def break_page(request, event_id: int):
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
-    except seating.SeatingRefused as refused:
+    except (seating.SeatingRefused, breaks.BreakRefused) as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
     stage = breaks.break_stage(event)
