@@ -29,8 +29,8 @@ import random
 from matches import permissions
 from matches.demo import builder as demo
 from matches.draw import service as seating
-from matches.draw.generator.types import Pairing
 from matches.events import registration
+from matches.kernel.pairing.types import Pairing
 from matches.models import DealReport, Event, Round, Stage
 from matches.results import service as results
 from matches.standings import service as standings

@@ -6,8 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from matches.draw.entrants import active_registrations
-from matches.draw.generator.individual import Player as DrawPlayer
-from matches.draw.generator.types import Entrant
+from matches.kernel.pairing.individual import Player as DrawPlayer
+from matches.kernel.pairing.types import Entrant
 from matches.models import Event, MatchSide, Round, TableSeat
 from matches.models.round import SIDE_A, SIDE_B
 

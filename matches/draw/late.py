@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.generator import types as flags
 from matches.draw.service import SeatingRefused, _describe_matches, _reflag_team
+from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,
     Match,

@@ -60,7 +60,7 @@ def referee_links(round_: Round, user=None) -> dict[int, str]:
         if link is None:
             link = RefereeLink.objects.create(
                 table=table,
-                label=gettext_noop("打印的桌卡"),  # a key: matches/labels.py
+                label=gettext_noop("打印的桌卡"),  # a key: matches/models/labels.py
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
         tokens[table.pk] = link.token

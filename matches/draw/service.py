@@ -1,6 +1,6 @@
 """The one place where draws become database rows: create, re-draw, swap by hand, publish, close.
 
-The pairing itself is done by the pure engine in `matches.draw.generator`; `history` reads the event
+The pairing itself is done by the pure engine in `matches.kernel.pairing`; `history` reads the event
 into plain values; this module asks the engine and writes tables, matches, seats and an audit
 record (`RoundLog`) in one transaction.
 """
@@ -16,15 +16,16 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches import punctuation, signals
+from matches import signals
 from matches.draw import entrants, history, stages
-from matches.draw.generator import knockout, robin
-from matches.draw.generator import types as flags
-from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
-from matches.draw.generator.swiss import annotate, measure, pair_swiss
-from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
+from matches.kernel import punctuation
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.kernel.games.registry import adapter_for
+from matches.kernel.pairing import knockout, robin
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.individual import describe_table, draw_individual, measure_tables
+from matches.kernel.pairing.swiss import annotate, measure, pair_swiss
+from matches.kernel.pairing.types import Draw, Entrant, Pairing, SeatingError
 from matches.models import (
     Match,
     MatchSide,

@@ -11,8 +11,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from matches.kernel.games.registry import adapter_named, game_choices
+from matches.kernel.punctuation import listed
 from matches.models import Event, StaffRole, Stage
-from matches.punctuation import listed
 from players import clubs
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")

@@ -21,8 +21,8 @@ from xml.parsers.expat import ParserCreate
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from matches.kernel.punctuation import listed
 from matches.models import Event, Registration, Union, UnionMember
-from matches.punctuation import listed
 from players import clubs
 from players.identity import find_existing, find_or_create
 

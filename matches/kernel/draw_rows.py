@@ -1,7 +1,7 @@
 """The rows of a round drawn as tables of players: shared by the draw service (an individual
 Gou Ji event drawn into unions) and the games that seat their own tables (Giog: one side per
 player, no unions). Writes models only; the pairing itself is the pure
-`matches.draw.generator`'s or the game's."""
+`matches.kernel.pairing`'s or the game's."""
 
 from __future__ import annotations
 

@@ -282,7 +282,7 @@ class Stage(models.Model):
     @property
     def label(self) -> str:
         """The stage's name in the page's language (an organiser's own name as typed)."""
-        from matches.labels import stage_label
+        from matches.models.labels import stage_label
 
         return stage_label(self)
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from matches.draw import bracket
 from matches.draw import service as seating
-from matches.draw.generator import knockout
-from matches.draw.generator import types as flags
+from matches.kernel.pairing import knockout
+from matches.kernel.pairing import types as flags
 from matches.models import Event, Round, RoundLog, Stage, Union
 from matches.standings import breaks
 

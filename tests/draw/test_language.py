@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from matches import punctuation
 from matches.draw import control
 from matches.draw import service as seating
 from matches.games.gouji.settings_form import show_value
+from matches.kernel import punctuation
 from matches.models import Stage
 from matches.standings import breaks
 from matches.standings import service as standings

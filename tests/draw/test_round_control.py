@@ -6,8 +6,8 @@ import pytest
 
 from matches.draw import control, late
 from matches.draw import service as seating
-from matches.draw.generator import types as flags
 from matches.events import checkin
+from matches.kernel.pairing import types as flags
 from matches.models import (
     Registration,
     RoundLog,

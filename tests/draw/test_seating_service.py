@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from matches.draw import history
 from matches.draw import service as seating
-from matches.draw.generator import types as flags
 from matches.events import registration
+from matches.kernel.pairing import types as flags
 from matches.models import Event, Match, MatchSide, Round, RoundLog, Stage, TableSeat, Union
 from matches.standings import breaks
 

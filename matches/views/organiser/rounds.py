@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from matches import punctuation
 from matches.draw import bracket, clock, control, late
 from matches.draw import entrants as draw_entrants
 from matches.draw import service as seating
+from matches.kernel import punctuation
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.permissions import can_manage_event
 from matches.results import forfeits

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.draw.generator import types as flags
-from matches.draw.generator.individual import Player, apply_individual_round, draw_individual
-from matches.draw.generator.types import SeatingError
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.individual import Player, apply_individual_round, draw_individual
+from matches.kernel.pairing.types import SeatingError
 
 
 def seated(draw):
