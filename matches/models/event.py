@@ -236,9 +236,6 @@ class Event(models.Model):
             return self.Confirmation.REFEREE
         return self.result_confirmation
 
-    def get_confirmation_display(self) -> str:
-        return str(dict(self.Confirmation.choices)[self.confirmation])
-
     @property
     def avoids_clubs(self) -> bool:
         return self.club_policy == self.ClubPolicy.AVOID

@@ -131,11 +131,6 @@ def forfeit_result(event: Event, forfeit: str) -> dict:
     return {"score_a": won[0], "score_b": won[1], "points_a": lost[0], "points_b": lost[1]}
 
 
-def bye_result(event: Event) -> dict:
-    """A bye's result fields: the event's bye match points and bye score."""
-    return {"points_a": event.points_bye, "score_a": event.bye_score}
-
-
 def _store_result(match: Match, values: dict) -> None:
     store_match_result(match, values, complete=True)
 

@@ -725,10 +725,6 @@ def report_page(request, report_id: int):
     )
 
 
-def confirmation_mode_label(event: Event) -> str:
-    return event.get_confirmation_display()
-
-
 # --- the deal viewer --------------------------------------------------------------------------
 
 

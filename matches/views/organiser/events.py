@@ -24,7 +24,6 @@ from matches.views.organiser.access import organised_event, running_event
 
 SESSION_KEY = "new-event"
 STEPS = ("basics", "format", "rules")
-STEP_TITLES = {"basics": "基本信息", "format": "赛制", "rules": "规则"}
 
 
 def _stored(request) -> dict:

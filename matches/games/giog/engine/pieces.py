@@ -43,10 +43,6 @@ def is_red(piece: str) -> bool:
     return piece.isupper()
 
 
-def piece_type(piece: str) -> str:
-    return piece.upper()
-
-
 def type_rank(piece: str) -> int:
     """0 for a Pawn up to 6 for a General, whatever the colour (G3)."""
     return TYPE_ORDER.index(piece.upper())

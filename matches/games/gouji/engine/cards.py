@@ -22,11 +22,6 @@ TEN, JACK, QUEEN, KING, ACE = 7, 8, 9, 10, 11
 TWO = 12
 SMALL = 13  # B, 小王
 BIG = 14  # R, 大王
-#: Natural ranks are 3…A: the ranks a natural hand (R6a) can have.
-NATURAL_RANKS = range(0, TWO)
-
-EMPTY: tuple[int, ...] = (0,) * RANK_COUNT
-
 _RANK_OF_CHAR = {char: index for index, char in enumerate(RANK_CHARS)}
 _WHITESPACE = frozenset(" \t\r\n")
 

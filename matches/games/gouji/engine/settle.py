@@ -31,10 +31,6 @@ def head_rival(seat: int) -> int:
     return (seat + 2) % 6 + 1
 
 
-def other_union(union: str) -> str:
-    return "B" if union == "A" else "A"
-
-
 def place_name(index: int) -> str:
     return ("1st", "2nd", "3rd", "4th", "5th", "6th")[index]
 
