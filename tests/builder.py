@@ -28,7 +28,7 @@ import random
 
 from matches import permissions
 from matches.demo import builder as demo
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.pairing.types import Pairing
 from matches.models import DealReport, Event, Round, Stage
@@ -207,7 +207,7 @@ class EventBuilder:
         self, seed: int = 7, publish: bool = True, stage=None, silent: bool = False
     ) -> EventBuilder:
         """The next round drawn by `matches.draw.service` (and published)."""
-        self.latest = seating.create_round(stage or self.stage, seed=seed, silent=silent)
+        self.latest = draw.create_round(stage or self.stage, seed=seed, silent=silent)
         if publish:
             self.publish()
         return self
@@ -233,7 +233,7 @@ class EventBuilder:
             seed=number,
             silent=silent,
         )
-        seating._write_team_draw(
+        draw._write_team_draw(
             round_,
             [
                 Pairing(a=self.unions[a].id, b=None if b is None else self.unions[b].id)
@@ -248,7 +248,7 @@ class EventBuilder:
 
     def publish(self, round_=None) -> EventBuilder:
         round_ = round_ or self.latest
-        seating.publish_round(round_)
+        draw.publish_round(round_)
         round_.refresh_from_db()
         return self
 
@@ -260,11 +260,11 @@ class EventBuilder:
         return self
 
     def close(self, round_=None) -> EventBuilder:
-        """Settle the round's matches and close it (`seating.close_round` wants every match's
+        """Settle the round's matches and close it (`draw.close_round` wants every match's
         points)."""
         round_ = round_ or self.latest
         self.settle(round_)
-        seating.close_round(round_)
+        draw.close_round(round_)
         round_.refresh_from_db()
         return self
 

@@ -24,7 +24,7 @@ from django.db import transaction
 
 from matches import permissions
 from matches.demo.names import CLUBS, person_name
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.games.registry import adapter_named
 from matches.models import DealReport, Event, PlayerAccount, RefereeLink, Round, Stage
@@ -58,7 +58,7 @@ def build_demo(game: str, organiser=None) -> Event:
         round_ = draw_and_publish(stage, plan.seed * 100 + number, organiser)
         for match in played_matches(round_):
             play_match(match, rng)
-        seating.close_round(Round.objects.get(pk=round_.pk), user=organiser)
+        draw.close_round(Round.objects.get(pk=round_.pk), user=organiser)
     live = draw_and_publish(stage, plan.seed * 100 + plan.closed_rounds + 1, organiser)
     tables = played_matches(live)
     finished = (len(tables) + 1) // 2
@@ -110,8 +110,8 @@ def enter_field(event: Event, rng: random.Random, count: int) -> None:
 
 
 def draw_and_publish(stage: Stage, seed: int, organiser=None) -> Round:
-    round_ = seating.create_round(stage, seed=seed, user=organiser)
-    return seating.publish_round(round_, user=organiser)
+    round_ = draw.create_round(stage, seed=seed, user=organiser)
+    return draw.publish_round(round_, user=organiser)
 
 
 def played_matches(round_: Round) -> list:

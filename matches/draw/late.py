@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.service import SeatingRefused, _describe_matches, _reflag_team
+from matches.draw.service import SeatingRefused, describe_matches, reflag_team
 from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,
@@ -128,7 +128,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
         seated = _members([holder])
         _seat(bye, holder, SIDE_A, seated[holder])
         _seat(bye, union.pk, SIDE_B, members[union.pk])
-        _reflag_team(round_, [bye])
+        reflag_team(round_, [bye])
         change = {"tables": [number], "new_table": number, "opponent": holder}
         match = bye
     else:
@@ -151,7 +151,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
             "change": "arrive",
             "union": union.pk,
             **change,
-            "after": _describe_matches([match]),
+            "after": describe_matches([match]),
         },
     )
     return change
@@ -172,7 +172,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
     registration = Registration.objects.filter(event=round_.event, union=union).first()
     if registration is not None:
         registration.withdraw(after_round=round_.number - 1)
-    before = _describe_matches([match])
+    before = describe_matches([match])
     if match.is_bye:
         match.delete()  # the entry goes with it
         change = {"tables": [], "bye_removed": True}
@@ -187,7 +187,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
             holder = bye.union_a_id
             bye.delete()
             _seat(match, holder, entry.position, _members([holder])[holder])
-            _reflag_team(round_, [match])
+            reflag_team(round_, [match])
             change = {"tables": [table_number], "opponent": holder}
         else:
             # The opponent sits out: its table goes, the bye keeps the event's bye score.

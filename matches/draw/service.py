@@ -3,6 +3,11 @@
 The pairing itself is done by the pure engine in `matches.kernel.pairing`; `history` reads the event
 into plain values; this module asks the engine and writes tables, matches, seats and an audit
 record (`RoundLog`) in one transaction.
+
+The draft edits (`control.py`) and the late changes (`late.py`) build on its public helpers:
+`require_draft`, `swap_places` (two unions exchange their places), `reflag_team` (a changed
+table's flags again), `describe_matches` and `explain_tables` (what the round log keeps and
+the page shows).
 """
 
 from __future__ import annotations
@@ -313,7 +318,7 @@ def _draw_individual(round_: Round) -> None:
 # --- hand swaps ---------------------------------------------------------------------------
 
 
-def _require_draft(round_: Round) -> None:
+def require_draft(round_: Round) -> None:
     if not round_.is_draft:
         raise SeatingRefused(_("只能在公布前调整编排"))
 
@@ -325,10 +330,10 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
     Returns the explanation of the changed tables, so the organiser sees at once whether the
     swap made a rematch, a repeated bye or a seat imbalance."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
-    touched, before = _swap(round_, first, second)
+    require_draft(round_)
+    touched, before = swap_places(round_, first, second)
     require_valid_seats(round_, touched.values())
-    _reflag_team(round_, touched.values())
+    reflag_team(round_, touched.values())
     RoundLog.objects.create(
         round=round_,
         action=RoundLog.Action.SWAP_UNIONS,
@@ -336,13 +341,13 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
         details={
             "unions": [first.pk, second.pk],
             "before": before,
-            "after": _describe_matches(touched.values()),
+            "after": describe_matches(touched.values()),
         },
     )
-    return _explain(round_, touched.values())
+    return explain_tables(round_, touched.values())
 
 
-def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
+def swap_places(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     """Exchange two unions' places (matches, entries and seats); no flags, no audit.
     Returns the touched matches by id and their description before."""
     if not round_.event.is_team:
@@ -356,7 +361,7 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     if first.pk not in sides or second.pk not in sides:
         raise SeatingRefused(_("联邦不在本轮编排中"))
     x, y = sides[first.pk], sides[second.pk]
-    before = _describe_matches(Match.objects.with_sides().filter(pk__in=[x.match_id, y.match_id]))
+    before = describe_matches(Match.objects.with_sides().filter(pk__in=[x.match_id, y.match_id]))
     # Rewrite both places: sides and seats, then check and flag again.
     touched = {x.match_id: x.match, y.match_id: y.match}
     MatchSide.objects.filter(pk__in=[x.pk, y.pk]).delete()
@@ -384,7 +389,7 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     return touched, before
 
 
-def _reflag_team(round_: Round, matches) -> None:
+def reflag_team(round_: Round, matches) -> None:
     entrants = history.entrants(round_.event, round_.number)
     if _is_knockout(round_):
         _reflag_knockout(round_, matches, entrants)
@@ -461,7 +466,7 @@ def swap_players(
     union may swap (the union's seating order); unions stay as registered.
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
+    require_draft(round_)
     seats = {
         s.player_id: s
         for s in TableSeat.objects.filter(
@@ -508,7 +513,7 @@ def swap_players(
             "after": {"first": before["second"], "second": before["first"]},
         },
     )
-    return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
+    return explain_tables(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
 
 
 def _swap_drawn_places(round_: Round, first: int, second: int) -> None:
@@ -553,7 +558,7 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
             "after": {"seated": waiting, "sitting_out": leaving},
         },
     )
-    return _explain(round_, Match.objects.filter(table_id=seat.table_id))
+    return explain_tables(round_, Match.objects.filter(table_id=seat.table_id))
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
@@ -587,7 +592,7 @@ def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     round_.save(update_fields=["quality"])
 
 
-def _describe_matches(matches) -> list:
+def describe_matches(matches) -> list:
     return [
         {"table": m.table.number if m.table_id else None, "a": m.union_a_id, "b": m.union_b_id}
         for m in matches
@@ -600,7 +605,7 @@ def _describe_matches(matches) -> list:
 @transaction.atomic
 def publish_round(round_: Round, *, user=None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
+    require_draft(round_)
     problems = check_round(round_)
     if problems:
         raise SeatingRefused(punctuation.clauses(problems))
@@ -673,10 +678,10 @@ def require_valid_seats(round_: Round, matches) -> None:
 
 def explain_round(round_: Round) -> list[dict]:
     """Why the draw is what it is, table by table: for the organiser before publishing."""
-    return _explain(round_, round_.matches.all())
+    return explain_tables(round_, round_.matches.all())
 
 
-def _explain(round_: Round, matches) -> list[dict]:
+def explain_tables(round_: Round, matches) -> list[dict]:
     names = dict(Union.objects.filter(sides__round=round_).values_list("id", "name"))
     ordered = (
         Match.objects.with_sides().filter(pk__in=[m.pk for m in matches]).select_related("table")

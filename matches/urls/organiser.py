@@ -1,8 +1,9 @@
 from django.urls import path
 
-from matches.views import find, organiser_results
-from matches.views import organiser as manage
+from matches.views import find
 from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
+from matches.views.organiser import dashboard as manage
+from matches.views.organiser import results as organiser_results
 
 app_name = "manage"
 

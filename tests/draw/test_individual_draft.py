@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from matches.draw import control
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Event, RoundLog, TableSeat
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def individual(build):
     b = build(entry_type=Event.EntryType.INDIVIDUAL, players=12, deals=1)
-    round_ = seating.create_round(b.stage, seed=3)
+    round_ = draw.create_round(b.stage, seed=3)
     return b, round_
 
 
@@ -66,9 +66,9 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
         follow=True,
     )
     assert "本轮没有第 9 桌第 1 座" in response.content.decode()
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(draw.SeatingRefused):
         control.move_player(round_, mover, 1, 6)
     # After publishing: refused.
-    seating.publish_round(round_)
-    with pytest.raises(seating.SeatingRefused):
+    draw.publish_round(round_)
+    with pytest.raises(draw.SeatingRefused):
         control.move_player(round_, mover, 1, 1)

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Event, Round, RoundLog
 from matches.standings import service as standings
 from tests.standings.test_manage import pdf_text
@@ -48,7 +48,7 @@ def test_round_pages_need_an_organiser(client, build):
 def test_draft_page_edits_and_explains(build, organiser_client):
     b = build(unions=5)
     client = organiser_client(b)
-    round_ = seating.create_round(b.stage, seed=4)
+    round_ = draw.create_round(b.stage, seed=4)
     page = client.get(reverse("manage:round", args=[b.event.pk, 1])).content.decode()
     assert 'id="edit-swap"' in page and 'id="edit-bye"' in page
     assert "轮空：首轮随机抽签抽中" in page  # not "last in the standings" after a shuffle
@@ -144,7 +144,7 @@ def test_release_after_close_holds_results_and_standings_until_the_round_closes(
     assert api["tables"] and "result" not in api["tables"][0]
     assert client.get(f"/api/v1/public/events/{e}/standings/").json()["rows"] == []
     assert "结果" not in client.get(reverse("public:round", args=[e, 1])).content.decode()
-    seating.close_round(round_)
+    draw.close_round(round_)
     standings.update_standings(e, 1)
     api = client.get(f"/api/v1/public/events/{e}/rounds/1/pairings/").json()
     assert api["tables"][0]["result"]["points_a"] == 3
@@ -157,7 +157,7 @@ def test_release_at_the_end_keeps_silent_rounds_until_the_event_ends(client, bui
     b.event.release_results = b.event.release_standings = Event.Release.AT_END
     b.event.save()
     round_ = _closed_round_with_results(b)
-    seating.close_round(round_)
+    draw.close_round(round_)
     e = b.event.pk
     assert client.get(reverse("public:round", args=[e, 1])).status_code == 404
     assert client.get(f"/api/v1/public/events/{e}/rounds/").json()["rounds"] == []
@@ -237,7 +237,7 @@ def test_pairings_pdf_by_union_name(build, organiser_client):
 def test_break_page_previews_then_confirms(build, organiser_client):
     b = build(unions=4, deals=1)
     client = organiser_client(b)
-    seating.close_round(_closed_round_with_results(b))
+    draw.close_round(_closed_round_with_results(b))
     url = reverse("manage:break", args=[b.event.pk])
     page = client.get(url + "?size=2").content.decode()
     assert 'id="confirm-break"' in page and "1 号种子" in page

@@ -147,9 +147,9 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
     b.round([(0, 1), (2, 3)], publish=False)
     event.refresh_from_db()
     assert event.rules_frozen_at is None  # a draft does not freeze
-    from matches.draw import service as seating
+    from matches.draw import service as draw
 
-    seating.publish_round(event.rounds.get())
+    draw.publish_round(event.rounds.get())
     event.refresh_from_db()
     assert event.rules_frozen_at is not None
     url = reverse("manage:rules", args=[event.pk])

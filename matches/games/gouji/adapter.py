@@ -26,7 +26,6 @@ from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
 from matches.kernel.engine_errors import JSONObject
 from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
-from matches.kernel.games import viewer as shared_viewer
 from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round
@@ -94,9 +93,6 @@ class GoujiAdapter(GameAdapter):
     def read_tally_detail(self, data: JSONObject) -> GoujiTally:
         return GoujiTally.from_json(data)
 
-    def read_tally(self, row: DealTally) -> Tally[GoujiTally]:
-        return standings.read_tally(row)
-
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
@@ -154,14 +150,11 @@ class GoujiAdapter(GameAdapter):
     def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         return public.table_json(row, visible)
 
-    def deal_viewer(
+    def play_log_steps(
         self,
         event: Event,
         play_log: Any,
         summary: Any = None,
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
-        found = viewer.deal_viewer(event, play_log, summary, seat_names)
-        if found is not None:
-            found["json"] = shared_viewer.viewer_json(found)
-        return found
+        return viewer.deal_viewer(event, play_log, summary, seat_names)

@@ -44,6 +44,7 @@ from matches.kernel.engine_types import (
     places_from_json,
 )
 from matches.kernel.games.base import Game
+from matches.kernel.games.viewer import viewer_json
 
 if TYPE_CHECKING:  # the models import the registry, which imports the adapters
     from matches.kernel.reports import Checked
@@ -349,10 +350,25 @@ class GameAdapter:
         summary: Any = None,
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
-        """A play log step by step for the viewer page, in the page's language (see
-        `matches/kernel/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
-        cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where the log and
-        `summary` disagree, or None) and its `disagreement_text`, `error` (an illegal action),
-        `complete`, and `json` (what the page's script reads). None when the game has no
+        """A play log step by step for the viewer page: the game's `play_log_steps` and `json`,
+        what the page's script reads of them (`viewer.viewer_json`). None when the game has no
         viewer or the log cannot be read."""
+        found = self.play_log_steps(event, play_log, summary, seat_names)
+        if found is not None:
+            found["json"] = viewer_json(found)
+        return found
+
+    def play_log_steps(
+        self,
+        event: Event,
+        play_log: Any,
+        summary: Any = None,
+        seat_names: Mapping[int, str] | None = None,
+    ) -> JSONObject | None:
+        """The game's wording of a play log step by step, in the page's language (see
+        `matches/kernel/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of
+        the cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where
+        the log and `summary` disagree, or None) and its `disagreement_text`, `error` (an
+        illegal action) and `complete`. None when the game has no viewer or the log cannot be
+        read."""
         return None

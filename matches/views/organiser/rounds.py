@@ -20,14 +20,14 @@ from django.views.decorators.http import require_POST
 
 from matches.draw import bracket, clock, control, late
 from matches.draw import entrants as draw_entrants
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.kernel import punctuation
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.standings import breaks
-from matches.views.organiser import table_progress
 from matches.views.organiser.access import organised_event, running_event
+from matches.views.organiser.dashboard import table_progress
 from players.models import Player
 
 #: What the organiser's page says about each flag (the same words as the explanations).
@@ -56,14 +56,14 @@ def _union(event: Event, value) -> Union:
     try:
         return Union.objects.get(pk=int(value), event=event, round__isnull=True)
     except (TypeError, ValueError, Union.DoesNotExist):
-        raise seating.SeatingRefused(_("请选择联邦"))
+        raise draw.SeatingRefused(_("请选择联邦"))
 
 
 def _int(value, message: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise seating.SeatingRefused(message)
+        raise draw.SeatingRefused(message)
 
 
 def _explained_message(lines: list[dict]) -> str:
@@ -87,7 +87,7 @@ def _explained_message(lines: list[dict]) -> str:
 def round_page(request, event_id: int, number: int):
     event = running_event(request, event_id)
     round_ = _round(event, number)
-    explain = seating.explain_round(round_)
+    explain = draw.explain_round(round_)
     by_match = {line["match"]: line for line in explain}
     progress = {row["match"].pk: row for row in table_progress(round_)}
     tables = []
@@ -142,7 +142,7 @@ def round_page(request, event_id: int, number: int):
         "withdrawn": [r for r in registered if r.status == Registration.Status.WITHDRAWN],
         "has_bye": any(t["match"].is_bye for t in tables),
         "table_numbers": [t["match"].table.number for t in tables if not t["match"].is_bye],
-        "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
+        "unfinished": draw.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
         "missing_from_draft": draw_entrants.missing_from_draft(round_),
@@ -171,7 +171,7 @@ def round_edit(request, event_id: int, number: int, edit: str):
     post = request.POST
     try:
         if edit == "swap":
-            lines = seating.swap_unions(
+            lines = draw.swap_unions(
                 round_,
                 _union(event, post.get("first")),
                 _union(event, post.get("second")),
@@ -208,15 +208,15 @@ def round_edit(request, event_id: int, number: int, edit: str):
                 user=request.user,
             )
         elif edit == "seats":
-            lines = seating.swap_players(
+            lines = draw.swap_players(
                 round_,
                 _int(post.get("first"), _("请选择选手")),
                 _int(post.get("second"), _("请选择选手")),
                 user=request.user,
             )
         else:
-            raise seating.SeatingRefused(_("未知的调整"))
-    except seating.SeatingRefused as error:
+            raise draw.SeatingRefused(_("未知的调整"))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
         return _to_round(event, number, "#edit")
     messages.success(request, _("已调整：") + _explained_message(lines))
@@ -257,8 +257,8 @@ def round_late(request, event_id: int, number: int, change: str):
                 else _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name},
             )
         else:
-            raise seating.SeatingRefused(_("未知的变动"))
-    except seating.SeatingRefused as error:
+            raise draw.SeatingRefused(_("未知的变动"))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#late")
 
@@ -292,8 +292,8 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
             messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
             back = True
         else:
-            raise seating.SeatingRefused(_("未知的操作"))
-    except seating.SeatingRefused as error:
+            raise draw.SeatingRefused(_("未知的操作"))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     if back:
         return redirect(reverse("manage:round-close", args=[event.pk, number]) + f"#table-{table}")
@@ -324,8 +324,8 @@ def round_clock(request, event_id: int, number: int, do: str):
             clock.extend(round_, minutes, user=request.user)
             messages.success(request, _("已延长 %(m)s 分钟") % {"m": minutes})
         else:
-            raise seating.SeatingRefused(_("未知的操作"))
-    except seating.SeatingRefused as error:
+            raise draw.SeatingRefused(_("未知的操作"))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#clock")
 
@@ -341,13 +341,13 @@ def close_page(request, event_id: int, number: int):
     round_ = _round(event, number)
     if request.method == "POST":
         try:
-            seating.close_round(round_, user=request.user)
-        except seating.SeatingRefused as error:
+            draw.close_round(round_, user=request.user)
+        except draw.SeatingRefused as error:
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
         messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
         return _to_round(event, number)
-    missing = seating.unfinished_tables(round_) if round_.state == "published" else []
+    missing = draw.unfinished_tables(round_) if round_.state == "published" else []
     progress = {row["match"].table.number: row for row in table_progress(round_)}
     rows = []
     for table_number in missing:
@@ -396,7 +396,7 @@ def withdraw(request, event_id: int):
         )
         if event.rounds.filter(state=Round.State.DRAFT).exists():
             messages.warning(request, _("有草稿轮次：请重新编排"))
-    except seating.SeatingRefused as error:
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     if number and number.isdigit():
         return _to_round(event, int(number), "#withdraw")
@@ -424,7 +424,7 @@ def break_page(request, event_id: int):
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
-    except (seating.SeatingRefused, breaks.BreakRefused) as refused:
+    except (draw.SeatingRefused, breaks.BreakRefused) as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
     stage = breaks.break_stage(event)
