@@ -57,7 +57,7 @@ def test_the_draw_defaults_to_the_first_unfinished_stage(client, build):
     assert f'<option value="{knockout.pk}" selected>' not in page
     # The press of 编排下一轮 with the defaults: a Swiss round 1 of all ten unions.
     client.post(reverse("manage:draw", args=[b.event.pk]), {"stage": str(b.stage.pk)})
-    client.post(reverse("manage:round-action", args=[b.event.pk, 1, "redraw"]))
+    client.post(reverse("manage:round-redraw", args=[b.event.pk, 1]))
     round_ = b.event.rounds.get(number=1)
     assert round_.stage == b.stage and round_.sides.count() == 10
     # Without a stage posted (an old form, a script): the same stage.
@@ -145,9 +145,7 @@ def test_a_union_arriving_during_a_draft_is_named_and_taken_in_by_the_redraw(cli
     ):
         page = client.get(url).content.decode()
         assert 'id="late-arrivals"' in page and "迟到联邦" in page and 'id="redraw-late"' in page
-    response = client.post(
-        reverse("manage:round-action", args=[b.event.pk, 1, "redraw"]), follow=True
-    )
+    response = client.post(reverse("manage:round-redraw", args=[b.event.pk, 1]), follow=True)
     assert "已排入本轮：迟到联邦" in response.content.decode()
     draft.refresh_from_db()
     assert draft.sides.filter(union=late.union).exists() and draft.sides.count() == 7

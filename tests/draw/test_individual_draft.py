@@ -43,7 +43,7 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
     first, other = seats[0], seats[7]  # table 1 seat 1, table 2 seat 2
     where = (seat_of(round_, first.player_id), seat_of(round_, other.player_id))
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "seats"]),
+        reverse("manage:edit-seats", args=[b.event.pk, 1]),
         {"first": first.player_id, "second": other.player_id},
         follow=True,
     )
@@ -54,14 +54,14 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
     sitter = TableSeat.objects.get(round=round_, table__number=1, seat=6).player_id
     mover = other.player_id  # now at table 1 seat 1
     client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "player_move"]),
+        reverse("manage:edit-player-move", args=[b.event.pk, 1]),
         {"player": mover, "table": 1, "seat": 6},
     )
     assert seat_of(round_, mover) == (1, 6) and seat_of(round_, sitter) == (1, 1)
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.SWAP_PLAYERS).count() == 2
     # Bad input: a message, never a 500; nothing moves.
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "player_move"]),
+        reverse("manage:edit-player-move", args=[b.event.pk, 1]),
         {"player": mover, "table": 9, "seat": 1},
         follow=True,
     )

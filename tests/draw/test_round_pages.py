@@ -42,7 +42,7 @@ def test_round_pages_need_an_organiser(client, build):
         reverse("manage:round-settings", args=[e]),
     ):
         assert client.get(url).status_code == 403
-    assert client.post(reverse("manage:round-edit", args=[e, 1, "swap"])).status_code == 403
+    assert client.post(reverse("manage:edit-swap", args=[e, 1])).status_code == 403
 
 
 def test_draft_page_edits_and_explains(build, organiser_client):
@@ -55,22 +55,20 @@ def test_draft_page_edits_and_explains(build, organiser_client):
     holder = round_.matches.get(table__isnull=True).union_a
     target = next(u for u in b.unions if u != holder)
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "bye"]), {"union": target.pk}, follow=True
+        reverse("manage:edit-bye", args=[b.event.pk, 1]), {"union": target.pk}, follow=True
     )
     text = response.content.decode()
     assert "已调整：" in text and "组织者手动调整" in text
     assert round_.matches.get(table__isnull=True).union_a_id == target.pk
     # Bad input: a message, never a 500.
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "move"]),
+        reverse("manage:edit-move", args=[b.event.pk, 1]),
         {"union": "x", "table": "1"},
         follow=True,
     )
     assert response.status_code == 200 and "请选择联邦" in response.content.decode()
-    response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "nonsense"]), follow=True
-    )
-    assert "未知的调整" in response.content.decode()
+    # An edit the page does not offer has no address.
+    assert client.post(f"/manage/events/{b.event.pk}/rounds/1/edit/nonsense/").status_code == 404
 
 
 def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, organiser_client):
@@ -79,9 +77,7 @@ def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, orga
     round_ = b.round([(0, 1), (2, 3), (4, 5)])
     b.final(b.match(round_, 2), 1, A_BY_TWO)
     standings.settle_match(b.match(round_, 2).pk)
-    response = client.post(
-        reverse("manage:round-action", args=[b.event.pk, 1, "close"]), follow=True
-    )
+    response = client.post(reverse("manage:round-end", args=[b.event.pk, 1]), follow=True)
     page = response.content.decode()
     assert "以下牌桌尚无最终成绩：第 1 桌、第 3 桌" in page
     assert re.search(r'id="missing-summary">[^<]*第 1 桌、第 3 桌', page)
@@ -89,14 +85,14 @@ def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, orga
     assert "催裁判" in page and "判弃权" in page and "等待" in page
     # Chase: a fresh referee link and its QR code on the close page.
     response = client.post(
-        reverse("manage:table-action", args=[b.event.pk, 1, 1, "chase"]),
+        reverse("manage:table-chase", args=[b.event.pk, 1, 1]),
         {"back": "close"},
         follow=True,
     )
     assert "/ref/" in response.content.decode() and "qr.svg" in response.content.decode()
     for table in (1, 3):
         client.post(
-            reverse("manage:table-action", args=[b.event.pk, 1, table, "forfeit"]),
+            reverse("manage:table-forfeit", args=[b.event.pk, 1, table]),
             {"side": "B", "back": "close"},
         )
     page = client.get(reverse("manage:round-close", args=[b.event.pk, 1])).content.decode()

@@ -62,17 +62,32 @@ RIGHTS = {
     "recompute": (STAFF, 405, 302),
     "draw": (STAFF, 405, 302),
     "round": (STAFF, 200, None),
-    "round-edit": (STAFF, 405, 302),
-    "round-late": (STAFF, 405, 302),
+    **{
+        name: (STAFF, 405, 302)
+        for name in (
+            "edit-swap",
+            "edit-move",
+            "edit-sides",
+            "edit-pair",
+            "edit-bye",
+            "edit-player-move",
+            "edit-seats",
+            "late-unpublish",
+            "late-arrive",
+            "late-withdraw",
+        )
+    },
     "round-close": (STAFF, 200, 302),
-    # The hall's clock (issue 26): an empty POST is refused with a message (302).
-    "round-clock": (STAFF, 405, 302),
+    # The hall's clock: an empty POST is refused with a message (302).
+    **{f"clock-{step}": (STAFF, 405, 302) for step in ("start", "pause", "resume", "extend")},
     "poster": (STAFF, 200, None),
-    "table-action": (STAFF, 405, 302),
+    **{f"table-{step}": (STAFF, 405, 302) for step in ("forfeit", "unforfeit", "stop", "chase")},
     "withdraw": (STAFF, 405, 302),
     "break": (STAFF, 200, 400),
     "bracket": (STAFF, 200, None),
-    "round-action": (STAFF, 405, 302),
+    "round-redraw": (STAFF, 405, 302),
+    "round-publish": (STAFF, 405, 302),
+    "round-end": (STAFF, 405, 302),
     "round-delete": (STAFF, 200, 400),
     "table-cards": (STAFF, 200, None),
     "pairings-pdf": (STAFF, 200, None),
@@ -157,15 +172,21 @@ def world(eager_tasks):
         "join-code": [],
         "join": [open_invitation.token],
         "round": [e, 1],
-        "round-edit": [e, 1, "swap"],
-        "round-late": [e, 1, "arrive"],
+        **{
+            name: [e, 1]
+            for name in RIGHTS
+            if name.startswith(("edit-", "late-", "clock-"))
+            or name in ("round-redraw", "round-publish", "round-end")
+        },
+        **{
+            name: [e, 1, 1]
+            for name in RIGHTS
+            if name.startswith("table-") and name != "table-cards"
+        },
         "round-close": [e, 1],
-        "round-clock": [e, 1, "start"],
         "poster": [e],
         "round-delete": [e, 1],
         "round-reopen": [e, 1],
-        "table-action": [e, 1, 1, "chase"],
-        "round-action": [e, 1, "close"],
         "table-cards": [e, 1],
         "pairings-pdf": [e, 1],
         "checkin-toggle": [e, b.event.registrations.first().pk],

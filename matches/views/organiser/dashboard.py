@@ -184,30 +184,46 @@ def draw_round(request, event_id: int):
 
 @login_required
 @require_POST
-def round_action(request, event_id: int, number: int, action: str):
+def round_redraw(request, event_id: int, number: int):
+    """A draft drawn again; entries that arrived while it was a draft join it (named)."""
     event = running_event(request, event_id)
     round_ = _round(event, number)
-    actions = {
-        "redraw": draw.redraw_round,
-        "publish": draw.publish_round,
-        "close": draw.close_round,
-    }
-    if action not in actions:
-        raise PermissionDenied("unknown action")
-    arriving = draw_entrants.missing_from_draft(round_) if action == "redraw" else []
+    arriving = draw_entrants.missing_from_draft(round_)
     try:
-        actions[action](round_, user=request.user)
+        draw.redraw_round(round_, user=request.user)
     except draw.SeatingRefused as error:
-        if action == "close":
-            # The close page names the tables still without a result, with what to do.
-            messages.error(request, str(error))
-            return redirect("manage:round-close", event.pk, number)
         return _refused(request, event, error)
-    labels = {"redraw": _("已重新编排"), "publish": _("已公布"), "close": _("已结束")}
-    messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + labels[action])
+    messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已重新编排"))
     if arriving:
         names = _("、").join(str(r.entrant) for r in arriving)
         messages.success(request, _("已排入本轮：%(names)s") % {"names": names})
+    return _back(event, request)
+
+
+@login_required
+@require_POST
+def round_publish(request, event_id: int, number: int):
+    event = running_event(request, event_id)
+    try:
+        draw.publish_round(_round(event, number), user=request.user)
+    except draw.SeatingRefused as error:
+        return _refused(request, event, error)
+    messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已公布"))
+    return _back(event, request)
+
+
+@login_required
+@require_POST
+def round_end(request, event_id: int, number: int):
+    """Close the round; refused, the closing page names the tables still without a result,
+    with what to do."""
+    event = running_event(request, event_id)
+    try:
+        draw.close_round(_round(event, number), user=request.user)
+    except draw.SeatingRefused as error:
+        messages.error(request, str(error))
+        return redirect("manage:round-close", event.pk, number)
+    messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已结束"))
     return _back(event, request)
 
 
