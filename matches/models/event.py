@@ -314,7 +314,7 @@ class Union(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["event_id", "name"]
         verbose_name = _("联邦")
         verbose_name_plural = _("联邦")

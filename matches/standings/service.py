@@ -70,7 +70,7 @@ def settle_match(match_id: int) -> Match | None:
 
 
 def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
-    """Issue 28: settle the deal whose `report` has just become final, in the transaction that
+    """Settle the deal whose `report` has just become final, in the transaction that
     made it final, as `settle_match` would (the same rows), without a task: its tally, what the
     next deal owes, the match's result. Only when that is a few rows: the match's earlier deals
     are settled already, each from its current final result, and no later deal is; the game
@@ -112,7 +112,7 @@ def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
     return locked
 
 
-# --- forfeits and byes (issue 15) ----------------------------------------------------------------
+# --- forfeits and byes -------------------------------------------------------------------------
 
 
 def forfeit_result(event: Event, forfeit: str) -> dict:

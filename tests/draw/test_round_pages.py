@@ -1,4 +1,4 @@
-"""Issue 15's pages: the organiser's round pages, release controls on the public pages and the
+"""The round pages: the organiser's round pages, release controls on the public pages and the
 public API, the projector, the pairings PDF by name."""
 
 from __future__ import annotations

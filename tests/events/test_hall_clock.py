@@ -1,4 +1,4 @@
-"""The hall's clock and the projector for big events (issue 26): the organiser starts, pauses,
+"""The hall's clock and the projector for big events: the organiser starts, pauses,
 resumes and extends a round's timer (logged); the projector, the table's phone and the clock
 JSON show the time left; at zero the close page names the tables still playing. Projector pages
 go dense, one per zone, with the find-my-table QR code."""

@@ -221,7 +221,7 @@ class GameAdapter:
         rows: dict[int, DealTally],
         deal: Deal,
     ) -> bool:
-        """Issue 28: settle `deal`, final in the current transaction, by itself: its tally and
+        """Settle `deal`, final in the current transaction, by itself: its tally and
         what follows from it, exactly the rows `settle_match` would write. Called (match row
         locked) only when the deals before it are settled already: `deals` are the match's
         deals by number, all regular; `reports` deal id -> final report (this deal's too);

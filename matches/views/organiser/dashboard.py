@@ -162,7 +162,8 @@ def _refused(request, event, error) -> HttpResponse:
 @require_POST
 def draw_round(request, event_id: int):
     event = running_event(request, event_id)
-    # The default is the first unfinished stage (never the last one: issue 25).
+    # The default is the first unfinished stage, never the last one: a draw posted without a
+    # stage must not skip ahead to the knockout.
     stage = (
         get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event)
         if request.POST.get("stage")
@@ -279,7 +280,7 @@ def pairings_pdf(request, event_id: int, number: int):
 
 @login_required
 def poster(request, event_id: int):
-    """A poster with the QR code of the event's public pages and of find-my-table (issue 26)."""
+    """A poster with the QR code of the event's public pages and of find-my-table."""
     event = running_event(request, event_id)
     event_url = request.build_absolute_uri(reverse("public:event", args=[event.pk]))
     find_url = request.build_absolute_uri(f"/events/{event.pk}/find/")

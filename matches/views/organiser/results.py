@@ -387,7 +387,7 @@ def queue(request, event_id: int):
 @login_required
 @require_POST
 def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
-    """Lift a union's captain-PIN lock at a table (issue 27): the event's organisers and
+    """Lift a union's captain-PIN lock at a table: the event's organisers and
     assistants only; logged in the round's log."""
     event = running_event(request, event_id)
     table = _table(event, table_id)

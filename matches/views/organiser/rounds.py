@@ -1,4 +1,4 @@
-"""Organiser round pages (issue 15): one round's page with draw control on a draft, late
+"""Organiser round pages: one round's page with draw control on a draft, late
 changes, forfeits and time stops on a published round, closing a round, withdrawals, the break
 into a knockout, and the event's round settings (clubs, byes, forfeits, release).
 
@@ -609,8 +609,8 @@ class RoundSettingsForm(forms.ModelForm):
 def round_settings(request, event_id: int):
     """The event's round settings: clubs kept apart, bye and forfeit scores, time stops, and
     when the public sees the draw, the results and the standings, and ending the event (which
-    releases everything held until the end): the organiser's only, never an assistant's
-    (issue 27, finding 3)."""
+    releases everything held until the end): the organiser's only, never an assistant's, since
+    they decide what the public sees."""
     event = organised_event(request, event_id)
     form = RoundSettingsForm(request.POST or None, instance=event)
     if request.method == "POST":
