@@ -2,7 +2,7 @@
 events, one event (`events/<id>/`), one round of it (`rounds/<n>/`), its results (`results/`).
 One view per action: a form posts to the address of what it does."""
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from matches.views import find
 from matches.views.organiser import (
@@ -20,7 +20,7 @@ from matches.views.organiser import (
 app_name = "manage"
 
 #: events/<event_id>/rounds/<number>/…: one round, its draft edits, late changes, tables, clock
-round_urls = [
+round_urls: list[URLPattern | URLResolver] = [
     path("", rounds.round_page, name="round"),
     path("redraw/", dashboard.round_redraw, name="round-redraw"),
     path("publish/", dashboard.round_publish, name="round-publish"),
@@ -51,7 +51,7 @@ round_urls = [
 ]
 
 #: events/<event_id>/results/…: every table's state, history, corrections, referee links
-results_urls = [
+results_urls: list[URLPattern | URLResolver] = [
     path("", results.event_results, name="results"),
     path("queue/", results.queue, name="results-queue"),
     path("reports/<int:report_id>/decide", results.decide_report, name="results-decide"),
@@ -82,7 +82,7 @@ results_urls = [
 ]
 
 #: events/<event_id>/…: one event
-event_urls = [
+event_urls: list[URLPattern | URLResolver] = [
     path("", dashboard.dashboard, name="dashboard"),
     path("settings/", events.event_settings, name="settings"),
     path("rules/", events.rules, name="rules"),

@@ -1,14 +1,14 @@
 """The public pages of a published event (namespace `public`), grouped by their address: the
 event (`<event_id>/`) and one round of it (`rounds/<number>/`)."""
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from matches.views import find, projector, public
 
 app_name = "public"
 
 #: <event_id>/rounds/<number>/…: one round, its tables and deals, the hall's screen and clock
-round_urls = [
+round_urls: list[URLPattern | URLResolver] = [
     path("", public.round_page, name="round"),
     path("tables/<int:table>/", public.table_page, name="table"),
     path("tables/<int:table>/deals/<int:deal>/", public.deal_page, name="deal"),
@@ -17,7 +17,7 @@ round_urls = [
 ]
 
 #: <event_id>/…: one event
-event_urls = [
+event_urls: list[URLPattern | URLResolver] = [
     path("", public.event_page, name="event"),
     path("rounds/<int:number>/", include(round_urls)),
     path("standings/", public.standings_page, name="standings"),

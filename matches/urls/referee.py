@@ -1,14 +1,14 @@
 """Referee and captain pages (included at the site root): a referee link's table, and the
 pages of signed-in referees and captains, grouped by their address."""
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from matches.views import referee
 
 app_name = "referee"
 
 #: ref/<token>/…: a referee link, no account, one table
-link_urls = [
+link_urls: list[URLPattern | URLResolver] = [
     path("", referee.link_table, name="link-table"),
     path("deals/<int:number>/check", referee.link_check, name="link-check"),
     path("deals/<int:number>/submit", referee.link_submit, name="link-submit"),
@@ -20,7 +20,7 @@ link_urls = [
 ]
 
 #: referee/tables/<table_id>/…: a table of a signed-in referee or captain
-table_urls = [
+table_urls: list[URLPattern | URLResolver] = [
     path("", referee.user_table, name="table-table"),
     path("deals/<int:number>/check", referee.user_check, name="table-check"),
     path("deals/<int:number>/submit", referee.user_submit, name="table-submit"),
