@@ -16,7 +16,7 @@ from django.views.decorators.http import condition
 
 from matches import selectors
 from matches.draw import bracket, breaks
-from matches.models import LadderSeason, Match, Stage, Union
+from matches.models import Match, Stage, Union
 from matches.public import stamps, standings, visibility
 from matches.public.caching import (
     cacheable,
@@ -46,13 +46,6 @@ _standings_etag = etag_from(stamps.standings_version, prefix="standings-", param
 
 
 # --- pages --------------------------------------------------------------------------------------
-
-
-@front_cacheable
-def home(request):
-    events = visibility.public_events().order_by("-start_date", "name")
-    ladders = LadderSeason.objects.filter(published=True)
-    return render(request, "home.html", {"events": events, "ladders": ladders})
 
 
 @front_cacheable
