@@ -45,7 +45,7 @@ def open_stream(request) -> tuple[HttpResponse | None, object]:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, timeout=rule["window"])
         count = 1
-    closed = []
+    closed: list[bool] = []
 
     def close() -> None:
         if closed:

@@ -113,7 +113,7 @@ def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | Str
     streaming["Cache-Control"] = "no-cache, no-store"
     streaming["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
     # Counted closed when the server closes the answer (the stream ended or its reader left).
-    streaming._resource_closers.append(closed)
+    streaming._resource_closers.append(closed)  # type: ignore[attr-defined]
     return streaming
 
 

@@ -35,9 +35,10 @@ def played(transactional_db):
 
 
 def _slow_polling(monkeypatch, seconds: int) -> None:
-    from matches.views import organiser, public
+    from matches.public import standings
+    from matches.views import organiser
 
-    monkeypatch.setattr(public, "POLL_SECONDS", seconds)
+    monkeypatch.setattr(standings, "POLL_SECONDS", seconds)  # every public page's poll
     monkeypatch.setattr(organiser, "POLL_SECONDS", seconds)
 
 
