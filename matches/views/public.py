@@ -34,7 +34,6 @@ from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
 
-POLL_SECONDS = standings.POLL_SECONDS
 STANDINGS_PAGE_ROWS = standings.STANDINGS_PAGE_ROWS
 
 
@@ -61,7 +60,7 @@ def event_page(request, event_id: int):
         "rounds": rounds,
         "snapshot": snapshot,
         "live": standings.is_live(event),
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
         "kind": "unions" if event.is_team else "players",
         "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
@@ -86,7 +85,7 @@ def round_page(request, event_id: int, number: int):
         "tables": selectors.round_tables(round_, visible),
         "results_visible": visible,
         "live": round_.state == "published",
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
     }
     return render_public(request, "public/round.html", "public/_round_tables.html", context)
 
@@ -117,7 +116,7 @@ def bracket_page(request, event_id: int):
         "columns": columns,
         # Poll until the final has a winner.
         "live": columns[-1].slots[0].winner is None,
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
     }
     return render_public(request, "public/bracket.html", "public/_bracket_live.html", context)
 
@@ -143,7 +142,7 @@ def table_page(request, event_id: int, number: int, table: int):
             "match": match,
             "results_visible": visible,
             "live": round_.state == "published",
-            "poll": POLL_SECONDS,
+            "poll": standings.POLL_SECONDS,
         }
     )
     return render_public(request, page, fragment, context)
