@@ -16,8 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from ladders.models import LadderSeason
-from matches import ratelimit, visibility
-from matches.front_cache import front_cacheable
+from matches import ratelimit
+from matches.public import visibility
+from matches.public.front_cache import front_cacheable
 
 
 @front_cacheable

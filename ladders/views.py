@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from ladders import permissions, rules, service
 from ladders.models import LadderChallenge, LadderSeason
 from ladders.service import LadderProblem
-from matches.front_cache import front_cacheable
+from matches.public.front_cache import front_cacheable
 
 RANK_NAMES = {
     rules.Rank.CHIEF: gettext_lazy("主将"),
