@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.adapter import PlayedSeat, PublicTable
+from matches.kernel.engine_types import PlayedSeat, PublicTable
 from matches.models import Deal, DealReport, DealTally, TableSeat
 from matches.models.round import SIDE_A
 from matches.public import visibility

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 from matches.models import Event, Registration, SearchTerm, TableSeat, UnionMember
 from matches.public import find, visibility
 from players.models import Player

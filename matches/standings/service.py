@@ -19,8 +19,8 @@ import logging
 from django.db import transaction
 from django.db.models import Count, F, Q
 
-from matches.games.registry import adapter_for
 from matches.hotpath import deals_with_finals, match_unless_locked
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.match_result import ensure_regular_deals, store_match_result
 from matches.models import (
     Deal,

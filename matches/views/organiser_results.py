@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
 from matches.models.event import new_captain_pin

@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
 from matches.events import calls
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import (
     Confirmation,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matches.games.errors import BadDocument
+from matches.kernel.engine_errors import BadDocument
 
 #: G3: piece types from weakest to strongest.
 TYPE_ORDER = "PCNRBAK"

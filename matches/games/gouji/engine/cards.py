@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import add, sub
 from typing import TYPE_CHECKING
 
-from matches.games.errors import BadDocument, RuleViolation
+from matches.kernel.engine_errors import BadDocument, RuleViolation
 
 if TYPE_CHECKING:
     from matches.games.gouji.engine.ruleset import RuleSet

@@ -26,10 +26,10 @@ from functools import lru_cache
 from operator import sub
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
 from matches.games.gouji.engine.hands import Hand, beats, classify, is_gouji, opens_point
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import EngineBug, RuleViolation
 
 SEATS = (1, 2, 3, 4, 5, 6)
 THREE, FOUR = 0, 1  # rank indices of 3 and 4
