@@ -69,11 +69,6 @@ def forget(event_id: int | None, what: str | Iterable[str] = EVERYTHING) -> None
         _pending_find().add(event_id)
 
 
-def forget_version(event_id: int | None, standings: bool = False) -> None:
-    """`forget(event_id, PAGES)`, with `STANDINGS` too when `standings`."""
-    forget(event_id, (PAGES, STANDINGS) if standings else PAGES)
-
-
 # --- the find counter ------------------------------------------------------------------------------
 
 
