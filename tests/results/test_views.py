@@ -334,7 +334,7 @@ def test_the_qr_code_encodes_the_link(setup):
     code = segno.make_qr(f"http://testserver/ref/{setup.link.token}/", error="m")
     rows = [list(row) for row in code.matrix_iter(scale=8, border=2)]
     assert image.size == (len(rows[0]), len(rows))
-    pixels = list(image.getdata())
+    pixels = list(image.get_flattened_data())
     assert pixels == [0 if dark else 255 for row in rows for dark in row]
 
 

@@ -22,7 +22,6 @@ class Command(BaseCommand):
         group.add_argument("--clear", action="store_true", help="remove every event's files")
 
     def handle(self, *args, clear: bool = False, **options):
-        # (--rewrite is the other choice of the required group: anything but --clear.)
         if standings_files.directory() is None:
             raise CommandError("STANDINGS_FILES_DIR is not set: no files to write or remove")
         if clear:
