@@ -28,11 +28,11 @@ from functools import lru_cache
 from operator import sub
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
 from matches.games.gouji.engine.hands import JOKERS, Hand, beats, classify, is_gouji, opens_point
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import EngineBug, RuleViolation
 
 #: the seats of the six-player game (R1); a deal reads its own from `Table.seats`
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -62,22 +62,9 @@ def play(seat: int, cards: Counts) -> Action:
     return Action(seat, PLAY, cards)
 
 
-def pass_(seat: int) -> Action:
-    return Action(seat, PASS, None)
-
-
-def yield_(seat: int) -> Action:
-    return Action(seat, YIELD, None)
-
-
 def head_rival(seat: int, players: int = 6) -> int:
     """R2: 1↔4, 2↔5, 3↔6; R45 at eight seats: 1↔5, 2↔6, 3↔7, 4↔8."""
     return seating.head_rival(seat, players)
-
-
-def next_seat(seat: int, players: int = 6) -> int:
-    """R1: play passes 1→2→…→n→1."""
-    return seat % players + 1
 
 
 def union_of(seat: int, players: int = 6) -> str:
@@ -96,10 +83,6 @@ def _top(state: State) -> Hand:
     if state.top is None:
         raise EngineBug(f"no hand on top in {state!r}")
     return state.top
-
-
-def _has_joker(counts: Counts) -> bool:
-    return counts[SMALL] > 0 or counts[BIG] > 0
 
 
 class Table:

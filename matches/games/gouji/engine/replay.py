@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from matches.games.errors import JSONObject, Mismatch, RuleError, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
 from matches.games.gouji.engine.settle import (
@@ -15,6 +14,7 @@ from matches.games.gouji.engine.settle import (
     union_scores,
 )
 from matches.games.gouji.engine.verdict import Burn, ReplayVerdict, Suffocation
+from matches.kernel.engine_errors import JSONObject, Mismatch, RuleError, RuleViolation
 
 
 def replay_verdict(doc: Any) -> ReplayVerdict:

@@ -54,20 +54,11 @@ def union_seats(union: str, players: int = 6) -> tuple[int, ...]:
     return tuple(seat for seat in seats(players) if union_of(seat, players) == union)
 
 
-def side_of_seat(seat: int, players: int = 6) -> str:
-    """The side ("A" or "B") a seat belongs to: its union (same as `union_of`)."""
-    return union_of(seat, players)
-
-
 def mates(seat: int, players: int = 6) -> tuple[int, ...]:
     """The other seats of `seat`'s union, in playing order from the seat after it (D27)."""
     union = union_of(seat, players)
     order = [(seat + i - 1) % players + 1 for i in range(1, players)]
     return tuple(s for s in order if union_of(s, players) == union)
-
-
-def other_union(union: str) -> str:
-    return "B" if union == "A" else "A"
 
 
 def place_name(index: int) -> str:

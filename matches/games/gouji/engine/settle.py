@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument, EngineBug, JSONObject, RuleViolation
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.record import revolutions_void
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.seating import other_union, place_name  # noqa: F401 (re-exported)
+from matches.games.gouji.engine.seating import place_name
 from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScores
+from matches.kernel.engine_errors import BadDocument, EngineBug, JSONObject, RuleViolation
 
 OUTCOME_FORMAT = "gouji-outcome/1"
 #: the seats of the six-player game (R1); an outcome reads its own from the rule set

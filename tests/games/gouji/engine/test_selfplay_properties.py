@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, TRIBUTE_KINDS, RuleSet
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import settle
+from matches.kernel.engine_errors import BadDocument
 
 #: Another value for the flags that are neither booleans nor choices.
 OTHER_VALUE = {
