@@ -102,7 +102,7 @@ def beats(new: Hand, top: Hand, rules: RuleSet) -> bool:
     """R9–R12: does `new` beat `top`, the hand on top of the round? Under `joker_groups`
     (R52, D30) a jokers-only hand beats a jokers-only hand by weight alone, whatever the sizes."""
     if rules.joker_groups and new.kind == JOKERS and top.kind == JOKERS:
-        return new.small + 2 * new.big > top.small + 2 * top.big
+        return joker_weight(new) > joker_weight(top)
     if new.size != top.size:  # R9
         return False
     if top.big:  # R12: class 2

@@ -30,12 +30,18 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
-from matches.games.gouji.engine.hands import JOKERS, Hand, beats, classify, is_gouji, opens_point
+from matches.games.gouji.engine.hands import (
+    JOKERS,
+    Hand,
+    beats,
+    classify,
+    is_gouji,
+    joker_weight,
+    opens_point,
+)
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.kernel.engine_errors import EngineBug, RuleViolation
 
-#: the seats of the six-player game (R1); a deal reads its own from `Table.seats`
-SEATS = (1, 2, 3, 4, 5, 6)
 THREE, FOUR = 0, 1  # rank indices of 3 and 4
 NO_CARDS = (0,) * 15
 
@@ -131,7 +137,7 @@ class Table:
 class State:
     __slots__ = (
         "table",
-        "hands",  # 7-tuple of count tuples, hands[0] unused
+        "hands",  # n + 1 count tuples, hands[0] unused
         "phase",
         "turn",  # seat to act in turn (LEAD, FOLLOW, FINAL, GOUJI, LAST_ANSWER, ANSWERED)
         "top",  # Hand on top of the round, or None
@@ -142,7 +148,7 @@ class State:
         "no_final",  # no R16 final chance on this hand (declined R25 answer, D2)
         "gone",  # mask of seats out of play: finished, revolution, false burn, suffocated (D7)
         "gone_count",
-        "places",  # 7-tuple: place fixed for a seat, 0 while open (R30)
+        "places",  # n + 1 ints: place fixed for a seat, 0 while open (R30)
         "finished",  # seats in order of playing out
         "points",  # seats that opened a point, in order (R20)
         "no_point",  # mask: opened a point already, or may not (R28a)
@@ -663,7 +669,7 @@ def _why_not_beaten(hand: Hand, top: Hand, rules: RuleSet) -> RuleViolation:
     """The rule a failed follow breaks (R52 between joker groups, R9 size, R10–R12 by the top
     hand's joker class)."""
     if rules.joker_groups and hand.kind == JOKERS and top.kind == JOKERS:
-        weight, top_weight = hand.small + 2 * hand.big, top.small + 2 * top.big
+        weight, top_weight = joker_weight(hand), joker_weight(top)
         return RuleViolation(
             "R52",
             "does_not_beat",

@@ -36,11 +36,6 @@ def head_rival(seat: int, players: int = 6) -> int:
     return (seat + half - 1) % players + 1
 
 
-def next_seat(seat: int, players: int = 6) -> int:
-    """R1/R44: play passes 1→2→…→n→1."""
-    return seat % players + 1
-
-
 def union_of(seat: int, players: int = 6) -> str:
     """R1: A = 1, 3, 5 and B = 2, 4, 6 at six seats; R44/D17: A = 1–4 and B = 5–8 at eight."""
     if players == 8:

@@ -19,8 +19,6 @@ from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScor
 from matches.kernel.engine_errors import BadDocument, EngineBug, JSONObject, RuleViolation
 
 OUTCOME_FORMAT = "gouji-outcome/1"
-#: the seats of the six-player game (R1); an outcome reads its own from the rule set
-SEATS = (1, 2, 3, 4, 5, 6)
 DECLARATIONS = ("clear", "unclear", "special")
 BURN_OUTCOMES = ("success", "counter", "stopped", "false")
 
