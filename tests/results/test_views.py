@@ -136,7 +136,7 @@ def test_a_changed_field_refreshes_only_the_verdict_partial(setup):
 def test_a_live_check_names_each_inconsistency_with_its_rule(setup):
     form = {**GOOD_FORM, "revolution_1": "1", "revolution_2": "1"}
     html = Client().post(link_url(setup, "deals/1/check"), form, **HX).content.decode()
-    assert 'data-code="two_revolutions"' in html and "R29" in html
+    assert 'data-code="deal_void"' in html and "R29" in html
     assert not DealReport.objects.exists()
 
 
