@@ -113,6 +113,34 @@ class DealVerdict(Protocol):
     def to_json(self) -> JSONObject: ...
 
 
+@dataclass(frozen=True)
+class TableShape:
+    """A table of two sides (unions) as a game seats it: the side ("A" or "B") of each seat,
+    seat 1 first. Everything that counts seats or union members asks this, never a number."""
+
+    sides: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        """Seats at a full table."""
+        return len(self.sides)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(range(1, self.size + 1))
+
+    @property
+    def union_size(self) -> int:
+        """Players of one union (a side holds half the table)."""
+        return self.size // 2
+
+    def side_of(self, seat: int) -> str:
+        return self.sides[seat - 1]
+
+    def seats_of(self, side: str) -> tuple[int, ...]:
+        return tuple(seat for seat, s in enumerate(self.sides, start=1) if s == side)
+
+
 #: seats grouped by place, best first; the seats of a group share their place (Giog's G11)
 Places = tuple[tuple[int, ...], ...]
 
@@ -336,9 +364,10 @@ class GameAdapter:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
-    def head_rival_seat(self, seat: int) -> int | None:
-        """The seat that faces `seat` as its head rival (对头), in a game that has one: a
-        player's card lists the head rivals met (seasons/selectors.py)."""
+    def head_rival_seat(self, seat: int, table_size: int) -> int | None:
+        """The seat that faces `seat` as its head rival (对头) at a table of `table_size` seats,
+        in a game that has one: a player's card lists the head rivals met
+        (seasons/selectors.py)."""
         return None
 
     @property
@@ -374,6 +403,12 @@ class GameAdapter:
 
     def table_is_full(self, seat_numbers: list[int]) -> bool:
         """Whether a table seated on these seat numbers may play."""
+        raise NotImplementedError
+
+    def table_shape(self, event: Event) -> TableShape:
+        """The seats of a table at `event` and the side each belongs to, for a game whose
+        tables seat two unions (the shared draw, entries, table cards and score sheets ask it:
+        how many seats, how many players a union holds, which seats are union A's)."""
         raise NotImplementedError
 
     def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:

@@ -14,8 +14,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
-SIDE_A = "A"  # seats 1-3-5
-SIDE_B = "B"  # seats 2-4-6
+SIDE_A = "A"  # Gou Ji: seats 1-3-5 at six seats, 1-4 at eight (the game's table_shape)
+SIDE_B = "B"  # seats 2-4-6 at six seats, 5-8 at eight
 
 
 class Round(models.Model):

@@ -44,6 +44,12 @@ SECTIONS = (
 
 #: flag: (section, rule id, label, explanation)
 FLAG_INFO = {
+    "players": (
+        "deck",
+        "R44",
+        _("人数"),
+        _("六人：两个三人联邦隔座而坐；八人：两个四人联邦各坐一边，对头是对面的座位。"),
+    ),
     "decks": (
         "deck",
         "R3",
@@ -161,8 +167,8 @@ def _flag_default_kind(flag: str) -> str:
         return flag
     if isinstance(value, bool):
         return "bool"
-    if flag == "decks":
-        return "decks"
+    if flag in ("decks", "players"):
+        return flag
     if isinstance(value, int):
         return "int"
     return "choice"
@@ -189,7 +195,7 @@ def _field_value(flag: str, value):
         return ", ".join(str(v) for v in value)
     if flag == "tribute_order":
         return ", ".join(str(TRIBUTE_NAMES[k]) for k in value)
-    if flag == "decks":
+    if flag in ("decks", "players"):
         return str(value)
     return value
 
@@ -251,6 +257,12 @@ class RulesForm(forms.Form):
                 coerce=int,
                 **{**common, "required": True},
             )
+        elif kind == "players":
+            field = forms.TypedChoiceField(
+                choices=[("6", _("六人")), ("8", _("八人"))],
+                coerce=int,
+                **{**common, "required": True},
+            )
         elif kind == "int":
             field = forms.IntegerField(
                 min_value=1 if flag == "false_burn_cards" else -99,
@@ -277,7 +289,7 @@ class RulesForm(forms.Form):
             values = tuple(int(p) for p in parts)
         except ValueError:
             values = ()
-        if len(values) != 6:
+        if not values:
             raise forms.ValidationError(_("R31：名次分须是六个整数，如 2, 1, 0, 0, -1, -2"))
         return values
 
@@ -297,6 +309,14 @@ class RulesForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        points, players = data.get("place_points"), data.get("players")
+        if points and players and len(points) != players:
+            self.add_error(
+                "place_points",
+                _("R31：名次分须是六个整数，如 2, 1, 0, 0, -1, -2")
+                if players == 6
+                else _("R47：八人赛的名次分须是八个整数，如 3, 2, 1, 0, 0, -1, -2, -3"),
+            )
         for flag in FLAGS:
             if flag not in data:
                 continue  # refused by its own field already

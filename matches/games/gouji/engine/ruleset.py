@@ -21,6 +21,8 @@ TRIBUTE_KINDS = ("suffocation", "burn", "point", "place")
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     preset: str = "standard"
+    # R44 seats: 6, or 8 (two unions of four seated together)
+    players: int = 6
     # R3 deck
     decks: int = 4
     short_deck: bool = False
@@ -164,10 +166,12 @@ def _read_flag(flag: str, raw: Any) -> Any:
     elif flag == "place_points":
         if (
             not isinstance(raw, list)
-            or len(raw) != 6
+            or not raw
             or any(isinstance(x, bool) or not isinstance(x, int) for x in raw)
         ):
-            raise BadDocument("rules flag 'place_points' must be a list of six integers (R31)")
+            raise BadDocument(
+                "rules flag 'place_points' must be a list of integers, one a place (R31, R47)"
+            )
         value = tuple(raw)
     elif flag == "tribute_order":
         if (
@@ -189,6 +193,14 @@ def _read_flag(flag: str, raw: Any) -> Any:
 
 
 def _check_combination(rules: RuleSet) -> None:
+    if rules.players not in (6, 8):
+        raise BadDocument(f"rules flag 'players' must be 6 or 8 (R44), not {rules.players}")
+    if len(rules.place_points) != rules.players:
+        raise BadDocument(
+            f"rules flag 'place_points' must list {rules.players} integers, one a place (R47)"
+        )
+    if rules.players == 8 and (rules.decks != 4 or rules.short_deck):
+        raise BadDocument("eight players play four packs, not the short deck (R46)")
     if rules.decks not in (4, 6):
         raise BadDocument(f"rules flag 'decks' must be 4 or 6 (R3), not {rules.decks}")
     if rules.false_burn_cards < 1:
