@@ -236,13 +236,13 @@ def _form_unions(
     table: list[Player], sides: tuple[str, ...], context: _Context, rng: random.Random
 ) -> TableDraw:
     first, rest = table[0], table[1:]
-    best: tuple[tuple[list[IdPair], int], list[Player], list[Player]] | None = None
+    best: tuple[tuple[int, int], list[Player], list[Player]] | None = None
     for mates in itertools.combinations(rest, len(table) // 2 - 1):
         union_a = [first, *mates]
         union_b = [p for p in rest if p not in mates]
         repeats = _role_repeats(union_a, union_b)
         balance = abs(sum(p.score for p in union_a) - sum(p.score for p in union_b))
-        key = (repeats[0] + repeats[1], balance)
+        key = (len(repeats[0]) + len(repeats[1]), balance)  # fewest repeats, then balance
         if best is None or key < best[0]:
             best = (key, union_a, union_b)
     if best is None:
