@@ -2,7 +2,7 @@
 
 A notice says only "what this page shows may have changed" (a channel name, a kind and, on
 public channels, the public version stamps): never data. The page answers by fetching its
-fragment through the views it already polls, so every visibility rule (`matches.visibility`)
+fragment through the views it already polls, so every visibility rule (`matches.public.visibility`)
 stays where it is. Channels:
 
 - `public:event:<id>`: the event's public pages (event, round, standings, projector, and a

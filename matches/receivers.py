@@ -7,8 +7,7 @@ from __future__ import annotations
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from matches.events import find, notify
-from matches.events.live import forget_version
+from matches.events import notify
 from matches.models import (
     Deal,
     DealReport,
@@ -25,6 +24,8 @@ from matches.models import (
     Union,
     UnionMember,
 )
+from matches.public import find, standings_files
+from matches.public.stamps import forget_version
 from matches.signals import (
     PUBLISHED,
     deal_result_changed,
@@ -39,7 +40,6 @@ from matches.tasks import (
     settle_deal,
     update_standings,
 )
-from matches.views import standings_files
 from players.models import Club, Player
 
 
@@ -134,7 +134,7 @@ def forget_public_version(sender, instance, **kwargs) -> None:
     forget_version(event_id, standings=not isinstance(instance, (DealReport, DealTally)))
     if isinstance(instance, (Event, Round)):
         # A round published, closed or unpublished, the event's release settings: what find
-        # my table answers (matches/events/find.py).
+        # my table answers (matches/public/find.py).
         find.forget_find_version(event_id)
     # The open pages hear of it (matches/events/notify.py): staff at once, the public when
     # its stamps move.
@@ -174,7 +174,7 @@ def _connect_version_receivers() -> None:
 _connect_version_receivers()
 
 
-# --- the public standings as files for nginx (issue 28, matches/views/standings_files.py) -------
+# --- the public standings as files for nginx (issue 28, matches/public/standings_files.py) -------
 
 
 @receiver(standings_refreshed, dispatch_uid="standings.files")

@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from matches import visibility
 from matches.games.adapter import PlayedSeat, PublicTable
 from matches.models import Deal, DealReport, DealTally, Match, TableSeat
 from matches.models.round import SIDE_A
+from matches.public import visibility
 
 
 def seats_by_table(round_) -> dict[int, list[TableSeat]]:

@@ -10,7 +10,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.events import find
 from matches.models import (
     Event,
     FloorPass,
@@ -20,6 +19,7 @@ from matches.models import (
     TableSeat,
     UnionMember,
 )
+from matches.public import find
 from matches.signals import request_recompute
 from players.models import Club, Player
 from seasons.models import PlayerMerge

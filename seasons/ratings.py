@@ -9,8 +9,8 @@ from collections import defaultdict
 from django.db import connection, transaction
 from django.db.models import Count, Max
 
-from matches import visibility
 from matches.models import DealTally, Event, Round, TableSeat
+from matches.public import visibility
 from seasons.engine import MU, SIGMA, RatedDeal, RatedMatch, State, apply_match, ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
 
@@ -44,7 +44,7 @@ def rated_round_ids(event: Event) -> set[int]:
 
 def rated_rounds(from_key: int = 0) -> list[Round]:
     """The rounds that count, in the rating's order: closed rounds of rated, public events
-    whose results the public sees (matches/visibility.py), from `from_key` on."""
+    whose results the public sees (matches/public/visibility.py), from `from_key` on."""
     rounds = _counted()
     out = []
     for round_ in rounds:

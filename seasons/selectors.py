@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
-from matches import visibility
-from matches.events import find
 from matches.games.registry import adapter_named
 from matches.models import Event, SearchTerm, TableSeat, UnionMember
+from matches.public import find, visibility
 from players.models import Player
 from seasons.engine import ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, Series
@@ -33,7 +32,7 @@ def rating_list(query: str = "", club_id: int | None = None):
         term = find.normalise(query)
         if term and not term.isdigit():  # digits alone are entry numbers there, not names
             # Pinyin in full or by initials (`hxm` finds 黄晓明), as find-my-table: the terms
-            # its index holds for each player of a public event (matches/events/find.py).
+            # its index holds for each player of a public event (matches/public/find.py).
             found |= Q(
                 player_id__in=SearchTerm.objects.filter(
                     event__in=visibility.public_events(),

@@ -1,6 +1,6 @@
 """Public read API: published events, their visible rounds, pairings and standings.
 
-Same visibility as the public pages (`matches.visibility`): unpublished events do not exist
+Same visibility as the public pages (`matches.public.visibility`): unpublished events do not exist
 here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
 ETag, so a poller gets 304 while nothing changes.
 """
@@ -19,9 +19,9 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import selectors, visibility
-from matches.events import live
-from matches.front_cache import front_cacheable
+from matches import selectors
+from matches.public import stamps, visibility
+from matches.public.front_cache import front_cacheable
 
 # Every field `_event_json` shows: a venue or date change must change the events list's ETag.
 EVENT_FIELDS = (
@@ -45,7 +45,7 @@ def _etag(request, event_id=None, *args, params: str = "", **kwargs):
         stamp = repr(list(visibility.public_events().order_by("pk").values_list(*EVENT_FIELDS)))
         return "events-" + hashlib.sha1(stamp.encode()).hexdigest()[:16]
     event = visibility.public_events().filter(pk=event_id).first()
-    return f"api-{live.event_version(event)}-{params}" if event else None
+    return f"api-{stamps.event_version(event)}-{params}" if event else None
 
 
 def _standings_etag(request, event_id=None, *args, **kwargs):
@@ -260,7 +260,7 @@ def find_table(request, event_id: int):
     from django.urls import reverse
 
     from matches.api.errors import ApiError
-    from matches.events import find
+    from matches.public import find
 
     event = _event(event_id)
     try:

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches.front_cache import front_cacheable
 from matches.ladder import rules, service
 from matches.ladder.service import LadderProblem
 from matches.models import LadderChallenge, LadderSeason
+from matches.public.front_cache import front_cacheable
 
 RANK_NAMES = {
     rules.Rank.CHIEF: gettext_lazy("主将"),

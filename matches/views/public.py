@@ -23,11 +23,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
-from matches import selectors, visibility
+from matches import selectors
 from matches.draw import bracket, breaks
-from matches.events import live
-from matches.front_cache import front_cacheable
 from matches.models import LadderSeason, Match, Stage, Union
+from matches.public import stamps, visibility
+from matches.public.front_cache import front_cacheable
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
@@ -92,9 +92,9 @@ def _etag_from(version, prefix: str = "", params=lambda request: ""):
     return etag_func
 
 
-_etag = _etag_from(live.event_version)
+_etag = _etag_from(stamps.event_version)
 # The standings page changes with the snapshots only, not with every report.
-_standings_etag = _etag_from(live.standings_version, prefix="standings-", params=standings_params)
+_standings_etag = _etag_from(stamps.standings_version, prefix="standings-", params=standings_params)
 
 
 def shared_cache(view=None, *, etag_func=None):
@@ -315,7 +315,7 @@ def _step_param(request) -> str:
     return value if value.isascii() and value.isdigit() and len(value) <= 5 else ""
 
 
-_deal_etag = _etag_from(live.event_version, prefix="deal-", params=_step_param)
+_deal_etag = _etag_from(stamps.event_version, prefix="deal-", params=_step_param)
 
 
 @front_cacheable

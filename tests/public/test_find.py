@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches.events import find
 from matches.models import Event, FloorPass, RefereeZone, Registration, SearchTerm
+from matches.public import find
 from matches.views.live import player_stream_url
 from tests.builder import EventBuilder
 

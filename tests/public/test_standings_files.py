@@ -1,5 +1,5 @@
 """The public standings written as files after each standings run and served by nginx
-(issue 28; matches/views/standings_files.py, deploy/nginx.conf's standings location)."""
+(issue 28; matches/public/standings_files.py, deploy/nginx.conf's standings location)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.utils.translation import trans_real
 
 from matches.draw import late
 from matches.models import Event, Round
+from matches.public import standings_files
 from matches.standings import service as standings
-from matches.views import standings_files
 from tests.builder import EventBuilder
 from tests.public.test_nginx import running_front
 

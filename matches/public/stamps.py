@@ -1,4 +1,4 @@
-"""The public pages' cheap version stamps; what the public may read is `matches.visibility`.
+"""The public pages' cheap version stamps; what the public may read is `matches.public.visibility`.
 
 - `event_version` is made of what the public may read only: held data never moves it.
 - `event_version` changes whenever anything a public page shows may have changed, so pages and
@@ -20,9 +20,9 @@ from django.db.models import Count, Max
 
 from matches.models import DealReport, DealTally, Event, StandingsSnapshot
 
-# The rule of what the public may read lives in `matches.visibility`; its names are kept here
+# The rule of what the public may read lives in `matches.public.visibility`; its names are kept here
 # for the readers that ask `live` (one rule, two import paths).
-from matches.visibility import (  # noqa: F401
+from matches.public.visibility import (  # noqa: F401
     VISIBLE_ROUND_STATES,
     public_event_or_404,
     public_events,
@@ -103,7 +103,7 @@ def event_version(event: Event) -> str:
 
 
 def compute_event_version(event: Event) -> str:
-    """Made of what the public may read only (`matches.visibility`): a held draw, held results
+    """Made of what the public may read only (`matches.public.visibility`): a held draw, held results
     or held standings must not change it, or a changing ETag would tell their progress. A
     round's own row changes it when what it holds is released."""
     rounds = _visible_rounds_stamp(event)

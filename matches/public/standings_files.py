@@ -5,7 +5,7 @@ through Django costs milliseconds of CPU even from the one-second front cache. T
 only when a standings run writes a snapshot, so after every run (`standings_refreshed`, in the
 Celery worker) the page is rendered here once per language, as the app renders it for an
 anonymous reader (the view itself, `matches.views.public.standings_page`, through
-`matches.visibility`: only what is published), and written with its gzip under
+`matches.public.visibility`: only what is published), and written with its gzip under
 `settings.STANDINGS_FILES_DIR`:
 
     <dir>/events/<event id>/standings/<language>.page.html(.gz)   the page, no query string

@@ -7,7 +7,7 @@ connected in `matches.receivers`; a bulk import calls `reindex_event`), so a que
 indexed prefix lookup on `SearchTerm(event, term)` plus a few reads of the hits' seats.
 
 Only published data: the seats are those of the latest round whose draw is public
-(`matches.visibility`), the results and ranks those the public may read.
+(`matches.public.visibility`), the results and ranks those the public may read.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
-from matches import visibility
 from matches.models import (
     Event,
     FloorPass,
@@ -40,6 +39,7 @@ from matches.models import (
     Union,
     UnionMember,
 )
+from matches.public import visibility
 from players.models import Player
 
 #: the longest query read (longer is refused: nothing is named that long)

@@ -1,6 +1,6 @@
 """What the public may read: one rule, asked by every public reader (the public pages, the
 projector, the games' public pages, the public API, the results API for anyone who is not the
-table's own people, the deal viewer) and by the public version stamps (`matches.events.live`),
+table's own people, the deal viewer) and by the public version stamps (`matches.public.stamps`),
 so an ETag moves only when something the public may read moved (issue 27).
 
 The rule is a chain, each step holding back at least what the one before holds back:
