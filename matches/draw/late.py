@@ -109,7 +109,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
     shape = round_.event.adapter.table_shape(round_.event)
     if len(members[union.pk]) != shape.union_size:
         raise SeatingRefused(
-            _("以下联邦的选手不是%(n)s名：") % {"n": shape.union_size} + union.name
+            _("以下联邦的选手不是 %(n)s 名：") % {"n": shape.union_size} + union.name
         )
     registration = Registration.objects.filter(event=round_.event, union=union).first()
     if registration is None:

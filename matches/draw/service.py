@@ -248,7 +248,7 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
     short = sorted(unions[u].name for u in unions if len(members[u]) != shape.union_size)
     if short:
         raise SeatingRefused(
-            _("以下联邦的选手不是%(n)s名：") % {"n": shape.union_size} + punctuation.listed(short)
+            _("以下联邦的选手不是 %(n)s 名：") % {"n": shape.union_size} + punctuation.listed(short)
         )
     played = [p for p in pairings if not p.is_bye]
     tables = Table.objects.bulk_create(

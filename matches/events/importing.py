@@ -361,7 +361,7 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             players = [row.get(f"player{k}", "") for k in range(1, size + 1)]
             extra = [k for k in range(size + 1, MAX_UNION + 1) if row.get(f"player{k}")]
             if not all(players) or extra:
-                errors.append(_("联邦须有%(n)s名选手") % {"n": size})
+                errors.append(_("联邦须有 %(n)s 名选手") % {"n": size})
             if len({p for p in players if p}) < len([p for p in players if p]):
                 errors.append(_("同一联邦中选手重名"))
             if captain_order(row, size) is None:

@@ -45,7 +45,7 @@ def register_union(
         raise RegistrationRefused(_("个人赛按选手报名"))
     size = union_size(event)
     if len(players) != size or len({p.pk for p in players}) != size:
-        raise RegistrationRefused(_("联邦须由%(n)s名不同选手组成") % {"n": size})
+        raise RegistrationRefused(_("联邦须由 %(n)s 名不同选手组成") % {"n": size})
     captain = captain or players[0]
     if captain not in players:
         raise RegistrationRefused(_("队长须是联邦成员"))

@@ -360,6 +360,11 @@ class GameAdapter:
         standings count in the database; None for a game without."""
         return None
 
+    def strings_of_three_label(self, event: Event) -> str:
+        """The name of the union column `strings_of_three_filters` counts, in the page's
+        language (Gou Ji's 串三户, or 串四户 at an eight-seat table)."""
+        return _("串三户")
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError

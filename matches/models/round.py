@@ -271,7 +271,8 @@ class TableSeat(models.Model):
     class Meta:
         ordering = ["table_id", "seat"]
         constraints = [
-            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=6), name="seat_1_to_6"),
+            # six seats, or eight at an eight-player Gou Ji table (R44)
+            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=8), name="seat_1_to_8"),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(
                 fields=["round", "player"], name="player_at_one_table_per_round"

@@ -28,3 +28,9 @@ def side_seats(event, side: str) -> str:
     (the game's `table_shape`)."""
     shape = event.adapter.table_shape(event)
     return "-".join(str(seat) for seat in shape.seats_of(side))
+
+
+@register.simple_tag
+def strings_label(event) -> str:
+    """The union standings' string column: 串三户, or 串四户 at an eight-seat table."""
+    return event.adapter.strings_of_three_label(event)

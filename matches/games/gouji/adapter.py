@@ -26,6 +26,7 @@ from matches.games.adapter import (
 from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
+from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.verdict import (
     GoujiDealVerdict,
@@ -124,6 +125,10 @@ class GoujiAdapter(GameAdapter):
         """R40's strings of three: the union that took 1st, 2nd and 3rd (`GoujiTally.strung`)."""
         return Q(detail__strung="A"), Q(detail__strung="B")
 
+    def strings_of_three_label(self, event: Event) -> str:
+        """R47, D22: at eight seats a union strings four (串四户), at six three (串三户)."""
+        return _("串四户") if self.table_shape(event).union_size == 4 else _("串三户")
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.standings_rows(event, rounds, scope)
 
@@ -134,8 +139,7 @@ class GoujiAdapter(GameAdapter):
 
     def head_rival_seat(self, seat: int, table_size: int) -> int | None:
         """R2, R45: the seat opposite (1↔4 at six seats, 1↔5 at eight)."""
-        half = table_size // 2
-        return (seat - 1 + half) % table_size + 1
+        return seating.head_rival(seat, table_size)
 
     def table_shape(self, event: Event) -> TableShape:
         """R1: six seats, unions alternate (A on 1-3-5); R44: eight seats, each union's four

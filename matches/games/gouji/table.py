@@ -1,13 +1,13 @@
-"""Gou Ji's table: six seats with the unions on alternate seats (R1), or eight seats with each
-union's four together (R44), as the rule set's `players` says."""
+"""Gou Ji's table for the shared code: six seats with the unions on alternate seats (R1), or
+eight seats with each union's four together (R44), as the rule set's `players` says (the
+engine's `seating` decides which seat is whose)."""
 
 from __future__ import annotations
 
 from matches.games.adapter import TableShape
+from matches.games.gouji.engine import seating
 
 
 def shape_for(players: int) -> TableShape:
     """The table of the rule set's `players`: union A on 1-3-5 at six seats, on 1-4 at eight."""
-    if players == 8:
-        return TableShape(sides=("A",) * 4 + ("B",) * 4)
-    return TableShape(sides=("A", "B") * (players // 2))
+    return TableShape(sides=tuple(seating.union_of(s, players) for s in seating.seats(players)))

@@ -217,7 +217,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         steps.append(
             {
                 "n": n,
-                "action": _action(raw["action"], seat_names, labels, getattr(rules, "joker_groups", False)),
+                "action": _action(raw["action"], seat_names, labels, rules.joker_groups),
                 "events": [_event_text(e, seat_names) for e in raw["events"]],
                 "seats": seats,
                 "table": table,
