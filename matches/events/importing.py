@@ -105,9 +105,7 @@ def template_headers(event: Event, language: str) -> tuple[str, ...]:
     en = language == "en"
     if not event.is_team:
         return ("player", "club", "seed") if en else ("选手", "俱乐部", "种子")
-    players = tuple(
-        (f"player{k}" if en else f"选手{k}") for k in range(1, union_size(event) + 1)
-    )
+    players = tuple((f"player{k}" if en else f"选手{k}") for k in range(1, union_size(event) + 1))
     if en:
         return ("union", "club", *players, "captain", "seed")
     return ("联邦", "俱乐部", *players, "队长", "种子")

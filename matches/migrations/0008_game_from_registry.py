@@ -5,15 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0007_computation_run_seconds'),
+        ("matches", "0007_computation_run_seconds"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='game',
-            field=models.CharField(choices=matches.games.registry.game_choices, default=matches.games.registry.default_game, max_length=16, verbose_name='游戏'),
+            model_name="event",
+            name="game",
+            field=models.CharField(
+                choices=matches.games.registry.game_choices,
+                default=matches.games.registry.default_game,
+                max_length=16,
+                verbose_name="游戏",
+            ),
         ),
     ]

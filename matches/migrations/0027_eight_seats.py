@@ -4,27 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0026_ladder_withdrawn_and_reopen'),
-        ('players', '0002_ratings_member_number'),
+        ("matches", "0026_ladder_withdrawn_and_reopen"),
+        ("players", "0002_ratings_member_number"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='tableseat',
-            name='seat_1_to_6',
+            model_name="tableseat",
+            name="seat_1_to_6",
         ),
         migrations.RemoveConstraint(
-            model_name='unionmember',
-            name='member_order_1_to_3',
+            model_name="unionmember",
+            name="member_order_1_to_3",
         ),
         migrations.AddConstraint(
-            model_name='tableseat',
-            constraint=models.CheckConstraint(condition=models.Q(('seat__gte', 1), ('seat__lte', 8)), name='seat_1_to_8'),
+            model_name="tableseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seat__gte", 1), ("seat__lte", 8)), name="seat_1_to_8"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='unionmember',
-            constraint=models.CheckConstraint(condition=models.Q(('order__gte', 1), ('order__lte', 4)), name='member_order_1_to_4'),
+            model_name="unionmember",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("order__gte", 1), ("order__lte", 4)), name="member_order_1_to_4"
+            ),
         ),
     ]

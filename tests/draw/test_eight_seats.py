@@ -5,7 +5,7 @@ eight. The numbers come from the event's rule set (`players`), through the adapt
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import pytest
 

@@ -340,9 +340,7 @@ def describe_table(
     context = _Context(players)
     union_a = [p for p, side in zip(players, sides) if side == "A"]
     union_b = [p for p, side in zip(players, sides) if side == "B"]
-    return _annotate(
-        TableDraw(seats=list(seat_ids), sides=tuple(sides)), union_a, union_b, context
-    )
+    return _annotate(TableDraw(seats=list(seat_ids), sides=tuple(sides)), union_a, union_b, context)
 
 
 def measure_tables(tables: list[TableDraw]) -> dict[str, Any]:

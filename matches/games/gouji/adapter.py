@@ -20,8 +20,8 @@ from matches.games.adapter import (
     GameAdapter,
     PlayedSeat,
     PublicTable,
-    Tally,
     TableShape,
+    Tally,
 )
 from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
@@ -186,4 +186,3 @@ class GoujiAdapter(GameAdapter):
         if found is not None:
             found["json"] = shared_viewer.viewer_json(found)
         return found
-

@@ -21,7 +21,6 @@ from matches.games.gouji.engine.steps import deal_steps
 from matches.games.gouji.table import shape_for
 
 
-
 def card_labels() -> dict:
     """R5 character → what a reader sees: 3…10, J, Q, K, A, 2 and the two jokers."""
     labels = {char: char for char in RANK_CHARS}
