@@ -104,10 +104,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served by the app, not from a CDN (issue 17)
     "csp",
     "django_htmx",
-    "template_partials",
     "players",
     "matches",
     "seasons",
+    "ladders",
 ]
 
 MIDDLEWARE = [

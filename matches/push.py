@@ -38,7 +38,6 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -254,9 +253,3 @@ def notice(kind: str, **fields) -> str:
 def send(channel: str, kind: str, **fields) -> None:
     """Publish a notice now."""
     hub.publish(channel, notice(kind, **fields))
-
-
-def send_on_commit(channel: str, kind: str, **fields) -> None:
-    """Publish a notice once the current transaction commits (at once outside one)."""
-    if getattr(settings, "LIVE_ENABLED", True):
-        transaction.on_commit(lambda: send(channel, kind, **fields))

@@ -11,7 +11,7 @@ from django.db.models import Count, Max
 
 from matches.models import DealTally, Event, Round, TableSeat
 from matches.public import visibility
-from seasons.engine import MU, SIGMA, RatedDeal, RatedMatch, State, apply_match, ordinal
+from seasons.engine import RatedDeal, RatedMatch, State, apply_match, ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
 
 _LOCK = 2929  # the advisory lock of a rating run (PostgreSQL): one run at a time
@@ -217,10 +217,6 @@ def _write_list(players: set[int], state: State) -> None:
             mu, sigma = state[pid]
             rows.append((pid, mu, sigma, ordinal(mu, sigma), rounds, events))
     _insert(PlayerRating, ("player_id", "mu", "sigma", "ordinal", "rounds", "events"), rows)
-
-
-def fresh_state() -> tuple[float, float]:
-    return (MU, SIGMA)
 
 
 def has_steps(event_id: int) -> bool:

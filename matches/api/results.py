@@ -28,7 +28,7 @@ from matches import permissions, ratelimit, selectors
 from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import Actor, can_run_event

@@ -33,7 +33,7 @@ from matches.models import (
 from matches.models.round import SIDE_A, SIDE_B
 
 if TYPE_CHECKING:
-    from matches.games.adapter import TableShape
+    from matches.kernel.engine_types import TableShape
 
 
 def _has_reports(match: Match) -> bool:

@@ -1,17 +1,33 @@
-"""The public pages' cheap version stamps; what the public may read is `matches.public.visibility`.
+"""The public read side's stamps, and the one way to forget them: `forget(event_id, what)`.
 
-- `event_version` is made of what the public may read only: held data never moves it.
-- `event_version` changes whenever anything a public page shows may have changed, so pages and
-  the API answer `If-None-Match` with 304 and htmx polling costs a few aggregate queries.
-  The stamp is kept in the cache: its aggregates scan every report and tally of the event
-  (60,000 deals at a festival), too much for each of hundreds of readers a second. Saving
-  anything it covers forgets it on commit; `PUBLIC_VERSION_SECONDS` bounds how long a write
-  that bypasses `save()` (a queryset `update`) can go unseen.
+Each layer that keeps something of an event's public face is named here (docs/public.md):
+
+- `PAGES`: `event_version`, the stamp of everything the event's public pages show, made of what
+  the public may read only (`matches.public.visibility`): held data never moves it. Pages and
+  the API answer `If-None-Match` with 304, and the shared caches keep their bytes under it
+  (`matches.public.caching`). Kept in the cache: its aggregates scan every report and tally of
+  the event (60,000 deals at a festival), too much for each of hundreds of readers a second.
+  `PUBLIC_VERSION_SECONDS` bounds how long a write that bypasses `save()` goes unseen.
+- `STANDINGS`: `standings_version`, the same for the standings pages (it moves with the
+  snapshots, not with every report).
+- `FIND`: `find_version`, an explicit counter moved by every change a search's answer shows
+  (an entry, a name, a club, a zone, a round published or edited, the event's settings); find
+  my table's index (`matches.public.find`) is kept per process while it stays the same.
+- `FILES`: the standings files nginx serves (`matches.public.standings_files`), removed.
+
+`forget` is called by the receivers of the models' signals (`matches.receivers`) and by the
+services that write without them. The cached stamps are forgotten now and again on commit (a
+reader in between may have cached the stamp of the data before the commit); the counter moves
+when it is forgotten and again on commit (once per transaction, however many rows it wrote).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
@@ -19,22 +35,111 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from matches.models import DealReport, DealTally, Event, StandingsSnapshot
-
-# The rule of what the public may read lives in `matches.public.visibility`; its names are kept here
-# for the readers that ask `live` (one rule, two import paths).
-from matches.public.visibility import (  # noqa: F401
-    VISIBLE_ROUND_STATES,
-    public_event_or_404,
-    public_events,
-    public_snapshot,
+from matches.public.visibility import (
     release_stamp,
-    results_visible,
     results_visible_round_ids,
     standings_visible_round_ids,
-    visible_round_or_404,
     visible_rounds,
-    visible_snapshots,
 )
+
+PAGES, STANDINGS, FIND, FILES = "pages", "standings", "find", "files"
+EVERYTHING = frozenset({PAGES, STANDINGS, FIND, FILES})
+
+
+def forget(event_id: int | None, what: str | Iterable[str] = EVERYTHING) -> None:
+    """Something of the event's public face changed: forget `what` (one of `PAGES`,
+    `STANDINGS`, `FIND`, `FILES`, or several)."""
+    if event_id is None:
+        return
+    kinds = {what} if isinstance(what, str) else set(what)
+    unknown = kinds - EVERYTHING
+    if unknown:
+        raise ValueError(f"no such public layer: {sorted(unknown)}")
+    keys = [_version_key(event_id)] if PAGES in kinds else []
+    if STANDINGS in kinds:
+        keys.append(_version_key(event_id, "standings"))
+    if keys:
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
+    if FILES in kinds:
+        from matches.public import standings_files  # it renders pages: imported when used
+
+        standings_files.remove_now_and_on_commit(event_id)
+    if FIND in kinds:
+        _pending_find().add(event_id)
+
+
+def forget_version(event_id: int | None, standings: bool = False) -> None:
+    """`forget(event_id, PAGES)`, with `STANDINGS` too when `standings`."""
+    forget(event_id, (PAGES, STANDINGS) if standings else PAGES)
+
+
+# --- the find counter ------------------------------------------------------------------------------
+
+
+def _find_key(event_id: int) -> str:
+    return f"find-counter:{event_id}"
+
+
+def find_version(event_id: int) -> str:
+    """The event's find counter. One that the cache lost starts again at a random number, so
+    no process takes a new count for the one its index was read at."""
+    key = _find_key(event_id)
+    value = cache.get(key)
+    if value is None:
+        cache.add(key, secrets.randbelow(2**62), None)
+        value = cache.get(key)
+    return str(value)
+
+
+def _bump_find(event_ids: Iterable[int]) -> None:
+    for event_id in event_ids:
+        key = _find_key(event_id)
+        try:
+            cache.incr(key)
+        except ValueError:  # lost or never read: a fresh random start moves it as well
+            cache.set(key, secrets.randbelow(2**62), None)
+
+
+class _PendingFind:
+    """The events whose find counter moves when the current transaction commits: once each, however
+    many rows of them the transaction wrote (an import writes thousands)."""
+
+    def __init__(self) -> None:
+        self.events: set[int] = set()
+        self.done = False
+
+    def add(self, event_id: int) -> None:
+        # Now as well, at every change: the transaction's own later reads see it (a test's
+        # transaction never commits); a reader elsewhere reads the data before the commit
+        # under the new count, and the commit moves it again.
+        _bump_find([event_id])
+        self.events.add(event_id)
+
+    def __call__(self) -> None:
+        self.done = True
+        _bump_find(self.events)
+
+
+def _pending_find():
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        return _Now()
+    level = set(connection.savepoint_ids)
+    for savepoints, callback, _robust in connection.run_on_commit:
+        if isinstance(callback, _PendingFind) and not callback.done and savepoints == level:
+            return callback
+    pending = _PendingFind()
+    transaction.on_commit(pending)
+    return pending
+
+
+class _Now:
+    def add(self, event_id: int) -> None:
+        _bump_find([event_id])
+
+
+# --- the pages' stamps --------------------------------------------------------------------------
 
 
 def _visible_rounds_stamp(event: Event) -> list:
@@ -44,18 +149,6 @@ def _visible_rounds_stamp(event: Event) -> list:
 
 def _version_key(event_id: int, what: str = "event") -> str:
     return f"{what}-version:{event_id}"
-
-
-def forget_version(event_id: int | None, standings: bool = False) -> None:
-    """Something the public pages show changed: the next reader computes the stamp anew.
-    `standings`: the change shows on the standings pages too (a round, a snapshot, the event)."""
-    if event_id is None:
-        return
-    keys = [_version_key(event_id)] + ([_version_key(event_id, "standings")] if standings else [])
-    # Now, and again on commit: a reader in between may have cached the stamp of the data
-    # before the commit.
-    cache.delete_many(keys)
-    transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 def standings_version(event: Event) -> str:
@@ -134,3 +227,31 @@ def compute_event_version(event: Event) -> str:
         )
     )
     return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+# --- the release: what a deploy changes in every page ------------------------------------------
+
+
+@functools.cache
+def _release(folders: tuple[str, ...]) -> str:
+    digest = hashlib.sha1()
+    for folder in folders:
+        root = Path(folder)
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".html", ".mo", ".txt", ".svg") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:8]
+
+
+def release() -> str:
+    """A stamp of the templates and translations the pages are rendered from, read once per
+    process (and per template setting: a test may point them elsewhere). Part of every public
+    ETag, so a deploy that changes a template changes the ETags: no browser keeps the old page
+    from a 304 and no shared cache entry of the old templates is served."""
+    folders = [str(d) for engine in settings.TEMPLATES for d in engine.get("DIRS", [])]
+    folders += [str(p) for p in getattr(settings, "LOCALE_PATHS", [])]
+    folders += [str(p) for p in sorted(Path(settings.BASE_DIR).glob("*/templates"))]
+    return _release(tuple(folders))

@@ -1,4 +1,4 @@
-"""Gou Ji (够级) behind the game interface of `matches/games/adapter.py`.
+"""Gou Ji (够级) behind the game interface of `matches/kernel/games/adapter.py`.
 
 Two unions at a table: of three at six seats, seated alternately (union A on seats 1, 3, 5,
 R1), or of four at eight seats, seated together (union A on seats 1-4, R44), as the event's
@@ -14,16 +14,6 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.games import viewer as shared_viewer
-from matches.games.adapter import (
-    DemoPlan,
-    GameAdapter,
-    PlayedSeat,
-    PublicTable,
-    TableShape,
-    Tally,
-)
-from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine import seating
@@ -37,6 +27,10 @@ from matches.games.gouji.engine.verdict import (
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
 from matches.games.gouji.table import shape_for
+from matches.kernel.engine_errors import JSONObject
+from matches.kernel.engine_types import PlayedSeat, PublicTable, TableShape, Tally
+from matches.kernel.games import viewer as shared_viewer
+from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round
 

@@ -15,9 +15,9 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.errors import BadDocument
-from matches.games.fields import mark
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
+from matches.kernel.engine_errors import BadDocument
+from matches.kernel.games.fields import mark
 from matches.punctuation import listed
 
 #: One line per preset, shown beside its name.
@@ -439,9 +439,6 @@ class RulesForm(forms.Form):
             }
             for name in PRESETS
         ]
-
-    def preset_label(self) -> str:
-        return str(PRESET_LABELS.get(self.current.preset, self.current.preset))
 
     @classmethod
     def from_values(cls, values: dict | None, data=None, frozen: bool = False):

@@ -4,7 +4,7 @@ engine's `seating` decides which seat is whose)."""
 
 from __future__ import annotations
 
-from matches.games.adapter import TableShape
+from matches.kernel.engine_types import TableShape
 from matches.games.gouji.engine import seating
 
 

@@ -14,11 +14,11 @@ import copy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.games import viewer as shared
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.steps import deal_steps
 from matches.games.gouji.table import shape_for
+from matches.kernel.engine_errors import BadDocument
+from matches.kernel.games import viewer as shared
 
 
 def card_labels() -> dict:

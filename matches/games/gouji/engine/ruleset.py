@@ -13,8 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine import seating
+from matches.kernel.engine_errors import BadDocument
 
 TRIBUTE_KINDS = ("suffocation", "burn", "point", "place")
 

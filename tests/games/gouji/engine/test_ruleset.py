@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, RuleSet
+from matches.kernel.engine_errors import BadDocument
 
 
 def test_d14_defaults_of_the_standard_preset():
