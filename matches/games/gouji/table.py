@@ -4,8 +4,8 @@ engine's `seating` decides which seat is whose)."""
 
 from __future__ import annotations
 
-from matches.kernel.engine_types import TableShape
 from matches.games.gouji.engine import seating
+from matches.kernel.engine_types import TableShape
 
 
 def shape_for(players: int) -> TableShape:
