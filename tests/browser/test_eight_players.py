@@ -64,7 +64,9 @@ def shoot(page, name: str) -> None:
     os.makedirs(SHOTS, exist_ok=True)
     url, size = page.url, page.viewport_size
     for language in ("zh-hans", "en"):
-        page.goto(f"{url.split('/', 3)[0]}//{url.split('/', 3)[2]}/lang/?language={language}&next=/")
+        page.goto(
+            f"{url.split('/', 3)[0]}//{url.split('/', 3)[2]}/lang/?language={language}&next=/"
+        )
         for width in (390, 1280):
             page.set_viewport_size({"width": width, "height": 900})
             page.goto(url)
@@ -93,7 +95,9 @@ def set_up_event(page, base) -> Event:
     page.locator("#wizard-next").click()
     page.locator("#preset-eight-players").check()
     expect(page.locator("#id_players")).to_have_value("8")
-    expect(page.locator("#id_place_points")).to_have_value(re.compile(r"^3, 2, 1, 0, 0, -1, -2, -3$"))
+    expect(page.locator("#id_place_points")).to_have_value(
+        re.compile(r"^3, 2, 1, 0, 0, -1, -2, -3$")
+    )
     page.locator("#wizard-next").click()
     page.wait_for_url(re.compile(r"/manage/events/\d+/$"))
     event = Event.objects.get(name="八人够级邀请赛")
@@ -200,6 +204,7 @@ def test_an_eight_player_team_event_end_to_end(live_server, browser, page, organ
 
     # Close the round; the standings count eight places and the union points.
     page.goto(f"{base}/manage/events/{event.pk}/rounds/1/closing/")
+    expect(page.locator("#all-final")).to_be_visible()
     page.locator("#confirm-close").click()
     expect(page.locator("h1 [data-state]")).to_have_attribute("data-state", "closed")
     page.goto(f"{base}/events/{event.pk}/standings/")
