@@ -84,7 +84,8 @@ def computations_in_process():
 class EventBuilder:
     """An event of `game` with its first stage; `register()` enters and checks in the field.
 
-    Gou Ji: `unions` unions of three (`联邦k`, players `选手k-order`, the first the captain).
+    Gou Ji: `unions` unions of three, or of four under `players = 8` (`联邦k`, players
+    `选手k-order`, the first the captain).
     Giog: `players` individual players (`棋手01`...), in `clubs` clubs when given."""
 
     def __init__(
@@ -174,14 +175,17 @@ class EventBuilder:
         clubs = [Club.objects.create(name=name) for name in names]
         club_of = (lambda k: clubs[k % len(clubs)]) if clubs else (lambda k: None)
         named = lambda names, k, default: names[k] if k < len(names) else default  # noqa: E731
+        size = registration.union_size(self.event)  # three, or four at eight seats
         for k in range(1, self.size + 1):
             if self.is_team:
                 members = [
                     Player.objects.create(
-                        name=named(self.player_names, 3 * (k - 1) + order - 1, f"选手{k}-{order}"),
+                        name=named(
+                            self.player_names, size * (k - 1) + order - 1, f"选手{k}-{order}"
+                        ),
                         club=club_of(k - 1),
                     )
-                    for order in (1, 2, 3)
+                    for order in range(1, size + 1)
                 ]
                 entry = registration.register_union(
                     self.event,

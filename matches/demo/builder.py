@@ -93,13 +93,14 @@ def create_event(game: str, plan, organiser=None) -> tuple[Event, Stage]:
 
 
 def enter_field(event: Event, rng: random.Random, count: int) -> None:
-    """`count` unions of three (a team event) or players, with random names, in the demo's
-    clubs, registered and checked in."""
+    """`count` unions (a team event: as many players as a side of the table holds) or players,
+    with random names, in the demo's clubs, registered and checked in."""
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
+    size = registration.union_size(event)
     for k in range(1, count + 1):
         club = clubs[k % len(clubs)]
         if event.is_team:
-            members = [Player.objects.create(name=person_name(rng), club=club) for _ in range(3)]
+            members = [Player.objects.create(name=person_name(rng), club=club) for _ in range(size)]
             entry = registration.register_union(
                 event, f"{club.name[:2]}联邦{k}", members, seed=k, club=club
             )

@@ -69,11 +69,12 @@ def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: 
 
 @transaction.atomic
 def move_union(round_: Round, union: Union, table_number: int, side: str, *, user=None):
-    """Put `union` at table `table_number` on `side` ("A": seats 1-3-5, "B": 2-4-6); the union
-    sitting there takes `union`'s old place (its table, or the bye)."""
+    """Put `union` at table `table_number` on `side` (A or B: the seats the game's table gives
+    it, 1-3-5 or 1-4 in Gou Ji); the union sitting there takes `union`'s old place (its table,
+    or the bye)."""
     round_ = _locked_draft(round_)
     if side not in (MatchSide.Side.A, MatchSide.Side.B):
-        raise SeatingRefused(_("请选择单号座或双号座"))
+        raise SeatingRefused(_("请选择 A 方或 B 方"))
     target = _occupant(_match_at(round_, table_number), side)
     if target.pk == union.pk:
         raise SeatingRefused(_("该联邦已在此位置"))
@@ -90,7 +91,7 @@ def move_union(round_: Round, union: Union, table_number: int, side: str, *, use
 
 @transaction.atomic
 def swap_sides(round_: Round, table_number: int, *, user=None):
-    """The two unions of a table change sides (odd seats ↔ even seats)."""
+    """The two unions of a table change sides (side A's seats ↔ side B's)."""
     round_ = _locked_draft(round_)
     match = _match_at(round_, table_number)
     first, second = _occupant(match, "A"), _occupant(match, "B")
@@ -100,7 +101,7 @@ def swap_sides(round_: Round, table_number: int, *, user=None):
 
 @transaction.atomic
 def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Union, *, user=None):
-    """Seat `union_a` (odd seats) against `union_b` (even seats) at table `table_number`; the
+    """Seat `union_a` (side A's seats) against `union_b` (side B's) at table `table_number`; the
     two unions that sat there take the places `union_a` and `union_b` left."""
     round_ = _locked_draft(round_)
     if union_a.pk == union_b.pk:

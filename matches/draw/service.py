@@ -251,9 +251,12 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=unions).order_by("order"):
         members[member.union_id].append(member.player_id)
-    short = sorted(unions[u].name for u in unions if len(members[u]) != 3)
+    shape = adapter_for(round_.event).table_shape(round_.event)
+    short = sorted(unions[u].name for u in unions if len(members[u]) != shape.union_size)
     if short:
-        raise SeatingRefused(_("以下联邦不足三名选手：") + punctuation.listed(short))
+        raise SeatingRefused(
+            _("以下联邦的选手不是 %(n)s 名：") % {"n": shape.union_size} + punctuation.listed(short)
+        )
     played = [p for p in pairings if not p.is_bye]
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
@@ -283,14 +286,14 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
                 MatchSide(round=round_, match=match, union_id=pairing.a, position=MatchSide.BYE)
             )
             continue
-        for union_id, side, first_seat in ((pairing.a, SIDE_A, 1), (pairing.b, SIDE_B, 2)):
+        for union_id, side in ((pairing.a, SIDE_A), (pairing.b, SIDE_B)):
             sides.append(MatchSide(round=round_, match=match, union_id=union_id, position=side))
-            for k, player_id in enumerate(members[union_id]):
+            for seat_number, player_id in zip(shape.seats_of(side), members[union_id]):
                 seats.append(
                     TableSeat(
                         table=match.table,
                         round=round_,
-                        seat=first_seat + 2 * k,
+                        seat=seat_number,
                         side=side,
                         player_id=player_id,
                         union_id=union_id,
@@ -304,8 +307,10 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 
 def _draw_individual(round_: Round) -> None:
     players = history.players(round_.event, round_.number)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     draw = draw_individual(
         players.values(),
+        sides=shape.sides,
         round_number=round_.stage_round,
         seed=round_.seed,
         avoid_clubs=round_.event.avoids_clubs,
@@ -369,6 +374,7 @@ def swap_places(round_: Round, first: Union, second: Union) -> tuple[dict, list]
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=[first.pk, second.pk]).order_by("order"):
         members[member.union_id].append(member.player_id)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     for side, new_union in ((x, second.pk), (y, first.pk)):
         MatchSide.objects.create(
             round=round_, match=touched[side.match_id], union_id=new_union, position=side.position
@@ -376,12 +382,12 @@ def swap_places(round_: Round, first: Union, second: Union) -> tuple[dict, list]
         if side.position != MatchSide.BYE:
             table = touched[side.match_id].table
             assert table is not None  # a side that is not a bye sits at a table
-            first_seat = 1 if side.position == SIDE_A else 2
-            for k, player_id in enumerate(members[new_union]):
+            seat_numbers = shape.seats_of(side.position)
+            for seat_number, player_id in zip(seat_numbers, members[new_union]):
                 TableSeat.objects.create(
                     table=table,
                     round=round_,
-                    seat=first_seat + 2 * k,
+                    seat=seat_number,
                     side=side.position,
                     player_id=player_id,
                     union_id=new_union,
@@ -573,13 +579,14 @@ def _reflag_individual(round_: Round, table_ids: set) -> None:
 def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     """Individual draw into unions: flags of the changed tables and the round's quality."""
     players = history.players(round_.event, round_.number)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     seats_by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         seats_by_table[seat.table_id][seat.seat] = seat.player_id
     described = {}
     for table_id, seats in seats_by_table.items():
-        ids: list[Hashable] = [seats[k] for k in range(1, 7)]
-        described[table_id] = describe_table(ids, players)
+        ids: list[Hashable] = [seats[k] for k in shape.seats]
+        described[table_id] = describe_table(ids, players, shape.sides)
     for match in Match.objects.filter(table_id__in=table_ids):
         assert match.table_id is not None  # filtered by its table
         table = described[match.table_id]
@@ -658,7 +665,7 @@ def check_round(round_: Round) -> list[str]:
         if match.is_bye:
             continue
         table_seats = seats[match.table_id]
-        if not adapter.table_is_full(sorted(s.seat for s in table_seats)):
+        if not adapter.table_is_full(round_.event, sorted(s.seat for s in table_seats)):
             problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
         problems += adapter.seat_problems(match, table_seats)
     return problems

@@ -24,6 +24,9 @@ class EntryRefused(Exception):
     pass
 
 
+union_size = registering.union_size
+
+
 def _club(name: str):
     return clubs.get_or_create(name)  # one club however its name was spaced (players/clubs.py)
 
@@ -85,7 +88,7 @@ def known_players(entry: Registration) -> list[Player]:
 def add(
     event: Event, *, players: list[str], name: str = "", club: str = "", seed=None, captain: int = 1
 ) -> Registration:
-    """A union of three named players (captain: 1–3) or one player. Between rounds only; after
+    """A union of named players (`union_size`; captain: their number) or one player. Between rounds only; after
     round 1 this is a late entry that joins from the next round."""
     club_obj = _club(club)
     try:

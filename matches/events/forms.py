@@ -276,7 +276,8 @@ class EventSettingsForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    """One entry: a union of three with a captain (team events) or one player."""
+    """One entry: a union with a captain (team events; `members` players, three at a six-seat
+    table, four at eight) or one player."""
 
     union = forms.CharField(
         label=_("联邦名称"), max_length=120, validators=[no_control_characters], required=False
@@ -302,9 +303,23 @@ class EntryForm(forms.Form):
     # Shown only after a warning: the typed club is close to an existing one, and is new anyway.
     new_club = forms.BooleanField(label=_("确认这是一个新的俱乐部"), required=False)
 
-    def __init__(self, *args, team: bool = True, **kwargs):
+    def __init__(self, *args, team: bool = True, members: int = 3, **kwargs):
         super().__init__(*args, **kwargs)
         self.team = team
+        self.members = members if team else 1
+        if team:
+            for k in range(4, members + 1):
+                self.fields[f"player{k}"] = forms.CharField(
+                    label=_("选手%(n)s") % {"n": k},
+                    max_length=120,
+                    validators=[no_control_characters],
+                )
+            captain = self.fields["captain"]
+            assert isinstance(captain, forms.ChoiceField)
+            captain.choices = [(k, _("选手%(n)s") % {"n": k}) for k in range(1, members + 1)]
+            self.order_fields(
+                ["union"] + [f"player{k}" for k in range(1, members + 1)] + ["captain"]
+            )
         # The club picker: existing clubs offered as the organiser types (a <datalist>).
         self.club_choices = clubs.all_names()
         self.club_near: list[str] = []
@@ -320,8 +335,8 @@ class EntryForm(forms.Form):
     def clean(self):
         data = super().clean()
         if self.team and not self.errors:
-            names = [data["player1"].strip(), data["player2"].strip(), data["player3"].strip()]
-            if len(set(names)) < 3:
+            names = [data[f"player{k}"].strip() for k in range(1, self.members + 1)]
+            if len(set(names)) < len(names):
                 raise forms.ValidationError(_("同一联邦中选手重名"))
         club = (data.get("club") or "").strip()
         if club and not data.get("new_club") and clubs.same_club(club) is None:
@@ -338,7 +353,7 @@ class EntryForm(forms.Form):
 
     def entry_kwargs(self) -> dict:
         data = self.cleaned_data
-        players = [data["player1"]] + ([data["player2"], data["player3"]] if self.team else [])
+        players = [data[f"player{k}"] for k in range(1, self.members + 1)]
         return {
             "players": players,
             "name": data.get("union", ""),

@@ -348,14 +348,15 @@ class UnionMember(models.Model):
     round = models.ForeignKey(
         "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    order = models.PositiveSmallIntegerField(_("座次"))  # 1..3: the union's seats in order
+    # 1..n: the union's seats in order (three at a six-seat table, four at eight, R44)
+    order = models.PositiveSmallIntegerField(_("座次"))
     is_captain = models.BooleanField(_("队长"), default=False)
 
     class Meta:
         ordering = ["union_id", "order"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"
+                condition=Q(order__gte=1) & Q(order__lte=4), name="member_order_1_to_4"
             ),
             models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
             models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),

@@ -140,7 +140,7 @@ def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build):
     )
     assert bad.status_code == 400
     text = bad.content.decode()
-    assert "联邦须有三名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
+    assert "联邦须有 3 名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
     assert "confirm-import" not in text
     assert not Union.objects.filter(event=b.event).exists()
     # A forged confirm without a clean preview imports nothing either.

@@ -101,7 +101,7 @@ class GiogAdapter(GameAdapter):
     def reflag_tables(self, round_: Round, table_ids: set[int], field: list[Any]) -> None:
         draw.reflag(round_, table_ids, field)
 
-    def table_is_full(self, seat_numbers: list[int]) -> bool:
+    def table_is_full(self, event: Event, seat_numbers: list[int]) -> bool:
         # G4: two to four players, on seats 1..n
         return 2 <= len(seat_numbers) <= 4 and list(seat_numbers) == list(
             range(1, len(seat_numbers) + 1)

@@ -39,6 +39,7 @@ from matches.kernel.engine_types import (
     NoSettings,
     PlayedSeat,
     PublicTable,
+    TableShape,
     Tally,
     TallyDetail,
     places_from_json,
@@ -239,13 +240,19 @@ class GameAdapter:
         standings count in the database; None for a game without."""
         return None
 
+    def strings_of_three_label(self, event: Event) -> str:
+        """The name of the union column `strings_of_three_filters` counts, in the page's
+        language (Gou Ji's 串三户, or 串四户 at an eight-seat table)."""
+        return _("串三户")
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
-    def head_rival_seat(self, seat: int) -> int | None:
-        """The seat that faces `seat` as its head rival (对头), in a game that has one: a
-        player's card lists the head rivals met (seasons/selectors.py)."""
+    def head_rival_seat(self, seat: int, table_size: int) -> int | None:
+        """The seat that faces `seat` as its head rival (对头) at a table of `table_size` seats,
+        in a game that has one: a player's card lists the head rivals met
+        (seasons/selectors.py)."""
         return None
 
     @property
@@ -279,8 +286,14 @@ class GameAdapter:
         with `seats_own_tables`)."""
         raise NotImplementedError
 
-    def table_is_full(self, seat_numbers: list[int]) -> bool:
+    def table_is_full(self, event: Event, seat_numbers: list[int]) -> bool:
         """Whether a table seated on these seat numbers may play."""
+        raise NotImplementedError
+
+    def table_shape(self, event: Event) -> TableShape:
+        """The seats of a table at `event` and the side each belongs to, for a game whose
+        tables seat two unions (the shared draw, entries, table cards and score sheets ask it:
+        how many seats, how many players a union holds, which seats are union A's)."""
         raise NotImplementedError
 
     def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:

@@ -23,6 +23,11 @@ from matches.models import Registration
 from matches.views.organiser.access import running_event
 
 
+def _entry_form(event, data=None, **kwargs) -> EntryForm:
+    """The entry form of the event: a union holds as many players as a side of its table."""
+    return EntryForm(data, team=event.is_team, members=service.union_size(event), **kwargs)
+
+
 def _list_context(request, event) -> dict:
     query = request.GET.get("q", "").strip()
     status = request.GET.get("status", "")
@@ -42,7 +47,7 @@ def _list_context(request, event) -> dict:
 @login_required
 def entries(request, event_id: int):
     event = running_event(request, event_id)
-    form = EntryForm(request.POST or None, team=event.is_team)
+    form = _entry_form(event, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             entry = service.add(event, **form.entry_kwargs())
@@ -69,7 +74,7 @@ def entries(request, event_id: int):
             )
             added = f"{added} {known}" if known else added
             if request.htmx:  # the form stays open, empty, for the next entry
-                blank = EntryForm(team=event.is_team)
+                blank = _entry_form(event)
                 first = "union" if event.is_team else "player1"
                 blank.fields[first].widget.attrs["autofocus"] = True  # type the next one
                 return _add_block(request, event, blank, added, note)
@@ -111,7 +116,7 @@ def _entry(event, entry_id: int) -> Registration:
 def edit_entry(request, event_id: int, entry_id: int):
     event = running_event(request, event_id)
     entry = _entry(event, entry_id)
-    form = EntryForm(request.POST or None, team=event.is_team, initial=EntryForm.initial_for(entry))
+    form = _entry_form(event, request.POST or None, initial=EntryForm.initial_for(entry))
     withdraw_form = WithdrawForm(first=service.first_open_round(event))
     if request.method == "POST" and form.is_valid():
         try:
@@ -154,7 +159,7 @@ def withdraw_entry(request, event_id: int, entry_id: int):
             "event": event,
             "entry": entry,
             "withdraw_form": form,
-            "form": EntryForm(team=event.is_team, initial=EntryForm.initial_for(entry)),
+            "form": _entry_form(event, initial=EntryForm.initial_for(entry)),
         },
         status=400,
     )
@@ -178,13 +183,14 @@ def reinstate_entry(request, event_id: int, entry_id: int):
     return redirect("manage:entries", event.pk)
 
 
-def _previewed(checked: list[dict]) -> list[dict]:
+def _previewed(event, checked: list[dict]) -> list[dict]:
     """Each row's players with the captain marked, as the entries list shows them."""
+    size = service.union_size(event)
     for row in checked:
-        captain = importing.captain_order(row["values"])
+        captain = importing.captain_order(row["values"], size)
         row["members"] = [
             (row["values"].get(f"player{k}", ""), k == captain)
-            for k in (1, 2, 3)
+            for k in range(1, importing.MAX_UNION + 1)
             if row["values"].get(f"player{k}")
         ]
     return checked
@@ -219,13 +225,18 @@ def import_entries(request, event_id: int):
         "event": event,
         "rows": None,
         "headers": importing.accepted_headers(),
+        "sheet_headers": {
+            "zh": "、".join(importing.template_headers(event, "zh-hans")),
+            "en": ", ".join(importing.template_headers(event, "en")),
+            "size": service.union_size(event),
+        },
     }
     if request.method == "POST" and request.POST.get("confirm"):
         rows = request.session.get(f"import-{event.pk}")
         if not rows:
             messages.error(request, _("请重新上传文件"))
             return redirect("manage:import", event.pk)
-        checked = _previewed(importing.validate_rows(event, rows))
+        checked = _previewed(event, importing.validate_rows(event, rows))
         if any(r["errors"] for r in checked):
             context["rows"] = checked
             return render(request, "manage/import.html", context, status=400)
@@ -242,7 +253,7 @@ def import_entries(request, event_id: int):
         except importing.ImportRefused as error:
             context["file_error"] = str(error)
             return render(request, "manage/import.html", context, status=400)
-        checked = _previewed(importing.validate_rows(event, rows))
+        checked = _previewed(event, importing.validate_rows(event, rows))
         context["rows"] = checked
         context["ok"] = not any(r["errors"] for r in checked)
         context["warned"] = any(r["warnings"] for r in checked)

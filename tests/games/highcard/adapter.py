@@ -160,7 +160,7 @@ class HighCardAdapter(GameAdapter):
     def reflag_tables(self, round_, table_ids, field):
         pass
 
-    def table_is_full(self, seat_numbers):
+    def table_is_full(self, event, seat_numbers):
         return list(seat_numbers) == [1, 2]
 
     def public_table(self, event, round_, match, read):
