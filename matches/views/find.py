@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import visibility
+from matches.addresses import public_url
 from matches.events import checkin, find
 from matches.front_cache import front_cacheable
 from matches.models import FloorPass, Union, UnionMember
@@ -228,7 +229,7 @@ def badges(request, event_id: int):
         (p.union_id, p.player_id): p.token
         for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
     }
-    base = request.build_absolute_uri("/")[:-1]
+    base = public_url(request, "/")[:-1]
 
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
+from matches.addresses import staff_url
 from matches.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
@@ -98,7 +99,7 @@ def table_results(request, event_id: int, table_id: int):
     links = [
         {
             "link": link,
-            "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+            "url": staff_url(request, reverse("referee:link-table", args=[link.token])),
         }
         for link in table.referee_links.all()
     ]
@@ -267,7 +268,7 @@ def link_qr(request, event_id: int, link_id: int, fmt: str):
     if fmt not in ("svg", "png"):
         raise Http404
     link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
-    url = request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))
+    url = staff_url(request, reverse("referee:link-table", args=[link.token]))
     return qr_response(url, fmt)
 
 

@@ -14,6 +14,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from matches import visibility
+from matches.addresses import public_url
 from matches.draw import clock
 from matches.draw.listing import by_name
 from matches.front_cache import front_cacheable
@@ -46,7 +47,7 @@ def _dense(request, rows: int) -> bool:
 
 def _hall(request, event, clock_round) -> dict:
     """The side panel: the round's clock and the find-my-table address with its QR code."""
-    url = request.build_absolute_uri(find_path(event))
+    url = public_url(request, find_path(event))
     return {
         "clock_round": clock_round,
         "find_url": url,

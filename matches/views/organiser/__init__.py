@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import selectors, signals
+from matches.addresses import public_url, staff_url
 from matches.draw import printing
 from matches.draw import service as seating
 from matches.draw.stages import needs_break, next_stage
@@ -253,9 +254,7 @@ def table_cards(request, event_id: int, number: int):
     event = managed_event(request, event_id)
     round_ = _round(event, number)
     links = printing.referee_links(round_, user=request.user)
-    urls = {
-        table_id: request.build_absolute_uri(f"/ref/{token}/") for table_id, token in links.items()
-    }
+    urls = {table_id: staff_url(request, f"/ref/{token}/") for table_id, token in links.items()}
     return _pdf(printing.table_cards_pdf(round_, urls), f"round-{number}-tables.pdf")
 
 
@@ -273,8 +272,8 @@ def pairings_pdf(request, event_id: int, number: int):
 def poster(request, event_id: int):
     """A poster with the QR code of the event's public pages and of find-my-table (issue 26)."""
     event = managed_event(request, event_id)
-    event_url = request.build_absolute_uri(reverse("public:event", args=[event.pk]))
-    find_url = request.build_absolute_uri(f"/events/{event.pk}/find/")
+    event_url = public_url(request, reverse("public:event", args=[event.pk]))
+    find_url = public_url(request, f"/events/{event.pk}/find/")
     return _pdf(printing.poster_pdf(event, event_url, find_url), f"event-{event.pk}-poster.pdf")
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
 from matches import punctuation
+from matches.addresses import staff_url
 from matches.draw import bracket, breaks, clock, control, late
 from matches.draw import service as seating
 from matches.events import checkin
@@ -354,7 +355,7 @@ def close_page(request, event_id: int, number: int):
         links = [
             {
                 "link": link,
-                "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+                "url": staff_url(request, reverse("referee:link-table", args=[link.token])),
             }
             for link in match.table.referee_links.filter(revoked_at__isnull=True).order_by(
                 "-created_at", "-id"

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import ratelimit
+from matches.addresses import staff_url
 from matches.events import staff as service
 from matches.events.forms import CodeForm, InviteForm, SignUpForm
 from matches.models import EventStaff, StaffInvitation, StaffRole
@@ -42,7 +43,7 @@ def staff(request, event_id: int):
             "form": form,
             "invitations": invitations,
             "members": event.staff.filter(revoked_at__isnull=True).select_related("user"),
-            "join_url": request.build_absolute_uri("/manage/join/"),
+            "join_url": staff_url(request, "/manage/join/"),
         },
     )
 
