@@ -35,13 +35,17 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
+# This script's folder comes first on sys.path when it runs: there `import hall...` is the app,
+# and festival.py is found after the project's own packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(BENCH))
+sys.path.append(str(BENCH))
 
 from festival import Referees, documents, free_port, wait_port  # noqa: E402
 
@@ -302,7 +306,7 @@ def secrets_on_mirror(url: str, secrets: dict) -> dict:
     import psycopg
 
     columns = {name: mirror_sql(url, sql)[0][0] for name, sql in SECRET_COLUMNS_SQL.items()}
-    chunks = []
+    chunks: list[str] = []
     with psycopg.connect(url, autocommit=True) as conn:
         tables = conn.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
@@ -567,6 +571,7 @@ def main() -> None:
                 redis_port,
                 (3, 4),
                 SITE_ROLE="mirror",
+                CELERY_BROKER_URL="",  # a mirror queues no task
                 STANDINGS_FILES_DIR=str(workdir / "mirror-standings"),
                 STAFF_BASE_URL="http://192.168.1.10",
                 **common,
@@ -646,7 +651,7 @@ def main() -> None:
         logs, summaries = documents(30, 2026)
         referees = Referees(box.http_port, args.clients, logs, summaries, 0.05, 8, patient=True)
         total = len(jobs) * args.deals
-        cut = {"at": 0.0, "back": 0.0, "lag": None, "deals_in_at_cut": 0}
+        cut: dict[str, Any] = {"at": 0.0, "back": 0.0, "lag": None, "deals_in_at_cut": 0}
 
         def cutter() -> None:
             while referees.progress < args.cut_at * total:

@@ -108,7 +108,7 @@ INSTALLED_APPS = [
     "players",
     "matches",
     "seasons",
-    "hallbox",
+    "hall",
 ]
 
 MIDDLEWARE = [
@@ -118,8 +118,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # A mirror (SITE_ROLE=mirror) refuses every staff route and every write (hallbox/guard.py).
-    "hallbox.guard.MirrorGuardMiddleware",
+    # A mirror (SITE_ROLE=mirror) refuses every staff route and every write (hall/guard.py).
+    "hall.guard.MirrorGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -168,7 +168,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "hallbox.context.hall",
+                "hall.context.hall",
             ],
         },
     },
@@ -378,7 +378,7 @@ LOGGING = {
 # `single` (the default): one server does everything, as before. `box`: the server on the
 # hall's LAN where every result is written; it publishes its rows to the mirror. `mirror`: the
 # public site on the internet, a read-only copy fed by PostgreSQL logical replication; every
-# staff route answers that the event is run from the hall (hallbox/guard.py).
+# staff route answers that the event is run from the hall (hall/guard.py).
 SITE_ROLE = os.environ.get("SITE_ROLE", "single")
 if SITE_ROLE not in ("single", "box", "mirror"):
     raise ImproperlyConfigured(f"SITE_ROLE must be single, box or mirror, not {SITE_ROLE!r}")

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from hallbox import views as hallbox_views
+from hall import views as hallbox_views
 from matches.views import find as find_views
 from matches.views import public as public_views
 from matches.views.organiser import checkin as entry_views

@@ -13,8 +13,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
-from hallbox.guard import REFUSED_CODE
-from hallbox.routes import PUBLIC_NAMES, PURE_POSTS, mirror_serves
+from hall.guard import REFUSED_CODE
+from hall.routes import PUBLIC_NAMES, PURE_POSTS, mirror_serves
 from matches.events import checkin, find
 from matches.models import DealReport, Registration
 

@@ -1,7 +1,7 @@
 """The mirror's answer to replicated rows (`manage.py hallbox listen`).
 
 Django's signals do not fire for rows the subscription writes, so the mirror's triggers
-(hallbox/publication.py, ENABLE ALWAYS) tell this process by `pg_notify` which event, round,
+(hall/publication.py, ENABLE ALWAYS) tell this process by `pg_notify` which event, round,
 match or deal changed. It does on the mirror what the box's signal receivers do there:
 - forgets the public version stamps (and find my table's), so pages and the API answer anew;
 - rewrites the public standings files (the page nginx serves) after a standings snapshot;
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from django.db import close_old_connections, connection
 
-from hallbox.publication import CHANNEL
-from hallbox.status import hall_state
+from hall.publication import CHANNEL
+from hall.status import hall_state
 from matches import push
 from matches.events import find, notify
 from matches.events.live import forget_version
@@ -59,7 +59,7 @@ class Batch:
 
     def add(self, payload: dict) -> None:
         label = payload.get("t", "")
-        if label == "hallbox.HallBeat":
+        if label == "hall.HallBeat":
             self.beat = True
             return
         self._pending.append(payload)
@@ -76,9 +76,9 @@ class Batch:
         round_ids = {p["r"] for p in self._pending if p.get("r")} | set(match_round.values())
         round_event = dict(Round.objects.filter(pk__in=round_ids).values_list("pk", "event_id"))
         for p in self._pending:
-            match_id = p.get("m") or deal_match.get(p.get("d"))
-            round_id = p.get("r") or match_round.get(match_id)
-            event_id = p.get("e") or round_event.get(round_id)
+            match_id = p.get("m") or deal_match.get(p.get("d") or 0)
+            round_id = p.get("r") or match_round.get(match_id or 0)
+            event_id = p.get("e") or round_event.get(round_id or 0)
             if event_id is None:
                 continue  # a row of something deleted meanwhile
             self.tables.setdefault(event_id, set()).add(p["t"])

@@ -19,8 +19,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from hallbox.models import HallBeat
-from hallbox.roles import is_box, is_mirror
+from hall.models import HallBeat
+from hall.roles import is_box, is_mirror
 
 PUBLICATION = "gouji_hall"
 SUBSCRIPTION = "gouji_mirror"  # also the name of its replication slot on the box

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from hallbox import roles, status
+from hall import roles, status
 
 
 class HallContext:

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from hallbox.status import hall_state
+from hall.status import hall_state
 
 
 @never_cache

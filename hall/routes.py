@@ -1,6 +1,6 @@
 """What a mirror serves: the public side of the site, by URL name. Everything else (the
 organiser's pages, the referee's and the table phone's, the results API, sign-in, the admin)
-is staff work and is refused there (hallbox/guard.py). A list of what is allowed, not of what
+is staff work and is refused there (hall/guard.py). A list of what is allowed, not of what
 is refused: a route added later is refused on a mirror until someone decides it is public.
 """
 

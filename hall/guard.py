@@ -10,8 +10,8 @@ from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext
 
-from hallbox.roles import is_mirror
-from hallbox.routes import mirror_serves
+from hall.roles import is_mirror
+from hall.routes import mirror_serves
 
 REFUSED_STATUS = 403
 REFUSED_CODE = "run_from_hall"

@@ -20,10 +20,10 @@ from __future__ import annotations
 from django.apps import apps
 from django.db import models
 
-from hallbox.status import PUBLICATION, SUBSCRIPTION
+from hall.status import PUBLICATION, SUBSCRIPTION
 
 # The apps whose every table is published (less the exceptions below).
-PUBLISHED_APPS = ("players", "matches", "seasons", "hallbox")
+PUBLISHED_APPS = ("players", "matches", "seasons", "hall")
 
 # Models published although outside those apps: the user names pages show (no password).
 EXTRA_MODELS = ("auth.User",)
@@ -55,6 +55,9 @@ NOT_SECRET_FIELDS: dict[str, str] = {
     "matches.ResultChainEntry.digest": "the public hash chain of results",
     "matches.ResultChainEntry.prev_digest": "the public hash chain of results",
     "matches.Confirmation.by_pin": "whether a PIN was given, not the PIN",
+    "matches.ComputationRun.key": 'which computation ran ("match:12", "standings")',
+    "seasons.RatedRound.key": "the order of a rated round",
+    "seasons.RatingStep.key": "the order of a rating step",
 }
 
 # The tables whose changes the mirror reacts to (public stamps, standings files, live notices),
@@ -74,7 +77,7 @@ WATCHED: dict[str, dict[str, str]] = {
     "matches.RefereeZone": {"e": "NEW.event_id"},
     "matches.RoundLog": {"e": "NEW.event_id"},
     "matches.RoundClock": {"r": "NEW.round_id"},
-    "hallbox.HallBeat": {},
+    "hall.HallBeat": {},
 }
 CHANNEL = "hallbox"
 

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from hallbox import publication, status
-from hallbox.roles import role
+from hall import publication, status
+from hall.roles import role
 
 
 def _postgres() -> None:
@@ -135,7 +135,7 @@ class Command(BaseCommand):
         )
 
     def listen(self, once: bool = False, **options) -> None:
-        from hallbox.listener import Listener
+        from hall.listener import Listener
 
         _postgres()
         params = connection.get_connection_params()
