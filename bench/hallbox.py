@@ -710,8 +710,8 @@ def main() -> None:
 
         cleared_after = None
         while time.time() < deadline:
-            status_text = requests.get(mirror_base + "/hall/status/", timeout=10).text
-            if "赛场网络中断" not in status_text:
+            answer = requests.get(mirror_base + "/hall/status/", timeout=10)
+            if answer.status_code == 200 and "赛场网络中断" not in answer.text:
                 cleared_after = time.time() - cut["back"]
                 break
             time.sleep(0.25)
