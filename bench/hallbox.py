@@ -221,8 +221,9 @@ def build_event(tables: int, deals: int):
     from django.contrib.auth.models import User
     from festival import build_event as festival_event
 
-    from matches.events import checkin, find
+    from matches.events import checkin
     from matches.models import Event, Registration, StaffInvitation, StaffRole
+    from matches.public import find
 
     event, stage = festival_event(2 * tables, 1, deals)
     organiser = User.objects.get(username="festival-organiser")

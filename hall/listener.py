@@ -3,7 +3,8 @@
 Django's signals do not fire for rows the subscription writes, so the mirror's triggers
 (hall/publication.py, ENABLE ALWAYS) tell this process by `pg_notify` which event, round,
 match or deal changed. It does on the mirror what the box's signal receivers do there:
-- forgets the public version stamps (and find my table's), so pages and the API answer anew;
+- forgets the public stamps (the pages', the standings', find my table's:
+  `matches.public.stamps`), so pages and the API answer anew;
 - rewrites the public standings files (the page nginx serves) after a standings snapshot;
 - sends the live notices of the public channels when the public stamps moved, and each seated
   player their seat when a round's draw becomes public;
@@ -23,11 +24,10 @@ from django.db import close_old_connections, connection
 from hall.publication import CHANNEL
 from hall.status import hall_state
 from matches import push
-from matches.events import find, notify
-from matches.events.live import forget_version
+from matches.events import notify
 from matches.models import Deal, Match, Round
-from matches.views import standings_files
-from matches.visibility import draw_visible, public_events
+from matches.public import stamps, standings_files
+from matches.public.visibility import draw_visible, public_events
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +36,12 @@ STANDINGS_TABLES = frozenset(
     {"matches.StandingsSnapshot", "matches.Round", "matches.Event", "matches.Stage"}
 )
 # Tables whose change moves find my table's answers.
-FIND_TABLES = frozenset({"matches.Event", "matches.Round", "matches.RoundLog"})
-RENAMING_TABLES = frozenset(
+FIND_TABLES = frozenset(
     {
+        "matches.Event",
+        "matches.Round",
+        "matches.RoundLog",
+        "matches.TableSeat",
         "matches.SearchTerm",
         "matches.Registration",
         "matches.Union",
@@ -97,7 +100,6 @@ class Listener:
         self.stale: bool | None = None
         self.files_due: dict[int, float] = {}  # event -> when its files may be written next
         self.files_pending: set[int] = set()
-        self.handled = 0  # notices handled (the drill reads it from the log)
 
     def start_state(self) -> None:
         """At start (or after the listener's own connection dropped): nothing is known, so
@@ -107,9 +109,12 @@ class Listener:
             self.refresh(event_id, {"matches.Event"}, set())
 
     def refresh(self, event_id: int, tables: set[str], matches: set[int]) -> None:
-        forget_version(event_id, standings=True)
-        if tables & FIND_TABLES or tables & RENAMING_TABLES:
-            find.forget_find_version(event_id, renamed=bool(tables & RENAMING_TABLES))
+        # What the box's receivers forget there (matches/receivers.py); the standings files
+        # are written again below rather than removed.
+        what = {stamps.PAGES, stamps.STANDINGS}
+        if tables & FIND_TABLES:
+            what.add(stamps.FIND)
+        stamps.forget(event_id, what)
         if tables & STANDINGS_TABLES:
             self.files_pending.add(event_id)
         notify.check(event_id, matches)
@@ -186,7 +191,6 @@ class Listener:
             try:
                 close_old_connections()
                 self.handle(batch)
-                self.handled += got
             except Exception:  # noqa: BLE001 - one bad batch must not stop the mirror
                 log.exception("hallbox: a batch failed")
                 connection.close()

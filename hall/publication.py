@@ -77,6 +77,7 @@ WATCHED: dict[str, dict[str, str]] = {
     "matches.RefereeZone": {"e": "NEW.event_id"},
     "matches.RoundLog": {"e": "NEW.event_id"},
     "matches.RoundClock": {"r": "NEW.round_id"},
+    "matches.TableSeat": {"r": "NEW.round_id"},
     "hall.HallBeat": {},
 }
 CHANNEL = "hallbox"

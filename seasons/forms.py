@@ -6,8 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Event
+from matches.permissions import events_managed_by
 from players.models import Player
-from seasons import identity
+from seasons import permissions
 from seasons.models import Series, SeriesEvent
 
 
@@ -42,7 +43,7 @@ class SeriesForm(forms.Form):
     def __init__(self, *args, series: Series, user, **kwargs):
         self.series = series
         super().__init__(*args, **kwargs)
-        mine = Event.objects.all() if user.is_superuser else Event.objects.filter(organisers=user)
+        mine = events_managed_by(user)
         current = series.entries.values("event_id")
         field = self.fields["events"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
@@ -140,6 +141,6 @@ class MergeForm(forms.Form):
         if kept and merged:
             if kept.pk == merged.pk:
                 raise forms.ValidationError(_("不能把一名选手与自己合并"))
-            if not identity.may_merge_players(self.user, kept, merged):
+            if not permissions.may_merge_players(self.user, kept, merged):
                 raise forms.ValidationError(_("只能合并自己赛事中的选手"))
         return data

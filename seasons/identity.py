@@ -10,7 +10,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.events import find
 from matches.models import (
     Event,
     FloorPass,
@@ -20,9 +19,13 @@ from matches.models import (
     TableSeat,
     UnionMember,
 )
+from matches.permissions import is_admin
+from matches.public import find
 from matches.signals import request_recompute
 from players.models import Club, Player
 from seasons.models import PlayerMerge
+from seasons.permissions import events_seen_by
+from seasons.selectors import events_of_players
 
 #: the rows that name a player, moved by a merge and back by a split: (label, model, field)
 MOVED = (
@@ -43,13 +46,6 @@ class MergeRefused(Exception):
     pass
 
 
-def _seen_by(user):
-    """The events an organiser may see the players of: their own and the public ones."""
-    if user.is_superuser:
-        return Event.objects.all()
-    return Event.objects.filter(Q(organisers=user) | Q(published=True, archived_at__isnull=True))
-
-
 def candidates(query: str, user) -> list[Player]:
     """The records an organiser may look up: players of their own events, of public events, or
     of none (a player only in another organiser's unpublished event is theirs to know). Each
@@ -57,8 +53,8 @@ def candidates(query: str, user) -> list[Player]:
     rows = Player.objects.select_related("club").filter(
         Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query)
     )
-    seen = _seen_by(user).values("pk")
-    if not user.is_superuser:
+    seen = events_seen_by(user).values("pk")
+    if not is_admin(user):
         rows = rows.filter(
             Q(memberships__event__in=seen)
             | Q(registrations__event__in=seen)
@@ -66,9 +62,9 @@ def candidates(query: str, user) -> list[Player]:
             | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
         ).distinct()
     found = list(rows.order_by("name", "pk")[:50])
-    played = _events_of_players([p.pk for p in found])
+    played = events_of_players([p.pk for p in found])
     every = set().union(*played.values()) if played else set()
-    names = dict(_seen_by(user).filter(pk__in=every).values_list("pk", "name"))
+    names = dict(events_seen_by(user).filter(pk__in=every).values_list("pk", "name"))
     for player in found:
         ids = played[player.pk]
         player.events_seen = sorted(names[e] for e in ids if e in names)  # type: ignore[attr-defined]
@@ -76,52 +72,7 @@ def candidates(query: str, user) -> list[Player]:
 
 
 def _events_of(player_id: int) -> set[int]:
-    return _events_of_players([player_id])[player_id]
-
-
-def _events_of_players(player_ids: list[int]) -> dict[int, set[int]]:
-    """The events each player played in (a union, an entry, a seat): three queries for all."""
-    events: dict[int, set[int]] = {pk: set() for pk in player_ids}
-    for model, event in (
-        (UnionMember, "event_id"),
-        (Registration, "event_id"),
-        (TableSeat, "round__event_id"),
-    ):
-        for player_id, event_id in model.objects.filter(player_id__in=player_ids).values_list(
-            "player_id", event
-        ):
-            events[player_id].add(event_id)
-    return events
-
-
-def _organised(user) -> set[int]:
-    return set(Event.objects.filter(organisers=user).values_list("pk", flat=True))
-
-
-def may_merge(user) -> bool:
-    return user.is_superuser or Event.objects.filter(organisers=user).exists()
-
-
-def may_merge_players(user, kept: Player, merged: Player) -> bool:
-    """An organiser merges records of players of their own events (both seen there or one
-    of them, the other in no event of another organiser's)."""
-    if user.is_superuser:
-        return True
-    mine = _organised(user)
-    if not mine:
-        return False
-    return (_events_of(kept.pk) | _events_of(merged.pk)) <= mine or bool(
-        (_events_of(kept.pk) & mine) and (_events_of(merged.pk) & mine)
-    )
-
-
-def may_split(user, merge: PlayerMerge) -> bool:
-    return user.is_superuser or merge.by_id == user.pk
-
-
-def merges_visible_to(user):
-    rows = PlayerMerge.objects.select_related("kept", "by")
-    return rows if user.is_superuser else rows.filter(by=user)
+    return events_of_players([player_id])[player_id]
 
 
 def merge(kept: Player, merged: Player, user) -> PlayerMerge:

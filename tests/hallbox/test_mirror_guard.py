@@ -15,8 +15,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from hall.guard import REFUSED_CODE
 from hall.routes import PUBLIC_NAMES, PURE_POSTS, mirror_serves
-from matches.events import checkin, find
+from matches.events import checkin
 from matches.models import DealReport, Registration
+from matches.public import find
 
 pytestmark = pytest.mark.django_db
 
