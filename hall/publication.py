@@ -23,7 +23,7 @@ from django.db import models
 from hall.status import PUBLICATION, SUBSCRIPTION
 
 # The apps whose every table is published (less the exceptions below).
-PUBLISHED_APPS = ("players", "matches", "seasons", "hall")
+PUBLISHED_APPS = ("players", "matches", "seasons", "ladders", "hall")
 
 # Models published although outside those apps: the user names pages show (no password).
 EXTRA_MODELS = ("auth.User",)

@@ -7,7 +7,7 @@ is refused: a route added later is refused on a mirror until someone decides it 
 from __future__ import annotations
 
 # Every URL name in these namespaces is a public read.
-PUBLIC_NAMESPACES = frozenset({"public", "seasons"})
+PUBLIC_NAMESPACES = frozenset({"public", "seasons", "ladders"})
 
 # Public reads outside those namespaces (GET and HEAD only).
 PUBLIC_NAMES = frozenset(

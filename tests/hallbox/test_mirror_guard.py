@@ -182,6 +182,13 @@ def test_public_routes_are_served_on_a_mirror(mirror):
             assert response.status_code < 500, path
             assert response.status_code != 403, path
     assert not watch.writes, watch.writes
+    # Every public room is served: the events', the seasons', the ladders'.
+    for name, namespace in (
+        ("public:event", "public"),
+        ("seasons:ratings", "seasons"),
+        ("ladders:season", "ladders"),
+    ):
+        assert mirror_serves(name, namespace, "GET"), name
     page = client.get(f"/events/{setup.event.pk}/")
     assert page.status_code == 200
     assert 'id="hall-status"' in page.content.decode()  # the staleness banner's place
