@@ -412,6 +412,8 @@ class Registration(models.Model):
     checked_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # The entry's private link (captain's page, self check-in); made on first use.
     private_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # What the link is found by: the mirror gets this, never the token (models/digest.py).
+    private_token_digest = models.CharField(max_length=64, unique=True, null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -443,6 +445,15 @@ class Registration(models.Model):
                 condition=Q(joins_round__gte=1), name="registration_joins_round_1_on"
             ),
         ]
+
+    def save(self, *args, **kwargs):
+        from matches.models.digest import token_digest, with_digest
+
+        fields = kwargs.get("update_fields")
+        if fields is None or "private_token" in fields:
+            self.private_token_digest = token_digest(self.private_token)
+            kwargs["update_fields"] = with_digest(fields, "private_token", "private_token_digest")
+        super().save(*args, **kwargs)
 
     def __str__(self):
         return f"{self.union or self.player} @ {self.event}"

@@ -24,6 +24,7 @@ from matches.events import checkin
 from matches.models import FloorPass, Union, UnionMember
 from matches.public import find, limits, stamps, visibility
 from matches.public.front_cache import front_cacheable
+from matches.views.addresses import public_url
 from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
 from players.models import Player
@@ -264,7 +265,7 @@ def badges(request, event_id: int):
         (p.union_id, p.player_id): p.token
         for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
     }
-    base = request.build_absolute_uri("/")[:-1]
+    base = public_url(request, "/")[:-1]
 
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])

@@ -29,6 +29,7 @@ from matches.events import checkin as checkin_service
 from matches.events import exports
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
 from matches.permissions import can_manage_event, events_run_by
+from matches.views.addresses import public_url, staff_url
 from matches.views.organiser.access import organised_event, posted_pk, running_event
 
 POLL_SECONDS = 5
@@ -262,9 +263,7 @@ def table_cards(request, event_id: int, number: int):
     event = running_event(request, event_id)
     round_ = _round(event, number)
     links = printing.referee_links(round_, user=request.user)
-    urls = {
-        table_id: request.build_absolute_uri(f"/ref/{token}/") for table_id, token in links.items()
-    }
+    urls = {table_id: staff_url(request, f"/ref/{token}/") for table_id, token in links.items()}
     return _pdf(printing.table_cards_pdf(round_, urls), f"round-{number}-tables.pdf")
 
 
@@ -282,8 +281,8 @@ def pairings_pdf(request, event_id: int, number: int):
 def poster(request, event_id: int):
     """A poster with the QR code of the event's public pages and of find-my-table."""
     event = running_event(request, event_id)
-    event_url = request.build_absolute_uri(reverse("public:event", args=[event.pk]))
-    find_url = request.build_absolute_uri(f"/events/{event.pk}/find/")
+    event_url = public_url(request, reverse("public:event", args=[event.pk]))
+    find_url = public_url(request, f"/events/{event.pk}/find/")
     return _pdf(printing.poster_pdf(event, event_url, find_url), f"event-{event.pk}-poster.pdf")
 
 

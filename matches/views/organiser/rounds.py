@@ -27,6 +27,7 @@ from matches.models import Event, Match, RefereeLink, Registration, Round, Table
 from matches.permissions import can_manage_event
 from matches.results import forfeits
 from matches.standings import breaks
+from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event, running_event
 from matches.views.organiser.dashboard import table_progress
 from players.models import Player
@@ -478,7 +479,7 @@ def close_page(request, event_id: int, number: int):
         links = [
             {
                 "link": link,
-                "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+                "url": staff_url(request, reverse("referee:link-table", args=[link.token])),
             }
             for link in match.table.referee_links.filter(revoked_at__isnull=True).order_by(
                 "-created_at", "-id"
