@@ -18,9 +18,7 @@ import re
 # Every route prefix followed by a secret path segment.
 TOKEN_PREFIXES = ("ref", "entry", "me", "manage/join", "live/players")
 
-TOKEN_PATH = re.compile(
-    r"/(" + "|".join(re.escape(p) for p in TOKEN_PREFIXES) + r")/[^/\s?#'\"]+"
-)
+TOKEN_PATH = re.compile(r"/(" + "|".join(re.escape(p) for p in TOKEN_PREFIXES) + r")/[^/\s?#'\"]+")
 
 
 def mask_tokens(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gouji_tournament.text import IdChoiceField, IdMultipleChoiceField
 from matches.models import Event
 from players.models import Player
 from seasons import identity
@@ -32,7 +33,7 @@ class SeriesForm(forms.Form):
         },
     )
     published = forms.BooleanField(label=_("公开"), required=False)
-    events = forms.ModelMultipleChoiceField(
+    events = IdMultipleChoiceField(
         label=_("赛事"),
         queryset=Event.objects.none(),
         required=False,
@@ -123,10 +124,10 @@ def describe(series: Series) -> str:
 
 
 class MergeForm(forms.Form):
-    kept = forms.ModelChoiceField(
+    kept = IdChoiceField(
         label=_("保留的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
     )
-    merged = forms.ModelChoiceField(
+    merged = IdChoiceField(
         label=_("并入的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
     )
 

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from gouji_tournament.text import id_or_404
 from matches.models import Event
 from players.models import Club, Player
 from seasons import identity, selectors
@@ -26,10 +27,7 @@ from seasons.models import PlayerMerge, PlayerRating, Series, SeriesEvent, Serie
 
 def rating_list(request):
     query = (request.GET.get("q") or "").strip()[:60]
-    try:
-        club_id = int(request.GET.get("club") or 0) or None
-    except ValueError:
-        club_id = None
+    club_id = id_or_404(request.GET.get("club"))
     rows = selectors.rating_list(query, club_id)
     page = Paginator(rows, selectors.PAGE).get_page(request.GET.get("page"))
     start = (page.number - 1) * selectors.PAGE
