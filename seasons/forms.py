@@ -141,6 +141,9 @@ class MergeForm(forms.Form):
         if kept and merged:
             if kept.pk == merged.pk:
                 raise forms.ValidationError(_("不能把一名选手与自己合并"))
-            if not identity.may_merge_players(self.user, kept, merged):
+            if not (
+                identity.may_merge_players(self.user, kept, merged)
+                or identity.may_request_merge(self.user, kept, merged)
+            ):
                 raise forms.ValidationError(_("只能合并自己赛事中的选手"))
         return data

@@ -22,7 +22,7 @@ from matches.models import (
 )
 from matches.signals import request_recompute
 from players.models import Club, Player
-from seasons.models import PlayerMerge
+from seasons.models import MergeRequest, PlayerMerge
 
 #: the rows that name a player, moved by a merge and back by a split: (label, model, field)
 MOVED = (
@@ -102,26 +102,129 @@ def may_merge(user) -> bool:
     return user.is_superuser or Event.objects.filter(organisers=user).exists()
 
 
+def concerned_events(user, kept: Player, merged: Player) -> set[int]:
+    """The events of the two records that `user` does not run: a merge rewrites them, so each
+    needs the consent of one of its organisers (an empty set: the merge is the user's own)."""
+    if user.is_superuser:
+        return set()
+    return (_events_of(kept.pk) | _events_of(merged.pk)) - _organised(user)
+
+
 def may_merge_players(user, kept: Player, merged: Player) -> bool:
-    """An organiser merges records of players of their own events (both seen there or one
-    of them, the other in no event of another organiser's)."""
+    """An organiser merges at once only records whose every event they run (a record in no
+    event counts as theirs). Otherwise `request_merge` asks the other organisers."""
     if user.is_superuser:
         return True
+    return bool(_organised(user)) and not concerned_events(user, kept, merged)
+
+
+def may_request_merge(user, kept: Player, merged: Player) -> bool:
+    """A merge that touches other organisers' events may be asked for by an organiser who runs
+    an event of one of the two records."""
     mine = _organised(user)
-    if not mine:
-        return False
-    return (_events_of(kept.pk) | _events_of(merged.pk)) <= mine or bool(
-        (_events_of(kept.pk) & mine) and (_events_of(merged.pk) & mine)
+    return bool((_events_of(kept.pk) | _events_of(merged.pk)) & mine)
+
+
+def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
+    if kept.pk == merged.pk:
+        raise MergeRefused(_("不能把一名选手与自己合并"))
+    if not may_request_merge(user, kept, merged):
+        raise MergeRefused(_("只能合并自己赛事中的选手"))
+    waiting = sorted(concerned_events(user, kept, merged))
+    open_one = MergeRequest.objects.filter(
+        kept=kept, merged=merged, state=MergeRequest.State.OPEN
+    ).first()
+    if open_one is not None:
+        return open_one
+    return MergeRequest.objects.create(
+        kept=kept,
+        merged=merged,
+        merged_number=merged.pk,
+        merged_name=merged.name,
+        by=user,
+        waiting=waiting,
     )
 
 
+def requests_for(user):
+    """The open requests waiting for an answer from this organiser (one of their events)."""
+    mine = _organised(user)
+    rows = MergeRequest.objects.filter(state=MergeRequest.State.OPEN).select_related(
+        "kept__club", "merged__club", "by"
+    )
+    found = [r for r in rows if user.is_superuser or set(r.waiting) & mine]
+    names = dict(
+        Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
+    )
+    for r in found:
+        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]  # type: ignore[attr-defined]
+    return found
+
+
+def requests_by(user):
+    return MergeRequest.objects.filter(by=user).select_related("kept", "merged")[:50]
+
+
+def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
+    """One organiser's answer for every waiting event they run. A refusal closes the request;
+    the last acceptance makes the merge (in the requester's name)."""
+    with transaction.atomic():
+        request = MergeRequest.objects.select_for_update().get(pk=request.pk)
+        if request.state != MergeRequest.State.OPEN:
+            raise MergeRefused(_("这个请求已处理"))
+        theirs = (
+            set(request.waiting) if user.is_superuser else set(request.waiting) & _organised(user)
+        )
+        if not theirs:
+            raise MergeRefused(_("这个请求不需要您的同意"))
+        now = timezone.now().isoformat()
+        request.answers = list(request.answers) + [
+            {"event": e, "user": user.pk, "accepted": accepted, "at": now} for e in sorted(theirs)
+        ]
+        request.waiting = [e for e in request.waiting if e not in theirs]
+        if not accepted:
+            request.state = MergeRequest.State.REFUSED
+        elif not request.waiting:
+            if request.merged is None:
+                raise MergeRefused(_("并入的记录已不存在"))
+            try:
+                with transaction.atomic():
+                    request.merge = merge(request.kept, request.merged, request.by)
+                request.state = MergeRequest.State.DONE
+            except MergeRefused as error:
+                request.state, request.note = MergeRequest.State.FAILED, str(error)[:200]
+        request.save()
+    return request
+
+
+def may_answer(user, request: MergeRequest) -> bool:
+    return user.is_superuser or bool(set(request.waiting) & _organised(user))
+
+
+def touched_events(merge: PlayerMerge) -> set[int]:
+    """The events a merge rewrote: the merged record's, and the kept record's."""
+    return set(merge.events) | _events_of(merge.kept_id)
+
+
 def may_split(user, merge: PlayerMerge) -> bool:
-    return user.is_superuser or merge.by_id == user.pk
+    """Whoever made the merge, and every organiser of an event it touched: a merge of their
+    players made by someone else is always theirs to undo."""
+    if user.is_superuser or merge.by_id == user.pk:
+        return True
+    return bool(touched_events(merge) & _organised(user))
 
 
 def merges_visible_to(user):
+    """The merges an organiser made, and those that touched their events (theirs to split)."""
     rows = PlayerMerge.objects.select_related("kept", "by")
-    return rows if user.is_superuser else rows.filter(by=user)
+    if user.is_superuser:
+        return rows
+    mine = _organised(user)
+    recent = list(rows[:200])
+    kept_events = _events_of_players(list({m.kept_id for m in recent}))
+    return [
+        m for m in recent if m.by_id == user.pk or (set(m.events) | kept_events[m.kept_id]) & mine
+    ]
 
 
 def merge(kept: Player, merged: Player, user) -> PlayerMerge:

@@ -66,9 +66,7 @@ def test_the_import_preview_names_known_players_and_the_import_uses_them(build):
     upload = SimpleUploadedFile("entries.csv", sheet, content_type="text/csv")
     rows = importing.validate_rows(b.event, importing.read_upload(upload))
     assert [k["id"] for k in rows[0]["known"]] == [people[0].pk, people[2].pk]
-    importing.import_rows(
-        b.event, [r["values"] for r in rows], known={people[0].pk, people[2].pk}
-    )
+    importing.import_rows(b.event, [r["values"] for r in rows], known={people[0].pk, people[2].pk})
     union = b.event.unions.get(name="甲")
     assert [p.pk for p in union.players_in_order()][::2] == [people[0].pk, people[2].pk]
 

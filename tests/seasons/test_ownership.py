@@ -65,7 +65,10 @@ def test_a_player_only_in_another_organisers_unpublished_event_is_not_found(two_
     assert answer.status_code == 302
     entry = Registration.objects.get(event=o["a_event"])
     assert entry.union.players_in_order()[0].pk != o["secret"][0].pk
-    assert "内部杯" not in client.get(reverse("manage:entries", args=[o["a_event"].pk])).content.decode()
+    assert (
+        "内部杯"
+        not in client.get(reverse("manage:entries", args=[o["a_event"].pk])).content.decode()
+    )
 
 
 def test_a_public_match_is_confirmed_in_the_form_before_it_is_linked(two_organisers):
@@ -96,8 +99,14 @@ def test_renaming_a_shared_player_forks_a_record_for_this_event(two_organisers):
     wang = o["public"][0]
     answer = client.post(
         reverse("manage:entry", args=[o["a_event"].pk, entry.pk]),
-        {"union": "A甲", "club": "别的俱乐部", "player1": "王五改", "player2": "甲二改",
-         "player3": "甲三", "captain": "1"},
+        {
+            "union": "A甲",
+            "club": "别的俱乐部",
+            "player1": "王五改",
+            "player2": "甲二改",
+            "player3": "甲三",
+            "captain": "1",
+        },
     )
     assert answer.status_code == 302
     wang.refresh_from_db()
@@ -146,3 +155,93 @@ def test_the_import_links_only_the_known_players_ticked_in_the_preview(two_organ
     assert members[1].pk == o["public"][1].pk
     assert members[0].pk != o["public"][0].pk and members[2].pk != o["secret"][0].pk
     assert Player.objects.filter(name="隐士").count() == 2
+
+
+@pytest.fixture
+def pulled_in(two_organisers):
+    """B has two records of one person, each in one of B's events; A enters each of them in an
+    event of A's (confirming the public match), so both appear in A's events too."""
+    o = two_organisers
+    b_second = EventBuilder(unions=0, name="B 的第二杯").register()
+    b_second.event.organisers.set([o["b"]])
+    copy = entries.add(b_second.event, players=["王五", "吴一", "吴二"], name="B丙", club="别处")
+    o["copy"] = copy.union.players_in_order()[0]
+    o["b_second"] = b_second.event
+    a_second = EventBuilder(unions=0, name="A 的第二杯").register()
+    a_second.event.organisers.set([o["a"]])
+    wang = o["public"][0]
+    entries.add(
+        o["a_event"],
+        players=["王五", "甲二", "甲三"],
+        name="A甲",
+        club="海大",
+        user=o["a"],
+        known={wang.pk},
+    )
+    entries.add(
+        a_second.event,
+        players=["王五", "乙二", "乙三"],
+        name="A乙",
+        club="别处",
+        user=o["a"],
+        known={o["copy"].pk},
+    )
+    return o
+
+
+def _merge(client, kept, merged):
+    return client.post(reverse("seasons-manage:players"), {"kept": kept.pk, "merged": merged.pk})
+
+
+def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in):
+    from seasons.models import MergeRequest, PlayerMerge
+
+    o = pulled_in
+    wang, copy = o["public"][0], o["copy"]
+    a = signed_in(o["a"])
+    assert _merge(a, wang, copy).status_code == 302
+    assert Player.objects.filter(pk=copy.pk).exists()  # nothing merged yet
+    assert not PlayerMerge.objects.exists()
+    asked = MergeRequest.objects.get()
+    assert asked.state == "open" and set(asked.waiting) == {o["b_public"].pk, o["b_second"].pk}
+    # A cannot accept their own request for B.
+    accept = reverse("seasons-manage:merge-answer", args=[asked.pk, "accept"])
+    assert a.post(accept).status_code == 403
+    b = signed_in(o["b"])
+    page = b.get(reverse("seasons-manage:players")).content.decode()
+    assert 'id="incoming-requests"' in page and f'data-request="{asked.pk}"' in page
+    assert b.post(accept).status_code == 302
+    asked.refresh_from_db()
+    assert asked.state == "done" and asked.merge is not None
+    assert not Player.objects.filter(pk=copy.pk).exists()
+    # B, whose events the merge touched, may split it although A made it.
+    split = reverse("seasons-manage:split", args=[asked.merge.pk])
+    assert b.post(split).status_code == 302
+    assert Player.objects.filter(pk=copy.pk).exists()
+
+
+def test_a_refused_request_merges_nothing(pulled_in):
+    from seasons.models import MergeRequest
+
+    o = pulled_in
+    _merge(signed_in(o["a"]), o["public"][0], o["copy"])
+    asked = MergeRequest.objects.get()
+    refuse = reverse("seasons-manage:merge-answer", args=[asked.pk, "refuse"])
+    assert signed_in(o["b"]).post(refuse).status_code == 302
+    asked.refresh_from_db()
+    assert asked.state == "refused" and Player.objects.filter(pk=o["copy"].pk).exists()
+
+
+def test_a_merge_of_the_organisers_own_records_is_made_at_once(two_organisers):
+    from seasons.models import MergeRequest
+
+    o = two_organisers
+    one = entries.add(o["a_event"], players=["甲一", "甲二", "甲三"], name="A甲", user=o["a"])
+    other = EventBuilder(unions=0, name="A 的第二杯").register()
+    other.event.organisers.set([o["a"]])
+    two = entries.add(other.event, players=["甲一", "乙二", "乙三"], name="A乙", user=o["a"])
+    kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
+    assert kept.pk != merged.pk
+    assert _merge(signed_in(o["a"]), kept, merged).status_code == 302
+    assert not Player.objects.filter(pk=merged.pk).exists()
+    assert not MergeRequest.objects.exists()
