@@ -30,6 +30,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.results import chain
 
 
 def _has_reports(match: Match) -> bool:
@@ -57,6 +58,7 @@ def unpublish_round(round_: Round, *, user=None) -> Round:
     round_.state = Round.State.DRAFT
     round_.published_at = None
     round_.save(update_fields=["state", "published_at"])
+    chain.withdraw_byes(round_)
     RoundLog.objects.create(round=round_, action=RoundLog.Action.UNPUBLISH, user=user)
     signals.announce_round_change(round_, signals.UNPUBLISHED)
     return round_
@@ -154,6 +156,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
             "after": _describe_matches([match]),
         },
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 
@@ -215,6 +218,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         user=user,
         details={"change": "withdraw", "union": union.pk, **change, "before": before},
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 

@@ -38,6 +38,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.results import chain
 
 #: details of a match that describe its place, not its unions: a swap keeps them.
 KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
@@ -606,6 +607,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     round_.published_at = timezone.now()
     round_.published_by = user if user is not None and user.is_authenticated else None
     round_.save(update_fields=["state", "published_at", "published_by"])
+    chain.sync_byes(round_)  # a bye is a result: in the event's result chain
     RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
     signals.announce_round_change(round_, signals.PUBLISHED)
     return round_

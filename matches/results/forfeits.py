@@ -109,6 +109,7 @@ def stop_by_time(match: Match, after_deals: int, *, user=None) -> Match:
     match.stopped_after = after_deals
     match.save(update_fields=["stopped_after"])
     standings.settle_match(match.pk)
+    chain.append_stop(match)  # late in the transaction, as a forfeit's
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.STOPPED,
