@@ -2,7 +2,7 @@ from django.urls import path
 
 from matches.views import find, ladder, organiser_results
 from matches.views import organiser as manage
-from matches.views.organiser import checkin, entries, events, floor, rounds, staff, undo
+from matches.views.organiser import chain, checkin, entries, events, floor, rounds, staff, undo
 
 app_name = "manage"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("events/<int:event_id>/progress/", manage.progress, name="progress"),
     path("events/<int:event_id>/publish/", manage.toggle_published, name="toggle-published"),
     path("events/<int:event_id>/recompute/", manage.recompute, name="recompute"),
+    path("events/<int:event_id>/chain/", chain.chain_page, name="chain"),
     path("events/<int:event_id>/rounds/draw/", manage.draw_round, name="draw"),
     path("events/<int:event_id>/rounds/<int:number>/", rounds.round_page, name="round"),
     path(

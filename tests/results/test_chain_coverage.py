@@ -102,3 +102,23 @@ def test_a_derived_row_changed_by_sql_is_named(played, where):
     assert "derived rows differ" in message and name in message, message
     # The check changed nothing: the row is still as SQL left it.
     assert refused(played.event) == message
+
+
+def test_the_organisers_page_shows_the_chain_s_state(played):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(played.organiser)
+    url = f"/manage/events/{played.event.pk}/chain/"
+    page = client.get(url).content.decode()
+    assert 'id="chain-state" data-ok="1"' in page
+    assert 'id="derived-state"' not in page and 'id="check-derived"' in page
+    checked = client.get(url + "?derived=1").content.decode()
+    assert 'id="derived-state" data-ok="1"' in checked
+    match = played.matches(played.event.rounds.get(number=2))[0]
+    sql("UPDATE matches_match SET score_a = 999 WHERE id = %s", [match.pk])
+    changed = client.get(url + "?derived=1").content.decode()
+    assert 'id="derived-state" data-ok="0"' in changed and f"match #{match.pk}" in changed
+    sql("UPDATE matches_match SET forfeit = 'B' WHERE id = %s", [match.pk])
+    broken = client.get(url).content.decode()
+    assert 'id="chain-state" data-ok="0"' in broken and "not in the chain" in broken
