@@ -51,13 +51,17 @@ demo: install
 	DEBUG=True $(PY) manage.py load_demo
 	DEBUG=True $(PY) manage.py runserver 127.0.0.1:8000
 
-# The architecture (import-linter contracts in pyproject.toml), the style (ruff) and the types
+# The architecture (import-linter contracts in pyproject.toml), the style (ruff), the types
 # (mypy: strict on the engines, the pairing package and the adapters; [tool.mypy] in
-# pyproject.toml) are checked before the tests: docs/architecture.md says what they hold.
+# pyproject.toml), dead code (vulture; its whitelist is tools/vulture_whitelist.py) and the
+# dependencies (deptry: every import listed, every listed package imported) are checked before
+# the tests: docs/architecture.md says what the contracts hold.
 lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/vulture
+	$(VENV)/bin/deptry .
 	$(VENV)/bin/mypy
 
 test: install chromium nginx fonts lint

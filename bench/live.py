@@ -374,7 +374,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=500, help="streams opened at once")
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # servers inherit it too
     with tempfile.TemporaryDirectory(prefix="gouji-live-") as tmp:
         services = Services(args, Path(tmp))

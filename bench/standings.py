@@ -32,7 +32,7 @@ def build_random_event(unions: int, rounds: int, deals: int):
 
     from matches.demo.builder import create_event, enter_field
     from matches.draw import service as seating
-    from matches.games.registry import adapter_named
+    from matches.kernel.games.registry import adapter_named
     from matches.models import Deal, DealReport
     from matches.standings import service as standings
 

@@ -104,10 +104,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served by the app, not from a CDN (issue 17)
     "csp",
     "django_htmx",
-    "template_partials",
     "players",
     "matches",
     "seasons",
+    "ladders",
 ]
 
 MIDDLEWARE = [
@@ -256,11 +256,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(
 STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
 # ...or STANDINGS_DUTY_FACTOR times the last run's duration, when longer (matches/tasks.py).
 STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
-# How long the public pages' version stamp may be cached (see matches/events/live.py).
+# How long the public pages' version stamp may be cached (see matches/public/stamps.py).
 PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 # Issue 28: the public standings page (each language, page and live fragment) written as files
 # after every standings run, for nginx to serve with gzip_static (deploy/nginx.conf,
-# matches/views/standings_files.py). The directory nginx's __STANDINGS_DIR__ names; empty: off.
+# matches/public/standings_files.py). The directory nginx's __STANDINGS_DIR__ names; empty: off.
 STANDINGS_FILES_DIR = os.environ.get("STANDINGS_FILES_DIR", str(BASE_DIR / "var" / "standings"))
 
 # --- Live push (issue 28: matches/push.py) -----------------------------------------------

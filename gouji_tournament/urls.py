@@ -4,14 +4,15 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from matches.views import find as find_views
-from matches.views import public as public_views
 from matches.views.organiser import checkin as entry_views
 
 from . import views
 
 urlpatterns = [
-    path("", public_views.home, name="home"),
+    path("", views.home, name="home"),
+    path("events/ladders/", include("ladders.urls")),
     path("events/", include("matches.urls.public")),
+    path("manage/ladders/", include("ladders.urls_manage")),
     path("manage/", include("matches.urls.organiser")),
     path("live/", include("matches.urls.live")),
     path("season/", include("seasons.urls")),

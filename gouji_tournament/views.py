@@ -15,11 +15,18 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from ladders.models import LadderSeason
 from matches import ratelimit
+from matches.public import visibility
+from matches.public.front_cache import front_cacheable
 
 
+@front_cacheable
 def home(request):
-    return render(request, "home.html")
+    """The site's front door: the published events and 擂台赛 ladders (two apps, one page)."""
+    events = visibility.public_events().order_by("-start_date", "name")
+    ladders = LadderSeason.objects.filter(published=True)
+    return render(request, "home.html", {"events": events, "ladders": ladders})
 
 
 logger = logging.getLogger(__name__)

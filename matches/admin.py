@@ -57,12 +57,6 @@ class RegistrationAdmin(admin.ModelAdmin):
     raw_id_fields = ["union", "player"]
 
 
-class TableInline(admin.TabularInline):
-    model = Table
-    extra = 0
-    show_change_link = True
-
-
 class RoundLogInline(admin.TabularInline):
     model = RoundLog
     extra = 0

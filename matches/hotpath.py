@@ -200,7 +200,7 @@ _PUBLIC_EVENT = Statement(
 
 def public_event(event_id: int) -> Event | None:
     """`Event.objects.filter(published=True, archived_at__isnull=True, pk=event_id).first()`
-    (`matches.visibility.public_events`), in one statement written once: every public page and
+    (`matches.public.visibility.public_events`), in one statement written once: every public page and
     search reads it first."""
     return _PUBLIC_EVENT.first([event_id, True])
 

@@ -1,6 +1,8 @@
 """Who may do what. Every view and API endpoint asks here, so the boundaries live in one place.
+(The other apps keep theirs beside them: `seasons/permissions.py`, `ladders/permissions.py`.)
 
-- An organiser acts only on their own events; a superuser (admin) acts everywhere.
+- An organiser acts only on their own events; a superuser (admin) acts everywhere: `is_admin`,
+  the one superuser rule, which the other apps ask too.
 - A referee acts on their own tables: a referee link's one table, or the tables of a signed-in
   referee (`referee_tables`: their zones and single tables, docs/floor.md, or tables given in
   the admin); an organiser enters results on any table of their events.
@@ -40,11 +42,17 @@ ASSISTANT = "assistant"
 REFEREE = "referee"
 
 
+def is_admin(user) -> bool:
+    """The one superuser rule: a signed-in superuser acts on every event, series and ladder
+    season as their organiser would (and merges or splits any player records)."""
+    return bool(getattr(user, "is_authenticated", False) and user.is_superuser)
+
+
 def role_in_event(user, event) -> str | None:
     """organiser, assistant, referee or None (a superuser counts as an organiser)."""
     if not getattr(user, "is_authenticated", False):
         return None
-    if user.is_superuser or event.organisers.filter(pk=user.pk).exists():
+    if is_admin(user) or event.organisers.filter(pk=user.pk).exists():
         return ORGANISER
     staff = EventStaff.objects.filter(event=event, user=user, revoked_at__isnull=True).first()
     return staff.role if staff else None
@@ -53,7 +61,7 @@ def role_in_event(user, event) -> str | None:
 def can_manage_event(user, event) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
-    return user.is_superuser or event.organisers.filter(pk=user.pk).exists()
+    return is_admin(user) or event.organisers.filter(pk=user.pk).exists()
 
 
 def can_run_event(user, event) -> bool:
@@ -61,16 +69,11 @@ def can_run_event(user, event) -> bool:
     return role_in_event(user, event) in (ORGANISER, ASSISTANT)
 
 
-def can_create_event(user) -> bool:
-    """Any signed-in account may create an event and becomes its organiser."""
-    return bool(getattr(user, "is_authenticated", False))
-
-
 def events_run_by(user):
     """Events the user organises or assists (the /manage/ list)."""
     if not getattr(user, "is_authenticated", False):
         return Event.objects.none()
-    if user.is_superuser:
+    if is_admin(user):
         return Event.objects.all()
     return Event.objects.filter(
         Q(organisers=user)
@@ -81,7 +84,7 @@ def events_run_by(user):
 def events_managed_by(user):
     if not getattr(user, "is_authenticated", False):
         return Event.objects.none()
-    if user.is_superuser:
+    if is_admin(user):
         return Event.objects.all()
     return Event.objects.filter(organisers=user)
 
@@ -211,17 +214,6 @@ def can_see_union_pin(actor: Actor, union) -> bool:
     if actor.is_authenticated and can_run_event(actor.user, union.event):
         return True
     return captained_unions(actor).filter(pk=union.pk).exists()
-
-
-def union_of_actor(actor: Actor, match: Match):
-    """The union of the match the actor plays in (a captain acting as table referee), or None."""
-    player = player_of(actor)
-    if player is None:
-        return None
-    for union in (side.union for side in match.union_sides):
-        if union.members.filter(player=player).exists():
-            return union
-    return None
 
 
 def tables_of(actor: Actor):

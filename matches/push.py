@@ -2,7 +2,7 @@
 
 A notice says only "what this page shows may have changed" (a channel name, a kind and, on
 public channels, the public version stamps): never data. The page answers by fetching its
-fragment through the views it already polls, so every visibility rule (`matches.visibility`)
+fragment through the views it already polls, so every visibility rule (`matches.public.visibility`)
 stays where it is. Channels:
 
 - `public:event:<id>`: the event's public pages (event, round, standings, projector, and a
@@ -38,7 +38,6 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -254,9 +253,3 @@ def notice(kind: str, **fields) -> str:
 def send(channel: str, kind: str, **fields) -> None:
     """Publish a notice now."""
     hub.publish(channel, notice(kind, **fields))
-
-
-def send_on_commit(channel: str, kind: str, **fields) -> None:
-    """Publish a notice once the current transaction commits (at once outside one)."""
-    if getattr(settings, "LIVE_ENABLED", True):
-        transaction.on_commit(lambda: send(channel, kind, **fields))

@@ -7,8 +7,7 @@ from __future__ import annotations
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from matches.events import find, notify
-from matches.events.live import forget_version
+from matches.events import notify
 from matches.models import (
     Deal,
     DealReport,
@@ -22,9 +21,11 @@ from matches.models import (
     SearchTerm,
     Stage,
     StandingsSnapshot,
+    TableSeat,
     Union,
     UnionMember,
 )
+from matches.public import find, stamps, standings_files
 from matches.signals import (
     PUBLISHED,
     deal_result_changed,
@@ -39,7 +40,6 @@ from matches.tasks import (
     settle_deal,
     update_standings,
 )
-from matches.views import standings_files
 from players.models import Club, Player
 
 
@@ -131,11 +131,14 @@ def _match_id_of(instance) -> int | None:
 
 def forget_public_version(sender, instance, **kwargs) -> None:
     event_id = _event_id_of(instance)
-    forget_version(event_id, standings=not isinstance(instance, (DealReport, DealTally)))
+    what = {stamps.PAGES}
+    if not isinstance(instance, (DealReport, DealTally)):
+        what.add(stamps.STANDINGS)
     if isinstance(instance, (Event, Round)):
         # A round published, closed or unpublished, the event's release settings: what find
-        # my table answers (matches/events/find.py).
-        find.forget_find_version(event_id)
+        # my table answers (matches/public/find.py).
+        what.add(stamps.FIND)
+    stamps.forget(event_id, what)
     # The open pages hear of it (matches/events/notify.py): staff at once, the public when
     # its stamps move.
     notify.changed(event_id, _match_id_of(instance))
@@ -174,7 +177,7 @@ def _connect_version_receivers() -> None:
 _connect_version_receivers()
 
 
-# --- the public standings as files for nginx (issue 28, matches/views/standings_files.py) -------
+# --- the public standings as files for nginx (issue 28, matches/public/standings_files.py) -------
 
 
 @receiver(standings_refreshed, dispatch_uid="standings.files")
@@ -188,7 +191,7 @@ def remove_standings_files(sender, instance, **kwargs) -> None:
     (published, archived, a round published or taken back, the release settings) may have
     changed, and no file may show what is no longer public. The next run writes them again;
     until then nginx sends the readers to the app."""
-    standings_files.remove_now_and_on_commit(instance.pk if sender is Event else instance.event_id)
+    stamps.forget(instance.pk if sender is Event else instance.event_id, stamps.FILES)
 
 
 for _model in (Event, Round, Stage):
@@ -227,7 +230,7 @@ def forget_entry(sender, instance, raw: bool = False, update_fields=None, **kwar
     """An entry's number shows in find my table's answers; a check-in (named fields) does not
     move them."""
     if not raw and (update_fields is None or {"seed", "union", "player"} & set(update_fields)):
-        find.forget_find_version(instance.event_id, renamed=True)
+        stamps.forget(instance.event_id, stamps.FIND)
 
 
 def _names_may_have_changed(update_fields) -> bool:
@@ -262,22 +265,36 @@ def index_new_member(sender, instance, created: bool, raw: bool = False, **kwarg
 def forget_zone(sender, instance, raw: bool = False, **kwargs) -> None:
     """A zone's name shows in find my table's answers (a table's place in the hall)."""
     if not raw:
-        find.forget_find_version(instance.event_id, renamed=True)
+        stamps.forget(instance.event_id, stamps.FIND)
 
 
 @receiver(post_save, sender=RoundLog, dispatch_uid="find.round_logged")
 def forget_on_round_edit(sender, instance, raw: bool = False, **kwargs) -> None:
     """Every edit of a round is logged (a late arrival or leaving, a swap, a seat given to the
-    player who sat out): find my table reads its stamp anew at once, which reads the seats."""
+    player who sat out, written by queryset updates too): find my table's counter moves."""
     if not raw:
-        find.forget_find_version(instance.event_id)
+        stamps.forget(instance.event_id, stamps.FIND)
+
+
+@receiver(post_save, sender=TableSeat, dispatch_uid="find.seat")
+def forget_on_seat(sender, instance, raw: bool = False, **kwargs) -> None:
+    """A seat of a round the public may see written (two players exchanged, a seat given):
+    the answers name it. A draft's seats are not public; its publication moves the counter.
+    (A seat is deleted with its round, whose own signal moves it, or rewritten: saved.)"""
+    if raw:
+        return
+    round_ = _cached(instance, "round")
+    if round_ is None:
+        round_ = Round.objects.filter(pk=instance.round_id).only("event_id", "state").first()
+    if round_ is not None and round_.state != Round.State.DRAFT:
+        stamps.forget(round_.event_id, stamps.FIND)
 
 
 @receiver(post_delete, sender=UnionMember, dispatch_uid="find.member_gone")
 def unindex_member(sender, instance, **kwargs) -> None:
     if instance.round_id is None:
         SearchTerm.objects.filter(event_id=instance.event_id, player_id=instance.player_id).delete()
-        find.forget_find_version(instance.event_id, renamed=True)
+        stamps.forget(instance.event_id, stamps.FIND)
 
 
 @receiver(post_save, sender=Player, dispatch_uid="find.player")

@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from matches import visibility
-from matches.games.adapter import PlayedSeat, PublicTable
-from matches.models import Deal, DealReport, DealTally, Match, TableSeat
+from matches.kernel.engine_types import PlayedSeat, PublicTable
+from matches.models import Deal, DealReport, DealTally, TableSeat
 from matches.models.round import SIDE_A
+from matches.public import visibility
 
 
 def seats_by_table(round_) -> dict[int, list[TableSeat]]:
@@ -116,16 +116,6 @@ def played_seats(seats: list[TableSeat]) -> list[PlayedSeat]:
         visible = visibility.results_visible(seat.round)
         played.append(PlayedSeat(seat, visible, seat_tallies(seat) if visible else []))
     return played
-
-
-def event_matches(event):
-    """Every match of an event, round by round and table by table."""
-    return (
-        Match.objects.filter(round__event=event)
-        .with_sides()
-        .select_related("round", "table")
-        .order_by("round__number", "table__number", "id")
-    )
 
 
 # --- a table's state: one definition for the referee pages, the dashboard and the API ----------

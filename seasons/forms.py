@@ -7,8 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 from gouji_tournament.text import IdChoiceField, IdMultipleChoiceField
 from matches.models import Event
+from matches.permissions import events_managed_by
 from players.models import Player
-from seasons import identity
+from seasons import permissions
 from seasons.models import Series, SeriesEvent
 
 
@@ -43,7 +44,7 @@ class SeriesForm(forms.Form):
     def __init__(self, *args, series: Series, user, **kwargs):
         self.series = series
         super().__init__(*args, **kwargs)
-        mine = Event.objects.all() if user.is_superuser else Event.objects.filter(organisers=user)
+        mine = events_managed_by(user)
         current = series.entries.values("event_id")
         field = self.fields["events"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
@@ -142,8 +143,8 @@ class MergeForm(forms.Form):
             if kept.pk == merged.pk:
                 raise forms.ValidationError(_("不能把一名选手与自己合并"))
             if not (
-                identity.may_merge_players(self.user, kept, merged)
-                or identity.may_request_merge(self.user, kept, merged)
+                permissions.may_merge_players(self.user, kept, merged)
+                or permissions.may_request_merge(self.user, kept, merged)
             ):
                 raise forms.ValidationError(_("只能合并自己赛事中的选手"))
         return data

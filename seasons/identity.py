@@ -10,7 +10,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.events import find
 from matches.models import (
     Event,
     FloorPass,
@@ -20,9 +19,14 @@ from matches.models import (
     TableSeat,
     UnionMember,
 )
+from matches.permissions import is_admin
+from matches.public import find
 from matches.signals import request_recompute
 from players.models import Club, Player
+from seasons import permissions
 from seasons.models import MergeRequest, PlayerMerge
+from seasons.permissions import events_seen_by
+from seasons.selectors import events_of_players
 
 #: the rows that name a player, moved by a merge and back by a split: (label, model, field)
 MOVED = (
@@ -43,13 +47,6 @@ class MergeRefused(Exception):
     pass
 
 
-def _seen_by(user):
-    """The events an organiser may see the players of: their own and the public ones."""
-    if user.is_superuser:
-        return Event.objects.all()
-    return Event.objects.filter(Q(organisers=user) | Q(published=True, archived_at__isnull=True))
-
-
 def candidates(query: str, user) -> list[Player]:
     """The records an organiser may look up: players of their own events, of public events, or
     of none (a player only in another organiser's unpublished event is theirs to know). Each
@@ -57,8 +54,8 @@ def candidates(query: str, user) -> list[Player]:
     rows = Player.objects.select_related("club").filter(
         Q(name__icontains=query) | Q(name_zh__icontains=query) | Q(member_number=query)
     )
-    seen = _seen_by(user).values("pk")
-    if not user.is_superuser:
+    seen = events_seen_by(user).values("pk")
+    if not is_admin(user):
         rows = rows.filter(
             Q(memberships__event__in=seen)
             | Q(registrations__event__in=seen)
@@ -66,9 +63,9 @@ def candidates(query: str, user) -> list[Player]:
             | Q(memberships__isnull=True, registrations__isnull=True, seats__isnull=True)
         ).distinct()
     found = list(rows.order_by("name", "pk")[:50])
-    played = _events_of_players([p.pk for p in found])
+    played = events_of_players([p.pk for p in found])
     every = set().union(*played.values()) if played else set()
-    names = dict(_seen_by(user).filter(pk__in=every).values_list("pk", "name"))
+    names = dict(events_seen_by(user).filter(pk__in=every).values_list("pk", "name"))
     for player in found:
         ids = played[player.pk]
         player.events_seen = sorted(names[e] for e in ids if e in names)  # type: ignore[attr-defined]
@@ -76,61 +73,15 @@ def candidates(query: str, user) -> list[Player]:
 
 
 def _events_of(player_id: int) -> set[int]:
-    return _events_of_players([player_id])[player_id]
-
-
-def _events_of_players(player_ids: list[int]) -> dict[int, set[int]]:
-    """The events each player played in (a union, an entry, a seat): three queries for all."""
-    events: dict[int, set[int]] = {pk: set() for pk in player_ids}
-    for model, event in (
-        (UnionMember, "event_id"),
-        (Registration, "event_id"),
-        (TableSeat, "round__event_id"),
-    ):
-        for player_id, event_id in model.objects.filter(player_id__in=player_ids).values_list(
-            "player_id", event
-        ):
-            events[player_id].add(event_id)
-    return events
-
-
-def _organised(user) -> set[int]:
-    return set(Event.objects.filter(organisers=user).values_list("pk", flat=True))
-
-
-def may_merge(user) -> bool:
-    return user.is_superuser or Event.objects.filter(organisers=user).exists()
-
-
-def concerned_events(user, kept: Player, merged: Player) -> set[int]:
-    """The events of the two records that `user` does not run: a merge rewrites them, so each
-    needs the consent of one of its organisers (an empty set: the merge is the user's own)."""
-    if user.is_superuser:
-        return set()
-    return (_events_of(kept.pk) | _events_of(merged.pk)) - _organised(user)
-
-
-def may_merge_players(user, kept: Player, merged: Player) -> bool:
-    """An organiser merges at once only records whose every event they run (a record in no
-    event counts as theirs). Otherwise `request_merge` asks the other organisers."""
-    if user.is_superuser:
-        return True
-    return bool(_organised(user)) and not concerned_events(user, kept, merged)
-
-
-def may_request_merge(user, kept: Player, merged: Player) -> bool:
-    """A merge that touches other organisers' events may be asked for by an organiser who runs
-    an event of one of the two records."""
-    mine = _organised(user)
-    return bool((_events_of(kept.pk) | _events_of(merged.pk)) & mine)
+    return events_of_players([player_id])[player_id]
 
 
 def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
     if kept.pk == merged.pk:
         raise MergeRefused(_("不能把一名选手与自己合并"))
-    if not may_request_merge(user, kept, merged):
+    if not permissions.may_request_merge(user, kept, merged):
         raise MergeRefused(_("只能合并自己赛事中的选手"))
-    waiting = sorted(concerned_events(user, kept, merged))
+    waiting = sorted(permissions.concerned_events(user, kept, merged))
     open_one = MergeRequest.objects.filter(
         kept=kept, merged=merged, state=MergeRequest.State.OPEN
     ).first()
@@ -148,11 +99,11 @@ def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
 
 def requests_for(user):
     """The open requests waiting for an answer from this organiser (one of their events)."""
-    mine = _organised(user)
+    mine = permissions.organised(user)
     rows = MergeRequest.objects.filter(state=MergeRequest.State.OPEN).select_related(
         "kept__club", "merged__club", "by"
     )
-    found = [r for r in rows if user.is_superuser or set(r.waiting) & mine]
+    found = [r for r in rows if is_admin(user) or set(r.waiting) & mine]
     names = dict(
         Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
     )
@@ -173,7 +124,7 @@ def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
         if request.state != MergeRequest.State.OPEN:
             raise MergeRefused(_("这个请求已处理"))
         theirs = (
-            set(request.waiting) if user.is_superuser else set(request.waiting) & _organised(user)
+            set(request.waiting) if is_admin(user) else set(request.waiting) & permissions.organised(user)
         )
         if not theirs:
             raise MergeRefused(_("这个请求不需要您的同意"))
@@ -195,36 +146,6 @@ def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
                 request.state, request.note = MergeRequest.State.FAILED, str(error)[:200]
         request.save()
     return request
-
-
-def may_answer(user, request: MergeRequest) -> bool:
-    return user.is_superuser or bool(set(request.waiting) & _organised(user))
-
-
-def touched_events(merge: PlayerMerge) -> set[int]:
-    """The events a merge rewrote: the merged record's, and the kept record's."""
-    return set(merge.events) | _events_of(merge.kept_id)
-
-
-def may_split(user, merge: PlayerMerge) -> bool:
-    """Whoever made the merge, and every organiser of an event it touched: a merge of their
-    players made by someone else is always theirs to undo."""
-    if user.is_superuser or merge.by_id == user.pk:
-        return True
-    return bool(touched_events(merge) & _organised(user))
-
-
-def merges_visible_to(user):
-    """The merges an organiser made, and those that touched their events (theirs to split)."""
-    rows = PlayerMerge.objects.select_related("kept", "by")
-    if user.is_superuser:
-        return rows
-    mine = _organised(user)
-    recent = list(rows[:200])
-    kept_events = _events_of_players(list({m.kept_id for m in recent}))
-    return [
-        m for m in recent if m.by_id == user.pk or (set(m.events) | kept_events[m.kept_id]) & mine
-    ]
 
 
 def merge(kept: Player, merged: Player, user) -> PlayerMerge:

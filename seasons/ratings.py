@@ -9,9 +9,9 @@ from collections import defaultdict
 from django.db import connection, transaction
 from django.db.models import Count, Max
 
-from matches import visibility
 from matches.models import DealTally, Event, Round, TableSeat
-from seasons.engine import MU, SIGMA, RatedDeal, RatedMatch, State, apply_match, ordinal
+from matches.public import visibility
+from seasons.engine import RatedDeal, RatedMatch, State, apply_match, ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
 
 _LOCK = 2929  # the advisory lock of a rating run (PostgreSQL): one run at a time
@@ -44,7 +44,7 @@ def rated_round_ids(event: Event) -> set[int]:
 
 def rated_rounds(from_key: int = 0) -> list[Round]:
     """The rounds that count, in the rating's order: closed rounds of rated, public events
-    whose results the public sees (matches/visibility.py), from `from_key` on."""
+    whose results the public sees (matches/public/visibility.py), from `from_key` on."""
     rounds = _counted()
     out = []
     for round_ in rounds:
@@ -217,10 +217,6 @@ def _write_list(players: set[int], state: State) -> None:
             mu, sigma = state[pid]
             rows.append((pid, mu, sigma, ordinal(mu, sigma), rounds, events))
     _insert(PlayerRating, ("player_id", "mu", "sigma", "ordinal", "rounds", "events"), rows)
-
-
-def fresh_state() -> tuple[float, float]:
-    return (MU, SIGMA)
 
 
 def has_steps(event_id: int) -> bool:

@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from matches import visibility
-from matches.events import find
-from matches.games.registry import adapter_named
-from matches.models import Event, SearchTerm, TableSeat, UnionMember
+from matches.kernel.games.registry import adapter_named
+from matches.models import Event, Registration, SearchTerm, TableSeat, UnionMember
+from matches.public import find, visibility
 from players.models import Player
 from seasons.engine import ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, Series
@@ -33,7 +32,7 @@ def rating_list(query: str = "", club_id: int | None = None):
         term = find.normalise(query)
         if term and not term.isdigit():  # digits alone are entry numbers there, not names
             # Pinyin in full or by initials (`hxm` finds 黄晓明), as find-my-table: the terms
-            # its index holds for each player of a public event (matches/events/find.py).
+            # its index holds for each player of a public event (matches/public/find.py).
             found |= Q(
                 player_id__in=SearchTerm.objects.filter(
                     event__in=visibility.public_events(),
@@ -231,3 +230,18 @@ def series_lines_of(player: Player) -> list[tuple[Series, SeriesLine]]:
         if line:
             out.append((series, line))
     return out
+
+
+def events_of_players(player_ids: list[int]) -> dict[int, set[int]]:
+    """The events each player played in (a union, an entry, a seat): three queries for all."""
+    events: dict[int, set[int]] = {pk: set() for pk in player_ids}
+    for model, event in (
+        (UnionMember, "event_id"),
+        (Registration, "event_id"),
+        (TableSeat, "round__event_id"),
+    ):
+        for player_id, event_id in model.objects.filter(player_id__in=player_ids).values_list(
+            "player_id", event
+        ):
+            events[player_id].add(event_id)
+    return events

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from gouji_tournament.text import id_or_404
 from matches.models import Event
 from players.models import Club, Player
-from seasons import identity, selectors
+from seasons import identity, permissions, selectors
 from seasons.charts import rating_chart_svg
 from seasons.forms import MergeForm, SeriesForm, describe
 from seasons.models import MergeRequest, PlayerMerge, PlayerRating, Series, SeriesEvent, SeriesLog
@@ -84,17 +84,9 @@ def series_page(request, series_id: int):
 # --- organisers -----------------------------------------------------------------------------
 
 
-def _series_of(request, series_id: int) -> Series:
-    series = get_object_or_404(Series, pk=series_id)
-    user = request.user
-    if not (user.is_superuser or series.organisers.filter(pk=user.pk).exists()):
-        raise PermissionDenied("not an organiser of this series")
-    return series
-
-
 @login_required
 def manage_series_list(request):
-    mine = Series.objects.all() if request.user.is_superuser else request.user.series.all()
+    mine = permissions.series_managed_by(request.user)
     deleted = SeriesLog.objects.filter(action=SeriesLog.Action.DELETE, by=request.user)[:20]
     if request.method == "POST":
         name = (request.POST.get("name") or "").strip()[:200]
@@ -110,7 +102,7 @@ def manage_series_list(request):
 
 @login_required
 def manage_series(request, series_id: int):
-    series = _series_of(request, series_id)
+    series = permissions.managed_series(request, series_id)
     form = SeriesForm(
         request.POST if request.method == "POST" else None, series=series, user=request.user
     )
@@ -145,7 +137,7 @@ def _series_page(request, series: Series, form: SeriesForm, *, status=200, **org
 def add_series_organiser(request, series_id: int):
     """An organiser of the series adds another account, by its username, as co-organiser: it
     may then edit the series as they do."""
-    series = _series_of(request, series_id)
+    series = permissions.managed_series(request, series_id)
     username = (request.POST.get("username") or "").strip()[:150]
     error = ""
     account = get_user_model().objects.filter(username=username, is_active=True).first()
@@ -173,7 +165,7 @@ def add_series_organiser(request, series_id: int):
 def remove_series_organiser(request, series_id: int, user_id: int):
     """An organiser removes a co-organiser (or themselves); never the last one: a series
     nobody may edit could not be corrected or deleted."""
-    series = _series_of(request, series_id)
+    series = permissions.managed_series(request, series_id)
     with transaction.atomic():
         # Locked, so two organisers removing each other at once cannot leave none.
         Series.objects.select_for_update().filter(pk=series.pk).first()
@@ -188,7 +180,7 @@ def remove_series_organiser(request, series_id: int, user_id: int):
             series, SeriesLog.Action.EDIT, request.user, _("移除组织者：%(name)s") % {"name": name}
         )
     messages.success(request, _("已移除组织者“%(name)s”") % {"name": name})
-    if account == request.user and not request.user.is_superuser:
+    if not permissions.can_manage_series(request.user, series):
         return redirect("seasons-manage:series-list")  # no longer theirs to see
     return redirect("seasons-manage:series", series.pk)
 
@@ -197,7 +189,7 @@ def remove_series_organiser(request, series_id: int, user_id: int):
 def delete_series(request, series_id: int):
     """A series made by mistake goes (its events and their results stay; the log keeps what
     it held). Asked for on its own page, with the name typed again."""
-    series = _series_of(request, series_id)
+    series = permissions.managed_series(request, series_id)
     error = ""
     if request.method == "POST":
         if (request.POST.get("confirm") or "").strip() == series.name:
@@ -252,11 +244,7 @@ def restore_series(request, log_id: int):
     events that still exist and its organisers. For whoever deleted it or organised it."""
     log = get_object_or_404(SeriesLog, pk=log_id, action=SeriesLog.Action.DELETE)
     kept = log.snapshot
-    if not (
-        request.user.is_superuser
-        or log.by_id == request.user.pk
-        or request.user.pk in kept.get("organisers", [])
-    ):
+    if not permissions.can_restore_series(request.user, log):
         raise PermissionDenied("not an organiser of this series")
     if not kept:
         messages.error(request, _("这条记录早于恢复功能，没有保存系列赛的内容，无法恢复"))
@@ -287,13 +275,13 @@ def restore_series(request, log_id: int):
 @login_required
 def manage_players(request):
     """Merge two records of one person; the log of merges, each with its split."""
-    if not identity.may_merge(request.user):
+    if not permissions.may_merge(request.user):
         raise PermissionDenied("organisers only")
     form = MergeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
         try:
-            if identity.may_merge_players(request.user, kept, merged):
+            if permissions.may_merge_players(request.user, kept, merged):
                 identity.merge(kept, merged, request.user)
                 messages.success(request, _("已合并"))
             else:
@@ -312,7 +300,7 @@ def manage_players(request):
             "form": form,
             "query": query,
             "candidates": candidates,
-            "merges": identity.merges_visible_to(request.user)[:50],
+            "merges": permissions.merges_visible_to(request.user)[:50],
             "incoming": identity.requests_for(request.user),
             "outgoing": identity.requests_by(request.user),
         },
@@ -327,7 +315,7 @@ def answer_merge_request(request, request_id: int, answer: str):
     if answer not in ("accept", "refuse"):
         raise Http404("no such answer")
     asked = get_object_or_404(MergeRequest, pk=request_id)
-    if not identity.may_answer(request.user, asked):
+    if not permissions.may_answer(request.user, asked):
         raise PermissionDenied("not asked of this organiser")
     try:
         done = identity.answer_request(asked, request.user, answer == "accept")
@@ -347,7 +335,7 @@ def answer_merge_request(request, request_id: int, answer: str):
 @require_POST
 def split_merge(request, merge_id: int):
     merge = get_object_or_404(PlayerMerge, pk=merge_id)
-    if not identity.may_split(request.user, merge):
+    if not permissions.may_split(request.user, merge):
         raise PermissionDenied("not this organiser's merge")
     try:
         identity.split(merge, request.user)

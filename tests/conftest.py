@@ -82,7 +82,7 @@ def fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def no_standings_files(settings):
-    """The standings pages written as files for nginx (matches/views/standings_files.py) are off
+    """The standings pages written as files for nginx (matches/public/standings_files.py) are off
     in tests, but for the ones that turn them on (tests/public/test_standings_files.py)."""
     settings.STANDINGS_FILES_DIR = ""
 

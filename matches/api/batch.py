@@ -29,7 +29,7 @@ from matches.api.results import (
     actor_of,
     report_json,
 )
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.results import service as results
 from matches.results.messages import localized

@@ -27,11 +27,6 @@ class ApiError(exceptions.APIException):
         self.rule = rule
 
 
-class Conflict(ApiError):
-    def __init__(self, code: str, message: str, rule: str | None = None):
-        super().__init__(code, message, status_code=status.HTTP_409_CONFLICT, rule=rule)
-
-
 _DRF_CODES = {
     exceptions.ParseError: "malformed",
     exceptions.UnsupportedMediaType: "unsupported_media_type",

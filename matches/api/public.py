@@ -1,6 +1,6 @@
 """Public read API: published events, their visible rounds, pairings and standings.
 
-Same visibility as the public pages (`matches.visibility`): unpublished events do not exist
+Same visibility as the public pages (`matches.public.visibility`): unpublished events do not exist
 here, draft rounds are invisible, silent rounds show pairings without results. Answers carry an
 ETag, so a poller gets 304 while nothing changes.
 """
@@ -19,9 +19,9 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import selectors, visibility
-from matches.events import live
-from matches.front_cache import front_cacheable
+from matches import selectors
+from matches.public import stamps, visibility
+from matches.public.front_cache import front_cacheable
 
 # Every field `_event_json` shows: a venue or date change must change the events list's ETag.
 EVENT_FIELDS = (
@@ -44,8 +44,11 @@ def _etag(request, event_id=None, *args, params: str = "", **kwargs):
     if event_id is None:
         stamp = repr(list(visibility.public_events().order_by("pk").values_list(*EVENT_FIELDS)))
         return "events-" + hashlib.sha1(stamp.encode()).hexdigest()[:16]
-    event = visibility.public_events().filter(pk=event_id).first()
-    return f"api-{live.event_version(event)}-{params}" if event else None
+    event = visibility.public_event_or_none(event_id)
+    if event is None:
+        return None
+    request.public_event = event  # the endpoint's own read (`_event`): the same row
+    return f"api-{stamps.event_version(event)}-{params}"
 
 
 def _standings_etag(request, event_id=None, *args, **kwargs):
@@ -54,7 +57,10 @@ def _standings_etag(request, event_id=None, *args, **kwargs):
     return _etag(request, event_id, *args, params=params, **kwargs)
 
 
-def _event(event_id: int):
+def _event(event_id: int, request=None):
+    event = getattr(request, "public_event", None)
+    if event is not None and event.pk == event_id:
+        return event
     try:
         return visibility.public_event_or_404(event_id)
     except Http404:
@@ -120,7 +126,7 @@ def events(request):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def event_detail(request, event_id: int):
-    event = _event(event_id)
+    event = _event(event_id, request)
     return _cache(
         Response(
             {
@@ -143,7 +149,7 @@ def event_detail(request, event_id: int):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def rounds(request, event_id: int):
-    event = _event(event_id)
+    event = _event(event_id, request)
     return _cache(Response({"rounds": [_round_json(r) for r in visibility.visible_rounds(event)]}))
 
 
@@ -159,7 +165,7 @@ def rounds(request, event_id: int):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def pairings(request, event_id: int, number: int):
-    event = _event(event_id)
+    event = _event(event_id, request)
     try:
         round_ = visibility.visible_round_or_404(event, number)
     except Http404:
@@ -193,7 +199,7 @@ def pairings(request, event_id: int, number: int):
 @authentication_classes([])
 @permission_classes([AllowAny])
 def standings(request, event_id: int):
-    event = _event(event_id)
+    event = _event(event_id, request)
     kinds = ("unions", "players") if event.is_team else ("players",)
     kind = request.GET.get("kind", kinds[0])
     scope = request.GET.get("scope", "event")
@@ -260,9 +266,9 @@ def find_table(request, event_id: int):
     from django.urls import reverse
 
     from matches.api.errors import ApiError
-    from matches.events import find
+    from matches.public import find
 
-    event = _event(event_id)
+    event = _event(event_id, request)
     try:
         query = find.parse_query(request.GET.get("q"))
     except find.FindRefused as error:

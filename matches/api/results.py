@@ -24,14 +24,15 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from matches import permissions, ratelimit, selectors, visibility
+from matches import permissions, ratelimit, selectors
 from matches.api.auth import LimitedTokenAuthentication, throttled
 from matches.api.documents import read_json_document
 from matches.api.errors import ApiError
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import Actor, can_run_event
+from matches.public import visibility
 from matches.results import service as results
 from matches.results.messages import localized
 
@@ -179,7 +180,7 @@ def is_participant(actor: Actor, table: Table) -> bool:
 
 def table_json(table: Table, actor: Actor) -> dict:
     """The table as this actor may read it: everything for the table's own people, otherwise
-    what the release settings let the public see (`matches.visibility`)."""
+    what the release settings let the public see (`matches.public.visibility`)."""
     round_ = table.round
     match = getattr(table, "match", None)
     participant = is_participant(actor, table)

@@ -12,9 +12,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from matches.api.documents import read_json_document
-from matches.games.engines import get_game
-from matches.games.errors import BadDocument, as_published
-from matches.games.registry import default_game
+from matches.kernel.engine_errors import BadDocument, as_published
+from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import default_game
 
 
 def _run(request, game_name: str | None, operation: str) -> Response:

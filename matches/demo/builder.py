@@ -26,7 +26,7 @@ from matches import permissions
 from matches.demo.names import CLUBS, person_name
 from matches.draw import service as seating
 from matches.events import registration
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 from matches.models import DealReport, Event, PlayerAccount, RefereeLink, Round, Stage
 from matches.results import service as results
 from matches.standings import service as standings

@@ -17,9 +17,6 @@ from matches.draw import service
 from matches.draw.service import SeatingRefused
 from matches.models import Match, MatchSide, Round, RoundLog, TableSeat, Union
 
-#: The edits a draft accepts, as the audit log names them.
-EDITS = ("move", "swap_sides", "pair", "bye")
-
 
 def _locked_draft(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)

@@ -5,7 +5,7 @@ the font embedding exception), registered as a TrueType font: reportlab embeds t
 glyphs a PDF uses, so a printer without an Asian font pack prints the names, not boxes
 (`pdffonts` lists it `emb yes`; `make fonts` installs the package). Without the font file the
 cards fall back to reportlab's CID font STSong-Light, which the reader must supply. The referee
-QR code is drawn square by square from the `qrcode` matrix: no image library needed.
+QR code is drawn square by square from `segno`'s matrix: no image library needed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import os
 
-import qrcode
+import segno
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from reportlab.lib.pagesizes import A4
@@ -75,10 +75,7 @@ def _canvas(buffer, title: str) -> canvas.Canvas:
 
 
 def _qr(pdf: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
-    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    code.add_data(url)
-    code.make(fit=True)
-    matrix = code.get_matrix()
+    matrix = [list(row) for row in segno.make_qr(url, error="m").matrix_iter(border=2)]
     cell = size / len(matrix)
     pdf.setFillColorRGB(0, 0, 0)
     for row, line in enumerate(matrix):

@@ -24,8 +24,8 @@ from matches.draw.generator.individual import describe_table, draw_individual, m
 from matches.draw.generator.swiss import annotate, measure, pair_swiss
 from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
 from matches.events.checkin import admit_to_draft
-from matches.games.registry import adapter_for
 from matches.kernel.draw_rows import jsonable, write_individual_tables
+from matches.kernel.games.registry import adapter_for
 from matches.models import (
     Match,
     MatchSide,

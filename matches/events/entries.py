@@ -11,9 +11,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from matches.events import find
 from matches.events import registration as registering
 from matches.models import Event, FloorPass, MatchSide, Registration, TableSeat, UnionMember
+from matches.public import find
 from matches.signals import request_recompute
 from players import clubs
 from players.identity import find_existing, find_or_create, seen_in

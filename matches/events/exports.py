@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.models import DealTally, Event, Match, StandingsSnapshot
 
 

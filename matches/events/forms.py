@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.registry import adapter_named, game_choices
+from matches.kernel.games.registry import adapter_named, game_choices
 from matches.models import Event, StaffRole, Stage
 from matches.punctuation import listed
 from players import clubs

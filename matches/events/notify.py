@@ -2,7 +2,7 @@
 
 - The staff channel of an event hears of every committed report, tally, snapshot and round
   change at once: organisers and referees may see held data anyway.
-- The public channels hear only when the *public* stamps move (`matches.events.live`:
+- The public channels hear only when the *public* stamps move (`matches.public.stamps`:
   `event_version`, `standings_version`, made of what the public may read). A process collects
   the events touched by its commits and, at most every `LIVE_PUBLIC_INTERVAL` seconds, compares
   their stamps with the last ones sent (kept in the shared cache, so several processes send a
@@ -20,9 +20,9 @@ from django.core.cache import cache
 from django.db import close_old_connections, connections, transaction
 
 from matches import push
-from matches.events.live import event_version, standings_version
 from matches.models import Event, Match, Round, TableSeat
-from matches.visibility import draw_visible, results_visible
+from matches.public.stamps import event_version, standings_version
+from matches.public.visibility import draw_visible, results_visible
 
 log = logging.getLogger(__name__)
 

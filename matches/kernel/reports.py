@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.adapter import DealVerdict
+from matches.kernel.engine_types import DealVerdict
 
 
 class ResultError(Exception):

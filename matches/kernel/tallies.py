@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from matches.games.adapter import Tally, places_to_json
+from matches.kernel.engine_types import Tally, places_to_json
 from matches.kernel.match_result import final_reports
 from matches.models import Deal, DealReport, DealTally, Match
 

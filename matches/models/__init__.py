@@ -5,18 +5,12 @@ from .event import Event, Registration, Stage, Union, UnionMember
 from .find import FloorPass, SearchTerm
 from .floor import RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
-from .ladder import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
-    "LadderChallenge",
-    "LadderLog",
-    "LadderSeason",
-    "LadderSession",
-    "LadderTeam",
     "FloorPass",
     "SearchTerm",
     "RefereeCall",

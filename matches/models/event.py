@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.registry import adapter_for, default_game, game_choices
+from matches.kernel.games.registry import adapter_for, default_game, game_choices
 
 #: tie-breaks an event may order (matches/standings/ranking.py ranks unions by them).
 TIE_BREAKS = (
@@ -93,7 +93,7 @@ class Event(models.Model):
         blank=True,
         related_name="organised_events",
     )
-    # Which game is played: a name in matches/games/registry.py (the game's adapter).
+    # Which game is played: a name in matches/kernel/games/registry.py (the game's adapter).
     game = models.CharField(_("游戏"), max_length=16, choices=game_choices, default=default_game)
     entry_type = models.CharField(
         _("报名方式"), max_length=16, choices=EntryType.choices, default=EntryType.TEAM
@@ -215,7 +215,7 @@ class Event(models.Model):
 
     @property
     def adapter(self):
-        """The event's game behind its small interface (`matches/games/adapter.py`)."""
+        """The event's game behind its small interface (`matches/kernel/games/adapter.py`)."""
         return adapter_for(self)
 
     @property
@@ -235,9 +235,6 @@ class Event(models.Model):
         ):
             return self.Confirmation.REFEREE
         return self.result_confirmation
-
-    def get_confirmation_display(self) -> str:
-        return str(dict(self.Confirmation.choices)[self.confirmation])
 
     @property
     def avoids_clubs(self) -> bool:

@@ -61,10 +61,6 @@ class EventStaff(models.Model):
     def __str__(self):
         return f"{self.user} · {self.get_role_display()} @ {self.event_id}"
 
-    @property
-    def is_active(self) -> bool:
-        return self.revoked_at is None
-
 
 class StaffInvitation(models.Model):
     """Whoever opens the link (or types the code) and signs in takes the role; once only."""

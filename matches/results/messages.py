@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.adapter import fill
+from matches.kernel.games.adapter import fill
 
 REFUSALS = {
     "wrong_pin": _("队长密码不对。"),

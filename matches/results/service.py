@@ -30,8 +30,8 @@ from django.utils import timezone
 import matches.results.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
-from matches.games.registry import adapter_for
 from matches.hotpath import locked_deal, locked_report
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
 from matches.models import (
     Confirmation,

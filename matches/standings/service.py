@@ -19,8 +19,8 @@ import logging
 from django.db import transaction
 from django.db.models import Count, F, Q
 
-from matches.games.registry import adapter_for
 from matches.hotpath import deals_with_finals, match_unless_locked
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.match_result import ensure_regular_deals, store_match_result
 from matches.models import (
     Deal,
@@ -129,11 +129,6 @@ def forfeit_result(event: Event, forfeit: str) -> dict:
     if forfeit == "A":
         return {"score_a": won[1], "score_b": won[0], "points_a": lost[1], "points_b": lost[0]}
     return {"score_a": won[0], "score_b": won[1], "points_a": lost[0], "points_b": lost[1]}
-
-
-def bye_result(event: Event) -> dict:
-    """A bye's result fields: the event's bye match points and bye score."""
-    return {"points_a": event.points_bye, "score_a": event.bye_score}
 
 
 def _store_result(match: Match, values: dict) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.template.loader import render_to_string
 
-from matches.games import titles
+from matches.kernel.games import titles
 
 register = template.Library()
 

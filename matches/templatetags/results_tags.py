@@ -7,7 +7,7 @@ from django import template
 from django.template.loader import render_to_string
 
 from matches import selectors
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 
 register = template.Library()
 

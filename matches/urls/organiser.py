@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.views import find, ladder, organiser_results
+from matches.views import find, organiser_results
 from matches.views import organiser as manage
 from matches.views.organiser import chain, checkin, entries, events, floor, rounds, staff, undo
 
@@ -10,8 +10,6 @@ urlpatterns = [
     path("", manage.event_list, name="events"),
     path("new/", events.new_event, name="new-event"),
     path("join/", staff.join, name="join-code"),
-    path("ladders/", ladder.season_list, name="ladders"),
-    path("ladders/<int:season_id>/", ladder.season_page, name="ladder"),
     path("join/<str:token>/", staff.join, name="join"),
     path("events/<int:event_id>/", manage.dashboard, name="dashboard"),
     path("events/<int:event_id>/settings/", events.event_settings, name="settings"),

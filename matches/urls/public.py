@@ -1,12 +1,11 @@
 from django.urls import path
 
-from matches.views import find, ladder, projector, public
+from matches.views import find, projector, public
 
 app_name = "public"
 
 urlpatterns = [
     path("<int:event_id>/", public.event_page, name="event"),
-    path("ladders/<int:season_id>/", ladder.public_ladder, name="ladder"),
     path("<int:event_id>/rounds/<int:number>/", public.round_page, name="round"),
     path("<int:event_id>/rounds/<int:number>/tables/<int:table>/", public.table_page, name="table"),
     path(

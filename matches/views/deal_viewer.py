@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 
 
 def step_param(request, count: int, default: int = 0) -> int:

@@ -1,5 +1,5 @@
 """Find my table, the entry card, a player's or a union's own page and the badge sheet
-(issue 26). The search and the cards read only what the public may (`matches.visibility`); my
+(issue 26). The search and the cards read only what the public may (`matches.public.visibility`); my
 page is reached by an unguessable token (`FloorPass`) and shows its owner's seat the moment the
 round is published. docs/floor.md."""
 
@@ -17,10 +17,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches import visibility
-from matches.events import checkin, find
-from matches.front_cache import front_cacheable
+from matches.events import checkin
 from matches.models import FloorPass, Union, UnionMember
+from matches.public import find, visibility
+from matches.public.front_cache import front_cacheable
 from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
 from players.models import Player

@@ -34,7 +34,7 @@ from django.views.decorators.http import require_GET
 
 from matches import permissions, push
 from matches.models import Event, EventStaff, Match
-from matches.visibility import public_event_or_404, visible_round_or_404
+from matches.public.visibility import public_event_or_404, visible_round_or_404
 
 HELLO = 'retry: 5000\nevent: hello\ndata: {"kind":"hello"}\n\n'
 

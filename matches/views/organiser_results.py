@@ -1,5 +1,6 @@
 """Organiser pages for results: every table's state per round, full history, corrections,
-referee links and their QR codes. The event's organisers and assistants (and admins) get in."""
+referee links and their QR codes. The event's organisers and assistants (and admins) get in
+(`access.running_event`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,15 +17,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
 from matches.models.event import new_captain_pin
-from matches.permissions import Actor, can_run_event
+from matches.permissions import Actor
 from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal
 from matches.views.deal_viewer import render_viewer
+from matches.views.organiser.access import running_event
 from matches.views.referee import render_form, run_check, seats_of
 
 #: Refusals of a correction as such (not of the result it gives): shown as one message.
@@ -33,13 +34,6 @@ CORRECTION_REFUSALS = {"reason_required", "same_as_report", "same_as_final"}
 
 #: A pending report older than this (minutes) is "stale" in the queue (`?stale=N` changes it).
 QUEUE_STALE_MINUTES = 10
-
-
-def _event(request, event_id: int) -> Event:
-    event = get_object_or_404(Event, pk=event_id)
-    if not can_run_event(request.user, event):
-        raise PermissionDenied
-    return event
 
 
 def _table(event: Event, table_id: int) -> Table:
@@ -54,7 +48,7 @@ def _table(event: Event, table_id: int) -> Table:
 
 @login_required
 def event_results(request, event_id: int):
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     rounds = []
     for round_ in event.rounds.exclude(state=Round.State.DRAFT).order_by("-number"):
         tables = round_.tables.select_related("match").prefetch_related(
@@ -78,7 +72,7 @@ def event_results(request, event_id: int):
 
 @login_required
 def table_results(request, event_id: int, table_id: int):
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     match = getattr(table, "match", None)
     seats = seats_of(table)
@@ -130,7 +124,7 @@ def _viewer_url(event, table, report, history) -> str:
 def correct_deal(request, event_id: int, table_id: int, number: int):
     """The organiser replaces a deal's result (also how a disputed deal is decided): the form
     starts from the result in force, and is checked live like the referee's."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     match = getattr(table, "match", None)
     if match is None or not results.deal_allowed(match, number):
@@ -218,7 +212,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
 @login_required
 @require_POST
 def recheck_deal(request, event_id: int, table_id: int, number: int):
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     match = getattr(table, "match", None)
     deal = match.deals.filter(number=number).first() if match else None
@@ -241,7 +235,7 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
 @login_required
 @require_POST
 def create_link(request, event_id: int, table_id: int):
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     RefereeLink.objects.create(
         table=table, created_by=request.user, label=request.POST.get("label", "")[:120]
@@ -253,7 +247,7 @@ def create_link(request, event_id: int, table_id: int):
 @login_required
 @require_POST
 def revoke_link(request, event_id: int, link_id: int):
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
     link.revoke()
     messages.success(request, _("裁判链接已收回"))
@@ -263,7 +257,7 @@ def revoke_link(request, event_id: int, link_id: int):
 @login_required
 def link_qr(request, event_id: int, link_id: int, fmt: str):
     """The referee link as a QR code (SVG or PNG), to print on the table card."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     if fmt not in ("svg", "png"):
         raise Http404
     link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
@@ -272,15 +266,15 @@ def link_qr(request, event_id: int, link_id: int, fmt: str):
 
 
 def qr_response(text: str, fmt: str) -> HttpResponse:
-    import qrcode
-    import qrcode.image.svg
+    import segno
 
+    code = segno.make_qr(text, error="m")
     buffer = io.BytesIO()
     if fmt == "svg":
-        qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).save(buffer)
+        code.save(buffer, kind="svg", scale=10)
         content_type = "image/svg+xml"
     else:
-        qrcode.make(text, box_size=8, border=2).save(buffer)  # PNG, the image's own kind
+        code.save(buffer, kind="png", scale=8, border=2)
         content_type = "image/png"
     response = HttpResponse(buffer.getvalue(), content_type=content_type)
     response["Cache-Control"] = "private, no-store"
@@ -312,7 +306,7 @@ def competing_report(report: DealReport, reports: list[DealReport]) -> DealRepor
 def deal_viewer(request, event_id: int, table_id: int, report_id: int):
     """A report's play log step by step, with the first step where it and a summary (its own,
     or a competing report's) disagree marked."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     report = selectors.viewer_report(report_id, deal__match__table=table)
     if report is None:
@@ -339,7 +333,7 @@ def deal_viewer(request, event_id: int, table_id: int, report_id: int):
 @require_POST
 def reset_union_pin(request, event_id: int, union_id: int):
     """A new captain PIN for a union (a captain lost theirs, or the other union saw it)."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     union = get_object_or_404(Union, pk=union_id, event=event)
     union.captain_pin = new_captain_pin()
     union.save(update_fields=["captain_pin"])
@@ -358,7 +352,7 @@ def _round(event: Event, request) -> Round | None:
 @login_required
 def queue(request, event_id: int):
     """Every open report of a round: pending, disputed and stale ones, with one-click accept."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, request)
     try:
         stale = max(1, min(600, int(request.GET.get("stale", QUEUE_STALE_MINUTES))))
@@ -395,7 +389,7 @@ def queue(request, event_id: int):
 def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
     """Lift a union's captain-PIN lock at a table (issue 27): the event's organisers and
     assistants only; logged in the round's log."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     table = _table(event, table_id)
     union = get_object_or_404(Union, pk=union_id, event=event)
     if not table.seats.filter(union=union).exists():
@@ -415,7 +409,7 @@ def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
 @require_POST
 def decide_report(request, event_id: int, report_id: int):
     """Accept (a pending report) or uphold (a disputed one) as reported: final at once."""
-    event = _event(request, event_id)
+    event = running_event(request, event_id)
     report = get_object_or_404(
         DealReport.objects.select_related("deal__match__round__event", "deal__match__table"),
         pk=report_id,

@@ -1,6 +1,6 @@
 """The hall's projector: a full-screen page per round (pairings by union name A→Z with table
 numbers) and one for the standings, paging themselves. No sign-in: they show what the public
-pages show, under the same release settings (`matches.visibility`).
+pages show, under the same release settings (`matches.public.visibility`).
 
 For a big event (issue 26) the pages go dense (at least 30 rows at 1920x1080; more than
 `DENSE_ROWS` rows, or `?dense=1`), a round's pairings come one page per referee zone
@@ -13,11 +13,11 @@ import segno
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
-from matches import visibility
 from matches.draw import clock
 from matches.draw.listing import by_name
-from matches.front_cache import front_cacheable
 from matches.models import RefereeZone, Round
+from matches.public import visibility
+from matches.public.front_cache import front_cacheable
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12

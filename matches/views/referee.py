@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
 from matches.events import calls
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import (
     Confirmation,
@@ -723,10 +723,6 @@ def report_page(request, report_id: int):
             "dispute_reasons": Confirmation.Reason.choices,
         },
     )
-
-
-def confirmation_mode_label(event: Event) -> str:
-    return event.get_confirmation_display()
 
 
 # --- the deal viewer --------------------------------------------------------------------------

@@ -184,8 +184,8 @@ PLAYERS = [
 @pytest.fixture
 def hall(transactional_db):
     """Round 1 played and closed, round 2 published: 黄岛五队 at table 2 against 李沧三队."""
-    from matches.events import find
     from matches.models import RefereeZone
+    from matches.public import find
     from tests.builder import EventBuilder
 
     b = EventBuilder(

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from matches.events import registration
 from matches.events.forms import confirmation_choices
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 from matches.models import DealReport, Event, MatchSide, RefereeLink, Round, Union
 from players.models import Player
 

@@ -13,8 +13,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from matches.ladder import service as ladder_service
-from matches.models import LadderSeason
+from ladders import service as ladder_service
+from ladders.models import LadderSeason
 from seasons import selectors
 from seasons.models import PlayerRating, RatingStep, Series, SeriesEvent
 from tests.seasons.helpers import pool, rated_event

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 from matches.results.messages import REFUSALS, localized, refusal_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from django.test import Client
 
 from matches.draw import service as draw
 from matches.events import registration
-from matches.games import engines, registry
+from matches.kernel.games import registry
 from matches.models import (
     DealReport,
     DealTally,
@@ -33,7 +33,6 @@ HIGHCARD = "tests.games.highcard"
 @pytest.fixture
 def highcard(settings, eager_tasks):
     registry.register_game("highcard", f"{HIGHCARD}.adapter.HighCardAdapter")
-    engines.register_engine("highcard", f"{HIGHCARD}.engine:HighCardGame")
     template_dirs = settings.TEMPLATES[0]["DIRS"]
     settings.TEMPLATES = [
         {
@@ -44,7 +43,6 @@ def highcard(settings, eager_tasks):
     yield
     registry.ADAPTERS.pop("highcard")
     registry.adapter_named.cache_clear()
-    engines.ENGINES.pop("highcard")
 
 
 @pytest.fixture

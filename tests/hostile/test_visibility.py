@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from matches.events import live
 from matches.models import Event
+from matches.public import stamps
 from matches.results import service as results
 from matches.results.service import Actor
 from tests.results.conftest import SUMMARY
@@ -76,14 +76,14 @@ def test_a_silent_round_s_results_do_not_change_the_public_etag(setup, settings)
     event = Event.objects.get(pk=setup.event.pk)
     client = Client()
     url = f"/events/{event.pk}/rounds/{setup.round.number}/"
-    before = (live.event_version(event), client.get(url)["ETag"])
+    before = (stamps.event_version(event), client.get(url)["ETag"])
     _final_report(setup)
-    after = (live.event_version(event), client.get(url)["ETag"])
+    after = (stamps.event_version(event), client.get(url)["ETag"])
     assert before == after
     # When the round stops being silent, the stamp changes.
     setup.round.silent = False
     setup.round.save(update_fields=["silent"])
-    assert live.event_version(event) != before[0]
+    assert stamps.event_version(event) != before[0]
 
 
 def test_a_silent_round_s_table_fragment_shows_no_deals(setup):

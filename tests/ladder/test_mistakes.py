@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches.ladder import service
-from matches.ladder.rules import CHIEF, VANGUARDS
-from matches.models import LadderChallenge, LadderLog, LadderSeason, LadderSession
+from ladders import service
+from ladders.models import LadderChallenge, LadderLog, LadderSeason, LadderSession
+from ladders.rules import CHIEF, VANGUARDS
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def ladder():
     client = Client()
     client.force_login(user)
     season.user, season.by_name, season.client = user, teams, client
-    season.url = reverse("manage:ladder", args=[season.pk])
+    season.url = reverse("ladders-manage:season", args=[season.pk])
     return season
 
 
@@ -278,13 +278,14 @@ def test_the_next_season_takes_last_seasons_teams_and_is_seeded_from_its_points(
     post(ladder, action="close")
     post(ladder, action="withdraw", team=ladder.by_name["攻4"].pk)
     response = ladder.client.post(
-        reverse("manage:ladders"), {"name": "2028 擂台赛", "previous": ladder.pk, "copy_teams": "1"}
+        reverse("ladders-manage:seasons"),
+        {"name": "2028 擂台赛", "previous": ladder.pk, "copy_teams": "1"},
     )
     following = LadderSeason.objects.get(name="2028 擂台赛")
     assert response.status_code == 302 and following.previous == ladder
     names = set(following.teams.values_list("name", flat=True))
     assert "攻4" not in names and len(names) == 12
-    url = reverse("manage:ladder", args=[following.pk])
+    url = reverse("ladders-manage:season", args=[following.pk])
     assert ladder.client.post(url, {"action": "seed", "from_previous": "1"}).status_code == 302
     table = [r.team.name for r in service.points_table(ladder) if r.team.name in names]
     seeded = [following.teams.get(title=s).name for s in ("chief-1", "vice-1", "vice-2")]
@@ -295,7 +296,7 @@ def test_a_new_season_following_another_organisers_season_is_refused_with_a_reas
     other = Client()
     other.force_login(make_user("xiaowang"))
     response = other.post(
-        reverse("manage:ladders"),
+        reverse("ladders-manage:seasons"),
         {"name": "借来的赛季", "previous": ladder.pk, "copy_teams": "1"},
         HTTP_ACCEPT_LANGUAGE="zh-hans",
     )
@@ -334,7 +335,7 @@ def test_another_organiser_can_take_no_action_on_the_season(ladder, action):
 
 
 def test_an_unpublished_ladder_leaks_nowhere(ladder, client):
-    public = reverse("public:ladder", args=[ladder.pk])
+    public = reverse("ladders:season", args=[ladder.pk])
     assert client.get(public).status_code == 404
     assert "2027 擂台赛" not in client.get("/").content.decode()
     post(ladder, action="publish")
@@ -347,7 +348,7 @@ def test_an_unpublished_ladder_leaks_nowhere(ladder, client):
 def test_seeding_from_last_season_without_its_teams_says_what_is_missing(ladder):
     following = service.create_season(ladder.user, "2028 擂台赛", previous=ladder)
     service.add_teams(following, ladder.user, "新队1\n新队2\n守1")
-    url = reverse("manage:ladder", args=[following.pk])
+    url = reverse("ladders-manage:season", args=[following.pk])
     response = ladder.client.post(url, {"action": "seed", "from_previous": "1"})
     assert response.status_code == 400
     assert "只有 1 支队与本赛季的队同名" in response.context["problem"]
@@ -386,7 +387,7 @@ def test_garbage_in_any_action_is_a_clear_refusal_never_a_500(ladder, action):
     for data in (GARBAGE, {**GARBAGE, "challenge": session.challenges.first().pk}):
         response = post(ladder, action=action, **data)
         assert response.status_code in (302, 400), (action, response.status_code)
-    listing = ladder.client.post(reverse("manage:ladders"), {**GARBAGE, "name": " "})
+    listing = ladder.client.post(reverse("ladders-manage:seasons"), {**GARBAGE, "name": " "})
     assert listing.status_code == 200 and listing.context["problem"]
 
 

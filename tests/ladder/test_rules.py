@@ -1,4 +1,4 @@
-"""The 擂台赛 ladder's pure rules (matches/ladder/rules.py; docs/ladder.md)."""
+"""The 擂台赛 ladder's pure rules (ladders/rules.py; docs/ladder.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.ladder.rules import (
+from ladders.rules import (
     CHIEF,
     SLOTS,
     VANGUARDS,

@@ -1,5 +1,5 @@
 """A ladder season through its service: seeding, the knockout, the 先锋 rounds, a title
-changing hands, no-shows, reschedules and the points table (matches/ladder/service.py)."""
+changing hands, no-shows, reschedules and the points table (ladders/service.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 
-from matches.ladder import service
-from matches.ladder.rules import CHIEF, VICES, Slot
-from matches.ladder.service import LadderProblem
-from matches.models import LadderChallenge, LadderLog
+from ladders import service
+from ladders.models import LadderChallenge, LadderLog
+from ladders.rules import CHIEF, VICES, Slot
+from ladders.service import LadderProblem
 
 pytestmark = pytest.mark.django_db
 

@@ -11,17 +11,6 @@ from matches.events import notify
 from matches.models import Event
 
 
-def _frames(response, count):
-    """The first `count` frames of an open stream (the sync generator of the test client)."""
-    it = iter(response.streaming_content)
-    out = []
-    for _ in range(count):
-        chunk = next(it)
-        out.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
-    response.close()
-    return out
-
-
 @pytest.fixture
 def event(build):
     b = build(unions=4, deals=1)

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from matches.games.registry import adapter_for
+from matches.kernel.games.registry import adapter_for
 from matches.models import (
     Deal,
     Event,

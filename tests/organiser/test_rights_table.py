@@ -20,7 +20,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
-from matches.ladder import service as ladder_service
 from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole, Union, UnionMember
 from tests.builder import EventBuilder
 from tests.personas import make_user
@@ -44,10 +43,6 @@ RIGHTS = {
     "new-event": ("anyone", 200, 400),
     "join-code": ("everyone", 200, 200),
     "join": ("everyone", 200, 200),
-    # The 擂台赛 ladder: any account keeps its own seasons (an empty name is refused, 200);
-    # a season is its organisers' only (an unknown action is a 400).
-    "ladders": ("anyone", 200, 200),
-    "ladder": (ORGANISER, 200, 400),
     # The organiser's only.
     "settings": (ORGANISER, 200, 400),
     "staff": (ORGANISER, 200, 200),
@@ -160,11 +155,9 @@ def world(eager_tasks):
     e = b.event.pk
     args = {
         "events": [],
-        "ladders": [],
         "new-event": [],
         "join-code": [],
         "join": [open_invitation.token],
-        "ladder": [ladder_service.create_season(b.organiser, "擂台赛").pk],
         "round": [e, 1],
         "round-edit": [e, 1, "swap"],
         "round-late": [e, 1, "arrive"],
@@ -344,21 +337,47 @@ SEASON_RIGHTS = {
     # the requester included, is refused.
     "merge-answer": (ORGANISER, 405, 302),
 }
-SEASON_ROUTES = sorted(
-    name.removeprefix("seasons-manage:")
-    for name in set(_routes(get_resolver().url_patterns))
-    if name.startswith("seasons-manage:")
-)
 
 
-def season_expected(route: str, role: str, method: str) -> int:
-    who, get_status, post_status = SEASON_RIGHTS[route]
+def routes_of(namespace: str) -> list[str]:
+    return sorted(
+        name.removeprefix(f"{namespace}:")
+        for name in set(_routes(get_resolver().url_patterns))
+        if name.startswith(f"{namespace}:")
+    )
+
+
+SEASON_ROUTES = routes_of("seasons-manage")
+
+
+def app_expected(rights: dict, route: str, role: str, method: str) -> int:
+    """The answer of a seasons or ladder route (everything there asks for a sign-in)."""
+    who, get_status, post_status = rights[route]
     if role == "signed_out":
         return 302
     allowed = ROLES if who == "anyone" else who
     if role not in allowed:
         return 405 if method == "GET" and get_status == 405 else 403
     return get_status if method == "GET" else post_status
+
+
+def app_table_errors(namespace: str, rights: dict, args: dict, world) -> list[str]:
+    """Every route of the namespace, as each role and as a superuser (the one rule,
+    `matches.permissions.is_admin`: the organiser's answer on what is not theirs)."""
+    admin = Client()
+    admin.force_login(make_user("root", is_superuser=True))
+    clients = {**world["clients"], "admin": admin}
+    wrong = []
+    for route in sorted(rights):
+        url = reverse(f"{namespace}:{route}", args=args.get(route, []))
+        for role in (*ROLES, "admin"):
+            for method in ("GET", "POST"):
+                got = _answer(clients[role], method, url)
+                as_role = "organiser" if role == "admin" else role
+                want = app_expected(rights, route, as_role, method)
+                if got != want:
+                    wrong.append(f"{method} {route} as {role}: {got}, expected {want}")
+    return wrong
 
 
 def test_every_season_route_has_a_row():
@@ -406,13 +425,29 @@ def test_the_season_rights_table(world):
         "split": [merge.pk],
         "merge-answer": [asked.pk, "accept"],
     }
-    wrong = []
-    for route in SEASON_ROUTES:
-        url = reverse(f"seasons-manage:{route}", args=args.get(route, []))
-        for role in ROLES:
-            for method in ("GET", "POST"):
-                got = _answer(world["clients"][role], method, url)
-                want = season_expected(route, role, method)
-                if got != want:
-                    wrong.append(f"{method} {route} as {role}: {got}, expected {want}")
+    wrong = app_table_errors("seasons-manage", SEASON_RIGHTS, args, world)
+    assert not wrong, "\n".join(wrong)
+
+
+# --- the 擂台赛 ladder: its seasons ---------------------------------------------------------------
+
+#: The `ladders-manage:` routes: any account keeps its own ladder seasons; a season is its
+#: organisers' (who made it).
+LADDER_RIGHTS = {
+    "seasons": ("anyone", 200, 200),  # a POST without a name: told so on the list again
+    "season": (ORGANISER, 200, 400),  # a POST without an action: refused as unknown
+}
+LADDER_ROUTES = routes_of("ladders-manage")
+
+
+def test_every_ladder_route_has_a_row():
+    assert sorted(LADDER_RIGHTS) == LADDER_ROUTES
+
+
+def test_the_ladder_rights_table(world):
+    from ladders import service as ladders
+
+    season = ladders.create_season(world["b"].organiser, "擂台赛")
+    args = {"season": [season.pk]}
+    wrong = app_table_errors("ladders-manage", LADDER_RIGHTS, args, world)
     assert not wrong, "\n".join(wrong)

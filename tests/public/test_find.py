@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches.events import find
 from matches.models import Event, FloorPass, RefereeZone, Registration, SearchTerm
+from matches.public import find
 from matches.views.live import player_stream_url
 from tests.builder import EventBuilder
 
@@ -359,27 +359,63 @@ def test_a_publication_and_an_unpublication_show_at_once_in_a_warm_index(b):
     assert body["round"] == 1 and "崂山二队" not in str(body["results"][0]["place"])
 
 
-def test_a_write_that_bypasses_save_is_seen_when_the_stamp_expires(b, settings):
-    """A queryset update (a seat given to the player who sat out) fires no signal: the stamp
-    reads the current round's seats, so it moves once its cached copy expires (at once here)."""
+def test_two_players_exchanging_seats_in_a_published_round_show_at_once(b, settings):
+    """A swap of two entries leaves every sum of the seats as it was (the old checksum stamp
+    could not see it): the counter moves with the seats' own writes."""
     from matches.models import TableSeat
 
-    settings.PUBLIC_VERSION_SECONDS = 0
-    b.round([(0, 1), (2, 3)])
-    assert first(api(b.event, "zhangwei"))["place"]["side"] == "A"  # warm
-    TableSeat.objects.filter(round=b.latest, player__name="张伟").update(side="B")
-    assert first(api(b.event, "zhangwei"))["place"]["side"] == "B"
+    settings.PUBLIC_VERSION_SECONDS = 600
+    round_ = b.round([(0, 1), (2, 3)])
+    assert first(api(b.event, "zhangwei"))["place"]["table"] == 1  # warm
+    assert first(api(b.event, "zhouji"))["place"]["table"] == 2
+    zhang = TableSeat.objects.get(round=round_, player__name="张伟")
+    zhou = TableSeat.objects.get(round=round_, player__name="周杰")
+    zhang.player_id, zhou.player_id = zhou.player_id, zhang.player_id
+    for seat in (zhang, zhou):  # two exchanged values, written row by row
+        TableSeat.objects.filter(pk=seat.pk).update(player_id=-seat.pk - 1000)
+    for seat in (zhang, zhou):
+        seat.save()
+    assert first(api(b.event, "zhangwei"))["place"]["table"] == 2
+    assert first(api(b.event, "zhouji"))["place"]["table"] == 1
 
 
-def test_the_stamp_moves_with_what_an_answer_shows_only(b):
+def test_a_swap_in_the_draft_shows_when_the_round_is_published(b):
+    from matches.draw import service as draw
+
+    b.report_all(b.round([(0, 1), (2, 3)])).close()
+    second = b.round([(0, 2), (1, 3)], publish=False)
+    assert first(api(b.event, "hdwd"))["place"]["round"] == 1  # warm, round 2 held
+    draw.swap_unions(second, b.unions[2], b.unions[3])
+    assert first(api(b.event, "hdwd"))["place"]["round"] == 1  # a draft is not public
+    b.publish(second)
+    assert first(api(b.event, "hdwd"))["place"]["opponents"] == ["李沧三队"]
+
+
+def test_the_counter_moves_with_what_an_answer_shows_only(b):
+    from matches.public import stamps
+
     b.round([(0, 1), (2, 3)])
-    before = find._compute_find_version(b.event)
-    assert find._compute_find_version(b.event) == before
+    before = stamps.find_version(b.event.pk)
+    assert stamps.find_version(b.event.pk) == before
     b.report_all()  # results: the answers show no result, the index stays
-    assert find._compute_find_version(b.event) == before
+    assert stamps.find_version(b.event.pk) == before
     b.unions[2].name = "新名字"
     b.unions[2].save()
-    assert find._compute_find_version(b.event) != before
+    assert stamps.find_version(b.event.pk) != before
+
+
+def test_a_lost_counter_starts_again_elsewhere(b):
+    """A cache that lost the counter (a restart of Redis) must not give a process the count its
+    old index was read at: it starts again at a random number."""
+    from django.core.cache import cache
+
+    from matches.public import stamps
+
+    seen = {stamps.find_version(b.event.pk)}
+    for _ in range(5):
+        cache.delete(stamps._find_key(b.event.pk))
+        seen.add(stamps.find_version(b.event.pk))
+    assert len(seen) == 6
 
 
 def test_the_events_release_settings_count_at_once_even_written_by_update(b):
@@ -422,3 +458,50 @@ def test_a_late_arrival_on_a_published_round_shows_at_once(b, settings):
     arrived = first(api(b.event, "lcsd"))["place"]
     assert arrived["table"] == 2 and arrived["opponents"] == ["崂山二队"]
     assert first(api(b.event, "lsed"))["place"]["opponents"] == ["李沧三队"]
+
+
+# --- the index is bounded: no sequence of searches makes each one a rebuild ------------------------
+
+
+def test_searching_more_events_than_a_process_keeps_rebuilds_within_its_allowance(
+    b, monkeypatch, django_assert_max_num_queries
+):
+    """Each process keeps `INDEX_EVENTS` indexes. Searching one event more than that in turn
+    used to read a whole index for every search; now an index for an event the process holds
+    none of is read only within its allowance, and beyond it the answer comes from the
+    database, the same answer."""
+    b.round([(0, 1), (2, 3)])
+    others = []
+    for _ in range(find.INDEX_EVENTS):
+        other = EventBuilder(unions=4, deals=2, names=NAMES, player_names=PLAYERS).register()
+        other.round([(0, 1), (2, 3)])
+        others.append(other)
+    builds = []
+    real = find._Index
+
+    def counted(event, version):
+        builds.append(event.pk)
+        return real(event, version)
+
+    monkeypatch.setattr(find, "_Index", counted)
+    monkeypatch.setattr(find, "_indexes", find.OrderedDict())
+    monkeypatch.setattr(find, "_allowance", {"seconds": 0.0, "at": find.time.monotonic()})
+    monkeypatch.setattr(find, "BUILD_SHARE", 0.0)  # spent: no index may be read now
+    warm = first(api(b.event, "hdwd"))
+    for _turn in range(3):
+        for event in [b.event] + [o.event for o in others]:
+            with django_assert_max_num_queries(12):
+                hit = first(api(event, "hdwd"))
+            assert hit["place"]["table"] == 1 and hit["place"]["opponents"] == ["市北一队"]
+    assert builds == []
+    assert first(api(b.event, "hdwd")) == warm  # the cold path answers as the index does
+    assert first(api(b.event, "zhangwei"))["place"]["partners"] == ["王建国", "李红"]
+    # With an allowance, the indexes are read once each, then kept while they fit.
+    monkeypatch.setattr(find, "_allowance", {"seconds": 10.0, "at": find.time.monotonic()})
+    for event in [b.event] + [o.event for o in others[:-1]]:
+        first(api(event, "hdwd"))
+    assert len(builds) == find.INDEX_EVENTS
+    for _turn in range(3):
+        for event in [b.event] + [o.event for o in others[:-1]]:
+            first(api(event, "hdwd"))
+    assert len(builds) == find.INDEX_EVENTS

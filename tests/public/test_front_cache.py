@@ -128,8 +128,8 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
             assert getattr(callback, "front_cacheable", False), route
             covered.append(route)
     # home, matches/urls/public.py (projectors, the round clock, bracket, find my table and the
-    # cards, the ladder), API
-    assert len(covered) == 1 + 15 + 5
+    # cards), the ladder (ladders/urls.py), API
+    assert len(covered) == 1 + 14 + 1 + 5
 
 
 def test_the_cookie_names_in_nginx_conf_are_the_ones_django_uses():

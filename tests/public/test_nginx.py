@@ -195,7 +195,7 @@ def test_anonymous_readers_share_one_rendering(front, event):
         }
         assert headers["ETag"]
     # The htmx poll gets its fragment, not the cached whole page, and is shared too.
-    (_, f1, frag), (_, f2, _b) = front.twice(url, {"HX-Request": "true"})
+    (_, _f1, frag), (_, f2, _b) = front.twice(url, {"HX-Request": "true"})
     assert "<html" not in frag and 'id="standings-live"' in frag and f2["X-Cache-Status"] == "HIT"
 
 

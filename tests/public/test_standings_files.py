@@ -1,5 +1,5 @@
 """The public standings written as files after each standings run and served by nginx
-(issue 28; matches/views/standings_files.py, deploy/nginx.conf's standings location)."""
+(issue 28; matches/public/standings_files.py, deploy/nginx.conf's standings location)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.utils.translation import trans_real
 
 from matches.draw import late
 from matches.models import Event, Round
+from matches.public import standings_files
 from matches.standings import service as standings
-from matches.views import standings_files
 from tests.builder import EventBuilder
 from tests.public.test_nginx import running_front
 
@@ -320,3 +320,65 @@ def test_through_nginx_the_public_never_reads_an_unpublished_event(served, files
     assert status == 404
     status, headers, _ = _get(front, url)
     assert status == 404 and headers["X-Standings-File"] is None
+
+
+# --- after a deploy: the files are written anew ---------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_template_change_reaches_a_finished_events_file_after_rewrite(
+    files_dir, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    """The files outlive a deploy: a finished event's standings run no more, so only
+    `manage.py standings_files --rewrite` (deploy/README.md's upgrade) brings a fixed template
+    to its readers; `--clear` leaves every reader to the app."""
+    import copy
+    import shutil
+
+    from django.core.management import call_command
+
+    b, first, second = _built()
+    b.report_all(second)
+    b.close(second)
+    Event.objects.filter(pk=b.event.pk).update(concluded_at=second.published_at)
+    with django_capture_on_commit_callbacks(execute=True):
+        standings.recompute_event(b.event.pk)
+    before = _written(files_dir, b.event)
+    assert before["en.page.html"] == _app(b.event, "en")
+
+    # The deploy: a new template for the page around the table and for the table itself.
+    fixed = tmp_path / "templates"
+    (fixed / "public").mkdir(parents=True)
+    for name, mark in (("standings.html", "page"), ("_standings_table.html", "table")):
+        source = (settings.BASE_DIR / "templates" / "public" / name).read_text()
+        if "{% block content %}" in source:  # the page: inside its block, or it is not shown
+            source = source.replace("{% block content %}", "{% block content %}<!-- fixed page -->")
+        else:
+            source += f"<!-- fixed {mark} -->"
+        (fixed / "public" / name).write_text(source)
+    templates = copy.deepcopy(settings.TEMPLATES)
+    templates[0]["DIRS"] = [fixed, *templates[0]["DIRS"]]
+    settings.TEMPLATES = templates
+    assert b"fixed" not in _written(files_dir, b.event)["en.page.html"]  # nothing runs by itself
+
+    call_command("standings_files", "--rewrite", stdout=open(tmp_path / "out", "w"))
+    files = _written(files_dir, b.event)
+    for lang in ("zh-hans", "en"):
+        assert files[f"{lang}.page.html"] == _app(b.event, lang)
+        assert b"<!-- fixed page -->" in files[f"{lang}.page.html"]
+        assert b"<!-- fixed table -->" in files[f"{lang}.hx.html"]
+        assert files[f"{lang}.hx.html"] == _app(b.event, lang, hx=True)
+        assert gzip.decompress(files[f"{lang}.page.html.gz"]) == files[f"{lang}.page.html"]
+
+    # An event no longer public loses its files in the rewrite; --clear removes them all.
+    other, *_rounds = _built()
+    with django_capture_on_commit_callbacks(execute=True):
+        standings.recompute_event(other.event.pk)
+    Event.objects.filter(pk=other.event.pk).update(published=False)  # no signal: no removal
+    assert _written(files_dir, other.event)
+    call_command("standings_files", "--rewrite", stdout=open(tmp_path / "out", "w"))
+    assert _written(files_dir, other.event) == {}
+    assert _written(files_dir, b.event)
+    call_command("standings_files", "--clear", stdout=open(tmp_path / "out", "w"))
+    assert _written(files_dir, b.event) == {}
+    shutil.rmtree(fixed)

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import StandingsSnapshot
+from matches.public.standings import STANDINGS_PAGE_ROWS
 from matches.standings import service as standings
-from matches.views.public import STANDINGS_PAGE_ROWS
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db

@@ -116,7 +116,7 @@ def test_the_public_event_read_equals_the_public_events_query(setup):
 
     from matches.hotpath import public_event
     from matches.models import Event
-    from matches.visibility import public_events
+    from matches.public.visibility import public_events
 
     event = setup.link.table.round.event
     Event.objects.filter(pk=event.pk).update(published=True, archived_at=None)

@@ -94,7 +94,7 @@ def test_a_deal_costs_a_bounded_number_of_queries(two_links):
 # event, for the ETag); rendered, once per new snapshot, six. The full page around a cached
 # fragment: two (the event, its rounds).
 STANDINGS_FRAGMENT_CACHED_BUDGET = 1
-# Issue 27's one visibility rule (matches/visibility.py) read the visible rounds once for each
+# Issue 27's one visibility rule (matches/public/visibility.py) read the visible rounds once for each
 # step of its chain (draw, results, standings): 9 rendered. Issue 28: a public request reads
 # them once (`visibility._rounds`), 7.
 STANDINGS_FRAGMENT_RENDERED_BUDGET = 7

@@ -135,8 +135,8 @@ def test_a_namesake_already_in_the_event_or_the_file_is_another_person(build):
 def test_a_merge_keeps_the_merged_records_pass_and_find_terms_and_a_split_gives_them_back():
     """The merged record's own page (its token on a printed badge) and find-my-table in its
     event: a merge that deleted the record cascaded both away."""
-    from matches.events import find
     from matches.models import FloorPass, SearchTerm
+    from matches.public import find
 
     user = get_user_model().objects.create_user("org")
     people = pool(12)

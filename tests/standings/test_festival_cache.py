@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from matches.events import live
+from matches.public import stamps
 from matches.standings import service as standings
 
 A_BY_TWO = [1, 2, 3, 4, 5, 6]
@@ -56,10 +56,10 @@ def test_full_pages_share_the_table_but_not_the_csrf_token(build):
 def test_the_standings_stamp_changes_with_a_snapshot_not_with_a_report(build):
     b = build(unions=2, deals=2)
     r1 = b.round([(0, 1)])
-    before = live.standings_version(b.event)
-    event_before = live.event_version(b.event)
+    before = stamps.standings_version(b.event)
+    event_before = stamps.event_version(b.event)
     b.final(b.match(r1, 1), 1, A_BY_TWO)  # a report: the event's stamp changes at once
-    assert live.event_version(b.event) != event_before
-    assert live.standings_version(b.event) == before
+    assert stamps.event_version(b.event) != event_before
+    assert stamps.standings_version(b.event) == before
     standings.recompute_event(b.event.pk)  # new snapshots: the standings' stamp changes
-    assert live.standings_version(b.event) != before
+    assert stamps.standings_version(b.event) != before

@@ -21,19 +21,6 @@ REPEAT_PARTNER = "repeat_partner"
 REPEAT_OPPONENT = "repeat_opponent"
 HAND_SWAP = "hand_swap"  # the organiser changed this pairing by hand
 
-ALL_FLAGS = (
-    BYE,
-    PULLED_DOWN,
-    PULLED_UP,
-    REMATCH_FORCED,
-    BYE_REPEATED,
-    SEAT_AGAINST_PREFERENCE,
-    CLUB_CLASH,
-    REPEAT_PARTNER,
-    REPEAT_OPPONENT,
-    HAND_SWAP,
-)
-
 
 class SeatingError(ValueError):
     """The input cannot be seated (duplicate ids, too few entrants, bad options).

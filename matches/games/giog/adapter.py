@@ -1,4 +1,4 @@
-"""Giog behind the game interface of `matches/games/adapter.py`.
+"""Giog behind the game interface of `matches/kernel/games/adapter.py`.
 
 Individual entries only; two to four players a table (G4), opponents rotated round by round;
 each hand stands alone (no tributes between hands), scored by place points per hand.
@@ -11,15 +11,16 @@ from typing import Any, Mapping
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.games import viewer as shared_viewer
-from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable, Tally
-from matches.games.errors import JSONObject
 from matches.games.giog import demo, draw, public, results, standings, viewer
 from matches.games.giog import messages as game_messages
 from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.engine.verdict import GiogDealVerdict, GiogTally
 from matches.games.giog.referee import ResultForm
 from matches.games.giog.settings import GiogSettings
+from matches.kernel.engine_errors import JSONObject
+from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
+from matches.kernel.games import viewer as shared_viewer
+from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
 from matches.models import DealReport, DealTally, Event, Match, Round
 

@@ -16,9 +16,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.games.errors import BadDocument, as_published
 from matches.games.giog.engine import game
 from matches.games.giog.engine.record import TIE_ORDERS
+from matches.kernel.engine_errors import BadDocument, as_published
 
 
 class Command(BaseCommand):

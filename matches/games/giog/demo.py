@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime
 import random
 
-from matches.games.adapter import DemoPlan
 from matches.games.giog.engine.selfplay import selfplay
+from matches.kernel.games.adapter import DemoPlan
 
 GIOG_DEMO_NAME = "Giog 邀请赛（演示）"
 

@@ -9,9 +9,9 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from matches.games.adapter import places_to_json
 from matches.games.giog.engine.outcome import points_for_places
 from matches.games.giog.standings import format_points, numbered, points_table, read_tally
+from matches.kernel.engine_types import places_to_json
 from matches.models import TableSeat
 
 
@@ -40,7 +40,7 @@ def hand_row(row, seats: dict, place_points: list) -> list[dict]:
 
 def table(event, round_, match, read) -> tuple[str, str, dict]:
     """(page template, live fragment template, context) of a table's public page, from what the
-    public view read (`matches.games.adapter.PublicTable`)."""
+    public view read (`matches.kernel.games.adapter.PublicTable`)."""
     seats, tallies, logged = read.seats, read.tallies, read.logged
     hands = [
         {

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from matches.games.adapter import describe_error
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT
 from matches.games.giog.messages import MESSAGES as CODE_TEXT
 from matches.games.giog.messages import RULE_NAMES
 from matches.games.giog.standings import numbered
+from matches.kernel.games.adapter import describe_error
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 

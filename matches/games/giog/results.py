@@ -12,11 +12,11 @@ import copy
 from dataclasses import replace
 from typing import Any, Sequence
 
-from matches.games.errors import BadDocument
 from matches.games.giog.engine.outcome import OUTCOME_FORMAT, points_for_places, summary_verdict
 from matches.games.giog.engine.replay import replay_verdict as replay_engine
 from matches.games.giog.engine.verdict import GiogDealVerdict
 from matches.games.giog.standings import format_points, points_table
+from matches.kernel.engine_errors import BadDocument
 from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import TableSeat
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from matches.games.errors import JSONObject
+from matches.kernel.engine_errors import JSONObject
 
 DEFAULT_PLACE_POINTS = (3, 2, 1, 0)
 

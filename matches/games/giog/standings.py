@@ -16,9 +16,9 @@ import logging
 from fractions import Fraction
 from typing import Any, Sequence
 
-from matches.games.adapter import Tally, places_from_json
 from matches.games.giog.engine.outcome import points_for_places
 from matches.games.giog.engine.verdict import GiogDealVerdict, GiogTally
+from matches.kernel.engine_types import Tally, places_from_json
 from matches.kernel.match_result import store_match_result
 from matches.kernel.tallies import write_tallies
 from matches.models import DealTally, Match, Registration, TableSeat

@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.games import viewer as shared
-from matches.games.errors import BadDocument
 from matches.games.giog.engine.steps import hand_steps
+from matches.kernel.engine_errors import BadDocument
+from matches.kernel.games import viewer as shared
 
 RED, BLACK = "KABRNCP", "kabrncp"
 KINDS = {**{p: "red" for p in RED}, **{p: "black" for p in BLACK}}

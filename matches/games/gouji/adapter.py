@@ -1,4 +1,4 @@
-"""Gou Ji (够级) behind the game interface of `matches/games/adapter.py`.
+"""Gou Ji (够级) behind the game interface of `matches/kernel/games/adapter.py`.
 
 Two unions of three at a six-seat table, seated alternately (union A on seats 1, 3, 5); deals
 follow on from one another within a match (R35 tributes, R40 strings of three).
@@ -12,9 +12,6 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.games import viewer as shared_viewer
-from matches.games.adapter import DemoPlan, GameAdapter, PlayedSeat, PublicTable, Tally
-from matches.games.errors import JSONObject
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine.game import GoujiGame
@@ -27,6 +24,10 @@ from matches.games.gouji.engine.verdict import (
 )
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
+from matches.kernel.engine_errors import JSONObject
+from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
+from matches.kernel.games import viewer as shared_viewer
+from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round
 

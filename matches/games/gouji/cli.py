@@ -13,10 +13,10 @@ from typing import Any, Callable
 
 from django.core.management.base import BaseCommand
 
-from matches.games.errors import BadDocument, as_published
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.selfplay import selfplay, write_jsonl
 from matches.games.gouji.engine.settle import settle
+from matches.kernel.engine_errors import BadDocument, as_published
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 

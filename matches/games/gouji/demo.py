@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import random
 
-from matches.games.adapter import DemoPlan
+from matches.kernel.games.adapter import DemoPlan
 
 DEMO_NAME = "青岛够级公开赛（演示）"
 

@@ -18,7 +18,7 @@ def _seat_label(seats: dict, seat: int | None) -> str:
 
 def table(event, round_, match, read) -> tuple[str, str, dict]:
     """(page template, live fragment template, context) of a table's public page, from what the
-    public view read (`matches.games.adapter.PublicTable`)."""
+    public view read (`matches.kernel.games.adapter.PublicTable`)."""
     seats, tallies, logged, visible = read.seats, read.tallies, read.logged, read.visible
     deals = []
     for deal in match.deals.order_by("number"):

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.adapter import describe_error
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
+from matches.kernel.games.adapter import describe_error
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 

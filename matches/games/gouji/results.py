@@ -11,12 +11,12 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.replay import replay_verdict as replay_engine
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import OUTCOME_FORMAT, settle_verdict
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ReplayVerdict, SettleVerdict
+from matches.kernel.engine_errors import BadDocument
 from matches.kernel.reports import Checked, ResultError, require_documents
 from matches.models import DealReport
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument, JSONObject, RuleViolation
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import BadDocument, JSONObject, RuleViolation
 
 DEFAULT_RULES: JSONObject = {"preset": "standard"}
 

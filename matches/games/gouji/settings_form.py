@@ -15,21 +15,23 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from matches.games.errors import BadDocument
-from matches.games.fields import mark
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
+from matches.kernel.engine_errors import BadDocument
+from matches.kernel.games.fields import mark
 from matches.punctuation import listed
 
 #: One line per preset, shown beside its name.
 PRESET_DESCRIPTIONS = {
     "standard": _("标准：两篇规则文章的默认读法，不憋三，有够死级。"),
     "qingdao-hold3": _("青岛憋三：3 须留作最后一手，没有够死级，无三者买三。"),
-    "six-decks": _("六副够级：六副牌，大王多者可管，2 不开点。"),
+    "six-decks": _("六副够级：六副牌，大王多者可管，多王压单王，2 不开点。"),
+    "eight-players": _("八人够级：八人两邦，每邦四人坐一起，名次分 3 至 -3，串四户 24 分。"),
 }
 PRESET_LABELS = {
     "standard": _("标准"),
     "qingdao-hold3": _("青岛憋三"),
     "six-decks": _("六副够级"),
+    "eight-players": _("八人够级"),
 }
 
 #: The spec's sections, in its order.
@@ -40,10 +42,37 @@ SECTIONS = (
     ("scoring", _("计分（§5）")),
     ("declarations", _("明点（§6）")),
     ("tributes", _("贡牌（§7）")),
+    ("eight", _("八人够级（§10）")),
+    ("sixpacks", _("六副够级（§11）")),
+    ("local", _("地方规则（§12）")),
 )
 
 #: flag: (section, rule id, label, explanation)
 FLAG_INFO = {
+    "players": (
+        "eight",
+        "R44",
+        _("人数"),
+        _("六人：两邦各三人，隔座而坐；八人：两邦各四人，同邦坐一起，对头是对面的座位。"),
+    ),
+    "joker_groups": (
+        "sixpacks",
+        "R52",
+        _("多王压单王"),
+        _("纯王的牌按分量比大小（小王 1、大王 2），不论张数。"),
+    ),
+    "point_tributes_cancel": (
+        "local",
+        "R55",
+        _("双方点贡抵消"),
+        _("对头之间互欠的点贡相抵，只进差额。"),
+    ),
+    "two_revolutions": (
+        "local",
+        "R56",
+        _("两人革命"),
+        _("一局可有两名选手革命，三人以上革命重新发牌。"),
+    ),
     "decks": (
         "deck",
         "R3",
@@ -87,7 +116,12 @@ FLAG_INFO = {
     ),
     "revolution": ("play", "R29", _("革命"), _("没有 2 也没有王的选手可以革命。")),
     "revolution_contest": ("play", "R29", _("革命须比牌"), _("革命者出最大的够级牌争点。")),
-    "place_points": ("scoring", "R31", _("名次分"), _("头科到末科的分数，六个整数，用逗号隔开。")),
+    "place_points": (
+        "scoring",
+        "R31",
+        _("名次分"),
+        _("头科到末科的分数，每个名次一个整数（六人六个，八人八个），用逗号隔开。"),
+    ),
     "union_score": ("scoring", "R32", _("联邦得分"), _("本方减对方，或只算本方名次分。")),
     "string_three_score": ("scoring", "R32", _("串三户得分"), _("一方包揽前三名时的得分。")),
     "first_last_same_union_draw": (
@@ -163,6 +197,8 @@ def _flag_default_kind(flag: str) -> str:
         return "bool"
     if flag == "decks":
         return "decks"
+    if flag == "players":
+        return "players"
     if isinstance(value, int):
         return "int"
     return "choice"
@@ -189,7 +225,7 @@ def _field_value(flag: str, value):
         return ", ".join(str(v) for v in value)
     if flag == "tribute_order":
         return ", ".join(str(TRIBUTE_NAMES[k]) for k in value)
-    if flag == "decks":
+    if flag in ("decks", "players"):
         return str(value)
     return value
 
@@ -251,6 +287,12 @@ class RulesForm(forms.Form):
                 coerce=int,
                 **{**common, "required": True},
             )
+        elif kind == "players":
+            field = forms.TypedChoiceField(
+                choices=[("6", _("六人")), ("8", _("八人"))],
+                coerce=int,
+                **{**common, "required": True},
+            )
         elif kind == "int":
             field = forms.IntegerField(
                 min_value=1 if flag == "false_burn_cards" else -99,
@@ -277,7 +319,7 @@ class RulesForm(forms.Form):
             values = tuple(int(p) for p in parts)
         except ValueError:
             values = ()
-        if len(values) != 6:
+        if len(values) not in (6, 8):
             raise forms.ValidationError(_("R31：名次分须是六个整数，如 2, 1, 0, 0, -1, -2"))
         return values
 
@@ -305,6 +347,7 @@ class RulesForm(forms.Form):
                 self.add_error(
                     flag, _("%(rule)s：这个选项尚未支持，请选其他值") % {"rule": FLAG_INFO[flag][1]}
                 )
+        self._check_seats(data)
         if not self.errors and data.get("preset") in PRESETS:
             # The engine judges the combination; its refusal is named by its rule id here.
             try:
@@ -320,6 +363,23 @@ class RulesForm(forms.Form):
                         % {"rule": rule.group(1) if rule else "D14"},
                     )
         return data
+
+    def _check_seats(self, data) -> None:
+        """R46/D18 and R47/D28, named on the fields at fault (the engine would refuse the
+        whole rule set)."""
+        players = data.get("players")
+        if players == 8:
+            if data.get("decks") == 6:
+                self.add_error("decks", _("R46：八人够级只用四副牌（每人 27 张）"))
+            if data.get("short_deck"):
+                self.add_error("short_deck", _("R46：八人够级不用短牌"))
+        points = data.get("place_points")
+        if players in (6, 8) and isinstance(points, tuple) and len(points) != players:
+            if players == 8:
+                message = _("R47/D28：八人够级的名次分须是八个整数，如 3, 2, 1, 0, 0, -1, -2, -3")
+            else:
+                message = _("R31：名次分须是六个整数，如 2, 1, 0, 0, -1, -2")
+            self.add_error("place_points", message)
 
     @staticmethod
     def _json(data) -> dict:
@@ -379,9 +439,6 @@ class RulesForm(forms.Form):
             }
             for name in PRESETS
         ]
-
-    def preset_label(self) -> str:
-        return str(PRESET_LABELS.get(self.current.preset, self.current.preset))
 
     @classmethod
     def from_values(cls, values: dict | None, data=None, frozen: bool = False):

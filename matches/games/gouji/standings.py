@@ -13,8 +13,6 @@ from typing import Sequence
 
 from django.utils.translation import gettext as _
 
-from matches.games.adapter import Tally, places_from_json
-from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import Outcome, parse_outcome, tribute_ledger, union_scores
@@ -26,6 +24,8 @@ from matches.games.gouji.engine.verdict import (
     ledger_to_json,
 )
 from matches.games.gouji.ranking import SeatRecord, rank_players
+from matches.kernel.engine_errors import BadDocument, RuleViolation
+from matches.kernel.engine_types import Tally, places_from_json
 from matches.kernel.match_result import final_reports, write_match_result
 from matches.kernel.tallies import tally_values, write_tallies
 from matches.models import (

@@ -14,10 +14,10 @@ import copy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.games import viewer as shared
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.steps import deal_steps
+from matches.kernel.engine_errors import BadDocument
+from matches.kernel.games import viewer as shared
 
 #: seat → union: union A on the odd seats (R1)
 SIDES = {seat: "A" if seat % 2 else "B" for seat in range(1, 7)}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.events import find
 from matches.models import Event
+from matches.public import find
 
 
 class Command(BaseCommand):

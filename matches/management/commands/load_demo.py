@@ -12,7 +12,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         from matches.demo.builder import load_demo
-        from matches.games.registry import ADAPTERS
+        from matches.kernel.games.registry import ADAPTERS
 
         if not settings.DEBUG:
             # A superuser demo/demo on a reachable server is an open door (issue 17).

@@ -1,7 +1,7 @@
-"""Organiser pages under /manage/: the dashboard, rounds, printing and exports. Every view asks
-`can_run_event` (organisers and assistants; 403 otherwise, 404 for an event that does not exist);
-settings, staff, publishing the event, release and ending it ask `can_manage_event` (organisers
-only). Round actions go through the seating
+"""Organiser pages under /manage/: the dashboard, rounds, printing and exports. Every view gets
+its event through one of the two gates of `access.py`: `running_event` (organisers and
+assistants; 403 otherwise, 404 for an event that does not exist) or, for settings, staff,
+publishing the event, release and ending it, `organised_event` (organisers only). Round actions go through the seating
 service; results are computed by the Celery tasks and only shown here.
 
 The other page groups live beside this module: events.py (create, settings, rules), entries.py,
@@ -29,17 +29,10 @@ from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
 from matches.events import exports
 from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
-from matches.permissions import can_manage_event, can_run_event, events_run_by
-from matches.views.organiser.access import organised_event, posted_pk
+from matches.permissions import can_manage_event, events_run_by
+from matches.views.organiser.access import organised_event, posted_pk, running_event
 
 POLL_SECONDS = 5
-
-
-def managed_event(request, event_id: int) -> Event:
-    event = get_object_or_404(Event, pk=event_id)
-    if not can_run_event(request.user, event):
-        raise PermissionDenied("not an organiser or assistant of this event")
-    return event
 
 
 def _round(event: Event, number: int) -> Round:
@@ -114,7 +107,7 @@ def event_list(request):
 
 @login_required
 def dashboard(request, event_id: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     context = _progress_context(event)
     stages = list(event.stages.order_by("order"))
     draft = event.rounds.filter(state=Round.State.DRAFT).order_by("number").first()
@@ -147,7 +140,7 @@ def dashboard(request, event_id: int):
 
 @login_required
 def progress(request, event_id: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     return render(request, "manage/_progress.html", _progress_context(event))
 
 
@@ -169,7 +162,7 @@ def _refused(request, event, error) -> HttpResponse:
 @login_required
 @require_POST
 def draw_round(request, event_id: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     # The default is the first unfinished stage (never the last one: issue 25).
     stage = (
         get_object_or_404(Stage, pk=posted_pk(request, "stage"), event=event)
@@ -193,7 +186,7 @@ def draw_round(request, event_id: int):
 @login_required
 @require_POST
 def round_action(request, event_id: int, number: int, action: str):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     actions = {
         "redraw": seating.redraw_round,
@@ -233,7 +226,7 @@ def toggle_published(request, event_id: int):
 @login_required
 @require_POST
 def recompute(request, event_id: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     signals.request_recompute(event.pk)  # the computation side queues it (matches/receivers.py)
     messages.success(request, _("已安排全部重算"))
     return _back(event)
@@ -250,7 +243,7 @@ def _pdf(data: bytes, name: str) -> HttpResponse:
 
 @login_required
 def table_cards(request, event_id: int, number: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     links = printing.referee_links(round_, user=request.user)
     urls = {
@@ -261,7 +254,7 @@ def table_cards(request, event_id: int, number: int):
 
 @login_required
 def pairings_pdf(request, event_id: int, number: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     order = "name" if request.GET.get("order") == "name" else "table"
     return _pdf(
         printing.pairings_pdf(_round(event, number), order=order),
@@ -272,7 +265,7 @@ def pairings_pdf(request, event_id: int, number: int):
 @login_required
 def poster(request, event_id: int):
     """A poster with the QR code of the event's public pages and of find-my-table (issue 26)."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     event_url = request.build_absolute_uri(reverse("public:event", args=[event.pk]))
     find_url = request.build_absolute_uri(f"/events/{event.pk}/find/")
     return _pdf(printing.poster_pdf(event, event_url, find_url), f"event-{event.pk}-poster.pdf")
@@ -280,7 +273,7 @@ def poster(request, event_id: int):
 
 @login_required
 def export(request, event_id: int, what: str, fmt: str):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     if what not in ("standings", "results") or fmt not in ("csv", "xlsx"):
         raise PermissionDenied("unknown export")
     kind = "players" if request.GET.get("kind") == "players" else "unions"

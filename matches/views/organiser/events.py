@@ -15,8 +15,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches.events import lifecycle, setup
 from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm, StagesForm
-from matches.games.registry import default_game
-from matches.games.settings_forms import settings_form_class
+from matches.kernel.games.registry import default_game
+from matches.kernel.games.settings_forms import settings_form_class
 from matches.models import Event
 from matches.permissions import can_manage_event, role_in_event
 from matches.signals import request_recompute
@@ -24,7 +24,6 @@ from matches.views.organiser.access import organised_event, running_event
 
 SESSION_KEY = "new-event"
 STEPS = ("basics", "format", "rules")
-STEP_TITLES = {"basics": "基本信息", "format": "赛制", "rules": "规则"}
 
 
 def _stored(request) -> dict:

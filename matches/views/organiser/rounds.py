@@ -25,8 +25,8 @@ from matches.events import checkin
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.permissions import can_manage_event
 from matches.results import forfeits
-from matches.views.organiser import managed_event, table_progress
-from matches.views.organiser.access import organised_event
+from matches.views.organiser import table_progress
+from matches.views.organiser.access import organised_event, running_event
 from players.models import Player
 
 #: What the organiser's page says about each flag (the same words as the explanations).
@@ -84,7 +84,7 @@ def _explained_message(lines: list[dict]) -> str:
 
 @login_required
 def round_page(request, event_id: int, number: int):
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     explain = seating.explain_round(round_)
     by_match = {line["match"]: line for line in explain}
@@ -165,7 +165,7 @@ def round_page(request, event_id: int, number: int):
 @require_POST
 def round_edit(request, event_id: int, number: int, edit: str):
     """A draft edit: swap, move, sides, pair, bye, seats."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     post = request.POST
     try:
@@ -226,7 +226,7 @@ def round_edit(request, event_id: int, number: int, edit: str):
 @require_POST
 def round_late(request, event_id: int, number: int, change: str):
     """After publishing: unpublish, a union arrives, a union withdraws."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     try:
         if change == "unpublish":
@@ -266,7 +266,7 @@ def round_late(request, event_id: int, number: int, change: str):
 @require_POST
 def table_action(request, event_id: int, number: int, table: int, action: str):
     """Per table of a published round: forfeit (a side, both), clear it, stop by time, chase."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     match = get_object_or_404(Match, round=round_, table__number=table)
     back = request.POST.get("back") == "close"
@@ -306,7 +306,7 @@ def table_action(request, event_id: int, number: int, table: int, action: str):
 @require_POST
 def round_clock(request, event_id: int, number: int, do: str):
     """The round's clock: start (minutes), pause, resume, extend (minutes). Logged."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     try:
         if do == "start":
@@ -336,7 +336,7 @@ def round_clock(request, event_id: int, number: int, do: str):
 def close_page(request, event_id: int, number: int):
     """Close the round, or see first which tables have no final result and, per table: wait,
     chase the referee (the table's link and QR again), or award a forfeit."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     round_ = _round(event, number)
     if request.method == "POST":
         try:
@@ -383,7 +383,7 @@ def close_page(request, event_id: int, number: int):
 @require_POST
 def withdraw(request, event_id: int):
     """A union withdraws between rounds: out of later draws, its played matches stand."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     number = request.POST.get("round")
     try:
         union = _union(event, request.POST.get("union"))
@@ -406,7 +406,7 @@ def withdraw(request, event_id: int):
 def break_page(request, event_id: int):
     """Top N after round K go on to the event's knockout stage (the wizard's, of its size unless
     the organiser changes it): shown first, with the tie at the cut explained, then confirmed."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     default = breaks.default_size(event)
     size = request.POST.get("size") or request.GET.get("size") or str(default or 4)
     after = request.POST.get("after") or request.GET.get("after") or ""
@@ -453,7 +453,7 @@ def break_page(request, event_id: int):
 def bracket_page(request, event_id: int):
     """The knockout bracket (对阵图) with every round, drawn or not; before the first knockout
     round is drawn, the pairings the confirmed break will give."""
-    event = managed_event(request, event_id)
+    event = running_event(request, event_id)
     stage = breaks.knockout_stage(event)
     columns = []
     if stage is not None:

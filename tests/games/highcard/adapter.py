@@ -1,4 +1,4 @@
-"""High card behind the game interface (`matches/games/adapter.py`): the whole Django side of a
+"""High card behind the game interface (`matches/kernel/games/adapter.py`): the whole Django side of a
 game in one small file."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import uuid
 from dataclasses import dataclass, field
 
 from matches.draw.generator.individual import TableDraw
-from matches.games.adapter import GameAdapter, Tally
 from matches.kernel.draw_rows import write_player_tables
+from matches.kernel.engine_types import Tally
+from matches.kernel.games.adapter import GameAdapter
 from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
 from tests.games.highcard.engine import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from matches.games.errors import BadDocument, JSONObject, RuleError
+from matches.kernel.engine_errors import BadDocument, JSONObject, RuleError
 
 OUTCOME_FORMAT = "highcard-outcome/1"
 DEAL_FORMAT = "highcard-deal/1"

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator
 
-from matches.games.errors import EngineBug
+from matches.kernel.engine_errors import EngineBug
 
 from .pieces import is_red, piece_strength
 

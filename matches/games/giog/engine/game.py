@@ -1,10 +1,10 @@
-"""Giog behind the small `Game` interface of `matches/games/base.py`."""
+"""Giog behind the small `Game` interface of `matches/kernel/games/base.py`."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from matches.games.errors import JSONObject
+from matches.kernel.engine_errors import JSONObject
 
 from .outcome import check_summary
 from .replay import replay

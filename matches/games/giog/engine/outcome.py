@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from matches.games.errors import BadDocument, JSONObject, RuleError
+from matches.kernel.engine_errors import BadDocument, JSONObject, RuleError
 
 from .pieces import DISTRIBUTION, SET_SIZE
 from .record import parse_players, parse_seat_list, parse_won, reject_unknown, require_object

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matches.games.errors import BadDocument
+from matches.kernel.engine_errors import BadDocument
 
 #: G3: piece types from weakest to strongest.
 TYPE_ORDER = "PCNRBAK"
@@ -41,10 +41,6 @@ VALID_LETTERS = frozenset(FULL_SET)
 
 def is_red(piece: str) -> bool:
     return piece.isupper()
-
-
-def piece_type(piece: str) -> str:
-    return piece.upper()
 
 
 def type_rank(piece: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from matches.games.errors import EngineBug, RuleViolation
+from matches.kernel.engine_errors import EngineBug, RuleViolation
 
 from .combinations import Combination, classify, combinations_in
 from .pieces import describe

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from matches.games.errors import BadDocument
+from matches.kernel.engine_errors import BadDocument
 
 from .pieces import DISTRIBUTION, parse_pieces
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from matches.games.errors import JSONObject, Mismatch, RuleViolation
+from matches.kernel.engine_errors import JSONObject, Mismatch, RuleViolation
 
 from .outcome import places
 from .pieces import DISTRIBUTION, FULL_SET, SET_SIZE, describe

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
-from matches.games.errors import EngineBug
+from matches.kernel.engine_errors import EngineBug
 
 from .combinations import combinations_in
 from .pieces import DISTRIBUTION, FULL_SET, sort_pieces

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matches.games.errors import EngineBug, JSONObject, RuleViolation
+from matches.kernel.engine_errors import EngineBug, JSONObject, RuleViolation
 
 from .pieces import piece_strength
 from .play import HandState

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matches.games.errors import JSONObject, Mismatch, RuleError
+from matches.kernel.engine_errors import JSONObject, Mismatch, RuleError
 
 #: seats grouped by place, best first (G11, G12)
 Places = tuple[tuple[int, ...], ...]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import add, sub
 from typing import TYPE_CHECKING
 
-from matches.games.errors import BadDocument, RuleViolation
+from matches.kernel.engine_errors import BadDocument, RuleViolation
 
 if TYPE_CHECKING:
     from matches.games.gouji.engine.ruleset import RuleSet
@@ -22,11 +22,6 @@ TEN, JACK, QUEEN, KING, ACE = 7, 8, 9, 10, 11
 TWO = 12
 SMALL = 13  # B, 小王
 BIG = 14  # R, 大王
-#: Natural ranks are 3…A: the ranks a natural hand (R6a) can have.
-NATURAL_RANKS = range(0, TWO)
-
-EMPTY: tuple[int, ...] = (0,) * RANK_COUNT
-
 _RANK_OF_CHAR = {char: index for index, char in enumerate(RANK_CHARS)}
 _WHITESPACE = frozenset(" \t\r\n")
 

@@ -1,13 +1,13 @@
-"""Gou Ji as a `Game` (matches/games/base.py)."""
+"""Gou Ji as a `Game` (matches/kernel/games/base.py)."""
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
-from matches.games.errors import JSONObject
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import settle
+from matches.kernel.engine_errors import JSONObject
 
 
 class GoujiGame:

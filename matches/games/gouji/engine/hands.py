@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from matches.games.errors import RuleViolation
 from matches.games.gouji.engine.cards import (
     ACE,
     BIG,
@@ -23,6 +22,7 @@ from matches.games.gouji.engine.cards import (
     TWO,
     format_cards,
 )
+from matches.kernel.engine_errors import RuleViolation
 
 if TYPE_CHECKING:
     from matches.games.gouji.engine.ruleset import RuleSet

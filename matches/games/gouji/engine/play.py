@@ -26,10 +26,10 @@ from functools import lru_cache
 from operator import sub
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
 from matches.games.gouji.engine.hands import Hand, beats, classify, is_gouji, opens_point
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import EngineBug, RuleViolation
 
 SEATS = (1, 2, 3, 4, 5, 6)
 THREE, FOUR = 0, 1  # rank indices of 3 and 4
@@ -58,22 +58,9 @@ def play(seat: int, cards: Counts) -> Action:
     return Action(seat, PLAY, cards)
 
 
-def pass_(seat: int) -> Action:
-    return Action(seat, PASS, None)
-
-
-def yield_(seat: int) -> Action:
-    return Action(seat, YIELD, None)
-
-
 def head_rival(seat: int) -> int:
     """R2: 1↔4, 2↔5, 3↔6."""
     return (seat + 2) % 6 + 1
-
-
-def next_seat(seat: int) -> int:
-    """R1: play passes 1→2→…→6→1."""
-    return seat % 6 + 1
 
 
 def union_of(seat: int) -> str:
@@ -92,10 +79,6 @@ def _top(state: State) -> Hand:
     if state.top is None:
         raise EngineBug(f"no hand on top in {state!r}")
     return state.top
-
-
-def _has_joker(counts: Counts) -> bool:
-    return counts[SMALL] > 0 or counts[BIG] > 0
 
 
 class Table:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine.cards import (
     BIG,
     SMALL,
@@ -34,6 +33,7 @@ from matches.games.gouji.engine.play import (
     Hands,
 )
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import BadDocument, RuleViolation
 
 FORMAT = "gouji-deal/1"
 FIELDS = ("format", "rules", "hands", "leader", "declarations", "revolution", "actions", "claimed")

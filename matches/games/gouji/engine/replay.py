@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
-from matches.games.errors import JSONObject, Mismatch, RuleError, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.play import SEATS, union_of
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
 from matches.games.gouji.engine.settle import Outcome, tribute_ledger, union_scores
 from matches.games.gouji.engine.verdict import Burn, ReplayVerdict, Suffocation
+from matches.kernel.engine_errors import JSONObject, Mismatch, RuleError, RuleViolation
 
 
 def replay_verdict(doc: Any) -> ReplayVerdict:

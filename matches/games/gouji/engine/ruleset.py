@@ -13,7 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument
+from matches.games.gouji.engine import seating
+from matches.kernel.engine_errors import BadDocument
 
 TRIBUTE_KINDS = ("suffocation", "burn", "point", "place")
 
@@ -21,11 +22,15 @@ TRIBUTE_KINDS = ("suffocation", "burn", "point", "place")
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     preset: str = "standard"
+    # R1, R44 seats: 6, or 8 (八人够级, two unions of four seated together)
+    players: int = 6
     # R3 deck
     decks: int = 4
     short_deck: bool = False
     # R12, R14 hands
     more_big_jokers_beat: bool = False
+    # R52 joker groups (多王压单王): jokers-only hands compare by weight, whatever their sizes
+    joker_groups: bool = False
     point_sets: str = "zh"
     twos_open_point: bool = True
     # R21–R22 burning
@@ -43,6 +48,8 @@ class RuleSet:
     # R29 revolution
     revolution: bool = True
     revolution_contest: bool = False
+    # R56 two revolutions in one deal (两个玩家革命)
+    two_revolutions: bool = False
     # R31–R33 scoring
     place_points: tuple[int, ...] = (2, 1, 0, 0, -1, -2)
     union_score: str = "difference"
@@ -58,8 +65,32 @@ class RuleSet:
     same_union_tribute: bool = False
     tribute_order: tuple[str, ...] = field(default=TRIBUTE_KINDS)
     tributes: bool = True
+    # R55 the two point debts of a head-rival pair offset (双方点贡可以抵消)
+    point_tributes_cancel: bool = False
     # R18 first leader of later deals
     next_leader: str = "last"
+
+    # -- the table's geometry, read from `players` (seating.py) ---------------------------
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats 1…n in playing order (R1, R44)."""
+        return seating.seats(self.players)
+
+    @property
+    def union_size(self) -> int:
+        """k = n / 2, the seats of a union: 3 at six seats, 4 at eight (R50)."""
+        return self.players // 2
+
+    def head_rival(self, seat: int) -> int:
+        """The seat opposite (R2, R45/D16)."""
+        return seating.head_rival(seat, self.players)
+
+    def union_of(self, seat: int) -> str:
+        """ "A" or "B" (R1; R44/D17 at eight seats: A = 1–4)."""
+        return seating.union_of(seat, self.players)
+
+    def union_seats(self, union: str) -> tuple[int, ...]:
+        return seating.union_seats(union, self.players)
 
     @classmethod
     def from_json(cls, value: Any) -> RuleSet:
@@ -162,12 +193,14 @@ def _read_flag(flag: str, raw: Any) -> Any:
             )
         value = raw
     elif flag == "place_points":
-        if (
-            not isinstance(raw, list)
-            or len(raw) != 6
-            or any(isinstance(x, bool) or not isinstance(x, int) for x in raw)
+        # the length is checked against `players` once the whole rule set is known (D28)
+        if not isinstance(raw, list) or any(
+            isinstance(x, bool) or not isinstance(x, int) for x in raw
         ):
-            raise BadDocument("rules flag 'place_points' must be a list of six integers (R31)")
+            raise BadDocument(
+                "rules flag 'place_points' must be a list of integers, one a place: six integers "
+                "at six seats, eight at eight (R31, R47)"
+            )
         value = tuple(raw)
     elif flag == "tribute_order":
         if (
@@ -189,8 +222,25 @@ def _read_flag(flag: str, raw: Any) -> Any:
 
 
 def _check_combination(rules: RuleSet) -> None:
+    if rules.players not in seating.PLAYER_COUNTS:
+        raise BadDocument(f"rules flag 'players' must be 6 or 8 (R44), not {rules.players}")
     if rules.decks not in (4, 6):
         raise BadDocument(f"rules flag 'decks' must be 4 or 6 (R3), not {rules.decks}")
+    if rules.players == 8 and rules.decks != 4:
+        raise BadDocument(
+            "players = 8 plays four packs, 27 cards a seat: 'decks' must be 4 (R46, D18)"
+        )
+    if rules.players == 8 and rules.short_deck:
+        raise BadDocument(
+            "players = 8 plays four packs, 27 cards a seat: the short deck does not split "
+            "eight ways (R46, D18)"
+        )
+    if len(rules.place_points) != rules.players:
+        count = {6: "six", 8: "eight"}[rules.players]
+        raise BadDocument(
+            f"rules flag 'place_points' must be a list of {count} integers, one a place, "
+            f"for players = {rules.players}, not {len(rules.place_points)} (R31, R47, D28)"
+        )
     if rules.false_burn_cards < 1:
         raise BadDocument("rules flag 'false_burn_cards' must be at least 1 (R22d)")
 
@@ -202,6 +252,19 @@ PRESETS: dict[str, RuleSet] = {
         STANDARD, preset="qingdao-hold3", hold_three=True, last_hand_answer=False, no_three="buy"
     ),
     "six-decks": dataclasses.replace(
-        STANDARD, preset="six-decks", decks=6, more_big_jokers_beat=True, twos_open_point=False
+        STANDARD,
+        preset="six-decks",
+        decks=6,
+        more_big_jokers_beat=True,
+        twos_open_point=False,
+        joker_groups=True,  # R52, D33
+    ),
+    # R44–R51, §13: 八人够级, ZH's union points and 串四户 scoring 24 (D23)
+    "eight-players": dataclasses.replace(
+        STANDARD,
+        preset="eight-players",
+        players=8,
+        place_points=(3, 2, 1, 0, 0, -1, -2, -3),
+        string_three_score=24,
     ),
 }

@@ -12,7 +12,6 @@ import json
 import random
 from typing import Any, Iterable, Iterator, Protocol
 
-from matches.games.errors import EngineBug, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO, full_deck
 from matches.games.gouji.engine.hands import beats, opens_point
@@ -33,6 +32,7 @@ from matches.games.gouji.engine.record import DealRecord, write_record
 from matches.games.gouji.engine.replay import _finish, initial_state, outcome_of
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import union_scores
+from matches.kernel.engine_errors import EngineBug, RuleViolation
 
 PLAY_CHANCE = 0.8  # the seat in turn plays when it can
 JUMP_IN_CHANCE = 0.15  # a burner or headless player answers a Gou Ji hand out of turn

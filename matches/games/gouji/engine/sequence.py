@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from matches.games.errors import JSONObject
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import OUTCOME_FORMAT, union_of
 from matches.games.gouji.engine.verdict import ReplayVerdict, Tribute
+from matches.kernel.engine_errors import JSONObject
 
 
 def strung_by(finish: object) -> str | None:

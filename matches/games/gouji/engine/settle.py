@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.games.errors import BadDocument, EngineBug, JSONObject, RuleViolation
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScores
+from matches.kernel.engine_errors import BadDocument, EngineBug, JSONObject, RuleViolation
 
 OUTCOME_FORMAT = "gouji-outcome/1"
 SEATS = (1, 2, 3, 4, 5, 6)
@@ -29,10 +29,6 @@ def union_of(seat: int) -> str:
 def head_rival(seat: int) -> int:
     """R2: the seat opposite, 1↔4, 2↔5, 3↔6."""
     return (seat + 2) % 6 + 1
-
-
-def other_union(union: str) -> str:
-    return "B" if union == "A" else "A"
 
 
 def place_name(index: int) -> str:

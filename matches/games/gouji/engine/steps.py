@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from matches.games.errors import JSONObject, RuleViolation
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import format_cards
 from matches.games.gouji.engine.play import PHASE_NAMES, SEATS
@@ -45,6 +44,7 @@ from matches.games.gouji.engine.replay import (
     initial_state,
     replay_record,
 )
+from matches.kernel.engine_errors import JSONObject, RuleViolation
 
 #: fields of a summary the replay can contradict
 CLAIMS = ("finish", "points", "burns", "suffocated")

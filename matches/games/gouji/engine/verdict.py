@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from matches.games.errors import JSONObject, Mismatch, RuleError
+from matches.kernel.engine_errors import JSONObject, Mismatch, RuleError
 
 
 @dataclass(frozen=True)

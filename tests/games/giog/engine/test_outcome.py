@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from matches.games.errors import BadDocument
 from matches.games.giog.engine import game
 from matches.games.giog.engine.outcome import places, points_for_places
+from matches.kernel.engine_errors import BadDocument
 
 
 @pytest.mark.parametrize(

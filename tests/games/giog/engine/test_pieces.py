@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 
-from matches.games.errors import BadDocument
 from matches.games.giog.engine.pieces import (
     FULL_SET,
     SET_SIZE,
@@ -15,6 +14,7 @@ from matches.games.giog.engine.pieces import (
     piece_strength,
     sort_pieces,
 )
+from matches.kernel.engine_errors import BadDocument
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import BadDocument
 from matches.games.giog.engine.record import parse_record, write_record
 from matches.games.giog.engine.replay import replay
+from matches.kernel.engine_errors import BadDocument
 
 from .helpers import hand_doc
 

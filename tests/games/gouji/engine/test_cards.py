@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import BadDocument, RuleViolation
 from matches.games.gouji.engine.cards import (
     BIG,
     RANK_CHARS,
@@ -23,6 +22,7 @@ from matches.games.gouji.engine.cards import (
     remove_cards,
 )
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import BadDocument, RuleViolation
 
 
 def test_r4_rank_order_is_3_to_a_then_2_small_big():

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import RuleViolation
 from matches.games.gouji.engine.cards import parse_cards
 from matches.games.gouji.engine.hands import beats, classify, is_gouji, opens_point
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.kernel.engine_errors import RuleViolation
 
 STANDARD = RuleSet.from_json("standard")
 MORE_BIG = RuleSet.from_json({"more_big_jokers_beat": True})

@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import RuleViolation
 from matches.games.gouji.engine import play
 from matches.games.gouji.engine.ruleset import PRESETS
 from matches.games.gouji.engine.selfplay import choose_action, deal_hands
+from matches.kernel.engine_errors import RuleViolation
 
 
 def reached_state(preset: str, seed: int, steps: int) -> play.State:

@@ -6,10 +6,10 @@ import copy
 
 import pytest
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.record import read_record, setup_error, write_record
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.selfplay import selfplay
+from matches.kernel.engine_errors import BadDocument
 from tests.games.gouji.engine.positions import deal
 
 SINGLES = ["39", "49", "59", "69", "79", "89"]

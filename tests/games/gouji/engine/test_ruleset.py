@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, RuleSet
+from matches.kernel.engine_errors import BadDocument
 
 
 def test_d14_defaults_of_the_standard_preset():
@@ -33,7 +33,8 @@ def test_presets():
     assert (hold3.hold_three, hold3.last_hand_answer, hold3.no_three) == (True, False, "buy")
     six = RuleSet.from_json("six-decks")
     assert (six.decks, six.more_big_jokers_beat, six.twos_open_point) == (6, True, False)
-    assert set(PRESETS) == {"standard", "qingdao-hold3", "six-decks"}
+    assert six.joker_groups  # R52, D33
+    assert set(PRESETS) == {"standard", "qingdao-hold3", "six-decks", "eight-players"}
 
 
 def test_flag_overrides_apply_on_top_of_the_preset():
@@ -77,7 +78,7 @@ def test_json_round_trip(value):
 
 
 def test_every_flag_is_a_field():
-    assert "preset" not in FLAGS and len(FLAGS) == 30
+    assert "preset" not in FLAGS and len(FLAGS) == 34
     for flag in FLAGS:
         assert hasattr(RuleSet(), flag)
 
@@ -106,3 +107,56 @@ def test_bad_rules_are_bad_documents(value, words):
     with pytest.raises(BadDocument) as caught:
         RuleSet.from_json(value)
     assert words in caught.value.message
+
+
+def test_d14_new_flags_are_off_in_standard():
+    rules = RuleSet.from_json("standard")
+    assert rules.players == 6 and rules.seats == (1, 2, 3, 4, 5, 6) and rules.union_size == 3
+    assert not (rules.joker_groups or rules.point_tributes_cancel or rules.two_revolutions)
+
+
+def test_eight_players_preset_r44_r47_d23():
+    rules = RuleSet.from_json("eight-players")
+    assert rules.players == 8 and rules.decks == 4 and not rules.short_deck
+    assert rules.place_points == (3, 2, 1, 0, 0, -1, -2, -3)
+    assert rules.string_three_score == 24
+    assert rules.seats == tuple(range(1, 9)) and rules.union_size == 4
+    assert rules.union_seats("A") == (1, 2, 3, 4) and rules.union_seats("B") == (5, 6, 7, 8)
+    assert [rules.head_rival(s) for s in rules.seats] == [5, 6, 7, 8, 1, 2, 3, 4]
+    assert rules.to_json() == "eight-players"
+
+
+def test_six_seat_geometry_r1_r2():
+    rules = RuleSet.from_json("standard")
+    assert [rules.head_rival(s) for s in rules.seats] == [4, 5, 6, 1, 2, 3]
+    assert rules.union_seats("A") == (1, 3, 5) and rules.union_seats("B") == (2, 4, 6)
+
+
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ({"players": 7}, "6 or 8 (R44)"),
+        ({"players": "8"}, "must be an integer"),
+        # D28: players = 8 changes no other flag, so six place points are an error
+        ({"players": 8}, "eight integers, one a place, for players = 8, not 6"),
+        ({"preset": "eight-players", "players": 6}, "six integers, one a place, for players = 6"),
+        ({"preset": "eight-players", "place_points": [2, 1, 0, 0, -1, -2]}, "D28"),
+        # R46/D18: four packs at eight seats
+        ({"preset": "eight-players", "decks": 6}, "R46"),
+        ({"preset": "eight-players", "short_deck": True}, "R46"),
+        ({"joker_groups": 1}, "must be true or false"),
+        ({"two_revolutions": "yes"}, "must be true or false"),
+        ({"point_tributes_cancel": None}, "must be true or false"),
+    ],
+)
+def test_bad_new_flags_are_bad_documents(value, words):
+    with pytest.raises(BadDocument) as caught:
+        RuleSet.from_json(value)
+    assert words in caught.value.message
+
+
+def test_players_8_with_eight_place_points_reads():
+    rules = RuleSet.from_json(
+        {"preset": "standard", "players": 8, "place_points": [3, 2, 1, 0, 0, -1, -2, -3]}
+    )
+    assert rules.players == 8 and rules.string_three_score == 12

@@ -144,7 +144,7 @@ def test_variant_deals_replay_valid_and_complete(rules):
 
 
 def test_game_replay_raises_bad_document():
-    from matches.games.errors import BadDocument
+    from matches.kernel.engine_errors import BadDocument
 
     with pytest.raises(BadDocument):
         GoujiGame().replay({"format": "gouji-deal/1"})

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import BadDocument
 from matches.games.gouji.engine.game import GoujiGame
 from matches.games.gouji.engine.settle import head_rival, parse_outcome, settle, union_of
+from matches.kernel.engine_errors import BadDocument
 
 
 def summary(**fields):

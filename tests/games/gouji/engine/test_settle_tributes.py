@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.games.errors import EngineBug
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import (
     Outcome,
@@ -19,6 +18,7 @@ from matches.games.gouji.engine.settle import (
 from matches.games.gouji.engine.settle import (
     union_scores as engine_union_scores,
 )
+from matches.kernel.engine_errors import EngineBug
 
 
 def union_scores(outcome, rules):

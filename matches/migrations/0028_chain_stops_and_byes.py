@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0026_ladder_withdrawn_and_reopen'),
+        ('matches', '0027_ladder_to_its_own_app'),
     ]
 
     operations = [

@@ -7,14 +7,13 @@ connected in `matches.receivers`; a bulk import calls `reindex_event`), so a que
 indexed prefix lookup on `SearchTerm(event, term)` plus a few reads of the hits' seats.
 
 Only published data: the seats are those of the latest round whose draw is public
-(`matches.visibility`), the results and ranks those the public may read.
+(`matches.public.visibility`), the results and ranks those the public may read.
 """
 
 from __future__ import annotations
 
 import bisect
 import copy
-import hashlib
 import re
 import secrets
 import threading
@@ -23,12 +22,10 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.conf import settings
-from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from matches import visibility
 from matches.models import (
     Event,
     FloorPass,
@@ -37,9 +34,11 @@ from matches.models import (
     Registration,
     Round,
     SearchTerm,
+    TableSeat,
     Union,
     UnionMember,
 )
+from matches.public import stamps, visibility
 from players.models import Player
 
 #: the longest query read (longer is refused: nothing is named that long)
@@ -146,7 +145,7 @@ def index_union(union: Union) -> None:
         return  # an individual event's drawn union: found through its players
     entry = Registration.objects.filter(union=union).values_list("seed", flat=True).first()
     SearchTerm.objects.filter(union=union).delete()
-    forget_find_version(union.event_id, renamed=True)
+    stamps.forget(union.event_id, stamps.FIND)
     if entry is None and not Registration.objects.filter(union=union).exists():
         return
     rows = _rows(union.event_id, _union_terms(union, entry), union_id=union.pk)
@@ -159,7 +158,7 @@ def index_union(union: Union) -> None:
 def index_player(event_id: int, player: Player) -> None:
     """(Re)write a player's terms in one event (a registered player or a registered union's)."""
     SearchTerm.objects.filter(event_id=event_id, player=player).delete()
-    forget_find_version(event_id, renamed=True)
+    stamps.forget(event_id, stamps.FIND)
     seed = (
         Registration.objects.filter(event_id=event_id, player=player)
         .values_list("seed", flat=True)
@@ -196,7 +195,7 @@ def reindex_player(player: Player) -> None:
 def reindex_event(event: Event) -> int:
     """Every term of an event at once (a bulk import, the benchmark). Returns the rows written."""
     SearchTerm.objects.filter(event=event).delete()
-    forget_find_version(event.pk, renamed=True)
+    stamps.forget(event.pk, stamps.FIND)
     rows: list[SearchTerm] = []
     entries = event.registrations.select_related("union__club", "player__club")
     for entry in entries:
@@ -287,43 +286,44 @@ def zone_name(zones: list, number: int | None) -> str:
     return next((z.name for z in zones if z.holds(number)), "")
 
 
-_SEATS = (
-    "SELECT s.table_id, t.number, s.seat, s.side, s.player_id, p.name, s.union_id, u.name"
-    " FROM matches_tableseat s"
-    " JOIN matches_table t ON t.id = s.table_id"
-    " JOIN players_player p ON p.id = s.player_id"
-    " LEFT JOIN matches_union u ON u.id = s.union_id"
+#: The columns of a seat that `_places_from` reads, in its order.
+_SEAT_COLUMNS = (
+    "table_id",
+    "table__number",
+    "seat",
+    "side",
+    "player_id",
+    "player__name",
+    "union_id",
+    "union__name",
 )
+
+
+def _seat_rows(seats) -> list[tuple]:
+    return list(seats.values_list(*_SEAT_COLUMNS))
 
 
 def places(round_: Round, union_ids, player_ids, zones=None) -> tuple[dict, dict]:
     """Where the given unions and players sit in `round_`: two dicts id -> Place."""
     if zones is None:
         zones = list(RefereeZone.objects.filter(event_id=round_.event_id))
-    # One plain read: every seat of the tables where the wanted unions and players sit.
-    wanted, params = [], [round_.pk]
+    wanted = Q()
     if union_ids:
-        wanted.append(f"w.union_id IN ({', '.join(['%s'] * len(union_ids))})")
-        params += list(union_ids)
+        wanted |= Q(union_id__in=list(union_ids))
     if player_ids:
-        wanted.append(f"w.player_id IN ({', '.join(['%s'] * len(player_ids))})")
-        params += list(player_ids)
+        wanted |= Q(player_id__in=list(player_ids))
     if not wanted:
         return {}, {}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _SEATS + " WHERE s.table_id IN (SELECT w.table_id FROM matches_tableseat w"
-            f"  WHERE w.round_id = %s AND ({' OR '.join(wanted)}))",
-            params,
-        )
-        rows_read = cursor.fetchall()
+    # One read: every seat of the tables where the wanted unions and players sit.
+    tables = TableSeat.objects.filter(wanted, round=round_).values("table_id")
+    rows_read = _seat_rows(TableSeat.objects.filter(table_id__in=tables))
     return _places_from(round_, rows_read, union_ids, player_ids, zones)
 
 
 def _places_from(
     round_: Round, rows_read, union_ids, player_ids, zones, byes=None
 ) -> tuple[dict, dict]:
-    """`places` from the seats read (`_SEATS`' columns); `byes`: the union ids of the round's
+    """`places` from the seats read (`_SEAT_COLUMNS`); `byes`: the union ids of the round's
     byes when already read (else read for the unions without a seat)."""
     seats_by_table: dict[int, list] = {}
     numbers: dict[int, int] = {}
@@ -377,111 +377,28 @@ def _places_from(
     return by_union, by_player
 
 
-# --- the search: an index per event and version, in each process ----------------------------------
+# --- the search: an index per event and find version, in each process -----------------------------
 #
 # A festival's searches come a hundred a second while the answers change a few times a day (a
-# round published, an entry renamed). So each process keeps, per event, every search term and
-# every entry's answer (its names and where it sits in the current public round), read at once
-# (a few reads, about a second at festival size) and kept while the event's find version
-# (`find_version`) stays the same: a search is then one cached stamp read and a binary search.
+# round published, an entry renamed). So each process keeps, for the events searched most
+# recently, every search term and every entry's answer (its names and where it sits in the
+# current public round), read at once (a few reads, about a second at festival size) and kept
+# while the event's find counter (`stamps.find_version`) stays the same: a search is then one
+# cache read and a binary search.
+#
+# Reading an index is costly, so nobody may make a process read one for every search (search
+# more events in turn than a process keeps): an index for an event the process holds none of is
+# read only while the process's reading allowance lasts (`BUILD_SHARE` of its time, a burst of
+# `BUILD_BURST` seconds); beyond it the search is answered from the database (the cold path:
+# one indexed prefix read of the terms and a few reads of the hits, a few milliseconds). An
+# index whose counter moved is read anew at once: only the organisers move counters.
 
 #: the events whose index a process keeps (each a few MB at festival size)
-INDEX_EVENTS = 4
-
-
-def _generation_key(event_id: int) -> str:
-    return f"find-generation:{event_id}"
-
-
-def _version_key(event_id: int) -> str:
-    return f"find-version:{event_id}"
-
-
-def forget_find_version(event_id: int | None, renamed: bool = False) -> None:
-    """Something an answer shows changed: the next search reads the stamp anew (a round
-    published or closed, the event's settings). `renamed`: names or search terms changed, which
-    the stamp's own reads cannot see, so its generation moves. Now and again on commit (a search
-    in between may have read the data before the commit)."""
-    if event_id is None:
-        return
-
-    def forget() -> None:
-        if renamed:
-            cache.set(_generation_key(event_id), secrets.token_hex(8), None)
-        cache.delete(_version_key(event_id))
-
-    forget()
-    transaction.on_commit(forget)
-
-
-def find_version(event: Event) -> str:
-    """A stamp of everything a search's answer shows: the event's public settings, the rounds
-    whose draw is public, the current one's seats, byes and zones (read), and a generation moved
-    by every rename and every rewrite of the search terms (`forget_find_version`). Cached for
-    `PUBLIC_VERSION_SECONDS`; a write that bypasses both `save()` and the index functions (a
-    queryset `update`) is seen when it expires, as for the public pages' own stamps. When it
-    expires one search reads it anew while the others keep the old one a moment (a festival's
-    hundred searches a second must not all read it at once); a forgotten stamp is read anew by
-    every search until one has written it."""
-    seconds = getattr(settings, "PUBLIC_VERSION_SECONDS", 2)
-    if seconds <= 0:
-        return _compute_find_version(event)
-    key = _version_key(event.pk)
-    held = cache.get(key)
-    now = time.time()
-    if held is not None:
-        version, fresh_until = held
-        if now < fresh_until or not cache.add(key + ":reading", 1, seconds):
-            return version
-    version = _compute_find_version(event)
-    cache.set(key, (version, now + seconds), 10 * seconds)
-    if held is not None:
-        cache.delete(key + ":reading")
-    return version
-
-
-def _compute_find_version(event: Event) -> str:
-    generation = cache.get(_generation_key(event.pk))
-    if generation is None:
-        cache.add(_generation_key(event.pk), secrets.token_hex(8), None)
-        generation = cache.get(_generation_key(event.pk)) or secrets.token_hex(8)
-    rounds = list(
-        visibility.visible_rounds(event).values_list(
-            "id", "number", "state", "silent", "published_at"
-        )
-    )
-    round_id = rounds[-1][0] if rounds else None
-    with connection.cursor() as cursor:
-        cursor.execute(
-            # Each an index's range: about 5 ms at festival size (10,002 players, 80,016 terms).
-            "SELECT (SELECT MAX(id) FROM matches_searchterm WHERE event_id = %s),"
-            " (SELECT COUNT(*) FROM matches_tableseat WHERE round_id = %s),"
-            " (SELECT SUM(id + 3 * table_id + 5 * seat + 7 * player_id"
-            "   + 11 * COALESCE(union_id, 0) + CASE side WHEN 'A' THEN 13 WHEN 'B' THEN 17 ELSE 0 END)"
-            "  FROM matches_tableseat WHERE round_id = %s),"
-            " (SELECT SUM(id + 3 * number) FROM matches_table WHERE round_id = %s),"
-            " (SELECT COUNT(*) FROM matches_match WHERE round_id = %s AND table_id IS NULL),"
-            " (SELECT SUM(id + 3 * COALESCE(table_id, 0)) FROM matches_match WHERE round_id = %s),"
-            " (SELECT COUNT(*) FROM matches_refereezone WHERE event_id = %s),"
-            " (SELECT SUM(id + 3 * first_table + 5 * last_table)"
-            "  FROM matches_refereezone WHERE event_id = %s)",
-            [event.pk, *[round_id] * 5, event.pk, event.pk],
-        )
-        read = cursor.fetchone()
-    raw = repr(
-        (
-            event.pk,
-            event.created_at,
-            event.published,
-            event.archived_at,
-            event.entry_type,
-            visibility.release_stamp(event),
-            rounds,
-            generation,
-            read,
-        )
-    )
-    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+INDEX_EVENTS = 8
+#: the share of a process's time that reading indexes of events it holds none of may take
+BUILD_SHARE = 0.05
+#: ... and the seconds of it that may be spent at once (a process that starts, a new event)
+BUILD_BURST = 2.0
 
 
 class _Index:
@@ -505,9 +422,7 @@ class _Index:
         self.hits = _hits(event, union_ids, player_ids, everyone=True)
         if self.round is not None and self.hits:
             zones = list(RefereeZone.objects.filter(event_id=event.pk))
-            with connection.cursor() as cursor:
-                cursor.execute(_SEATS + " WHERE s.round_id = %s", [self.round.pk])
-                rows_read = cursor.fetchall()
+            rows_read = _seat_rows(TableSeat.objects.filter(round=self.round))
             byes = Match.objects.filter(round=self.round, table__isnull=True).values_list(
                 "sides__union_id", flat=True
             )
@@ -525,32 +440,75 @@ class _Index:
             if not term.startswith(query):
                 break
             found.append((self.refs[k][0], term, self.refs[k][1]))
-        found.sort(key=lambda t: (t[0], t[1] != query, len(t[1])))
-        keys: list[tuple[str, int]] = []
-        for _w, _t, key in found:
-            if key not in keys:
-                keys.append(key)
-            if len(keys) >= MAX_RESULTS:
-                break
         # Copies: a view may mark its hits (their card's address).
-        return [copy.copy(self.hits[k]) for k in keys if k in self.hits]
+        return [copy.copy(self.hits[k]) for k in _ranked(query, found) if k in self.hits]
+
+
+def _ranked(query: str, found: list) -> list[tuple[str, int]]:
+    """The entries of the terms found (weight, term, (kind, id)), best first, at most
+    `MAX_RESULTS`."""
+    found.sort(key=lambda t: (t[0], t[1] != query, len(t[1])))
+    keys: list[tuple[str, int]] = []
+    for _w, _t, key in found:
+        if key not in keys:
+            keys.append(key)
+        if len(keys) >= MAX_RESULTS:
+            break
+    return keys
+
+
+def _search_cold(event: Event, query: str) -> tuple[Round | None, list[Hit]]:
+    """The search without an index: the terms read by their prefix, then the hits found."""
+    rows = (
+        SearchTerm.objects.filter(event=event, term__startswith=query)
+        .order_by("term", "weight", "union_id", "player_id")
+        .values_list("term", "weight", "union_id", "player_id")[:MAX_TERMS]
+    )
+    found = [(w, t, ("union", u) if u else ("player", p)) for t, w, u, p in rows]
+    keys = _ranked(query, found)
+    union_ids = {pk for kind, pk in keys if kind == "union"}
+    player_ids = {pk for kind, pk in keys if kind == "player"}
+    hits = _hits(event, union_ids, player_ids)
+    round_ = current_round(event)
+    if round_ is not None and hits:
+        by_union, by_player = places(round_, union_ids, player_ids)
+        for (kind, pk), hit in hits.items():
+            hit.place = (by_union if kind == "union" else by_player).get(pk)
+    return round_, [hits[k] for k in keys if k in hits]
 
 
 _indexes: OrderedDict[int, _Index] = OrderedDict()
 _index_lock = threading.Lock()
+_allowance = {"seconds": BUILD_BURST, "at": time.monotonic()}
 
 
-def _index(event: Event) -> _Index:
-    # The event's own public settings as this request read them, so that a change to them is
-    # seen at once even when it bypassed `save()` (the stamp is cached).
-    version = f"{find_version(event)}:{event.published}:{visibility.release_stamp(event)}"
+def _may_read_new_index() -> bool:
+    now = time.monotonic()
+    left = _allowance["seconds"] + (now - _allowance["at"]) * BUILD_SHARE
+    _allowance["seconds"], _allowance["at"] = min(BUILD_BURST, left), now
+    return _allowance["seconds"] > 0
+
+
+def find_version(event: Event) -> str:
+    """What a search's answer depends on: the event's find counter and its own public settings
+    as this request read them (a change to those is seen at once, even one that bypassed
+    `save()`)."""
+    return f"{stamps.find_version(event.pk)}:{event.published}:{visibility.release_stamp(event)}"
+
+
+def _index(event: Event, version: str) -> _Index | None:
+    """The event's index at `version`, read now if need be; None: answer from the database."""
     index = _indexes.get(event.pk)
     if index is not None and index.version == version:
         return index
-    with _index_lock:  # one build per process at a time; the others wait for it
+    with _index_lock:  # one read per process at a time; the others wait for it
         index = _indexes.get(event.pk)
         if index is None or index.version != version:
+            if index is None and not _may_read_new_index():
+                return None
+            started = time.monotonic()
             index = _Index(event, version)
+            _allowance["seconds"] -= time.monotonic() - started
             _indexes[event.pk] = index
         _indexes.move_to_end(event.pk)
         while len(_indexes) > INDEX_EVENTS:
@@ -562,66 +520,41 @@ def _hits(event: Event, union_ids, player_ids, everyone: bool = False) -> dict:
     """The hits (names, clubs, entry numbers) of the given unions and players; `everyone`: of
     all the event's unions and players (then filtered), a few reads without a list of ids."""
     hits: dict[tuple[str, int], Hit] = {}
-    with connection.cursor() as cursor:
-        if union_ids:
-            marks = ", ".join(["%s"] * len(union_ids))
-            cursor.execute(
-                "SELECT u.id, u.name, c.name, r.seed FROM matches_union u"
-                " LEFT JOIN players_club c ON c.id = u.club_id"
-                " LEFT JOIN matches_registration r ON r.union_id = u.id"
-                " WHERE u.event_id = %s" + ("" if everyone else f" AND u.id IN ({marks})"),
-                [event.pk] + ([] if everyone else list(union_ids)),
-            )
-            for pk, name, club, seed in cursor.fetchall():
-                if pk in union_ids:
-                    hits[("union", pk)] = Hit("union", pk, name, club or "", entry=seed)
-        if player_ids and everyone:
-            # Three plain reads joined here: one statement joining them all is planned badly
-            # at festival size (seconds).
-            cursor.execute(
-                "SELECT p.id, p.name, p.name_zh, c.name, NULL, NULL, NULL FROM players_player p"
-                " LEFT JOIN players_club c ON c.id = p.club_id"
-                " WHERE p.id IN (SELECT st.player_id FROM matches_searchterm st"
-                "  WHERE st.event_id = %s AND st.player_id IS NOT NULL)",
-                [event.pk],
-            )
-            rows = cursor.fetchall()
-            cursor.execute(
-                "SELECT player_id, seed FROM matches_registration"
-                " WHERE event_id = %s AND player_id IS NOT NULL",
-                [event.pk],
-            )
-            seeds = dict(cursor.fetchall())
-            cursor.execute(
-                "SELECT m.player_id, m.union_id, u.name FROM matches_unionmember m"
-                " JOIN matches_union u ON u.id = m.union_id"
-                " WHERE m.event_id = %s AND m.round_id IS NULL ORDER BY m.id",
-                [event.pk],
-            )
-            unions = {pid: (uid, name) for pid, uid, name in cursor.fetchall()}
-            rows = [
-                (pk, name, name_zh, club, seeds.get(pk), *unions.get(pk, (None, None)))
-                for pk, name, name_zh, club, *_none in rows
-            ]
-        elif player_ids:
-            marks = ", ".join(["%s"] * len(player_ids))
-            cursor.execute(
-                "SELECT p.id, p.name, p.name_zh, c.name, r.seed, m.union_id, u.name"
-                " FROM players_player p"
-                " LEFT JOIN players_club c ON c.id = p.club_id"
-                " LEFT JOIN matches_registration r ON r.player_id = p.id AND r.event_id = %s"
-                " LEFT JOIN matches_unionmember m"
-                "   ON m.player_id = p.id AND m.event_id = %s AND m.round_id IS NULL"
-                " LEFT JOIN matches_union u ON u.id = m.union_id"
-                f" WHERE p.id IN ({marks})",
-                [event.pk, event.pk, *player_ids],
-            )
-            rows = cursor.fetchall()
-        else:
-            rows = []
-    for pk, name, name_zh, club, seed, member_of, union_name in rows:
+    if union_ids:
+        unions = Union.objects.filter(event=event)
+        if not everyone:
+            unions = unions.filter(pk__in=list(union_ids))
+        for pk, name, club, seed in unions.values_list(
+            "pk", "name", "club__name", "registrations__seed"
+        ):
+            if pk in union_ids:
+                hits[("union", pk)] = Hit("union", pk, name, club or "", entry=seed)
+    if not player_ids:
+        return hits
+    # Three plain reads joined here: one statement joining them all is planned badly at
+    # festival size (seconds).
+    if everyone:
+        players = Player.objects.filter(
+            pk__in=SearchTerm.objects.filter(event=event, player__isnull=False).values("player_id")
+        )
+        seeds = Registration.objects.filter(event=event, player__isnull=False)
+        members = UnionMember.objects.filter(event=event, round__isnull=True)
+    else:
+        wanted = list(player_ids)
+        players = Player.objects.filter(pk__in=wanted)
+        seeds = Registration.objects.filter(event=event, player_id__in=wanted)
+        members = UnionMember.objects.filter(event=event, round__isnull=True, player_id__in=wanted)
+    entry_of = dict(seeds.values_list("player_id", "seed"))
+    union_of = {
+        pid: (uid, name)
+        for pid, uid, name in members.order_by("pk").values_list(
+            "player_id", "union_id", "union__name"
+        )
+    }
+    for pk, name, name_zh, club in players.values_list("pk", "name", "name_zh", "club__name"):
         if pk not in player_ids:
             continue
+        member_of, union_name = union_of.get(pk, (None, None))
         shown = f"{name} ({name_zh})" if name_zh and name_zh != name else name
         hits[("player", pk)] = Hit(
             "player",
@@ -630,7 +563,7 @@ def _hits(event: Event, union_ids, player_ids, everyone: bool = False) -> dict:
             club or "",
             union=union_name or "",
             union_id=member_of,
-            entry=seed,
+            entry=entry_of.get(pk),
         )
     return hits
 
@@ -641,13 +574,20 @@ class Found:
     hits: list[Hit]
     #: per find version: a caller's own cache of what it makes of these answers
     memo: dict
+    #: the find version the answer is of (`find_version`)
+    version: str = ""
 
 
 def lookup(event: Event, query: str) -> Found:
-    """The entries `query` (already `parse_query`d) finds and where they sit now (from the
-    event's index, read anew when its find version moves)."""
-    index = _index(event)
-    return Found(index.round, index.search(query), index.memo)
+    """The entries `query` (already `parse_query`d) finds and where they sit now: from the
+    event's index, read anew when its find version moves, or from the database while this
+    process may not read a new index."""
+    version = find_version(event)
+    index = _index(event, version)
+    if index is None:
+        round_, hits = _search_cold(event, query)
+        return Found(round_, hits, {}, version)
+    return Found(index.round, index.search(query), index.memo, version)
 
 
 def search(event: Event, query: str) -> tuple[Round | None, list[Hit]]:

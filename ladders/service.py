@@ -1,5 +1,5 @@
 """The ladder's one service: moves a season between its rows and the pure rules
-(`matches/ladder/rules.py`). Every change is one transaction and one `LadderLog` line."""
+(`ladders/rules.py`). Every change is one transaction and one `LadderLog` line."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.ladder import rules
-from matches.ladder.rules import LadderError, Rank, Slot
-from matches.models import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
+from ladders import rules
+from ladders.models import LadderChallenge, LadderLog, LadderSeason, LadderSession, LadderTeam
+from ladders.rules import LadderError, Rank, Slot
 
 VICE_STAGE, CHIEF_STAGE = 6, 7  # after the five 先锋 rounds
 

@@ -1,11 +1,11 @@
-"""The public standings page written as files for nginx to serve (issue 28).
+"""The public standings page written as files for nginx to serve.
 
 At a festival the public standings page is read by hundreds of phones a second, and each read
 through Django costs milliseconds of CPU even from the one-second front cache. The page changes
 only when a standings run writes a snapshot, so after every run (`standings_refreshed`, in the
-Celery worker) the page is rendered here once per language, as the app renders it for an
-anonymous reader (the view itself, `matches.views.public.standings_page`, through
-`matches.visibility`: only what is published), and written with its gzip under
+Celery worker) the page is rendered here once per language from the view's own context builder
+(`matches.public.standings`, through `matches.public.visibility`: only what is published), as
+the view answers an anonymous reader, and written with its gzip under
 `settings.STANDINGS_FILES_DIR`:
 
     <dir>/events/<event id>/standings/<language>.page.html(.gz)   the page, no query string
@@ -20,25 +20,26 @@ what the public may see of the event changes (the event or a round saved or dele
 `remove`, now and on commit) and whenever the page no longer renders (the event unpublished or
 archived: a 404). A run that raced such a change removes what it wrote: the event's stamp is
 read before rendering and again after the files are in place, and must not have moved.
+
+The files outlive a deploy: after an upgrade `manage.py standings_files --rewrite` renders every
+public event's files with the new templates (`--clear` removes them all; nginx then sends every
+reader to the app). deploy/README.md's upgrade steps run it.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import logging
 import os
 import tempfile
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
-from django.core.handlers.wsgi import WSGIRequest
 from django.db import transaction
-from django.urls import reverse
 from django.utils import translation
 
 from matches.models import Event, Round, Stage
+from matches.public import standings, visibility
 
 log = logging.getLogger(__name__)
 
@@ -100,34 +101,14 @@ def stamp(event_id: int) -> str | None:
     return repr((event, rounds, stages))
 
 
-def _anonymous_request(path: str, hx: bool) -> WSGIRequest:
-    """An anonymous GET of `path`, as a phone with no cookie sends it."""
-    environ = {
-        "REQUEST_METHOD": "GET",
-        "PATH_INFO": path,
-        "SCRIPT_NAME": "",
-        "QUERY_STRING": "",
-        "SERVER_NAME": "localhost",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "wsgi.input": io.BytesIO(b""),
-        "wsgi.url_scheme": "http",
-    }
-    if hx:
-        environ["HTTP_HX_REQUEST"] = "true"
-    request = WSGIRequest(environ)
-    request.user = AnonymousUser()
-    return request
-
-
 def render(event_id: int, language: str, hx: bool) -> tuple[int, bytes]:
-    """The status and body the app gives an anonymous reader of the standings in `language`."""
-    from matches.views.public import standings_page
-
+    """The status and body the app gives an anonymous reader of the standings in `language`
+    (404: the event is not public)."""
     with translation.override(language):
-        path = reverse("public:standings", args=[event_id])
-        response = standings_page(_anonymous_request(path, hx), event_id=event_id)
-        return response.status_code, response.content
+        event = visibility.public_event_or_none(event_id)
+        if event is None:
+            return 404, b""
+        return 200, standings.render_anonymous(event, hx).encode()
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -181,3 +162,33 @@ def write_safely(event_id: int) -> None:
     except Exception:
         log.exception("standings files of event %s", event_id)
         remove(event_id)
+
+
+def event_ids_with_files() -> list[int]:
+    """The events that have a folder of files."""
+    root = directory()
+    if root is None or not (root / "events").is_dir():
+        return []
+    return sorted(int(p.name) for p in (root / "events").iterdir() if p.name.isdigit())
+
+
+def rewrite_all() -> tuple[int, int]:
+    """Write every public event's files anew and remove those of any other event (after a
+    deploy: a template changed). Returns (events written, events cleared)."""
+    public = set(visibility.public_events().values_list("pk", flat=True))
+    cleared = 0
+    for event_id in event_ids_with_files():
+        if event_id not in public:
+            remove(event_id)
+            cleared += 1
+    written = sum(1 for event_id in sorted(public) if write(event_id))
+    return written, cleared
+
+
+def clear_all() -> int:
+    """Remove every event's files; nginx then sends every reader to the app. Returns how many
+    events had files."""
+    ids = event_ids_with_files()
+    for event_id in ids:
+        remove(event_id)
+    return len(ids)

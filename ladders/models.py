@@ -1,6 +1,9 @@
-"""The 擂台赛 challenge ladder (issue 29): a club league's season of quarterly sessions in which
-challengers take on the holders of eight titles. The rules are `matches/ladder/rules.py`;
-`matches/ladder/service.py` moves results between these rows and the rules; docs/ladder.md."""
+"""The 擂台赛 challenge ladder's rows: a club league's season of quarterly sessions in which
+challengers take on the holders of eight titles. The rules are `ladders/rules.py`;
+`ladders/service.py` moves results between these rows and the rules; docs/ladder.md.
+
+The tables keep the names they had when the ladder lived in the matches app (`db_table`):
+moving the models into this app moved no row (migrations/0001_initial.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ class LadderSeason(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "matches_ladderseason"
         ordering = ["-created_at", "-id"]
         verbose_name = _("擂台赛赛季")
         verbose_name_plural = _("擂台赛赛季")
@@ -42,6 +46,7 @@ class LadderTeam(models.Model):
     withdrawn = models.BooleanField(default=False)
 
     class Meta:
+        db_table = "matches_ladderteam"
         ordering = ["season_id", "name"]
         constraints = [
             models.UniqueConstraint(fields=["season", "name"], name="ladder_team_name_unique"),
@@ -68,6 +73,7 @@ class LadderSession(models.Model):
     titles_before = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        db_table = "matches_laddersession"
         ordering = ["season_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["season", "number"], name="ladder_session_unique")
@@ -101,6 +107,7 @@ class LadderChallenge(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "matches_ladderchallenge"
         ordering = ["session_id", "kind", "stage", "id"]
 
     @property
@@ -119,4 +126,5 @@ class LadderLog(models.Model):
     detail = models.TextField()
 
     class Meta:
+        db_table = "matches_ladderlog"
         ordering = ["-at", "-id"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.module_loading import import_string
 
-from matches.games.registry import adapter_named
+from matches.kernel.games.registry import adapter_named
 
 
 def settings_form_class(game: str):

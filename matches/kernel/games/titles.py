@@ -3,7 +3,7 @@ the game's adapter, so templates never branch on the game."""
 
 from __future__ import annotations
 
-from matches.games.registry import adapter_named, default_game
+from matches.kernel.games.registry import adapter_named, default_game
 
 
 def site_title(event=None, game: str | None = None) -> str:

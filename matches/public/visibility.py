@@ -1,6 +1,6 @@
 """What the public may read: one rule, asked by every public reader (the public pages, the
 projector, the games' public pages, the public API, the results API for anyone who is not the
-table's own people, the deal viewer) and by the public version stamps (`matches.events.live`),
+table's own people, the deal viewer) and by the public version stamps (`matches.public.stamps`),
 so an ETag moves only when something the public may read moved (issue 27).
 
 The rule is a chain, each step holding back at least what the one before holds back:
@@ -32,13 +32,20 @@ def public_events():
     return Event.objects.filter(published=True, archived_at__isnull=True)
 
 
+def public_event_or_none(event_id: int) -> Event | None:
+    """The event as a public request reads it: `public_events()` in its precompiled statement,
+    and its rounds then read once for the whole request (`_rounds`), however many of the rule's
+    steps the page asks."""
+    event = public_event(event_id)
+    if event is not None:
+        event._rounds_once = True  # type: ignore[attr-defined]
+    return event
+
+
 def public_event_or_404(event_id: int) -> Event:
-    """The event as a public request reads it: its rounds are then read once for the whole
-    request (`_rounds`), however many of the rule's steps the page asks (issue 28)."""
-    event = public_event(event_id)  # `public_events()`, its SQL written once
+    event = public_event_or_none(event_id)
     if event is None:
         raise Http404("no such event")
-    event._rounds_once = True  # type: ignore[attr-defined]
     return event
 
 

@@ -1,6 +1,6 @@
 """The 擂台赛 ladder's pages: the organiser's season page (teams, seeding, sessions, results,
 no-shows, reschedules) and the public ladder (titles, challenge history, points). The rules
-and every write: `matches/ladder/service.py`."""
+and every write: `ladders/service.py`."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ import datetime
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches.front_cache import front_cacheable
-from matches.ladder import rules, service
-from matches.ladder.service import LadderProblem
-from matches.models import LadderChallenge, LadderSeason
+from ladders import permissions, rules, service
+from ladders.models import LadderChallenge, LadderSeason
+from ladders.service import LadderProblem
+from matches.public.front_cache import front_cacheable
 
 RANK_NAMES = {
     rules.Rank.CHIEF: gettext_lazy("主将"),
@@ -94,7 +93,7 @@ def _games_score(challenge: LadderChallenge) -> str:
 @require_http_methods(["GET", "POST"])
 def season_list(request):
     """The organiser's ladder seasons, and a new one (optionally following last season)."""
-    mine = LadderSeason.objects.filter(organisers=request.user)
+    mine = permissions.seasons_run_by(request.user)
     problem = None
     if request.method == "POST":
         raw = request.POST.get("previous", "")
@@ -109,10 +108,10 @@ def season_list(request):
                 previous,
                 copy_teams=bool(request.POST.get("copy_teams")),
             )
-            return redirect("manage:ladder", season.pk)
+            return redirect("ladders-manage:season", season.pk)
         except LadderProblem as error:
             problem = str(error)
-    return render(request, "manage/ladder/list.html", {"seasons": mine, "problem": problem})
+    return render(request, "ladders/list.html", {"seasons": mine, "problem": problem})
 
 
 def _open_session(season: LadderSeason):
@@ -120,13 +119,6 @@ def _open_session(season: LadderSeason):
     if current is None:
         raise LadderProblem(_("没有进行中的一期"))
     return current
-
-
-def _own_season(request, season_id: int) -> LadderSeason:
-    season = get_object_or_404(LadderSeason, pk=season_id)
-    if not season.organisers.filter(pk=request.user.pk).exists():
-        raise PermissionDenied("not an organiser of this ladder")
-    return season
 
 
 def _id(request, field: str) -> int:
@@ -224,12 +216,12 @@ def _post(request, season: LadderSeason) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_page(request, season_id: int):
-    season = _own_season(request, season_id)
+    season = permissions.run_season(request, season_id)
     problem = None
     if request.method == "POST":
         try:
             messages.success(request, _post(request, season))
-            return redirect("manage:ladder", season.pk)
+            return redirect("ladders-manage:season", season.pk)
         except LadderProblem as error:
             problem = str(error)
         except ValueError:
@@ -243,7 +235,7 @@ def season_page(request, season_id: int):
     seeded_at = {t.title: t.pk for t in teams if t.title}
     return render(
         request,
-        "manage/ladder/season.html",
+        "ladders/season.html",
         {
             "season": season,
             "teams": teams,
@@ -283,7 +275,7 @@ def public_ladder(request, season_id: int):
     )
     return render(
         request,
-        "public/ladder.html",
+        "ladders/public.html",
         {
             "season": season,
             "titles": _title_rows(season),

@@ -1,4 +1,5 @@
-"""Which games the tournament side knows: game name -> its adapter (`matches/games/adapter.py`).
+"""Which games the tournament side knows: game name -> its adapter (`adapter.py`), which names
+the game's engine too. A new game is one line here and its folder `matches/games/<game>/`.
 
 Shared code asks `adapter_for(event)` and never compares a game's name. Adapters are named by
 import path and loaded on first use, so this module imports no game (and no model).
@@ -18,7 +19,7 @@ ADAPTERS = {
 
 
 def register_game(name: str, adapter_path: str) -> None:
-    """Add a game (its engine registers with `matches.games.engines.register_engine`)."""
+    """Add a game (the tests' third game); its adapter names its engine."""
     ADAPTERS[name] = adapter_path
     adapter_named.cache_clear()
 

@@ -1,7 +1,7 @@
 """The one small interface between the shared tournament code and a game.
 
 Every game folder (`matches/games/<game>/`) has a pure engine (`engine/`, never imports Django)
-and an adapter, a subclass of `GameAdapter`, registered in `matches/games/registry.py`. The
+and an adapter, a subclass of `GameAdapter`, registered in `matches/kernel/games/registry.py`. The
 shared services, views, API and exports call the adapter of the event's game
 (`adapter_for(event)`); they never branch on a game's name. What the adapter answers:
 
@@ -26,13 +26,24 @@ shared services, views, API and exports call the adapter of the event's game
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Mapping, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from matches.games.errors import JSONObject
+from matches.kernel.engine_errors import JSONObject
+from matches.kernel.engine_types import (
+    DealVerdict,
+    GameSettings,
+    NoSettings,
+    PlayedSeat,
+    PublicTable,
+    Tally,
+    TallyDetail,
+    places_from_json,
+)
+from matches.kernel.games.base import Game
 
 if TYPE_CHECKING:  # the models import the registry, which imports the adapters
     from matches.kernel.reports import Checked
@@ -53,113 +64,6 @@ class DemoPlan:
     planned_rounds: int
     seed: int
     stage_name: str = "瑞士制"
-
-
-@dataclass(frozen=True)
-class PublicTable:
-    """What the public table page read for the game (`public_table`): seat number -> seat,
-    deal id -> tally and the numbers of the deals with a play log (both empty while the
-    round's results are hidden)."""
-
-    seats: dict[int, Any]
-    visible: bool
-    tallies: dict[int, Any] = field(default_factory=dict)
-    logged: set[int] = field(default_factory=set)
-
-
-@dataclass(frozen=True)
-class PlayedSeat:
-    """A player's seat in a visible round for `public_player`, with its table's tallies (deal 1
-    first; empty while the round's results are hidden)."""
-
-    seat: Any
-    visible: bool
-    tallies: list[Any] = field(default_factory=list)
-
-
-class GameSettings(Protocol):
-    """A game's per-event settings (`Event.game_settings`) as its own frozen type."""
-
-    def to_json(self) -> JSONObject: ...
-
-
-@dataclass(frozen=True)
-class NoSettings:
-    """The settings of a game that has none: `{}`."""
-
-    def to_json(self) -> JSONObject:
-        return {}
-
-
-class DealVerdict(Protocol):
-    """A game's verdict on one deal report, as its engine's frozen type (`to_json` is what a
-    `DealReport.verdict` stores; the adapter's `read_verdict` reads it back)."""
-
-    @property
-    def valid(self) -> bool: ...
-
-    def side_scores(self) -> tuple[int | None, int | None]:
-        """(A, B): the two sides' scores of the deal, or (None, None) for a game without."""
-        ...
-
-    def settles_like(self, other: object) -> bool:
-        """Whether `other` settles the deal the same way (a recheck has nothing to correct)."""
-        ...
-
-    def report_json(self) -> JSONObject:
-        """What the results API shows of a report next to its state."""
-        ...
-
-    def to_json(self) -> JSONObject: ...
-
-
-#: seats grouped by place, best first; the seats of a group share their place (Giog's G11)
-Places = tuple[tuple[int, ...], ...]
-
-
-def places_to_json(places: Places) -> list[list[int]]:
-    return [list(group) for group in places]
-
-
-def places_from_json(data: Any) -> Places:
-    """`DealTally.places` as stored: a list of groups of seats."""
-    return tuple(tuple(group) for group in data or ())
-
-
-class TallyDetail(Protocol):
-    """A game's own figures of one settled deal, as its engine's frozen type (`to_json` is what
-    `DealTally.detail` stores; the adapter's `read_tally_detail` reads it back)."""
-
-    def to_json(self) -> JSONObject: ...
-
-
-D_co = TypeVar("D_co", bound=TallyDetail, covariant=True)
-
-
-@dataclass(frozen=True)
-class Tally(Generic[D_co]):
-    """One settled deal as the standings read it (a `DealTally` row): what every game has, the
-    places (seats grouped best first) and the two sides' scores (None in a game whose sides
-    score nothing, Giog), and the game's own typed document (`detail`)."""
-
-    places: Places
-    detail: D_co
-    score_a: int | None = None
-    score_b: int | None = None
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """Every seat that played, best first."""
-        return tuple(seat for group in self.places for seat in group)
-
-    def place_of(self, seat: int) -> int | None:
-        """The seat's place, 1 first; a shared place counts its seats (1, 2, 2, 4)."""
-        ahead = 0
-        for group in self.places:
-            if seat in group:
-                return ahead + 1
-            ahead += len(group)
-        return None
 
 
 class _Numbers(dict[str, Any]):
@@ -202,6 +106,8 @@ def describe_error(messages: Mapping[str, Any], error: JSONObject) -> str:
 class GameAdapter:
     #: machine name, stored in `Event.game`
     name: str = ""
+    #: the game's rules engine (the `Game` interface of `base.py`)
+    engine: Game
     #: the game's name as people read it (lazy translation)
     label: Any = ""
     #: True: each side of a match is a union with a captain, so the event may have results
@@ -444,7 +350,7 @@ class GameAdapter:
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
         """A play log step by step for the viewer page, in the page's language (see
-        `matches/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
+        `matches/kernel/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
         cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where the log and
         `summary` disagree, or None) and its `disagreement_text`, `error` (an illegal action),
         `complete`, and `json` (what the page's script reads). None when the game has no
