@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw.service import SeatingRefused, describe_matches, reflag_team
+from matches.kernel import chain
 from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,
@@ -61,6 +62,7 @@ def unpublish_round(round_: Round, *, user=None) -> Round:
     round_.state = Round.State.DRAFT
     round_.published_at = None
     round_.save(update_fields=["state", "published_at"])
+    chain.withdraw_byes(round_)
     RoundLog.objects.create(round=round_, action=RoundLog.Action.UNPUBLISH, user=user)
     signals.announce_round_change(round_, signals.UNPUBLISHED)
     return round_
@@ -160,6 +162,7 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
             "after": describe_matches([match]),
         },
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 
@@ -222,6 +225,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         user=user,
         details={"change": "withdraw", "union": union.pk, **change, "before": before},
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw import entrants, history, stages
-from matches.kernel import punctuation
+from matches.kernel import chain, punctuation
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.pairing import knockout, robin
@@ -620,6 +620,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     round_.published_at = timezone.now()
     round_.published_by = user if user is not None and user.is_authenticated else None
     round_.save(update_fields=["state", "published_at", "published_by"])
+    chain.sync_byes(round_)  # a bye is a result: in the event's result chain
     RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
     signals.announce_round_change(round_, signals.PUBLISHED)
     return round_

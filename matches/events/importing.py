@@ -337,9 +337,10 @@ def read_upload(upload) -> list[dict]:
     raise ImportRefused(_("只支持 .csv 或 .xlsx 文件"))
 
 
-def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
+def validate_rows(event: Event, rows: list[dict], user=None) -> list[dict]:
     """Each row with the list of its errors (empty when the row is fine), lines numbered as in
-    the sheet (the header is line 1)."""
+    the sheet (the header is line 1), and the known records its names match (`known`: among
+    the ones `user` may see, for them to confirm)."""
     used_unions = set(event.unions.filter(round__isnull=True).values_list("name", flat=True))
     size = union_size(event)
     used_seeds = set(event.registrations.exclude(seed=None).values_list("seed", flat=True))
@@ -389,24 +390,28 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             elif CONTROL_CHARACTERS.search(row.get(field, "")):
                 errors.append(_("内容含控制字符：%(f)s") % {"f": field})
         checked.append({"line": line, "values": row, "errors": errors})
-    from matches.events.entries import entered_players
+    from matches.events.entries import entered_players, matchable
 
     taken = entered_players(event)
+    among = matchable(event, user)
     for row, notes in zip(checked, club_notes(rows)):
         row["warnings"] = notes
-        row["known"] = known_players(event, row["values"], taken)
+        row["known"] = known_players(event, row["values"], taken, among)
     return checked
 
 
-def known_players(event: Event, values: dict, taken: set[int]) -> list[dict]:
-    """The row's players that are already known (one person across events): the preview says
-    so, the import enters them instead of new records (as `import_rows` decides: a known
-    player already in the event, or earlier in the file, is a namesake: a new record)."""
+def known_players(event: Event, values: dict, taken: set[int], among=None) -> list[dict]:
+    """The row's players that are already known (one person across events), among the records
+    the organiser may see: the preview names each with a box to tick, and the import enters
+    the ticked ones instead of new records (a known player already in the event, or earlier in
+    the file, is a namesake: a new record)."""
     orders = range(1, union_size(event) + 1)
     known = []
     for order in orders:
         name = values.get(f"player{order}", "")
-        found = find_existing(name, values.get("club", ""), values.get(f"member{order}", ""))
+        found = find_existing(
+            name, values.get("club", ""), values.get(f"member{order}", ""), among=among
+        )
         if found is not None and found.pk not in taken:
             taken.add(found.pk)
             known.append(
@@ -416,8 +421,11 @@ def known_players(event: Event, values: dict, taken: set[int]) -> list[dict]:
 
 
 @transaction.atomic
-def import_rows(event: Event, rows: list[dict]) -> int:
-    """Create the entries; the caller has validated them. All or nothing."""
+def import_rows(
+    event: Event, rows: list[dict], *, user=None, known: set[int] | frozenset[int] = frozenset()
+) -> int:
+    """Create the entries; the caller has validated them. All or nothing. `known`: the known
+    records the organiser ticked in the preview; every other name is a new record."""
     from matches.events.registration import next_round_number
 
     status = (
@@ -426,10 +434,11 @@ def import_rows(event: Event, rows: list[dict]) -> int:
         else Registration.Status.CHECKED_IN
     )
     joins = next_round_number(event)  # a late import joins from the next round
-    from matches.events.entries import entered_players
+    from matches.events.entries import entered_players, matchable
 
     taken = entered_players(event)  # a namesake already in: another person
     size = union_size(event)
+    among = matchable(event, user)
     for row in rows:
         club = clubs.get_or_create(row.get("club", ""))
         seed = int(row["seed"]) if row.get("seed") else None
@@ -439,7 +448,12 @@ def import_rows(event: Event, rows: list[dict]) -> int:
             for order in range(1, size + 1):
                 # One person across events: a known player (member number, or name and club).
                 player = find_or_create(
-                    row[f"player{order}"], club, row.get(f"member{order}", ""), taken
+                    row[f"player{order}"],
+                    club,
+                    row.get(f"member{order}", ""),
+                    taken,
+                    among=among,
+                    confirmed=known,
                 )
                 UnionMember.objects.create(
                     union=union, player=player, order=order, is_captain=order == captain
@@ -448,7 +462,9 @@ def import_rows(event: Event, rows: list[dict]) -> int:
                 event=event, union=union, seed=seed, status=status, joins_round=joins
             )
         else:
-            player = find_or_create(row["player1"], club, row.get("member1", ""), taken)
+            player = find_or_create(
+                row["player1"], club, row.get("member1", ""), taken, among=among, confirmed=known
+            )
             Registration.objects.create(
                 event=event, player=player, seed=seed, status=status, joins_round=joins
             )

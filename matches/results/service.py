@@ -27,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-import matches.results.chain as chain  # issue 27
+import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.kernel.games.registry import adapter_for

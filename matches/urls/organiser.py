@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path
 
 from matches.views import find
 from matches.views.organiser import (
+    chain,
     checkin,
     dashboard,
     entries,
@@ -89,6 +90,7 @@ event_urls: list[URLPattern | URLResolver] = [
     path("progress/", dashboard.progress, name="progress"),
     path("publish/", dashboard.toggle_published, name="toggle-published"),
     path("recompute/", dashboard.recompute, name="recompute"),
+    path("chain/", chain.chain_page, name="chain"),
     path("rounds/draw/", dashboard.draw_round, name="draw"),
     path("rounds/<int:number>/", include(round_urls)),
     path("round-settings/", rounds.round_settings, name="round-settings"),

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
-from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole
+from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole, Union, UnionMember
 from tests.builder import EventBuilder
 from tests.personas import make_user
 from tests.results.conftest import STRING_THREE_A, SUMMARY
@@ -123,6 +123,8 @@ RIGHTS = {
     "call-acknowledge": (STAFF, 405, 302),
     # The badge sheet (issue 26): the staff print it; it makes the passes it lacks.
     "badges": (STAFF, 200, None),
+    # The result chain's state (issue 38): the staff read it; nothing to change there.
+    "chain": (STAFF, 200, None),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
 }
@@ -352,6 +354,9 @@ SEASON_RIGHTS = {
     "series-restore": (ORGANISER, 405, 302),
     "players": (ORGANISER, 200, 400),
     "split": (ORGANISER, 405, 302),
+    # A merge request answered by an organiser of an event it touches (issue 38); anyone else,
+    # the requester included, is refused.
+    "merge-answer": (ORGANISER, 405, 302),
 }
 
 
@@ -412,6 +417,20 @@ def test_the_season_rights_table(world):
     merge = identity.merge(
         Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
     )
+    # Another organiser's records, one in this event: a merge waiting for this organiser.
+    other = make_user("other-organiser")
+    theirs = EventBuilder(unions=0, name="别人的杯").register()
+    theirs.event.organisers.set([other])
+    mine_player = world["b"].event.unions.first().players_in_order()[0]
+    their_player = Player.objects.create(name=mine_player.name)
+    UnionMember.objects.create(
+        event=theirs.event,
+        union=Union.objects.create(event=theirs.event, name="乙"),
+        player=their_player,
+        order=1,
+    )
+    asked = identity.request_merge(their_player, mine_player, other)
+    assert asked.waiting == [world["e"]]
     gone = Series.objects.create(name="删错的联赛")
     gone.organisers.add(organiser)
     deleted = SeriesLog.objects.create(
@@ -425,6 +444,7 @@ def test_the_season_rights_table(world):
         "series-organiser-remove": [series.pk, organiser.pk],
         "series-restore": [deleted.pk],
         "split": [merge.pk],
+        "merge-answer": [asked.pk, "accept"],
     }
     wrong = app_table_errors("seasons-manage", SEASON_RIGHTS, args, world)
     assert not wrong, "\n".join(wrong)

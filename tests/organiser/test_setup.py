@@ -439,8 +439,12 @@ def test_entries_refuse_other_scripts_digits_as_seeds_and_control_characters(cli
     response = client.post(
         url, {"union": "东\x0b联", "player1": "a\x1b", "player2": "b", "player3": "c"}
     )
-    assert response.status_code == 400 and "不能包含控制字符" in response.content.decode()
-    assert not event.registrations.exists()
+    # Form fields lose their control characters as they are read (gouji_tournament/text.py,
+    # issue 38): the entry is stored without them. The import, which reads a file, still
+    # refuses them line by line.
+    assert response.status_code == 302
+    union = event.unions.get(name="东联")
+    assert union.players_in_order()[0].name == "a"
     checked = importing.validate_rows(
         event,
         [
