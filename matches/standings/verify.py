@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from matches.kernel.chain import plain, canonical
+from matches.kernel.chain import canonical, plain
 from matches.models import Deal, DealTally, Event, Match, StandingsSnapshot
 from matches.standings import service as standings
 
