@@ -75,13 +75,17 @@ def stage_format_choices(entry_type: str | None) -> list:
     return [(value, label) for value, label in Stage.Format.choices if value == Stage.Format.SWISS]
 
 
-def confirmation_choices(adapter) -> list:
-    """The confirmation modes a game offers: captains confirm only where sides have captains."""
-    return [
+def confirmation_choices(adapter, entry_type: str | None = None) -> list:
+    """The confirmation modes a game offers: captains confirm only where sides have captains;
+    another player of the table only in individual events (players hold their own PINs), where
+    it comes first (the default)."""
+    offered = [
         (value, label)
         for value, label in Event.Confirmation.choices
-        if value != Event.Confirmation.CAPTAIN or adapter.sides_have_captains
+        if (value != Event.Confirmation.CAPTAIN or adapter.sides_have_captains)
+        and (value != Event.Confirmation.PLAYER or entry_type == Event.EntryType.INDIVIDUAL)
     ]
+    return sorted(offered, key=lambda choice: choice[0] != Event.Confirmation.PLAYER)
 
 
 class FormatForm(forms.Form):
@@ -132,7 +136,7 @@ class FormatForm(forms.Form):
             assert isinstance(field, forms.ChoiceField)  # the class attributes above
             field.choices = choices
         if game is not None and "result_confirmation" in self.fields:
-            offered = confirmation_choices(adapter_named(game))
+            offered = confirmation_choices(adapter_named(game), entry_type)
             confirmation = self.fields["result_confirmation"]
             assert isinstance(confirmation, forms.ChoiceField)  # the class attribute above
             confirmation.choices = offered
@@ -247,7 +251,7 @@ class EventSettingsForm(forms.ModelForm):
     def __init__(self, *args, frozen: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.frozen = frozen
-        offered = confirmation_choices(self.instance.adapter)
+        offered = confirmation_choices(self.instance.adapter, self.instance.entry_type)
         confirmation = self.fields["result_confirmation"]
         assert isinstance(confirmation, forms.ChoiceField)  # the model field has choices
         confirmation.choices = offered

@@ -81,6 +81,9 @@ class Event(models.Model):
         CAPTAIN = "captain", _("双方队长确认")
         REFEREE = "referee", _("第二名裁判确认")
         NONE = "none", _("裁判提交即生效")
+        # Individual events: another player of the table agrees with their own PIN (on their
+        # badge and private page), on the table's phone.
+        PLAYER = "player", _("同桌另一名选手确认")
 
     name = models.CharField(_("名称"), max_length=200)
     venue = models.CharField(_("地点"), max_length=200, blank=True)
@@ -410,6 +413,9 @@ class Registration(models.Model):
     # The round a check-in was made for; whether it counts later is the round's decision
     # (CheckInRound.carry_over). Blank: made before rounds were counted, counts until reset.
     checked_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A player's own PIN (individual events): another player of the table confirms a result
+    # with it on the table's phone; printed on the badge, shown on the private page.
+    pin = models.CharField(_("选手密码"), max_length=8, default=new_captain_pin)
     # The entry's private link (captain's page, self check-in); made on first use.
     private_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     # What the link is found by: the mirror gets this, never the token (models/digest.py).

@@ -357,6 +357,10 @@ class RoundLog(models.Model):
         STOPPED = "stopped", _("超时中止")
         # A captain-PIN lock lifted by an organiser (issue 27, matches/results/lockouts.py).
         PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
+        # The table's referee confirmed a deal in a union's captain's place.
+        STAND_IN = "stand_in", _("裁判代队长确认")
+        # The organiser accepted every pending result of a table in one click.
+        ACCEPT_TABLE = "accept_table", _("接受整桌成绩")
         WITHDRAW = "withdraw", _("退赛")
         BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")

@@ -15,6 +15,8 @@ link_urls: list[URLPattern | URLResolver] = [
     path("reports/<int:report_id>/confirm", referee.link_confirm, name="link-confirm"),
     path("reports/<int:report_id>/play", referee.link_viewer, name="link-viewer"),
     path("reports/<int:report_id>/pin", referee.link_pin, name="link-pin"),
+    path("reports/<int:report_id>/stand-in", referee.link_stand_in, name="link-stand-in"),
+    path("reports/<int:report_id>/player-pin", referee.link_player_pin, name="link-player-pin"),
     path("call", referee.link_call, name="link-call"),
     path("deals/batch", referee.link_batch, name="link-batch"),
 ]
@@ -26,6 +28,8 @@ table_urls: list[URLPattern | URLResolver] = [
     path("deals/<int:number>/submit", referee.user_submit, name="table-submit"),
     path("deals/batch", referee.user_batch, name="table-batch"),
     path("reports/<int:report_id>/play", referee.user_viewer, name="table-viewer"),
+    path("reports/<int:report_id>/stand-in", referee.user_stand_in, name="table-stand-in"),
+    path("unions/<int:union_id>/unlock", referee.unlock_pin, name="table-unlock"),
 ]
 
 urlpatterns = [

@@ -212,6 +212,9 @@ def my_page(request, token: str):
         "check_in_round": number,
         "present": present,
         "can_check_in": bool(entry and event.self_check_in and event.check_in_required),
+        "player_pin": entry.pin
+        if entry is not None and entry.player_id and event.confirmation == "player"
+        else "",
         "card": (
             card_url(event, "union" if union else "player", (union or player).pk)  # type: ignore[union-attr]
             if event.published
@@ -305,7 +308,10 @@ def badges(request, event_id: int):
                 )
         elif entry.player is not None:
             p = entry.player
-            cards.append(badge("player", str(p), "", p.club, passes[(None, p.pk)]))
+            card = badge("player", str(p), "", p.club, passes[(None, p.pk)])
+            if event.confirmation == event.Confirmation.PLAYER:
+                card["pin"] = entry.pin  # to confirm another player's result at the table
+            cards.append(card)
     return render(
         request,
         "manage/badges.html",
