@@ -121,6 +121,8 @@ MIDDLEWARE = [
     # A mirror (SITE_ROLE=mirror) refuses every staff route and every write (hall/guard.py).
     "hall.guard.MirrorGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # No control character reaches a view, no id past a column's range a 500 (gouji_tournament/text.py).
+    "gouji_tournament.text.CleanTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -125,8 +125,8 @@ def link_for_token(token: str) -> RefereeLink | None:
     if not token or not LINK_TOKEN.fullmatch(token):
         return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
     # The table's match comes along: the referee's requests need it (one query per request).
-    # Issue 28: one statement written once (matches/hotpath.py), not compiled per request.
-    from matches.hotpath import link_with_table
+    # One statement written once (matches/kernel/statements.py), not compiled per request.
+    from matches.kernel.statements import link_with_table
 
     link = link_with_table(token)
     if link is None or link.revoked_at is not None:
@@ -275,6 +275,34 @@ def may_take_captain_pins(actor: Actor, table) -> bool:
     )
 
 
+def may_stand_in(actor: Actor, table) -> bool:
+    """The table's referee (signed in, assigned to the table) or an organiser may answer for a
+    union in its captain's place, as a director's PIN does on a Bridgemate; never a bare link
+    (anyone at the table holds it)."""
+    if table is None or not actor.is_authenticated:
+        return False
+    if can_run_event(actor.user, table.round.event):
+        return True
+    return referee_tables(actor.user).filter(pk=table.pk).exists()
+
+
+def referees_of(table) -> list:
+    """The signed-in referees who cover this table (its zone, a single-table assignment, or the
+    admin's list): who can lift a PIN lock there, named on the table's phone."""
+    from django.contrib.auth import get_user_model
+
+    event = table.round.event
+    active = EventStaff.objects.filter(event=event, role=REFEREE, revoked_at__isnull=True)
+    users = Q(pk__in=Table.referees.through.objects.filter(table=table).values("user_id"))
+    if table.round.state == Round.State.PUBLISHED:
+        zoned = RefereeZone.objects.filter(
+            event=event, first_table__lte=table.number, last_table__gte=table.number
+        ).values("referees")
+        single = RefereeTable.objects.filter(event=event, number=table.number).values("referee")
+        users |= (Q(pk__in=zoned) | Q(pk__in=single)) & Q(pk__in=active.values("user_id"))
+    return list(get_user_model().objects.filter(users).order_by("username")[:6])
+
+
 def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bool:
     """A referee of the table other than the reporter: a different person *and* a different
     link. `links_count`: whether a referee link (anyone holding the table card's QR code) may be
@@ -291,18 +319,39 @@ def is_second_referee(actor: Actor, report: DealReport, links_count: bool) -> bo
     return actor.is_authenticated and referee_tables(actor.user).filter(pk=table.pk).exists()
 
 
-def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Right | None:
+def confirmation_right(
+    actor: Actor, report: DealReport, pin_union=None, stand_in=None, pin_player=None
+) -> Right | None:
     """The role (and union) in which this actor may answer this report, or None.
 
     The rule (docs/results.md, "Who may confirm"): a result becomes final when both unions have
     agreed (the reporting captain's union counts as agreed; the other captain answers by account
     or by PIN on the table's phone), or when a second referee or an organiser confirms.
     `pin_union`: a union of the match whose captain's PIN was given (checked by the caller).
+    `stand_in`: a union the table's referee answers for in its captain's place.
+    `pin_player`: a player whose own PIN was given (checked by the caller): in an event confirmed
+    by players, any player seated at the table but the one who reported it.
     """
     match = report.deal.match
     event = match.round.event
     mode = event.confirmation
     if mode == Event.Confirmation.NONE:
+        return None
+    if pin_player is not None:
+        if (
+            mode == Event.Confirmation.PLAYER
+            and match.table is not None
+            and match.table.seats.filter(player=pin_player).exists()
+            and may_take_captain_pins(actor, match.table)
+            and not _reported_by(report, pin_player)
+        ):
+            return Right(Confirmation.Role.PLAYER)
+        return None
+    if stand_in is not None:
+        if stand_in.pk in {s.union_id for s in match.union_sides} and may_stand_in(
+            actor, match.table
+        ):
+            return Right(Confirmation.Role.CAPTAIN, stand_in.pk)
         return None
     if actor.is_authenticated and can_run_event(actor.user, event):
         return Right(Confirmation.Role.ORGANISER)
@@ -318,6 +367,21 @@ def confirmation_right(actor: Actor, report: DealReport, pin_union=None) -> Righ
     if is_second_referee(actor, report, links_count=mode == Event.Confirmation.REFEREE):
         return Right(Confirmation.Role.REFEREE)
     return None
+
+
+def _reported_by(report: DealReport, player) -> bool:
+    """Whether this player reported the result themselves (from their own account)."""
+    if report.submitted_by_id is None:
+        return False
+    return PlayerAccount.objects.filter(user_id=report.submitted_by_id, player=player).exists()
+
+
+def player_pin_matches(registration, pin: str) -> bool:
+    """Whether `pin` is this entry's own PIN (compared in constant time)."""
+    import hmac
+
+    given = (pin or "").strip()
+    return bool(given) and hmac.compare_digest(given.encode(), (registration.pin or "").encode())
 
 
 def confirmation_role(actor: Actor, report: DealReport) -> str | None:

@@ -20,7 +20,7 @@ _.target_class
 _.get_security_definition
 auto_schema
 _.authenticate_header  # DRF asks an authentication class for its 401 header
-GiogAdapter  # matches/games/registry.py, by dotted path
+GiogAdapter  # matches/kernel/games/registry.py, by dotted path
 HighCardAdapter  # tests/games/test_third_game.py registers it by dotted path
 StartElementHandler  # expat's callback (matches/events/importing.py)
 attributes

@@ -81,6 +81,9 @@ class Event(models.Model):
         CAPTAIN = "captain", _("双方队长确认")
         REFEREE = "referee", _("第二名裁判确认")
         NONE = "none", _("裁判提交即生效")
+        # Individual events: another player of the table agrees with their own PIN (on their
+        # badge and private page), on the table's phone.
+        PLAYER = "player", _("同桌另一名选手确认")
 
     name = models.CharField(_("名称"), max_length=200)
     venue = models.CharField(_("地点"), max_length=200, blank=True)
@@ -279,7 +282,7 @@ class Stage(models.Model):
     @property
     def label(self) -> str:
         """The stage's name in the page's language (an organiser's own name as typed)."""
-        from matches.labels import stage_label
+        from matches.models.labels import stage_label
 
         return stage_label(self)
 
@@ -314,7 +317,7 @@ class Union(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["event_id", "name"]
         verbose_name = _("联邦")
         verbose_name_plural = _("联邦")
@@ -348,14 +351,15 @@ class UnionMember(models.Model):
     round = models.ForeignKey(
         "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    order = models.PositiveSmallIntegerField(_("座次"))  # 1..3: the union's seats in order
+    # 1..n: the union's seats in order (three at a six-seat table, four at eight, R44)
+    order = models.PositiveSmallIntegerField(_("座次"))
     is_captain = models.BooleanField(_("队长"), default=False)
 
     class Meta:
         ordering = ["union_id", "order"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"
+                condition=Q(order__gte=1) & Q(order__lte=4), name="member_order_1_to_4"
             ),
             models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
             models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),
@@ -409,6 +413,9 @@ class Registration(models.Model):
     # The round a check-in was made for; whether it counts later is the round's decision
     # (CheckInRound.carry_over). Blank: made before rounds were counted, counts until reset.
     checked_in_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A player's own PIN (individual events): another player of the table confirms a result
+    # with it on the table's phone; printed on the badge, shown on the private page.
+    pin = models.CharField(_("选手密码"), max_length=8, default=new_captain_pin)
     # The entry's private link (captain's page, self check-in); made on first use.
     private_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     # What the link is found by: the mirror gets this, never the token (models/digest.py).
@@ -477,7 +484,7 @@ class Registration(models.Model):
         self, round_number: int, check_in_required: bool = True, fresh_from: int | None = None
     ) -> bool:
         """`fresh_from`: the latest round up to `round_number` whose check-in does not carry
-        over (matches.events.checkin.fresh_from); a check-in for an earlier round is void."""
+        over (matches.draw.entrants.fresh_from); a check-in for an earlier round is void."""
         if round_number < self.joins_round:
             return False
         if self.status == self.Status.WITHDRAWN:

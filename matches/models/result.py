@@ -159,6 +159,7 @@ class Confirmation(models.Model):
         CAPTAIN = "captain", _("队长")
         REFEREE = "referee", _("裁判")
         ORGANISER = "organiser", _("组织者")
+        PLAYER = "player", _("选手")
 
     class Reason(models.TextChoices):
         """What a disagreement is about (shown to the organiser and in the audit)."""
@@ -182,6 +183,10 @@ class Confirmation(models.Model):
     # table's phone (the link holder's page), not from the captain's own account.
     union = models.ForeignKey(
         "matches.Union", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # A player's answer (individual events), given with their own PIN on the table's phone.
+    player = models.ForeignKey(
+        "players.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     by_pin = models.BooleanField(default=False)
     agrees = models.BooleanField()

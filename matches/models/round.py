@@ -14,8 +14,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
-SIDE_A = "A"  # seats 1-3-5
-SIDE_B = "B"  # seats 2-4-6
+SIDE_A = "A"  # Gou Ji: seats 1-3-5 at six seats, 1-4 at eight (the game's table_shape)
+SIDE_B = "B"  # seats 2-4-6 at six seats, 5-8 at eight
 
 
 class Round(models.Model):
@@ -271,7 +271,8 @@ class TableSeat(models.Model):
     class Meta:
         ordering = ["table_id", "seat"]
         constraints = [
-            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=6), name="seat_1_to_6"),
+            # six seats, or eight at an eight-player Gou Ji table (R44)
+            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=8), name="seat_1_to_8"),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(
                 fields=["round", "player"], name="player_at_one_table_per_round"
@@ -356,6 +357,10 @@ class RoundLog(models.Model):
         STOPPED = "stopped", _("超时中止")
         # A captain-PIN lock lifted by an organiser (issue 27, matches/results/lockouts.py).
         PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
+        # The table's referee confirmed a deal in a union's captain's place.
+        STAND_IN = "stand_in", _("裁判代队长确认")
+        # The organiser accepted every pending result of a table in one click.
+        ACCEPT_TABLE = "accept_table", _("接受整桌成绩")
         WITHDRAW = "withdraw", _("退赛")
         BREAK = "break", _("晋级名单")
         CLOSE = "close", _("结束")

@@ -23,6 +23,11 @@ def pin_subject(union_id: int, table_id: int | None) -> str:
     return f"union:{union_id}:table:{table_id}"
 
 
+def player_subject(player_id: int, table_id: int | None) -> str:
+    """A player's own PIN's lockout key (individual events): this player, at this table."""
+    return f"player:{player_id}:table:{table_id}"
+
+
 def locked_unions(round_: Round) -> list[dict]:
     """The round's unions whose captain PIN is locked at their table: table, union and the
     minutes left. One cache round trip for the whole round."""
@@ -65,3 +70,11 @@ def lift_pin_lock(table: Table, union: Union, user) -> bool:
             details={"table": table.number, "union": union.name, "union_id": union.pk},
         )
     return was_locked
+
+
+def table_locks(table_id: int, union_ids: list[int]) -> dict[int, int]:
+    """Minutes left of each locked union's PIN lock at this table (unlocked unions are absent):
+    shown on the table's phone and the referee's list."""
+    subjects = {pin_subject(u, table_id): u for u in union_ids}
+    waits = ratelimit.CAPTAIN_PIN_FAILURES.locked_for_many(list(subjects))
+    return {subjects[s]: max(1, (wait + 59) // 60) for s, wait in waits.items() if wait}

@@ -27,12 +27,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-import matches.results.chain as chain  # issue 27
+import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
-from matches.hotpath import locked_deal, locked_report
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
+from matches.kernel.statements import locked_deal, locked_report
 from matches.models import (
     Confirmation,
     Deal,
@@ -40,6 +40,7 @@ from matches.models import (
     Event,
     Match,
     Round,
+    RoundLog,
     Stage,
 )
 from matches.permissions import (
@@ -51,6 +52,7 @@ from matches.permissions import (
     confirmation_right,
     may_take_captain_pins,
     pin_matches,
+    player_pin_matches,
 )
 from matches.signals import deal_result_changed
 from matches.standings import service as settlement
@@ -363,7 +365,7 @@ def submit_deal_report(
     found and locked in one query; otherwise it is created first (`deal_for`)."""
 
     def locate() -> Deal:
-        # Issue 28: the statement of `_locked_deals()` written once (matches/hotpath.py).
+        # The statement of `_locked_deals()` written once (matches/kernel/statements.py).
         deal = locked_deal(match.pk, number)
         if deal is None:
             raise _NoDealRow
@@ -527,6 +529,8 @@ def confirm_report(
     *,
     pin_union=None,
     reason: str = "",
+    stand_in=None,
+    pin_player=None,
 ) -> DealReport:
     """A captain, a second referee or an organiser agrees or disagrees (disputed).
 
@@ -534,8 +538,18 @@ def confirm_report(
     it counts as agreed), or at once when a second referee or an organiser agrees. A captain's
     agreement alone leaves it pending for the other union. `pin_union`: the union whose
     captain's PIN was given (checked with `check_captain_pin` first). `reason`: what a
-    disagreement is about (Confirmation.Reason)."""
-    return confirm_report_by_id(report.pk, actor, agrees, note, pin_union=pin_union, reason=reason)
+    disagreement is about (Confirmation.Reason). `stand_in`: the union the table's referee answers
+    for in its captain's place (logged in the round's log)."""
+    return confirm_report_by_id(
+        report.pk,
+        actor,
+        agrees,
+        note,
+        pin_union=pin_union,
+        reason=reason,
+        stand_in=stand_in,
+        pin_player=pin_player,
+    )
 
 
 def confirm_report_by_id(
@@ -546,6 +560,8 @@ def confirm_report_by_id(
     *,
     pin_union=None,
     reason: str = "",
+    stand_in=None,
+    pin_player=None,
 ) -> DealReport:
     """`confirm_report` from the report's id, as the API calls it: one query locks the report
     row and loads its deal, match, round and event. The deal row is not locked: a confirmation
@@ -558,12 +574,14 @@ def confirm_report_by_id(
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            # Issue 28: the statement written once (matches/hotpath.py `locked_report`).
+            # The statement written once (matches/kernel/statements.py `locked_report`).
             report = locked_report(report_id)
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)
             deal = report.deal
-            right = confirmation_right(actor, report, pin_union=pin_union)
+            right = confirmation_right(
+                actor, report, pin_union=pin_union, stand_in=stand_in, pin_player=pin_player
+            )
             if right is None:
                 if deal.match.round.event.confirmation == Event.Confirmation.NONE:
                     raise ResultError(
@@ -599,12 +617,15 @@ def confirm_report_by_id(
                 referee_link=actor.link,
                 role=right.role,
                 union_id=right.union_id,
-                by_pin=pin_union is not None,
+                player=pin_player,
+                by_pin=pin_union is not None or pin_player is not None,
                 agrees=agrees,
                 reason="" if agrees else (reason or ""),
                 note=note or "",
                 at=now,
             )
+            if stand_in is not None:
+                _log_stand_in(report, actor, stand_in, agrees)
             if not getattr(report, "confirmed_before", True):  # set by `locked_report`
                 report.known_confirmations = [confirmation]
             if agrees and right.union_id is not None:
@@ -623,6 +644,24 @@ def confirm_report_by_id(
             return report
     except IntegrityError:
         raise ResultError("already_final", "this deal already has a final result", status=409)
+
+
+def _log_stand_in(report: DealReport, actor: Actor, union, agrees: bool) -> None:
+    match = report.deal.match
+    RoundLog.objects.create(
+        round_id=match.round_id,
+        event_id=match.round.event_id,
+        action=RoundLog.Action.STAND_IN,
+        user=actor.user,
+        details={
+            "table": match.table.number if match.table else None,
+            "deal": report.deal.number,
+            "report": report.pk,
+            "union": union.name,
+            "union_id": union.pk,
+            "agrees": agrees,
+        },
+    )
 
 
 def _same_answer(confirmation: Confirmation, actor: Actor, right, agrees: bool) -> bool:
@@ -670,6 +709,38 @@ def check_captain_pin(
             )
         raise ResultError("wrong_pin", "this is not the captain's PIN", status=403)
     return union
+
+
+def check_player_pin(match: Match, seat: int, pin: str, actor: Actor):
+    """The player on `seat` of the match's table whose own PIN this is (individual events). A
+    wrong PIN counts against that player at this table (as a captain's, lockouts.py); only the
+    table's own device takes PINs."""
+    if not may_take_captain_pins(actor, match.table):
+        raise _forbidden("players' PINs are given on their table's device only", "confirm")
+    seated = match.table.seats.filter(seat=seat).select_related("player").first()
+    if seated is None:
+        raise ResultError("bad_side", "no player sits on that seat")
+    subject = lockouts.player_subject(seated.player_id, match.table_id)
+    wait = ratelimit.CAPTAIN_PIN_FAILURES.locked_for(subject)
+    if not wait:
+        from matches.models import Registration
+
+        entry = Registration.objects.filter(
+            event_id=match.round.event_id, player_id=seated.player_id
+        ).first()
+        if entry is not None and player_pin_matches(entry, pin):
+            return seated.player
+        wait = ratelimit.CAPTAIN_PIN_FAILURES.fail(subject)
+        if not wait:
+            raise ResultError("wrong_player_pin", "this is not that player's PIN", status=403)
+    minutes = max(1, (wait + 59) // 60)
+    raise ResultError(
+        "pin_locked",
+        f"too many wrong PINs: try again in {minutes} min",
+        status=429,
+        retry_after=wait,
+        params={"minutes": minutes},
+    )
 
 
 def correct_result(

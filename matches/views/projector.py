@@ -13,12 +13,12 @@ import segno
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
-from matches.addresses import public_url
 from matches.draw import clock
 from matches.draw.listing import by_name
 from matches.models import RefereeZone, Round
 from matches.public import visibility
 from matches.public.front_cache import front_cacheable
+from matches.views.addresses import public_url
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12

@@ -34,6 +34,7 @@ from matches.models import (
     Table,
 )
 from matches.permissions import Actor
+from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal, refusal_text
 from matches.views.deal_viewer import render_viewer
@@ -46,6 +47,8 @@ class Access:
     actor: Actor
     table: Table
     token: str | None = None
+    # A refused PIN, shown at its own PIN box: {"report": id, "side": "A", "text": ...}.
+    pin_error: dict | None = None
 
     def url(self, name: str, **kwargs) -> str:
         if self.token:
@@ -196,6 +199,7 @@ def table_context(
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
         "pin_sides": [],
+        "player_box": None,
         "awaiting": [],
     }
     if match is not None:
@@ -225,10 +229,12 @@ def table_context(
             }
         )
         context["pin_sides"] = pin_sides(access, open_report)
+        context["player_box"] = player_box(access, open_report)
         context["awaiting"] = [
             {
                 "report": report,
                 "pin_sides": pin_sides(access, report),
+                "player_box": player_box(access, report),
                 "refill_url": f"{access.url('table')}?deal={report.deal.number}",
             }
             for report in awaiting
@@ -250,7 +256,28 @@ def table_context(
                 ensure_ascii=False,
             )
     context.update(form.context(context))
+    context["next_input"] = next_input(context)
     return context
+
+
+def next_input(context: dict) -> str:
+    """The id of what the table does next, brought into view by the phone (static/js/table.js):
+    the first PIN box still to answer (reports awaiting, then the deal's own), else the title of
+    the deal to report, its form right below."""
+    open_report = context["open_report"]
+    boxes = [(item["report"], item["pin_sides"]) for item in context["awaiting"]]
+    boxes.append((open_report, context["pin_sides"]))
+    players = [item["player_box"] for item in context["awaiting"]] + [context["player_box"]]
+    for box in players:
+        if box is not None:
+            return box["id"]
+    for report, sides in boxes:
+        for side in sides:
+            if not side["agreed"] and not side["locked"]:
+                return f"pin-{report.pk}{side['side']}"
+    if context["can_report"] and not open_report:
+        return context.get("form_ids", {}).get("title", "")
+    return ""
 
 
 def render_form(request, templates: dict, context: dict, status: int = 200) -> HttpResponse:
@@ -271,20 +298,68 @@ def _render_table(request, access: Access, status: int = 200, **extra) -> HttpRe
 
 def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
     """The captains' PIN forms under a pending report on the table's phone: one per union, each
-    marked once that union has agreed. None on an account's page (captains confirm there from
-    their own account), and unless the event's results are confirmed by captains."""
-    if report is None or report.state != DealReport.State.PENDING or not access.token:
+    marked once that union has agreed, or locked (too many wrong PINs) with who may lift the
+    lock. A signed-in referee of the table (or an organiser) may answer for a union in its
+    captain's place, on the phone or on their own page. Only when the event's results are
+    confirmed by captains."""
+    if report is None or report.state != DealReport.State.PENDING:
         return []
-    event = access.table.round.event
+    table = access.table
+    event = table.round.event
     if event.confirmation != Event.Confirmation.CAPTAIN:
         return []
+    stand_in = permissions.may_stand_in(access.actor, table)
+    if not access.token and not stand_in:
+        return []  # captains confirm from their own account there
     match = report.deal.match
     agreed = permissions.agreed_unions(report)
-    url = access.url("pin", report_id=report.pk)
-    return [
-        {"side": side, "union": union, "agreed": union.pk in agreed, "url": url}
-        for side, union in ((side.position, side.union) for side in match.union_sides)
-    ]
+    sides = [(side.position, side.union) for side in match.union_sides]
+    locks = lockouts.table_locks(table.pk, [union.pk for _side, union in sides])
+    error = access.pin_error or {}
+    rows = []
+    for side, union in sides:
+        rows.append(
+            {
+                "side": side,
+                "union": union,
+                "agreed": union.pk in agreed,
+                "url": access.url("pin", report_id=report.pk) if access.token else "",
+                "locked": locks.get(union.pk, 0),
+                "stand_in_url": access.url("stand-in", report_id=report.pk) if stand_in else "",
+                "error": error.get("text")
+                if error.get("report") == report.pk and error.get("side") == side
+                else "",
+            }
+        )
+    if any(row["locked"] for row in rows):
+        names = [user.get_username() for user in permissions.referees_of(table)]
+        for row in rows:
+            row["lifters"] = names
+    return rows
+
+
+def player_box(access: Access, report: DealReport | None) -> dict | None:
+    """In an event confirmed by players, the PIN box under a pending report on the table's
+    phone: another player of the table agrees with their own PIN. The phone names who confirms
+    next (the seats take turns deal by deal; anyone else at the table may do it instead)."""
+    if report is None or report.state != DealReport.State.PENDING or not access.token:
+        return None
+    if access.table.round.event.confirmation != Event.Confirmation.PLAYER:
+        return None
+    seats = seats_of(access.table)
+    if not seats:
+        return None
+    turn = seats[report.deal.number % len(seats)]
+    error = access.pin_error or {}
+    return {
+        "id": f"player-pin-{report.pk}",
+        "url": access.url("player-pin", report_id=report.pk),
+        "seats": seats,
+        "next": turn,
+        "error": error.get("text")
+        if error.get("report") == report.pk and error.get("side") == "player"
+        else "",
+    }
 
 
 def run_check(match, number: int, entry):
@@ -311,6 +386,7 @@ def link_table(request, token: str):
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
+    access.pin_error = request.session.pop(PIN_ERROR, None)
     return _render_table(request, access, number=_wanted_deal(request))
 
 
@@ -319,6 +395,7 @@ def user_table(request, table_id: int):
     access = _user_access(request, table_id)
     if isinstance(access, HttpResponse):
         return access
+    access.pin_error = request.session.pop(PIN_ERROR, None)
     return _render_table(request, access, number=_wanted_deal(request))
 
 
@@ -504,19 +581,35 @@ def user_submit(request, table_id: int, number: int):
     return _submit(request, _user_access(request, table_id), number)
 
 
-def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str | None = None):
-    """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN."""
+def _confirm(
+    request,
+    actor: Actor,
+    report: DealReport,
+    back: str,
+    pin_side: str | None = None,
+    stand_in=None,
+    pin_player=None,
+):
+    """Agree or disagree (with a reason, after ticking "sure"); by account, link or PIN, or the
+    table's referee for a union (`stand_in`). A refused PIN is shown at its own box (the
+    session carries it to the page; `back` then ends with that box's anchor)."""
     agrees = request.POST.get("agrees") == "yes"
     reason = request.POST.get("reason", "")
+
+    def refused(text: str):
+        if pin_side is None:
+            messages.error(request, text)
+            return _back(request, back)
+        request.session[PIN_ERROR] = {"report": report.pk, "side": pin_side, "text": text}
+        return _back(request, back)
+
     if not agrees and request.POST.get("sure") != "yes":
-        messages.error(request, _("请选择异议原因并勾选“确定提出异议”。"))
-        return _back(request, back)
+        return refused(_("请选择异议原因并勾选“确定提出异议”。"))
     if not agrees and reason not in Confirmation.Reason.values:
-        messages.error(request, _("请选择异议原因。"))
-        return _back(request, back)
+        return refused(_("请选择异议原因。"))
     try:
         pin_union = None
-        if pin_side is not None:
+        if pin_side is not None and pin_side != "player":
             pin_union = results.check_captain_pin(
                 report.deal.match,
                 pin_side,
@@ -531,9 +624,11 @@ def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str
             request.POST.get("note", "")[:2000],
             pin_union=pin_union,
             reason=reason,
+            stand_in=stand_in,
+            pin_player=pin_player,
         )
     except ResultError as exc:
-        messages.error(request, result_message(exc))
+        return refused(result_message(exc))
     else:
         deal_name = adapter_for(report.deal.match.round.event).deal_name(report.deal.number)
         if not agrees:
@@ -543,6 +638,15 @@ def _confirm(request, actor: Actor, report: DealReport, back: str, pin_side: str
         else:
             messages.success(request, _("已确认%(deal)s成绩，等待对方确认") % {"deal": deal_name})
     return _back(request, back)
+
+
+PIN_ERROR = "pin_error"  # the session's key for a refused PIN, shown once at its box
+
+
+def pin_anchor(report: DealReport, side: str) -> str:
+    """The anchor of a report's PIN box for a side on the table page (its id in
+    _pin_confirm.html): the page opens with that box in view."""
+    return f"#pin-{report.pk}{side}"
 
 
 def _back(request, back: str):
@@ -582,12 +686,10 @@ def _link_answer(request, token: str, report_id: int, *, pin: bool):
     )
     if not pin:
         return _confirm(request, access.actor, report, access.url("table"))
+    side = request.POST.get("side", "")
+    side = side if side in ("A", "B") else ""
     return _confirm(
-        request,
-        access.actor,
-        report,
-        access.url("table") + "#open-report",
-        pin_side=request.POST.get("side", ""),
+        request, access.actor, report, access.url("table") + pin_anchor(report, side), side
     )
 
 
@@ -620,6 +722,7 @@ def referee_rows(actor: Actor) -> list[dict]:
     matches = [t.match for t in tables if getattr(t, "match", None) is not None]
     states = selectors.table_states(matches)
     open_calls = calls.open_calls([t.pk for t in tables])
+    locks = locked_at(matches)
     rows = []
     for table in tables:
         match = getattr(table, "match", None)
@@ -634,10 +737,30 @@ def referee_rows(actor: Actor) -> list[dict]:
                 "table_state": state,
                 "next_deal": (found["final"] + 1) if found else 1,
                 "call": open_calls.get(table.pk),
+                "locks": locks.get(table.pk, []),
             }
         )
     rows.sort(key=lambda r: (HOME_ORDER.index(r["state"]), r["event"].pk, r["table"].number))
     return rows
+
+
+def locked_at(matches: list) -> dict[int, list[dict]]:
+    """Each table's unions whose captain PIN is locked there: {table id: [{union, minutes}]}, in
+    one cache round trip."""
+    subjects = {}
+    for match in matches:
+        for union in (side.union for side in match.union_sides):
+            subjects[lockouts.pin_subject(union.pk, match.table_id)] = (match.table_id, union)
+    if not subjects:
+        return {}
+    found: dict[int, list[dict]] = {}
+    waits = ratelimit.CAPTAIN_PIN_FAILURES.locked_for_many(list(subjects))
+    for subject, wait in waits.items():
+        if wait:
+            table_id, union = subjects[subject]
+            minutes = max(1, (wait + 59) // 60)
+            found.setdefault(table_id, []).append({"union": union, "minutes": minutes})
+    return found
 
 
 @login_required
@@ -771,3 +894,98 @@ def union_private(request, union_id: int):
     )
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# --- a player of the table confirms (individual events) --------------------------------------
+
+
+@never_cache
+@require_POST
+def link_player_pin(request, token: str, report_id: int):
+    """Another player of the table agrees (or disputes) with their own PIN on the table's phone."""
+    access = _link_access(request, token)
+    if isinstance(access, HttpResponse):
+        return access
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match__round__event", "deal__match__table"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
+    back = access.url("table") + f"#player-pin-{report.pk}"
+    seat = request.POST.get("seat", "")
+    try:
+        player = results.check_player_pin(
+            report.deal.match,
+            int(seat) if seat.isdigit() and len(seat) < 3 else 0,
+            request.POST.get("pin", ""),
+            access.actor,
+        )
+    except ResultError as exc:
+        request.session[PIN_ERROR] = {
+            "report": report.pk,
+            "side": "player",
+            "text": result_message(exc),
+        }
+        return _back(request, back)
+    return _confirm(request, access.actor, report, back, pin_side="player", pin_player=player)
+
+
+# --- the table's referee in a captain's place -------------------------------------------------
+
+
+def _stand_in(request, access: Access | HttpResponse, report_id: int):
+    """The table's referee (signed in) answers for a union in its captain's place, or lifts
+    the union's PIN lock at the table; both logged in the round's log."""
+    if isinstance(access, HttpResponse):
+        return access
+    if not permissions.may_stand_in(access.actor, access.table):
+        return render(request, "referee/forbidden.html", status=403)
+    report = get_object_or_404(
+        DealReport.objects.select_related("deal__match"),
+        pk=report_id,
+        deal__match__table=access.table,
+    )
+    side = request.POST.get("side", "")
+    match = report.deal.match
+    union = match.union_a if side == "A" else match.union_b if side == "B" else None
+    if union is None:
+        raise Http404
+    back = access.url("table") + pin_anchor(report, side)
+    if request.POST.get("unlock") == "yes":
+        if lockouts.lift_pin_lock(access.table, union, access.actor.user):
+            messages.success(request, _("%(union)s的队长密码已解除锁定") % {"union": union.name})
+        return _back(request, back)
+    return _confirm(request, access.actor, report, back, stand_in=union)
+
+
+@never_cache
+@require_POST
+def link_stand_in(request, token: str, report_id: int):
+    return _stand_in(request, _link_access(request, token), report_id)
+
+
+@login_required
+@require_POST
+def user_stand_in(request, table_id: int, report_id: int):
+    return _stand_in(request, _user_access(request, table_id), report_id)
+
+
+@login_required
+@require_POST
+def unlock_pin(request, table_id: int, union_id: int):
+    """The table's referee lifts a union's PIN lock from their list (logged)."""
+    access = _user_access(request, table_id)
+    if isinstance(access, HttpResponse):
+        return access
+    if not permissions.may_stand_in(access.actor, access.table):
+        return render(request, "referee/forbidden.html", status=403)
+    union = get_object_or_404(
+        access.table.round.event.unions.filter(seats__table=access.table).distinct(), pk=union_id
+    )
+    if lockouts.lift_pin_lock(access.table, union, request.user):
+        messages.success(
+            request,
+            _("第%(table)s桌%(union)s的队长密码已解除锁定")
+            % {"table": access.table.number, "union": union.name},
+        )
+    return redirect("referee:home")

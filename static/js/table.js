@@ -218,8 +218,28 @@
     }
   });
 
+  // The next thing to do is in view without scrolling (at 390×844 too): a refused PIN's box
+  // (focused), else what the page names as next (data-next: the first PIN box still to answer,
+  // or the next deal's title with its form below it).
+  function showNext() {
+    var refused = document.querySelector("input[aria-invalid='true']");
+    if (refused) {
+      refused.focus({preventScroll: true});
+      (refused.closest(".pin-side, .player-pin") || refused).scrollIntoView({block: "start"});
+      return;
+    }
+    var marker = document.querySelector("[data-next]");
+    var next = marker && marker.dataset.next && document.getElementById(marker.dataset.next);
+    if (!next) return;
+    var top = next.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
+  }
+
   window.addEventListener("online", flush);
+  // Again after load: the browser's own jump to the URL's #anchor takes the focus away.
+  window.addEventListener("load", function () { setTimeout(showNext, 0); });
   document.addEventListener("DOMContentLoaded", function () {
+    showNext();
     var f = form();
     if (f) initial = fields(f);
     showRefused();

@@ -31,7 +31,7 @@ def test_a_dispute_with_a_reason_is_decided_from_the_queue(
     form.locator("textarea[name='note']").fill("4号烧了2号")
     # Without the "sure" tick the dispute is not sent.
     form.get_by_role("button", name="提出异议").click()
-    expect(page.locator(".messages")).to_contain_text("确定提出异议")
+    expect(page.locator("form.pin-form[data-side='B'] .pin-error")).to_contain_text("确定提出异议")
     assert DealReport.objects.get().state == "pending"
     form = page.locator("form.pin-form[data-side='B']")
     form.locator("input[name='pin']").fill(table_setup["pin_b"])

@@ -71,7 +71,7 @@ def test_both_captains_confirm_with_their_pins_on_the_link_holders_phone(
 
     # A wrong PIN is refused; nothing changes.
     pin(page, "B", "0000")
-    expect(page.locator(".messages")).to_contain_text("队长密码不对")
+    expect(page.locator("form.pin-form[data-side='B'] .pin-error")).to_contain_text("队长密码不对")
     assert not DealReport.objects.get().confirmations.exists()
 
     # Union B's captain: agreed, still pending (union A has not agreed).
@@ -116,12 +116,23 @@ def test_a_report_agreed_only_by_the_reporters_union_stays_pending_and_wrong_pin
     report.refresh_from_db()
     assert report.state == "pending"
 
-    # Five wrong PINs for union B lock it: then even the right PIN is refused.
+    # Five wrong PINs for union B lock it: the box gives way to the lock's note, and even the
+    # right PIN is refused.
     for _ in range(5):
         pin(page, "B", "1111")
-    expect(page.locator(".messages")).to_contain_text("错误次数过多")
-    pin(page, "B", table_setup["pin_b"])
-    expect(page.locator(".messages")).to_contain_text("错误次数过多")
+    expect(page.locator("form.pin-form[data-side='B'] .pin-error")).to_contain_text("错误次数过多")
+    expect(page.locator("form.pin-form[data-side='B'] .pin-lock-note")).to_be_visible()
+    expect(page.locator("form.pin-form[data-side='B'] input[name='pin']")).to_have_count(0)
+    answer = page.request.post(
+        f"{live_server.url}/ref/{table_setup['link'].token}/reports/{report.pk}/pin",
+        form={
+            "csrfmiddlewaretoken": token.input_value(),
+            "side": "B",
+            "agrees": "yes",
+            "pin": table_setup["pin_b"],
+        },
+    )
+    assert answer.ok
     report.refresh_from_db()
     assert report.state == "pending"
     shot(page, "pin-locked-390-zh.png")

@@ -12,12 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches.addresses import public_url
 from matches.events import checkin as service
 from matches.events import entries
 from matches.events.forms import CarryOverForm
 from matches.models import Registration
 from matches.models.digest import token_digest
+from matches.views.addresses import public_url
 from matches.views.organiser.access import posted_pk, running_event
 from players.models import Club
 

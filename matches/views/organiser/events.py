@@ -47,6 +47,7 @@ def _step_form(step: str, request, data=None, stored=None):
             or {"game": default_game(), "entry_type": Event.EntryType.TEAM},
         )
     if step == "format":
+        individual = (stored.get("basics") or {}).get("entry_type") == Event.EntryType.INDIVIDUAL
         return FormatForm(
             data,
             game=(stored.get("basics") or {}).get("game", default_game()),
@@ -56,7 +57,9 @@ def _step_form(step: str, request, data=None, stored=None):
                 "stage1_format": "swiss",
                 "stage1_rounds": 5,
                 "deals_per_match": 6,
-                "result_confirmation": Event.Confirmation.CAPTAIN,
+                "result_confirmation": Event.Confirmation.PLAYER
+                if individual
+                else Event.Confirmation.CAPTAIN,
             },
         )
     game = (stored.get("basics") or {}).get("game", default_game())

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import ratelimit
-from matches.addresses import staff_url
 from matches.events import staff as service
 from matches.events.forms import CodeForm, InviteForm, SignUpForm
 from matches.models import EventStaff, StaffInvitation, StaffRole
+from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event
 
 

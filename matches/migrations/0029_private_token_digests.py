@@ -25,7 +25,7 @@ def fill_digests(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0027_ladder_to_its_own_app'),
+        ('matches', '0028_eight_seats'),
     ]
 
     operations = [

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import selectors
-from matches.addresses import staff_url
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, RefereeLink, Round, Table, TableSeat, Union
@@ -26,6 +25,7 @@ from matches.permissions import Actor
 from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal
+from matches.views.addresses import staff_url
 from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
 from matches.views.referee import render_form, run_check, seats_of
@@ -388,7 +388,7 @@ def queue(request, event_id: int):
 @login_required
 @require_POST
 def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
-    """Lift a union's captain-PIN lock at a table (issue 27): the event's organisers and
+    """Lift a union's captain-PIN lock at a table: the event's organisers and
     assistants only; logged in the round's log."""
     event = running_event(request, event_id)
     table = _table(event, table_id)

@@ -1,0 +1,258 @@
+"""The festival day's second pass (the moments where a crowd meets the system), in Chromium at
+390 and 1280 px and in both languages: a wrong captain PIN is said at its box, in view, with the
+focus kept; a lock names who can lift it, and the table's referee lifts it or answers in the
+captain's place (logged)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import DealReport, RoundLog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = os.environ.get("SHOTS_DIR", "")
+SIZES = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 900}}
+WORDS = {
+    "zh": {"wrong": "队长密码不对", "locked": "已锁定", "final": "成绩已生效", "agree": "确认无误"},
+    "en": {"wrong": "not the captain", "locked": "locked", "final": "final", "agree": "Confirm"},
+}
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def context_for(browser, size: str, lang: str):
+    phone = size == "390"
+    context = browser.new_context(
+        locale="zh-CN" if lang == "zh" else "en-US",
+        viewport=SIZES[size],
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=False)
+
+
+def in_view(page, selector: str) -> bool:
+    """The element's box lies inside the viewport (what a person sees without scrolling)."""
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""",
+        selector,
+    )
+
+
+def report_gouji_deal(page, url):
+    """Tap 1..6 in finishing order, seat 3 opened a point, submit."""
+    page.goto(url)
+    for seat in (1, 2, 3, 4, 5, 6):
+        page.locator(f"button.tap[data-seat='{seat}']").click()
+        expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
+    page.locator("input[name='point_3']").check()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    page.locator("#submit-deal").click()
+    expect(page.locator("#open-report .state-line")).to_be_visible()
+
+
+def give_pin(page, side: str, value: str, words) -> None:
+    form = page.locator(f"form.pin-form[data-side='{side}']")
+    form.locator("input[name='pin']").fill(value)
+    form.get_by_role("button", name=words["agree"]).click()
+
+
+# --- problem 2: the captain's PIN -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_wrong_pin_is_said_at_its_box_and_a_lock_is_lifted_by_the_tables_referee(
+    live_server, browser, signed_in, size, lang
+):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    words = WORDS[lang]
+    phone = context_for(browser, size, lang)
+    url = f"{live_server.url}/ref/{setup.link.token}/"
+    report_gouji_deal(phone, url)
+    report = DealReport.objects.get()
+
+    give_pin(phone, "B", "0000", words)
+    error = "form.pin-form[data-side='B'] .pin-error"
+    expect(phone.locator(error)).to_contain_text(words["wrong"])
+    assert in_view(phone, error), "the refusal is out of view"
+    phone.wait_for_function("() => document.activeElement && document.activeElement.name === 'pin'")
+    assert in_view(phone, error), "the refusal is out of view"
+    assert phone.evaluate("document.activeElement.closest('form').dataset.side") == "B"
+    shot(phone, f"p2-wrong-pin-{size}-{lang}.png")
+
+    for _ in range(4):
+        give_pin(phone, "B", "0000", words)
+    note = phone.locator("form.pin-form[data-side='B'] .pin-lock-note")
+    expect(note).to_contain_text(words["locked"])
+    expect(note).to_contain_text(setup.referee.username)  # who can lift it
+    assert in_view(phone, "form.pin-form[data-side='B'] .pin-lock-note")
+    shot(phone, f"p2-locked-phone-{size}-{lang}.png")
+
+    # The table's referee sees the lock on their list and lifts it there (logged).
+    desk = context_for(browser, size, lang)
+    signed_in(desk, setup.referee.username, next="/referee/")
+    lock = desk.locator(f"#my-tables .pin-lock[data-union='{setup.union_b.pk}']")
+    expect(lock).to_be_visible()
+    shot(desk, f"p2-referee-list-{size}-{lang}.png")
+    lock.locator("button").click()
+    expect(desk.locator("#my-tables .pin-lock")).to_have_count(0)
+    assert RoundLog.objects.filter(action=RoundLog.Action.PIN_UNLOCK).count() == 1
+
+    # The PIN box is back on the phone; A agrees by PIN, the referee answers for B.
+    phone.goto(url)
+    give_pin(phone, "A", setup.union_a.captain_pin, words)
+    expect(phone.locator("form.pin-form[data-side='A'] [data-agreed]")).to_be_visible()
+    desk.goto(f"{live_server.url}/referee/tables/{setup.table.pk}/")
+    stand_in = desk.locator(".stand-in-form[data-side='B'] button[name='agrees']")
+    shot(desk, f"p2-stand-in-{size}-{lang}.png")
+    stand_in.click()
+    expect(desk.locator(".messages")).to_contain_text(words["final"])
+    report.refresh_from_db()
+    assert report.state == DealReport.State.FINAL
+    logged = RoundLog.objects.get(action=RoundLog.Action.STAND_IN)
+    assert logged.user == setup.referee and logged.details["union_id"] == setup.union_b.pk
+
+
+def test_a_bare_link_cannot_answer_in_a_captains_place(live_server, browser):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    phone = context_for(browser, "390", "zh")
+    report_gouji_deal(phone, f"{live_server.url}/ref/{setup.link.token}/")
+    expect(phone.locator(".stand-in-form")).to_have_count(0)
+    token = phone.locator("form.pin-form[data-side='B'] input[name='csrfmiddlewaretoken']")
+    report = DealReport.objects.get()
+    answer = phone.request.post(
+        f"{live_server.url}/ref/{setup.link.token}/reports/{report.pk}/stand-in",
+        form={"csrfmiddlewaretoken": token.input_value(), "side": "B", "agrees": "yes"},
+    )
+    assert answer.status == 403
+    report.refresh_from_db()
+    assert report.state == DealReport.State.PENDING and not report.confirmations.exists()
+
+
+# --- problem 5: a deal's flow on the table phone without scrolling ----------------------------
+
+
+def seen(page, selector: str) -> bool:
+    """In view now, as the page left it (the test scrolls nothing itself)."""
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(100)  # the page's own scroll runs right after load
+    return in_view(page, selector)
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_next_input_of_a_deal_is_always_in_view(live_server, browser, size, lang):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    words = WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    measured = []
+    for deal in (1, 2):
+        first_tap = "button.tap[data-seat='1']"
+        assert seen(page, first_tap), f"deal {deal}: the seat grid is out of view"
+        measured.append(page.evaluate("() => window.scrollY"))
+        for seat in (1, 2, 3, 4, 5, 6):
+            assert in_view(page, f"button.tap[data-seat='{seat}']")
+            page.locator(f"button.tap[data-seat='{seat}']").click()
+            expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
+        assert in_view(page, "#submit-deal")
+        page.locator("#submit-deal").click()
+        expect(page.locator(".pin-side[data-side='B'] input[name='pin']")).to_be_attached()
+        box = f"#pin-{DealReport.objects.get(deal__number=deal).pk}"
+        expect(page.locator(f"{box}B input[name='pin']")).to_be_attached()
+        assert seen(page, f"{box}B input[name='pin']"), "after 提交成绩 the PIN box is out of view"
+        if deal == 1:
+            shot(page, f"p5-after-submit-{size}-{lang}.png")
+        give_pin(page, "B", setup.union_b.captain_pin, words)
+        expect(page.locator(f"{box}B [data-agreed]")).to_be_visible()
+        assert seen(page, f"{box}A input[name='pin']"), "the other captain's box is out of view"
+        give_pin(page, "A", setup.union_a.captain_pin, words)
+        expect(page.locator(f"{box}A")).to_have_count(0)
+        if deal == 1:
+            shot(page, f"p5-next-deal-{size}-{lang}.png")
+    assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
+    print("scrollY at each deal's grid:", measured)
+
+
+# --- problem 4: a Giog hand finishes at the table ---------------------------------------------
+
+
+PLAYER_WORDS = {
+    "zh": {"wrong": "选手密码不对", "agree": "确认无误", "next": "请第", "done": "已确认"},
+    "en": {"wrong": "player's PIN", "agree": "Confirm", "next": "Seat", "done": "Confirmed"},
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_giog_hand_finishes_at_the_table_without_the_organiser(live_server, browser, size, lang):
+    from matches.models import Event, RefereeLink, Registration
+    from tests.builder import EventBuilder
+
+    b = EventBuilder("giog", players=6, deals=1, planned_rounds=1, published=True).register()
+    b.event.result_confirmation = Event.Confirmation.PLAYER
+    b.event.save(update_fields=["result_confirmation"])
+    round_ = b.draw()
+    table = round_.tables.order_by("number").first()
+    link = RefereeLink.objects.create(table=table, label="phone")
+    words = PLAYER_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{link.token}/")
+    for seat, won in ((1, 15), (2, 9), (3, 6)):
+        page.fill(f"#won_{seat}", str(won))
+    page.locator("#won_3").blur()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    page.locator("#submit-hand").click()
+
+    expect(page.locator(".player-pin")).to_be_visible()
+    report = DealReport.objects.get()
+    box = page.locator(f"#player-pin-{report.pk}")
+    expect(box).to_be_visible()
+    # The phone says who confirms next: the seat after the hand's turn.
+    seats = {s.seat: s for s in table.seats.select_related("player")}
+    turn = seats[report.deal.number % len(seats) + 1]
+    expect(box.locator(".next-confirmer")).to_contain_text(str(turn.player))
+    assert seen(page, f"#player-pin-{report.pk} input[name='pin']")
+    shot(page, f"p4-player-confirm-{size}-{lang}.png")
+
+    # A wrong PIN is said at the box, in view.
+    box.locator("input[name='pin']").fill("0000")
+    box.get_by_role("button", name=words["agree"]).click()
+    expect(page.locator(f"#player-pin-{report.pk} .pin-error")).to_contain_text(words["wrong"])
+    assert seen(page, f"#player-pin-{report.pk} .pin-error")
+    report.refresh_from_db()
+    assert report.state == DealReport.State.PENDING
+
+    # The player whose turn it is types their own PIN: the hand is final, no organiser.
+    pin = Registration.objects.get(event=b.event, player=turn.player).pin
+    box = page.locator(f"#player-pin-{report.pk}")
+    box.locator("input[name='pin']").fill(pin)
+    box.get_by_role("button", name=words["agree"]).click()
+    expect(page.locator("tr[data-hand='1']")).to_contain_text(words["done"])
+    report.refresh_from_db()
+    assert report.state == DealReport.State.FINAL
+    answer = report.confirmations.get()
+    assert answer.role == "player" and answer.player_id == turn.player_id and answer.by_pin
+    shot(page, f"p4-hand-final-{size}-{lang}.png")
