@@ -291,6 +291,7 @@ SECRET_COLUMNS_SQL = {
         "SELECT count(*) FROM matches_registration WHERE private_token IS NOT NULL"
     ),
     "matches_floorpass.token": "SELECT count(*) FROM matches_floorpass WHERE token IS NOT NULL",
+    "matches_registration.pin": "SELECT count(*) FROM matches_registration WHERE pin <> ''",
     "matches_event.creation_token": (
         "SELECT count(*) FROM matches_event WHERE creation_token IS NOT NULL"
     ),

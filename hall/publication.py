@@ -7,7 +7,7 @@ names it shows, except what the public never needs and the secrets:
 - whole tables that stay on the box: sessions, API tokens, the admin's log, permissions, staff
   invitations (token and code), referee links (the table phones' tokens), worker probes;
 - secret columns of published tables, left out by PostgreSQL 15's column lists: password hashes
-  and e-mail addresses, captain PINs, an entry's private-link token, a player's or union's
+  and e-mail addresses, captain PINs, an individual entry's PIN, an entry's private-link token, a player's or union's
   own-page token, the wizard's one-time token. The private pages are found on the mirror by
   the tokens' SHA-256 digests (`matches/models/digest.py`), which are published.
 
@@ -41,7 +41,7 @@ KEPT_MODELS = frozenset(
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "auth.User": frozenset({"password", "email"}),
     "matches.Union": frozenset({"captain_pin"}),
-    "matches.Registration": frozenset({"private_token"}),
+    "matches.Registration": frozenset({"private_token", "pin"}),
     "matches.FloorPass": frozenset({"token"}),
     "matches.Event": frozenset({"creation_token"}),
 }
