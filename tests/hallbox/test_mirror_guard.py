@@ -144,7 +144,7 @@ def test_every_staff_route_and_write_is_refused_and_writes_nothing(mirror):
     # The staff side, each audience: the walk can fail when one of them slips through.
     for name in (
         "manage:dashboard",
-        "manage:round-action",
+        "manage:round-publish",
         "referee:link-table",
         "referee:link-submit",
         "referee:home",
