@@ -592,7 +592,7 @@ def main() -> None:
         django.setup()
         from django.db import connection
 
-        from matches.draw import service as seating
+        from matches.draw import service as draw
         from matches.models import RefereeLink, Table
 
         event, stage = build_event(args.tables, args.deals)
@@ -630,8 +630,8 @@ def main() -> None:
         wait_port(mirror.http_port)
 
         # Round 1, published on the box; two referee links a table.
-        round_ = seating.create_round(stage, seed=2026)
-        seating.publish_round(round_)
+        round_ = draw.create_round(stage, seed=2026)
+        draw.publish_round(round_)
         tables = list(
             Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
         )

@@ -10,7 +10,7 @@ from collections import defaultdict
 import pytest
 
 from matches.draw import control, late
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import registration
 from matches.models import Event, Match, Stage, TableSeat, UnionMember
 from players.models import Player
@@ -41,7 +41,7 @@ def assert_unions_of_four_together(round_) -> None:
             )
         )
         assert {s.player_id for s in seats[:4]} == members_a
-    assert seating.check_round(round_) == []
+    assert draw.check_round(round_) == []
 
 
 def test_a_union_of_an_eight_player_event_holds_four(build):
@@ -84,7 +84,7 @@ def test_an_individual_eight_player_event_fills_tables_of_eight(build):
     for k in range(17):
         entry = registration.register_player(b.event, Player.objects.create(name=f"选手{k:02d}"))
         registration.check_in(entry)
-    round_ = seating.create_round(b.stage, seed=5)
+    round_ = draw.create_round(b.stage, seed=5)
     assert len(round_.quality["sitting_out"]) == 1  # 17 = 2 × 8 + 1
     assert round_.matches.filter(table__isnull=False).count() == 2
     assert_unions_of_four_together(round_)
@@ -101,7 +101,7 @@ def test_hand_edits_keep_the_eight_seat_layout(build):
     matches = list(round_.matches.with_sides().order_by("table__number"))
     first = matches[0].union_a
     other = matches[1].union_b
-    seating.swap_unions(round_, first, other)
+    draw.swap_unions(round_, first, other)
     assert_unions_of_four_together(round_)
     control.swap_sides(round_, 1)
     assert_unions_of_four_together(round_)
@@ -128,7 +128,7 @@ def test_an_eight_seat_table_with_a_seat_missing_is_not_full(build):
     b = build(unions=2, rules=EIGHT)
     round_ = b.draw(seed=1, publish=False)
     TableSeat.objects.filter(round=round_, seat=8).delete()
-    assert any("座位不全" in problem for problem in seating.check_round(round_))
+    assert any("座位不全" in problem for problem in draw.check_round(round_))
     adapter = b.event.adapter
     assert adapter.table_is_full(b.event, list(range(1, 9)))
     assert not adapter.table_is_full(b.event, list(range(1, 7)))
