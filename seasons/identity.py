@@ -108,7 +108,7 @@ def requests_for(user):
         Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
     )
     for r in found:
-        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]  # type: ignore[attr-defined]
+        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]
     return found
 
 
@@ -124,7 +124,9 @@ def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
         if request.state != MergeRequest.State.OPEN:
             raise MergeRefused(_("这个请求已处理"))
         theirs = (
-            set(request.waiting) if is_admin(user) else set(request.waiting) & permissions.organised(user)
+            set(request.waiting)
+            if is_admin(user)
+            else set(request.waiting) & permissions.organised(user)
         )
         if not theirs:
             raise MergeRefused(_("这个请求不需要您的同意"))

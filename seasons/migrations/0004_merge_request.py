@@ -6,32 +6,79 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('players', '0002_ratings_member_number'),
-        ('seasons', '0003_series_log_snapshot'),
+        ("players", "0002_ratings_member_number"),
+        ("seasons", "0003_series_log_snapshot"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MergeRequest',
+            name="MergeRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('merged_number', models.BigIntegerField()),
-                ('merged_name', models.CharField(max_length=120)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('waiting', models.JSONField(default=list)),
-                ('answers', models.JSONField(default=list)),
-                ('state', models.CharField(choices=[('open', '待同意'), ('done', '已合并'), ('refused', '已拒绝'), ('failed', '未能合并')], default='open', max_length=8)),
-                ('note', models.CharField(blank=True, max_length=200)),
-                ('by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('kept', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='players.player')),
-                ('merge', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='seasons.playermerge')),
-                ('merged', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='players.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("merged_number", models.BigIntegerField()),
+                ("merged_name", models.CharField(max_length=120)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("waiting", models.JSONField(default=list)),
+                ("answers", models.JSONField(default=list)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("open", "待同意"),
+                            ("done", "已合并"),
+                            ("refused", "已拒绝"),
+                            ("failed", "未能合并"),
+                        ],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=200)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "kept",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
+                (
+                    "merge",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="seasons.playermerge",
+                    ),
+                ),
+                (
+                    "merged",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="players.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
+                "ordering": ["-at", "-id"],
             },
         ),
     ]
