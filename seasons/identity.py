@@ -108,7 +108,7 @@ def requests_for(user):
         Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
     )
     for r in found:
-        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]  # type: ignore[attr-defined]
+        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]
     return found
 
 

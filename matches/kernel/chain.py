@@ -220,7 +220,7 @@ def sync_byes(round_) -> None:
     former = [pk for pk in latest if pk not in {m.pk for m in matches}]
     matches += list(Match.objects.filter(round=round_, pk__in=former))
     holders = _bye_holders([m.pk for m in matches if m.table_id is None])
-    items = []
+    items: list[tuple[str, int, dict]] = []
     for match in sorted(matches, key=lambda m: m.pk):
         payload = bye_payload(match, holders.get(match.pk))
         if latest.get(match.pk) != canonical(payload) and (
@@ -234,7 +234,7 @@ def sync_byes(round_) -> None:
 def withdraw_byes(round_) -> None:
     """A round taken back to draft: its byes are no longer results (a new draw may delete
     them)."""
-    items = [
+    items: list[tuple[str, int, dict]] = [
         (Kind.BYE, pk, {"match": pk, "bye": None})
         for pk in Match.objects.filter(round=round_, table__isnull=True)
         .order_by("pk")

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('matches', '0029_private_token_digests'),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='resultchainentry',
-            name='kind',
-            field=models.CharField(choices=[('result', '成绩生效'), ('confirmation', '确认'), ('correction', '更正'), ('forfeit', '弃权'), ('stop', '超时中止'), ('bye', '轮空')], max_length=16),
+            model_name="resultchainentry",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("result", "成绩生效"),
+                    ("confirmation", "确认"),
+                    ("correction", "更正"),
+                    ("forfeit", "弃权"),
+                    ("stop", "超时中止"),
+                    ("bye", "轮空"),
+                ],
+                max_length=16,
+            ),
         ),
     ]
