@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   installs, migrates, loads the demo event and serves http://127.0.0.1:8000
 #   make test   installs everything (Chromium, nginx, the CJK font and poppler included) and runs the whole test suite
+# The fast lane while working: make check (lint + every test but the browser tests, no apt installs).
 # bench/festival.py also needs `wrk` (apt-get install wrk); `make test` does not install it.
 PYTHON ?= python3.11
 VENV := .venv
@@ -9,7 +10,7 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist); a file's tests stay in one process (--dist loadfile).
 TEST_WORKERS ?= 2
 
-.PHONY: demo test lint install chromium nginx fonts serve clean
+.PHONY: demo test check lint install chromium nginx fonts serve clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +67,11 @@ lint: install
 
 test: install chromium nginx fonts lint
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# The fast lane (CONTRIBUTING.md): lint, then every test but the browser tests; installs nothing
+# through apt (the nginx test skips without nginx; the table cards' checks need `make fonts` once).
+check: install lint
+	$(PY) -m pytest -m "not browser" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .hypothesis

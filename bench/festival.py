@@ -1030,7 +1030,7 @@ def run(args, services: Services) -> None:
     django.setup()
     from django.db import connection
 
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.models import RefereeLink, Table
 
     started = time.perf_counter()
@@ -1076,8 +1076,8 @@ def run(args, services: Services) -> None:
     }
     for number in range(1, args.rounds + 1):
         t0 = time.perf_counter()
-        round_ = seating.create_round(stage, seed=1000 + number)
-        seating.publish_round(round_)
+        round_ = draw.create_round(stage, seed=1000 + number)
+        draw.publish_round(round_)
         draw_s = time.perf_counter() - t0
         tables = list(
             Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
@@ -1164,8 +1164,8 @@ def run(args, services: Services) -> None:
         if drill is not None and number == 1:
             print("\n".join(drill.report()), flush=True)
         try:
-            seating.close_round(round_)
-        except seating.SeatingRefused as refused:
+            draw.close_round(round_)
+        except draw.SeatingRefused as refused:
             print(f"   round {number} not closed: {refused}", flush=True)
             break
         if "error" in read or read.get("non2xx") or read.get("errors"):

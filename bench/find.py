@@ -287,7 +287,7 @@ def run(args, services) -> None:
     django.setup()
     from django.db import connection
 
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.public import find
 
     t0 = time.perf_counter()
@@ -297,8 +297,8 @@ def run(args, services) -> None:
     terms = find.reindex_event(event)
     indexed = time.perf_counter() - t0
     t0 = time.perf_counter()
-    round_ = seating.create_round(stage, seed=1001)
-    seating.publish_round(round_)
+    round_ = draw.create_round(stage, seed=1001)
+    draw.publish_round(round_)
     drawn = time.perf_counter() - t0
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE matches_searchterm")

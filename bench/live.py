@@ -298,7 +298,7 @@ async def results_mode(args, services: Services) -> None:
 
 
 async def festival_mode(args, services: Services) -> None:
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.models import TableSeat
     from matches.views.live import player_stream_url
 
@@ -306,7 +306,7 @@ async def festival_mode(args, services: Services) -> None:
 
     def setup():
         event, stage = build_event(args.unions, 1, 1)
-        round_ = seating.create_round(stage, seed=1001)
+        round_ = draw.create_round(stage, seed=1001)
         seats = dict(
             TableSeat.objects.filter(round=round_).values_list("player_id", "table__number")
         )
@@ -332,7 +332,7 @@ async def festival_mode(args, services: Services) -> None:
         services.live_port, [urls[p] for p in players], '"kind":"seat"', args.batch
     )
     t0 = time.monotonic()
-    done, box = in_thread(lambda: seating.publish_round(round_))
+    done, box = in_thread(lambda: draw.publish_round(round_))
     while not done.is_set():
         await asyncio.sleep(0.005)
     if "error" in box:

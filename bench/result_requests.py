@@ -71,12 +71,12 @@ def measure(profile: bool) -> None:
     from festival import build_event, documents  # this script's folder is first on sys.path
 
     import gouji_tournament.wsgi  # noqa: F401 (a worker's start, as gunicorn's)
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.models import RefereeLink, Table
 
     event, stage = build_event(120, 2, 4)
-    round_ = seating.create_round(stage, seed=1001)
-    seating.publish_round(round_)
+    round_ = draw.create_round(stage, seed=1001)
+    draw.publish_round(round_)
     tables = list(
         Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
     )

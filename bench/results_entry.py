@@ -81,7 +81,7 @@ def on_server(args) -> None:
         django.setup()
         from django.db import connection
 
-        from matches.draw import service as seating
+        from matches.draw import service as draw
         from matches.models import RefereeLink, Table
 
         event, stage = festival.build_event(2 * args.tables, args.rounds, args.deals)
@@ -97,8 +97,8 @@ def on_server(args) -> None:
             "confirm": [],
         }
         for number in range(1, args.rounds + 1):
-            round_ = seating.create_round(stage, seed=1000 + number)
-            seating.publish_round(round_)
+            round_ = draw.create_round(stage, seed=1000 + number)
+            draw.publish_round(round_)
             tables = list(
                 Table.objects.filter(round=round_, match__isnull=False).values_list("pk", flat=True)
             )
@@ -114,7 +114,7 @@ def on_server(args) -> None:
             result = referees.run(jobs, args.deals)
             lag, _ = festival.wait_for_standings(round_, 300)
             after = services.cpu()
-            seating.close_round(round_)
+            draw.close_round(round_)
             if result["errors"]:
                 print("errors:", result["errors"][:5])
             for k in after:

@@ -25,10 +25,10 @@ from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from matches.draw.generator.individual import Player, apply_individual_round, draw_individual  # noqa: E402
-from matches.draw.generator.simulate import DRAW, LOSS, WIN, apply_round, field_of  # noqa: E402
-from matches.draw.generator.swiss import measure, pair_swiss  # noqa: E402
-from matches.draw.generator.types import Draw, Pairing  # noqa: E402
+from matches.kernel.pairing.individual import Player, apply_individual_round, draw_individual  # noqa: E402
+from matches.kernel.pairing.simulate import DRAW, LOSS, WIN, apply_round, field_of  # noqa: E402
+from matches.kernel.pairing.swiss import measure, pair_swiss  # noqa: E402
+from matches.kernel.pairing.types import Draw, Pairing  # noqa: E402
 
 
 def outcome(seed: int, round_number: int, a, b) -> tuple[int, int]:

@@ -35,7 +35,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     import datetime
 
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.models import Event, Registration, Stage, Union, UnionMember
     from players.models import Player
 
@@ -67,10 +67,10 @@ def main() -> None:
     print("round  draw+write_s  engine_s  publish_s  rematches  score_diff")
     for number in range(1, args.rounds + 1):
         started = time.perf_counter()
-        round_ = seating.create_round(stage, seed=args.seed + number)
+        round_ = draw.create_round(stage, seed=args.seed + number)
         drawn = time.perf_counter() - started
         started = time.perf_counter()
-        seating.publish_round(round_)
+        draw.publish_round(round_)
         published = time.perf_counter() - started
         q = round_.quality
         print(
@@ -78,7 +78,7 @@ def main() -> None:
             f"  {q['rematches']:>9}  {q['score_diff_sum']:>10}"
         )
         play_random_results(round_, rng)
-        seating.close_round(round_)
+        draw.close_round(round_)
 
 
 def play_random_results(round_, rng: random.Random) -> None:

@@ -31,7 +31,7 @@ def build_random_event(unions: int, rounds: int, deals: int):
     from django.db import transaction
 
     from matches.demo.builder import create_event, enter_field
-    from matches.draw import service as seating
+    from matches.draw import service as draw
     from matches.kernel.games.registry import adapter_named
     from matches.models import Deal, DealReport
     from matches.standings import service as standings
@@ -48,8 +48,8 @@ def build_random_event(unions: int, rounds: int, deals: int):
         event, stage = create_event("gouji", plan)
         enter_field(event, rng, unions)
         for number in range(1, rounds + 1):
-            round_ = seating.create_round(stage, seed=number)
-            seating.publish_round(round_)
+            round_ = draw.create_round(stage, seed=number)
+            draw.publish_round(round_)
             for match in round_.matches.filter(table__isnull=False):
                 for k in range(1, deals + 1):
                     seats = [1, 2, 3, 4, 5, 6]
@@ -61,7 +61,7 @@ def build_random_event(unions: int, rounds: int, deals: int):
                         summary={"format": "gouji-outcome/1", "finish": seats, "points": seats[:2]},
                     )
                 standings.settle_match(match.pk)
-            seating.close_round(round_)
+            draw.close_round(round_)
     return event
 
 

@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "matches",
     "seasons",
     "ladders",
+    "hall",
 ]
 
 MIDDLEWARE = [
@@ -117,7 +118,11 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A mirror (SITE_ROLE=mirror) refuses every staff route and every write (hall/guard.py).
+    "hall.guard.MirrorGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # No control character reaches a view, no id past a column's range a 500 (gouji_tournament/text.py).
+    "gouji_tournament.text.CleanTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -165,6 +170,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "hall.context.hall",
             ],
         },
     },
@@ -369,3 +375,25 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- The hall box (docs/hall-box.md) ----------------------------------------------------
+# `single` (the default): one server does everything, as before. `box`: the server on the
+# hall's LAN where every result is written; it publishes its rows to the mirror. `mirror`: the
+# public site on the internet, a read-only copy fed by PostgreSQL logical replication; every
+# staff route answers that the event is run from the hall (hall/guard.py).
+SITE_ROLE = os.environ.get("SITE_ROLE", "single")
+if SITE_ROLE not in ("single", "box", "mirror"):
+    raise ImproperlyConfigured(f"SITE_ROLE must be single, box or mirror, not {SITE_ROLE!r}")
+if SITE_ROLE == "mirror":
+    # Nobody signs in on a mirror: sessions (messages, the language) live in a signed cookie,
+    # so not even a session row is written.
+    SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Where table cards, referee links and staff invitations point (the box's LAN address, e.g.
+# http://192.168.1.10); empty: the address the request came to.
+STAFF_BASE_URL = os.environ.get("STAFF_BASE_URL", "").rstrip("/")
+# Where badges, the projector's find-my-table QR and the poster point (the public site).
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+# The box writes its heartbeat row this often (`manage.py hallbox beat`); the mirror says the
+# hall's network is down when the last one it received is older than HALLBOX_STALE_SECONDS.
+HALLBOX_BEAT_SECONDS = float(os.environ.get("HALLBOX_BEAT_SECONDS", "10"))
+HALLBOX_STALE_SECONDS = float(os.environ.get("HALLBOX_STALE_SECONDS", "45"))

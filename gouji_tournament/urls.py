@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from hall import views as hallbox_views
 from matches.views import find as find_views
 from matches.views.organiser import checkin as entry_views
 
@@ -21,6 +22,7 @@ urlpatterns = [
     # A player's or a union's own page, from the QR code of their badge (issue 26).
     path("me/<str:token>/", find_views.my_page, name="my-page"),
     path("healthz", views.healthz, name="healthz"),
+    path("hall/status/", hallbox_views.hall_status, name="hall-status"),
     path("lang/", views.switch_language, name="switch-language"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

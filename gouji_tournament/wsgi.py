@@ -20,7 +20,7 @@ def _warm_up() -> None:
     is_language_prefix_patterns_used(settings.ROOT_URLCONF)
     for engine in engines.all():
         getattr(getattr(engine, "engine", None), "template_loaders", None)
-    import matches.results.chain  # noqa: F401
+    import matches.kernel.chain  # noqa: F401
     import matches.results.service  # noqa: F401
     import matches.tasks  # noqa: F401 (the settlement's enqueue, called on commit)
 

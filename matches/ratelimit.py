@@ -43,6 +43,13 @@ DEFAULTS = {
     "captain_pin_failures": {"limit": 5, "window": 600, "lockout": 600},
     # Wrong DRF API tokens per client IP.
     "api_token_failures": {"limit": 20, "window": 600, "lockout": 900},
+    # Find my table (page and API) per client IP: a hall of 2,000 phones behind one address,
+    # each typing a name as a round is published (a search per keystroke), stays well inside;
+    # a script does not (matches/public/limits.py; deploy/nginx.conf allows the same).
+    "find_requests": {"limit": 3000, "window": 10},
+    # Live streams held open at once per client IP: two per phone of such a hall (the event's
+    # and a player's own page). `window`: how long a count outlives a process that died.
+    "live_streams": {"limit": 4000, "window": 900},
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gouji_tournament.text import IdChoiceField, IdMultipleChoiceField
 from matches.models import Event
 from matches.permissions import events_managed_by
 from players.models import Player
@@ -33,7 +34,7 @@ class SeriesForm(forms.Form):
         },
     )
     published = forms.BooleanField(label=_("公开"), required=False)
-    events = forms.ModelMultipleChoiceField(
+    events = IdMultipleChoiceField(
         label=_("赛事"),
         queryset=Event.objects.none(),
         required=False,
@@ -124,10 +125,10 @@ def describe(series: Series) -> str:
 
 
 class MergeForm(forms.Form):
-    kept = forms.ModelChoiceField(
+    kept = IdChoiceField(
         label=_("保留的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
     )
-    merged = forms.ModelChoiceField(
+    merged = IdChoiceField(
         label=_("并入的记录编号"), queryset=Player.objects.all(), widget=forms.NumberInput
     )
 
@@ -141,6 +142,9 @@ class MergeForm(forms.Form):
         if kept and merged:
             if kept.pk == merged.pk:
                 raise forms.ValidationError(_("不能把一名选手与自己合并"))
-            if not permissions.may_merge_players(self.user, kept, merged):
+            if not (
+                permissions.may_merge_players(self.user, kept, merged)
+                or permissions.may_request_merge(self.user, kept, merged)
+            ):
                 raise forms.ValidationError(_("只能合并自己赛事中的选手"))
         return data

@@ -23,7 +23,8 @@ from matches.permissions import is_admin
 from matches.public import find
 from matches.signals import request_recompute
 from players.models import Club, Player
-from seasons.models import PlayerMerge
+from seasons import permissions
+from seasons.models import MergeRequest, PlayerMerge
 from seasons.permissions import events_seen_by
 from seasons.selectors import events_of_players
 
@@ -73,6 +74,80 @@ def candidates(query: str, user) -> list[Player]:
 
 def _events_of(player_id: int) -> set[int]:
     return events_of_players([player_id])[player_id]
+
+
+def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
+    if kept.pk == merged.pk:
+        raise MergeRefused(_("不能把一名选手与自己合并"))
+    if not permissions.may_request_merge(user, kept, merged):
+        raise MergeRefused(_("只能合并自己赛事中的选手"))
+    waiting = sorted(permissions.concerned_events(user, kept, merged))
+    open_one = MergeRequest.objects.filter(
+        kept=kept, merged=merged, state=MergeRequest.State.OPEN
+    ).first()
+    if open_one is not None:
+        return open_one
+    return MergeRequest.objects.create(
+        kept=kept,
+        merged=merged,
+        merged_number=merged.pk,
+        merged_name=merged.name,
+        by=user,
+        waiting=waiting,
+    )
+
+
+def requests_for(user):
+    """The open requests waiting for an answer from this organiser (one of their events)."""
+    mine = permissions.organised(user)
+    rows = MergeRequest.objects.filter(state=MergeRequest.State.OPEN).select_related(
+        "kept__club", "merged__club", "by"
+    )
+    found = [r for r in rows if is_admin(user) or set(r.waiting) & mine]
+    names = dict(
+        Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
+    )
+    for r in found:
+        r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]
+    return found
+
+
+def requests_by(user):
+    return MergeRequest.objects.filter(by=user).select_related("kept", "merged")[:50]
+
+
+def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
+    """One organiser's answer for every waiting event they run. A refusal closes the request;
+    the last acceptance makes the merge (in the requester's name)."""
+    with transaction.atomic():
+        request = MergeRequest.objects.select_for_update().get(pk=request.pk)
+        if request.state != MergeRequest.State.OPEN:
+            raise MergeRefused(_("这个请求已处理"))
+        theirs = (
+            set(request.waiting)
+            if is_admin(user)
+            else set(request.waiting) & permissions.organised(user)
+        )
+        if not theirs:
+            raise MergeRefused(_("这个请求不需要您的同意"))
+        now = timezone.now().isoformat()
+        request.answers = list(request.answers) + [
+            {"event": e, "user": user.pk, "accepted": accepted, "at": now} for e in sorted(theirs)
+        ]
+        request.waiting = [e for e in request.waiting if e not in theirs]
+        if not accepted:
+            request.state = MergeRequest.State.REFUSED
+        elif not request.waiting:
+            if request.merged is None:
+                raise MergeRefused(_("并入的记录已不存在"))
+            try:
+                with transaction.atomic():
+                    request.merge = merge(request.kept, request.merged, request.by)
+                request.state = MergeRequest.State.DONE
+            except MergeRefused as error:
+                request.state, request.note = MergeRequest.State.FAILED, str(error)[:200]
+        request.save()
+    return request
 
 
 def merge(kept: Player, merged: Player, user) -> PlayerMerge:

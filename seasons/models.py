@@ -164,3 +164,35 @@ class SeriesLog(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+
+class MergeRequest(models.Model):
+    """A merge that touches records of events another organiser runs: it waits for one
+    organiser of each such event to accept it on their players page (`waiting`: the event ids
+    still to answer). When the last one accepts, the merge is made in the requester's name."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("待同意")
+        DONE = "done", _("已合并")
+        REFUSED = "refused", _("已拒绝")
+        FAILED = "failed", _("未能合并")
+
+    kept = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    # The merged record is deleted by the merge: the request keeps its id and name.
+    merged = models.ForeignKey(
+        "players.Player", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_number = models.BigIntegerField()
+    merged_name = models.CharField(max_length=120)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    waiting = models.JSONField(default=list)  # event ids whose organisers have not accepted
+    answers = models.JSONField(default=list)  # [{"event", "user", "accepted", "at"}]
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    note = models.CharField(max_length=200, blank=True)  # why it could not be made
+    merge = models.ForeignKey(
+        PlayerMerge, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at", "-id"]

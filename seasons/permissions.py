@@ -1,6 +1,7 @@
 """Who may do what in the seasons app: a series is its organisers' (who made it, and the
-co-organisers they add); merging two player records is for organisers of events, on players of
-their own events; a split is its merger's. A superuser acts on everything (the one rule,
+co-organisers they add); merging two player records is for organisers of events: at once on players of
+their own events only, otherwise with the consent of each other organiser concerned; a split is
+its merger's and every organiser's whose event it touched. A superuser acts on everything (the one rule,
 `matches.permissions.is_admin`). The public reads only published series."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.shortcuts import get_object_or_404
 from matches.models import Event
 from matches.permissions import is_admin
 from players.models import Player
-from seasons.models import PlayerMerge, Series, SeriesLog
+from seasons.models import MergeRequest, PlayerMerge, Series, SeriesLog
 from seasons.selectors import events_of_players
 
 # --- series ------------------------------------------------------------------------------------
@@ -70,23 +71,61 @@ def may_merge(user) -> bool:
     return Event.objects.filter(organisers=user).exists()
 
 
+def organised(user) -> set[int]:
+    return set(Event.objects.filter(organisers=user).values_list("pk", flat=True))
+
+
+def concerned_events(user, kept: Player, merged: Player) -> set[int]:
+    """The events of the two records that `user` does not run: a merge rewrites them, so each
+    needs the consent of one of its organisers (an empty set: the merge is the user's own)."""
+    if is_admin(user):
+        return set()
+    played = events_of_players([kept.pk, merged.pk])
+    return (played[kept.pk] | played[merged.pk]) - organised(user)
+
+
 def may_merge_players(user, kept: Player, merged: Player) -> bool:
-    """An organiser merges records of players of their own events (both seen there or one
-    of them, the other in no event of another organiser's)."""
+    """An organiser merges at once only records whose every event they run (a record in no
+    event counts as theirs). Otherwise `identity.request_merge` asks the other organisers
+    (issue 38: two of another organiser's records pulled into one's own events were merged)."""
     if is_admin(user):
         return True
-    mine = set(Event.objects.filter(organisers=user).values_list("pk", flat=True))
-    if not mine:
-        return False
+    return bool(organised(user)) and not concerned_events(user, kept, merged)
+
+
+def may_request_merge(user, kept: Player, merged: Player) -> bool:
+    """A merge that touches other organisers' events may be asked for by an organiser who runs
+    an event of one of the two records."""
     played = events_of_players([kept.pk, merged.pk])
-    of_kept, of_merged = played[kept.pk], played[merged.pk]
-    return (of_kept | of_merged) <= mine or bool((of_kept & mine) and (of_merged & mine))
+    return bool((played[kept.pk] | played[merged.pk]) & organised(user))
+
+
+def may_answer(user, request: MergeRequest) -> bool:
+    """A merge request is answered by an organiser of an event still waiting for consent."""
+    return is_admin(user) or bool(set(request.waiting) & organised(user))
+
+
+def touched_events(merge: PlayerMerge) -> set[int]:
+    """The events a merge rewrote: the merged record's, and the kept record's."""
+    return set(merge.events) | events_of_players([merge.kept_id])[merge.kept_id]
 
 
 def may_split(user, merge: PlayerMerge) -> bool:
-    return is_admin(user) or merge.by_id == user.pk
+    """Whoever made the merge, and every organiser of an event it touched: a merge of their
+    players made by someone else is always theirs to undo."""
+    if is_admin(user) or merge.by_id == user.pk:
+        return True
+    return bool(touched_events(merge) & organised(user))
 
 
-def merges_visible_to(user) -> QuerySet[PlayerMerge]:
+def merges_visible_to(user) -> list[PlayerMerge]:
+    """The merges an organiser made, and those that touched their events (theirs to split)."""
     rows = PlayerMerge.objects.select_related("kept", "by")
-    return rows if is_admin(user) else rows.filter(by=user)
+    if is_admin(user):
+        return list(rows[:200])
+    mine = organised(user)
+    recent = list(rows[:200])
+    kept_events = events_of_players(list({m.kept_id for m in recent}))
+    return [
+        m for m in recent if m.by_id == user.pk or (set(m.events) | kept_events[m.kept_id]) & mine
+    ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from matches.kernel.games.registry import adapter_named
 from matches.models import Event, Registration, SearchTerm, TableSeat, UnionMember
@@ -88,12 +88,23 @@ def partners_and_rivals(player: Player, limit: int = 5) -> tuple[list[Met], list
     from matches.models import DealTally
 
     round_ids = list(RatedRound.objects.values_list("round_id", flat=True))
-    # Each table's side, seat and the seat facing it as head rival (the game's: R2 in Gou Ji).
+    # Each table's side, seat and the seat facing it as head rival (the game's, by the table's
+    # size: R2 at six seats, R45 at eight in Gou Ji).
+    seated = list(
+        TableSeat.objects.filter(player=player, round_id__in=round_ids).values_list(
+            "table_id", "side", "seat", "round__event__game"
+        )
+    )
+    sizes = dict(
+        TableSeat.objects.filter(table_id__in=[row[0] for row in seated])
+        .order_by()
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
     mine = {
-        table_id: (side, seat, adapter_named(game).head_rival_seat(seat))
-        for table_id, side, seat, game in TableSeat.objects.filter(
-            player=player, round_id__in=round_ids
-        ).values_list("table_id", "side", "seat", "round__event__game")
+        table_id: (side, seat, adapter_named(game).head_rival_seat(seat, sizes[table_id]))
+        for table_id, side, seat, game in seated
     }
     if not mine:
         return [], []

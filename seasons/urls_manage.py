@@ -19,4 +19,9 @@ urlpatterns = [
     path("series/deleted/<int:log_id>/restore/", views.restore_series, name="series-restore"),
     path("players/", views.manage_players, name="players"),
     path("players/merges/<int:merge_id>/split/", views.split_merge, name="split"),
+    path(
+        "players/requests/<int:request_id>/<str:answer>/",
+        views.answer_merge_request,
+        name="merge-answer",
+    ),
 ]

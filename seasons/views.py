@@ -14,22 +14,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from gouji_tournament.text import id_or_404
 from matches.models import Event
 from players.models import Club, Player
 from seasons import identity, permissions, selectors
 from seasons.charts import rating_chart_svg
 from seasons.forms import MergeForm, SeriesForm, describe
-from seasons.models import PlayerMerge, PlayerRating, Series, SeriesEvent, SeriesLog
+from seasons.models import MergeRequest, PlayerMerge, PlayerRating, Series, SeriesEvent, SeriesLog
 
 # --- public ------------------------------------------------------------------------------------
 
 
 def rating_list(request):
     query = (request.GET.get("q") or "").strip()[:60]
-    try:
-        club_id = int(request.GET.get("club") or 0) or None
-    except ValueError:
-        club_id = None
+    club_id = id_or_404(request.GET.get("club"))
     rows = selectors.rating_list(query, club_id)
     page = Paginator(rows, selectors.PAGE).get_page(request.GET.get("page"))
     start = (page.number - 1) * selectors.PAGE
@@ -281,12 +279,17 @@ def manage_players(request):
         raise PermissionDenied("organisers only")
     form = MergeForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
+        kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
         try:
-            identity.merge(form.cleaned_data["kept"], form.cleaned_data["merged"], request.user)
+            if permissions.may_merge_players(request.user, kept, merged):
+                identity.merge(kept, merged, request.user)
+                messages.success(request, _("已合并"))
+            else:
+                # Records of events another organiser runs: their consent first.
+                identity.request_merge(kept, merged, request.user)
+                messages.info(request, _("已向相关赛事的组织者发出合并请求，全部同意后合并"))
         except identity.MergeRefused as error:
             messages.error(request, str(error))
-        else:
-            messages.success(request, _("已合并"))
         return redirect("seasons-manage:players")
     query = (request.GET.get("q") or "").strip()[:60]
     candidates = identity.candidates(query, request.user) if query else []
@@ -298,9 +301,34 @@ def manage_players(request):
             "query": query,
             "candidates": candidates,
             "merges": permissions.merges_visible_to(request.user)[:50],
+            "incoming": identity.requests_for(request.user),
+            "outgoing": identity.requests_by(request.user),
         },
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def answer_merge_request(request, request_id: int, answer: str):
+    """An organiser accepts or refuses a merge that touches their events."""
+    if answer not in ("accept", "refuse"):
+        raise Http404("no such answer")
+    asked = get_object_or_404(MergeRequest, pk=request_id)
+    if not permissions.may_answer(request.user, asked):
+        raise PermissionDenied("not asked of this organiser")
+    try:
+        done = identity.answer_request(asked, request.user, answer == "accept")
+    except identity.MergeRefused as error:
+        messages.error(request, str(error))
+    else:
+        if done.state == MergeRequest.State.DONE:
+            messages.success(request, _("已合并"))
+        elif done.state == MergeRequest.State.FAILED:
+            messages.error(request, done.note)
+        else:
+            messages.success(request, _("已答复"))
+    return redirect("seasons-manage:players")
 
 
 @login_required

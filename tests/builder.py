@@ -28,9 +28,9 @@ import random
 
 from matches import permissions
 from matches.demo import builder as demo
-from matches.draw import service as seating
-from matches.draw.generator.types import Pairing
+from matches.draw import service as draw
 from matches.events import registration
+from matches.kernel.pairing.types import Pairing
 from matches.models import DealReport, Event, Round, Stage
 from matches.results import service as results
 from matches.standings import service as standings
@@ -84,7 +84,8 @@ def computations_in_process():
 class EventBuilder:
     """An event of `game` with its first stage; `register()` enters and checks in the field.
 
-    Gou Ji: `unions` unions of three (`联邦k`, players `选手k-order`, the first the captain).
+    Gou Ji: `unions` unions of three, or of four under `players = 8` (`联邦k`, players
+    `选手k-order`, the first the captain).
     Giog: `players` individual players (`棋手01`...), in `clubs` clubs when given."""
 
     def __init__(
@@ -174,14 +175,17 @@ class EventBuilder:
         clubs = [Club.objects.create(name=name) for name in names]
         club_of = (lambda k: clubs[k % len(clubs)]) if clubs else (lambda k: None)
         named = lambda names, k, default: names[k] if k < len(names) else default  # noqa: E731
+        size = registration.union_size(self.event)  # three, or four at eight seats
         for k in range(1, self.size + 1):
             if self.is_team:
                 members = [
                     Player.objects.create(
-                        name=named(self.player_names, 3 * (k - 1) + order - 1, f"选手{k}-{order}"),
+                        name=named(
+                            self.player_names, size * (k - 1) + order - 1, f"选手{k}-{order}"
+                        ),
                         club=club_of(k - 1),
                     )
-                    for order in (1, 2, 3)
+                    for order in range(1, size + 1)
                 ]
                 entry = registration.register_union(
                     self.event,
@@ -207,7 +211,7 @@ class EventBuilder:
         self, seed: int = 7, publish: bool = True, stage=None, silent: bool = False
     ) -> EventBuilder:
         """The next round drawn by `matches.draw.service` (and published)."""
-        self.latest = seating.create_round(stage or self.stage, seed=seed, silent=silent)
+        self.latest = draw.create_round(stage or self.stage, seed=seed, silent=silent)
         if publish:
             self.publish()
         return self
@@ -233,7 +237,7 @@ class EventBuilder:
             seed=number,
             silent=silent,
         )
-        seating._write_team_draw(
+        draw._write_team_draw(
             round_,
             [
                 Pairing(a=self.unions[a].id, b=None if b is None else self.unions[b].id)
@@ -248,7 +252,7 @@ class EventBuilder:
 
     def publish(self, round_=None) -> EventBuilder:
         round_ = round_ or self.latest
-        seating.publish_round(round_)
+        draw.publish_round(round_)
         round_.refresh_from_db()
         return self
 
@@ -260,11 +264,11 @@ class EventBuilder:
         return self
 
     def close(self, round_=None) -> EventBuilder:
-        """Settle the round's matches and close it (`seating.close_round` wants every match's
+        """Settle the round's matches and close it (`draw.close_round` wants every match's
         points)."""
         round_ = round_ or self.latest
         self.settle(round_)
-        seating.close_round(round_)
+        draw.close_round(round_)
         round_.refresh_from_db()
         return self
 

@@ -7,6 +7,7 @@ Never imported; vulture reads the names below as uses."""
 MaskRefereeTokens  # LOGGING's filters (settings.py)
 _.msg  # the LogRecord's message, rewritten by MaskRefereeTokens
 DatabaseUnavailableMiddleware  # MIDDLEWARE
+MirrorGuardMiddleware  # MIDDLEWARE (hall/guard.py)
 CappedUploadHandler  # FILE_UPLOAD_HANDLERS
 _.receive_data_chunk  # Django's upload handler hooks
 _.file_complete
@@ -19,7 +20,7 @@ _.target_class
 _.get_security_definition
 auto_schema
 _.authenticate_header  # DRF asks an authentication class for its 401 header
-GiogAdapter  # matches/games/registry.py, by dotted path
+GiogAdapter  # matches/kernel/games/registry.py, by dotted path
 HighCardAdapter  # tests/games/test_third_game.py registers it by dotted path
 StartElementHandler  # expat's callback (matches/events/importing.py)
 attributes
@@ -28,6 +29,8 @@ _.run_settle  # the gouji management command: `run_<command>` looked up by name
 _.run_selfplay
 
 # --- read by a template ------------------------------------------------------------------------
+_.last_seen  # hall.status.MirrorLag: templates/hallbox/_lag.html
+_.private_token_digest  # a digest column: looked up by keyword (filter(private_token_digest=...))
 _.seed_a  # templates/bracket/_bracket.html
 _.seed_b
 _.tied

@@ -266,8 +266,11 @@ def find_table(request, event_id: int):
     from django.urls import reverse
 
     from matches.api.errors import ApiError
-    from matches.public import find
+    from matches.public import find, limits
 
+    refused = limits.find_refused(request)
+    if refused is not None:
+        return refused
     event = _event(event_id, request)
     try:
         query = find.parse_query(request.GET.get("q"))

@@ -24,7 +24,7 @@ from django.db import transaction
 
 from matches import permissions
 from matches.demo.names import CLUBS, person_name
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.games.registry import adapter_named
 from matches.models import DealReport, Event, PlayerAccount, RefereeLink, Round, Stage
@@ -58,7 +58,7 @@ def build_demo(game: str, organiser=None) -> Event:
         round_ = draw_and_publish(stage, plan.seed * 100 + number, organiser)
         for match in played_matches(round_):
             play_match(match, rng)
-        seating.close_round(Round.objects.get(pk=round_.pk), user=organiser)
+        draw.close_round(Round.objects.get(pk=round_.pk), user=organiser)
     live = draw_and_publish(stage, plan.seed * 100 + plan.closed_rounds + 1, organiser)
     tables = played_matches(live)
     finished = (len(tables) + 1) // 2
@@ -93,13 +93,14 @@ def create_event(game: str, plan, organiser=None) -> tuple[Event, Stage]:
 
 
 def enter_field(event: Event, rng: random.Random, count: int) -> None:
-    """`count` unions of three (a team event) or players, with random names, in the demo's
-    clubs, registered and checked in."""
+    """`count` unions (a team event: as many players as a side of the table holds) or players,
+    with random names, in the demo's clubs, registered and checked in."""
     clubs = [Club.objects.get_or_create(name=club)[0] for club in CLUBS]
+    size = registration.union_size(event)
     for k in range(1, count + 1):
         club = clubs[k % len(clubs)]
         if event.is_team:
-            members = [Player.objects.create(name=person_name(rng), club=club) for _ in range(3)]
+            members = [Player.objects.create(name=person_name(rng), club=club) for _ in range(size)]
             entry = registration.register_union(
                 event, f"{club.name[:2]}联邦{k}", members, seed=k, club=club
             )
@@ -110,8 +111,8 @@ def enter_field(event: Event, rng: random.Random, count: int) -> None:
 
 
 def draw_and_publish(stage: Stage, seed: int, organiser=None) -> Round:
-    round_ = seating.create_round(stage, seed=seed, user=organiser)
-    return seating.publish_round(round_, user=organiser)
+    round_ = draw.create_round(stage, seed=seed, user=organiser)
+    return draw.publish_round(round_, user=organiser)
 
 
 def played_matches(round_: Round) -> list:

@@ -18,7 +18,7 @@ from typing import Callable, cast
 
 from django.utils.translation import gettext as _
 
-from matches.draw.generator import knockout
+from matches.kernel.pairing import knockout
 from matches.models import Match, Round, Stage, Union
 
 #: Round names by the number of places left (the bracket size of that round).

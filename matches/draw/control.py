@@ -1,7 +1,7 @@
 """Draw control on a draft round: the organiser's edits before publishing (an individual
 event's: `move_player` here and `service.swap_players`).
 
-Every edit is built from one primitive, exchanging two unions' places (`service._swap`), plus
+Every edit is built from one primitive, exchanging two unions' places (`service.swap_places`), plus
 exchanging the sides of one table. After each edit the changed tables are flagged again by the
 engine's own `annotate` (rematch, same club, seat balance, score-group moves) and the edit is
 written to the round's audit log (`RoundLog`, action "edit"); the function returns the changed
@@ -20,7 +20,7 @@ from matches.models import Match, MatchSide, Round, RoundLog, TableSeat, Union
 
 def _locked_draft(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    service._require_draft(round_)
+    service.require_draft(round_)
     if not round_.event.is_team:
         raise SeatingRefused(_("个人赛请调换选手"))
     return round_
@@ -52,7 +52,7 @@ def _occupant(match: Match, side: str) -> Union:
 def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: dict) -> list[dict]:
     matches = Match.objects.with_sides().filter(pk__in=list(touched)).select_related("table")
     service.require_valid_seats(round_, matches)
-    service._reflag_team(round_, matches)
+    service.reflag_team(round_, matches)
     RoundLog.objects.create(
         round=round_,
         action=RoundLog.Action.EDIT,
@@ -61,23 +61,24 @@ def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: 
             "edit": kind,
             **extra,
             "before": before,
-            "after": service._describe_matches(matches),
+            "after": service.describe_matches(matches),
         },
     )
-    return service._explain(round_, matches)
+    return service.explain_tables(round_, matches)
 
 
 @transaction.atomic
 def move_union(round_: Round, union: Union, table_number: int, side: str, *, user=None):
-    """Put `union` at table `table_number` on `side` ("A": seats 1-3-5, "B": 2-4-6); the union
-    sitting there takes `union`'s old place (its table, or the bye)."""
+    """Put `union` at table `table_number` on `side` (A or B: the seats the game's table gives
+    it, 1-3-5 or 1-4 in Gou Ji); the union sitting there takes `union`'s old place (its table,
+    or the bye)."""
     round_ = _locked_draft(round_)
     if side not in (MatchSide.Side.A, MatchSide.Side.B):
-        raise SeatingRefused(_("请选择单号座或双号座"))
+        raise SeatingRefused(_("请选择 A 方或 B 方"))
     target = _occupant(_match_at(round_, table_number), side)
     if target.pk == union.pk:
         raise SeatingRefused(_("该联邦已在此位置"))
-    touched, before = service._swap(round_, union, target)
+    touched, before = service.swap_places(round_, union, target)
     return _finish(
         round_,
         "move",
@@ -90,17 +91,17 @@ def move_union(round_: Round, union: Union, table_number: int, side: str, *, use
 
 @transaction.atomic
 def swap_sides(round_: Round, table_number: int, *, user=None):
-    """The two unions of a table change sides (odd seats ↔ even seats)."""
+    """The two unions of a table change sides (side A's seats ↔ side B's)."""
     round_ = _locked_draft(round_)
     match = _match_at(round_, table_number)
     first, second = _occupant(match, "A"), _occupant(match, "B")
-    touched, before = service._swap(round_, first, second)
+    touched, before = service.swap_places(round_, first, second)
     return _finish(round_, "swap_sides", touched, before, user, {"table": table_number})
 
 
 @transaction.atomic
 def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Union, *, user=None):
-    """Seat `union_a` (odd seats) against `union_b` (even seats) at table `table_number`; the
+    """Seat `union_a` (side A's seats) against `union_b` (side B's) at table `table_number`; the
     two unions that sat there take the places `union_a` and `union_b` left."""
     round_ = _locked_draft(round_)
     if union_a.pk == union_b.pk:
@@ -111,7 +112,7 @@ def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Unio
         match = _match_at(round_, table_number)
         target = _occupant(match, side)
         if target.pk != union.pk:
-            changed, was = service._swap(round_, union, target)
+            changed, was = service.swap_places(round_, union, target)
             touched.update(changed)
             before += [b for b in was if b not in before]
     if not touched:
@@ -136,7 +137,7 @@ def give_bye(round_: Round, union: Union, *, user=None):
     if holder.union_id == union.pk:
         raise SeatingRefused(_("该联邦已轮空"))
     _entry(round_, union)
-    touched, before = service._swap(round_, holder.union, union)
+    touched, before = service.swap_places(round_, holder.union, union)
     return _finish(
         round_, "bye", touched, before, user, {"union": union.pk, "from": holder.union_id}
     )
@@ -148,7 +149,7 @@ def move_player(round_: Round, player_id: int, table_number: int, seat: int, *, 
     there takes the mover's place (their seat, or sitting out). One exchange of two players,
     checked, re-flagged and logged as `service.swap_players` does."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    service._require_draft(round_)
+    service.require_draft(round_)
     if round_.event.is_team:
         raise SeatingRefused(_("团体赛请移动联邦"))
     occupant = TableSeat.objects.filter(round=round_, table__number=table_number, seat=seat).first()

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import F
-
-from matches.draw.generator.individual import Player as DrawPlayer
-from matches.draw.generator.types import Entrant
-from matches.models import Event, MatchSide, Registration, Round, TableSeat
+from matches.draw.entrants import active_registrations
+from matches.kernel.pairing.individual import Player as DrawPlayer
+from matches.kernel.pairing.types import Entrant
+from matches.models import Event, MatchSide, Round, TableSeat
 from matches.models.round import SIDE_A, SIDE_B
 
 
@@ -77,17 +76,6 @@ def player_history(event: Event, before_round: int) -> History:
             history.byes[player_id] += 1
             history.score[player_id] += event.points_bye
     return history
-
-
-def active_registrations(event: Event, round_number: int) -> list[Registration]:
-    # Seeded entries first, in seed order (NULLs last on every database), then by entry order.
-    registrations = event.registrations.select_related("union", "player").order_by(
-        F("seed").asc(nulls_last=True), "id"
-    )
-    from matches.events.checkin import fresh_from
-
-    fresh = fresh_from(event, round_number)
-    return [r for r in registrations if r.plays_in(round_number, event.check_in_required, fresh)]
 
 
 def standings(event: Event, before_round: int) -> list[int]:

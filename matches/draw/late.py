@@ -8,6 +8,7 @@ is written to the round's audit log.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Max
@@ -15,8 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.generator import types as flags
-from matches.draw.service import SeatingRefused, _describe_matches, _reflag_team
+from matches.draw.service import SeatingRefused, describe_matches, reflag_team
+from matches.kernel import chain
+from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,
     Match,
@@ -30,6 +32,9 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+
+if TYPE_CHECKING:
+    from matches.kernel.engine_types import TableShape
 
 
 def _has_reports(match: Match) -> bool:
@@ -57,6 +62,7 @@ def unpublish_round(round_: Round, *, user=None) -> Round:
     round_.state = Round.State.DRAFT
     round_.published_at = None
     round_.save(update_fields=["state", "published_at"])
+    chain.withdraw_byes(round_)
     RoundLog.objects.create(round=round_, action=RoundLog.Action.UNPUBLISH, user=user)
     signals.announce_round_change(round_, signals.UNPUBLISHED)
     return round_
@@ -69,15 +75,14 @@ def _members(union_ids) -> dict:
     return members
 
 
-def _seat(match: Match, union_id: int, side: str, players: list) -> None:
+def _seat(match: Match, union_id: int, side: str, players: list, shape: TableShape) -> None:
     MatchSide.objects.create(round_id=match.round_id, match=match, union_id=union_id, position=side)
-    first = 1 if side == SIDE_A else 2
     assert match.table is not None  # seated sides sit at a table
-    for k, player_id in enumerate(players):
+    for seat_number, player_id in zip(shape.seats_of(side), players):
         TableSeat.objects.create(
             table=match.table,
             round_id=match.round_id,
-            seat=first + 2 * k,
+            seat=seat_number,
             side=side,
             player_id=player_id,
             union_id=union_id,
@@ -103,8 +108,11 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
     if round_.sides.filter(union=union).exists():
         raise SeatingRefused(_("该联邦已在本轮编排中"))
     members = _members([union.pk])
-    if len(members[union.pk]) != 3:
-        raise SeatingRefused(_("以下联邦不足三名选手：") + union.name)
+    shape = round_.event.adapter.table_shape(round_.event)
+    if len(members[union.pk]) != shape.union_size:
+        raise SeatingRefused(
+            _("以下联邦的选手不是 %(n)s 名：") % {"n": shape.union_size} + union.name
+        )
     registration = Registration.objects.filter(event=round_.event, union=union).first()
     if registration is None:
         raise SeatingRefused(_("该联邦尚未报名"))
@@ -126,9 +134,9 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
         bye.details = {}
         bye.save(update_fields=["table", "points_a", "score_a", "completed_at", "details"])
         seated = _members([holder])
-        _seat(bye, holder, SIDE_A, seated[holder])
-        _seat(bye, union.pk, SIDE_B, members[union.pk])
-        _reflag_team(round_, [bye])
+        _seat(bye, holder, SIDE_A, seated[holder], shape)
+        _seat(bye, union.pk, SIDE_B, members[union.pk], shape)
+        reflag_team(round_, [bye])
         change = {"tables": [number], "new_table": number, "opponent": holder}
         match = bye
     else:
@@ -151,9 +159,10 @@ def late_add(round_: Round, union: Union, *, user=None) -> dict:
             "change": "arrive",
             "union": union.pk,
             **change,
-            "after": _describe_matches([match]),
+            "after": describe_matches([match]),
         },
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 
@@ -172,7 +181,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
     registration = Registration.objects.filter(event=round_.event, union=union).first()
     if registration is not None:
         registration.withdraw(after_round=round_.number - 1)
-    before = _describe_matches([match])
+    before = describe_matches([match])
     if match.is_bye:
         match.delete()  # the entry goes with it
         change = {"tables": [], "bye_removed": True}
@@ -186,8 +195,9 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         if bye is not None and not _has_reports(bye):
             holder = bye.union_a_id
             bye.delete()
-            _seat(match, holder, entry.position, _members([holder])[holder])
-            _reflag_team(round_, [match])
+            shape = round_.event.adapter.table_shape(round_.event)
+            _seat(match, holder, entry.position, _members([holder])[holder], shape)
+            reflag_team(round_, [match])
             change = {"tables": [table_number], "opponent": holder}
         else:
             # The opponent sits out: its table goes, the bye keeps the event's bye score.
@@ -215,6 +225,7 @@ def late_withdraw(round_: Round, union: Union, *, user=None) -> dict:
         user=user,
         details={"change": "withdraw", "union": union.pk, **change, "before": before},
     )
+    chain.sync_byes(round_)  # a bye made or undone is in the result chain
     return change
 
 

@@ -60,7 +60,7 @@ def referee_links(round_: Round, user=None) -> dict[int, str]:
         if link is None:
             link = RefereeLink.objects.create(
                 table=table,
-                label=gettext_noop("打印的桌卡"),  # a key: matches/labels.py
+                label=gettext_noop("打印的桌卡"),  # a key: matches/models/labels.py
                 created_by=user if getattr(user, "is_authenticated", False) else None,
             )
         tokens[table.pk] = link.token
@@ -84,6 +84,16 @@ def _qr(pdf: canvas.Canvas, url: str, x: float, y: float, size: float) -> None:
                 pdf.rect(x + col * cell, y + size - (row + 1) * cell, cell, cell, stroke=0, fill=1)
 
 
+def _shape(event):
+    """The event's table of two unions (the game's `table_shape`)."""
+    return event.adapter.table_shape(event)
+
+
+def _side_seats(shape, side: str) -> str:
+    """Side A's or B's seat numbers, "1-3-5" or "1-2-3-4"."""
+    return "-".join(str(seat) for seat in shape.seats_of(side))
+
+
 def _seats(round_: Round) -> dict:
     seats: dict[int, list[TableSeat]] = {}
     for seat in TableSeat.objects.filter(round=round_).select_related("player", "union"):
@@ -99,6 +109,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
     seats = _seats(round_)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
     matches = round_.matches.played().with_sides().select_related("table")
+    shape = None if round_.event.adapter.seats_own_tables else _shape(event)
     for match in matches.order_by("table__number"):
         # Tables whose sides are players (Giog: 2-4 seats) take a result per seat on the sheet.
         per_seat = not match.union_sides
@@ -115,7 +126,8 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             pdf.drawString(
                 MARGIN,
                 top - 21 * mm,
-                f"{match.union_a.name} (1-3-5)  —  {match.union_b.name} (2-4-6)",
+                f"{match.union_a.name} ({_side_seats(shape, 'A')})  —  "
+                f"{match.union_b.name} ({_side_seats(shape, 'B')})",
             )
         url = referee_urls.get(table.pk, "")
         if url:
@@ -140,9 +152,13 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
             columns = [_("手")] + [str(s.seat) for s in table_seats] + [_("斩首")]
             widths = [14] + [24] * len(table_seats) + [40]
         else:
-            columns = [_("局"), "1", "2", "3", "4", "5", "6", _("开点"), "A", "B"]
-            columns += [_("A 累计"), _("B 累计")]
-            widths = [12, 10, 10, 10, 10, 10, 10, 32, 19, 19, 19, 19]
+            # A column per place (the seat number written in it): six, or eight at R44's table.
+            assert shape is not None  # a table of two unions
+            places = [str(k) for k in shape.seats]
+            columns = [_("局"), *places, _("开点"), "A", "B", _("A 累计"), _("B 累计")]
+            narrow = len(places) > 6
+            widths = [12] + [8 if narrow else 10] * len(places) + [28 if narrow else 32]
+            widths += [17 if narrow else 19] * 4
         x_positions = [MARGIN]
         for w in widths[:-1]:
             x_positions.append(x_positions[-1] + w * mm)
@@ -269,8 +285,17 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         if per_seat:
             pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("座位"))
             return HEIGHT - MARGIN - 18 * mm
-        pdf.drawString(MARGIN + 16 * mm, HEIGHT - MARGIN - 14 * mm, _("单号座 1-3-5"))
-        pdf.drawString(MARGIN + 96 * mm, HEIGHT - MARGIN - 14 * mm, _("双号座 2-4-6"))
+        shape = _shape(event)
+        pdf.drawString(
+            MARGIN + 16 * mm,
+            HEIGHT - MARGIN - 14 * mm,
+            _("A 方 %(seats)s 号座") % {"seats": _side_seats(shape, "A")},
+        )
+        pdf.drawString(
+            MARGIN + 96 * mm,
+            HEIGHT - MARGIN - 14 * mm,
+            _("B 方 %(seats)s 号座") % {"seats": _side_seats(shape, "B")},
+        )
         return HEIGHT - MARGIN - 18 * mm
 
     y = header()

@@ -1,8 +1,13 @@
 """The one place where draws become database rows: create, re-draw, swap by hand, publish, close.
 
-The pairing itself is done by the pure engine in `matches.draw.generator`; `history` reads the event
+The pairing itself is done by the pure engine in `matches.kernel.pairing`; `history` reads the event
 into plain values; this module asks the engine and writes tables, matches, seats and an audit
 record (`RoundLog`) in one transaction.
+
+The draft edits (`control.py`) and the late changes (`late.py`) build on its public helpers:
+`require_draft`, `swap_places` (two unions exchange their places), `reflag_team` (a changed
+table's flags again), `describe_matches` and `explain_tables` (what the round log keeps and
+the page shows).
 """
 
 from __future__ import annotations
@@ -16,16 +21,16 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches import punctuation, signals
-from matches.draw import history, stages
-from matches.draw.generator import knockout, robin
-from matches.draw.generator import types as flags
-from matches.draw.generator.individual import describe_table, draw_individual, measure_tables
-from matches.draw.generator.swiss import annotate, measure, pair_swiss
-from matches.draw.generator.types import Draw, Entrant, Pairing, SeatingError
-from matches.events.checkin import admit_to_draft
+from matches import signals
+from matches.draw import entrants, history, stages
+from matches.kernel import chain, punctuation
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.kernel.games.registry import adapter_for
+from matches.kernel.pairing import knockout, robin
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.individual import describe_table, draw_individual, measure_tables
+from matches.kernel.pairing.swiss import annotate, measure, pair_swiss
+from matches.kernel.pairing.types import Draw, Entrant, Pairing, SeatingError
 from matches.models import (
     Match,
     MatchSide,
@@ -93,9 +98,9 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if not round_.is_draft:
         raise SeatingRefused(_("已公布的轮次不能重新编排"))
-    admitted = admit_to_draft(round_)
+    admitted = entrants.admit_to_draft(round_)
     old_seed = round_.seed
-    _clear(round_)
+    clear_round(round_)
     round_.seed = _new_seed() if seed is None else seed
     round_.save(update_fields=["seed"])
     _draw_into(round_)
@@ -113,7 +118,9 @@ def redraw_round(round_: Round, *, user=None, seed: int | None = None) -> Round:
     return round_
 
 
-def _clear(round_: Round) -> None:
+def clear_round(round_: Round) -> None:
+    """Delete a round's drawn rows (seats, sides, matches, tables, its unions), as a redraw, a
+    deleted draft and a deleted event do; the round row itself stays."""
     TableSeat.objects.filter(round=round_).delete()
     MatchSide.objects.filter(round=round_).delete()
     Match.objects.filter(round=round_).delete()
@@ -127,7 +134,7 @@ def _draw_into(round_: Round) -> None:
     adapter = adapter_for(round_.event)
     try:
         if adapter.seats_own_tables:
-            adapter.draw_round(round_, history.active_registrations(round_.event, round_.number))
+            adapter.draw_round(round_, entrants.active_registrations(round_.event, round_.number))
         else:
             draw_union_tables(round_)
     except SeatingError as error:
@@ -170,9 +177,9 @@ def draw_union_tables(round_: Round) -> None:
 def _seeded_union_ids(round_: Round) -> list[int]:
     """A stage's field in seed order: the previous stage's standings when there is one."""
     event, stage = round_.event, round_.stage
-    active = [r.union_id for r in history.active_registrations(event, round_.number) if r.union_id]
+    active = [r.union_id for r in entrants.active_registrations(event, round_.number) if r.union_id]
     if stage.break_unions:
-        # The break the organiser confirmed (`matches.draw.breaks`), in its seed order.
+        # The break the organiser confirmed (`matches.standings.breaks`), in its seed order.
         return [u for u in stage.break_unions if u in set(active)]
     earlier = stage.rounds.exclude(pk=round_.pk).order_by("number")
     first_round_of_stage = earlier.values_list("number", flat=True).first() or round_.number
@@ -244,9 +251,12 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=unions).order_by("order"):
         members[member.union_id].append(member.player_id)
-    short = sorted(unions[u].name for u in unions if len(members[u]) != 3)
+    shape = adapter_for(round_.event).table_shape(round_.event)
+    short = sorted(unions[u].name for u in unions if len(members[u]) != shape.union_size)
     if short:
-        raise SeatingRefused(_("以下联邦不足三名选手：") + punctuation.listed(short))
+        raise SeatingRefused(
+            _("以下联邦的选手不是 %(n)s 名：") % {"n": shape.union_size} + punctuation.listed(short)
+        )
     played = [p for p in pairings if not p.is_bye]
     tables = Table.objects.bulk_create(
         [Table(round=round_, number=k) for k in range(1, len(played) + 1)]
@@ -276,14 +286,14 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
                 MatchSide(round=round_, match=match, union_id=pairing.a, position=MatchSide.BYE)
             )
             continue
-        for union_id, side, first_seat in ((pairing.a, SIDE_A, 1), (pairing.b, SIDE_B, 2)):
+        for union_id, side in ((pairing.a, SIDE_A), (pairing.b, SIDE_B)):
             sides.append(MatchSide(round=round_, match=match, union_id=union_id, position=side))
-            for k, player_id in enumerate(members[union_id]):
+            for seat_number, player_id in zip(shape.seats_of(side), members[union_id]):
                 seats.append(
                     TableSeat(
                         table=match.table,
                         round=round_,
-                        seat=first_seat + 2 * k,
+                        seat=seat_number,
                         side=side,
                         player_id=player_id,
                         union_id=union_id,
@@ -297,8 +307,10 @@ def _write_team_draw(round_: Round, pairings: list, quality: dict) -> None:
 
 def _draw_individual(round_: Round) -> None:
     players = history.players(round_.event, round_.number)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     draw = draw_individual(
         players.values(),
+        sides=shape.sides,
         round_number=round_.stage_round,
         seed=round_.seed,
         avoid_clubs=round_.event.avoids_clubs,
@@ -311,7 +323,7 @@ def _draw_individual(round_: Round) -> None:
 # --- hand swaps ---------------------------------------------------------------------------
 
 
-def _require_draft(round_: Round) -> None:
+def require_draft(round_: Round) -> None:
     if not round_.is_draft:
         raise SeatingRefused(_("只能在公布前调整编排"))
 
@@ -323,10 +335,10 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
     Returns the explanation of the changed tables, so the organiser sees at once whether the
     swap made a rematch, a repeated bye or a seat imbalance."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
-    touched, before = _swap(round_, first, second)
+    require_draft(round_)
+    touched, before = swap_places(round_, first, second)
     require_valid_seats(round_, touched.values())
-    _reflag_team(round_, touched.values())
+    reflag_team(round_, touched.values())
     RoundLog.objects.create(
         round=round_,
         action=RoundLog.Action.SWAP_UNIONS,
@@ -334,13 +346,13 @@ def swap_unions(round_: Round, first: Union, second: Union, *, user=None) -> lis
         details={
             "unions": [first.pk, second.pk],
             "before": before,
-            "after": _describe_matches(touched.values()),
+            "after": describe_matches(touched.values()),
         },
     )
-    return _explain(round_, touched.values())
+    return explain_tables(round_, touched.values())
 
 
-def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
+def swap_places(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     """Exchange two unions' places (matches, entries and seats); no flags, no audit.
     Returns the touched matches by id and their description before."""
     if not round_.event.is_team:
@@ -354,7 +366,7 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     if first.pk not in sides or second.pk not in sides:
         raise SeatingRefused(_("联邦不在本轮编排中"))
     x, y = sides[first.pk], sides[second.pk]
-    before = _describe_matches(Match.objects.with_sides().filter(pk__in=[x.match_id, y.match_id]))
+    before = describe_matches(Match.objects.with_sides().filter(pk__in=[x.match_id, y.match_id]))
     # Rewrite both places: sides and seats, then check and flag again.
     touched = {x.match_id: x.match, y.match_id: y.match}
     MatchSide.objects.filter(pk__in=[x.pk, y.pk]).delete()
@@ -362,6 +374,7 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     members = defaultdict(list)
     for member in UnionMember.objects.filter(union_id__in=[first.pk, second.pk]).order_by("order"):
         members[member.union_id].append(member.player_id)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     for side, new_union in ((x, second.pk), (y, first.pk)):
         MatchSide.objects.create(
             round=round_, match=touched[side.match_id], union_id=new_union, position=side.position
@@ -369,12 +382,12 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
         if side.position != MatchSide.BYE:
             table = touched[side.match_id].table
             assert table is not None  # a side that is not a bye sits at a table
-            first_seat = 1 if side.position == SIDE_A else 2
-            for k, player_id in enumerate(members[new_union]):
+            seat_numbers = shape.seats_of(side.position)
+            for seat_number, player_id in zip(seat_numbers, members[new_union]):
                 TableSeat.objects.create(
                     table=table,
                     round=round_,
-                    seat=first_seat + 2 * k,
+                    seat=seat_number,
                     side=side.position,
                     player_id=player_id,
                     union_id=new_union,
@@ -382,7 +395,7 @@ def _swap(round_: Round, first: Union, second: Union) -> tuple[dict, list]:
     return touched, before
 
 
-def _reflag_team(round_: Round, matches) -> None:
+def reflag_team(round_: Round, matches) -> None:
     entrants = history.entrants(round_.event, round_.number)
     if _is_knockout(round_):
         _reflag_knockout(round_, matches, entrants)
@@ -459,7 +472,7 @@ def swap_players(
     union may swap (the union's seating order); unions stay as registered.
     """
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
+    require_draft(round_)
     seats = {
         s.player_id: s
         for s in TableSeat.objects.filter(
@@ -506,7 +519,7 @@ def swap_players(
             "after": {"first": before["second"], "second": before["first"]},
         },
     )
-    return _explain(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
+    return explain_tables(round_, Match.objects.filter(table_id__in={x.table_id, y.table_id}))
 
 
 def _swap_drawn_places(round_: Round, first: int, second: int) -> None:
@@ -551,13 +564,13 @@ def _seat_instead(round_: Round, seat: TableSeat, waiting: int, user) -> list[di
             "after": {"seated": waiting, "sitting_out": leaving},
         },
     )
-    return _explain(round_, Match.objects.filter(table_id=seat.table_id))
+    return explain_tables(round_, Match.objects.filter(table_id=seat.table_id))
 
 
 def _reflag_individual(round_: Round, table_ids: set) -> None:
     adapter = adapter_for(round_.event)
     if adapter.seats_own_tables:
-        field = history.active_registrations(round_.event, round_.number)
+        field = entrants.active_registrations(round_.event, round_.number)
         adapter.reflag_tables(round_, table_ids, field)
     else:
         reflag_drawn_unions(round_, table_ids)
@@ -566,13 +579,14 @@ def _reflag_individual(round_: Round, table_ids: set) -> None:
 def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     """Individual draw into unions: flags of the changed tables and the round's quality."""
     players = history.players(round_.event, round_.number)
+    shape = adapter_for(round_.event).table_shape(round_.event)
     seats_by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for seat in TableSeat.objects.filter(round=round_):
         seats_by_table[seat.table_id][seat.seat] = seat.player_id
     described = {}
     for table_id, seats in seats_by_table.items():
-        ids: list[Hashable] = [seats[k] for k in range(1, 7)]
-        described[table_id] = describe_table(ids, players)
+        ids: list[Hashable] = [seats[k] for k in shape.seats]
+        described[table_id] = describe_table(ids, players, shape.sides)
     for match in Match.objects.filter(table_id__in=table_ids):
         assert match.table_id is not None  # filtered by its table
         table = described[match.table_id]
@@ -585,7 +599,7 @@ def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     round_.save(update_fields=["quality"])
 
 
-def _describe_matches(matches) -> list:
+def describe_matches(matches) -> list:
     return [
         {"table": m.table.number if m.table_id else None, "a": m.union_a_id, "b": m.union_b_id}
         for m in matches
@@ -598,7 +612,7 @@ def _describe_matches(matches) -> list:
 @transaction.atomic
 def publish_round(round_: Round, *, user=None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    _require_draft(round_)
+    require_draft(round_)
     problems = check_round(round_)
     if problems:
         raise SeatingRefused(punctuation.clauses(problems))
@@ -606,6 +620,7 @@ def publish_round(round_: Round, *, user=None) -> Round:
     round_.published_at = timezone.now()
     round_.published_by = user if user is not None and user.is_authenticated else None
     round_.save(update_fields=["state", "published_at", "published_by"])
+    chain.sync_byes(round_)  # a bye is a result: in the event's result chain
     RoundLog.objects.create(round=round_, action=RoundLog.Action.PUBLISH, user=round_.published_by)
     signals.announce_round_change(round_, signals.PUBLISHED)
     return round_
@@ -651,7 +666,7 @@ def check_round(round_: Round) -> list[str]:
         if match.is_bye:
             continue
         table_seats = seats[match.table_id]
-        if not adapter.table_is_full(sorted(s.seat for s in table_seats)):
+        if not adapter.table_is_full(round_.event, sorted(s.seat for s in table_seats)):
             problems.append(_("第 %(n)s 桌座位不全") % {"n": match.table.number})
         problems += adapter.seat_problems(match, table_seats)
     return problems
@@ -671,10 +686,10 @@ def require_valid_seats(round_: Round, matches) -> None:
 
 def explain_round(round_: Round) -> list[dict]:
     """Why the draw is what it is, table by table: for the organiser before publishing."""
-    return _explain(round_, round_.matches.all())
+    return explain_tables(round_, round_.matches.all())
 
 
-def _explain(round_: Round, matches) -> list[dict]:
+def explain_tables(round_: Round, matches) -> list[dict]:
     names = dict(Union.objects.filter(sides__round=round_).values_list("id", "name"))
     ordered = (
         Match.objects.with_sides().filter(pk__in=[m.pk for m in matches]).select_related("table")

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.service import SeatingRefused, _clear
+from matches.draw.service import SeatingRefused, clear_round
 from matches.models import Round, RoundLog
 
 
@@ -36,7 +36,7 @@ def delete_draft(round_: Round, *, user=None) -> int:
             "placed": list(round_.sides.exclude(union=None).values_list("union_id", flat=True)),
         },
     )
-    _clear(round_)
+    clear_round(round_)
     round_.delete()  # its log entries stay, with the event (RoundLog.round is set to null)
     return number
 

@@ -3,7 +3,8 @@ or, when none is, for the next round to be drawn.
 
 A check-in is made for one round (Registration.checked_in_round). For each round the organiser
 decides whether check-ins made for earlier rounds still count (CheckInRound.carry_over, default
-yes); the draw asks `fresh_from` and ignores older check-ins.
+yes); the draw reads who is here from the same rows (`matches/draw/entrants.py`: `fresh_from`,
+`present_q`) and ignores older check-ins.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.models import CheckInRound, Event, Registration, Stage, TableSeat
+from matches.draw.entrants import in_seed_order, present_q
+from matches.models import CheckInRound, Event, Registration
 
 #: How many absent entries the check-in warning names (then a count of the others).
 ABSENT_NAMES = 30
@@ -34,14 +36,6 @@ def next_round(event: Event) -> int:
     return latest.number if latest.is_draft else latest.number + 1
 
 
-def fresh_from(event: Event, round_number: int) -> int | None:
-    """The latest round up to `round_number` that starts check-in afresh (None: every check-in
-    counts)."""
-    return CheckInRound.objects.filter(
-        event=event, number__lte=round_number, carry_over=False
-    ).aggregate(n=Max("number"))["n"]
-
-
 def carries_over(event: Event, round_number: int) -> bool:
     decision = CheckInRound.objects.filter(event=event, number=round_number).first()
     return decision.carry_over if decision else True
@@ -57,15 +51,6 @@ def set_carry_over(event: Event, round_number: int, carry_over: bool, *, user=No
         number=round_number,
         defaults={"carry_over": carry_over, "decided_by": user, "decided_at": timezone.now()},
     )
-
-
-def present_q(event: Event, round_number: int) -> Q:
-    """Registrations checked in for `round_number` (as the draw will count them)."""
-    q = Q(status=Registration.Status.CHECKED_IN)
-    fresh = fresh_from(event, round_number)
-    if fresh is not None:
-        q &= Q(checked_in_round__isnull=True) | Q(checked_in_round__gte=fresh)
-    return q
 
 
 def expected_q(round_number: int) -> Q:
@@ -98,43 +83,9 @@ def summary(event: Event, round_number: int | None = None) -> dict:
         "present": total - missing,
         "missing": missing,
         # The first names (a festival's thousands are a count); the pages show these.
-        "absent": [str(r.entrant) for r in _named(absent)[:ABSENT_NAMES]] if missing else [],
+        "absent": [str(r.entrant) for r in in_seed_order(absent)[:ABSENT_NAMES]] if missing else [],
         "required": event.check_in_required,
     }
-
-
-def _named(registrations):
-    return registrations.select_related("union", "player").order_by("seed", "id")
-
-
-def missing_from_draft(round_) -> list[Registration]:
-    """Entries that would play the draft `round_` (checked in for it, or check-in not required;
-    registered before it or while it is a draft) but are not in its draw, in seed order."""
-    event, number = round_.event, round_.number
-    if not round_.is_draft or (event.is_team and round_.stage.format != Stage.Format.SWISS):
-        return []  # a round robin or a knockout draws its own field, not everyone here
-    here = event.registrations.filter(
-        Q(joins_round__lte=number + 1)
-        & (~Q(status=Registration.Status.WITHDRAWN) | Q(withdrawn_after__gte=number))
-    )
-    if event.check_in_required:
-        here = here.filter(present_q(event, number))
-    if event.is_team:
-        here = here.exclude(union_id__in=round_.sides.exclude(union=None).values("union_id"))
-    else:
-        seated = TableSeat.objects.filter(round=round_).values("player_id")
-        here = here.exclude(player_id__in=seated).exclude(
-            player_id__in=round_.quality.get("sitting_out", [])
-        )
-    return list(_named(here))
-
-
-def admit_to_draft(round_) -> list[int]:
-    """Before a redraw: entries that arrived while `round_` was a draft join it. Returns the
-    registration ids whose first round moved to this one."""
-    late = [r.pk for r in missing_from_draft(round_) if r.joins_round > round_.number]
-    Registration.objects.filter(pk__in=late).update(joins_round=round_.number)
-    return late
 
 
 def _writable(registration: Registration) -> None:

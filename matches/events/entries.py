@@ -12,9 +12,11 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from matches.events import registration as registering
-from matches.models import Event, Registration, UnionMember
+from matches.models import Event, FloorPass, MatchSide, Registration, TableSeat, UnionMember
+from matches.public import find
+from matches.signals import request_recompute
 from players import clubs
-from players.identity import find_or_create
+from players.identity import find_existing, find_or_create, seen_in
 from players.models import Player
 
 PAGE_SIZE = 50
@@ -22,6 +24,9 @@ PAGE_SIZE = 50
 
 class EntryRefused(Exception):
     pass
+
+
+union_size = registering.union_size
 
 
 def _club(name: str):
@@ -81,26 +86,135 @@ def known_players(entry: Registration) -> list[Player]:
     return [p for p in people if p is not None and p.pk in elsewhere]
 
 
+def own_events(event: Event, user=None):
+    """The events whose players this organiser owns: the ones they organise (`user`), or, when
+    the service is called without one, the ones any organiser of `event` runs."""
+    if user is not None and user.is_superuser:
+        return Event.objects.all()
+    if user is not None:
+        return Event.objects.filter(organisers=user)
+    return Event.objects.filter(organisers__in=event.organisers.all()).distinct()
+
+
+def matchable(event: Event, user=None):
+    """The records a new entry may be matched with: players of the organiser's own events, of
+    public events, or of none (never one only in another organiser's unpublished event)."""
+    public = Event.objects.filter(published=True, archived_at__isnull=True)
+    own = own_events(event, user)
+    return seen_in(Event.objects.filter(Q(pk__in=own.values("pk")) | Q(pk__in=public.values("pk"))))
+
+
+def known_matches(event: Event, players: list[str], club: str = "", user=None) -> list[dict]:
+    """The known records the typed names match, for the organiser to confirm one by one: each
+    with the events it played (that the organiser may see), to tell namesakes apart."""
+    club_ref = clubs.same_club(club) or club
+    among = matchable(event, user)
+    visible = Event.objects.filter(
+        Q(pk__in=own_events(event, user).values("pk")) | Q(published=True)
+    ).exclude(pk=event.pk)
+    taken = entered_players(event)
+    found = []
+    for order, typed in enumerate(players, start=1):
+        if not (typed or "").strip():
+            continue
+        record = find_existing(typed, club_ref, among=among)
+        if record is None or record.pk in taken:
+            continue
+        taken.add(record.pk)
+        played = set(
+            UnionMember.objects.filter(player=record).values_list("event_id", flat=True)
+        ) | set(Registration.objects.filter(player=record).values_list("event_id", flat=True))
+        seen = visible.filter(pk__in=played)
+        found.append(
+            {
+                "order": order,
+                "name": typed.strip(),
+                "id": record.pk,
+                "club": record.club.name if record.club else "",
+                "events": sorted(set(seen.values_list("name", flat=True))),
+            }
+        )
+    return found
+
+
 @transaction.atomic
 def add(
-    event: Event, *, players: list[str], name: str = "", club: str = "", seed=None, captain: int = 1
+    event: Event,
+    *,
+    players: list[str],
+    name: str = "",
+    club: str = "",
+    seed=None,
+    captain: int = 1,
+    user=None,
+    known: set[int] | frozenset[int] = frozenset(),
 ) -> Registration:
-    """A union of three named players (captain: 1–3) or one player. Between rounds only; after
-    round 1 this is a late entry that joins from the next round."""
+    """A union of named players (`union_size`; captain: their number) or one player. Between
+    rounds only; after round 1 this is a late entry that joins from the next round. `known`: the
+    known records the organiser confirmed (`known_matches`); every other name is a new record."""
     club_obj = _club(club)
+    among = matchable(event, user)
     try:
         if event.is_team:
-            # One person across events: a known player (name and club) is entered, not copied.
+            # One person across events: a confirmed known player is entered, not copied.
             taken = entered_players(event)
-            people = [find_or_create(p, club_obj, taken=taken) for p in players]
+            people = [
+                find_or_create(p, club_obj, taken=taken, among=among, confirmed=known)
+                for p in players
+            ]
             return registering.register_union(
                 event, name.strip(), people, captain=people[captain - 1], club=club_obj, seed=seed
             )
-        person = find_or_create(players[0], club_obj, taken=entered_players(event))
+        person = find_or_create(
+            players[0], club_obj, taken=entered_players(event), among=among, confirmed=known
+        )
         entry = registering.register_player(event, person, seed=seed)
         return entry
     except registering.RegistrationRefused as error:
         raise EntryRefused(str(error)) from error
+
+
+def is_shared(player: Player, event: Event, user=None) -> bool:
+    """Whether the record also plays in an event this organiser does not run: then it is not
+    theirs to rename (another organiser's page would show the new name)."""
+    own = own_events(event, user).values("pk")
+    return (
+        UnionMember.objects.filter(player=player).exclude(event__in=own).exists()
+        or Registration.objects.filter(player=player).exclude(event__in=own).exists()
+        or TableSeat.objects.filter(player=player).exclude(round__event__in=own).exists()
+    )
+
+
+def fork(event: Event, player: Player, name: str, club) -> Player:
+    """A record of this event's own for a shared player renamed here: this event's rows (its
+    union places, entry, match sides, seats and badge) move to it; the shared record and every
+    other event keep the name they had. The event's standings are computed again (they name
+    players) and find-my-table learns the new name."""
+    own = Player.objects.create(name=name, club=club)
+    moved = 0
+    for rows in (
+        UnionMember.objects.filter(event=event, player=player),
+        Registration.objects.filter(event=event, player=player),
+        MatchSide.objects.filter(match__round__event=event, player=player),
+        TableSeat.objects.filter(round__event=event, player=player),
+        FloorPass.objects.filter(event=event, player=player),
+    ):
+        moved += rows.update(player=own)
+    find.index_player(event.pk, player)
+    find.index_player(event.pk, own)
+    if moved:
+        transaction.on_commit(lambda: request_recompute(event.pk))
+    return own
+
+
+def _rename(entry: Registration, player: Player, new_name: str, club_obj, user) -> None:
+    if player.name == new_name and player.club_id == getattr(club_obj, "pk", None):
+        return
+    if is_shared(player, entry.event, user):
+        fork(entry.event, player, new_name, club_obj)
+        return
+    player.name, player.club = new_name, club_obj
+    player.save(update_fields=["name", "club"])
 
 
 @transaction.atomic
@@ -112,8 +226,11 @@ def edit(
     club: str = "",
     seed=None,
     captain: int = 1,
+    user=None,
 ) -> Registration:
-    """Rename the union or its players, change the club, the captain or the seed. Seats stay."""
+    """Rename the union or its players, change the club, the captain or the seed. Seats stay.
+    A player record that also plays in another organiser's event is not renamed: this event
+    gets a record of its own with the new name (`fork`)."""
     event = entry.event
     club_obj = _club(club)
     if seed is not None and event.registrations.filter(seed=seed).exclude(pk=entry.pk).exists():
@@ -127,16 +244,11 @@ def edit(
         members = list(union.members.select_related("player").order_by("order"))
         UnionMember.objects.filter(union=union).update(is_captain=False)
         for member, new_name in zip(members, players):
-            if member.player.name != new_name.strip() or member.player.club_id != getattr(
-                club_obj, "pk", None
-            ):
-                member.player.name, member.player.club = new_name.strip(), club_obj
-                member.player.save(update_fields=["name", "club"])
+            _rename(entry, member.player, new_name.strip(), club_obj, user)
         UnionMember.objects.filter(union=union, order=captain).update(is_captain=True)
     else:
         assert entry.player is not None  # an entry is a union or a player
-        entry.player.name, entry.player.club = players[0].strip(), club_obj
-        entry.player.save(update_fields=["name", "club"])
+        _rename(entry, entry.player, players[0].strip(), club_obj, user)
     entry.seed = seed
     try:
         with transaction.atomic():

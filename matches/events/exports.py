@@ -37,7 +37,7 @@ def standings_table(event: Event, kind: str = "unions") -> tuple[list[str], list
             _("失分"),
             _("净胜分"),
             _("对手分"),
-            _("串三户"),
+            event.adapter.strings_of_three_label(event),
             _("胜局"),
         ]
         keys = [

@@ -11,8 +11,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from matches.kernel.games.registry import adapter_named, game_choices
+from matches.kernel.punctuation import listed
 from matches.models import Event, StaffRole, Stage
-from matches.punctuation import listed
 from players import clubs
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -75,7 +75,7 @@ STAGE_FORMATS = [("", _("（无）"))] + list(Stage.Format.choices)
 
 def stage_format_choices(entry_type: str | None) -> list:
     """The stage formats an event can run. Round robin and knockout pair registered unions
-    (the break, `matches/draw/breaks.py`, refuses any other field); an event of individual
+    (the break, `matches/standings/breaks.py`, refuses any other field); an event of individual
     entries is drawn anew each round by its standings (the individual draw, a Swiss system),
     whatever its stage says. So it is offered Swiss alone: a knockout would end its Swiss rounds
     at a break it can never confirm, and a round robin would silently draw as Swiss."""
@@ -289,7 +289,8 @@ class EventSettingsForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    """One entry: a union of three with a captain (team events) or one player."""
+    """One entry: a union with a captain (team events; `members` players, three at a six-seat
+    table, four at eight) or one player."""
 
     union = forms.CharField(
         label=_("联邦名称"), max_length=120, validators=[no_control_characters], required=False
@@ -315,9 +316,23 @@ class EntryForm(forms.Form):
     # Shown only after a warning: the typed club is close to an existing one, and is new anyway.
     new_club = forms.BooleanField(label=_("确认这是一个新的俱乐部"), required=False)
 
-    def __init__(self, *args, team: bool = True, **kwargs):
+    def __init__(self, *args, team: bool = True, members: int = 3, **kwargs):
         super().__init__(*args, **kwargs)
         self.team = team
+        self.members = members if team else 1
+        if team:
+            for k in range(4, members + 1):
+                self.fields[f"player{k}"] = forms.CharField(
+                    label=_("选手%(n)s") % {"n": k},
+                    max_length=120,
+                    validators=[no_control_characters],
+                )
+            captain = self.fields["captain"]
+            assert isinstance(captain, forms.ChoiceField)
+            captain.choices = [(k, _("选手%(n)s") % {"n": k}) for k in range(1, members + 1)]
+            self.order_fields(
+                ["union"] + [f"player{k}" for k in range(1, members + 1)] + ["captain"]
+            )
         # The club picker: existing clubs offered as the organiser types (a <datalist>).
         self.club_choices = clubs.all_names()
         self.club_near: list[str] = []
@@ -333,8 +348,8 @@ class EntryForm(forms.Form):
     def clean(self):
         data = super().clean()
         if self.team and not self.errors:
-            names = [data["player1"].strip(), data["player2"].strip(), data["player3"].strip()]
-            if len(set(names)) < 3:
+            names = [data[f"player{k}"].strip() for k in range(1, self.members + 1)]
+            if len(set(names)) < len(names):
                 raise forms.ValidationError(_("同一联邦中选手重名"))
         club = (data.get("club") or "").strip()
         if club and not data.get("new_club") and clubs.same_club(club) is None:
@@ -351,7 +366,7 @@ class EntryForm(forms.Form):
 
     def entry_kwargs(self) -> dict:
         data = self.cleaned_data
-        players = [data["player1"]] + ([data["player2"], data["player3"]] if self.team else [])
+        players = [data[f"player{k}"] for k in range(1, self.members + 1)]
         return {
             "players": players,
             "name": data.get("union", ""),

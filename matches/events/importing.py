@@ -1,10 +1,11 @@
 """Registering entries from a CSV or Excel sheet: read, check every row, import all or nothing.
 
 Columns (Chinese or English headers, any order): 联邦/union, 俱乐部/club, 选手1/player1,
-选手2/player2, 选手3/player3, 队长/captain, 种子/seed. A team event needs a union and three players
-per row, and its captain is the player the captain column names (by name or 1-3; blank: player 1);
-an individual event needs player1 only (the union columns are ignored). `template` writes the
-empty sheet for an event's entry mode.
+选手2/player2, 选手3/player3 (选手4/player4 at an eight-seat table), 队长/captain, 种子/seed. A team
+event needs a union and as many players per row as a union holds (`union_size`: three, or four
+at eight seats), and its captain is the player the captain column names (by name or number;
+blank: player 1); an individual event needs player1 only (the union columns are ignored).
+`template` writes the empty sheet for an event's entry mode.
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ from xml.parsers.expat import ParserCreate
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from matches.events.registration import union_size
+from matches.kernel.punctuation import listed
 from matches.models import Event, Registration, Union, UnionMember
-from matches.punctuation import listed
 from players import clubs
 from players.identity import find_existing, find_or_create
 
-FIELDS = ("union", "club", "player1", "player2", "player3", "captain", "seed")
+FIELDS = ("union", "club", "player1", "player2", "player3", "player4", "captain", "seed")
 #: Optional columns (one person across events: players/identity.py), in a row only when the
 #: sheet has them.
-MEMBER_FIELDS = ("member1", "member2", "member3")
+MEMBER_FIELDS = ("member1", "member2", "member3", "member4")
+#: The most players a union may hold in any game's table (the columns a sheet may have).
+MAX_UNION = 4
 HEADERS = {
     "union": "union",
     "联邦": "union",
@@ -46,6 +50,9 @@ HEADERS = {
     "player3": "player3",
     "选手3": "player3",
     "player 3": "player3",
+    "player4": "player4",
+    "选手4": "player4",
+    "player 4": "player4",
     "captain": "captain",
     "队长": "captain",
     "seed": "seed",
@@ -62,9 +69,13 @@ HEADERS = {
     "member3": "member3",
     "member 3": "member3",
     "会员号3": "member3",
+    "member4": "member4",
+    "member 4": "member4",
+    "会员号4": "member4",
     "选手一": "player1",
     "选手二": "player2",
     "选手三": "player3",
+    "选手四": "player4",
 }
 #: What the error for an unknown header lists, Chinese first (both languages are accepted).
 ACCEPTED_ZH = (
@@ -76,21 +87,12 @@ ACCEPTED_ZH = (
     "选手二",
     "选手3",
     "选手三",
+    "选手4",
+    "选手四",
     "队长",
     "种子",
 )
-ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "captain", "seed")
-#: The import template's headers per entry mode (each is a header the reader accepts).
-TEMPLATE_HEADERS: dict[bool, dict[str, tuple[str, ...]]] = {
-    True: {
-        "zh-hans": ("联邦", "俱乐部", "选手1", "选手2", "选手3", "队长", "种子"),
-        "en": ("union", "club", "player1", "player2", "player3", "captain", "seed"),
-    },
-    False: {
-        "zh-hans": ("选手", "俱乐部", "种子"),
-        "en": ("player", "club", "seed"),
-    },
-}
+ACCEPTED_EN = ("union", "club", "player1", "player2", "player3", "player4", "captain", "seed")
 
 
 def accepted_headers() -> str:
@@ -98,8 +100,15 @@ def accepted_headers() -> str:
 
 
 def template_headers(event: Event, language: str) -> tuple[str, ...]:
-    by_language = TEMPLATE_HEADERS[event.is_team]
-    return by_language["en"] if language == "en" else by_language["zh-hans"]
+    """The import template's headers for the event's entry mode (each is a header the reader
+    accepts): a team sheet has a column for each player of a union."""
+    en = language == "en"
+    if not event.is_team:
+        return ("player", "club", "seed") if en else ("选手", "俱乐部", "种子")
+    players = tuple((f"player{k}" if en else f"选手{k}") for k in range(1, union_size(event) + 1))
+    if en:
+        return ("union", "club", *players, "captain", "seed")
+    return ("联邦", "俱乐部", *players, "队长", "种子")
 
 
 def template(event: Event, fmt: str, language: str) -> bytes:
@@ -124,15 +133,16 @@ def template(event: Event, fmt: str, language: str) -> bytes:
     return out.getvalue()
 
 
-def captain_order(row: dict) -> int | None:
-    """The captain's place (1-3) in a union row: the captain column names a player or gives
-    1-3; blank means player 1. None: it names nobody of the union."""
+def captain_order(row: dict, size: int) -> int | None:
+    """The captain's place (1 to `size`, the union's players) in a union row: the captain
+    column names a player or gives their number; blank means player 1. None: it names nobody
+    of the union."""
     value = (row.get("captain") or "").strip()
     if not value:
         return 1
-    if value in ("1", "2", "3"):
+    if value in {str(k) for k in range(1, size + 1)}:
         return int(value)
-    for order in (1, 2, 3):
+    for order in range(1, size + 1):
         if value == row.get(f"player{order}", "").strip():
             return order
     return None
@@ -327,10 +337,12 @@ def read_upload(upload) -> list[dict]:
     raise ImportRefused(_("只支持 .csv 或 .xlsx 文件"))
 
 
-def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
+def validate_rows(event: Event, rows: list[dict], user=None) -> list[dict]:
     """Each row with the list of its errors (empty when the row is fine), lines numbered as in
-    the sheet (the header is line 1)."""
+    the sheet (the header is line 1), and the known records its names match (`known`: among
+    the ones `user` may see, for them to confirm)."""
     used_unions = set(event.unions.filter(round__isnull=True).values_list("name", flat=True))
+    size = union_size(event)
     used_seeds = set(event.registrations.exclude(seed=None).values_list("seed", flat=True))
     seen_unions, seen_seeds, seen_players = set(), set(), set()
     checked: list[dict[str, Any]] = []
@@ -345,14 +357,16 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             elif name in seen_unions:
                 errors.append(_("联邦“%(n)s”在文件中重复") % {"n": name})
             seen_unions.add(name)
-            players = [row.get(f"player{k}", "") for k in (1, 2, 3)]
-            if not all(players):
-                errors.append(_("联邦须有三名选手"))
+            players = [row.get(f"player{k}", "") for k in range(1, size + 1)]
+            extra = [k for k in range(size + 1, MAX_UNION + 1) if row.get(f"player{k}")]
+            if not all(players) or extra:
+                errors.append(_("联邦须有 %(n)s 名选手") % {"n": size})
             if len({p for p in players if p}) < len([p for p in players if p]):
                 errors.append(_("同一联邦中选手重名"))
-            if captain_order(row) is None:
+            if captain_order(row, size) is None:
                 errors.append(
-                    _("队长“%(c)s”不是本联邦的选手（填选手姓名或 1-3）") % {"c": row["captain"]}
+                    _("队长“%(c)s”不是本联邦的选手（填选手姓名或 1-%(n)s）")
+                    % {"c": row["captain"], "n": size}
                 )
         else:
             name = row.get("player1", "")
@@ -376,24 +390,28 @@ def validate_rows(event: Event, rows: list[dict]) -> list[dict]:
             elif CONTROL_CHARACTERS.search(row.get(field, "")):
                 errors.append(_("内容含控制字符：%(f)s") % {"f": field})
         checked.append({"line": line, "values": row, "errors": errors})
-    from matches.events.entries import entered_players
+    from matches.events.entries import entered_players, matchable
 
     taken = entered_players(event)
+    among = matchable(event, user)
     for row, notes in zip(checked, club_notes(rows)):
         row["warnings"] = notes
-        row["known"] = known_players(event, row["values"], taken)
+        row["known"] = known_players(event, row["values"], taken, among)
     return checked
 
 
-def known_players(event: Event, values: dict, taken: set[int]) -> list[dict]:
-    """The row's players that are already known (one person across events): the preview says
-    so, the import enters them instead of new records (as `import_rows` decides: a known
-    player already in the event, or earlier in the file, is a namesake: a new record)."""
-    orders = (1, 2, 3) if event.is_team else (1,)
+def known_players(event: Event, values: dict, taken: set[int], among=None) -> list[dict]:
+    """The row's players that are already known (one person across events), among the records
+    the organiser may see: the preview names each with a box to tick, and the import enters
+    the ticked ones instead of new records (a known player already in the event, or earlier in
+    the file, is a namesake: a new record)."""
+    orders = range(1, union_size(event) + 1)
     known = []
     for order in orders:
         name = values.get(f"player{order}", "")
-        found = find_existing(name, values.get("club", ""), values.get(f"member{order}", ""))
+        found = find_existing(
+            name, values.get("club", ""), values.get(f"member{order}", ""), among=among
+        )
         if found is not None and found.pk not in taken:
             taken.add(found.pk)
             known.append(
@@ -403,8 +421,11 @@ def known_players(event: Event, values: dict, taken: set[int]) -> list[dict]:
 
 
 @transaction.atomic
-def import_rows(event: Event, rows: list[dict]) -> int:
-    """Create the entries; the caller has validated them. All or nothing."""
+def import_rows(
+    event: Event, rows: list[dict], *, user=None, known: set[int] | frozenset[int] = frozenset()
+) -> int:
+    """Create the entries; the caller has validated them. All or nothing. `known`: the known
+    records the organiser ticked in the preview; every other name is a new record."""
     from matches.events.registration import next_round_number
 
     status = (
@@ -413,19 +434,26 @@ def import_rows(event: Event, rows: list[dict]) -> int:
         else Registration.Status.CHECKED_IN
     )
     joins = next_round_number(event)  # a late import joins from the next round
-    from matches.events.entries import entered_players
+    from matches.events.entries import entered_players, matchable
 
     taken = entered_players(event)  # a namesake already in: another person
+    size = union_size(event)
+    among = matchable(event, user)
     for row in rows:
         club = clubs.get_or_create(row.get("club", ""))
         seed = int(row["seed"]) if row.get("seed") else None
         if event.is_team:
             union = Union.objects.create(event=event, name=row["union"], club=club)
-            captain = captain_order(row)
-            for order in (1, 2, 3):
+            captain = captain_order(row, size)
+            for order in range(1, size + 1):
                 # One person across events: a known player (member number, or name and club).
                 player = find_or_create(
-                    row[f"player{order}"], club, row.get(f"member{order}", ""), taken
+                    row[f"player{order}"],
+                    club,
+                    row.get(f"member{order}", ""),
+                    taken,
+                    among=among,
+                    confirmed=known,
                 )
                 UnionMember.objects.create(
                     union=union, player=player, order=order, is_captain=order == captain
@@ -434,7 +462,9 @@ def import_rows(event: Event, rows: list[dict]) -> int:
                 event=event, union=union, seed=seed, status=status, joins_round=joins
             )
         else:
-            player = find_or_create(row["player1"], club, row.get("member1", ""), taken)
+            player = find_or_create(
+                row["player1"], club, row.get("member1", ""), taken, among=among, confirmed=known
+            )
             Registration.objects.create(
                 event=event, player=player, seed=seed, status=status, joins_round=joins
             )

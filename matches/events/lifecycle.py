@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.draw.service import _clear as clear_round
+from matches.draw.service import clear_round
 from matches.models import DealReport, Event, Match, RoundLog, Stage
 
 #: Event fields a copy never takes: who and when, the state of play, the wizard's token.

@@ -175,9 +175,17 @@ def check(event_id: int, tables: set[int] = frozenset()) -> bool:  # type: ignor
         return False
     stamps = {"v": event_version(event), "s": standings_version(event)}
     key = f"live-sent:{event_id}"
-    if cache.get(key) == stamps:
+    known = cache.get(key)
+    if known == stamps:
         return False
-    cache.set(key, stamps, 3600)
+    # Kept without expiry: a record that lapsed after a quiet hour would make the next check
+    # send although nothing public moved, and the public could time a held result by it.
+    cache.set(key, stamps, None)
+    if known is None:
+        # Nothing known to compare with (a restart, a cache that lost it): this check only
+        # records the stamps. A public change in between reaches the open pages by their own
+        # poll, a few seconds later.
+        return False
     push.send(push.public_event(event_id), "version", **stamps)
     if tables:
         for match in Match.objects.filter(pk__in=tables).select_related("round__event"):

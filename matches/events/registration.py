@@ -18,6 +18,14 @@ class RegistrationRefused(Exception):
     pass
 
 
+def union_size(event: Event) -> int:
+    """Players a union of the event holds: half its game's table (three at six seats, four at
+    eight); 1 in an individual event."""
+    if not event.is_team:
+        return 1
+    return event.adapter.table_shape(event).union_size
+
+
 def next_round_number(event: Event) -> int:
     return (event.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
 
@@ -31,11 +39,13 @@ def _joins_round(event: Event) -> int:
 def register_union(
     event: Event, name: str, players: list, *, captain=None, club=None, seed: int | None = None
 ) -> Registration:
-    """A union of three players (in seat order); the captain defaults to the first."""
+    """A union of as many players as a side of the table holds (`union_size`), in seat order;
+    the captain defaults to the first."""
     if not event.is_team:
         raise RegistrationRefused(_("个人赛按选手报名"))
-    if len(players) != 3 or len({p.pk for p in players}) != 3:
-        raise RegistrationRefused(_("联邦须由三名不同选手组成"))
+    size = union_size(event)
+    if len(players) != size or len({p.pk for p in players}) != size:
+        raise RegistrationRefused(_("联邦须由 %(n)s 名不同选手组成") % {"n": size})
     captain = captain or players[0]
     if captain not in players:
         raise RegistrationRefused(_("队长须是联邦成员"))

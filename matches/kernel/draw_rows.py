@@ -1,7 +1,7 @@
 """The rows of a round drawn as tables of players: shared by the draw service (an individual
 Gou Ji event drawn into unions) and the games that seat their own tables (Giog: one side per
 player, no unions). Writes models only; the pairing itself is the pure
-`matches.draw.generator`'s or the game's."""
+`matches.kernel.pairing`'s or the game's."""
 
 from __future__ import annotations
 
@@ -46,8 +46,7 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
             MatchSide(round=round_, match=match, union=union_a, position=SIDE_A),
             MatchSide(round=round_, match=match, union=union_b, position=SIDE_B),
         ]
-        for seat, player_id in enumerate(drawn.seats, start=1):
-            side = SIDE_A if seat % 2 else SIDE_B
+        for seat, (player_id, side) in enumerate(zip(drawn.seats, drawn.sides), start=1):
             seats.append(
                 TableSeat(
                     table=table,
@@ -55,7 +54,7 @@ def write_individual_tables(round_: Round, drawn_tables: list) -> None:
                     seat=seat,
                     side=side,
                     player_id=player_id,
-                    union=union_a if seat % 2 else union_b,
+                    union=union_a if side == SIDE_A else union_b,
                 )
             )
     MatchSide.objects.bulk_create(sides)

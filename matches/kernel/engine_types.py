@@ -1,6 +1,6 @@
 """The values a game hands the shared code, as frozen types every game's engine and adapter
 share: a deal's verdict (`DealVerdict`), a settled deal's tally (`Tally`, its `Places`), the
-game's settings (`GameSettings`) and what the public pages read for a game (`PublicTable`,
+game's settings (`GameSettings`), a table of two sides (`TableShape`) and what the public pages read for a game (`PublicTable`,
 `PlayedSeat`). Pure Python: the kernel's report and tally writers import these, not the
 adapter."""
 
@@ -10,6 +10,34 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from matches.kernel.engine_errors import JSONObject
+
+
+@dataclass(frozen=True)
+class TableShape:
+    """A table of two sides (unions) as a game seats it: the side ("A" or "B") of each seat,
+    seat 1 first. Everything that counts seats or union members asks this, never a number."""
+
+    sides: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        """Seats at a full table."""
+        return len(self.sides)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(range(1, self.size + 1))
+
+    @property
+    def union_size(self) -> int:
+        """Players of one union (a side holds half the table)."""
+        return self.size // 2
+
+    def side_of(self, seat: int) -> str:
+        return self.sides[seat - 1]
+
+    def seats_of(self, side: str) -> tuple[int, ...]:
+        return tuple(seat for seat, s in enumerate(self.sides, start=1) if s == side)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ def ensure_regular_deals(match: Match) -> None:
 
 def deals_that_count(match: Match, deals: list[Deal]) -> list[Deal]:
     """The regular deals a match's result is made of: all of them, or those played before the
-    match was stopped by time (when the event scores stopped matches, issue 15)."""
+    match was stopped by time (when the event scores stopped matches)."""
     event = match.round.event
     last = event.deals_per_match
     if match.stopped_after is not None and event.score_stopped_matches:

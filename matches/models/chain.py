@@ -1,5 +1,5 @@
 """The tamper-evident record of an event's results (issue 27): a hash chain, one entry per
-accepted result, confirmation, correction and forfeit, written by matches/results/chain.py in
+accepted result, confirmation, correction and forfeit, written by matches/kernel/chain.py in
 the transaction that writes the result itself."""
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ class ResultChainEntry(models.Model):
         CONFIRMATION = "confirmation", _("确认")
         CORRECTION = "correction", _("更正")
         FORFEIT = "forfeit", _("弃权")
+        STOP = "stop", _("超时中止")
+        BYE = "bye", _("轮空")
 
     event = models.ForeignKey("matches.Event", on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # The row the entry is about: a DealReport (result, correction), a Confirmation or a Match
-    # (forfeit). No foreign key: the chain must outlive whatever is done to the rows.
+    # (forfeit, time stop, bye). No foreign key: the chain must outlive whatever is done to the rows.
     object_id = models.PositiveBigIntegerField()
     payload = models.TextField()
     prev_digest = models.CharField(max_length=64)

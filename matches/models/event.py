@@ -282,7 +282,7 @@ class Stage(models.Model):
     @property
     def label(self) -> str:
         """The stage's name in the page's language (an organiser's own name as typed)."""
-        from matches.labels import stage_label
+        from matches.models.labels import stage_label
 
         return stage_label(self)
 
@@ -317,7 +317,7 @@ class Union(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["event_id", "name"]
         verbose_name = _("联邦")
         verbose_name_plural = _("联邦")
@@ -351,14 +351,15 @@ class UnionMember(models.Model):
     round = models.ForeignKey(
         "matches.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    order = models.PositiveSmallIntegerField(_("座次"))  # 1..3: the union's seats in order
+    # 1..n: the union's seats in order (three at a six-seat table, four at eight, R44)
+    order = models.PositiveSmallIntegerField(_("座次"))
     is_captain = models.BooleanField(_("队长"), default=False)
 
     class Meta:
         ordering = ["union_id", "order"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(order__gte=1) & Q(order__lte=3), name="member_order_1_to_3"
+                condition=Q(order__gte=1) & Q(order__lte=4), name="member_order_1_to_4"
             ),
             models.UniqueConstraint(fields=["union", "order"], name="member_order_unique_in_union"),
             models.UniqueConstraint(fields=["union", "player"], name="member_once_in_union"),
@@ -417,6 +418,8 @@ class Registration(models.Model):
     pin = models.CharField(_("选手密码"), max_length=8, default=new_captain_pin)
     # The entry's private link (captain's page, self check-in); made on first use.
     private_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # What the link is found by: the mirror gets this, never the token (models/digest.py).
+    private_token_digest = models.CharField(max_length=64, unique=True, null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -449,6 +452,15 @@ class Registration(models.Model):
             ),
         ]
 
+    def save(self, *args, **kwargs):
+        from matches.models.digest import token_digest, with_digest
+
+        fields = kwargs.get("update_fields")
+        if fields is None or "private_token" in fields:
+            self.private_token_digest = token_digest(self.private_token)
+            kwargs["update_fields"] = with_digest(fields, "private_token", "private_token_digest")
+        super().save(*args, **kwargs)
+
     def __str__(self):
         return f"{self.union or self.player} @ {self.event}"
 
@@ -472,7 +484,7 @@ class Registration(models.Model):
         self, round_number: int, check_in_required: bool = True, fresh_from: int | None = None
     ) -> bool:
         """`fresh_from`: the latest round up to `round_number` whose check-in does not carry
-        over (matches.events.checkin.fresh_from); a check-in for an earlier round is void."""
+        over (matches.draw.entrants.fresh_from); a check-in for an earlier round is void."""
         if round_number < self.joins_round:
             return False
         if self.status == self.Status.WITHDRAWN:

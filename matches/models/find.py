@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from matches.models.digest import token_digest, with_digest
+
 
 class SearchTerm(models.Model):
     """One way to find a union or a player of an event: its name, a suffix of it, its pinyin in
@@ -55,6 +57,8 @@ class FloorPass(models.Model):
         "players.Player", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     token = models.CharField(max_length=64, unique=True)
+    # What the page is found by: the mirror gets this, never the token (models/digest.py).
+    token_digest = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -75,3 +79,10 @@ class FloorPass(models.Model):
                 name="floorpass_player",
             ),
         ]
+
+    def save(self, *args, **kwargs):
+        fields = kwargs.get("update_fields")
+        if fields is None or "token" in fields:
+            self.token_digest = token_digest(self.token)
+            kwargs["update_fields"] = with_digest(fields, "token", "token_digest")
+        super().save(*args, **kwargs)

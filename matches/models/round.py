@@ -14,8 +14,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
-SIDE_A = "A"  # seats 1-3-5
-SIDE_B = "B"  # seats 2-4-6
+SIDE_A = "A"  # Gou Ji: seats 1-3-5 at six seats, 1-4 at eight (the game's table_shape)
+SIDE_B = "B"  # seats 2-4-6 at six seats, 5-8 at eight
 
 
 class Round(models.Model):
@@ -271,7 +271,8 @@ class TableSeat(models.Model):
     class Meta:
         ordering = ["table_id", "seat"]
         constraints = [
-            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=6), name="seat_1_to_6"),
+            # six seats, or eight at an eight-player Gou Ji table (R44)
+            models.CheckConstraint(condition=Q(seat__gte=1) & Q(seat__lte=8), name="seat_1_to_8"),
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat"),
             models.UniqueConstraint(
                 fields=["round", "player"], name="player_at_one_table_per_round"

@@ -38,6 +38,7 @@ from matches.models import (
     Union,
     UnionMember,
 )
+from matches.models.digest import token_digest
 from matches.public import stamps, visibility
 from players.models import Player
 
@@ -685,15 +686,20 @@ def ensure_passes(event: Event) -> None:
     new = []
     for union_id, player_id in event.registrations.values_list("union_id", "player_id"):
         if union_id and union_id not in have_u:
-            new.append(FloorPass(event=event, union_id=union_id, token=secrets.token_urlsafe(18)))
+            new.append(_new_pass(event, union_id=union_id))
         if player_id and player_id not in have_p:
-            new.append(FloorPass(event=event, player_id=player_id, token=secrets.token_urlsafe(18)))
+            new.append(_new_pass(event, player_id=player_id))
     for player_id in UnionMember.objects.filter(
         event=event, round__isnull=True, union__registrations__isnull=False
     ).values_list("player_id", flat=True):
         if player_id not in have_p:
-            new.append(FloorPass(event=event, player_id=player_id, token=secrets.token_urlsafe(18)))
+            new.append(_new_pass(event, player_id=player_id))
     FloorPass.objects.bulk_create(new, batch_size=2000, ignore_conflicts=True)
+
+
+def _new_pass(event, **owner) -> FloorPass:
+    token = secrets.token_urlsafe(18)
+    return FloorPass(event=event, token=token, token_digest=token_digest(token), **owner)
 
 
 def pass_owner(token: str) -> FloorPass | None:
@@ -701,7 +707,7 @@ def pass_owner(token: str) -> FloorPass | None:
         return None
     return (
         FloorPass.objects.select_related("event", "union__club", "player__club")
-        .filter(token=token)
+        .filter(token_digest=token_digest(token))
         .first()
     )
 

@@ -69,11 +69,6 @@ def forget(event_id: int | None, what: str | Iterable[str] = EVERYTHING) -> None
         _pending_find().add(event_id)
 
 
-def forget_version(event_id: int | None, standings: bool = False) -> None:
-    """`forget(event_id, PAGES)`, with `STANDINGS` too when `standings`."""
-    forget(event_id, (PAGES, STANDINGS) if standings else PAGES)
-
-
 # --- the find counter ------------------------------------------------------------------------------
 
 
@@ -234,8 +229,10 @@ def compute_event_version(event: Event) -> str:
 
 @functools.cache
 def _release(folders: tuple[str, ...]) -> str:
+    # The apps' own template folders too (APP_DIRS), found once here.
+    found = [*folders, *(str(p) for p in sorted(Path(settings.BASE_DIR).glob("*/templates")))]
     digest = hashlib.sha1()
-    for folder in folders:
+    for folder in found:
         root = Path(folder)
         if not root.is_dir():
             continue
@@ -251,7 +248,8 @@ def release() -> str:
     process (and per template setting: a test may point them elsewhere). Part of every public
     ETag, so a deploy that changes a template changes the ETags: no browser keeps the old page
     from a 304 and no shared cache entry of the old templates is served."""
-    folders = [str(d) for engine in settings.TEMPLATES for d in engine.get("DIRS", [])]
+    folders: list[str] = []
+    for engine in settings.TEMPLATES:
+        folders += [str(d) for d in engine.get("DIRS", [])]  # type: ignore[attr-defined]
     folders += [str(p) for p in getattr(settings, "LOCALE_PATHS", [])]
-    folders += [str(p) for p in sorted(Path(settings.BASE_DIR).glob("*/templates"))]
     return _release(tuple(folders))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from matches.hotpath import public_event
+from matches.kernel.statements import public_event
 from matches.models import Event, Round, StandingsSnapshot
 
 VISIBLE_ROUND_STATES = (Round.State.PUBLISHED, Round.State.CLOSED)

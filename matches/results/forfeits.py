@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw.service import SeatingRefused
+from matches.kernel import chain
 from matches.models import DealReport, Match, Round, RoundLog, Union
-from matches.results import chain
 from matches.standings import service as standings
 
 FORFEIT_SIDES = ("A", "B", "both")
@@ -109,6 +109,7 @@ def stop_by_time(match: Match, after_deals: int, *, user=None) -> Match:
     match.stopped_after = after_deals
     match.save(update_fields=["stopped_after"])
     standings.settle_match(match.pk)
+    chain.append_stop(match)  # late in the transaction, as a forfeit's
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.STOPPED,

@@ -27,12 +27,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-import matches.results.chain as chain  # issue 27
+import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
 from matches import ratelimit
-from matches.hotpath import locked_deal, locked_report
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
+from matches.kernel.statements import locked_deal, locked_report
 from matches.models import (
     Confirmation,
     Deal,
@@ -365,7 +365,7 @@ def submit_deal_report(
     found and locked in one query; otherwise it is created first (`deal_for`)."""
 
     def locate() -> Deal:
-        # Issue 28: the statement of `_locked_deals()` written once (matches/hotpath.py).
+        # The statement of `_locked_deals()` written once (matches/kernel/statements.py).
         deal = locked_deal(match.pk, number)
         if deal is None:
             raise _NoDealRow
@@ -574,7 +574,7 @@ def confirm_report_by_id(
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            # Issue 28: the statement written once (matches/hotpath.py `locked_report`).
+            # The statement written once (matches/kernel/statements.py `locked_report`).
             report = locked_report(report_id)
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)

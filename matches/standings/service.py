@@ -19,9 +19,9 @@ import logging
 from django.db import transaction
 from django.db.models import Count, F, Q
 
-from matches.hotpath import deals_with_finals, match_unless_locked
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.match_result import ensure_regular_deals, store_match_result
+from matches.kernel.statements import deals_with_finals, match_unless_locked
 from matches.models import (
     Deal,
     DealReport,
@@ -70,7 +70,7 @@ def settle_match(match_id: int) -> Match | None:
 
 
 def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
-    """Issue 28: settle the deal whose `report` has just become final, in the transaction that
+    """Settle the deal whose `report` has just become final, in the transaction that
     made it final, as `settle_match` would (the same rows), without a task: its tally, what the
     next deal owes, the match's result. Only when that is a few rows: the match's earlier deals
     are settled already, each from its current final result, and no later deal is; the game
@@ -112,7 +112,7 @@ def settle_new_result(deal: Deal, report: DealReport) -> Match | None:
     return locked
 
 
-# --- forfeits and byes (issue 15) ----------------------------------------------------------------
+# --- forfeits and byes -------------------------------------------------------------------------
 
 
 def forfeit_result(event: Event, forfeit: str) -> dict:

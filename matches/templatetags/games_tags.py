@@ -20,3 +20,17 @@ def site_title(event=None, game=None):
 def column_note(context, event=None):
     name = titles.column_note(event)
     return render_to_string(name, {"event": event}) if name else ""
+
+
+@register.simple_tag
+def side_seats(event, side: str) -> str:
+    """The seat numbers of side A or B at a table of the event's game, "1-3-5" or "1-2-3-4"
+    (the game's `table_shape`)."""
+    shape = event.adapter.table_shape(event)
+    return "-".join(str(seat) for seat in shape.seats_of(side))
+
+
+@register.simple_tag
+def strings_label(event) -> str:
+    """The union standings' string column: 串三户, or 串四户 at an eight-seat table."""
+    return event.adapter.strings_of_three_label(event)

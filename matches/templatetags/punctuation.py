@@ -1,11 +1,11 @@
 """`{{ reasons|clauses }}`, `{{ names|listed }}` and `{% list_separator %}`: the page's
-language's punctuation (matches/punctuation.py)."""
+language's punctuation (matches/kernel/punctuation.py)."""
 
 from __future__ import annotations
 
 from django import template
 
-from matches import punctuation
+from matches.kernel import punctuation
 
 register = template.Library()
 

@@ -1,39 +1,34 @@
-from django.urls import path
+"""The public pages of a published event (namespace `public`), grouped by their address: the
+event (`<event_id>/`) and one round of it (`rounds/<number>/`)."""
+
+from django.urls import URLPattern, URLResolver, include, path
 
 from matches.views import find, projector, public
 
 app_name = "public"
 
-urlpatterns = [
-    path("<int:event_id>/", public.event_page, name="event"),
-    path("<int:event_id>/rounds/<int:number>/", public.round_page, name="round"),
-    path("<int:event_id>/rounds/<int:number>/tables/<int:table>/", public.table_page, name="table"),
-    path(
-        "<int:event_id>/rounds/<int:number>/tables/<int:table>/deals/<int:deal>/",
-        public.deal_page,
-        name="deal",
-    ),
-    path("<int:event_id>/standings/", public.standings_page, name="standings"),
-    path("<int:event_id>/bracket/", public.bracket_page, name="bracket"),
-    path(
-        "<int:event_id>/rounds/<int:number>/projector/",
-        projector.round_projector,
-        name="projector-round",
-    ),
-    path(
-        "<int:event_id>/rounds/<int:number>/clock.json",
-        projector.round_clock,
-        name="round-clock",
-    ),
-    path(
-        "<int:event_id>/standings/projector/",
-        projector.standings_projector,
-        name="projector-standings",
-    ),
-    path("<int:event_id>/players/<int:player_id>/", public.player_page, name="player"),
-    path("<int:event_id>/unions/<int:union_id>/", public.union_page, name="union"),
-    # Find my table and the entry cards (issue 26, matches/views/find.py).
-    path("<int:event_id>/find/", find.find_page, name="find"),
-    path("<int:event_id>/card/unions/<int:union_id>/", find.union_card, name="card-union"),
-    path("<int:event_id>/card/players/<int:player_id>/", find.player_card, name="card-player"),
+#: <event_id>/rounds/<number>/…: one round, its tables and deals, the hall's screen and clock
+round_urls: list[URLPattern | URLResolver] = [
+    path("", public.round_page, name="round"),
+    path("tables/<int:table>/", public.table_page, name="table"),
+    path("tables/<int:table>/deals/<int:deal>/", public.deal_page, name="deal"),
+    path("projector/", projector.round_projector, name="projector-round"),
+    path("clock.json", projector.round_clock, name="round-clock"),
 ]
+
+#: <event_id>/…: one event
+event_urls: list[URLPattern | URLResolver] = [
+    path("", public.event_page, name="event"),
+    path("rounds/<int:number>/", include(round_urls)),
+    path("standings/", public.standings_page, name="standings"),
+    path("standings/projector/", projector.standings_projector, name="projector-standings"),
+    path("bracket/", public.bracket_page, name="bracket"),
+    path("players/<int:player_id>/", public.player_page, name="player"),
+    path("unions/<int:union_id>/", public.union_page, name="union"),
+    # Find my table and the entry cards (matches/views/find.py).
+    path("find/", find.find_page, name="find"),
+    path("card/unions/<int:union_id>/", find.union_card, name="card-union"),
+    path("card/players/<int:player_id>/", find.player_card, name="card-player"),
+]
+
+urlpatterns = [path("<int:event_id>/", include(event_urls))]

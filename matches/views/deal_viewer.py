@@ -1,7 +1,7 @@
 """The deal viewer page, shared by its three audiences: a play log step by step.
 
 The views that decide who may see which report live with their audience (`public.py`,
-`referee.py`, `organiser_results.py`); this module renders the page. The game's adapter gives
+`referee.py`, `organiser/results.py`); this module renders the page. The game's adapter gives
 the steps (`deal_viewer`), already worded in the page's language; the page shows one step
 (`?step=N`, which works without JavaScript) and hands every step to `static/js/deal_viewer.js`,
 which steps forward and back by buttons and keys (←/→, Home/End) without asking the server, and

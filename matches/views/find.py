@@ -5,13 +5,16 @@ round is published. docs/floor.md."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -19,8 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from matches.events import checkin
 from matches.models import FloorPass, Union, UnionMember
-from matches.public import find, visibility
+from matches.public import find, limits, stamps, visibility
 from matches.public.front_cache import front_cacheable
+from matches.views.addresses import public_url
 from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
 from players.models import Player
@@ -55,10 +59,40 @@ def _hits_html(event, found) -> str:
     return mark_safe("".join(parts))  # noqa: S308 (our own templates' output, escaped there)
 
 
+#: seconds a rendered answer is kept in the shared cache (its key holds the find version, so a
+#: change is never served stale; this only bounds what idle answers cost the cache)
+ANSWER_SECONDS = 300
+
+
+def _answer_html(request, event, query: str) -> str:
+    """The results fragment for `query`, shared by every reader through the cache under the
+    event's find version, the release and the language: a hall that searches the same names as
+    a round is published reads the index once per name and process, renders once per name."""
+    version = find.find_version(event)
+    key = (
+        "find-answer:"
+        + hashlib.sha1(
+            f"{event.pk}|{version}|{stamps.release()}|{get_language()}|{query}".encode()
+        ).hexdigest()
+    )
+    html = cache.get(key)
+    if html is None:
+        found = find.lookup(event, query)
+        context = {"round": found.round, "hits": found.hits, "hits_html": _hits_html(event, found)}
+        html = render_to_string("public/_find_results.html", context, request)
+        cache.set(key, html, ANSWER_SECONDS)
+    return html
+
+
 @front_cacheable
 @require_GET
 def find_page(request, event_id: int):
-    """The search page; htmx asks for its results fragment as the query is typed."""
+    """The search page; htmx asks for its results fragment as the query is typed (the same
+    address: the answers vary on HX-Request, so a browser never shows the fragment as the page
+    when Enter submits the form)."""
+    refused = limits.find_refused(request)
+    if refused is not None:
+        return refused
     event = visibility.public_event_or_404(event_id)
     raw = request.GET.get("q")
     context: dict = {"event": event, "q": raw or "", "hits": None, "error": ""}
@@ -69,13 +103,16 @@ def find_page(request, event_id: int):
         except find.FindRefused as error:
             context["error"], status = str(error), 400
         else:
-            found = find.lookup(event, query)
-            context.update(
-                {"round": found.round, "hits": found.hits, "hits_html": _hits_html(event, found)}
-            )
-    template = "public/_find_results.html" if request.htmx else "public/find.html"
-    response = render(request, template, context, status=status)
+            context["results_html"] = mark_safe(_answer_html(request, event, query))  # noqa: S308
+    if request.htmx:
+        if "results_html" in context:
+            response = HttpResponse(context["results_html"], status=status)
+        else:
+            response = render(request, "public/_find_results.html", context, status=status)
+    else:
+        response = render(request, "public/find.html", context, status=status)
     patch_cache_control(response, public=True, max_age=5)
+    patch_vary_headers(response, ["HX-Request", "Cookie", "Accept-Language"])
     return response
 
 
@@ -231,7 +268,7 @@ def badges(request, event_id: int):
         (p.union_id, p.player_id): p.token
         for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
     }
-    base = request.build_absolute_uri("/")[:-1]
+    base = public_url(request, "/")[:-1]
 
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])

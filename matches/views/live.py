@@ -34,6 +34,7 @@ from django.views.decorators.http import require_GET
 
 from matches import permissions, push
 from matches.models import Event, EventStaff, Match
+from matches.public import limits
 from matches.public.visibility import public_event_or_404, visible_round_or_404
 
 HELLO = 'retry: 5000\nevent: hello\ndata: {"kind":"hello"}\n\n'
@@ -95,6 +96,9 @@ def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | Str
         response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
         response["Retry-After"] = "10"
         return response
+    refused, closed = limits.open_stream(request)
+    if refused is not None:
+        return refused
     if isinstance(request, ASGIRequest):
         content = _async_stream(channels, end_on)
     else:
@@ -108,6 +112,8 @@ def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | Str
     streaming = StreamingHttpResponse(content, content_type="text/event-stream")
     streaming["Cache-Control"] = "no-cache, no-store"
     streaming["X-Accel-Buffering"] = "no"  # nginx passes each notice on at once
+    # Counted closed when the server closes the answer (the stream ended or its reader left).
+    streaming._resource_closers.append(closed)  # type: ignore[attr-defined]
     return streaming
 
 

@@ -18,6 +18,7 @@ from matches.draw.listing import by_name
 from matches.models import RefereeZone, Round
 from matches.public import visibility
 from matches.public.front_cache import front_cacheable
+from matches.views.addresses import public_url
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12
@@ -46,7 +47,7 @@ def _dense(request, rows: int) -> bool:
 
 def _hall(request, event, clock_round) -> dict:
     """The side panel: the round's clock and the find-my-table address with its QR code."""
-    url = request.build_absolute_uri(find_path(event))
+    url = public_url(request, find_path(event))
     return {
         "clock_round": clock_round,
         "find_url": url,

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
 from matches import selectors
-from matches.draw import bracket, breaks
+from matches.draw import bracket
 from matches.models import Match, Stage, Union
 from matches.public import stamps, standings, visibility
 from matches.public.caching import (
@@ -29,11 +29,11 @@ from matches.public.caching import (
     page as render_public,
 )
 from matches.public.front_cache import front_cacheable
+from matches.standings import breaks
 from matches.standings.charts import rank_chart_svg
 from matches.views.deal_viewer import render_viewer
 from players.models import Player
 
-POLL_SECONDS = standings.POLL_SECONDS
 STANDINGS_PAGE_ROWS = standings.STANDINGS_PAGE_ROWS
 
 
@@ -60,12 +60,12 @@ def event_page(request, event_id: int):
         "rounds": rounds,
         "snapshot": snapshot,
         "live": standings.is_live(event),
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
         "kind": "unions" if event.is_team else "players",
         "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
     if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
-        from matches.results import chain  # (here: a merge-friendly import, issue 27)
+        from matches.kernel import chain  # (here: a merge-friendly import, issue 27)
 
         context["chain_head"] = chain.public_head(event)
     return render_public(request, "public/event.html", "public/_event_live.html", context)
@@ -85,7 +85,7 @@ def round_page(request, event_id: int, number: int):
         "tables": selectors.round_tables(round_, visible),
         "results_visible": visible,
         "live": round_.state == "published",
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
     }
     return render_public(request, "public/round.html", "public/_round_tables.html", context)
 
@@ -116,7 +116,7 @@ def bracket_page(request, event_id: int):
         "columns": columns,
         # Poll until the final has a winner.
         "live": columns[-1].slots[0].winner is None,
-        "poll": POLL_SECONDS,
+        "poll": standings.POLL_SECONDS,
     }
     return render_public(request, "public/bracket.html", "public/_bracket_live.html", context)
 
@@ -142,7 +142,7 @@ def table_page(request, event_id: int, number: int, table: int):
             "match": match,
             "results_visible": visible,
             "live": round_.state == "published",
-            "poll": POLL_SECONDS,
+            "poll": standings.POLL_SECONDS,
         }
     )
     return render_public(request, page, fragment, context)

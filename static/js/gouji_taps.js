@@ -9,13 +9,17 @@
  * blanked fields, the extra rows go, and the tributes owed say they are not known yet. */
 (function () {
   "use strict";
-  var SEATS = 6;
-
   function grid(f) { return f && f.querySelector(".tap-grid"); }
+  // The table's seats are its seat buttons: six, or eight at an eight-player table (R44).
+  function seatCount(f) {
+    var g = grid(f);
+    return g ? g.querySelectorAll("button.tap").length : 0;
+  }
   function finishInput(f) { return f.querySelector("input[name='finish']"); }
   function order(f) {
     var input = finishInput(f);
     var seen = {};
+    var SEATS = seatCount(f);
     return (input ? input.value : "").split(",").map(function (v) { return parseInt(v, 10); })
       .filter(function (s) {
         var ok = s >= 1 && s <= SEATS && !seen[s];
@@ -68,6 +72,7 @@
     else if (value === "reset") finish = [];
     else {
       var seat = parseInt(value, 10);
+      var SEATS = seatCount(f);
       if (!(seat >= 1 && seat <= SEATS) || finish.indexOf(seat) >= 0 || finish.length >= SEATS) return;
       finish.push(seat);
     }

@@ -20,3 +20,17 @@ document.addEventListener("change", function (event) {
     if (first) first.checked = true;
   }
 });
+
+// Find my table: a query typed before htmx was ready got no live answer. Once htmx has set the
+// page up, an input[data-search-pending] whose value differs from what the server answered asks
+// for its answer. (Enter and the button submit the form as a plain GET: the whole page.)
+if (window.htmx) {
+  window.htmx.onLoad(function (root) {
+    var inputs = root.querySelectorAll ? root.querySelectorAll("input[data-search-pending]") : [];
+    inputs.forEach(function (input) {
+      if (input.value.trim() && input.value !== input.defaultValue) {
+        window.htmx.trigger(input, "search");
+      }
+    });
+  });
+}

@@ -108,3 +108,166 @@ def test_each_game_has_its_rules_endpoints(client):
     same = post(client, "/api/v1/rules/gouji/settle", OUTCOME).json()
     assert same == post(client, SETTLE, OUTCOME).json()
     assert post(client, "/api/v1/rules/snap/settle", OUTCOME).status_code == 404
+
+
+# --- the variants (gouji-rules.md §10–14): the CLI and the API answer the same ------------------
+
+EIGHT = {"format": "gouji-outcome/1", "rules": "eight-players", "points": list(range(1, 9))}
+TWO_REVOLUTIONS = {"preset": "standard", "two_revolutions": True}
+
+
+def _cli(kind: str, document: dict, tmp_path) -> tuple[int, dict]:
+    import io
+
+    from django.core.management import call_command
+
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    out = io.StringIO()
+    try:
+        call_command("gouji", kind, str(path), stdout=out)
+        status = 0
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    return status, json.loads(out.getvalue())
+
+
+VARIANT_CASES = [
+    # (operation, document, HTTP status, CLI exit, what the verdict says)
+    (  # R47/D23: a string of four scores 24
+        "settle",
+        {**EIGHT, "finish": [1, 2, 3, 4, 5, 6, 7, 8]},
+        200,
+        0,
+        {"valid": True, "union_scores": {"A": 24, "B": -24}},
+    ),
+    (  # R49/D24: three place tributes at eight seats
+        "settle",
+        {**EIGHT, "finish": [1, 5, 2, 6, 3, 7, 4, 8]},
+        200,
+        0,
+        {
+            "valid": True,
+            "tributes": [
+                {"from": 8, "to": 1, "kind": "place", "cards": 2},
+                {"from": 4, "to": 5, "kind": "place", "cards": 1},
+                {"from": 7, "to": 2, "kind": "place", "cards": 1},
+            ],
+        },
+    ),
+    (  # R50: one revolutionary at eight seats is 5th
+        "settle",
+        {**EIGHT, "finish": [5, 1, 6, 4, 2, 3, 7, 8], "revolution": [4], "points": [8]},
+        200,
+        1,
+        {"valid": False, "codes": [("R29", "revolution_place")]},
+    ),
+    (  # R56: three revolutions void the deal under two_revolutions
+        "settle",
+        {
+            "format": "gouji-outcome/1",
+            "rules": TWO_REVOLUTIONS,
+            "finish": [4, 5, 1, 2, 3, 6],
+            "revolution": [1, 2, 3],
+        },
+        200,
+        1,
+        {"valid": False, "codes": [("R56", "deal_void")]},
+    ),
+    (  # R55: neither opened a point, nobody declared: no point tributes
+        "settle",
+        {
+            "format": "gouji-outcome/1",
+            "rules": {"preset": "standard", "point_tributes_cancel": True},
+            "finish": [1, 2, 3, 4, 5, 6],
+            "points": [],
+        },
+        200,
+        0,
+        {
+            "valid": True,
+            "tributes": [
+                {"from": 6, "to": 1, "kind": "place", "cards": 2},
+                {"from": 5, "to": 2, "kind": "place", "cards": 1},
+            ],
+        },
+    ),
+    (  # D28: players = 8 with six place points is not a rule set
+        "settle",
+        {"format": "gouji-outcome/1", "rules": {"preset": "standard", "players": 8}},
+        400,
+        2,
+        {"code": "bad_document"},
+    ),
+    (  # deal-record.md: a seat "7" under six players is unreadable
+        "replay",
+        {
+            "format": "gouji-deal/1",
+            "hands": {str(s): "9" for s in range(1, 8)},
+            "leader": 1,
+            "actions": [],
+        },
+        400,
+        2,
+        {"code": "bad_document"},
+    ),
+    (  # R52: a lighter joker group does not beat
+        "replay",
+        {
+            "format": "gouji-deal/1",
+            "rules": "six-decks",
+            "hands": {"1": "R3", "2": "4", "3": "5", "4": "BB6", "5": "7", "6": "8"},
+            "leader": 1,
+            "actions": [{"seat": 1, "cards": "R"}, {"seat": 4, "cards": "BB"}],
+        },
+        200,
+        1,
+        {"valid": False, "error": ("R52", "does_not_beat", 1)},
+    ),
+    (  # R52: a heavier group of another size does
+        "replay",
+        {
+            "format": "gouji-deal/1",
+            "rules": "six-decks",
+            "hands": {"1": "R3", "2": "4", "3": "5", "4": "BBB6", "5": "7", "6": "8"},
+            "leader": 1,
+            "actions": [{"seat": 1, "cards": "R"}, {"seat": 4, "cards": "BBB"}],
+        },
+        200,
+        0,
+        {"valid": True},
+    ),
+]
+
+
+@pytest.mark.parametrize("operation, document, status, exit_code, expected", VARIANT_CASES)
+def test_the_variants_through_the_api_and_the_command_line(
+    client, tmp_path, operation, document, status, exit_code, expected
+):
+    response = post(client, SETTLE if operation == "settle" else REPLAY, document)
+    assert response.status_code == status
+    verdict = response.json()
+    code, by_cli = _cli(operation, document, tmp_path)
+    assert code == exit_code and by_cli == verdict
+    if "code" in expected:
+        assert verdict["error"]["code"] == expected["code"]
+        return
+    assert verdict["valid"] is expected["valid"]
+    if "union_scores" in expected:
+        assert verdict["union_scores"] == expected["union_scores"]
+    if "tributes" in expected:
+        assert verdict["tributes"] == expected["tributes"]
+    if "codes" in expected:
+        assert [(e["rule"], e["code"]) for e in verdict["errors"]] == expected["codes"]
+    if "error" in expected:
+        error = verdict["error"]
+        assert (error["rule"], error["code"], error["action"]) == expected["error"]
+
+
+def test_a_self_played_eight_player_deal_replays_through_the_api(client):
+    from matches.games.gouji.engine.selfplay import selfplay
+
+    (doc,) = selfplay(1, 7, "eight-players")
+    verdict = post(client, REPLAY, doc).json()
+    assert verdict["valid"] and verdict["complete"] and verdict["mismatches"] == []
+    assert sorted(verdict["finish"]) == list(range(1, 9))

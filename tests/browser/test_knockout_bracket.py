@@ -20,7 +20,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Round, Stage
 from matches.standings import service as standings
 
@@ -69,7 +69,7 @@ def play(b, round_: Round) -> dict:
         b.final(match, 1, A_WINS if a_wins else B_WINS)
         standings.settle_match(match.pk)
         winners[match.table.number] = (match.union_a if a_wins else match.union_b).name
-    seating.close_round(round_)
+    draw.close_round(round_)
     return winners
 
 
@@ -157,14 +157,14 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
         expect(reader.locator(".bracket-name").nth(k)).to_contain_text(name)
 
     # --- semi-finals and the final: the champion at the end of the bracket --------------------
-    semis = seating.create_round(cup.knockout)
-    seating.publish_round(semis)
+    semis = draw.create_round(cup.knockout)
+    draw.publish_round(semis)
     semi_winners = play(cup, semis)
-    final = seating.create_round(cup.knockout)
+    final = draw.create_round(cup.knockout)
     assert {final.matches.get().union_a.name, final.matches.get().union_b.name} == set(
         semi_winners.values()
     )
-    seating.publish_round(final)
+    draw.publish_round(final)
     champion = play(cup, final)[1]
     reader.reload()
     expect(reader.locator(".bracket-round.champion")).to_contain_text(champion)

@@ -35,10 +35,11 @@ def played(transactional_db):
 
 
 def _slow_polling(monkeypatch, seconds: int) -> None:
-    from matches.views import organiser, public
+    from matches.public import standings
+    from matches.views.organiser import dashboard
 
-    monkeypatch.setattr(public, "POLL_SECONDS", seconds)
-    monkeypatch.setattr(organiser, "POLL_SECONDS", seconds)
+    monkeypatch.setattr(standings, "POLL_SECONDS", seconds)  # every public page's poll
+    monkeypatch.setattr(dashboard, "POLL_SECONDS", seconds)
 
 
 def _open(browser, url: str, live: bool = True):

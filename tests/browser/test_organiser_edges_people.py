@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.draw import control
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import staff as staff_service
 from matches.models import DealReport, Event, StaffRole, Stage, TableSeat, UnionMember
 from matches.permissions import Actor
@@ -157,7 +157,7 @@ def test_the_english_round_page_shows_english_stage_names_and_punctuation(
     for union in b.unions[:2]:
         union.club = club
         union.save()
-    round_ = seating.create_round(b.stage, seed=1)
+    round_ = draw.create_round(b.stage, seed=1)
     control.pair_by_hand(round_, 1, b.unions[0], b.unions[1])
     base = live_server.url
     signed_in(page, b.organiser.username)
@@ -255,7 +255,7 @@ def test_a_template_with_a_captain_column_a_near_club_and_the_open_add_form(
 
 def test_the_individual_draft_shows_the_players_and_a_swap_works(live_server, page, signed_in):
     b = EventBuilder(entry_type=Event.EntryType.INDIVIDUAL, players=12, deals=1).register()
-    round_ = seating.create_round(b.stage, seed=3)
+    round_ = draw.create_round(b.stage, seed=3)
     base = live_server.url
     signed_in(page, b.organiser.username)
     page.goto(f"{base}/manage/events/{b.event.pk}/rounds/1/")

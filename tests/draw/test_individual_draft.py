@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from matches.draw import control
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Event, RoundLog, TableSeat
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def individual(build):
     b = build(entry_type=Event.EntryType.INDIVIDUAL, players=12, deals=1)
-    round_ = seating.create_round(b.stage, seed=3)
+    round_ = draw.create_round(b.stage, seed=3)
     return b, round_
 
 
@@ -43,7 +43,7 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
     first, other = seats[0], seats[7]  # table 1 seat 1, table 2 seat 2
     where = (seat_of(round_, first.player_id), seat_of(round_, other.player_id))
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "seats"]),
+        reverse("manage:edit-seats", args=[b.event.pk, 1]),
         {"first": first.player_id, "second": other.player_id},
         follow=True,
     )
@@ -54,21 +54,21 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
     sitter = TableSeat.objects.get(round=round_, table__number=1, seat=6).player_id
     mover = other.player_id  # now at table 1 seat 1
     client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "player_move"]),
+        reverse("manage:edit-player-move", args=[b.event.pk, 1]),
         {"player": mover, "table": 1, "seat": 6},
     )
     assert seat_of(round_, mover) == (1, 6) and seat_of(round_, sitter) == (1, 1)
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.SWAP_PLAYERS).count() == 2
     # Bad input: a message, never a 500; nothing moves.
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "player_move"]),
+        reverse("manage:edit-player-move", args=[b.event.pk, 1]),
         {"player": mover, "table": 9, "seat": 1},
         follow=True,
     )
     assert "本轮没有第 9 桌第 1 座" in response.content.decode()
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(draw.SeatingRefused):
         control.move_player(round_, mover, 1, 6)
     # After publishing: refused.
-    seating.publish_round(round_)
-    with pytest.raises(seating.SeatingRefused):
+    draw.publish_round(round_)
+    with pytest.raises(draw.SeatingRefused):
         control.move_player(round_, mover, 1, 1)

@@ -11,11 +11,12 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.draw import bracket, breaks
-from matches.draw import service as seating
-from matches.draw.generator import knockout
-from matches.draw.generator import types as flags
+from matches.draw import bracket
+from matches.draw import service as draw
+from matches.kernel.pairing import knockout
+from matches.kernel.pairing import types as flags
 from matches.models import Event, Round, RoundLog, Stage, Union
+from matches.standings import breaks
 
 A_WINS = [1, 2, 3, 4, 5, 6]  # union A (seats 1-3-5) finishes 1st, 3rd, 5th
 A_SWEEPS = [1, 3, 5, 2, 4, 6]  # union A takes the first three places: a bigger margin
@@ -66,8 +67,8 @@ def test_the_break_uses_the_wizards_stage_and_size_never_a_second_stage(build, c
     log = RoundLog.objects.filter(action=RoundLog.Action.BREAK).order_by("-id").first()
     assert log.details["replaced"] == first
     # Once the knockout is drawn the field is fixed.
-    seating.create_round(stage, seed=1)
-    with pytest.raises(seating.SeatingRefused):
+    draw.create_round(stage, seed=1)
+    with pytest.raises(breaks.BreakRefused):
         breaks.confirm_break(b.event, 4)
 
 
@@ -201,7 +202,7 @@ def _knockout_event(build, clubs_of=None):
 def test_the_knockout_draw_avoids_clubmates_and_shows_knockout_flags_only(build, client):
     # A club each, but seed 8 plays for seed 1's club: the standard 1 v 8 would be a clash.
     b = _knockout_event(build, clubs_of=lambda k: 0 if k == 7 else k)
-    round_ = seating.create_round(b.stage, seed=1)
+    round_ = draw.create_round(b.stage, seed=1)
     assert round_.quality["club_clashes"] == 0
     for match in round_.matches.all():
         assert set(match.flags) <= {flags.BYE, flags.CLUB_CLASH, flags.HAND_SWAP}
@@ -215,7 +216,7 @@ def test_the_knockout_draw_avoids_clubmates_and_shows_knockout_flags_only(build,
 
 def test_the_knockout_draw_counts_clubmate_meetings_when_it_must(build, client):
     b = _knockout_event(build, clubs_of=lambda k: 0)  # one club for all
-    round_ = seating.create_round(b.stage, seed=1)
+    round_ = draw.create_round(b.stage, seed=1)
     assert round_.quality["club_clashes"] == 4
     assert all(flags.CLUB_CLASH in m.flags for m in round_.matches.all())
     client.force_login(b.organiser)
@@ -244,8 +245,8 @@ def test_round_names_in_both_languages(places, chinese, english):
 
 def test_round_pages_name_the_knockout_round_in_the_readers_language(build, client):
     b = _knockout_event(build)
-    quarter = seating.create_round(b.stage, seed=1)
-    seating.publish_round(quarter)
+    quarter = draw.create_round(b.stage, seed=1)
+    draw.publish_round(quarter)
     url = reverse("public:round", args=[b.event.pk, quarter.number])
     assert "四分之一决赛" in client.get(url).content.decode()
     assert "Quarter-final" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -262,8 +263,8 @@ def test_the_bracket_advances_as_results_become_final(build):
     columns = bracket.build(stage, [], lambda r: True, project_first_round=True)
     assert [c.name for c in columns] == ["四分之一决赛", "半决赛", "决赛"]
     assert columns[0].projected and len(columns[0].slots) == 4
-    quarter = seating.create_round(stage, seed=1)
-    seating.publish_round(quarter)
+    quarter = draw.create_round(stage, seed=1)
+    draw.publish_round(quarter)
     columns = bracket.build(stage, list(stage.rounds.all()), lambda r: True)
     assert _winners(columns, 1) == [None] * 4
     assert [(s.a, s.b) for s in columns[1].slots] == [(None, None)] * 2
@@ -283,7 +284,7 @@ def test_the_bracket_advances_as_results_become_final(build):
         b.final(m, 1, A_WINS)
         b.final(m, 2, A_WINS)
     b.close(quarter)
-    semis = seating.create_round(stage, seed=2)
+    semis = draw.create_round(stage, seed=2)
     columns = bracket.build(stage, list(stage.rounds.all()), lambda r: True)
     assert [(s.a, s.b) for s in columns[1].slots] == [
         (m.union_a_id, m.union_b_id)
@@ -296,9 +297,9 @@ def test_the_public_bracket_shows_only_what_is_published_and_released(build, cli
     b = _knockout_event(build)
     url = reverse("public:bracket", args=[b.event.pk])
     assert client.get(url).status_code == 404  # break confirmed, nothing drawn
-    quarter = seating.create_round(b.stage, seed=1)
+    quarter = draw.create_round(b.stage, seed=1)
     assert client.get(url).status_code == 404  # a draft is held back
-    seating.publish_round(quarter)
+    draw.publish_round(quarter)
     page = client.get(url)
     assert page.status_code == 200 and b.unions[0].name in page.content.decode()
     assert "四分之一决赛" in page.content.decode()

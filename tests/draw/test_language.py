@@ -9,11 +9,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from matches import punctuation
-from matches.draw import breaks, control
-from matches.draw import service as seating
+from matches.draw import control
+from matches.draw import service as draw
 from matches.games.gouji.settings_form import show_value
+from matches.kernel import punctuation
 from matches.models import Stage
+from matches.standings import breaks
 from matches.standings import service as standings
 from players.models import Club
 
@@ -46,7 +47,7 @@ def test_the_break_confirmed_on_an_english_page_stores_no_english_name(build):
         for deal in (1, 2):
             b.final(b.match(round_, k), deal, A_BY_TWO)
         standings.settle_match(b.match(round_, k).pk)
-    seating.close_round(round_)
+    draw.close_round(round_)
     with translation.override("en"):
         stage = breaks.confirm_break(b.event, 2)
     stage = Stage.objects.get(pk=stage.pk)
@@ -62,7 +63,7 @@ def test_the_english_round_page_shows_english_stage_names_and_punctuation(client
     for union in b.unions[:2]:
         union.club = club
         union.save()
-    round_ = seating.create_round(b.stage, seed=1)
+    round_ = draw.create_round(b.stage, seed=1)
     control.pair_by_hand(round_, 1, b.unions[0], b.unions[1])
     user = get_user_model().objects.create_user("org", password="pw-org")
     b.event.organisers.add(user)
@@ -103,7 +104,7 @@ def test_the_withdrawn_list_of_a_closed_round_follows_the_page_s_punctuation(cli
         for deal in (1, 2):
             b.final(b.match(round_, k), deal, A_BY_TWO)
         standings.settle_match(b.match(round_, k).pk)
-    seating.close_round(round_)
+    draw.close_round(round_)
     late.withdraw_union(b.event, b.unions[0])
     late.withdraw_union(b.event, b.unions[1])
     client.force_login(b.organiser)

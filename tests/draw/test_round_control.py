@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from matches.draw import breaks, control, late
-from matches.draw import service as seating
-from matches.draw.generator import types as flags
+from matches.draw import control, late
+from matches.draw import service as draw
 from matches.events import checkin
+from matches.kernel.pairing import types as flags
 from matches.models import (
     Registration,
     RoundLog,
@@ -15,6 +15,7 @@ from matches.models import (
     TableSeat,
 )
 from matches.results import forfeits
+from matches.standings import breaks
 from matches.standings import service as standings
 from players.models import Club
 
@@ -23,7 +24,7 @@ A_BY_TWO = [1, 2, 3, 4, 5, 6]  # union A finishes 1st, 3rd, 5th
 
 def consistent(round_):
     """Every table full and every union placed once: what publishing checks, plus entries."""
-    assert seating.check_round(round_) == []
+    assert draw.check_round(round_) == []
     placed = [u for m in round_.matches.all() for u in (m.union_a_id, m.union_b_id) if u]
     assert sorted(placed) == sorted(round_.sides.values_list("union_id", flat=True))
     assert len(placed) == len(set(placed))
@@ -35,7 +36,7 @@ def edits(round_):
 
 def test_draft_edits_recheck_flag_and_audit(build):
     b = build(unions=5)
-    round_ = seating.create_round(b.stage, seed=3)
+    round_ = draw.create_round(b.stage, seed=3)
     bye = round_.matches.get(table__isnull=True)
     seated = round_.matches.filter(table__isnull=False).order_by("table__number")
     first, second = seated[0], seated[1]
@@ -74,7 +75,7 @@ def test_hand_pairing_of_clubmates_is_flagged_same_club(build):
     for union in b.unions[:2]:
         union.club = club
         union.save()
-    round_ = seating.create_round(b.stage, seed=1)
+    round_ = draw.create_round(b.stage, seed=1)
     # The draw itself keeps them apart.
     assert round_.quality["club_clashes"] == 0
     lines = control.pair_by_hand(round_, 1, b.unions[0], b.unions[1])
@@ -90,13 +91,13 @@ def test_hand_pairing_of_clubmates_is_flagged_same_club(build):
 
 def test_edits_are_refused_after_publishing_and_bad_input_is_explained(build):
     b = build(unions=4)
-    round_ = seating.create_round(b.stage, seed=1)
-    with pytest.raises(seating.SeatingRefused, match="本轮没有轮空"):
+    round_ = draw.create_round(b.stage, seed=1)
+    with pytest.raises(draw.SeatingRefused, match="本轮没有轮空"):
         control.give_bye(round_, b.unions[0])
-    with pytest.raises(seating.SeatingRefused, match="本轮没有第 9 桌"):
+    with pytest.raises(draw.SeatingRefused, match="本轮没有第 9 桌"):
         control.move_union(round_, b.unions[0], 9, "A")
-    seating.publish_round(round_)
-    with pytest.raises(seating.SeatingRefused, match="只能在公布前调整编排"):
+    draw.publish_round(round_)
+    with pytest.raises(draw.SeatingRefused, match="只能在公布前调整编排"):
         control.swap_sides(round_, 1)
 
 
@@ -107,17 +108,17 @@ def test_unpublish_only_while_no_result_is_in(build):
     round_.refresh_from_db()
     assert round_.is_draft and round_.published_at is None
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.UNPUBLISH).exists()
-    seating.publish_round(round_)
+    draw.publish_round(round_)
     b.final(b.match(round_, 1), 1, A_BY_TWO)
-    with pytest.raises(seating.SeatingRefused, match="本轮已有成绩"):
+    with pytest.raises(draw.SeatingRefused, match="本轮已有成绩"):
         late.unpublish_round(round_)
 
 
 def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
     b = build(unions=6)
     checkin.undo(Registration.objects.get(union=b.unions[5]))  # missed check-in
-    round_ = seating.create_round(b.stage, seed=2)  # five checked in: a bye
-    seating.publish_round(round_)
+    round_ = draw.create_round(b.stage, seed=2)  # five checked in: a bye
+    draw.publish_round(round_)
     played = round_.matches.filter(table__isnull=False).order_by("table__number").first()
     report = b.final(played, 1, A_BY_TWO)
     before = {
@@ -138,13 +139,13 @@ def test_late_arrival_takes_on_the_bye_and_only_that_table_changes(build):
 def test_late_arrival_without_a_bye_sits_out_and_no_table_changes(build):
     b = build(unions=5)
     checkin.undo(Registration.objects.get(union=b.unions[4]))  # missed check-in
-    round_ = seating.create_round(b.stage, seed=2)
-    seating.publish_round(round_)
+    round_ = draw.create_round(b.stage, seed=2)
+    draw.publish_round(round_)
     change = late.late_add(round_, b.unions[4])
     assert change == {"tables": [], "bye": True}
     bye = round_.matches.get(table__isnull=True)
     assert bye.union_a_id == b.unions[4].pk and bye.points_a == b.event.points_bye
-    with pytest.raises(seating.SeatingRefused, match="已在本轮"):
+    with pytest.raises(draw.SeatingRefused, match="已在本轮"):
         late.late_add(round_, b.unions[4])
 
 
@@ -152,7 +153,7 @@ def test_late_withdrawal_keeps_reported_tables_and_reseats_one(build):
     b = build(unions=5)
     round_ = b.round([(0, 1), (2, 3), (4, None)])
     b.final(b.match(round_, 1), 1, A_BY_TWO)
-    with pytest.raises(seating.SeatingRefused, match="成绩保留"):
+    with pytest.raises(draw.SeatingRefused, match="成绩保留"):
         late.late_withdraw(round_, b.unions[0])
     change = late.late_withdraw(round_, b.unions[2])
     assert change["tables"] == [2] and change["opponent"] == b.unions[4].pk
@@ -184,7 +185,7 @@ def test_forfeit_scores_from_the_event_and_shows_in_the_standings(build):
     # A table with a final deal keeps its result.
     other = b.round([(0, 2), (1, 3)])
     b.final(b.match(other, 1), 1, A_BY_TWO)
-    with pytest.raises(seating.SeatingRefused, match="已有最终成绩"):
+    with pytest.raises(draw.SeatingRefused, match="已有最终成绩"):
         forfeits.award_forfeit(b.match(other, 1), "B")
 
 
@@ -218,7 +219,7 @@ def test_a_match_stopped_by_time_is_scored_from_the_deals_played(build):
     assert match.points_a == b.event.points_win and match.score_a > match.score_b
     b.event.score_stopped_matches = False
     b.event.save()
-    with pytest.raises(seating.SeatingRefused, match="未设置"):
+    with pytest.raises(draw.SeatingRefused, match="未设置"):
         forfeits.stop_by_time(b.match(round_, 2), 1)
 
 
@@ -226,9 +227,9 @@ def test_closing_names_the_tables_without_a_result(build):
     b = build(unions=6)
     round_ = b.round([(0, 1), (2, 3), (4, 5)])
     forfeits.award_forfeit(b.match(round_, 2), "A")
-    assert seating.unfinished_tables(round_) == [1, 3]
-    with pytest.raises(seating.SeatingRefused, match="第 1 桌、第 3 桌"):
-        seating.close_round(round_)
+    assert draw.unfinished_tables(round_) == [1, 3]
+    with pytest.raises(draw.SeatingRefused, match="第 1 桌、第 3 桌"):
+        draw.close_round(round_)
 
 
 def test_withdrawn_union_is_out_of_later_draws_and_its_matches_stand(build):
@@ -238,13 +239,13 @@ def test_withdrawn_union_is_out_of_later_draws_and_its_matches_stand(build):
         b.final(b.match(round_, k), 1, A_BY_TWO)
         b.final(b.match(round_, k), 2, A_BY_TWO)
         standings.settle_match(b.match(round_, k).pk)
-    seating.close_round(round_)
+    draw.close_round(round_)
     assert late.withdraw_union(b.event, b.unions[0]) == 1
-    following = seating.create_round(b.stage, seed=5)
+    following = draw.create_round(b.stage, seed=5)
     assert b.unions[0].pk not in set(following.sides.values_list("union_id", flat=True))
     assert following.matches.filter(table__isnull=True).count() == 1
     assert b.match(round_, 1).points_a == b.event.points_win  # still stands
-    with pytest.raises(seating.SeatingRefused, match="已退赛"):
+    with pytest.raises(draw.SeatingRefused, match="已退赛"):
         late.withdraw_union(b.event, b.unions[0])
 
 
@@ -256,7 +257,7 @@ def test_the_break_shows_ties_then_seeds_the_knockout(build):
         b.final(b.match(round_, k), 1, A_BY_TWO)
         b.final(b.match(round_, k), 2, A_BY_TWO)
         standings.settle_match(b.match(round_, k).pk)
-    seating.close_round(round_)
+    draw.close_round(round_)
     proposal = breaks.propose_break(b.event, 2)
     assert [r["in_break"] for r in proposal["rows"]][:3] == [True, True, False]
     assert len(proposal["tied_at_cut"]) == 1
@@ -266,9 +267,9 @@ def test_the_break_shows_ties_then_seeds_the_knockout(build):
     assert stage.format == Stage.Format.SINGLE_ELIMINATION and stage.planned_rounds == 2
     seeds = stage.break_unions
     assert seeds == [r["union"] for r in proposal["rows"][:4]]
-    knockout = seating.create_round(stage, seed=1)
+    knockout = draw.create_round(stage, seed=1)
     pairs = {frozenset((m.union_a_id, m.union_b_id)) for m in knockout.matches.all()}
     assert pairs == {frozenset((seeds[0], seeds[3])), frozenset((seeds[1], seeds[2]))}
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.BREAK).exists()
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(breaks.BreakRefused):
         breaks.propose_break(b.event, 99)

@@ -1,4 +1,4 @@
-"""Issue 15's pages: the organiser's round pages, release controls on the public pages and the
+"""The round pages: the organiser's round pages, release controls on the public pages and the
 public API, the projector, the pairings PDF by name."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Event, Round, RoundLog
 from matches.standings import service as standings
 from tests.standings.test_manage import pdf_text
@@ -42,35 +42,33 @@ def test_round_pages_need_an_organiser(client, build):
         reverse("manage:round-settings", args=[e]),
     ):
         assert client.get(url).status_code == 403
-    assert client.post(reverse("manage:round-edit", args=[e, 1, "swap"])).status_code == 403
+    assert client.post(reverse("manage:edit-swap", args=[e, 1])).status_code == 403
 
 
 def test_draft_page_edits_and_explains(build, organiser_client):
     b = build(unions=5)
     client = organiser_client(b)
-    round_ = seating.create_round(b.stage, seed=4)
+    round_ = draw.create_round(b.stage, seed=4)
     page = client.get(reverse("manage:round", args=[b.event.pk, 1])).content.decode()
     assert 'id="edit-swap"' in page and 'id="edit-bye"' in page
     assert "轮空：首轮随机抽签抽中" in page  # not "last in the standings" after a shuffle
     holder = round_.matches.get(table__isnull=True).union_a
     target = next(u for u in b.unions if u != holder)
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "bye"]), {"union": target.pk}, follow=True
+        reverse("manage:edit-bye", args=[b.event.pk, 1]), {"union": target.pk}, follow=True
     )
     text = response.content.decode()
     assert "已调整：" in text and "组织者手动调整" in text
     assert round_.matches.get(table__isnull=True).union_a_id == target.pk
     # Bad input: a message, never a 500.
     response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "move"]),
+        reverse("manage:edit-move", args=[b.event.pk, 1]),
         {"union": "x", "table": "1"},
         follow=True,
     )
     assert response.status_code == 200 and "请选择联邦" in response.content.decode()
-    response = client.post(
-        reverse("manage:round-edit", args=[b.event.pk, 1, "nonsense"]), follow=True
-    )
-    assert "未知的调整" in response.content.decode()
+    # An edit the page does not offer has no address.
+    assert client.post(f"/manage/events/{b.event.pk}/rounds/1/edit/nonsense/").status_code == 404
 
 
 def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, organiser_client):
@@ -79,9 +77,7 @@ def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, orga
     round_ = b.round([(0, 1), (2, 3), (4, 5)])
     b.final(b.match(round_, 2), 1, A_BY_TWO)
     standings.settle_match(b.match(round_, 2).pk)
-    response = client.post(
-        reverse("manage:round-action", args=[b.event.pk, 1, "close"]), follow=True
-    )
+    response = client.post(reverse("manage:round-end", args=[b.event.pk, 1]), follow=True)
     page = response.content.decode()
     assert "以下牌桌尚无最终成绩：第 1 桌、第 3 桌" in page
     assert re.search(r'id="missing-summary">[^<]*第 1 桌、第 3 桌', page)
@@ -89,14 +85,14 @@ def test_close_page_names_missing_tables_first_and_offers_what_to_do(build, orga
     assert "催裁判" in page and "判弃权" in page and "等待" in page
     # Chase: a fresh referee link and its QR code on the close page.
     response = client.post(
-        reverse("manage:table-action", args=[b.event.pk, 1, 1, "chase"]),
+        reverse("manage:table-chase", args=[b.event.pk, 1, 1]),
         {"back": "close"},
         follow=True,
     )
     assert "/ref/" in response.content.decode() and "qr.svg" in response.content.decode()
     for table in (1, 3):
         client.post(
-            reverse("manage:table-action", args=[b.event.pk, 1, table, "forfeit"]),
+            reverse("manage:table-forfeit", args=[b.event.pk, 1, table]),
             {"side": "B", "back": "close"},
         )
     page = client.get(reverse("manage:round-close", args=[b.event.pk, 1])).content.decode()
@@ -144,7 +140,7 @@ def test_release_after_close_holds_results_and_standings_until_the_round_closes(
     assert api["tables"] and "result" not in api["tables"][0]
     assert client.get(f"/api/v1/public/events/{e}/standings/").json()["rows"] == []
     assert "结果" not in client.get(reverse("public:round", args=[e, 1])).content.decode()
-    seating.close_round(round_)
+    draw.close_round(round_)
     standings.update_standings(e, 1)
     api = client.get(f"/api/v1/public/events/{e}/rounds/1/pairings/").json()
     assert api["tables"][0]["result"]["points_a"] == 3
@@ -157,7 +153,7 @@ def test_release_at_the_end_keeps_silent_rounds_until_the_event_ends(client, bui
     b.event.release_results = b.event.release_standings = Event.Release.AT_END
     b.event.save()
     round_ = _closed_round_with_results(b)
-    seating.close_round(round_)
+    draw.close_round(round_)
     e = b.event.pk
     assert client.get(reverse("public:round", args=[e, 1])).status_code == 404
     assert client.get(f"/api/v1/public/events/{e}/rounds/").json()["rounds"] == []
@@ -237,7 +233,7 @@ def test_pairings_pdf_by_union_name(build, organiser_client):
 def test_break_page_previews_then_confirms(build, organiser_client):
     b = build(unions=4, deals=1)
     client = organiser_client(b)
-    seating.close_round(_closed_round_with_results(b))
+    draw.close_round(_closed_round_with_results(b))
     url = reverse("manage:break", args=[b.event.pk])
     page = client.get(url + "?size=2").content.decode()
     assert 'id="confirm-break"' in page and "1 号种子" in page

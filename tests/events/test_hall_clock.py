@@ -1,4 +1,4 @@
-"""The hall's clock and the projector for big events (issue 26): the organiser starts, pauses,
+"""The hall's clock and the projector for big events: the organiser starts, pauses,
 resumes and extends a round's timer (logged); the projector, the table's phone and the clock
 JSON show the time left; at zero the close page names the tables still playing. Projector pages
 go dense, one per zone, with the find-my-table QR code."""
@@ -36,7 +36,7 @@ def signed_in(user) -> Client:
 
 
 def clock_url(b, do):
-    return reverse("manage:round-clock", args=[b.event.pk, b.latest.number, do])
+    return reverse(f"manage:clock-{do}", args=[b.event.pk, b.latest.number])
 
 
 def test_start_pause_resume_extend_and_the_log(hall):
@@ -79,13 +79,18 @@ def test_start_pause_resume_extend_and_the_log(hall):
         ("start", {"minutes": "601"}, "分钟数须在 1 到 600 之间"),
         ("pause", {}, "本轮还没有开始计时"),
         ("extend", {"minutes": "5"}, "本轮还没有开始计时"),
-        ("explode", {}, "未知的操作"),
     ],
 )
 def test_bad_clock_input_is_a_message_not_a_500(hall, do, data, message):
     response = signed_in(hall.organiser).post(clock_url(hall, do), data, follow=True)
     assert response.status_code == 200
     assert message in response.content.decode()
+    assert not RoundClock.objects.exists()
+
+
+def test_an_unknown_clock_step_is_not_found(hall):
+    url = f"/manage/events/{hall.event.pk}/rounds/{hall.latest.number}/clock/explode/"
+    assert signed_in(hall.organiser).post(url).status_code == 404
     assert not RoundClock.objects.exists()
 
 

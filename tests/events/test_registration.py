@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import registration as entries
 from matches.models import Event, Registration
 from players.models import Player
@@ -65,7 +65,7 @@ def test_late_entry_and_withdrawal_between_rounds(swiss_event):
     assert leaving.withdrawn_after == 3
     with pytest.raises(entries.RegistrationRefused):
         entries.check_in(leaving)
-    round4 = seating.create_round(swiss_event.stages.get(), seed=1)
+    round4 = draw.create_round(swiss_event.stages.get(), seed=1)
     unions = set(round4.sides.values_list("union_id", flat=True))
     assert late.union_id in unions and leaving.union_id not in unions
     # While round 4 is a draft an entry is taken for round 5 (issue 25: a redraw may take it

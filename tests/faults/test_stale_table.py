@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.api import results as results_api
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Deal, DealReport, Round
 from tests.personas import make_setup
 from tests.results.conftest import SUMMARY
@@ -35,15 +35,15 @@ def submit(client, table_id, number=1):
 
 def test_a_client_of_the_old_draw_gets_a_clear_error_after_a_redraw(swiss):
     organiser = swiss.organiser  # results need no confirmation in this event
-    round4 = seating.create_round(swiss.stage, seed=4)
+    round4 = draw.create_round(swiss.stage, seed=4)
     old_table = round4.tables.order_by("number").first()
     old_link = swiss.people.for_table(old_table).referee_link
     by_token = client_with("Token " + Token.objects.create(user=organiser).key)
     by_link = client_with("Referee " + old_link.token)
     assert by_token.get(f"/api/v1/tables/{old_table.pk}").status_code == 200
 
-    seating.redraw_round(round4, seed=5)
-    seating.publish_round(round4)
+    draw.redraw_round(round4, seed=5)
+    draw.publish_round(round4)
 
     response = submit(by_token, old_table.pk)
     assert response.status_code == 404

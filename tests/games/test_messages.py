@@ -240,7 +240,7 @@ def test_the_api_answers_a_rule_error_in_the_requests_language(db):
     assert zh.status_code == en.status_code == 422
     zh_error, en_error = zh.json()["error"]["errors"][0], en.json()["error"]["errors"][0]
     assert zh_error["code"] == en_error["code"] == "finish_not_permutation"
-    assert zh_error["message"] == "出完顺序（1, 1, 3, 4, 5, 6）须包含全部六个座位，每个座位一次"
+    assert zh_error["message"] == "出完顺序（1, 1, 3, 4, 5, 6）须包含本桌全部座位，每个座位一次"
     assert en_error["message"].startswith("The finishing order (1, 1, 3, 4, 5, 6) must list")
     assert "[1, 1, 3" in en_error["engine_message"]  # the engine's own text, with its numbers
     assert zh.json()["error"]["code"] == "inconsistent_result"

@@ -257,3 +257,63 @@ def test_with_live_push_off_a_publication_starts_no_check(event, settings):
     notify.quiesce()
     notify.mark(event.event.pk, seated_round=1)
     assert not notify._dirty and not notify._rounds
+
+
+@pytest.mark.parametrize("lost", ["restart", "quiet hour"])
+def test_no_public_notice_from_held_data_after_a_restart_or_a_quiet_hour(
+    event, django_capture_on_commit_callbacks, monkeypatch, lost
+):
+    """The first check after the record of what was sent is gone (the cache restarted) or
+    would have lapsed (an hour without a change) compares with nothing: it must not send, or
+    a held result would be timed by its notice."""
+    from django.core.cache import cache
+    from django.core.cache.backends import locmem
+
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = event.round([(0, 1), (2, 3)], silent=True)
+    notify.check(event.event.pk)  # the stamps, as sent
+    if lost == "restart":
+        cache.delete(f"live-sent:{event.event.pk}")
+    else:
+        later = locmem.time.time() + 3 * 3600
+        monkeypatch.setattr(locmem.time, "time", lambda: later)
+    sink = push._ThreadSink()
+    channels = [push.public_event(event.event.pk)]
+    push.hub.subscribe(channels, sink)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            event.final(event.match(round_, 1), 1, [1, 2, 3, 4, 5, 6])  # held: silent round
+        assert notify.check(event.event.pk, {event.match(round_, 1).pk}) is False
+        assert sink.get(0) is None
+        # What is public still moves it: the round's next published state is told.
+        with django_capture_on_commit_callbacks(execute=True):
+            event.round([(0, 2), (1, 3)])
+        assert notify.check(event.event.pk) is True
+        assert json.loads(sink.get(0))["kind"] == "version"
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+def test_live_streams_per_address_have_an_allowance(client, event, settings):
+    """A hall behind one address holds two streams a phone; a client holding more than the
+    allowance gets 503 with Retry-After, others are not touched, and a closed stream gives
+    its place back."""
+    from django.test import Client
+
+    settings.RATE_LIMITS = {"live_streams": {"limit": 3, "window": 900}}
+    url = reverse("live:event", args=[event.event.pk])
+    hall = Client(REMOTE_ADDR="10.9.0.1")
+    held = [hall.get(url) for _ in range(3)]
+    assert [r.status_code for r in held] == [200] * 3
+    refused = hall.get(url)
+    assert refused.status_code == 503 and int(refused["Retry-After"]) > 0
+    other = Client(REMOTE_ADDR="10.9.0.2").get(url)
+    assert other.status_code == 200
+    held[0].close()
+    again = hall.get(url)
+    assert again.status_code == 200
+    for response in (*held[1:], again, other):
+        response.close()
+    last = hall.get(url)
+    assert last.status_code == 200  # every place given back
+    last.close()

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.events import lifecycle
 from matches.models import Event, EventStaff, RoundLog, Stage
 from tests.builder import EventBuilder
@@ -101,7 +101,7 @@ def test_assistants_and_other_organisers_cannot_archive_or_delete(client):
 
 def test_an_event_without_results_is_deleted_after_typing_its_name(client, organiser):
     b = owned(organiser, unions=5, name="重复的杯赛")
-    seating.create_round(b.stage, seed=1)  # a draft: no result yet
+    draw.create_round(b.stage, seed=1)  # a draft: no result yet
     url = reverse("manage:delete", args=[b.event.pk])
     wrong = client.post(url, {"name": "别的名字"})
     assert wrong.status_code == 400 and "请输入赛事名称以确认删除" in wrong.content.decode()

@@ -137,7 +137,7 @@ def test_the_organiser_of_another_event_can_do_nothing_here(client, world):
             reverse("manage:entries", args=[event.pk]),
             {"union": "新", "player1": "a", "player2": "b", "player3": "c"},
         ),
-        (reverse("manage:round-action", args=[event.pk, 1, "publish"]), {}),
+        (reverse("manage:round-publish", args=[event.pk, 1]), {}),
         (reverse("manage:draw", args=[event.pk]), {}),
     ]
     for url, data in posts:

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
-from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole
+from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole, Union, UnionMember
 from tests.builder import EventBuilder
 from tests.personas import make_user
 from tests.results.conftest import STRING_THREE_A, SUMMARY
@@ -62,17 +62,32 @@ RIGHTS = {
     "recompute": (STAFF, 405, 302),
     "draw": (STAFF, 405, 302),
     "round": (STAFF, 200, None),
-    "round-edit": (STAFF, 405, 302),
-    "round-late": (STAFF, 405, 302),
+    **{
+        name: (STAFF, 405, 302)
+        for name in (
+            "edit-swap",
+            "edit-move",
+            "edit-sides",
+            "edit-pair",
+            "edit-bye",
+            "edit-player-move",
+            "edit-seats",
+            "late-unpublish",
+            "late-arrive",
+            "late-withdraw",
+        )
+    },
     "round-close": (STAFF, 200, 302),
-    # The hall's clock (issue 26): an empty POST is refused with a message (302).
-    "round-clock": (STAFF, 405, 302),
+    # The hall's clock: an empty POST is refused with a message (302).
+    **{f"clock-{step}": (STAFF, 405, 302) for step in ("start", "pause", "resume", "extend")},
     "poster": (STAFF, 200, None),
-    "table-action": (STAFF, 405, 302),
+    **{f"table-{step}": (STAFF, 405, 302) for step in ("forfeit", "unforfeit", "stop", "chase")},
     "withdraw": (STAFF, 405, 302),
     "break": (STAFF, 200, 400),
     "bracket": (STAFF, 200, None),
-    "round-action": (STAFF, 405, 302),
+    "round-redraw": (STAFF, 405, 302),
+    "round-publish": (STAFF, 405, 302),
+    "round-end": (STAFF, 405, 302),
     "round-delete": (STAFF, 200, 400),
     "table-cards": (STAFF, 200, None),
     "pairings-pdf": (STAFF, 200, None),
@@ -109,6 +124,8 @@ RIGHTS = {
     "call-acknowledge": (STAFF, 405, 302),
     # The badge sheet (issue 26): the staff print it; it makes the passes it lacks.
     "badges": (STAFF, 200, None),
+    # The result chain's state (issue 38): the staff read it; nothing to change there.
+    "chain": (STAFF, 200, None),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
 }
@@ -158,15 +175,21 @@ def world(eager_tasks):
         "join-code": [],
         "join": [open_invitation.token],
         "round": [e, 1],
-        "round-edit": [e, 1, "swap"],
-        "round-late": [e, 1, "arrive"],
+        **{
+            name: [e, 1]
+            for name in RIGHTS
+            if name.startswith(("edit-", "late-", "clock-"))
+            or name in ("round-redraw", "round-publish", "round-end")
+        },
+        **{
+            name: [e, 1, 1]
+            for name in RIGHTS
+            if name.startswith("table-") and name != "table-cards"
+        },
         "round-close": [e, 1],
-        "round-clock": [e, 1, "start"],
         "poster": [e],
         "round-delete": [e, 1],
         "round-reopen": [e, 1],
-        "table-action": [e, 1, 1, "chase"],
-        "round-action": [e, 1, "close"],
         "table-cards": [e, 1],
         "pairings-pdf": [e, 1],
         "checkin-toggle": [e, b.event.registrations.first().pk],
@@ -333,6 +356,9 @@ SEASON_RIGHTS = {
     "series-restore": (ORGANISER, 405, 302),
     "players": (ORGANISER, 200, 400),
     "split": (ORGANISER, 405, 302),
+    # A merge request answered by an organiser of an event it touches (issue 38); anyone else,
+    # the requester included, is refused.
+    "merge-answer": (ORGANISER, 405, 302),
 }
 
 
@@ -393,6 +419,20 @@ def test_the_season_rights_table(world):
     merge = identity.merge(
         Player.objects.create(name="甲"), Player.objects.create(name="甲"), organiser
     )
+    # Another organiser's records, one in this event: a merge waiting for this organiser.
+    other = make_user("other-organiser")
+    theirs = EventBuilder(unions=0, name="别人的杯").register()
+    theirs.event.organisers.set([other])
+    mine_player = world["b"].event.unions.first().players_in_order()[0]
+    their_player = Player.objects.create(name=mine_player.name)
+    UnionMember.objects.create(
+        event=theirs.event,
+        union=Union.objects.create(event=theirs.event, name="乙"),
+        player=their_player,
+        order=1,
+    )
+    asked = identity.request_merge(their_player, mine_player, other)
+    assert asked.waiting == [world["e"]]
     gone = Series.objects.create(name="删错的联赛")
     gone.organisers.add(organiser)
     deleted = SeriesLog.objects.create(
@@ -406,6 +446,7 @@ def test_the_season_rights_table(world):
         "series-organiser-remove": [series.pk, organiser.pk],
         "series-restore": [deleted.pk],
         "split": [merge.pk],
+        "merge-answer": [asked.pk, "accept"],
     }
     wrong = app_table_errors("seasons-manage", SEASON_RIGHTS, args, world)
     assert not wrong, "\n".join(wrong)

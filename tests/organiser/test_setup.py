@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from matches.draw import history
+from matches.draw import entrants
 from matches.events import checkin, entries, importing
 from matches.models import Event, Registration, Stage, Union, UnionMember
 from players.models import Club, Player
@@ -147,9 +147,9 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
     b.round([(0, 1), (2, 3)], publish=False)
     event.refresh_from_db()
     assert event.rules_frozen_at is None  # a draft does not freeze
-    from matches.draw import service as seating
+    from matches.draw import service as draw
 
-    seating.publish_round(event.rounds.get())
+    draw.publish_round(event.rounds.get())
     event.refresh_from_db()
     assert event.rules_frozen_at is not None
     url = reverse("manage:rules", args=[event.pk])
@@ -288,13 +288,13 @@ def test_carry_over_is_decided_per_round_and_the_draw_follows_it():
     b.round([(0, 1), (2, 3)])
     assert checkin.next_round(event) == 2
     assert checkin.summary(event)["present"] == 4  # carried over by default
-    assert len(history.active_registrations(event, 2)) == 4
+    assert len(entrants.active_registrations(event, 2)) == 4
     checkin.set_carry_over(event, 2, False)
     assert checkin.summary(event)["present"] == 0
-    assert history.active_registrations(event, 2) == []
+    assert entrants.active_registrations(event, 2) == []
     entry = event.registrations.get(union=b.unions[1])
     checkin.check_in(entry)
-    assert [r.pk for r in history.active_registrations(event, 2)] == [entry.pk]
+    assert [r.pk for r in entrants.active_registrations(event, 2)] == [entry.pk]
     summary = checkin.summary(event)
     assert (summary["present"], summary["missing"], summary["total"]) == (1, 3, 4)
     with pytest.raises(checkin.CheckInRefused):
@@ -439,8 +439,12 @@ def test_entries_refuse_other_scripts_digits_as_seeds_and_control_characters(cli
     response = client.post(
         url, {"union": "东\x0b联", "player1": "a\x1b", "player2": "b", "player3": "c"}
     )
-    assert response.status_code == 400 and "不能包含控制字符" in response.content.decode()
-    assert not event.registrations.exists()
+    # Form fields lose their control characters as they are read (gouji_tournament/text.py,
+    # issue 38): the entry is stored without them. The import, which reads a file, still
+    # refuses them line by line.
+    assert response.status_code == 302
+    union = event.unions.get(name="东联")
+    assert union.players_in_order()[0].name == "a"
     checked = importing.validate_rows(
         event,
         [

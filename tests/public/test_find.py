@@ -163,6 +163,46 @@ def test_the_page_answers_htmx_with_its_fragment(b):
     assert f'action="{url}"' in event_page
 
 
+def test_the_page_and_its_fragment_share_an_address_and_vary_on_htmx(b):
+    """One address answers htmx with the fragment and the browser with the page: a cache that
+    kept the fragment must not give it for Enter's plain GET (the page became the bare,
+    unstyled list). Every answer says it varies on HX-Request; the fragment comes from the
+    shared answer, the page around it is whole."""
+    b.round([(0, 1), (2, 3)])
+    url = reverse("public:find", args=[b.event.pk])
+    client = Client()
+    fragment = client.get(url, {"q": "hdwd"}, headers={"HX-Request": "true"})
+    page = client.get(url, {"q": "hdwd"})
+    for response in (fragment, page):
+        assert response.status_code == 200
+        vary = {v.strip().lower() for v in response["Vary"].split(",")}
+        assert {"hx-request", "cookie", "accept-language"} <= vary, response["Vary"]
+        assert "public" in response["Cache-Control"]
+    assert "<html" not in fragment.content.decode()
+    text = page.content.decode()
+    assert text.startswith("<!doctype html>") and 'id="find-q"' in text and "find.css" in text
+    assert 'id="find-results"' in text and "市北一队" in text and "data-search-pending" in text
+    assert fragment.content.decode().strip() in text  # the same answer inside the page
+    bad = client.get(url, {"q": "x" * 41})
+    assert bad.status_code == 400 and "hx-request" in bad["Vary"].lower()
+
+
+def test_searches_per_address_have_an_allowance(b, settings):
+    """A hall behind one address searches freely up to the allowance; beyond it the address
+    gets 429 with Retry-After (page and API alike), and another address is not touched."""
+    settings.RATE_LIMITS = {"find_requests": {"limit": 4, "window": 10}}
+    b.round([(0, 1), (2, 3)])
+    url = reverse("public:find", args=[b.event.pk])
+    hall = Client(REMOTE_ADDR="10.8.0.1")
+    assert [hall.get(url, {"q": q}).status_code for q in ("h", "hd", "hdw")] == [200] * 3
+    assert api(b.event, "hdwd", hall).status_code == 200
+    for refused in (hall.get(url, {"q": "hdwd"}), api(b.event, "hdwd", hall)):
+        assert refused.status_code == 429
+        assert 0 < int(refused["Retry-After"]) <= 10
+        assert "X-Accel-Expires" not in refused  # never kept by the front cache
+    assert Client(REMOTE_ADDR="10.8.0.2").get(url, {"q": "hdwd"}).status_code == 200
+
+
 def test_the_card_shows_released_results_only(b):
     round_ = b.round([(0, 1), (2, 3)])
     b.report_all(round_).close()

@@ -45,11 +45,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def render_conf(workdir: Path, app: str, port: int, standings: Path | None = None) -> Path:
+def render_conf(
+    workdir: Path, app: str, port: int, standings: Path | None = None, changes=None
+) -> Path:
     """deploy/nginx.conf with its placeholders filled, inside a minimal main configuration (on a
     server, Debian's /etc/nginx/nginx.conf is that main configuration). `standings`: the
-    directory of the standings files (settings.STANDINGS_FILES_DIR; by default an empty one)."""
+    directory of the standings files (settings.STANDINGS_FILES_DIR; by default an empty one).
+    `changes`: text of the file replaced (a test's smaller numbers), each found exactly once."""
     site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for old, new in (changes or {}).items():
+        assert site.count(old) >= 1, old
+        site = site.replace(old, new)
     for name, value in {
         "__LISTEN__": f"127.0.0.1:{port}",
         "__SERVER_NAME__": "127.0.0.1",
@@ -121,13 +127,13 @@ class Front:
 
 
 @contextlib.contextmanager
-def running_front(live_server, workdir, standings=None):
+def running_front(live_server, workdir, standings=None, changes=None):
     """nginx with deploy/nginx.conf in front of `live_server`, its files under `workdir`."""
     binary = _nginx()
     workdir.mkdir()
     workdir.chmod(0o755)  # nginx's workers read and write below it
     port = _free_port()
-    conf = render_conf(workdir, urlsplit(live_server.url).netloc, port, standings)
+    conf = render_conf(workdir, urlsplit(live_server.url).netloc, port, standings, changes)
     checked = subprocess.run(
         [binary, "-t", "-p", str(workdir), "-c", str(conf)], capture_output=True, text=True
     )
@@ -176,6 +182,42 @@ def event():
 
 def _lang(body: str) -> str:
     return body.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+def test_allowances_per_address_hold_in_front(live_server, tmp_path, event):
+    """deploy/nginx.conf's allowances (a hall of 2,000 phones: 300 searches a second, a burst
+    of 3,000; 4,000 streams), made small here: beyond them nginx answers 429 or 503 with
+    Retry-After itself, and the other public pages are not limited."""
+    import http.client
+
+    b, _round = event
+    small = {
+        "rate=300r/s": "rate=1r/m",
+        "burst=3000": "burst=2",
+        "limit_conn gouji_streams 4000;": "limit_conn gouji_streams 1;",
+    }
+    with running_front(live_server, tmp_path / "nginx", changes=small) as front:
+        url = reverse("public:find", args=[b.event.pk]) + "?q=x"
+        statuses = [front.get(url)[0] for _ in range(3)]
+        assert statuses == [200, 200, 200]  # one a minute and a burst of two
+        status, headers, body = front.get(url)
+        assert status == 429 and headers["Retry-After"] == "10" and "Too many" in body
+        api_status, api_headers, _ = front.get(f"/api/v1/events/{b.event.pk}/find?q=x")
+        assert api_status == 429 and api_headers["Retry-After"] == "10"
+        assert front.get(reverse("public:event", args=[b.event.pk]))[0] == 200
+        # One stream held open from this address; the second is refused by nginx.
+        stream = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
+        stream.request("GET", reverse("live:event", args=[b.event.pk]))
+        opened = stream.getresponse()
+        try:
+            assert opened.status == 200, opened.status
+            status, headers, body = front.get(reverse("live:event", args=[b.event.pk]))
+            assert status == 503 and headers["Retry-After"] == "10"
+            assert "Too many live streams" in body
+        finally:
+            stream.close()
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "rate=300r/s" in conf and "burst=3000" in conf and "gouji_streams 4000;" in conf
 
 
 def test_anonymous_readers_share_one_rendering(front, event):

@@ -42,8 +42,14 @@ def test_registration_enters_the_known_player_not_a_copy(build):
     people = pool(6, clubs=1)
     b = rated_event(people, 0, unions=2, day=1)
     second = build(unions=0)
+    found = entries.known_matches(second.event, ["棋友00", "棋友01", "新人"], "俱乐部0")
+    assert [m["id"] for m in found] == [people[0].pk, people[1].pk]
     entry = entries.add(
-        second.event, players=["棋友00", "棋友01", "新人"], name="老友联邦", club="俱乐部0"
+        second.event,
+        players=["棋友00", "棋友01", "新人"],
+        name="老友联邦",
+        club="俱乐部0",
+        known={m["id"] for m in found},
     )
     members = entry.union.players_in_order()
     assert members[0] == people[0] and members[1] == people[1]
@@ -60,7 +66,7 @@ def test_the_import_preview_names_known_players_and_the_import_uses_them(build):
     upload = SimpleUploadedFile("entries.csv", sheet, content_type="text/csv")
     rows = importing.validate_rows(b.event, importing.read_upload(upload))
     assert [k["id"] for k in rows[0]["known"]] == [people[0].pk, people[2].pk]
-    importing.import_rows(b.event, [r["values"] for r in rows])
+    importing.import_rows(b.event, [r["values"] for r in rows], known={people[0].pk, people[2].pk})
     union = b.event.unions.get(name="甲")
     assert [p.pk for p in union.players_in_order()][::2] == [people[0].pk, people[2].pk]
 
@@ -196,6 +202,8 @@ def test_the_entries_page_says_which_names_were_taken_as_known_players(build):
             "player2": "新人",
             "player3": "棋友02",
             "captain": "1",
+            "answered": "1",  # the organiser confirmed both known records (test_ownership.py)
+            "known": [people[0].pk, people[2].pk],
         },
         follow=True,
     )

@@ -27,7 +27,7 @@ def urls(event_id):
         ("get", reverse("manage:pairings-pdf", args=[event_id, 1])),
         ("get", reverse("manage:export", args=[event_id, "standings", "csv"])),
         ("post", reverse("manage:draw", args=[event_id])),
-        ("post", reverse("manage:round-action", args=[event_id, 1, "close"])),
+        ("post", reverse("manage:round-end", args=[event_id, 1])),
         ("post", reverse("manage:toggle-published", args=[event_id])),
         ("post", reverse("manage:recompute", args=[event_id])),
     ]
@@ -56,19 +56,19 @@ def test_draw_publish_and_close_through_the_dashboard(client, build):
     client.post(reverse("manage:draw", args=[e]))
     round_ = Round.objects.get(event=b.event, number=1)
     assert round_.state == "draft" and round_.matches.count() == 2
-    client.post(reverse("manage:round-action", args=[e, 1, "redraw"]))
-    client.post(reverse("manage:round-action", args=[e, 1, "publish"]))
+    client.post(reverse("manage:round-redraw", args=[e, 1]))
+    client.post(reverse("manage:round-publish", args=[e, 1]))
     round_.refresh_from_db()
     assert round_.state == "published"
     # Closing with results missing is refused, and the organiser is told why.
-    response = client.post(reverse("manage:round-action", args=[e, 1, "close"]), follow=True)
+    response = client.post(reverse("manage:round-end", args=[e, 1]), follow=True)
     assert "以下牌桌尚无最终成绩：第 1 桌、第 2 桌" in response.content.decode()
     for match in round_.matches.all():
         b.final(match, 1, A_BY_TWO)
         standings.settle_match(match.pk)
     page = client.get(reverse("manage:progress", args=[e])).content.decode()
     assert re.search(r'data-count="confirmed">2<', page)
-    client.post(reverse("manage:round-action", args=[e, 1, "close"]))
+    client.post(reverse("manage:round-end", args=[e, 1]))
     round_.refresh_from_db()
     assert round_.state == "closed"
 
@@ -140,7 +140,7 @@ def test_import_previews_and_imports_nothing_when_a_row_is_bad(client, build):
     )
     assert bad.status_code == 400
     text = bad.content.decode()
-    assert "联邦须有三名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
+    assert "联邦须有 3 名选手" in text and "在文件中重复" in text and "种子须为正整数" in text
     assert "confirm-import" not in text
     assert not Union.objects.filter(event=b.event).exists()
     # A forged confirm without a clean preview imports nothing either.

@@ -11,8 +11,8 @@ import pytest
 from django.db import connection, transaction
 
 from matches.games.gouji.adapter import GoujiAdapter
-from matches.hotpath import deals_with_finals, locked_report, match_unless_locked
-from matches.models import ComputationRun, Deal, DealReport, DealTally
+from matches.kernel.statements import match_unless_locked
+from matches.models import ComputationRun, Deal, DealTally
 from matches.standings import service as standings
 from tests.standings.test_tasks import derived_state, random_finish, wipe
 
@@ -141,78 +141,3 @@ def test_a_match_held_by_a_worker_is_not_waited_for(build):
         assert match_unless_locked(match.pk) == match
         assert standings.settle_new_result(deal, report) is not None
     assert DealTally.objects.get(match=match).report_id == report.pk
-
-
-def test_the_statement_written_once_reads_what_the_orm_reads(build):
-    """`hotpath.deals_with_finals`: the match's deals with their final reports and tallies,
-    field by field as the ORM loads them (JSON, dates and booleans included)."""
-    b = build(unions=2, deals=3)
-    match = b.match(b.round([(0, 1)]), 1)
-    b.final(match, 1, [6, 5, 4, 3, 2, 1], points=[6, 5])
-    b.report(match, 2, {"finish": [1, 2, 3, 4, 5, 6]})  # pending: no final report
-    found = deals_with_finals(match.pk)
-    deals = list(Deal.objects.filter(match=match).order_by("number"))
-    assert [d for d, _r, _t in found] == deals
-    for (deal, report, tally), orm in zip(found, deals, strict=True):
-        fields = [f.attname for f in Deal._meta.concrete_fields]
-        assert [getattr(deal, f) for f in fields] == [getattr(orm, f) for f in fields]
-        final = orm.reports.final().first()
-        assert (report and report.pk) == (final and final.pk)
-        if final is not None:
-            for f in DealReport._meta.concrete_fields:
-                assert getattr(report, f.attname) == getattr(final, f.attname), f.name
-        stored = DealTally.objects.filter(deal=orm).first()
-        assert (tally and tally.pk) == (stored and stored.pk)
-        if stored is not None:
-            for f in DealTally._meta.concrete_fields:
-                assert getattr(tally, f.attname) == getattr(stored, f.attname), f.name
-            assert tally.deal is deal
-
-
-@pytest.mark.parametrize("confirmed", [False, True])
-def test_the_confirmations_report_lock_reads_what_the_orm_reads(build, confirmed):
-    """`hotpath.locked_report`: the report with its deal, match, round, event, stage, table,
-    referee link and author, and whether it has a confirmation yet, as the ORM's query."""
-    from django.db.models import Exists, OuterRef
-
-    from matches.models import Confirmation
-
-    b = build(unions=2, deals=2)
-    match = b.match(b.round([(0, 1)]), 1)
-    report = b.report(match, 1, {"finish": [6, 5, 4, 3, 2, 1]})
-    if confirmed:
-        report = b.confirm(report)
-    orm = (
-        DealReport.objects.select_related(
-            "deal__match__round__event",
-            "deal__match__round__stage",
-            "deal__match__table",
-            "referee_link",
-            "submitted_by",
-        )
-        .annotate(confirmed_before=Exists(Confirmation.objects.filter(report=OuterRef("pk"))))
-        .get(pk=report.pk)
-    )
-    with transaction.atomic():
-        found = locked_report(report.pk)
-    assert found.confirmed_before is orm.confirmed_before is confirmed
-    pairs = [
-        (found, orm),
-        (found.deal, orm.deal),
-        (found.deal.match, orm.deal.match),
-        (found.deal.match.round, orm.deal.match.round),
-        (found.deal.match.round.event, orm.deal.match.round.event),
-        (found.deal.match.round.stage, orm.deal.match.round.stage),
-        (found.deal.match.table, orm.deal.match.table),
-        (found.submitted_by, orm.submitted_by),
-        (found.referee_link, orm.referee_link),
-    ]
-    for ours, theirs in pairs:
-        assert (ours is None) == (theirs is None)
-        if theirs is None:
-            continue
-        for f in type(theirs)._meta.concrete_fields:
-            assert getattr(ours, f.attname) == getattr(theirs, f.attname), f.name
-    assert found.submitted_by is not None  # the organiser reported it
-    with transaction.atomic():
-        assert locked_report(999_999) is None

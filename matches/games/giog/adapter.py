@@ -19,10 +19,9 @@ from matches.games.giog.referee import ResultForm
 from matches.games.giog.settings import GiogSettings
 from matches.kernel.engine_errors import JSONObject
 from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
-from matches.kernel.games import viewer as shared_viewer
 from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
-from matches.models import DealReport, DealTally, Event, Match, Round
+from matches.models import DealReport, Event, Match, Round
 
 
 class GiogAdapter(GameAdapter):
@@ -83,9 +82,6 @@ class GiogAdapter(GameAdapter):
     def read_tally_detail(self, data: JSONObject) -> GiogTally:
         return GiogTally.from_json(data)
 
-    def read_tally(self, row: DealTally) -> Tally[GiogTally]:
-        return standings.read_tally(row)
-
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
@@ -105,7 +101,7 @@ class GiogAdapter(GameAdapter):
     def reflag_tables(self, round_: Round, table_ids: set[int], field: list[Any]) -> None:
         draw.reflag(round_, table_ids, field)
 
-    def table_is_full(self, seat_numbers: list[int]) -> bool:
+    def table_is_full(self, event: Event, seat_numbers: list[int]) -> bool:
         # G4: two to four players, on seats 1..n
         return 2 <= len(seat_numbers) <= 4 and list(seat_numbers) == list(
             range(1, len(seat_numbers) + 1)
@@ -127,14 +123,11 @@ class GiogAdapter(GameAdapter):
     def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         return public.table_json(row, visible)
 
-    def deal_viewer(
+    def play_log_steps(
         self,
         event: Event,
         play_log: Any,
         summary: Any = None,
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
-        found = viewer.deal_viewer(event, play_log, summary, seat_names)
-        if found is not None:
-            found["json"] = shared_viewer.viewer_json(found)
-        return found
+        return viewer.deal_viewer(event, play_log, summary, seat_names)

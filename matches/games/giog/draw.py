@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from matches.draw.generator import types as flags
 from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
 from matches.kernel.draw_rows import jsonable, write_player_tables
+from matches.kernel.pairing import types as flags
 from matches.models import Match, Round, TableSeat
 
 

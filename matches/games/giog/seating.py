@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Mapping
 
-from matches.draw.generator import types as flags
-from matches.draw.generator.individual import IndividualDraw, TableDraw
-from matches.draw.generator.types import SeatingError
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.individual import IndividualDraw, TableDraw
+from matches.kernel.pairing.types import SeatingError
 
 MAX_TABLE = 4
 ATTEMPTS = 12  # shuffles tried at least; small fields get more (ATTEMPT_BUDGET // players)

@@ -1,7 +1,9 @@
 """Gou Ji (够级) behind the game interface of `matches/kernel/games/adapter.py`.
 
-Two unions of three at a six-seat table, seated alternately (union A on seats 1, 3, 5); deals
-follow on from one another within a match (R35 tributes, R40 strings of three).
+Two unions at a table: of three at six seats, seated alternately (union A on seats 1, 3, 5,
+R1), or of four at eight seats, seated together (union A on seats 1-4, R44), as the event's
+rule set says (`players`); deals follow on from one another within a match (R35 tributes, R40
+strings of three, or of four at eight seats).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from matches.games.gouji import demo, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
+from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.game import GoujiGame
-from matches.games.gouji.engine.settle import head_rival
 from matches.games.gouji.engine.verdict import (
     GoujiDealVerdict,
     GoujiTally,
@@ -24,9 +26,9 @@ from matches.games.gouji.engine.verdict import (
 )
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
+from matches.games.gouji.table import shape_for
 from matches.kernel.engine_errors import JSONObject
-from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
-from matches.kernel.games import viewer as shared_viewer
+from matches.kernel.engine_types import PlayedSeat, PublicTable, TableShape, Tally
 from matches.kernel.games.adapter import DemoPlan, GameAdapter
 from matches.kernel.reports import Checked
 from matches.models import Deal, DealReport, DealTally, Event, Match, Round
@@ -73,7 +75,7 @@ class GoujiAdapter(GameAdapter):
     def demo_report(
         self, match: Match, number: int, rng: Any
     ) -> tuple[JSONObject | None, JSONObject | None]:
-        return demo.random_outcome(rng), None
+        return demo.random_outcome(rng, self.table_shape(match.round.event).seats), None
 
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         return results.check_report(match, number, summary, play_log)
@@ -94,9 +96,6 @@ class GoujiAdapter(GameAdapter):
     def read_tally_detail(self, data: JSONObject) -> GoujiTally:
         return GoujiTally.from_json(data)
 
-    def read_tally(self, row: DealTally) -> Tally[GoujiTally]:
-        return standings.read_tally(row)
-
     def settle_match(self, match: Match) -> None:
         standings.settle_match(match)
 
@@ -116,6 +115,10 @@ class GoujiAdapter(GameAdapter):
         """R40's strings of three: the union that took 1st, 2nd and 3rd (`GoujiTally.strung`)."""
         return Q(detail__strung="A"), Q(detail__strung="B")
 
+    def strings_of_three_label(self, event: Event) -> str:
+        """R47, D22: at eight seats a union strings four (串四户), at six three (串三户)."""
+        return _("串四户") if self.table_shape(event).union_size == 4 else _("串三户")
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.standings_rows(event, rounds, scope)
 
@@ -124,17 +127,25 @@ class GoujiAdapter(GameAdapter):
     ) -> tuple[list[str], list[list[Any]]]:
         return standings.results_table(event, matches, tallies)
 
-    def head_rival_seat(self, seat: int) -> int | None:
-        return head_rival(seat)
+    def head_rival_seat(self, seat: int, table_size: int) -> int | None:
+        """R2, R45: the seat opposite (1↔4 at six seats, 1↔5 at eight)."""
+        return seating.head_rival(seat, table_size)
 
-    def table_is_full(self, seat_numbers: list[int]) -> bool:
-        return list(seat_numbers) == [1, 2, 3, 4, 5, 6]
+    def table_shape(self, event: Event) -> TableShape:
+        """R1: six seats, unions alternate (A on 1-3-5); R44: eight seats, each union's four
+        together (A on 1-4, B on 5-8)."""
+        return shape_for(event.game_rules.rules.players)
+
+    def table_is_full(self, event: Event, seat_numbers: list[int]) -> bool:
+        return tuple(seat_numbers) == self.table_shape(event).seats
 
     def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:
-        """R1: side A's union on seats 1-3-5, side B's on 2-4-6, each seat of its side's
-        union (the draw, swaps and hand pairings are checked with it before publishing)."""
+        """R1 / R44: each seat of its side's union, side A's union on the seats the table's
+        shape gives it (the draw, swaps and hand pairings are checked with it before
+        publishing)."""
+        shape = self.table_shape(match.round.event)
         for seat in seats:
-            side = "A" if seat.seat % 2 else "B"
+            side = shape.side_of(seat.seat) if seat.seat <= shape.size else ""
             expected = match.union_a_id if side == "A" else match.union_b_id
             if seat.side != side or seat.union_id != expected:
                 number = match.table.number if match.table is not None else "?"
@@ -154,14 +165,11 @@ class GoujiAdapter(GameAdapter):
     def public_table_json(self, row: JSONObject, visible: bool) -> JSONObject:
         return public.table_json(row, visible)
 
-    def deal_viewer(
+    def play_log_steps(
         self,
         event: Event,
         play_log: Any,
         summary: Any = None,
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
-        found = viewer.deal_viewer(event, play_log, summary, seat_names)
-        if found is not None:
-            found["json"] = shared_viewer.viewer_json(found)
-        return found
+        return viewer.deal_viewer(event, play_log, summary, seat_names)

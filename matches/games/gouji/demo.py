@@ -28,9 +28,10 @@ PLAN = DemoPlan(
 )
 
 
-def random_outcome(rng: random.Random) -> dict:
-    """A plausible referee summary: a finishing order, and points opened mostly by the leaders."""
-    seats = [1, 2, 3, 4, 5, 6]
+def random_outcome(rng: random.Random, table_seats: tuple[int, ...]) -> dict:
+    """A plausible referee summary for a table of `table_seats`: a finishing order, and points
+    opened mostly by the leaders."""
+    seats = list(table_seats)
     rng.shuffle(seats)
     points = [seat for place, seat in enumerate(seats) if rng.random() < (0.8 - place * 0.12)]
     return {"format": "gouji-outcome/1", "finish": seats, "points": points}

@@ -39,6 +39,11 @@ RULE_NAMES = {
     "R30": _("名次"),
     "R34": _("宣点"),
     "R35": _("点贡"),
+    "R44": _("八人座位"),
+    "R46": _("八人用牌"),
+    "R47": _("八人名次"),
+    "R52": _("多王压单王"),
+    "R56": _("两人革命"),
     "D5": _("诈烧出局"),
     "D10": _("发牌"),
     "D11": _("烧牌者的名次"),
@@ -46,10 +51,12 @@ RULE_NAMES = {
 
 MESSAGES = {
     # settle: a summary of a deal
-    "finish_not_permutation": _("出完顺序（%(finish)s）须包含全部六个座位，每个座位一次"),
+    "finish_not_permutation": _("出完顺序（%(finish)s）须包含本桌全部座位，每个座位一次"),
     "revolution_disabled": _("%(seat)s 号座宣布革命，但本赛事规则不允许革命"),
     "revolution_not_allowed": _("%(seat)s 号座手中有 2 或王，不能革命"),
+    # kept for verdicts stored before the code became `deal_void`
     "two_revolutions": _("%(seats)s 号座都宣布革命：两家以上革命，此局作废重发"),
+    "deal_void": _("%(seats)s 号座都宣布革命：革命的人数超过规则允许，此局作废重发"),
     "revolutionary_played": _("革命者 %(seat)s 号座不出牌，不能烧、被烧或闷人"),
     "revolutionary_point": _("革命者 %(seat)s 号座不能开点：其对头从一开始就无头"),
     "revolution_place": _("革命者 %(seat)s 号座是第 %(place)s 名，应为第 %(expected)s 名"),
@@ -86,7 +93,7 @@ MESSAGES = {
     # replay: a play log
     "bad_action": _("牌谱中有无法识别的动作"),
     "bad_cards": _("牌的写法不对"),
-    "bad_leader": _("首家须是 1 到 6 号座，不能是 %(leader)s"),
+    "bad_leader": _("首家须是本桌的一个座位，不能是 %(leader)s"),
     "bad_seat": _("座位号不对"),
     "cards_not_held": _("%(seat)s 号座手中没有这些牌"),
     "deal_over": _("本局已结束，不能再出牌"),

@@ -21,6 +21,7 @@ from matches.kernel.games.adapter import describe_error
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 
+#: seats of the table when none is given (R1); an eight-seat event's form has eight (R44)
 SEATS = (1, 2, 3, 4, 5, 6)
 MAX_ROWS = 12
 MAX_PLAY_LOG = 2 * 1024 * 1024
@@ -34,12 +35,18 @@ BURN_OUTCOME_LABELS = {
 }
 
 
-def _seat(value) -> int | None:
+def _seat(value, seats: tuple[int, ...] = SEATS) -> int | None:
     try:
         seat = int(value)
     except (TypeError, ValueError):
         return None
-    return seat if seat in SEATS else None
+    return seat if seat in seats else None
+
+
+def table_seats(table) -> tuple[int, ...]:
+    """The seats of the table's event (six, or eight under `players = 8`)."""
+    event = table.round.event
+    return event.adapter.table_shape(event).seats
 
 
 def _rows(data, name: str) -> int:
@@ -63,42 +70,51 @@ class DealEntry:
     idempotency_key: str = ""
     reason: str = ""
     form_errors: list[dict] = field(default_factory=list)
+    #: the table's seats: every seat number the form reads is one of them
+    seats: tuple[int, ...] = SEATS
 
     @classmethod
-    def blank(cls) -> DealEntry:
-        return cls(burns=[{}], suffocated=[{}], idempotency_key=uuid.uuid4().hex)
+    def blank(cls, seats: tuple[int, ...] = SEATS) -> DealEntry:
+        return cls(burns=[{}], suffocated=[{}], idempotency_key=uuid.uuid4().hex, seats=seats)
 
     @classmethod
-    def from_post(cls, data, files=None) -> DealEntry:
-        entry = cls()
-        entry.finish = [s for s in (_seat(v) for v in data.get("finish", "").split(",")) if s]
+    def from_post(cls, data, files=None, seats: tuple[int, ...] = SEATS) -> DealEntry:
+        entry = cls(seats=seats)
+
+        def seat_of(value) -> int | None:
+            return _seat(value, seats)
+
+        entry.finish = [s for s in (seat_of(v) for v in data.get("finish", "").split(",")) if s]
         tap = data.get("tap", "")
         if tap == "undo":
             entry.finish = entry.finish[:-1]
         elif tap == "reset":
             entry.finish = []
-        elif (seat := _seat(tap)) and seat not in entry.finish and len(entry.finish) < 6:
+        elif (seat := seat_of(tap)) and seat not in entry.finish and len(entry.finish) < len(seats):
             entry.finish.append(seat)
-        entry.points = {s for s in SEATS if data.get(f"point_{s}")}
+        entry.points = {s for s in seats if data.get(f"point_{s}")}
         entry.declarations = {
-            s: data[f"decl_{s}"] for s in SEATS if data.get(f"decl_{s}") in DECLARATIONS
+            s: data[f"decl_{s}"] for s in seats if data.get(f"decl_{s}") in DECLARATIONS
         }
-        entry.revolution = [s for s in SEATS if data.get(f"revolution_{s}")]
-        entry.special_failed = {s for s in SEATS if data.get(f"special_failed_{s}")}
+        entry.revolution = [s for s in seats if data.get(f"revolution_{s}")]
+        entry.special_failed = {s for s in seats if data.get(f"special_failed_{s}")}
         burn_rows = _rows(data, "burn_rows") + (1 if data.get("add") == "burn" else 0)
         suff_rows = _rows(data, "suff_rows") + (1 if data.get("add") == "suffocation" else 0)
         for i in range(min(burn_rows, MAX_ROWS)):
             outcome = data.get(f"burn_{i}_outcome", "")
             entry.burns.append(
                 {
-                    "burner": _seat(data.get(f"burn_{i}_burner")),
-                    "burned": _seat(data.get(f"burn_{i}_burned")),
+                    "burner": seat_of(data.get(f"burn_{i}_burner")),
+                    "burned": seat_of(data.get(f"burn_{i}_burned")),
                     "outcome": outcome if outcome in BURN_OUTCOMES else "success",
                 }
             )
         for i in range(min(suff_rows, MAX_ROWS)):
             entry.suffocated.append(
-                {"seat": _seat(data.get(f"suff_{i}_seat")), "by": _seat(data.get(f"suff_{i}_by"))}
+                {
+                    "seat": seat_of(data.get(f"suff_{i}_seat")),
+                    "by": seat_of(data.get(f"suff_{i}_by")),
+                }
             )
         entry.play_log_text = data.get("play_log", "")[:MAX_PLAY_LOG]
         upload = (files or {}).get("play_log_file")
@@ -299,14 +315,14 @@ class ResultForm:
     }
 
     def blank(self, table) -> DealEntry:
-        return DealEntry.blank()
+        return DealEntry.blank(table_seats(table))
 
     def from_post(self, table, data, files) -> DealEntry:
-        return DealEntry.from_post(data, files)
+        return DealEntry.from_post(data, files, table_seats(table))
 
     def from_report(self, table, report) -> DealEntry:
         """The entry a correction starts from: the result in force, to edit what differs."""
-        entry = DealEntry.blank()
+        entry = DealEntry.blank(table_seats(table))
         summary = (report.summary if report else None) or {}
         entry.finish = list(summary.get("finish") or [])
         entry.points = set(summary.get("points") or [])
@@ -348,7 +364,7 @@ class ResultForm:
             "form_template": self.templates["form"],
             "form_ids": self.form_ids,
             "verdict_line": self.verdict_line(context.get("checked")),
-            "seat_numbers": range(1, 7),
+            "seat_numbers": entry.seats,
             "seat_names": seat_names,
             "declaration_labels": DECLARATION_LABELS,
             "burn_outcome_labels": BURN_OUTCOME_LABELS,

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
 from matches.kernel.engine_errors import BadDocument
 from matches.kernel.games.fields import mark
-from matches.punctuation import listed
+from matches.kernel.punctuation import listed
 
 #: One line per preset, shown beside its name.
 PRESET_DESCRIPTIONS = {

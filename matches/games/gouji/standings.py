@@ -45,8 +45,9 @@ def event_rules(event) -> RuleSet:
     return event.game_rules.rules
 
 
-def read_outcome(report) -> Outcome:
-    """A final report's outcome. A play log's report stores the summary its replay gave."""
+def read_outcome(report, rules: RuleSet) -> Outcome:
+    """A final report's outcome, read under the event's rule set (its seats: six or eight). A
+    play log's report stores the summary its replay gave."""
     doc = dict(report.summary or {})
     if not doc:
         stored = report.verdict or {}
@@ -56,7 +57,7 @@ def read_outcome(report) -> Outcome:
             else ReplayVerdict.from_json(stored)
         )
         doc = sequence.outcome_from_replay(report.play_log or {}, replay or ReplayVerdict(False))
-    doc.pop("rules", None)  # the event's rule set judges, whatever the document says
+    doc["rules"] = rules.to_json()  # the event's rule set judges, whatever the document says
     doc["string_three_streak"] = 0
     outcome, _rules = parse_outcome(doc)
     return outcome
@@ -82,7 +83,7 @@ def tally_deal(
     """A final report's tally by the event's rule set: the union scores, the R40 streak (from
     the tally of the deal just before, `before`), the ledger it leaves; None when the report
     cannot be read."""
-    outcome = _readable_outcome(report)
+    outcome = _readable_outcome(report, rules)
     if outcome is None:
         return None
     union = outcome.string_three_union
@@ -182,9 +183,9 @@ def _flag_streaks_to_recheck(deals, tallies, reports=None) -> None:
             deal.needs_recheck = True
 
 
-def _readable_outcome(report) -> Outcome | None:
+def _readable_outcome(report, rules: RuleSet) -> Outcome | None:
     try:
-        return read_outcome(report)
+        return read_outcome(report, rules)
     except (BadDocument, RuleViolation) as error:
         # A final report the engine cannot read is a data error, not a reason to stop the
         # whole match: it counts as missing and the log says why.

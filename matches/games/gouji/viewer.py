@@ -16,11 +16,9 @@ from django.utils.translation import ngettext
 
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.steps import deal_steps
+from matches.games.gouji.table import shape_for
 from matches.kernel.engine_errors import BadDocument
 from matches.kernel.games import viewer as shared
-
-#: seat → union: union A on the odd seats (R1)
-SIDES = {seat: "A" if seat % 2 else "B" for seat in range(1, 7)}
 
 
 def card_labels() -> dict:
@@ -89,15 +87,29 @@ def _event_text(event: dict, seat_names: dict) -> str:
     return code
 
 
-def _action(action: dict | None, seat_names: dict, labels: dict) -> dict | None:
+def joker_group_weight(cards: str) -> int | None:
+    """R52: a hand of jokers only is a joker group of weight s + 2b; None for any other hand."""
+    if not cards or set(cards) - {"B", "R"}:
+        return None
+    return cards.count("B") + 2 * cards.count("R")
+
+
+def _action(
+    action: dict | None, seat_names: dict, labels: dict, joker_groups: bool = False
+) -> dict | None:
     if action is None:
         return None
     words = {"play": _("出牌"), "pass": _("不要"), "yield": _("让牌")}
+    verb = words.get(action["kind"], action["kind"])
+    weight = joker_group_weight(action.get("cards") or "") if joker_groups else None
+    if action["kind"] == "play" and weight is not None:
+        # Under R52 a group of jokers beats a group by weight, whatever its size: say so.
+        verb = _("出王组（重 %(w)s）") % {"w": weight}
     return {
         "seat": action["seat"],
         "who": _seat(seat_names, action["seat"]),
         "kind": action["kind"],
-        "verb": words.get(action["kind"], action["kind"]),
+        "verb": verb,
         "cards": action.get("cards") or "",
         "groups": card_groups(action.get("cards") or "", labels),
     }
@@ -156,6 +168,8 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
     seat_names = seat_names or {}
     doc = copy.deepcopy(play_log)
     doc["rules"] = event.game_rules.rules_json
+    rules = event.game_rules.rules
+    shape = shape_for(rules.players)
     try:
         result = deal_steps(doc, summary if isinstance(summary, dict) else None)
     except BadDocument:
@@ -167,7 +181,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         n = raw["n"]
         places = {int(seat): place for seat, place in raw["places"].items()}
         seats = []
-        for seat in range(1, 7):
+        for seat in sorted(int(key) for key in raw["hands"]):
             cards = raw["hands"][str(seat)]
             badges = []
             if seat in places:
@@ -179,7 +193,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
             seats.append(
                 {
                     "seat": seat,
-                    "side": SIDES[seat],
+                    "side": shape.side_of(seat) if seat <= shape.size else "",
                     "who": _seat(seat_names, seat),
                     "cards": cards,
                     "groups": card_groups(cards, labels),
@@ -202,7 +216,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         steps.append(
             {
                 "n": n,
-                "action": _action(raw["action"], seat_names, labels),
+                "action": _action(raw["action"], seat_names, labels, rules.joker_groups),
                 "events": [_event_text(e, seat_names) for e in raw["events"]],
                 "seats": seats,
                 "table": table,

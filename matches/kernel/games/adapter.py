@@ -39,11 +39,13 @@ from matches.kernel.engine_types import (
     NoSettings,
     PlayedSeat,
     PublicTable,
+    TableShape,
     Tally,
     TallyDetail,
     places_from_json,
 )
 from matches.kernel.games.base import Game
+from matches.kernel.games.viewer import viewer_json
 
 if TYPE_CHECKING:  # the models import the registry, which imports the adapters
     from matches.kernel.reports import Checked
@@ -220,7 +222,7 @@ class GameAdapter:
         rows: dict[int, DealTally],
         deal: Deal,
     ) -> bool:
-        """Issue 28: settle `deal`, final in the current transaction, by itself: its tally and
+        """Settle `deal`, final in the current transaction, by itself: its tally and
         what follows from it, exactly the rows `settle_match` would write. Called (match row
         locked) only when the deals before it are settled already: `deals` are the match's
         deals by number, all regular; `reports` deal id -> final report (this deal's too);
@@ -238,13 +240,19 @@ class GameAdapter:
         standings count in the database; None for a game without."""
         return None
 
+    def strings_of_three_label(self, event: Event) -> str:
+        """The name of the union column `strings_of_three_filters` counts, in the page's
+        language (Gou Ji's 串三户, or 串四户 at an eight-seat table)."""
+        return _("串三户")
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         """The player standings rows after the last of `rounds` (a StandingsSnapshot's rows)."""
         raise NotImplementedError
 
-    def head_rival_seat(self, seat: int) -> int | None:
-        """The seat that faces `seat` as its head rival (对头), in a game that has one: a
-        player's card lists the head rivals met (seasons/selectors.py)."""
+    def head_rival_seat(self, seat: int, table_size: int) -> int | None:
+        """The seat that faces `seat` as its head rival (对头) at a table of `table_size` seats,
+        in a game that has one: a player's card lists the head rivals met
+        (seasons/selectors.py)."""
         return None
 
     @property
@@ -278,8 +286,14 @@ class GameAdapter:
         with `seats_own_tables`)."""
         raise NotImplementedError
 
-    def table_is_full(self, seat_numbers: list[int]) -> bool:
+    def table_is_full(self, event: Event, seat_numbers: list[int]) -> bool:
         """Whether a table seated on these seat numbers may play."""
+        raise NotImplementedError
+
+    def table_shape(self, event: Event) -> TableShape:
+        """The seats of a table at `event` and the side each belongs to, for a game whose
+        tables seat two unions (the shared draw, entries, table cards and score sheets ask it:
+        how many seats, how many players a union holds, which seats are union A's)."""
         raise NotImplementedError
 
     def seat_problems(self, match: Match, seats: list[Any]) -> list[str]:
@@ -349,10 +363,25 @@ class GameAdapter:
         summary: Any = None,
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
-        """A play log step by step for the viewer page, in the page's language (see
-        `matches/kernel/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of the
-        cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where the log and
-        `summary` disagree, or None) and its `disagreement_text`, `error` (an illegal action),
-        `complete`, and `json` (what the page's script reads). None when the game has no
+        """A play log step by step for the viewer page: the game's `play_log_steps` and `json`,
+        what the page's script reads of them (`viewer.viewer_json`). None when the game has no
         viewer or the log cannot be read."""
+        found = self.play_log_steps(event, play_log, summary, seat_names)
+        if found is not None:
+            found["json"] = viewer_json(found)
+        return found
+
+    def play_log_steps(
+        self,
+        event: Event,
+        play_log: Any,
+        summary: Any = None,
+        seat_names: Mapping[int, str] | None = None,
+    ) -> JSONObject | None:
+        """The game's wording of a play log step by step, in the page's language (see
+        `matches/kernel/games/viewer.py` for a step's fields): `steps`, `labels` and `kinds` of
+        the cards, `table_title`, `legend`, `count_text`, `disagreement` (the first step where
+        the log and `summary` disagree, or None) and its `disagreement_text`, `error` (an
+        illegal action) and `complete`. None when the game has no viewer or the log cannot be
+        read."""
         return None

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 
 from ._seating import describe, round_by_id, user_named
 
@@ -16,7 +16,7 @@ class Command(BaseCommand):
 
     def handle(self, round_id, user=None, **options):
         try:
-            round_ = seating.close_round(round_by_id(round_id), user=user_named(user))
-        except seating.SeatingRefused as error:
+            round_ = draw.close_round(round_by_id(round_id), user=user_named(user))
+        except draw.SeatingRefused as error:
             raise CommandError(str(error)) from error
         self.stdout.write(describe(round_))

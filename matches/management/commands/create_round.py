@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.models import Event
 
 from ._seating import describe, user_named
@@ -28,10 +28,10 @@ class Command(BaseCommand):
         if chosen is None:
             raise CommandError("the event has no such stage")
         try:
-            round_ = seating.create_round(chosen, seed=seed, silent=silent, user=user_named(user))
-        except seating.SeatingRefused as error:
+            round_ = draw.create_round(chosen, seed=seed, silent=silent, user=user_named(user))
+        except draw.SeatingRefused as error:
             raise CommandError(str(error)) from error
         self.stdout.write(describe(round_))
-        for line in seating.explain_round(round_):
+        for line in draw.explain_round(round_):
             if line["reasons"]:
                 self.stdout.write(f"  table {line['table']}: {'; '.join(line['reasons'])}")

@@ -21,7 +21,7 @@ class Command(BaseCommand):
         )
         group.add_argument("--clear", action="store_true", help="remove every event's files")
 
-    def handle(self, *args, rewrite: bool = False, clear: bool = False, **options):
+    def handle(self, *args, clear: bool = False, **options):
         if standings_files.directory() is None:
             raise CommandError("STANDINGS_FILES_DIR is not set: no files to write or remove")
         if clear:

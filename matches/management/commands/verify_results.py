@@ -1,13 +1,16 @@
 """`manage.py verify_results <event id>`: recompute the event's result chain from the stored rows
-(matches/results/chain.py). Exit 0 and the head digest when every entry holds; exit 1 naming the
-first entry whose row was changed behind the application's back."""
+(matches/kernel/chain.py), then every derived row (match results, deal tallies, standings) from
+the results (in a transaction rolled back). Exit 0 and the head digest when everything holds;
+exit 1 naming the first entry whose row was changed behind the application's back, or every
+derived row that differs from its recompute."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.kernel import chain
 from matches.models import Event
-from matches.results import chain
+from matches.standings import verify
 
 
 class Command(BaseCommand):
@@ -31,6 +34,16 @@ class Command(BaseCommand):
             raise CommandError(
                 f"CHANGED: {where}: {verdict.problem}. The chain holds up to the entry before "
                 f"(digest {verdict.digest}).",
+                returncode=1,
+            )
+        differ = verify.recompute_differences(event)
+        if differ:
+            shown = ", ".join(differ[:20]) + (
+                f" and {len(differ) - 20} more" if len(differ) > 20 else ""
+            )
+            raise CommandError(
+                f"CHANGED: the chain holds (digest {verdict.digest}), but {len(differ)} derived "
+                f"rows differ from a recompute of the chained results: {shown}",
                 returncode=1,
             )
         self.stdout.write(

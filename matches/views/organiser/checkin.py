@@ -16,6 +16,8 @@ from matches.events import checkin as service
 from matches.events import entries
 from matches.events.forms import CarryOverForm
 from matches.models import Registration
+from matches.models.digest import token_digest
+from matches.views.addresses import public_url
 from matches.views.organiser.access import posted_pk, running_event
 from players.models import Club
 
@@ -160,7 +162,7 @@ def entry_page(request, token: str):
     entry = (
         Registration.objects.select_related("event", "union", "player")
         .prefetch_related("union__members__player")
-        .filter(private_token=token)
+        .filter(private_token_digest=token_digest(token))
         .first()
     )
     if entry is None or not token:
@@ -198,5 +200,5 @@ def entry_link(request, event_id: int, entry_id: int):
     return render(
         request,
         "manage/checkin/link.html",
-        {"event": event, "entry": entry, "url": request.build_absolute_uri(f"/entry/{token}/")},
+        {"event": event, "entry": entry, "url": public_url(request, f"/entry/{token}/")},
     )

@@ -23,6 +23,11 @@ from matches.models import Registration
 from matches.views.organiser.access import running_event
 
 
+def _entry_form(event, data=None, **kwargs) -> EntryForm:
+    """The entry form of the event: a union holds as many players as a side of its table."""
+    return EntryForm(data, team=event.is_team, members=service.union_size(event), **kwargs)
+
+
 def _list_context(request, event) -> dict:
     query = request.GET.get("q", "").strip()
     status = request.GET.get("status", "")
@@ -42,10 +47,22 @@ def _list_context(request, event) -> dict:
 @login_required
 def entries(request, event_id: int):
     event = running_event(request, event_id)
-    form = EntryForm(request.POST or None, team=event.is_team)
+    form = _entry_form(event, request.POST or None)
+    matches: list[dict] = []
     if request.method == "POST" and form.is_valid():
+        kwargs = form.entry_kwargs()
+        # One person across events: each known record the names match is the organiser's to
+        # confirm (a box per record, ticked by default) before it is linked.
+        matches = service.known_matches(
+            event, kwargs["players"], kwargs.get("club", ""), request.user
+        )
+        if matches and not request.POST.get("answered"):
+            return _ask_known(request, event, form, matches)
+        known = {int(v) for v in request.POST.getlist("known") if v.isascii() and v.isdigit()}
         try:
-            entry = service.add(event, **form.entry_kwargs())
+            entry = service.add(
+                event, **kwargs, user=request.user, known=known & {m["id"] for m in matches}
+            )
         except service.EntryRefused as error:
             form.add_error(None, str(error))
         else:
@@ -69,7 +86,7 @@ def entries(request, event_id: int):
             )
             added = f"{added} {known}" if known else added
             if request.htmx:  # the form stays open, empty, for the next entry
-                blank = EntryForm(team=event.is_team)
+                blank = _entry_form(event)
                 first = "union" if event.is_team else "player1"
                 blank.fields[first].widget.attrs["autofocus"] = True  # type the next one
                 return _add_block(request, event, blank, added, note)
@@ -90,11 +107,22 @@ def entries(request, event_id: int):
     return render(request, template, context, status=400 if form.errors else 200)
 
 
-def _add_block(request, event, form, added: str = "", note: str = ""):
+def _add_block(request, event, form, added: str = "", note: str = "", matches=None):
     """The add form, open, and (out of band) the list with the new entry."""
     context = _list_context(request, event)
     context.update({"form": form, "added": added, "note": note, "open": True, "oob": True})
+    context["matches"] = matches or []
     return render(request, "manage/entries/_add_block.html", context)
+
+
+def _ask_known(request, event, form, matches: list[dict]):
+    """The form again, as typed, with the known records found: the organiser ticks the ones
+    that are the same person and adds again."""
+    if request.htmx:
+        return _add_block(request, event, form, matches=matches)
+    context = _list_context(request, event)
+    context.update({"form": form, "add_open": True, "open": True, "matches": matches})
+    return render(request, "manage/entries/list.html", context)
 
 
 def _entry(event, entry_id: int) -> Registration:
@@ -111,11 +139,11 @@ def _entry(event, entry_id: int) -> Registration:
 def edit_entry(request, event_id: int, entry_id: int):
     event = running_event(request, event_id)
     entry = _entry(event, entry_id)
-    form = EntryForm(request.POST or None, team=event.is_team, initial=EntryForm.initial_for(entry))
+    form = _entry_form(event, request.POST or None, initial=EntryForm.initial_for(entry))
     withdraw_form = WithdrawForm(first=service.first_open_round(event))
     if request.method == "POST" and form.is_valid():
         try:
-            service.edit(entry, **form.entry_kwargs())
+            service.edit(entry, **form.entry_kwargs(), user=request.user)
         except service.EntryRefused as error:
             form.add_error(None, str(error))
         else:
@@ -154,7 +182,7 @@ def withdraw_entry(request, event_id: int, entry_id: int):
             "event": event,
             "entry": entry,
             "withdraw_form": form,
-            "form": EntryForm(team=event.is_team, initial=EntryForm.initial_for(entry)),
+            "form": _entry_form(event, initial=EntryForm.initial_for(entry)),
         },
         status=400,
     )
@@ -178,13 +206,14 @@ def reinstate_entry(request, event_id: int, entry_id: int):
     return redirect("manage:entries", event.pk)
 
 
-def _previewed(checked: list[dict]) -> list[dict]:
+def _previewed(event, checked: list[dict]) -> list[dict]:
     """Each row's players with the captain marked, as the entries list shows them."""
+    size = service.union_size(event)
     for row in checked:
-        captain = importing.captain_order(row["values"])
+        captain = importing.captain_order(row["values"], size)
         row["members"] = [
             (row["values"].get(f"player{k}", ""), k == captain)
-            for k in (1, 2, 3)
+            for k in range(1, importing.MAX_UNION + 1)
             if row["values"].get(f"player{k}")
         ]
     return checked
@@ -219,17 +248,25 @@ def import_entries(request, event_id: int):
         "event": event,
         "rows": None,
         "headers": importing.accepted_headers(),
+        "sheet_headers": {
+            "zh": "、".join(importing.template_headers(event, "zh-hans")),
+            "en": ", ".join(importing.template_headers(event, "en")),
+            "size": service.union_size(event),
+        },
     }
     if request.method == "POST" and request.POST.get("confirm"):
         rows = request.session.get(f"import-{event.pk}")
         if not rows:
             messages.error(request, _("请重新上传文件"))
             return redirect("manage:import", event.pk)
-        checked = _previewed(importing.validate_rows(event, rows))
+        checked = _previewed(event, importing.validate_rows(event, rows, request.user))
         if any(r["errors"] for r in checked):
             context["rows"] = checked
             return render(request, "manage/import.html", context, status=400)
-        importing.import_rows(event, rows)
+        # Only the known records the organiser ticked in the preview are linked.
+        offered = {k["id"] for r in checked for k in r["known"]}
+        known = {int(v) for v in request.POST.getlist("known") if v.isascii() and v.isdigit()}
+        importing.import_rows(event, rows, user=request.user, known=known & offered)
         del request.session[f"import-{event.pk}"]
         messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
         return redirect("manage:entries", event.pk)
@@ -242,7 +279,7 @@ def import_entries(request, event_id: int):
         except importing.ImportRefused as error:
             context["file_error"] = str(error)
             return render(request, "manage/import.html", context, status=400)
-        checked = _previewed(importing.validate_rows(event, rows))
+        checked = _previewed(event, importing.validate_rows(event, rows, request.user))
         context["rows"] = checked
         context["ok"] = not any(r["errors"] for r in checked)
         context["warned"] = any(r["warnings"] for r in checked)

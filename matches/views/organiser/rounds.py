@@ -1,4 +1,4 @@
-"""Organiser round pages (issue 15): one round's page with draw control on a draft, late
+"""Organiser round pages: one round's page with draw control on a draft, late
 changes, forfeits and time stops on a published round, closing a round, withdrawals, the break
 into a knockout, and the event's round settings (clubs, byes, forfeits, release).
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,15 +19,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from matches import punctuation
-from matches.draw import bracket, breaks, clock, control, late
-from matches.draw import service as seating
-from matches.events import checkin
+from matches.draw import bracket, clock, control, late
+from matches.draw import entrants as draw_entrants
+from matches.draw import service as draw
+from matches.kernel import punctuation
 from matches.models import Event, Match, RefereeLink, Registration, Round, TableSeat, Union
 from matches.permissions import can_manage_event
 from matches.results import forfeits
-from matches.views.organiser import table_progress
+from matches.standings import breaks
+from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event, running_event
+from matches.views.organiser.dashboard import table_progress
 from players.models import Player
 
 #: What the organiser's page says about each flag (the same words as the explanations).
@@ -55,14 +58,14 @@ def _union(event: Event, value) -> Union:
     try:
         return Union.objects.get(pk=int(value), event=event, round__isnull=True)
     except (TypeError, ValueError, Union.DoesNotExist):
-        raise seating.SeatingRefused(_("请选择联邦"))
+        raise draw.SeatingRefused(_("请选择联邦"))
 
 
 def _int(value, message: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise seating.SeatingRefused(message)
+        raise draw.SeatingRefused(message)
 
 
 def _explained_message(lines: list[dict]) -> str:
@@ -86,7 +89,7 @@ def _explained_message(lines: list[dict]) -> str:
 def round_page(request, event_id: int, number: int):
     event = running_event(request, event_id)
     round_ = _round(event, number)
-    explain = seating.explain_round(round_)
+    explain = draw.explain_round(round_)
     by_match = {line["match"]: line for line in explain}
     progress = {row["match"].pk: row for row in table_progress(round_)}
     tables = []
@@ -141,10 +144,10 @@ def round_page(request, event_id: int, number: int):
         "withdrawn": [r for r in registered if r.status == Registration.Status.WITHDRAWN],
         "has_bye": any(t["match"].is_bye for t in tables),
         "table_numbers": [t["match"].table.number for t in tables if not t["match"].is_bye],
-        "unfinished": seating.unfinished_tables(round_) if round_.state == "published" else [],
+        "unfinished": draw.unfinished_tables(round_) if round_.state == "published" else [],
         "can_unpublish": round_.state == "published" and not late.round_has_results(round_),
         "log": round_.log.select_related("user").order_by("-at", "-id")[:30],
-        "missing_from_draft": checkin.missing_from_draft(round_),
+        "missing_from_draft": draw_entrants.missing_from_draft(round_),
         "can_reopen": round_.state == Round.State.CLOSED
         and can_manage_event(request.user, event)
         and not event.rounds.filter(number__gt=round_.number).exists(),
@@ -161,61 +164,14 @@ def round_page(request, event_id: int, number: int):
     return render(request, "manage/round.html", context)
 
 
-@login_required
-@require_POST
-def round_edit(request, event_id: int, number: int, edit: str):
-    """A draft edit: swap, move, sides, pair, bye, seats."""
+def _draft_edit(request, event_id: int, number: int, edit) -> HttpResponse:
+    """What every draft edit shares: the round, the edit (`edit(event, round_, post, user)`
+    returns the changed tables' lines), its message, back to the round's tables."""
     event = running_event(request, event_id)
     round_ = _round(event, number)
-    post = request.POST
     try:
-        if edit == "swap":
-            lines = seating.swap_unions(
-                round_,
-                _union(event, post.get("first")),
-                _union(event, post.get("second")),
-                user=request.user,
-            )
-        elif edit == "move":
-            lines = control.move_union(
-                round_,
-                _union(event, post.get("union")),
-                _int(post.get("table"), _("请选择桌号")),
-                post.get("side", "A"),
-                user=request.user,
-            )
-        elif edit == "sides":
-            lines = control.swap_sides(
-                round_, _int(post.get("table"), _("请选择桌号")), user=request.user
-            )
-        elif edit == "pair":
-            lines = control.pair_by_hand(
-                round_,
-                _int(post.get("table"), _("请选择桌号")),
-                _union(event, post.get("union_a")),
-                _union(event, post.get("union_b")),
-                user=request.user,
-            )
-        elif edit == "bye":
-            lines = control.give_bye(round_, _union(event, post.get("union")), user=request.user)
-        elif edit == "player_move":
-            lines = control.move_player(
-                round_,
-                _int(post.get("player"), _("请选择选手")),
-                _int(post.get("table"), _("请选择桌号")),
-                _int(post.get("seat"), _("请选择座位")),
-                user=request.user,
-            )
-        elif edit == "seats":
-            lines = seating.swap_players(
-                round_,
-                _int(post.get("first"), _("请选择选手")),
-                _int(post.get("second"), _("请选择选手")),
-                user=request.user,
-            )
-        else:
-            raise seating.SeatingRefused(_("未知的调整"))
-    except seating.SeatingRefused as error:
+        lines = edit(event, round_, request.POST, request.user)
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
         return _to_round(event, number, "#edit")
     messages.success(request, _("已调整：") + _explained_message(lines))
@@ -224,109 +180,278 @@ def round_edit(request, event_id: int, number: int, edit: str):
 
 @login_required
 @require_POST
-def round_late(request, event_id: int, number: int, change: str):
-    """After publishing: unpublish, a union arrives, a union withdraws."""
+def edit_swap(request, event_id: int, number: int):
+    """Two unions of a draft exchange their places."""
+
+    def edit(event, round_, post, user):
+        first, second = _union(event, post.get("first")), _union(event, post.get("second"))
+        return draw.swap_unions(round_, first, second, user=user)
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_move(request, event_id: int, number: int):
+    """A union moves to a table's side."""
+
+    def edit(event, round_, post, user):
+        union, table = _union(event, post.get("union")), _int(post.get("table"), _("请选择桌号"))
+        return control.move_union(round_, union, table, post.get("side", "A"), user=user)
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_sides(request, event_id: int, number: int):
+    """A table's two unions exchange sides."""
+
+    def edit(event, round_, post, user):
+        return control.swap_sides(round_, _int(post.get("table"), _("请选择桌号")), user=user)
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_pair(request, event_id: int, number: int):
+    """Two unions paired by hand at a table."""
+
+    def edit(event, round_, post, user):
+        table = _int(post.get("table"), _("请选择桌号"))
+        first, second = _union(event, post.get("union_a")), _union(event, post.get("union_b"))
+        return control.pair_by_hand(round_, table, first, second, user=user)
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_bye(request, event_id: int, number: int):
+    """A union is given the round's bye."""
+
+    def edit(event, round_, post, user):
+        return control.give_bye(round_, _union(event, post.get("union")), user=user)
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_player_move(request, event_id: int, number: int):
+    """An individual draft: a player moves to a table's seat."""
+
+    def edit(event, round_, post, user):
+        return control.move_player(
+            round_,
+            _int(post.get("player"), _("请选择选手")),
+            _int(post.get("table"), _("请选择桌号")),
+            _int(post.get("seat"), _("请选择座位")),
+            user=user,
+        )
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+@login_required
+@require_POST
+def edit_seats(request, event_id: int, number: int):
+    """An individual draft: two players exchange their seats."""
+
+    def edit(event, round_, post, user):
+        first = _int(post.get("first"), _("请选择选手"))
+        return draw.swap_players(
+            round_, first, _int(post.get("second"), _("请选择选手")), user=user
+        )
+
+    return _draft_edit(request, event_id, number, edit)
+
+
+def _late_change(request, event_id: int, number: int, change) -> HttpResponse:
+    """What every change after publishing shares: `change(event, round_, post, user)` makes it
+    and says what it did; a refusal is shown; back to the round's late changes."""
     event = running_event(request, event_id)
     round_ = _round(event, number)
     try:
-        if change == "unpublish":
-            late.unpublish_round(round_, user=request.user)
-            messages.success(request, _("已撤回公布，本轮回到草稿"))
-        elif change == "arrive":
-            union = _union(event, request.POST.get("union"))
-            done = late.late_add(round_, union, user=request.user)
-            if done.get("tables"):
-                messages.success(
-                    request,
-                    _("%(name)s 已补入：只变动第 %(n)s 桌")
-                    % {"name": union.name, "n": done["tables"][0]},
-                )
-            else:
-                messages.success(
-                    request, _("%(name)s 已补入，本轮轮空；没有牌桌变动") % {"name": union.name}
-                )
-        elif change == "withdraw":
-            union = _union(event, request.POST.get("union"))
-            done = late.late_withdraw(round_, union, user=request.user)
-            tables = punctuation.listed(done["tables"])
-            messages.success(
-                request,
-                (_("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {"name": union.name, "t": tables})
-                if tables
-                else _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name},
-            )
-        else:
-            raise seating.SeatingRefused(_("未知的变动"))
-    except seating.SeatingRefused as error:
+        messages.success(request, change(event, round_, request.POST, request.user))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#late")
 
 
 @login_required
 @require_POST
-def table_action(request, event_id: int, number: int, table: int, action: str):
-    """Per table of a published round: forfeit (a side, both), clear it, stop by time, chase."""
+def late_unpublish(request, event_id: int, number: int):
+    """The round back to a draft."""
+
+    def change(event, round_, post, user):
+        late.unpublish_round(round_, user=user)
+        return _("已撤回公布，本轮回到草稿")
+
+    return _late_change(request, event_id, number, change)
+
+
+@login_required
+@require_POST
+def late_arrive(request, event_id: int, number: int):
+    """A union arrives after publishing: one table changes, or it has the bye."""
+
+    def change(event, round_, post, user):
+        union = _union(event, post.get("union"))
+        done = late.late_add(round_, union, user=user)
+        if done.get("tables"):
+            return _("%(name)s 已补入：只变动第 %(n)s 桌") % {
+                "name": union.name,
+                "n": done["tables"][0],
+            }
+        return _("%(name)s 已补入，本轮轮空；没有牌桌变动") % {"name": union.name}
+
+    return _late_change(request, event_id, number, change)
+
+
+@login_required
+@require_POST
+def late_withdraw(request, event_id: int, number: int):
+    """A union withdraws after publishing."""
+
+    def change(event, round_, post, user):
+        union = _union(event, post.get("union"))
+        done = late.late_withdraw(round_, union, user=user)
+        tables = punctuation.listed(done["tables"])
+        if tables:
+            return _("%(name)s 已退出本轮：变动的牌桌 %(t)s") % {"name": union.name, "t": tables}
+        return _("%(name)s 已退出本轮；没有牌桌变动") % {"name": union.name}
+
+    return _late_change(request, event_id, number, change)
+
+
+def _table_step(request, event_id: int, number: int, table: int, step) -> HttpResponse:
+    """What every step on one table of a published round shares: `step(match, post, user)`
+    takes it and says what it did (and whether to go back to the closing page); back to the
+    table on the round page, or on the closing page the form came from."""
     event = running_event(request, event_id)
     round_ = _round(event, number)
     match = get_object_or_404(Match, round=round_, table__number=table)
     back = request.POST.get("back") == "close"
     try:
-        if action == "forfeit":
-            forfeits.award_forfeit(match, request.POST.get("side", ""), user=request.user)
-            messages.success(request, _("第 %(n)s 桌已判弃权") % {"n": table})
-        elif action == "unforfeit":
-            forfeits.clear_forfeit(match, user=request.user)
-            messages.success(request, _("第 %(n)s 桌已取消弃权") % {"n": table})
-        elif action == "stop":
-            after = _int(request.POST.get("after"), _("请填写已打局数"))
-            forfeits.stop_by_time(match, after, user=request.user)
-            messages.success(
-                request, _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}
-            )
-        elif action == "chase":
-            assert match.table is not None  # found by its table's number
-            RefereeLink.objects.create(
-                table=match.table, created_by=request.user, label=gettext_noop("结束本轮时催报")
-            )
-            messages.success(request, _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table})
-            back = True
-        else:
-            raise seating.SeatingRefused(_("未知的操作"))
-    except seating.SeatingRefused as error:
+        said, to_close = step(match, request.POST, request.user)
+        messages.success(request, said)
+        back = back or to_close
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     if back:
         return redirect(reverse("manage:round-close", args=[event.pk, number]) + f"#table-{table}")
     return _to_round(event, number, f"#table-{table}")
 
 
-# --- the hall's clock ---------------------------------------------------------------------------
+@login_required
+@require_POST
+def table_forfeit(request, event_id: int, number: int, table: int):
+    """A forfeit awarded at the table (a side, or both)."""
+
+    def step(match, post, user):
+        forfeits.award_forfeit(match, post.get("side", ""), user=user)
+        return _("第 %(n)s 桌已判弃权") % {"n": table}, False
+
+    return _table_step(request, event_id, number, table, step)
 
 
 @login_required
 @require_POST
-def round_clock(request, event_id: int, number: int, do: str):
-    """The round's clock: start (minutes), pause, resume, extend (minutes). Logged."""
+def table_unforfeit(request, event_id: int, number: int, table: int):
+    """The table's forfeit cleared."""
+
+    def step(match, post, user):
+        forfeits.clear_forfeit(match, user=user)
+        return _("第 %(n)s 桌已取消弃权") % {"n": table}, False
+
+    return _table_step(request, event_id, number, table, step)
+
+
+@login_required
+@require_POST
+def table_stop(request, event_id: int, number: int, table: int):
+    """The table stopped by time: its first deals count."""
+
+    def step(match, post, user):
+        after = _int(post.get("after"), _("请填写已打局数"))
+        forfeits.stop_by_time(match, after, user=user)
+        return _("第 %(n)s 桌超时中止：按前 %(k)s 局计分") % {"n": table, "k": after}, False
+
+    return _table_step(request, event_id, number, table, step)
+
+
+@login_required
+@require_POST
+def table_chase(request, event_id: int, number: int, table: int):
+    """A new referee link for a table the closing round waits for."""
+
+    def step(match, post, user):
+        assert match.table is not None  # found by its table's number
+        RefereeLink.objects.create(
+            table=match.table, created_by=user, label=gettext_noop("结束本轮时催报")
+        )
+        return _("已为第 %(n)s 桌生成新的裁判链接") % {"n": table}, True
+
+    return _table_step(request, event_id, number, table, step)
+
+
+# --- the hall's clock ---------------------------------------------------------------------------
+
+
+def _clock_step(request, event_id: int, number: int, step) -> HttpResponse:
+    """What every step of the round's clock shares (each is logged by the clock)."""
     event = running_event(request, event_id)
     round_ = _round(event, number)
     try:
-        if do == "start":
-            done = clock.start(round_, request.POST.get("minutes"), user=request.user)
-            messages.success(request, _("计时开始：%(m)s 分钟") % {"m": done.minutes})
-        elif do == "pause":
-            clock.pause(round_, user=request.user)
-            messages.success(request, _("计时已暂停"))
-        elif do == "resume":
-            clock.resume(round_, user=request.user)
-            messages.success(request, _("计时继续"))
-        elif do == "extend":
-            minutes = request.POST.get("minutes")
-            clock.extend(round_, minutes, user=request.user)
-            messages.success(request, _("已延长 %(m)s 分钟") % {"m": minutes})
-        else:
-            raise seating.SeatingRefused(_("未知的操作"))
-    except seating.SeatingRefused as error:
+        messages.success(request, step(round_, request.POST, request.user))
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#clock")
+
+
+@login_required
+@require_POST
+def clock_start(request, event_id: int, number: int):
+    """The clock starts (or starts again) for the minutes given."""
+
+    def step(round_, post, user):
+        done = clock.start(round_, post.get("minutes"), user=user)
+        return _("计时开始：%(m)s 分钟") % {"m": done.minutes}
+
+    return _clock_step(request, event_id, number, step)
+
+
+@login_required
+@require_POST
+def clock_pause(request, event_id: int, number: int):
+    def step(round_, post, user):
+        clock.pause(round_, user=user)
+        return _("计时已暂停")
+
+    return _clock_step(request, event_id, number, step)
+
+
+@login_required
+@require_POST
+def clock_resume(request, event_id: int, number: int):
+    def step(round_, post, user):
+        clock.resume(round_, user=user)
+        return _("计时继续")
+
+    return _clock_step(request, event_id, number, step)
+
+
+@login_required
+@require_POST
+def clock_extend(request, event_id: int, number: int):
+    def step(round_, post, user):
+        minutes = post.get("minutes")
+        clock.extend(round_, minutes, user=user)
+        return _("已延长 %(m)s 分钟") % {"m": minutes}
+
+    return _clock_step(request, event_id, number, step)
 
 
 # --- closing the round ------------------------------------------------------------------------
@@ -340,13 +465,13 @@ def close_page(request, event_id: int, number: int):
     round_ = _round(event, number)
     if request.method == "POST":
         try:
-            seating.close_round(round_, user=request.user)
-        except seating.SeatingRefused as error:
+            draw.close_round(round_, user=request.user)
+        except draw.SeatingRefused as error:
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
         messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
         return _to_round(event, number)
-    missing = seating.unfinished_tables(round_) if round_.state == "published" else []
+    missing = draw.unfinished_tables(round_) if round_.state == "published" else []
     progress = {row["match"].table.number: row for row in table_progress(round_)}
     rows = []
     for table_number in missing:
@@ -354,7 +479,7 @@ def close_page(request, event_id: int, number: int):
         links = [
             {
                 "link": link,
-                "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+                "url": staff_url(request, reverse("referee:link-table", args=[link.token])),
             }
             for link in match.table.referee_links.filter(revoked_at__isnull=True).order_by(
                 "-created_at", "-id"
@@ -395,7 +520,7 @@ def withdraw(request, event_id: int):
         )
         if event.rounds.filter(state=Round.State.DRAFT).exists():
             messages.warning(request, _("有草稿轮次：请重新编排"))
-    except seating.SeatingRefused as error:
+    except draw.SeatingRefused as error:
         messages.error(request, str(error))
     if number and number.isdigit():
         return _to_round(event, int(number), "#withdraw")
@@ -423,7 +548,7 @@ def break_page(request, event_id: int):
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
-    except seating.SeatingRefused as refused:
+    except (draw.SeatingRefused, breaks.BreakRefused) as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
     stage = breaks.break_stage(event)
@@ -485,8 +610,8 @@ class RoundSettingsForm(forms.ModelForm):
 def round_settings(request, event_id: int):
     """The event's round settings: clubs kept apart, bye and forfeit scores, time stops, and
     when the public sees the draw, the results and the standings, and ending the event (which
-    releases everything held until the end): the organiser's only, never an assistant's
-    (issue 27, finding 3)."""
+    releases everything held until the end): the organiser's only, never an assistant's, since
+    they decide what the public sees."""
     event = organised_event(request, event_id)
     form = RoundSettingsForm(request.POST or None, instance=event)
     if request.method == "POST":

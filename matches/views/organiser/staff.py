@@ -16,6 +16,7 @@ from matches import ratelimit
 from matches.events import staff as service
 from matches.events.forms import CodeForm, InviteForm, SignUpForm
 from matches.models import EventStaff, StaffInvitation, StaffRole
+from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event
 
 
@@ -42,7 +43,7 @@ def staff(request, event_id: int):
             "form": form,
             "invitations": invitations,
             "members": event.staff.filter(revoked_at__isnull=True).select_related("user"),
-            "join_url": request.build_absolute_uri("/manage/join/"),
+            "join_url": staff_url(request, "/manage/join/"),
         },
     )
 

@@ -6,15 +6,15 @@ import itertools
 
 import pytest
 
-from matches.draw.generator import types as flags
-from matches.draw.generator.knockout import bracket_order, first_round, next_round
-from matches.draw.generator.robin import (
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.knockout import bracket_order, first_round, next_round
+from matches.kernel.pairing.robin import (
     berger_round,
     round_robin_round,
     rounds_in_group,
     snake_groups,
 )
-from matches.draw.generator.types import SeatingError
+from matches.kernel.pairing.types import SeatingError
 
 # FIDE Handbook C.05, Berger tables (first-named plays White, here: takes seats 1-3-5).
 FIDE_BERGER = {

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.draw.generator import types as flags
-from matches.draw.generator.sides import seat_conflict
-from matches.draw.generator.simulate import apply_round, field_of, random_outcome
-from matches.draw.generator.swiss import pair_swiss
-from matches.draw.generator.types import Entrant, SeatingError
+from matches.kernel.pairing import types as flags
+from matches.kernel.pairing.sides import seat_conflict
+from matches.kernel.pairing.simulate import apply_round, field_of, random_outcome
+from matches.kernel.pairing.swiss import pair_swiss
+from matches.kernel.pairing.types import Entrant, SeatingError
 
 
 def ids_of(draw):

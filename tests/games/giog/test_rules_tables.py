@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from matches.draw.generator.types import SeatingError
 from matches.games.giog.engine.outcome import places, points_for_places
 from matches.games.giog.seating import GiogPlayer, apply_round, draw_giog, table_sizes
 from matches.games.giog.standings import format_points, points_table, rank
+from matches.kernel.pairing.types import SeatingError
 
 
 @pytest.mark.parametrize(

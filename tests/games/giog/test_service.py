@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from matches.draw import service as seating
+from matches.draw import service as draw
 from matches.games.giog.engine.selfplay import selfplay
 from matches.kernel.reports import ResultError
 from matches.models import (
@@ -45,7 +45,7 @@ def test_draw_seats_tables_of_two_to_four_on_seats_one_to_n(giog):
         seats = sorted(table.seats.values_list("seat", flat=True))
         assert seats == list(range(1, len(seats) + 1))
     assert round_.quality["method"] == "giog"
-    assert seating.check_round(round_) == []
+    assert draw.check_round(round_) == []
 
 
 def test_draw_is_reproducible_from_its_seed(db):
@@ -57,7 +57,7 @@ def test_draw_is_reproducible_from_its_seed(db):
 
     first, second = EventBuilder("giog", players=10).register(), None
     a = seated(first, 99)
-    seating.redraw_round(first.event.rounds.get(), seed=99)
+    draw.redraw_round(first.event.rounds.get(), seed=99)
     second = sorted(
         sorted(t.seats.values_list("player__name", flat=True))
         for t in first.event.rounds.get().tables.all()
@@ -209,7 +209,7 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
         match.refresh_from_db()
         assert match.is_complete  # no score is written: Giog has no match result
         assert match.points_a is None and match.score_a is None
-    seating.close_round(round_)
+    draw.close_round(round_)
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     assert snapshot.unfinished == 0
     # Seat 1 won both hands: 3 + 3; seats 2 and 3 split 2nd and 3rd, (2 + 1) / 2 twice; seat 4
@@ -230,7 +230,7 @@ def test_the_second_round_rotates_opponents(db, committed):
                     None,
                     organiser_actor(builder),
                 )
-    seating.close_round(round_)
+    draw.close_round(round_)
     second = builder.draw(seed=2)
     # 8 players at two tables of 4: each player meets 3 of 7, so some repeat is forced; the
     # draw keeps it to the minimum: each table holds two from each first-round table.
@@ -244,18 +244,18 @@ def test_the_second_round_rotates_opponents(db, committed):
 def test_a_hand_swap_before_publishing_reflags_the_tables(db):
     builder = EventBuilder("giog", players=8).register()
     first = builder.draw(seed=1, publish=False)
-    seating.publish_round(first)
+    draw.publish_round(first)
     first.matches.update(completed_at=timezone.now())
-    seating.close_round(first)
+    draw.close_round(first)
     second = builder.draw(seed=2, publish=False)
     tables = list(second.tables.order_by("number"))
     x = tables[0].seats.get(seat=1).player_id
     y = tables[1].seats.get(seat=1).player_id
-    explained = seating.swap_players(second, x, y)
+    explained = draw.swap_players(second, x, y)
     assert {row["table"] for row in explained} == {1, 2}
     assert all("hand_swap" in m.flags for m in second.matches.all())
     assert TableSeat.objects.get(round=second, player_id=x).table_id == tables[1].pk
-    assert seating.check_round(second) == []
+    assert draw.check_round(second) == []
     assert second.__class__.objects.get(pk=second.pk).quality["hand_swaps"] == 2
 
 
@@ -283,7 +283,7 @@ def test_a_position_is_not_a_tournament_hand(giog):
 def test_the_explanation_of_a_giog_draw_names_the_players(db):
     builder = EventBuilder("giog", players=6).register()
     round_ = builder.draw(publish=False)
-    lines = seating.explain_round(round_)
+    lines = draw.explain_round(round_)
     assert [line["table"] for line in lines] == [1, 2]
     for line, table in zip(lines, round_.tables.order_by("number")):
         names = list(table.seats.order_by("seat").values_list("player__name", flat=True))
@@ -343,7 +343,7 @@ def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables
 
 def test_a_giog_table_has_no_union_side_to_forfeit(giog):
     match = first_table(giog.draw())
-    with pytest.raises(seating.SeatingRefused):
+    with pytest.raises(draw.SeatingRefused):
         forfeits.award_forfeit(match, "A")
     match.refresh_from_db()
     assert match.forfeit == "" and not match.is_complete

@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from matches.draw.generator.individual import TableDraw
 from matches.kernel.draw_rows import write_player_tables
 from matches.kernel.engine_types import Tally
 from matches.kernel.games.adapter import GameAdapter
+from matches.kernel.pairing.individual import TableDraw
 from matches.kernel.reports import Checked, require_documents
 from matches.models import DealTally, Registration, TableSeat
 from tests.games.highcard.engine import (
@@ -160,7 +160,7 @@ class HighCardAdapter(GameAdapter):
     def reflag_tables(self, round_, table_ids, field):
         pass
 
-    def table_is_full(self, seat_numbers):
+    def table_is_full(self, event, seat_numbers):
         return list(seat_numbers) == [1, 2]
 
     def public_table(self, event, round_, match, read):

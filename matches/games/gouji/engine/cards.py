@@ -103,4 +103,5 @@ def full_deck(rules: RuleSet) -> tuple[int, ...]:
 
 
 def cards_per_seat(rules: RuleSet) -> int:
-    return card_count(full_deck(rules)) // 6
+    """D10: 36 a seat (54 with six packs, 33 with the short deck); R46: 27 at eight seats."""
+    return card_count(full_deck(rules)) // rules.players

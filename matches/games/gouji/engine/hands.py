@@ -93,8 +93,16 @@ def _classify(counts: tuple[int, ...]) -> Hand:
     return Hand(kind, rank, size, twos, small, big, counts)
 
 
+def joker_weight(hand: Hand) -> int:
+    """R52/D29: a joker group's weight, a small joker 1 and a big joker 2."""
+    return hand.small + 2 * hand.big
+
+
 def beats(new: Hand, top: Hand, rules: RuleSet) -> bool:
-    """R9–R12: does `new` beat `top`, the hand on top of the round?"""
+    """R9–R12: does `new` beat `top`, the hand on top of the round? Under `joker_groups`
+    (R52, D30) a jokers-only hand beats a jokers-only hand by weight alone, whatever the sizes."""
+    if rules.joker_groups and new.kind == JOKERS and top.kind == JOKERS:
+        return joker_weight(new) > joker_weight(top)
     if new.size != top.size:  # R9
         return False
     if top.big:  # R12: class 2

@@ -5,8 +5,9 @@
 small slotted object: each action copies it and changes a few fields, so a replay does not
 rebuild the table on every card.
 
-Seats are 1..6; every per-seat tuple has a dummy entry at index 0 so that `hands[seat]` reads
-like the rules. Sets of seats are bit masks (`1 << seat`). Cards are 15-int count tuples
+Seats are 1..n, n = the rule set's `players` (6, or 8 under R44); every per-seat tuple has a
+dummy entry at index 0 so that `hands[seat]` reads like the rules. The table's geometry (head
+rivals, unions, when the melee begins) is fixed once per deal in `Table`. Sets of seats are bit masks (`1 << seat`). Cards are 15-int count tuples
 (`cards.py`); hands are classified once per distinct count tuple (`hands.classify`, memoised).
 
 Phases of play:
@@ -15,7 +16,8 @@ Phases of play:
 - FINAL: R16/D2's final chance of the top hand owner's head rival.
 - GOUJI: a Gou Ji hand in force (R19): the owner's head rival decides in turn; burners (R21)
   and headless players (D6) may answer out of turn.
-- LAST_ANSWER: R25, the 1st or 2nd finisher's head rival answers the last hand.
+- LAST_ANSWER: R25, the head rival of one of the first n − 4 finishers answers the last hand
+  (1st and 2nd at six seats, 1st to 4th at eight, R48/D21).
 - ANSWERED: R25/D8, after that answer others may only burn it before the answerer leads.
 - OVER: the deal is complete (R30, D13).
 """
@@ -26,12 +28,20 @@ from functools import lru_cache
 from operator import sub
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
+from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO
-from matches.games.gouji.engine.hands import Hand, beats, classify, is_gouji, opens_point
+from matches.games.gouji.engine.hands import (
+    JOKERS,
+    Hand,
+    beats,
+    classify,
+    is_gouji,
+    joker_weight,
+    opens_point,
+)
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.kernel.engine_errors import EngineBug, RuleViolation
 
-SEATS = (1, 2, 3, 4, 5, 6)
 THREE, FOUR = 0, 1  # rank indices of 3 and 4
 NO_CARDS = (0,) * 15
 
@@ -58,14 +68,14 @@ def play(seat: int, cards: Counts) -> Action:
     return Action(seat, PLAY, cards)
 
 
-def head_rival(seat: int) -> int:
-    """R2: 1↔4, 2↔5, 3↔6."""
-    return (seat + 2) % 6 + 1
+def head_rival(seat: int, players: int = 6) -> int:
+    """R2: 1↔4, 2↔5, 3↔6; R45 at eight seats: 1↔5, 2↔6, 3↔7, 4↔8."""
+    return seating.head_rival(seat, players)
 
 
-def union_of(seat: int) -> str:
-    """R1: union A = 1, 3, 5; union B = 2, 4, 6."""
-    return "A" if seat % 2 else "B"
+def union_of(seat: int, players: int = 6) -> str:
+    """R1: union A = 1, 3, 5; union B = 2, 4, 6. R44: A = 1–4, B = 5–8 at eight seats."""
+    return seating.union_of(seat, players)
 
 
 @lru_cache(maxsize=None)
@@ -82,21 +92,52 @@ def _top(state: State) -> Hand:
 
 
 class Table:
-    """What does not change during a deal: the rule set and per-seat obligations."""
+    """What does not change during a deal: the rule set, the table's geometry and per-seat
+    obligations."""
 
-    __slots__ = ("rules", "hold", "revolution")
+    __slots__ = (
+        "rules",
+        "hold",
+        "revolution",
+        "players",
+        "seats",
+        "rival",
+        "union",
+        "k",
+        "m",
+        "answered",
+        "places",
+    )
 
     def __init__(self, rules: RuleSet, hold: tuple[int, ...], revolution: tuple[int, ...]):
         self.rules = rules
         # hold[seat]: rank index the seat must keep for its final hand (R26, R28), or -1
         self.hold = hold
         self.revolution = revolution
+        n = rules.players
+        self.players = n
+        self.seats = rules.seats
+        # rival[seat], union[seat]: R2/R45 and R1/R44, index 0 unused
+        self.rival = (0, *(seating.head_rival(seat, n) for seat in self.seats))
+        self.union = ("", *(seating.union_of(seat, n) for seat in self.seats))
+        # k: the seats of a union; a string (串三户, 串四户 at eight seats) is places 1..k (R47)
+        self.k = n // 2
+        # R48: Gou Ji is in force, and points open, while more than m seats are in play; m = 3
+        # when the revolutions leave exactly four seats to play (R56, D37), else 4
+        self.m = 3 if n - len(revolution) == 4 else 4
+        # R48/D21/D41: the last hands of the first n − 4 finishers are answered (R25)
+        self.answered = n - 4
+        self.places = tuple(range(1, n + 1))
+
+    def in_force(self, gone_count: int) -> bool:
+        """R48: more than m seats in play (Gou Ji in force, points may open)."""
+        return self.players - gone_count > self.m
 
 
 class State:
     __slots__ = (
         "table",
-        "hands",  # 7-tuple of count tuples, hands[0] unused
+        "hands",  # n + 1 count tuples, hands[0] unused
         "phase",
         "turn",  # seat to act in turn (LEAD, FOLLOW, FINAL, GOUJI, LAST_ANSWER, ANSWERED)
         "top",  # Hand on top of the round, or None
@@ -107,7 +148,7 @@ class State:
         "no_final",  # no R16 final chance on this hand (declined R25 answer, D2)
         "gone",  # mask of seats out of play: finished, revolution, false burn, suffocated (D7)
         "gone_count",
-        "places",  # 7-tuple: place fixed for a seat, 0 while open (R30)
+        "places",  # n + 1 ints: place fixed for a seat, 0 while open (R30)
         "finished",  # seats in order of playing out
         "points",  # seats that opened a point, in order (R20)
         "no_point",  # mask: opened a point already, or may not (R28a)
@@ -195,17 +236,26 @@ class State:
 
     def headless(self, seat: int) -> bool:
         """R23: a seat whose head rival is out of play."""
-        return bool(self.gone >> head_rival(seat) & 1)
+        return bool(self.gone >> self.table.rival[seat] & 1)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.table.seats
+
+    @property
+    def in_force(self) -> bool:
+        """R48: Gou Ji is in force (more than m seats in play)."""
+        return self.table.in_force(self.gone_count)
 
     def final_order(self) -> list[int]:
-        """Seats ordered by the places fixed so far (all six when the deal is over)."""
+        """Seats ordered by the places fixed so far (all of them when the deal is over)."""
         placed = sorted((place, seat) for seat, place in enumerate(self.places) if place)
         return [seat for _, seat in placed]
 
     def describe(self) -> str:
         return (
             f"<State {PHASE_NAMES[self.phase]} turn={self.turn} owner={self.owner} "
-            f"top={self.top and self.top.cards} passed={self.passed:07b} gone={self.gone:07b}>"
+            f"top={self.top and self.top.cards} passed={self.passed:b} gone={self.gone:b}>"
         )
 
     __repr__ = describe
@@ -218,9 +268,9 @@ class State:
 def hold_ranks(rules: RuleSet, hands: Hands) -> tuple[int, ...]:
     """R26/R28: the rank each seat must keep for its final hand under hold-3, else -1."""
     if not rules.hold_three:
-        return (-1,) * 7
+        return (-1,) * (rules.players + 1)
     held = [-1]
-    for seat in SEATS:
+    for seat in rules.seats:
         counts = hands[seat]
         if counts[THREE]:
             held.append(THREE)
@@ -233,10 +283,12 @@ def hold_ranks(rules: RuleSet, hands: Hands) -> tuple[int, ...]:
 
 
 def start(rules: RuleSet, hands: Hands, leader: int, revolution: Iterable[int] = ()) -> State:
-    """The state before the first action. `hands` is a 7-tuple of count tuples (index 0
-    unused). Setup checks (deck totals, revolution rights) belong to `record.py`."""
+    """The state before the first action. `hands` holds n + 1 count tuples (index 0 unused).
+    Setup checks (deck totals, revolution rights) belong to `record.py`."""
     s = State.__new__(State)
-    s.table = Table(rules, hold_ranks(rules, hands), tuple(revolution))
+    revolution = tuple(revolution)
+    s.table = table = Table(rules, hold_ranks(rules, hands), revolution)
+    n = table.players
     s.hands = tuple(hands)
     s.top = None
     s.owner = 0
@@ -246,7 +298,7 @@ def start(rules: RuleSet, hands: Hands, leader: int, revolution: Iterable[int] =
     s.no_final = False
     s.gone = 0
     s.gone_count = 0
-    s.places = (0,) * 7
+    s.places = (0,) * (n + 1)
     s.finished = ()
     s.points = ()
     s.no_point = 0
@@ -260,22 +312,27 @@ def start(rules: RuleSet, hands: Hands, leader: int, revolution: Iterable[int] =
     s.led = 0
     s.rival_led = 0
     s.judged = 0
-    places = [0] * 7
-    for seat in revolution:
-        # R29: the revolutionary does not play and is placed 4th (3rd is settled later);
-        # their head rival opens a point automatically (not under `revolution_contest`, whose
-        # points the replay takes from the record's claim).
+    places = [0] * (n + 1)
+    k = table.k
+    for place, seat in enumerate(sorted(revolution), start=k if len(revolution) > 1 else k + 1):
+        # R29/R50: one revolutionary does not play and is placed k + 1 (4th of six, 5th of
+        # eight); R56/D39: two take k and k + 1, the lower seat k until a union strings (places
+        # move to k in `_place_rebels`). Their head rival opens a point automatically, unless it
+        # is the other revolutionary (D40), and not under `revolution_contest`, whose points the
+        # replay takes from the record's claim.
         s.gone |= 1 << seat
         s.gone_count += 1
-        places[seat] = 4
-        rival = head_rival(seat)
+        places[seat] = place
+        rival = table.rival[seat]
+        if rival in revolution:
+            continue
         if not rules.revolution_contest and not s.no_point >> rival & 1:
             s.points += (rival,)
             s.no_point |= 1 << rival
     s.places = tuple(places)
-    if not 1 <= leader <= 6:
+    if not 1 <= leader <= n:
         raise RuleViolation(
-            "R18", "bad_leader", f"leader must be a seat 1–6, not {leader}", leader=leader
+            "R18", "bad_leader", f"leader must be a seat 1–{n}, not {leader}", leader=leader
         )
     if not s.active(leader):
         leader = _next_active(s, leader)
@@ -292,22 +349,24 @@ def start(rules: RuleSet, hands: Hands, leader: int, revolution: Iterable[int] =
 
 def _next_active(s: State, seat: int) -> int:
     """R17 接风: the next seat after `seat`, in playing order, still in play."""
-    for _ in range(6):
-        seat = seat % 6 + 1
+    n = s.table.players
+    for _ in range(n):
+        seat = seat % n + 1
         if not s.gone >> seat & 1:
             return seat
     raise EngineBug("no active seat left")
 
 
 def _lowest_open(places: Sequence[int]) -> int:
-    for place in (6, 5, 4, 3, 2, 1):
+    """The lowest place no seat holds (`places` lists one entry a seat, 0 when open)."""
+    for place in range(len(places), 0, -1):
         if place not in places:
             return place
     raise EngineBug("no open place")
 
 
 def _highest_open(places: Sequence[int]) -> int:
-    for place in (1, 2, 3, 4, 5, 6):
+    for place in range(1, len(places) + 1):
         if place not in places:
             return place
     raise EngineBug("no open place")
@@ -326,7 +385,7 @@ def _judge_lead(s: State, seat: int) -> None:
     """R34/D12: a special declaration is judged when the declarer leaves play: did the head
     rival have the lead by then? (Kept for every seat; the settlement reads the declarers'.)"""
     s.judged |= 1 << seat
-    if s.led >> head_rival(seat) & 1:
+    if s.led >> s.table.rival[seat] & 1:
         s.rival_led |= 1 << seat
 
 
@@ -334,14 +393,37 @@ def _finish(s: State, seat: int) -> None:
     """R30: a seat played out; it takes the highest open place."""
     _set_place(s, seat, _highest_open(s.places[1:]))
     s.finished += (seat,)
-    for rebel in s.table.revolution:
-        # R29: 3rd instead of 4th when both union mates finish 1st and 2nd
-        if s.places[rebel] == 4 and 3 not in s.places:
-            first_two = [t for t in SEATS if s.places[t] in (1, 2)]
-            if len(first_two) == 2 and all(union_of(t) == union_of(rebel) for t in first_two):
-                places = list(s.places)
-                places[rebel] = 3
-                s.places = tuple(places)
+    if s.table.revolution:
+        _place_rebels(s)
+
+
+def _place_rebels(s: State) -> None:
+    """R29/R50/R56: a revolutionary takes place k (not k + 1) when the other members of its
+    union hold places 1 to k − 1. One revolutionary moves up from k + 1 when k is still open (a
+    seat forced out at k took it first, R30); of two, which hold k and k + 1, the one whose
+    union strings takes k (D39)."""
+    table = s.table
+    k = table.k
+    places = s.places
+    top = [seat for seat in table.seats if 0 < places[seat] < k]
+    if len(top) != k - 1:
+        return
+    for rebel in table.revolution:
+        union = table.union[rebel]
+        if places[rebel] != k + 1 or any(table.union[t] != union for t in top):
+            continue
+        others = [t for t in table.seats if table.union[t] == union and t != rebel]
+        if sorted(others) != sorted(top):
+            continue
+        holder = next((t for t in table.seats if places[t] == k), 0)
+        if holder and holder not in table.revolution:
+            continue
+        new = list(places)
+        new[rebel] = k
+        if holder:
+            new[holder] = k + 1
+        s.places = tuple(new)
+        return
 
 
 def _force_out(s: State, seat: int) -> None:
@@ -353,18 +435,21 @@ def _force_out(s: State, seat: int) -> None:
 
 
 def _check_complete(s: State) -> bool:
-    """R30/D13: end the deal when one union holds 1st–3rd or one seat is left in play."""
+    """R30/D13/R47: end the deal when one union holds places 1 to k (串三户, 串四户 at eight
+    seats) or one seat is left in play."""
+    table = s.table
+    n, k, seats = table.players, table.k, table.seats
     places = s.places
-    top_three = [seat for seat in SEATS if 0 < places[seat] <= 3]
-    strung = len(top_three) == 3 and len({seat % 2 for seat in top_three}) == 1
-    if not strung and s.gone_count < 5:
+    top = [seat for seat in seats if 0 < places[seat] <= k]
+    strung = len(top) == k and len({table.union[seat] for seat in top}) == 1
+    if not strung and s.gone_count < n - 1:
         return False
     if strung:
-        # D13: the other places follow the order of play from the seat after the third
-        third = next(seat for seat in SEATS if places[seat] == 3)
-        order = [(third + i - 1) % 6 + 1 for i in range(1, 6)]
+        # D13: the other places follow the order of play from the seat after the k-th
+        last = next(seat for seat in seats if places[seat] == k)
+        order = [(last + i - 1) % n + 1 for i in range(1, n)]
     else:
-        order = list(SEATS)  # one seat is left in play: it takes the last open place
+        order = list(seats)  # one seat is left in play: it takes the last open place
     open_places = list(places)
     for seat in order:
         if not open_places[seat]:
@@ -372,7 +457,7 @@ def _check_complete(s: State) -> bool:
             if strung:
                 s.filled |= 1 << seat
     s.places = tuple(open_places)
-    for seat in SEATS:
+    for seat in seats:
         if not s.judged >> seat & 1:
             _judge_lead(s, seat)  # the seats left in play, and revolutionaries: the whole deal
     if s.burner:
@@ -403,14 +488,15 @@ def _end_round(s: State, leader: int) -> None:
 
 def _open_point(s: State, seat: int, hand: Hand, *, by_last_answer: bool = False) -> None:
     """R20: `seat`'s point-opening set went unbeaten by its head rival."""
-    if s.no_point >> seat & 1 or 6 - s.gone_count < 5:
+    table = s.table
+    if s.no_point >> seat & 1 or not table.in_force(s.gone_count):  # R48: more than m in play
         return
-    if not by_last_answer and s.gone >> head_rival(seat) & 1:
+    if not by_last_answer and s.gone >> table.rival[seat] & 1:
         return
-    if not opens_point(hand, s.table.rules):
+    if not opens_point(hand, table.rules):
         return
     s.points += (seat,)
-    if s.gone >> head_rival(seat) & 1:
+    if s.gone >> table.rival[seat] & 1:
         s.late_points |= 1 << seat
     s.no_point |= 1 << seat
 
@@ -421,15 +507,16 @@ def _advance(s: State, after: int) -> None:
     owner = s.owner
     seat = after
     blocked = s.gone | s.passed
-    for _ in range(5):
-        seat = seat % 6 + 1
+    n = s.table.players
+    for _ in range(n - 1):
+        seat = seat % n + 1
         if seat == owner:
             break
         if not blocked >> seat & 1:
             s.phase = FOLLOW
             s.turn = seat
             return
-    rival = head_rival(owner)
+    rival = s.table.rival[owner]
     if not s.no_final and not s.gone >> rival & 1 and s.last_passer != rival:
         s.phase = FINAL
         s.turn = rival
@@ -456,7 +543,7 @@ def apply(state: State, action: Action) -> State:
     seat, kind, cards = action
     if state.phase == OVER:
         raise RuleViolation("R30", "deal_over", "the deal is already complete")
-    if seat not in SEATS:
+    if seat not in state.table.seats:
         raise RuleViolation("R1", "bad_seat", f"there is no seat {seat!r}")
     if state.gone >> seat & 1:
         raise RuleViolation("R30", "seat_out", f"seat {seat} is out of play", seat=seat)
@@ -526,7 +613,7 @@ def _play_role(state: State, seat: int) -> int:
                 f"seat {seat} passed in this round and may not burn",
                 seat=seat,
             )
-        if state.gone >> head_rival(seat) & 1:
+        if state.gone >> state.table.rival[seat] & 1:
             return R_HEADLESS  # D6: not a burn
         if state.table.rules.burn_requires_point and seat not in state.points:
             raise RuleViolation(
@@ -579,7 +666,18 @@ def _check_play(state: State, seat: int, cards: object, role: int) -> Hand:
 
 
 def _why_not_beaten(hand: Hand, top: Hand, rules: RuleSet) -> RuleViolation:
-    """The rule a failed follow breaks (R9 size, R10–R12 by the top hand's joker class)."""
+    """The rule a failed follow breaks (R52 between joker groups, R9 size, R10–R12 by the top
+    hand's joker class)."""
+    if rules.joker_groups and hand.kind == JOKERS and top.kind == JOKERS:
+        weight, top_weight = joker_weight(hand), joker_weight(top)
+        return RuleViolation(
+            "R52",
+            "does_not_beat",
+            f"a joker group of weight {weight} does not outweigh the group of weight "
+            f"{top_weight} on top (a small joker weighs 1, a big joker 2)",
+            weight=weight,
+            top=top_weight,
+        )
     if hand.size != top.size:
         return RuleViolation(
             "R9",
@@ -664,7 +762,8 @@ def _after_play(state: State, seat: int, cards: Counts, hand: Hand, role: int) -
     if _check_complete(s):
         return s
 
-    rival = head_rival(seat)
+    table = s.table
+    rival = table.rival[seat]
     rival_in = not s.gone >> rival & 1
     if state.phase == LAST_ANSWER:
         # D8: the head rival answered the finisher's last hand
@@ -675,14 +774,19 @@ def _after_play(state: State, seat: int, cards: Counts, hand: Hand, role: int) -
         return s
     if last_hand:
         # R25 (not used with hold-3, whose last hand is a lead of pure 3s)
-        if rules.last_hand_answer and not rules.hold_three and len(s.finished) <= 2 and rival_in:
+        if (
+            rules.last_hand_answer
+            and not rules.hold_three
+            and len(s.finished) <= table.answered
+            and rival_in
+        ):
             s.phase = LAST_ANSWER  # R25
             s.turn = rival
             return s
         _advance(s, seat)  # normal order resumes after the finisher
         return s
-    if s.gone_count < 2 and rival_in and is_gouji(hand):
-        s.phase = GOUJI  # R19
+    if table.in_force(s.gone_count) and rival_in and is_gouji(hand):
+        s.phase = GOUJI  # R19, R48
         s.turn = rival
         return s
     _advance(s, seat)
@@ -700,7 +804,7 @@ def _open_burn_window(s: State, answerer: int, answer: Hand) -> None:
     """D8: after a last-hand answer the others may only burn it (a Gou Ji hand while Gou Ji is
     in force); the window closes when the answerer leads or nobody left could burn, and the
     answer then opens its point."""
-    if s.gone_count < 2 and is_gouji(answer):
+    if s.table.in_force(s.gone_count) and is_gouji(answer):
         s.phase = ANSWERED
         s.turn = answerer
         if _anyone_could_answer(s, answerer):
@@ -717,10 +821,11 @@ def _anyone_could_answer(s: State, answerer: int) -> bool:
     point)."""
     blocked = s.gone | s.passed | 1 << answerer
     needs_point = s.table.rules.burn_requires_point
-    for seat in SEATS:
+    rival = s.table.rival
+    for seat in s.table.seats:
         if blocked >> seat & 1:
             continue
-        if not needs_point or s.gone >> head_rival(seat) & 1 or seat in s.points:
+        if not needs_point or s.gone >> rival[seat] & 1 or seat in s.points:
             return True
     return False
 
@@ -826,7 +931,7 @@ def _pass(state: State, seat: int) -> State:
         return s
     if phase == LAST_ANSWER:
         finisher = s.owner
-        if s.gone_count < 2 and is_gouji(_top(s)):
+        if s.table.in_force(s.gone_count) and is_gouji(_top(s)):
             # D8: a pass on a Gou Ji last hand ends the round; the finisher may open a point
             _open_point(s, finisher, _top(s), by_last_answer=True)
             _end_round(s, finisher)
@@ -844,7 +949,7 @@ def _yield(state: State, seat: int) -> State:
         _not_leading(state, seat)
     if phase == LAST_ANSWER:
         raise RuleViolation("R25", "no_yield", "there is no yielding on a last-hand answer (D3)")
-    if seat != head_rival(state.owner) or phase == ANSWERED:
+    if seat != state.table.rival[state.owner] or phase == ANSWERED:
         raise RuleViolation(
             "R19",
             "yield_not_head_rival",
@@ -914,6 +1019,8 @@ def playable(state: State, seat: int) -> list[Counts]:
     except RuleViolation:
         return []
     size = 0 if role in (R_LEAD, R_WINDOW_LEAD) else _top(state).size
+    if size and state.table.rules.joker_groups and _top(state).kind == JOKERS:
+        size = 0  # R52: a joker group may answer a joker group of any size
     found = []
     for cards in hands_in(state.hands[seat], size):
         try:
@@ -939,7 +1046,7 @@ def legal_actions(state: State) -> list[Action]:
     if state.phase == OVER:
         return []
     actions: list[Action] = []
-    for seat in SEATS:
+    for seat in state.table.seats:
         if state.gone >> seat & 1:
             continue
         actions.extend(Action(seat, PLAY, cards) for cards in playable(state, seat))

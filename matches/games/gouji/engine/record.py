@@ -26,7 +26,6 @@ from matches.games.gouji.engine.play import (
     NO_CARDS,
     PASS,
     PLAY,
-    SEATS,
     YIELD,
     Action,
     Counts,
@@ -46,7 +45,7 @@ BURN_OUTCOMES = ("success", "counter", "stopped", "false")
 @dataclass(frozen=True)
 class DealRecord:
     rules: RuleSet
-    hands: Hands  # 7-tuple of count tuples, index 0 unused (no cards)
+    hands: Hands  # n + 1 count tuples (n = rules.players), index 0 unused (no cards)
     leader: int
     actions: tuple[Action, ...] = ()
     declarations: dict[int, str] = field(default_factory=dict)  # seat -> clear|unclear|special
@@ -64,25 +63,32 @@ def _cards(text: object, where: str) -> Counts:
     return parse_cards(text)
 
 
-def _seat(value: object, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-        raise BadDocument(f"{where} must be a seat number 1–6, not {value!r}")
+def _seat(value: object, where: str, players: int = 6) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= players:
+        raise BadDocument(
+            f"{where} must be a seat number 1–{players} (players = {players}), not {value!r}"
+        )
     return value
 
 
-def _seat_key(key: object, where: str) -> int:
-    if key not in ("1", "2", "3", "4", "5", "6"):
-        raise BadDocument(f'{where}: seat keys are the strings "1"…"6", not {key!r}')
-    return int(key)
+def _seat_key(key: object, where: str, players: int = 6) -> int:
+    if key not in _SEAT_KEYS[players]:
+        raise BadDocument(
+            f'{where}: seat keys are the strings "1"…"{players}" (players = {players}), not {key!r}'
+        )
+    return int(str(key))
 
 
-def _seat_list(value: object, where: str) -> list[int]:
+_SEAT_KEYS = {n: frozenset(str(seat) for seat in range(1, n + 1)) for n in (6, 8)}
+
+
+def _seat_list(value: object, where: str, players: int = 6) -> list[int]:
     if not isinstance(value, list):
         raise BadDocument(f"{where} must be a list of seats")
-    return [_seat(item, where) for item in value]
+    return [_seat(item, where, players) for item in value]
 
 
-def read_action(item: object, index: int) -> Action:
+def read_action(item: object, index: int, players: int = 6) -> Action:
     where = f"actions[{index}]"
     if not isinstance(item, dict):
         raise BadDocument(f"{where} must be an object")
@@ -91,7 +97,7 @@ def read_action(item: object, index: int) -> Action:
         raise BadDocument(f"{where}: unknown field {sorted(unknown)[0]!r}")
     if "seat" not in item:
         raise BadDocument(f"{where} has no seat")
-    seat = _seat(item["seat"], f"{where}.seat")
+    seat = _seat(item["seat"], f"{where}.seat", players)
     kinds = [key for key in ("cards", "pass", "yield") if key in item]
     if len(kinds) != 1:
         raise BadDocument(f"{where} must have exactly one of cards, pass, yield")
@@ -103,7 +109,7 @@ def read_action(item: object, index: int) -> Action:
     return Action(seat, PASS if kind == "pass" else YIELD, None)
 
 
-def _read_claimed(value: object) -> dict[str, Any]:
+def _read_claimed(value: object, players: int = 6) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadDocument("claimed must be an object")
     for key in value:
@@ -111,9 +117,9 @@ def _read_claimed(value: object) -> dict[str, Any]:
             raise BadDocument(f"claimed: unknown field {key!r}")
     claimed: dict[str, Any] = {}
     if "finish" in value:
-        claimed["finish"] = _seat_list(value["finish"], "claimed.finish")
+        claimed["finish"] = _seat_list(value["finish"], "claimed.finish", players)
     if "points" in value:
-        claimed["points"] = _seat_list(value["points"], "claimed.points")
+        claimed["points"] = _seat_list(value["points"], "claimed.points", players)
     if "burns" in value:
         burns = value["burns"]
         if not isinstance(burns, list):
@@ -128,8 +134,8 @@ def _read_claimed(value: object) -> dict[str, Any]:
                 )
             claimed["burns"].append(
                 {
-                    "burner": _seat(burn["burner"], "claimed.burns.burner"),
-                    "burned": _seat(burn["burned"], "claimed.burns.burned"),
+                    "burner": _seat(burn["burner"], "claimed.burns.burner", players),
+                    "burned": _seat(burn["burned"], "claimed.burns.burned", players),
                     "outcome": burn["outcome"],
                 }
             )
@@ -143,8 +149,8 @@ def _read_claimed(value: object) -> dict[str, Any]:
                 raise BadDocument("claimed.suffocated entries are {seat, by}")
             claimed["suffocated"].append(
                 {
-                    "seat": _seat(entry["seat"], "claimed.suffocated.seat"),
-                    "by": _seat(entry["by"], "claimed.suffocated.by"),
+                    "seat": _seat(entry["seat"], "claimed.suffocated.seat", players),
+                    "by": _seat(entry["by"], "claimed.suffocated.by", players),
                 }
             )
     if "union_scores" in value:
@@ -172,18 +178,23 @@ def read_record(doc: object) -> DealRecord:
     if doc["format"] != FORMAT:
         raise BadDocument(f"format must be {FORMAT!r}, not {doc['format']!r}")
     rules = RuleSet.from_json(doc.get("rules", "standard"))
+    # deal-record.md: seats that do not match `players` make the document unreadable
+    n = rules.players
+    seats = rules.seats
 
     raw_hands = doc["hands"]
     if not isinstance(raw_hands, dict):
-        raise BadDocument('hands must be an object mapping seats "1"…"6" to cards')
+        raise BadDocument(f'hands must be an object mapping seats "1"…"{n}" to cards')
     given: dict[int, Counts] = {}
     for key, text in raw_hands.items():
-        given[_seat_key(key, "hands")] = _cards(text, f"hands.{key}")
-    missing = [seat for seat in SEATS if seat not in given]
+        given[_seat_key(key, "hands", n)] = _cards(text, f"hands.{key}")
+    missing = [seat for seat in seats if seat not in given]
     if missing:
-        raise BadDocument(f"hands: no cards given for seat {missing[0]}")
+        raise BadDocument(
+            f"hands: no cards given for seat {missing[0]} (players = {n}: seats 1–{n})"
+        )
 
-    leader = _seat(doc["leader"], "leader")
+    leader = _seat(doc["leader"], "leader", n)
     raw_declarations = doc.get("declarations", {})
     if not isinstance(raw_declarations, dict):
         raise BadDocument("declarations must be an object")
@@ -193,18 +204,18 @@ def read_record(doc: object) -> DealRecord:
             raise BadDocument(
                 f"declarations: unknown declaration {kind!r} (R34: clear, unclear, special)"
             )
-        declarations[_seat_key(key, "declarations")] = kind
-    revolution = _seat_list(doc.get("revolution", []), "revolution")
+        declarations[_seat_key(key, "declarations", n)] = kind
+    revolution = _seat_list(doc.get("revolution", []), "revolution", n)
     if len(set(revolution)) != len(revolution):
         raise BadDocument("revolution names a seat twice")
     raw_actions = doc["actions"]
     if not isinstance(raw_actions, list):
         raise BadDocument("actions must be a list")
-    actions = tuple(read_action(item, index) for index, item in enumerate(raw_actions))
-    claimed = _read_claimed(doc["claimed"]) if "claimed" in doc else None
+    actions = tuple(read_action(item, index, n) for index, item in enumerate(raw_actions))
+    claimed = _read_claimed(doc["claimed"], n) if "claimed" in doc else None
     return DealRecord(
         rules=rules,
-        hands=(NO_CARDS, *(given[seat] for seat in SEATS)),
+        hands=(NO_CARDS, *(given[seat] for seat in seats)),
         leader=leader,
         actions=actions,
         declarations=dict(sorted(declarations.items())),
@@ -216,10 +227,11 @@ def read_record(doc: object) -> DealRecord:
 def setup_error(record: DealRecord) -> RuleViolation | None:
     """The first rule the record's setup breaks (deal-record.md: invalid, action null)."""
     rules = record.rules
+    seats = rules.seats
     deck = full_deck(rules)
     hands = record.hands
     for rank in range(15):
-        dealt = sum(hands[seat][rank] for seat in SEATS)
+        dealt = sum(hands[seat][rank] for seat in seats)
         if dealt > deck[rank]:
             char = format_cards(tuple(1 if i == rank else 0 for i in range(15)))
             return RuleViolation(
@@ -229,15 +241,15 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 dealt=dealt,
                 deck=deck[rank],
             )
-    total = sum(sum(hands[seat]) for seat in SEATS)
-    for seat in SEATS:
+    total = sum(sum(hands[seat]) for seat in seats)
+    for seat in seats:
         if seat not in record.revolution and not sum(hands[seat]):
             return RuleViolation(
                 "D10", "empty_hand", f"seat {seat} holds no cards at the start", seat=seat
             )
     if total == sum(deck):
         per_seat = cards_per_seat(rules)
-        for seat in SEATS:
+        for seat in seats:
             if sum(hands[seat]) != per_seat:
                 return RuleViolation(
                     "D10",
@@ -256,22 +268,18 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 "the rule set does not allow revolution",
                 seat=record.revolution[0],
             )
-        if len(record.revolution) > 1:
-            return RuleViolation(
-                "R29",
-                "two_revolutions",
-                "two or more revolutions void the deal: redeal",
-                seats=", ".join(map(str, record.revolution)),
-            )
-        seat = record.revolution[0]
-        counts = hands[seat]
-        if counts[TWO] or counts[SMALL] or counts[BIG]:
-            return RuleViolation(
-                "R29",
-                "revolution_not_allowed",
-                f"seat {seat} holds a 2 or a joker and may not declare revolution",
-                seat=seat,
-            )
+        void = revolutions_void(rules, record.revolution)
+        if void is not None:
+            return void
+        for seat in record.revolution:
+            counts = hands[seat]
+            if counts[TWO] or counts[SMALL] or counts[BIG]:
+                return RuleViolation(
+                    "R29",
+                    "revolution_not_allowed",
+                    f"seat {seat} holds a 2 or a joker and may not declare revolution",
+                    seat=seat,
+                )
     for seat, kind in record.declarations.items():
         if kind == "special" and not rules.special_declaration:
             return RuleViolation(
@@ -281,6 +289,23 @@ def setup_error(record: DealRecord) -> RuleViolation | None:
                 seat=seat,
             )
     return None
+
+
+def revolutions_void(rules: RuleSet, seats: tuple[int, ...] | list[int]) -> RuleViolation | None:
+    """R29/R56/D36: two revolutions void the deal (redeal), or three or more under
+    `two_revolutions`."""
+    count = len(seats)
+    if count <= (2 if rules.two_revolutions else 1):
+        return None
+    rule, limit = ("R56", "three") if rules.two_revolutions else ("R29", "two")
+    listed = ", ".join(map(str, seats))
+    return RuleViolation(
+        rule,
+        "deal_void",
+        f"seats {listed} declared revolution: {limit} or more revolutions void the deal, "
+        "which is dealt again",
+        seats=listed,
+    )
 
 
 def write_action(action: Action) -> dict[str, Any]:
@@ -293,7 +318,7 @@ def write_record(record: DealRecord) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "format": FORMAT,
         "rules": record.rules.to_json(),
-        "hands": {str(seat): format_cards(record.hands[seat]) for seat in SEATS},
+        "hands": {str(seat): format_cards(record.hands[seat]) for seat in record.rules.seats},
         "leader": record.leader,
     }
     if record.declarations:

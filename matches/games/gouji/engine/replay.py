@@ -6,9 +6,13 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from matches.games.gouji.engine import play as engine
-from matches.games.gouji.engine.play import SEATS, union_of
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
-from matches.games.gouji.engine.settle import Outcome, tribute_ledger, union_scores
+from matches.games.gouji.engine.settle import (
+    Outcome,
+    automatic_points,
+    tribute_ledger,
+    union_scores,
+)
 from matches.games.gouji.engine.verdict import Burn, ReplayVerdict, Suffocation
 from matches.kernel.engine_errors import JSONObject, Mismatch, RuleError, RuleViolation
 
@@ -37,9 +41,14 @@ def initial_state(record: DealRecord) -> engine.State:
 def contest_seats(record: DealRecord) -> tuple[int, ...]:
     """R29 `revolution_contest`: the revolutionary and its head rival, whose points come from
     the contest before play (not written in a record), or () without one."""
-    if len(record.revolution) == 1 and record.rules.revolution_contest:
-        rebel = record.revolution[0]
-        return (rebel, engine.head_rival(rebel))
+    if record.rules.revolution_contest and 1 <= len(record.revolution) <= 2:
+        # R56: under two revolutions each revolutionary's head rival has its contest too
+        seats: list[int] = []
+        for rebel in record.revolution:
+            for seat in (rebel, record.rules.head_rival(rebel)):
+                if seat not in seats:
+                    seats.append(seat)
+        return tuple(seats)
     return ()
 
 
@@ -85,13 +94,16 @@ def burn_priority_notes(before: engine.State, after: engine.State) -> list[str]:
     """R21: several seats could burn; the burned seat's union mates come first, then playing
     order. The engine accepts any eligible burner and says when priority was passed over."""
     burner, burned = after.burns[-1][0], after.burns[-1][1]
-    order = [(burned + i - 1) % 6 + 1 for i in range(1, 6)]
-    order.sort(key=lambda seat: union_of(seat) != union_of(burned))  # stable: mates first
+    table = before.table
+    n = table.players
+    order = [(burned + i - 1) % n + 1 for i in range(1, n)]
+    union = table.union
+    order.sort(key=lambda seat: union[seat] != union[burned])  # stable: mates first (R51)
     for seat in order:
         if seat == burner:
             return []
         if could_burn(before, seat):
-            mate = union_of(seat) == union_of(burned)
+            mate = union[seat] == union[burned]
             why = "a union mate of the burned seat" if mate else "earlier in playing order"
             return [
                 f"R21: seat {burner} burned seat {burned}, but seat {seat} could burn too "
@@ -105,7 +117,7 @@ def could_burn(state: engine.State, seat: int) -> bool:
 
 
 def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Outcome:
-    late = frozenset(seat for seat in SEATS if state.late_points >> seat & 1)
+    late = frozenset(seat for seat in state.seats if state.late_points >> seat & 1)
     return Outcome(
         finish=tuple(finish),
         points=frozenset(state.points),
@@ -121,6 +133,7 @@ def outcome_of(record: DealRecord, state: engine.State, finish: list[int]) -> Ou
             if kind == "special" and state.rival_led >> seat & 1
         ),
         counters=tuple(counter for _, _, o, counter in state.burns if o is not None),
+        players=record.rules.players,
     )
 
 
@@ -129,10 +142,11 @@ def _finish(record: DealRecord, state: engine.State) -> list[int]:
         return list(state.finished)
     finish = state.final_order()
     claimed = (record.claimed or {}).get("finish")
-    if state.filled and claimed and sorted(claimed) == list(SEATS):
-        # D13: places after a string of three are agreed at the table; take the referee's
-        # order when it agrees with every place the play itself fixed
-        fixed = [seat for seat in SEATS if not state.filled >> seat & 1]
+    seats = record.rules.seats
+    if state.filled and claimed and sorted(claimed) == list(seats):
+        # D13: places after a string of three (or four, R47) are agreed at the table; take the
+        # referee's order when it agrees with every place the play itself fixed
+        fixed = [seat for seat in seats if not state.filled >> seat & 1]
         if all(claimed.index(seat) == finish.index(seat) for seat in fixed):
             finish = list(claimed)
     return finish
@@ -176,17 +190,13 @@ def _verdict(
 
 
 def _implied(record: DealRecord, claimed: JSONObject) -> JSONObject:
-    """R29/D11: the revolutionary's head rival opens a point automatically, so a claim need not
-    list it."""
-    if (
-        "points" in claimed
-        and len(record.revolution) == 1
-        and record.rules.revolution
-        and not record.rules.revolution_contest
-    ):
-        rival = engine.head_rival(record.revolution[0])
-        if rival not in claimed["points"]:
-            return {**claimed, "points": [*claimed["points"], rival]}
+    """R29/D11/D40: a revolutionary's head rival opens a point automatically, so a claim need
+    not list it."""
+    if "points" in claimed:
+        rivals = automatic_points(record.rules, record.revolution)
+        missing = sorted(rivals - set(claimed["points"]))
+        if missing:
+            return {**claimed, "points": [*claimed["points"], *missing]}
     return claimed
 
 

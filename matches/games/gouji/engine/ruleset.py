@@ -48,8 +48,6 @@ class RuleSet:
     # R29 revolution
     revolution: bool = True
     revolution_contest: bool = False
-    # R56 two revolutions in one deal (两个玩家革命)
-    two_revolutions: bool = False
     # R31–R33 scoring
     place_points: tuple[int, ...] = (2, 1, 0, 0, -1, -2)
     union_score: str = "difference"
@@ -67,6 +65,8 @@ class RuleSet:
     tributes: bool = True
     # R55 the two point debts of a head-rival pair offset (双方点贡可以抵消)
     point_tributes_cancel: bool = False
+    # R56 two revolutions in one deal (两个玩家革命)
+    two_revolutions: bool = False
     # R18 first leader of later deals
     next_leader: str = "last"
 

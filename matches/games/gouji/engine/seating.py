@@ -36,11 +36,6 @@ def head_rival(seat: int, players: int = 6) -> int:
     return (seat + half - 1) % players + 1
 
 
-def next_seat(seat: int, players: int = 6) -> int:
-    """R1/R44: play passes 1→2→…→n→1."""
-    return seat % players + 1
-
-
 def union_of(seat: int, players: int = 6) -> str:
     """R1: A = 1, 3, 5 and B = 2, 4, 6 at six seats; R44/D17: A = 1–4 and B = 5–8 at eight."""
     if players == 8:
@@ -54,20 +49,11 @@ def union_seats(union: str, players: int = 6) -> tuple[int, ...]:
     return tuple(seat for seat in seats(players) if union_of(seat, players) == union)
 
 
-def side_of_seat(seat: int, players: int = 6) -> str:
-    """The side ("A" or "B") a seat belongs to: its union (same as `union_of`)."""
-    return union_of(seat, players)
-
-
 def mates(seat: int, players: int = 6) -> tuple[int, ...]:
     """The other seats of `seat`'s union, in playing order from the seat after it (D27)."""
     union = union_of(seat, players)
     order = [(seat + i - 1) % players + 1 for i in range(1, players)]
     return tuple(s for s in order if union_of(s, players) == union)
-
-
-def other_union(union: str) -> str:
-    return "B" if union == "A" else "A"
 
 
 def place_name(index: int) -> str:

@@ -19,18 +19,17 @@ from matches.games.gouji.engine.play import (
     NO_CARDS,
     PASS,
     PLAY,
-    SEATS,
     THREE,
     YIELD,
     Action,
     Counts,
     Hands,
     hand_of,
-    head_rival,
 )
 from matches.games.gouji.engine.record import DealRecord, write_record
 from matches.games.gouji.engine.replay import _finish, initial_state, outcome_of
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.seating import head_rival, mates
 from matches.games.gouji.engine.settle import union_scores
 from matches.kernel.engine_errors import EngineBug, RuleViolation
 
@@ -43,12 +42,12 @@ MAX_ACTIONS = 5000
 
 
 def deal_hands(rules: RuleSet, rng: random.Random) -> Hands:
-    """Shuffle the whole deck (R3) and give each seat its share."""
+    """Shuffle the whole deck (R3) and give each seat its share (D10, R46)."""
     deck = [rank for rank, count in enumerate(full_deck(rules)) for _ in range(count)]
     rng.shuffle(deck)
-    share = len(deck) // 6
+    share = len(deck) // rules.players
     hands: list[Counts] = [NO_CARDS]
-    for seat in SEATS:
+    for seat in rules.seats:
         counts = [0] * 15
         for rank in deck[(seat - 1) * share : seat * share]:
             counts[rank] += 1
@@ -56,17 +55,22 @@ def deal_hands(rules: RuleSet, rng: random.Random) -> Hands:
     return tuple(hands)
 
 
-def buy_threes(dealt: Hands) -> Hands:
+def buy_threes(dealt: Hands, rules: RuleSet | None = None) -> Hands:
     """R28 (hold-3, `no_three = "buy"`): a seat dealt no 3 buys one from its head rival, else a
-    union mate, else a mate's head rival, from a seller that keeps a 3 of its own. The buyer
-    always pays (a 2, else a small joker, else a big one, else its highest card), so that every
-    seat keeps its share of a full deal (D10)."""
+    union mate, else a mate's head rival (R51/D27: mates in playing order from the buyer), from
+    a seller that keeps a 3 of its own. The buyer always pays (a 2, else a small joker, else a
+    big one, else its highest card), so that every seat keeps its share of a full deal (D10)."""
+    players = rules.players if rules is not None else len(dealt) - 1
     hands = [list(counts) for counts in dealt]
-    for buyer in SEATS:
+    for buyer in range(1, players + 1):
         if hands[buyer][THREE]:
             continue
-        mates = [(buyer + 1) % 6 + 1, (buyer + 3) % 6 + 1]
-        sellers = [head_rival(buyer), *mates, *(head_rival(mate) for mate in mates)]
+        own = mates(buyer, players)
+        sellers = [
+            head_rival(buyer, players),
+            *own,
+            *(head_rival(mate, players) for mate in own),
+        ]
         seller = next((s for s in sellers if hands[s][THREE] >= 2), None)
         if seller is None:
             continue  # nobody can sell: the seat plays without a 3 (no hold-3 obligation)
@@ -123,7 +127,7 @@ def choose_action(state: engine.State, rng: random.Random) -> tuple[Action, engi
     if phase in (engine.GOUJI, engine.ANSWERED):
         others = [
             seat
-            for seat in SEATS
+            for seat in state.seats
             if seat not in (turn, state.owner) and not (state.gone | state.passed) >> seat & 1
         ]
         rng.shuffle(others)
@@ -156,31 +160,44 @@ def contest_points(rules: RuleSet, hands: Hands, revolution: tuple[int, ...]) ->
     """R29 `revolution_contest` before play: the revolutionary plays its best point-opening set
     and opens a point when its head rival cannot beat it. (Bots never make the rival's three
     point-opening answers, so the rival opens none.)"""
-    if not (rules.revolution_contest and len(revolution) == 1):
+    if not rules.revolution_contest or not 1 <= len(revolution) <= 2:
         return ()
-    rebel = revolution[0]
-    sets = [
-        hand_of(cards)
-        for cards in engine.hands_in(hands[rebel])
-        if opens_point(hand_of(cards), rules)
-    ]
-    if not sets:
-        return ()
-    best = max(sets, key=lambda hand: (hand.rank, hand.size))
-    rival = head_rival(rebel)
-    if any(beats(hand_of(c), best, rules) for c in engine.hands_in(hands[rival], best.size)):
-        return ()
-    return (rebel,)
+    opened = []
+    for rebel in revolution:
+        sets = [
+            hand_of(cards)
+            for cards in engine.hands_in(hands[rebel])
+            if opens_point(hand_of(cards), rules)
+        ]
+        if not sets:
+            continue
+        best = max(sets, key=lambda hand: (hand.rank, hand.size))
+        rival = rules.head_rival(rebel)
+        if rival in revolution:
+            continue  # R56: two revolutionaries who are head rivals play no contest
+        if any(beats(hand_of(c), best, rules) for c in engine.hands_in(hands[rival], best.size)):
+            continue
+        opened.append(rebel)
+    return tuple(opened)
 
 
-def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
-    """Deal and play one full deal; the record claims the outcome the engine reached."""
-    hands = deal_hands(rules, rng)
-    if rules.hold_three and rules.no_three == "buy":
-        hands = buy_threes(hands)
-    leader = rng.randint(1, 6)
+def play_deal(
+    rules: RuleSet,
+    rng: random.Random,
+    hands: Hands | None = None,
+    revolution: tuple[int, ...] | None = None,
+) -> DealRecord:
+    """Deal and play one full deal; the record claims the outcome the engine reached. `hands`
+    and `revolution`, when given, replace the shuffled deal and the bots' revolution choice (a
+    test sets up two revolutionaries so)."""
+    if hands is None:
+        hands = deal_hands(rules, rng)
+        if rules.hold_three and rules.no_three == "buy":
+            hands = buy_threes(hands, rules)
+    seats = rules.seats
+    leader = rng.randint(1, rules.players)
     declarations = {}
-    for seat in SEATS:
+    for seat in seats:
         roll = rng.random()
         if roll < 0.04:
             declarations[seat] = "clear"
@@ -188,11 +205,13 @@ def play_deal(rules: RuleSet, rng: random.Random) -> DealRecord:
             declarations[seat] = "unclear"
         elif roll < 0.10 and rules.special_declaration:
             declarations[seat] = "special"  # R34 特点
-    revolution: tuple[int, ...] = ()
-    if rules.revolution:
-        rebels = [s for s in SEATS if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
-        if len(rebels) == 1 and rng.random() < 0.5:
-            revolution = (rebels[0],)
+    if revolution is None:
+        revolution = ()
+        if rules.revolution:
+            rebels = [s for s in seats if not (hands[s][TWO] or hands[s][SMALL] or hands[s][BIG])]
+            allowed = 2 if rules.two_revolutions else 1  # R29, R56
+            if 1 <= len(rebels) <= allowed and rng.random() < 0.5:
+                revolution = tuple(rebels)
     contest = contest_points(rules, hands, revolution)
     state = initial_state(
         DealRecord(

@@ -17,14 +17,20 @@ from matches.kernel.engine_errors import JSONObject
 
 
 def strung_by(finish: object) -> str | None:
-    """The union ("A"/"B") that took 1st, 2nd and 3rd, or None. An unreadable finish gives None
-    here; `settle` reports it when it checks the summary."""
-    if not isinstance(finish, (list, tuple)) or len(finish) < 3:
+    """The union ("A"/"B") that took places 1 to k (1st–3rd at six seats; 串四户, 1st–4th, at
+    eight, R47), or None. The table's size is read from the finish: eight seats listed is the
+    eight-player game. An unreadable finish gives None here; `settle` reports it when it checks
+    the summary."""
+    if not isinstance(finish, (list, tuple)):
         return None
-    top = finish[:3]
-    if not all(type(seat) is int and 1 <= seat <= 6 for seat in top):
+    players = 8 if len(finish) == 8 else 6
+    k = players // 2
+    if len(finish) < k:
         return None
-    unions = {union_of(seat) for seat in top}
+    top = finish[:k]
+    if not all(type(seat) is int and 1 <= seat <= players for seat in top):
+        return None
+    unions = {union_of(seat, players) for seat in top}
     return unions.pop() if len(unions) == 1 else None
 
 

@@ -11,28 +11,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from matches.games.gouji.engine import seating
+from matches.games.gouji.engine.record import revolutions_void
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.seating import place_name
 from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScores
 from matches.kernel.engine_errors import BadDocument, EngineBug, JSONObject, RuleViolation
 
 OUTCOME_FORMAT = "gouji-outcome/1"
-SEATS = (1, 2, 3, 4, 5, 6)
 DECLARATIONS = ("clear", "unclear", "special")
 BURN_OUTCOMES = ("success", "counter", "stopped", "false")
 
 
-def union_of(seat: int) -> str:
-    """R1: union A is seats 1, 3, 5; union B is 2, 4, 6."""
-    return "A" if seat % 2 else "B"
+def union_of(seat: int, players: int = 6) -> str:
+    """R1: union A is seats 1, 3, 5; union B is 2, 4, 6. R44/D17 at eight seats: A = 1–4."""
+    return seating.union_of(seat, players)
 
 
-def head_rival(seat: int) -> int:
-    """R2: the seat opposite, 1↔4, 2↔5, 3↔6."""
-    return (seat + 2) % 6 + 1
+def head_rival(seat: int, players: int = 6) -> int:
+    """R2: the seat opposite, 1↔4, 2↔5, 3↔6; R45/D16 at eight seats: s ↔ s + 4."""
+    return seating.head_rival(seat, players)
 
 
-def place_name(index: int) -> str:
-    return ("1st", "2nd", "3rd", "4th", "5th", "6th")[index]
+_COUNT_WORDS = {6: "six", 8: "eight"}
+
+
+def melee_size(players: int, revolutions: int) -> int:
+    """R48: m = 3 when the revolutions leave exactly four seats to play (R56, D37), else 4."""
+    return 3 if players - revolutions == 4 else 4
 
 
 @dataclass(frozen=True)
@@ -56,13 +62,19 @@ class Outcome:
     # R22: for each burn, whether it interrupted the burn listed just before it (a counter-burn
     # chain). Empty: read from consecutive entries (see `burn_chain_flags`); a replay knows it.
     counters: tuple[bool, ...] = ()
+    # R44: the seats at the table (6, or 8 under `players = 8`)
+    players: int = 6
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return seating.seats(self.players)
 
     def declaration_fails(self, declarer: int) -> bool:
         """R34/D12: the head rival opened a point (for `special`: got the lead) before the
         declarer finished."""
         if self.declarations.get(declarer) == "special":
             return declarer in self.special_failed
-        rival = head_rival(declarer)
+        rival = head_rival(declarer, self.players)
         return rival in self.points and rival not in self.late_points
 
     def place_of(self, seat: int) -> int:
@@ -71,9 +83,10 @@ class Outcome:
 
     @property
     def string_three_union(self) -> str | None:
-        """The union holding 1st, 2nd and 3rd (串三户), if any."""
-        unions = {union_of(seat) for seat in self.finish[:3]}
-        return unions.pop() if len(unions) == 1 and len(self.finish) >= 3 else None
+        """The union holding places 1 to k (串三户; 串四户 at eight seats, R47), if any."""
+        k = self.players // 2
+        unions = {union_of(seat, self.players) for seat in self.finish[:k]}
+        return unions.pop() if len(unions) == 1 and len(self.finish) >= k else None
 
 
 # --- reading a summary ----------------------------------------------------------------------
@@ -104,20 +117,21 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
     if "finish" not in doc:
         raise BadDocument("field 'finish' is required")
     rules = RuleSet.from_json(doc.get("rules", "standard"))
-    finish = tuple(_seat_list(doc["finish"], "finish", unique=False))
-    points = frozenset(_seat_list(doc.get("points", []), "points"))
-    revolution = tuple(_seat_list(doc.get("revolution", []), "revolution"))
-    declarations = _declarations(doc.get("declarations", {}))
-    burns = tuple(_burn(entry, i) for i, entry in enumerate(_list(doc.get("burns", []), "burns")))
+    n = rules.players
+    finish = tuple(_seat_list(doc["finish"], "finish", n, unique=False))
+    points = frozenset(_seat_list(doc.get("points", []), "points", n))
+    revolution = tuple(_seat_list(doc.get("revolution", []), "revolution", n))
+    declarations = _declarations(doc.get("declarations", {}), n)
+    burns = tuple(
+        _burn(entry, i, n) for i, entry in enumerate(_list(doc.get("burns", []), "burns"))
+    )
     suffocations = _list(doc.get("suffocated", []), "suffocated")
-    suffocated = tuple(_suffocation(entry, i) for i, entry in enumerate(suffocations))
+    suffocated = tuple(_suffocation(entry, i, n) for i, entry in enumerate(suffocations))
     streak = doc.get("string_three_streak", 0)
     if isinstance(streak, bool) or not isinstance(streak, int) or streak < 0:
         raise BadDocument("field 'string_three_streak' must be a whole number 0 or more")
-    special_failed = frozenset(_seat_list(doc.get("special_failed", []), "special_failed"))
-    if len(revolution) == 1 and rules.revolution and not rules.revolution_contest:
-        # R29/D11: the revolutionary's head rival opens a point automatically, listed or not
-        points |= {head_rival(revolution[0])}
+    special_failed = frozenset(_seat_list(doc.get("special_failed", []), "special_failed", n))
+    points |= automatic_points(rules, revolution)
     outcome = Outcome(
         finish,
         points,
@@ -127,8 +141,21 @@ def parse_outcome(doc: Any) -> tuple[Outcome, RuleSet]:
         revolution,
         streak,
         special_failed=special_failed,
+        players=n,
     )
     return outcome, rules
+
+
+def automatic_points(rules: RuleSet, revolution: tuple[int, ...]) -> frozenset[int]:
+    """R29/D11/D40: each revolutionary's head rival opens a point automatically, listed or not,
+    unless it is the other revolutionary (R56); none under `revolution_contest` or when the
+    revolutions void the deal."""
+    if not revolution or not rules.revolution or rules.revolution_contest:
+        return frozenset()
+    if revolutions_void(rules, revolution) is not None:
+        return frozenset()
+    rivals = {rules.head_rival(seat) for seat in revolution}
+    return frozenset(rivals - set(revolution))
 
 
 def _list(value: Any, name: str) -> list[Any]:
@@ -137,16 +164,18 @@ def _list(value: Any, name: str) -> list[Any]:
     return value
 
 
-def _seat(value: Any, where: str) -> int:
+def _seat(value: Any, where: str, players: int = 6) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadDocument(f"{where} must be a seat number 1-6, not {value!r}")
-    if value not in SEATS:
-        raise BadDocument(f"{where}: there is no seat {value} (seats are 1-6)")
+        raise BadDocument(f"{where} must be a seat number 1-{players}, not {value!r}")
+    if not 1 <= value <= players:
+        raise BadDocument(
+            f"{where}: there is no seat {value} (seats are 1-{players}, players = {players})"
+        )
     return value
 
 
-def _seat_list(value: Any, name: str, unique: bool = True) -> list[int]:
-    seats = [_seat(item, f"field {name!r}") for item in _list(value, name)]
+def _seat_list(value: Any, name: str, players: int = 6, unique: bool = True) -> list[int]:
+    seats = [_seat(item, f"field {name!r}", players) for item in _list(value, name)]
     if unique:
         for seat in seats:
             if seats.count(seat) > 1:
@@ -154,14 +183,15 @@ def _seat_list(value: Any, name: str, unique: bool = True) -> list[int]:
     return seats
 
 
-def _declarations(value: Any) -> dict[int, str]:
+def _declarations(value: Any, players: int = 6) -> dict[int, str]:
     if not isinstance(value, dict):
         raise BadDocument("field 'declarations' must be an object seat → clear|unclear|special")
     declarations = {}
     for key, kind in value.items():
-        if not isinstance(key, str) or key not in {str(s) for s in SEATS}:
+        if not isinstance(key, str) or key not in {str(s) for s in seating.seats(players)}:
             raise BadDocument(
-                f'field \'declarations\': there is no seat {key!r} (seats are "1"-"6")'
+                f"field 'declarations': there is no seat {key!r} "
+                f'(seats are "1"-"{players}", players = {players})'
             )
         if kind not in DECLARATIONS:
             raise BadDocument(
@@ -183,7 +213,7 @@ def _entry(value: Any, where: str, keys: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
-def _burn(value: Any, index: int) -> tuple[int, int, str]:
+def _burn(value: Any, index: int, players: int = 6) -> tuple[int, int, str]:
     where = f"burns[{index}]"
     entry = _entry(value, where, ("burner", "burned", "outcome"))
     if entry["outcome"] not in BURN_OUTCOMES:
@@ -191,16 +221,19 @@ def _burn(value: Any, index: int) -> tuple[int, int, str]:
             f"{where}: outcome must be one of {', '.join(BURN_OUTCOMES)}, not {entry['outcome']!r}"
         )
     return (
-        _seat(entry["burner"], f"{where}.burner"),
-        _seat(entry["burned"], f"{where}.burned"),
+        _seat(entry["burner"], f"{where}.burner", players),
+        _seat(entry["burned"], f"{where}.burned", players),
         entry["outcome"],
     )
 
 
-def _suffocation(value: Any, index: int) -> tuple[int, int]:
+def _suffocation(value: Any, index: int, players: int = 6) -> tuple[int, int]:
     where = f"suffocated[{index}]"
     entry = _entry(value, where, ("seat", "by"))
-    return _seat(entry["seat"], f"{where}.seat"), _seat(entry["by"], f"{where}.by")
+    return (
+        _seat(entry["seat"], f"{where}.seat", players),
+        _seat(entry["by"], f"{where}.by", players),
+    )
 
 
 # --- consistency ----------------------------------------------------------------------------
@@ -221,10 +254,11 @@ def check_outcome(outcome: Outcome, rules: RuleSet) -> list[RuleViolation]:
 
 def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
     finish = outcome.finish
-    if sorted(finish) == list(SEATS):
+    seats = outcome.seats
+    if sorted(finish) == list(seats):
         return True
     twice = sorted({seat for seat in finish if finish.count(seat) > 1})
-    missing = [seat for seat in SEATS if seat not in finish]
+    missing = [seat for seat in seats if seat not in finish]
     problems = []
     if twice:
         problems.append("lists seat " + ", ".join(map(str, twice)) + " more than once")
@@ -234,7 +268,8 @@ def _check_finish(outcome: Outcome, errors: list[RuleViolation]) -> bool:
         RuleViolation(
             "R30",
             "finish_not_permutation",
-            f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all six seats",
+            f"the finishing order {list(finish)} {' and '.join(problems)}: it must order all "
+            f"{_COUNT_WORDS[len(seats)]} seats",
             finish=", ".join(map(str, finish)),
         )
     )
@@ -257,34 +292,27 @@ def _check_revolution(
             )
         )
         return
-    if len(revolution) > 1:
-        errors.append(
-            RuleViolation(
-                "R29",
-                "two_revolutions",
-                f"seats {', '.join(map(str, revolution))} declared revolution: two or more "
-                "revolutions void the deal, which is dealt again",
-                seats=", ".join(map(str, revolution)),
-            )
-        )
+    void = revolutions_void(rules, revolution)
+    if void is not None:
+        errors.append(void)
         return
-    rebel = revolution[0]
     involved = {b for burn in outcome.burns for b in burn[:2]} | {
         s for pair in outcome.suffocated for s in pair
     }
-    if rebel in involved:
-        errors.append(
-            RuleViolation(
-                "R29",
-                "revolutionary_played",
-                f"revolutionary seat {rebel} does not play, so cannot burn, be burned or suffocate",
-                seat=rebel,
+    for rebel in revolution:
+        if rebel in involved:
+            errors.append(
+                RuleViolation(
+                    "R29",
+                    "revolutionary_played",
+                    f"revolutionary seat {rebel} does not play, so cannot burn, be burned or "
+                    "suffocate",
+                    seat=rebel,
+                )
             )
-        )
-    if not rules.revolution_contest:
-        # D11: the rival's point is automatic (parse_outcome adds it when a summary does not
-        # list it) and the revolutionary opens none.
-        if rebel in outcome.points:
+        if not rules.revolution_contest and rebel in outcome.points:
+            # D11/D40: the rival's point is automatic (parse_outcome adds it when a summary
+            # does not list it) and a revolutionary opens none.
             errors.append(
                 RuleViolation(
                     "R29",
@@ -294,33 +322,79 @@ def _check_revolution(
                     seat=rebel,
                 )
             )
-    if finish_ok:
-        mates = [seat for seat in SEATS if union_of(seat) == union_of(rebel) and seat != rebel]
-        mates_top_two = {outcome.place_of(m) for m in mates} == {0, 1}
-        expected = 2 if mates_top_two else 3
-        if mates_top_two and outcome.finish[2] in _forced_seats(outcome, rules):
-            # R30: places forced by R22d/R27 are fixed as they arise. A seat forced out at 3rd
-            # went out while the revolutionary still held 4th (before the mates were 1st and
-            # 2nd: after, the lowest open place would have been 4th), so 3rd was taken and the
-            # revolutionary stays 4th; the replay places them so (play.py `_finish`).
-            expected = 3
-        if outcome.place_of(rebel) != expected:
+    if not finish_ok:
+        return
+    expected = rebel_places(outcome, rules)
+    for rebel in revolution:
+        place = outcome.place_of(rebel)
+        if place == expected[rebel]:
+            continue
+        strings = _union_strings_before(outcome, rebel)
+        if len(revolution) > 1:
+            rule = "R56"
             why = (
-                "both union mates are 1st and 2nd"
-                if mates_top_two
-                else "the union mates are not 1st and 2nd"
+                "its union's other members hold the places above it"
+                if strings
+                else "two revolutionaries take places k and k + 1, the lower seat k unless "
+                "the other's union strings (D39)"
             )
-            errors.append(
-                RuleViolation(
-                    "R29",
-                    "revolution_place",
-                    f"revolutionary seat {rebel} finished {place_name(outcome.place_of(rebel))}, "
-                    f"but must be {place_name(expected)} since {why}",
-                    seat=rebel,
-                    place=outcome.place_of(rebel) + 1,
-                    expected=expected + 1,
+        else:
+            rule = "R29"
+            why = (
+                "its union mates hold the places above it"
+                if strings
+                else "the union mates are not the first places"
+            )
+            if outcome.players == 6:
+                why = (
+                    "both union mates are 1st and 2nd"
+                    if strings
+                    else "the union mates are not 1st and 2nd"
                 )
+        errors.append(
+            RuleViolation(
+                rule,
+                "revolution_place",
+                f"revolutionary seat {rebel} finished {place_name(place)}, "
+                f"but must be {place_name(expected[rebel])} since {why}",
+                seat=rebel,
+                place=place + 1,
+                expected=expected[rebel] + 1,
             )
+        )
+
+
+def _union_strings_before(outcome: Outcome, rebel: int) -> bool:
+    """Do the other members of `rebel`'s union hold places 1 to k − 1 (R50, D39)?"""
+    k = outcome.players // 2
+    union = union_of(rebel, outcome.players)
+    others = {seat for seat in outcome.seats if union_of(seat, outcome.players) == union}
+    others.discard(rebel)
+    return {outcome.place_of(seat) for seat in others} == set(range(k - 1))
+
+
+def rebel_places(outcome: Outcome, rules: RuleSet) -> dict[int, int]:
+    """R29/R50/R56: the 0-based place each revolutionary must hold in a complete finish.
+
+    One revolutionary: k + 1 (4th of six, 5th of eight), or k when the other k − 1 members of
+    its union hold places 1 to k − 1. Two: places k and k + 1; k to the one whose union's other
+    members hold 1 to k − 1, else to the lower seat (D39)."""
+    k = outcome.players // 2
+    revolution = outcome.revolution
+    if len(revolution) == 1:
+        rebel = revolution[0]
+        place = k - 1 if _union_strings_before(outcome, rebel) else k
+        if place == k - 1 and outcome.finish[k - 1] in _forced_seats(outcome, rules):
+            # R30: places forced by R22d/R27 are fixed as they arise. A seat forced out at k
+            # went out while the revolutionary still held k + 1 (before the mates held the
+            # places above: after, the lowest open place would have been k + 1), so k was taken
+            # and the revolutionary stays k + 1; the replay places them so (play.py).
+            place = k
+        return {rebel: place}
+    first, second = sorted(revolution)
+    if _union_strings_before(outcome, second) and not _union_strings_before(outcome, first):
+        first, second = second, first
+    return {first: k - 1, second: k}
 
 
 def _check_declarations(outcome: Outcome, rules: RuleSet, errors: list[RuleViolation]) -> None:
@@ -375,7 +449,7 @@ def _check_burns(
             errors.append(
                 RuleViolation("R21", "burn_self", f"{where}: a player cannot burn themselves", **at)
             )
-        elif burner == head_rival(burned):
+        elif burner == head_rival(burned, outcome.players):
             errors.append(
                 RuleViolation(
                     "R21",
@@ -405,12 +479,21 @@ def _check_burns(
                 )
             )
         if finish_ok and result in ("success", "counter"):
-            # D7: a revolutionary counts as gone, so with one the melee starts at the first
-            # finisher and only the 1st can have burned out.
-            last_burn_place = 0 if len(outcome.revolution) == 1 else 1
+            # D7/R48/D11: a burner plays out while Gou Ji is in force, so among the first
+            # (n − r) − m places: 1st–2nd at six seats (1st with one or two revolutions), 1st–4th
+            # at eight (1st–3rd with one revolution, 1st–2nd with two).
+            revolutions = len(outcome.revolution)
+            playing = outcome.players - revolutions
+            last_burn_place = playing - melee_size(outcome.players, revolutions) - 1
             if outcome.place_of(burner) > last_burn_place:
-                places = "1st" if last_burn_place == 0 else "1st or 2nd"
-                why = " (one seat revolted, D7)" if last_burn_place == 0 else ""
+                places = " or ".join(place_name(i) for i in range(last_burn_place + 1))
+                if last_burn_place > 1:
+                    places = f"1st to {place_name(last_burn_place)}"
+                why = ""
+                if revolutions == 1:
+                    why = " (one seat revolted, D7)"
+                elif revolutions == 2:
+                    why = " (two seats revolted, R48)"
                 errors.append(
                     RuleViolation(
                         "D11",
@@ -501,20 +584,23 @@ def _check_forced_places(outcome: Outcome, rules: RuleSet, errors: list[RuleViol
 # --- scores ---------------------------------------------------------------------------------
 
 
-def _require_complete(outcome: Outcome) -> None:
+def _require_complete(outcome: Outcome, rules: RuleSet) -> None:
     # Callers settle only complete, checked outcomes; anything else is a bug of the caller.
-    if sorted(outcome.finish) != list(SEATS) or len(outcome.revolution) > 1:
+    void = revolutions_void(rules, outcome.revolution)
+    if sorted(outcome.finish) != list(outcome.seats) or void is not None:
         raise EngineBug(f"cannot settle an incomplete or void deal: {outcome!r}")
 
 
 def union_scores(outcome: Outcome, rules: RuleSet) -> UnionScores:
     """R31–R33: each union's deal score, from a complete finishing order."""
-    _require_complete(outcome)
+    _require_complete(outcome, rules)
     finish = outcome.finish
+    n = outcome.players
     own = {"A": 0, "B": 0}
     for place, seat in enumerate(finish):
-        own[union_of(seat)] += rules.place_points[place]
-    if rules.first_last_same_union_draw and union_of(finish[0]) == union_of(finish[-1]):
+        own[union_of(seat, n)] += rules.place_points[place]
+    # R33 (R47 at eight seats: 1st and 8th)
+    if rules.first_last_same_union_draw and union_of(finish[0], n) == union_of(finish[-1], n):
         return UnionScores(0, 0)
     if rules.union_score == "own":
         return UnionScores(own["A"], own["B"])
@@ -550,35 +636,47 @@ def _tribute(payer: int, receiver: int, kind: str, cards: int) -> Tribute:
 
 
 def point_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
-    """R35 for each head-rival pair, payers in seat order."""
+    """R35 for each head-rival pair, payers in seat order; under `point_tributes_cancel` (R55,
+    D34, D35) the two debts of a pair offset and only the difference is owed."""
+    owed = {payer: _point_debt(outcome, rules, payer) for payer in outcome.seats}
+    if rules.point_tributes_cancel:
+        for payer in outcome.seats:
+            receiver = head_rival(payer, outcome.players)
+            if payer < receiver:
+                offset = min(owed[payer], owed[receiver])
+                owed[payer] -= offset
+                owed[receiver] -= offset
+    return [
+        _tribute(payer, head_rival(payer, outcome.players), "point", cards)
+        for payer, cards in owed.items()
+        if cards
+    ]
+
+
+def _point_debt(outcome: Outcome, rules: RuleSet, payer: int) -> int:
+    """R35/R34/D12: what `payer` owes its head rival in point tributes."""
     success, failure = _POINT_AMOUNTS[rules.declaration_tributes]
     declared = outcome.declarations
-    ledger = []
-    for payer in SEATS:
-        receiver = head_rival(payer)
-        receiver_declared = declared.get(receiver)
-        payer_declared = declared.get(payer)
-        cards = 0
-        if receiver_declared:
-            # The receiver's declaration succeeded: the rival pays w(declaration).
-            if not outcome.declaration_fails(receiver):
-                cards += (
-                    SPECIAL_SUCCESS
-                    if receiver_declared == "special"
-                    else success[receiver_declared]
-                )
-        elif payer not in outcome.points and payer_declared != "special":
-            # the plain point tribute (a special declarer's is folded into its own amounts)
-            cards += success[None]
-        if payer_declared and outcome.declaration_fails(payer):
-            if payer_declared == "special":
-                # R34: 4, or 5 when the declarer opened no point (ZH 特点失败)
-                cards += SPECIAL_FAILURE + (payer not in outcome.points)
-            else:
-                cards += failure[payer_declared]
-        if cards:
-            ledger.append(_tribute(payer, receiver, "point", cards))
-    return ledger
+    receiver = head_rival(payer, outcome.players)
+    receiver_declared = declared.get(receiver)
+    payer_declared = declared.get(payer)
+    cards = 0
+    if receiver_declared:
+        # The receiver's declaration succeeded: the rival pays w(declaration).
+        if not outcome.declaration_fails(receiver):
+            cards += (
+                SPECIAL_SUCCESS if receiver_declared == "special" else success[receiver_declared]
+            )
+    elif payer not in outcome.points and payer_declared != "special":
+        # the plain point tribute (a special declarer's is folded into its own amounts)
+        cards += success[None]
+    if payer_declared and outcome.declaration_fails(payer):
+        if payer_declared == "special":
+            # R34: 4, or 5 when the declarer opened no point (ZH 特点失败)
+            cards += SPECIAL_FAILURE + (payer not in outcome.points)
+        else:
+            cards += failure[payer_declared]
+    return cards
 
 
 def burn_chain_flags(outcome: Outcome) -> tuple[bool, ...]:
@@ -622,18 +720,27 @@ def suffocation_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     return [_tribute(seat, by, "suffocation", 1) for seat, by in outcome.suffocated]
 
 
+#: R38 (six seats) and R49/D24 (eight): (loser's place, winner's place, cards), 0-based
+PLACE_TRIBUTES = {
+    6: ((5, 0, 2), (4, 1, 1)),
+    8: ((7, 0, 2), (6, 1, 1), (5, 2, 1)),
+}
+
+
 def place_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     """R38 and R41: 6th owes 1st two cards, 5th owes 2nd one; waived between union mates.
+    R49/D24 at eight seats: 8th owes 1st two, 7th owes 2nd one, 6th owes 3rd one.
 
     Under `place_tribute = "pool"` the same cards go into a pool instead (entries with
-    `"to": null, "pool": "put"`, the payers from 6th up) and the winners take them out in
-    order of place (entries with `"from": null, "pool": "pick", "pick": 1, 2`): 1st picks as
-    many cards as it is owed, then 2nd.
+    `"to": null, "pool": "put"`, the payers from the last place up) and the winners take them
+    out in order of place (entries with `"from": null, "pool": "pick", "pick": 1, 2, …`): 1st
+    picks as many cards as it is owed, then 2nd, then (at eight seats) 3rd.
     """
     owed = []
-    for loser, winner, cards in ((5, 0, 2), (4, 1, 1)):
+    n = outcome.players
+    for loser, winner, cards in PLACE_TRIBUTES[n]:
         payer, receiver = outcome.finish[loser], outcome.finish[winner]
-        if union_of(payer) == union_of(receiver) and not rules.same_union_tribute:
+        if union_of(payer, n) == union_of(receiver, n) and not rules.same_union_tribute:
             continue
         owed.append((payer, receiver, cards))
     if rules.place_tribute != "pool":
@@ -645,14 +752,16 @@ def place_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
 
 
 def string_three_tributes(outcome: Outcome, strung: str) -> list[Tribute]:
-    """R39: each loser owes their head rival one card, lowest place first."""
-    losers = [seat for seat in reversed(outcome.finish) if union_of(seat) != strung]
-    return [_tribute(seat, head_rival(seat), "string_three", 1) for seat in losers]
+    """R39 (R49 for a string of four): each loser owes their head rival one card, lowest place
+    first."""
+    n = outcome.players
+    losers = [seat for seat in reversed(outcome.finish) if union_of(seat, n) != strung]
+    return [_tribute(seat, head_rival(seat, n), "string_three", 1) for seat in losers]
 
 
 def tribute_ledger(outcome: Outcome, rules: RuleSet) -> tuple[Tribute, ...]:
     """R35–R43: what is owed at the start of the next deal, in paying order (R42)."""
-    _require_complete(outcome)
+    _require_complete(outcome, rules)
     if not rules.tributes:  # R43
         return ()
     strung = outcome.string_three_union

@@ -17,11 +17,11 @@ fact the summary contradicts**:
   three, are fixed when the deal ends, and are compared then (the D13 places as the replay
   takes them, from the summary when the played places agree);
 - points: a seat opens a point the summary does not list; or a point the summary lists can no
-  longer be opened: the seat forfeited it (R28a) or two seats are out of play (no point is
-  opened after that, R20), or the deal is over;
+  longer be opened: the seat forfeited it (R28a) or the melee has begun (m or fewer seats in
+  play: no point is opened after that, R20, R48), or the deal is over;
 - burns: a burn starts (burner, burned) or is decided (outcome) that the summary does not list;
-  or a burn the summary lists can no longer happen: no burn is in progress and two seats are out
-  of play (no Gou Ji hand is in force after that, R19), or the deal is over;
+  or a burn the summary lists can no longer happen: no burn is in progress and the melee has
+  begun (no Gou Ji hand is in force after that, R19, R48), or the deal is over;
 - suffocated: a suffocation the summary does not list; one it lists missing when the deal ends;
 - anything else the replay's verdict still finds different (`mismatches`, e.g. union scores,
   or a record that stops early): the last step.
@@ -36,7 +36,7 @@ from collections import Counter
 
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import format_cards
-from matches.games.gouji.engine.play import PHASE_NAMES, SEATS
+from matches.games.gouji.engine.play import PHASE_NAMES
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
 from matches.games.gouji.engine.replay import (
     _finish,
@@ -82,14 +82,15 @@ def _action_json(action: engine.Action) -> JSONObject:
 
 
 def _snapshot(state: engine.State, top_cards: str | None) -> JSONObject:
+    seats = state.seats
     return {
-        "hands": {str(seat): format_cards(state.hands[seat]) for seat in SEATS},
+        "hands": {str(seat): format_cards(state.hands[seat]) for seat in seats},
         "top": {"seat": state.owner, "cards": top_cards} if state.top is not None else None,
-        "passed": [seat for seat in SEATS if state.passed >> seat & 1],
+        "passed": [seat for seat in seats if state.passed >> seat & 1],
         "turn": state.turn,
         "phase": PHASE_NAMES[state.phase],
-        "places": {str(seat): state.places[seat] for seat in SEATS if state.places[seat]},
-        "out": [seat for seat in SEATS if state.gone >> seat & 1],
+        "places": {str(seat): state.places[seat] for seat in seats if state.places[seat]},
+        "out": [seat for seat in seats if state.gone >> seat & 1],
         "finished": list(state.finished),
         "points": list(state.points),
         "burns": [{"burner": b, "burned": d, "outcome": o} for b, d, o, _ in state.burns],
@@ -104,7 +105,7 @@ def _events(
     events: list[JSONObject] = []
     if before is None:
         return events
-    for seat in sorted(SEATS, key=lambda seat: after.places[seat]):
+    for seat in sorted(after.seats, key=lambda seat: after.places[seat]):
         if not before.places[seat] and after.places[seat]:
             if seat in after.finished:
                 kind = "finish"  # played out (R30)
@@ -185,7 +186,7 @@ class _Judge:
         if over:
             final = _finish(self.record, state)
             places = {seat: final.index(seat) + 1 for seat in final}
-        for seat in SEATS:
+        for seat in state.seats:
             late = seat in self.record.revolution or state.filled >> seat & 1
             if late:
                 if not over:
@@ -211,7 +212,7 @@ class _Judge:
         for seat in state.points:
             if seat not in self.points:
                 return {"field": "points", "code": "point_extra", "seat": seat}
-        settled = state.phase == engine.OVER or state.gone_count >= 2
+        settled = state.phase == engine.OVER or not state.in_force  # R48: no more points
         for seat in sorted(self.points):
             if seat in state.points:
                 continue
@@ -238,7 +239,7 @@ class _Judge:
                     "burned": burned,
                     "replayed": outcome,
                 }
-        settled = state.phase == engine.OVER or (state.gone_count >= 2 and not state.burner)
+        settled = state.phase == engine.OVER or (not state.in_force and not state.burner)
         if settled and decided != self.burns:
             burner, burned, outcome = next(iter(sorted((self.burns - decided).elements())))
             return {

@@ -450,4 +450,4 @@ def test_d14_every_flag_value_of_the_spec_is_accepted():
         rules = RuleSet.from_json(value)
         assert rules.to_json() == {"preset": "standard", **value}
     assert set(FLAGS) >= {"place_tribute", "special_declaration", "revolution_contest"}
-    assert set(PRESETS) == {"standard", "qingdao-hold3", "six-decks"}
+    assert set(PRESETS) == {"standard", "qingdao-hold3", "six-decks", "eight-players"}

@@ -593,7 +593,7 @@ CASES = [
         ["39", "49", "59", "69", "79", "89"],
         "",
         {"revolution": [1, 2]},
-        (None, "R29", "two_revolutions"),
+        (None, "R29", "deal_void"),
         {},
     ),
     (

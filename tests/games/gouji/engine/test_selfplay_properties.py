@@ -11,18 +11,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches.games.gouji.engine.replay import replay
-from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, TRIBUTE_KINDS
+from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, TRIBUTE_KINDS, RuleSet
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.engine.settle import settle
+from matches.kernel.engine_errors import BadDocument
 
 #: Another value for the flags that are neither booleans nor choices.
 OTHER_VALUE = {
     "decks": lambda value: 10 - value,  # 4 <-> 6
     "false_burn_cards": lambda value: value + 1,
     "string_three_score": lambda value: value // 2,
-    "place_points": lambda value: [3, 2, 1, -1, -2, -3],
+    "place_points": lambda value: (
+        [3, 2, 1, -1, -2, -3] if len(value) == 6 else [4, 2, 1, 0, 0, -1, -2, -4]
+    ),
     "tribute_order": lambda value: ["point", "burn", "suffocation", "place"],
+    "players": lambda value: 14 - value,  # 6 <-> 8
 }
+#: D28: `players` changes no other flag, so the place points change with it
+PLACE_POINTS = {6: [2, 1, 0, 0, -1, -2], 8: [3, 2, 1, 0, 0, -1, -2, -3]}
 
 
 def other_values(preset: str, flag: str) -> list:
@@ -34,13 +40,26 @@ def other_values(preset: str, flag: str) -> list:
     return [OTHER_VALUE[flag](value)]
 
 
+def is_rule_set(rules: dict) -> bool:
+    try:
+        RuleSet.from_json(rules)
+    except BadDocument:
+        return False
+    return True
+
+
 def single_changes() -> list[tuple[str, dict]]:
     changes: list[tuple[str, dict]] = []
     for preset in PRESETS:
         changes.append((preset, {}))
         for flag in FLAGS:
             for value in other_values(preset, flag):
-                changes.append((preset, {flag: value}))
+                change = {flag: value}
+                if flag == "players":
+                    change["place_points"] = PLACE_POINTS[value]
+                # R46/D18: eight seats with six packs or the short deck is not a rule set
+                if is_rule_set({"preset": preset, **change}):
+                    changes.append((preset, change))
     return changes
 
 
@@ -68,7 +87,8 @@ def test_a_self_played_deal_replays_valid_under_every_single_change(preset, chan
     verdict = replay(doc)
     assert verdict["valid"], verdict["error"]
     assert verdict["complete"] and verdict["mismatches"] == []
-    assert sorted(verdict["finish"]) == [1, 2, 3, 4, 5, 6]
+    players = RuleSet.from_json(rules).players
+    assert sorted(verdict["finish"]) == list(range(1, players + 1))
     assert all(burn["outcome"] is not None for burn in verdict["burns"])
     # the replayed outcome, written as a referee's summary, settles valid with the same scores
     summary = {

@@ -88,7 +88,7 @@ def test_the_game_interface_checks_summaries():
         ({"finish": [1, 2, 3, 4, 5]}, [("R30", "finish_not_permutation")]),
         ({"finish": []}, [("R30", "finish_not_permutation")]),
         # R29 revolution.
-        ({"revolution": [3, 6], "finish": [1, 2, 3, 4, 5, 6]}, [("R29", "two_revolutions")]),
+        ({"revolution": [3, 6], "finish": [1, 2, 3, 4, 5, 6]}, [("R29", "deal_void")]),
         (
             {"revolution": [5], "finish": [1, 2, 5, 3, 4, 6], "points": [2]},
             [("R29", "revolution_place")],

@@ -1,11 +1,29 @@
-"""The referee's hot path without the ORM's query compiler (issue 28).
+"""The hottest reads as SQL statements written once, each the twin of one ORM query (its
+docstring quotes the query; tests/kernel/test_statements.py checks every one against it, on
+SQLite and PostgreSQL).
 
-The profile of `bench/festival.py` (docs/performance.md) found about a third of a submit's and
-a confirm's CPU in Django building the SQL of querysets with deep `select_related` chains:
+The profile of `bench/festival.py` (docs/performance.md) found about a third of a referee's
+submit and confirm in Django building the SQL of querysets with deep `select_related` chains:
 the same few statements, compiled again for every request. The statements here are written
-once, from the models' own metadata (so a new column is read without a change here), and
-their rows become model instances through `Model.from_db`, linked as `select_related` would
-link them: callers see exactly what the queryset gave them, with no query more.
+once per database vendor from the models' own metadata (so a new column is read without a
+change here), and their rows become model instances through `Model.from_db`, linked as
+`select_related` would link them: callers see exactly what the queryset gave them, with no
+query more. Nothing else in the project writes SQL by hand for the ORM's tables.
+
+What they rely on in Django besides its documented API (check these on a Django upgrade; the
+twin tests fail when one changes):
+- `Model._meta.concrete_fields`, each field's `column` and `attname`, `_meta.db_table`: the
+  columns, in the order `from_db` takes them;
+- `field.get_col(table)`, `connection.ops.get_db_converters(col)` and
+  `field.get_db_converters(connection)`, each converter called as `convert(value, col,
+  connection)`: how the ORM turns a column's value into Python's (JSON, datetimes, booleans
+  and decimals on SQLite);
+- `connection.ops.quote_name`, `connection.vendor`, `connection.features.has_select_for_update`;
+- `instance._state.fields_cache[name]`: where `select_related` keeps a related object (a
+  forward foreign key under its field's name, a reverse one-to-one under the related name);
+- PostgreSQL's `FOR NO KEY UPDATE OF <alias> [SKIP LOCKED]`, the SQL
+  `select_for_update(no_key=True, of=("self",), skip_locked=...)` writes (SQLite has no row
+  locks: the clause is left out, as the ORM leaves it out).
 """
 
 from __future__ import annotations
@@ -212,8 +230,8 @@ def match_unless_locked(match_id: int) -> Match | None:
     """`Match.objects.select_for_update(no_key=True, of=("self",), skip_locked=True)
     .filter(pk=...).order_by("pk").first()`, written once: the match row, read afresh and locked
     for the transaction, or None when another transaction holds it (a settlement of the match
-    in a worker) or it is gone. Never waits (issue 28: the confirmation that settles its deal
-    itself must not wait for a settlement that may wait for the deal's row)."""
+    in a worker) or it is gone. Never waits: the confirmation that settles its deal itself must
+    not wait for a settlement that may wait for the deal's row."""
     return _MATCH.first([match_id])
 
 
@@ -234,7 +252,7 @@ _MATCH_DEALS = Statement(
 
 def deals_with_finals(match_id: int) -> list[tuple[Deal, DealReport | None, DealTally | None]]:
     """Each deal of the match by number, with its final report and its tally (None when it
-    has none), in one statement written once (issue 28: a deal settled by its confirmation).
+    has none), in one statement written once (a deal settled by its confirmation reads them).
     The deal rows are locked for the transaction, and a deal row another transaction holds
     (a referee's new report or a correction, which lock their deal and then wait for the
     report a confirmation holds) is left out, never waited for: the caller then leaves the
@@ -279,5 +297,5 @@ def locked_report(report_id: int) -> DealReport | None:
     "deal__match__round__event", "deal__match__round__stage", "deal__match__table",
     "referee_link", "submitted_by").annotate(confirmed_before=Exists(Confirmation.objects
     .filter(report=OuterRef("pk")))).filter(pk=...).first()`, in one statement written once
-    (issue 28: the confirmation's report lock)."""
+    (the confirmation's report lock)."""
     return _report_statement().first([report_id])

@@ -43,7 +43,7 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A JSON value as the database gives it back (tuples become lists, keys strings)."""
     return None if value is None else json.loads(json.dumps(value, default=str))
 
@@ -66,9 +66,9 @@ def report_payload(report: DealReport) -> dict:
         "report": report.pk,
         "deal": report.deal_id,
         "kind": report.kind,
-        "summary": _plain(report.summary),
-        "play_log": None if report.play_log is None else sha256(canonical(_plain(report.play_log))),
-        "verdict": _plain(report.verdict),
+        "summary": plain(report.summary),
+        "play_log": None if report.play_log is None else sha256(canonical(plain(report.play_log))),
+        "verdict": plain(report.verdict),
         "score_a": report.score_a,
         "score_b": report.score_b,
         "replaces": report.replaces_id,
@@ -92,6 +92,29 @@ def confirmation_payload(confirmation: Confirmation) -> dict:
 
 def forfeit_payload(match: Match) -> dict:
     return {"match": match.pk, "forfeit": match.forfeit or ""}
+
+
+def stop_payload(match: Match) -> dict:
+    return {"match": match.pk, "stopped_after": match.stopped_after}
+
+
+def bye_payload(match: Match, holder) -> dict:
+    """A bye and its result (the event's bye points and score), or a former bye (`bye`: None)
+    that a late change made a table."""
+    if match.table_id is not None:
+        return {"match": match.pk, "bye": None}
+    return {"match": match.pk, "bye": holder, "points": match.points_a, "score": match.score_a}
+
+
+def _bye_holders(matches) -> dict[int, str]:
+    from matches.models import MatchSide
+
+    holders: dict[int, str] = {}
+    for match_id, union_id, player_id in MatchSide.objects.filter(match__in=matches).values_list(
+        "match_id", "union_id", "player_id"
+    ):
+        holders[match_id] = f"union {union_id}" if union_id else f"player {player_id}"
+    return holders
 
 
 # --- appending ----------------------------------------------------------------------------------
@@ -180,6 +203,47 @@ def append_forfeit(match: Match) -> None:
     _append(match.round.event_id, [(Kind.FORFEIT, match.pk, forfeit_payload(match))])
 
 
+def append_stop(match: Match) -> None:
+    """A match stopped by time after `stopped_after` deals."""
+    _append(match.round.event_id, [(Kind.STOP, match.pk, stop_payload(match))])
+
+
+def sync_byes(round_) -> None:
+    """Append an entry for each bye of a published round whose state is not the one its latest
+    entry says: every bye at publication, and a bye made or undone by a late change."""
+    matches = list(Match.objects.filter(round=round_).filter(table__isnull=True))
+    latest = {}
+    for entry in ResultChainEntry.objects.filter(event_id=round_.event_id, kind=Kind.BYE).order_by(
+        "seq"
+    ):
+        latest[entry.object_id] = entry.payload
+    former = [pk for pk in latest if pk not in {m.pk for m in matches}]
+    matches += list(Match.objects.filter(round=round_, pk__in=former))
+    holders = _bye_holders([m.pk for m in matches if m.table_id is None])
+    items: list[tuple[str, int, dict]] = []
+    for match in sorted(matches, key=lambda m: m.pk):
+        payload = bye_payload(match, holders.get(match.pk))
+        if latest.get(match.pk) != canonical(payload) and (
+            match.table_id is None or match.pk in latest
+        ):
+            items.append((Kind.BYE, match.pk, payload))
+    if items:
+        _append(round_.event_id, items)
+
+
+def withdraw_byes(round_) -> None:
+    """A round taken back to draft: its byes are no longer results (a new draw may delete
+    them)."""
+    items: list[tuple[str, int, dict]] = [
+        (Kind.BYE, pk, {"match": pk, "bye": None})
+        for pk in Match.objects.filter(round=round_, table__isnull=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    ]
+    if items:
+        _append(round_.event_id, items)
+
+
 # --- reading and verifying ----------------------------------------------------------------------
 
 
@@ -211,7 +275,10 @@ class Verdict:
     unchained: list[int] | None = None  # final reports made after the chain began, not in it
 
 
-def _current_payload(entry: ResultChainEntry, reports, confirmations, matches) -> dict | None:
+MATCH_KINDS = (Kind.FORFEIT, Kind.STOP, Kind.BYE)
+
+
+def _current_payload(entry: ResultChainEntry, reports, confirmations, matches, holders):
     if entry.kind in (Kind.RESULT, Kind.CORRECTION):
         report = reports.get(entry.object_id)
         return None if report is None else report_payload(report)
@@ -219,7 +286,32 @@ def _current_payload(entry: ResultChainEntry, reports, confirmations, matches) -
         confirmation = confirmations.get(entry.object_id)
         return None if confirmation is None else confirmation_payload(confirmation)
     match = matches.get(entry.object_id)
-    return None if match is None else forfeit_payload(match)
+    if match is None:
+        # A bye withdrawn with its round's draw may be deleted by the next draw.
+        gone = entry.kind == Kind.BYE and json.loads(entry.payload).get("bye") is None
+        return json.loads(entry.payload) if gone else None
+    if entry.kind == Kind.STOP:
+        return stop_payload(match)
+    if entry.kind == Kind.BYE:
+        return bye_payload(match, holders.get(match.pk))
+    return forfeit_payload(match)
+
+
+def _unchained_decisions(event: Event, entries) -> str:
+    """A forfeit, a time stop or a bye of the event's published rounds that no entry records
+    (written by SQL: a recompute would have taken it as the match's result)."""
+    chained = {(e.kind, e.object_id) for e in entries}
+    rows = Match.objects.filter(round__event=event).exclude(round__state="draft")
+    for pk, forfeit, stopped, table in rows.values_list(
+        "pk", "forfeit", "stopped_after", "table_id"
+    ).order_by("pk"):
+        if forfeit and (Kind.FORFEIT, pk) not in chained:
+            return f"match #{pk} has a forfeit ({forfeit}) that is not in the chain"
+        if stopped is not None and (Kind.STOP, pk) not in chained:
+            return f"match #{pk} has a time stop (after {stopped} deals) that is not in the chain"
+        if table is None and (Kind.BYE, pk) not in chained:
+            return f"match #{pk} is a bye that is not in the chain"
+    return ""
 
 
 def verify(event: Event) -> Verdict:
@@ -230,8 +322,11 @@ def verify(event: Event) -> Verdict:
     ids = {kind: {e.object_id for e in entries if e.kind == kind} for kind in Kind.values}
     reports = DealReport.objects.in_bulk(ids[Kind.RESULT] | ids[Kind.CORRECTION])
     confirmations = Confirmation.objects.in_bulk(ids[Kind.CONFIRMATION])
-    matches = Match.objects.in_bulk(ids[Kind.FORFEIT])
-    latest_forfeit = {e.object_id: e.seq for e in entries if e.kind == Kind.FORFEIT}
+    matches = Match.objects.in_bulk(ids[Kind.FORFEIT] | ids[Kind.STOP] | ids[Kind.BYE])
+    holders = _bye_holders(list(ids[Kind.BYE]))
+    # A match's forfeit, time stop and bye are checked against its latest entry of each kind
+    # (clearing a forfeit or undoing a bye is itself an entry).
+    latest_of_match = {(e.kind, e.object_id): e.seq for e in entries if e.kind in MATCH_KINDS}
     # A deal's latest chained result is its result in force: one made superseded (or pending)
     # by SQL, to hide it, is found here.
     latest_result = {
@@ -248,8 +343,11 @@ def verify(event: Event) -> Verdict:
             problem = "its link to the entry before was changed"
         elif entry.digest != link_digest(prev, entry.payload):
             problem = "the entry itself was changed (its digest does not match its payload)"
-        elif entry.kind != Kind.FORFEIT or latest_forfeit[entry.object_id] == entry.seq:
-            current = _current_payload(entry, reports, confirmations, matches)
+        elif (
+            entry.kind not in MATCH_KINDS
+            or latest_of_match[(entry.kind, entry.object_id)] == entry.seq
+        ):
+            current = _current_payload(entry, reports, confirmations, matches, holders)
             if current is None:
                 problem = f"its {entry.kind} row #{entry.object_id} was deleted"
             elif canonical(current) != entry.payload:
@@ -292,4 +390,7 @@ def verify(event: Event) -> Verdict:
             None,
             unchained,
         )
+    problem = _unchained_decisions(event, entries) if entries else ""
+    if problem:
+        return Verdict(False, len(entries), prev, problem)
     return Verdict(True, len(entries), prev)

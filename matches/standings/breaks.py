@@ -3,10 +3,11 @@
 The knockout stage is the one the wizard created (`break_stage`), and its size is the
 wizard's `qualifiers`: confirming fills that stage's field (`Stage.break_unions`), it never
 adds a second stage. The standings are the event's own (its tie-break order,
-`matches.standings.service.union_rows`); withdrawn unions are left out. `propose_break` shows
+`union_rows`); withdrawn unions are left out. `propose_break` shows
 the cut before anything is written: which unions are level on match points across the cut, the
 tie-break that separated the last union in from the first union out, and for every union why it
-is in or out. The knockout draw (`service._draw_knockout`) seeds from the confirmed field;
+is in or out. It lives with the standings because it is their cut; the draw reads only its result
+(`Stage.break_unions`): the knockout draw (`matches.draw.service`) seeds from the confirmed field;
 tied knockout matches get extra deals (`standings.service._write_match_result`).
 """
 
@@ -19,9 +20,13 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.draw.service import SeatingRefused
 from matches.models import Registration, Round, RoundLog, Stage
 from matches.standings.service import union_rows
+
+
+class BreakRefused(Exception):
+    """The break cannot be proposed or confirmed now (the reason is the message)."""
+
 
 #: The tie-breaks' names as the break explains them (`matches.models.event.TIE_BREAKS`).
 CRITERION_LABELS = {
@@ -107,21 +112,21 @@ def propose_break(event, size: int | None = None, after_round: int | None = None
     set the first union out below the last one in; "" when none had to), "tied_at_cut" (ids
     equal on every tie-break with the last one in but left out), "withdrawn" (names)}."""
     if not event.is_team:
-        raise SeatingRefused(_("晋级名单只用于团体赛"))
+        raise BreakRefused(_("晋级名单只用于团体赛"))
     stage = break_stage(event)
     if size is None:
         size = stage.qualifiers if stage is not None and stage.qualifiers else None
     if size is None:
-        raise SeatingRefused(_("请填写晋级名额"))
+        raise BreakRefused(_("请填写晋级名额"))
     if size < 2:
-        raise SeatingRefused(_("晋级名额至少为 2"))
+        raise BreakRefused(_("晋级名额至少为 2"))
     last_closed = event.rounds.filter(state=Round.State.CLOSED).aggregate(n=Max("number"))["n"]
     if last_closed is None:
-        raise SeatingRefused(_("还没有结束的轮次"))
+        raise BreakRefused(_("还没有结束的轮次"))
     after_round = after_round or last_closed
     rounds = _closed_rounds(event, after_round)
     if not rounds or rounds[-1].number != after_round:
-        raise SeatingRefused(_("第 %(n)s 轮尚未结束") % {"n": after_round})
+        raise BreakRefused(_("第 %(n)s 轮尚未结束") % {"n": after_round})
     withdrawn = set(
         Registration.objects.filter(event=event, status=Registration.Status.WITHDRAWN).values_list(
             "union_id", flat=True
@@ -131,7 +136,7 @@ def propose_break(event, size: int | None = None, after_round: int | None = None
     rows = [r for r in ranked if r["union"] not in withdrawn]
     left_out = [r["name"] for r in ranked if r["union"] in withdrawn]
     if size > len(rows):
-        raise SeatingRefused(_("晋级名额多于参赛联邦数"))
+        raise BreakRefused(_("晋级名额多于参赛联邦数"))
     criteria = ["match_points"] + [c for c in (event.tie_breaks or []) if c != "match_points"]
     last_in = rows[size - 1]
     first_out = rows[size] if size < len(rows) else None
@@ -172,13 +177,13 @@ def confirm_break(
     another; only an event made without one gets a knockout stage here (its name is left blank: pages
     show the format's name in the reader's language)."""
     if event.rounds.exclude(state=Round.State.CLOSED).exists():
-        raise SeatingRefused(_("上一轮尚未结束，不能编排新一轮"))
+        raise BreakRefused(_("上一轮尚未结束，不能编排新一轮"))
     proposal = propose_break(event, size, after_round)
     size = proposal["size"]
     seeds = [r["union"] for r in proposal["rows"] if r["in_break"]]
     stage = proposal["stage"]
     if stage is not None and stage.rounds.exists():
-        raise SeatingRefused(_("淘汰赛已开始编排，不能再改晋级名单"))
+        raise BreakRefused(_("淘汰赛已开始编排，不能再改晋级名单"))
     knockout_rounds = max(1, math.ceil(math.log2(size)))
     replaced: list = []  # a break confirmed before, now replaced (logged)
     if stage is None:

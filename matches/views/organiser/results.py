@@ -34,6 +34,7 @@ from matches.permissions import Actor
 from matches.results import lockouts
 from matches.results import service as results
 from matches.results.messages import refusal
+from matches.views.addresses import staff_url
 from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
 from matches.views.referee import render_form, run_check, seats_of
@@ -101,7 +102,7 @@ def table_results(request, event_id: int, table_id: int):
     links = [
         {
             "link": link,
-            "url": request.build_absolute_uri(reverse("referee:link-table", args=[link.token])),
+            "url": staff_url(request, reverse("referee:link-table", args=[link.token])),
         }
         for link in table.referee_links.all()
     ]
@@ -270,7 +271,7 @@ def link_qr(request, event_id: int, link_id: int, fmt: str):
     if fmt not in ("svg", "png"):
         raise Http404
     link = get_object_or_404(RefereeLink, pk=link_id, table__round__event=event)
-    url = request.build_absolute_uri(reverse("referee:link-table", args=[link.token]))
+    url = staff_url(request, reverse("referee:link-table", args=[link.token]))
     return qr_response(url, fmt)
 
 
@@ -406,7 +407,7 @@ def queue(request, event_id: int):
 @login_required
 @require_POST
 def lift_pin_lock(request, event_id: int, table_id: int, union_id: int):
-    """Lift a union's captain-PIN lock at a table (issue 27): the event's organisers and
+    """Lift a union's captain-PIN lock at a table: the event's organisers and
     assistants only; logged in the round's log."""
     event = running_event(request, event_id)
     table = _table(event, table_id)

@@ -1,14 +1,17 @@
-"""The individual draw (抽签组邦): six players a table, two unions formed at each table.
+"""The individual draw (抽签组邦): a full table of players, two unions formed at each table.
+
+The game gives the table (`sides`: the side, A or B, of each seat): Gou Ji's six seats with
+unions on alternate seats (R1), or eight seats with each union's four together (R44).
 
 1. Order the field: by score (players of like score sit together) or at random from the seed.
-   When the field is not a multiple of six, the lowest-placed players who have sat out least
-   sit out this round.
-2. Cut the order into tables of six, then improve by swapping players between nearby tables.
+   When the field is not a multiple of the table's size, the lowest-placed players who have
+   sat out least sit out this round.
+2. Cut the order into tables, then improve by swapping players between nearby tables.
    A table's cost ranks, strictly: pairs who have met before (as partners or opponents),
    then clubmates at one table, then the spread of scores at the table.
-3. At each table choose, of the ten ways to form two unions of three, the one with the fewest
-   repeated partners and opponents, then the most even union scores. Union A takes seats
-   1-3-5, union B seats 2-4-6 (R1).
+3. At each table choose, of the ways to form two unions (ten at six seats, 35 at eight), the
+   one with the fewest repeated partners and opponents, then the most even union scores.
+   Union A takes the seats `sides` gives it, union B the others.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from typing import Any, Hashable, Iterable
 from . import types as flags
 from .types import SeatingError
 
-TABLE = 6
 NEIGHBOUR_TABLES = 8  # a conflict is resolved by swapping with a table at most this far away
 PASSES = 6
 ATTEMPTS = 20
@@ -48,19 +50,21 @@ class Player:
 
 @dataclass
 class TableDraw:
-    """Seat 1..6 in order: seats[0] sits on seat 1. Union A = seats 1-3-5, union B = 2-4-6."""
+    """Seats 1..n in order: seats[0] sits on seat 1; `sides[k]` is the side of seats[k]
+    (empty for a game without unions)."""
 
     seats: list[Hashable]
     flags: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    sides: tuple[str, ...] = ()
 
     @property
     def union_a(self) -> list[Hashable]:
-        return self.seats[0::2]
+        return [p for p, side in zip(self.seats, self.sides) if side == "A"]
 
     @property
     def union_b(self) -> list[Hashable]:
-        return self.seats[1::2]
+        return [p for p, side in zip(self.seats, self.sides) if side == "B"]
 
 
 @dataclass
@@ -73,28 +77,31 @@ class IndividualDraw:
 def draw_individual(
     players: Iterable[Player],
     *,
+    sides: tuple[str, ...],
     round_number: int,
     seed: int = 0,
     by_score: bool = True,
     avoid_clubs: bool = True,
 ) -> IndividualDraw:
-    """`avoid_clubs`: clubmates at one table are a cost (below meeting again, above the spread
-    of scores); False: they are only flagged."""
+    """`sides`: the side of each seat of a table (its length is the table's size).
+    `avoid_clubs`: clubmates at one table are a cost (below meeting again, above the spread of
+    scores); False: they are only flagged."""
     players = list(players)
     started = time.perf_counter()
-    if len(players) < TABLE:
+    size = len(sides)
+    if len(players) < size:
         raise SeatingError(
-            "an individual draw needs at least six players", code="too_few", at_least=TABLE
+            f"an individual draw needs at least {size} players", code="too_few", at_least=size
         )
     if len({p.id for p in players}) != len(players):
         raise SeatingError("the same player is entered twice", code="entered_twice")
     rng = random.Random(seed)
     group_by_score = by_score and round_number > 1
     order = _shuffled(sorted(players, key=lambda p: (p.rank, str(p.id))), rng, group_by_score)
-    order, sitting_out = _choose_sitting_out(order)
+    order, sitting_out = _choose_sitting_out(order, size)
     context = _Context(order, avoid_clubs)
-    tables, swaps = _best_seating(order, context, rng, group_by_score)
-    drawn = [_form_unions(table, context, rng) for table in tables]
+    tables, swaps = _best_seating(order, size, context, rng, group_by_score)
+    drawn = [_form_unions(table, sides, context, rng) for table in tables]
     quality = _measure(drawn)
     quality.update(swaps=swaps, seconds=round(time.perf_counter() - started, 4))
     return IndividualDraw(tables=drawn, sitting_out=[p.id for p in sitting_out], quality=quality)
@@ -109,15 +116,15 @@ def _shuffled(players: list[Player], rng: random.Random, group_by_score: bool) -
 
 
 def _best_seating(
-    order: list[Player], context: "_Context", rng: random.Random, group_by_score: bool
+    order: list[Player], size: int, context: "_Context", rng: random.Random, group_by_score: bool
 ) -> tuple[list[list[Player]], int]:
-    """Tables of six from the order, improved by swaps. Small fields get several tries from
+    """Tables of `size` from the order, improved by swaps. Small fields get several tries from
     reshuffled starts and keep the best; large fields have room enough for one try."""
     attempts = max(1, min(ATTEMPTS, ATTEMPT_BUDGET // len(order)))
     best: tuple[Cost, list[list[Player]], int] | None = None
     for attempt in range(attempts):
         start = _shuffled(order, rng, group_by_score) if attempt else list(order)
-        tables = [start[k : k + TABLE] for k in range(0, len(start), TABLE)]
+        tables = [start[k : k + size] for k in range(0, len(start), size)]
         swaps = _improve(tables, context, rng)
         total: Cost = (0, 0, 0)
         for table in tables:
@@ -131,10 +138,10 @@ def _best_seating(
     return best[1], best[2]
 
 
-def _choose_sitting_out(order: list[Player]) -> tuple[list[Player], list[Player]]:
-    """The players who sit out when the field is not a multiple of six: fewest sit-outs so
-    far first, then the lowest-placed."""
-    extra = len(order) % TABLE
+def _choose_sitting_out(order: list[Player], size: int) -> tuple[list[Player], list[Player]]:
+    """The players who sit out when the field is not a multiple of the table's size: fewest
+    sit-outs so far first, then the lowest-placed."""
+    extra = len(order) % size
     if not extra:
         return order, []
     chosen = sorted(range(len(order)), key=lambda i: (order[i].byes, -i))[:extra]
@@ -225,27 +232,32 @@ def _swap_away(
     return False
 
 
-def _form_unions(table: list[Player], context: _Context, rng: random.Random) -> TableDraw:
+def _form_unions(
+    table: list[Player], sides: tuple[str, ...], context: _Context, rng: random.Random
+) -> TableDraw:
     first, rest = table[0], table[1:]
-    best: tuple[tuple[list[IdPair], int], list[Player], list[Player]] | None = None
-    for mates in itertools.combinations(rest, 2):
+    best: tuple[tuple[int, int], list[Player], list[Player]] | None = None
+    for mates in itertools.combinations(rest, len(table) // 2 - 1):
         union_a = [first, *mates]
         union_b = [p for p in rest if p not in mates]
         repeats = _role_repeats(union_a, union_b)
         balance = abs(sum(p.score for p in union_a) - sum(p.score for p in union_b))
-        key = (repeats[0] + repeats[1], balance)
+        key = (len(repeats[0]) + len(repeats[1]), balance)  # fewest repeats, then balance
         if best is None or key < best[0]:
             best = (key, union_a, union_b)
     if best is None:
-        raise SeatingError("a table of fewer than three players")
+        raise SeatingError("a table too small for two unions")
     _, union_a, union_b = best
     union_a, union_b = list(union_a), list(union_b)
     rng.shuffle(union_a)
     rng.shuffle(union_b)
     if rng.random() < 0.5:
         union_a, union_b = union_b, union_a
-    seats = [player for pair in zip(union_a, union_b) for player in pair]
-    return _annotate(TableDraw(seats=[p.id for p in seats]), union_a, union_b, context)
+    queues = {"A": iter(union_a), "B": iter(union_b)}
+    seats = [next(queues[side]) for side in sides]
+    return _annotate(
+        TableDraw(seats=[p.id for p in seats], sides=tuple(sides)), union_a, union_b, context
+    )
 
 
 def _role_repeats(
@@ -320,11 +332,15 @@ def apply_individual_round(
     return updated
 
 
-def describe_table(seat_ids: list[Hashable], players_by_id: dict[Hashable, Player]) -> TableDraw:
+def describe_table(
+    seat_ids: list[Hashable], players_by_id: dict[Hashable, Player], sides: tuple[str, ...]
+) -> TableDraw:
     """Flags and details of a table as seated (used again after a swap by hand)."""
     players = [players_by_id[pid] for pid in seat_ids]
     context = _Context(players)
-    return _annotate(TableDraw(seats=list(seat_ids)), players[0::2], players[1::2], context)
+    union_a = [p for p, side in zip(players, sides) if side == "A"]
+    union_b = [p for p, side in zip(players, sides) if side == "B"]
+    return _annotate(TableDraw(seats=list(seat_ids), sides=tuple(sides)), union_a, union_b, context)
 
 
 def measure_tables(tables: list[TableDraw]) -> dict[str, Any]:

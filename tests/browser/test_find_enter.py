@@ -1,0 +1,91 @@
+"""Find my table on a 390 px phone: Enter and the 找 button give the whole page, with or without
+htmx, and a query typed before htmx has loaded gets its answer.
+
+The page and its live fragment share one address (htmx pushes `?q=` into the address bar as the
+player types): the answers vary on HX-Request, so the browser never shows the fragment it kept
+from typing as the page that Enter asks for.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_festival_floor import OVERFLOW, hall  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _whole_page(page, event) -> None:
+    """The styled page: the site's header, the search form, the stylesheet, and the hits."""
+    expect(page.locator("header.site-header")).to_be_visible()
+    expect(page.locator("form.find-form #find-q")).to_be_visible()
+    assert page.evaluate("document.styleSheets.length") >= 2
+    expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
+    expect(page.locator(".find-hit").first).to_contain_text("第 1 桌")
+    assert page.evaluate(OVERFLOW) <= 0
+
+
+@pytest.mark.parametrize("submit", ["Enter", "button"])
+def test_enter_after_typing_gives_the_whole_page(live_server, browser, hall, submit):  # noqa: F811
+    context = browser.new_context(locale="zh-CN", **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    event = hall["event"]
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/")
+        page.locator("#find-q").press_sequentially("hdwd", delay=60)
+        # The live answer (htmx) first, which pushed ?q=hdwd into the address bar.
+        expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
+        page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
+        with page.expect_navigation():
+            if submit == "Enter":
+                page.locator("#find-q").press("Enter")
+            else:
+                page.locator("form.find-form button[type=submit]").click()
+        assert page.evaluate("document.doctype !== null")
+        _whole_page(page, event)
+        # Reloading the address gives the page too, not a fragment from the browser's cache.
+        page.reload()
+        _whole_page(page, event)
+    finally:
+        context.close()
+
+
+def test_without_htmx_the_form_still_answers(live_server, browser, hall):  # noqa: F811
+    context = browser.new_context(locale="zh-CN", java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    event = hall["event"]
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/")
+        page.fill("#find-q", "hdwd")
+        with page.expect_navigation():
+            page.locator("#find-q").press("Enter")
+        _whole_page(page, event)
+    finally:
+        context.close()
+
+
+def test_a_query_typed_before_htmx_loads_is_answered(live_server, browser, hall):  # noqa: F811
+    """On a slow hall network the player types before htmx has arrived: once it has, the query
+    in the box is asked for, with no key pressed again."""
+    context = browser.new_context(locale="zh-CN", **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    held = []
+    page.route("**/vendor/htmx-*.js", lambda route: held.append(route))
+    event = hall["event"]
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/", wait_until="commit")
+        page.locator("#find-q").fill("hdwd")
+        page.wait_for_timeout(300)
+        assert held, "htmx was not asked for"
+        expect(page.locator(".find-hit")).to_have_count(0)  # nothing could answer yet
+        held[0].continue_()
+        expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
+        page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
+    finally:
+        context.close()

@@ -1,0 +1,247 @@
+"""Who may change a person (issue 38, findings 1 and 2; docs/security.md, "Who owns a person").
+
+Organiser B runs a published cup and an unpublished one. Organiser A — any account may make an
+event — adds entries with B's players' names and edits them, imports them, and tries to merge
+them. Nothing A does renames B's records, tells A who is entered in B's unpublished event,
+writes A's typing into B's records, or changes B's events.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from matches.events import entries, importing
+from matches.models import Registration
+from players.models import Club, Player
+from tests.builder import EventBuilder
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def two_organisers():
+    club = Club.objects.create(name="海大")
+    b_public = EventBuilder(unions=0, name="B 的公开杯").register()
+    organiser_b = b_public.organiser
+    public = entries.add(b_public.event, players=["王五", "赵六", "孙七"], name="B甲", club="海大")
+    hidden = EventBuilder(unions=0, name="B 的内部杯", published=False).register()
+    hidden.event.organisers.set([organiser_b])
+    secret = entries.add(hidden.event, players=["隐士", "钱八", "周九"], name="B乙", club="海大")
+    a = EventBuilder(unions=0, name="A 的杯").register()
+    assert a.organiser != organiser_b
+    return {
+        "club": club,
+        "b": organiser_b,
+        "b_public": b_public.event,
+        "public": public.union.players_in_order(),
+        "hidden": hidden.event,
+        "secret": secret.union.players_in_order(),
+        "a": a.organiser,
+        "a_event": a.event,
+    }
+
+
+def _post_entry(client, event, players, *, union="A甲", club="海大", **extra):
+    data = {"union": union, "club": club, "captain": "1"}
+    data.update({f"player{k}": name for k, name in enumerate(players, start=1)})
+    data.update(extra)
+    return client.post(reverse("manage:entries", args=[event.pk]), data)
+
+
+def test_a_player_only_in_another_organisers_unpublished_event_is_not_found(two_organisers):
+    o = two_organisers
+    client = signed_in(o["a"])
+    answer = _post_entry(client, o["a_event"], ["隐士", "新人一", "新人二"])
+    # No question asked: nothing known was found, so nothing tells A that 隐士 plays for B.
+    assert answer.status_code == 302
+    entry = Registration.objects.get(event=o["a_event"])
+    assert entry.union.players_in_order()[0].pk != o["secret"][0].pk
+    assert (
+        "内部杯"
+        not in client.get(reverse("manage:entries", args=[o["a_event"].pk])).content.decode()
+    )
+
+
+def test_a_public_match_is_confirmed_in_the_form_before_it_is_linked(two_organisers):
+    o = two_organisers
+    client = signed_in(o["a"])
+    asked = _post_entry(client, o["a_event"], ["王五", "赵六", "新人"])
+    page = asked.content.decode()
+    assert asked.status_code == 200 and 'id="known-matches"' in page
+    assert f'value="{o["public"][0].pk}"' in page and "B 的公开杯" in page
+    assert not Registration.objects.filter(event=o["a_event"]).exists()  # nothing added yet
+    # A ticks 王五 only: 赵六 is a namesake, a new record.
+    done = _post_entry(
+        client, o["a_event"], ["王五", "赵六", "新人"], answered="1", known=[o["public"][0].pk]
+    )
+    assert done.status_code == 302
+    members = Registration.objects.get(event=o["a_event"]).union.players_in_order()
+    assert members[0].pk == o["public"][0].pk
+    assert members[1].pk != o["public"][1].pk and members[1].name == "赵六"
+
+
+def test_renaming_a_shared_player_forks_a_record_for_this_event(two_organisers):
+    o = two_organisers
+    client = signed_in(o["a"])
+    _post_entry(
+        client, o["a_event"], ["王五", "甲二", "甲三"], answered="1", known=[o["public"][0].pk]
+    )
+    entry = Registration.objects.get(event=o["a_event"])
+    wang = o["public"][0]
+    answer = client.post(
+        reverse("manage:entry", args=[o["a_event"].pk, entry.pk]),
+        {
+            "union": "A甲",
+            "club": "别的俱乐部",
+            "player1": "王五改",
+            "player2": "甲二改",
+            "player3": "甲三",
+            "captain": "1",
+        },
+    )
+    assert answer.status_code == 302
+    wang.refresh_from_db()
+    assert (wang.name, wang.club_id) == ("王五", o["club"].pk)  # B's record as it was
+    members = entry.union.players_in_order()
+    assert members[0].pk != wang.pk and members[0].name == "王五改"
+    assert members[1].name == "甲二改"  # A's own record: renamed in place
+    b_members = Registration.objects.get(event=o["b_public"]).union.players_in_order()
+    assert b_members[0].pk == wang.pk and b_members[0].name == "王五"
+
+
+def test_the_organiser_renames_the_players_of_their_own_events(two_organisers):
+    o = two_organisers
+    entry = Registration.objects.get(event=o["b_public"])
+    entries.edit(entry, players=["王五五", "赵六", "孙七"], name="B甲", club="海大", user=o["b"])
+    o["public"][0].refresh_from_db()
+    assert o["public"][0].name == "王五五"
+
+
+def test_a_typed_member_number_is_never_written_into_a_found_record(two_organisers):
+    o = two_organisers
+    wang = o["public"][0]
+    sheet = "联邦,俱乐部,选手1,会员号1,选手2,选手3\n丙,海大,王五,A-999,丁二,丁三\n".encode()
+    rows = importing.validate_rows(
+        o["a_event"], importing.read_upload(SimpleUploadedFile("e.csv", sheet)), o["a"]
+    )
+    assert [k["id"] for k in rows[0]["known"]] == [wang.pk]
+    importing.import_rows(o["a_event"], [r["values"] for r in rows], user=o["a"], known={wang.pk})
+    wang.refresh_from_db()
+    assert wang.member_number == ""
+    assert o["a_event"].unions.get(name="丙").players_in_order()[0].pk == wang.pk
+
+
+def test_the_import_links_only_the_known_players_ticked_in_the_preview(two_organisers):
+    o = two_organisers
+    client = signed_in(o["a"])
+    url = reverse("manage:import", args=[o["a_event"].pk])
+    sheet = "联邦,俱乐部,选手1,选手2,选手3\n丙,海大,王五,赵六,隐士\n".encode()
+    preview = client.post(url, {"file": SimpleUploadedFile("e.csv", sheet)})
+    page = preview.content.decode()
+    assert preview.status_code == 200
+    assert f'value="{o["public"][0].pk}"' in page and f'value="{o["public"][1].pk}"' in page
+    assert f'value="{o["secret"][0].pk}"' not in page  # B's unpublished player: not found
+    assert client.post(url, {"confirm": "1", "known": [o["public"][1].pk]}).status_code == 302
+    members = o["a_event"].unions.get(name="丙").players_in_order()
+    assert members[1].pk == o["public"][1].pk
+    assert members[0].pk != o["public"][0].pk and members[2].pk != o["secret"][0].pk
+    assert Player.objects.filter(name="隐士").count() == 2
+
+
+@pytest.fixture
+def pulled_in(two_organisers):
+    """B has two records of one person, each in one of B's events; A enters each of them in an
+    event of A's (confirming the public match), so both appear in A's events too."""
+    o = two_organisers
+    b_second = EventBuilder(unions=0, name="B 的第二杯").register()
+    b_second.event.organisers.set([o["b"]])
+    copy = entries.add(b_second.event, players=["王五", "吴一", "吴二"], name="B丙", club="别处")
+    o["copy"] = copy.union.players_in_order()[0]
+    o["b_second"] = b_second.event
+    a_second = EventBuilder(unions=0, name="A 的第二杯").register()
+    a_second.event.organisers.set([o["a"]])
+    wang = o["public"][0]
+    entries.add(
+        o["a_event"],
+        players=["王五", "甲二", "甲三"],
+        name="A甲",
+        club="海大",
+        user=o["a"],
+        known={wang.pk},
+    )
+    entries.add(
+        a_second.event,
+        players=["王五", "乙二", "乙三"],
+        name="A乙",
+        club="别处",
+        user=o["a"],
+        known={o["copy"].pk},
+    )
+    return o
+
+
+def _merge(client, kept, merged):
+    return client.post(reverse("seasons-manage:players"), {"kept": kept.pk, "merged": merged.pk})
+
+
+def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in):
+    from seasons.models import MergeRequest, PlayerMerge
+
+    o = pulled_in
+    wang, copy = o["public"][0], o["copy"]
+    a = signed_in(o["a"])
+    assert _merge(a, wang, copy).status_code == 302
+    assert Player.objects.filter(pk=copy.pk).exists()  # nothing merged yet
+    assert not PlayerMerge.objects.exists()
+    asked = MergeRequest.objects.get()
+    assert asked.state == "open" and set(asked.waiting) == {o["b_public"].pk, o["b_second"].pk}
+    # A cannot accept their own request for B.
+    accept = reverse("seasons-manage:merge-answer", args=[asked.pk, "accept"])
+    assert a.post(accept).status_code == 403
+    b = signed_in(o["b"])
+    page = b.get(reverse("seasons-manage:players")).content.decode()
+    assert 'id="incoming-requests"' in page and f'data-request="{asked.pk}"' in page
+    assert b.post(accept).status_code == 302
+    asked.refresh_from_db()
+    assert asked.state == "done" and asked.merge is not None
+    assert not Player.objects.filter(pk=copy.pk).exists()
+    # B, whose events the merge touched, may split it although A made it.
+    split = reverse("seasons-manage:split", args=[asked.merge.pk])
+    assert b.post(split).status_code == 302
+    assert Player.objects.filter(pk=copy.pk).exists()
+
+
+def test_a_refused_request_merges_nothing(pulled_in):
+    from seasons.models import MergeRequest
+
+    o = pulled_in
+    _merge(signed_in(o["a"]), o["public"][0], o["copy"])
+    asked = MergeRequest.objects.get()
+    refuse = reverse("seasons-manage:merge-answer", args=[asked.pk, "refuse"])
+    assert signed_in(o["b"]).post(refuse).status_code == 302
+    asked.refresh_from_db()
+    assert asked.state == "refused" and Player.objects.filter(pk=o["copy"].pk).exists()
+
+
+def test_a_merge_of_the_organisers_own_records_is_made_at_once(two_organisers):
+    from seasons.models import MergeRequest
+
+    o = two_organisers
+    one = entries.add(o["a_event"], players=["甲一", "甲二", "甲三"], name="A甲", user=o["a"])
+    other = EventBuilder(unions=0, name="A 的第二杯").register()
+    other.event.organisers.set([o["a"]])
+    two = entries.add(other.event, players=["甲一", "乙二", "乙三"], name="A乙", user=o["a"])
+    kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
+    assert kept.pk != merged.pk
+    assert _merge(signed_in(o["a"]), kept, merged).status_code == 302
+    assert not Player.objects.filter(pk=merged.pk).exists()
+    assert not MergeRequest.objects.exists()
