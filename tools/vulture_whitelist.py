@@ -105,3 +105,11 @@ _._make_captain_b
 _._make_player
 _._make_stranger
 _._make_public
+
+# --- hooks and template reads added with the hardening of text input and merges ---------------
+CleanTextMiddleware  # MIDDLEWARE (gouji_tournament/text.py)
+_.process_view  # Django's middleware hook
+_._mutable  # QueryDict's flag, lifted to strip the values it holds
+_.waiting_names  # seasons/templates/seasons/manage_players.html reads it
+_.merged_number  # a merge request's columns: the record a merge deleted, kept by number
+_.merged_name  # ... and by name, for its page
