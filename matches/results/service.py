@@ -715,9 +715,10 @@ def check_player_pin(match: Match, seat: int, pin: str, actor: Actor):
     """The player on `seat` of the match's table whose own PIN this is (individual events). A
     wrong PIN counts against that player at this table (as a captain's, lockouts.py); only the
     table's own device takes PINs."""
-    if not may_take_captain_pins(actor, match.table):
+    table = match.table
+    if table is None or not may_take_captain_pins(actor, table):
         raise _forbidden("players' PINs are given on their table's device only", "confirm")
-    seated = match.table.seats.filter(seat=seat).select_related("player").first()
+    seated = table.seats.filter(seat=seat).select_related("player").first()
     if seated is None:
         raise ResultError("bad_side", "no player sits on that seat")
     subject = lockouts.player_subject(seated.player_id, match.table_id)

@@ -14,8 +14,8 @@ EIGHT = {"preset": "eight-players"}
 def _settles_eight_seats() -> bool:
     from matches.games.gouji.engine.settle import settle_verdict
 
-    summary = {"format": "gouji-outcome/1", "rules": "eight-players", "finish": [1, 2, 3, 4, 5]}
-    summary["finish"] += [6, 7, 8]
+    finish = [1, 2, 3, 4, 5, 6, 7, 8]
+    summary = {"format": "gouji-outcome/1", "rules": "eight-players", "finish": finish}
     try:
         return bool(settle_verdict(summary).valid)
     except Exception:  # noqa: BLE001 - any refusal means: not yet

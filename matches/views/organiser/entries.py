@@ -80,11 +80,11 @@ def entries(request, event_id: int):
                 else ""
             )
             # One person across events: say which names were taken as known players.
-            known = " ".join(
+            taken_as_known = " ".join(
                 _("%(name)s：已有选手 #%(id)s，沿用其记录") % {"name": p.name, "id": p.pk}
                 for p in service.known_players(entry)
             )
-            added = f"{added} {known}" if known else added
+            added = f"{added} {taken_as_known}" if taken_as_known else added
             if request.htmx:  # the form stays open, empty, for the next entry
                 blank = _entry_form(event)
                 first = "union" if event.is_team else "player1"
