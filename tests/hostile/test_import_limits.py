@@ -93,6 +93,7 @@ def test_a_small_sheet_still_imports():
         "player1": "a",
         "player2": "b",
         "player3": "c",
+        "player4": "",  # the column an eight-seat event's unions of four fill (R45)
         "seed": "",
         "captain": "",  # no captain column: player 1 (issue 25)
     }

@@ -126,9 +126,10 @@ def test_union_names_are_unique_in_an_event(ev):
     Union.objects.create(event=f.event(name="另一赛事"), name="甲")  # another event: fine
 
 
-def test_member_order_is_one_to_three(ev):
+def test_member_order_is_one_to_four(ev):
+    """Unions of three (six seats) or four (eight seats, R45): no fifth member, no zeroth."""
     u = Union.objects.create(event=ev, name="丙")
-    for order in (4, 0):
+    for order in (5, 0):
         player = Player.objects.create(name=f"p{order}")
         refused(lambda: UnionMember.objects.create(union=u, player=player, order=order))
 
@@ -315,9 +316,10 @@ def seat(table, number, side, union, player=None):
     return TableSeat.objects.create(table=table, seat=number, side=side, union=union, player=player)
 
 
-def test_seats_are_numbered_one_to_six(seated):
+def test_seats_are_numbered_one_to_eight(seated):
+    """Six seats, or eight (R44): how many a table of the event has is the game's to check."""
     _, table, a, _ = seated
-    refused(lambda: seat(table, 7, "A", a))
+    refused(lambda: seat(table, 9, "A", a))
     refused(lambda: seat(table, 0, "B", a))
 
 

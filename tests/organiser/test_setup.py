@@ -362,6 +362,7 @@ def test_an_unknown_header_lists_the_accepted_headers_in_both_languages():
             "player1": "a",
             "player2": "b",
             "player3": "c",
+            "player4": "",
             "captain": "",
             "seed": "",
         }

@@ -457,6 +457,10 @@ def _check_complete(s: State) -> bool:
             if strung:
                 s.filled |= 1 << seat
     s.places = tuple(open_places)
+    if table.revolution:
+        # The last seat in play may take one of places 1 to k - 1 only now (the others forced
+        # out below it, R22d/R27): two revolutionaries' D39 order is decided on the whole top.
+        _place_rebels(s)
     for seat in seats:
         if not s.judged >> seat & 1:
             _judge_lead(s, seat)  # the seats left in play, and revolutionaries: the whole deal
