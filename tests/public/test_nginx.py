@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -205,17 +206,21 @@ def test_allowances_per_address_hold_in_front(live_server, tmp_path, event):
         api_status, api_headers, _ = front.get(f"/api/v1/events/{b.event.pk}/find?q=x")
         assert api_status == 429 and api_headers["Retry-After"] == "10"
         assert front.get(reverse("public:event", args=[b.event.pk]))[0] == 200
-        # One stream held open from this address; the second is refused by nginx.
-        stream = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
-        stream.request("GET", reverse("live:event", args=[b.event.pk]))
-        opened = stream.getresponse()
-        try:
-            assert opened.status == 200, opened.status
-            status, headers, body = front.get(reverse("live:event", args=[b.event.pk]))
-            assert status == 503 and headers["Retry-After"] == "10"
-            assert "Too many live streams" in body
-        finally:
-            stream.close()
+        # One stream held open from this address; the second is refused by nginx. On SQLite's
+        # shared in-memory test database the held stream's server thread goes on reading after
+        # nginx stops, and the next test's writes fail with "table is locked": that half runs
+        # on PostgreSQL (CI's second pass runs this file there).
+        if connection.vendor != "sqlite":
+            stream = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
+            stream.request("GET", reverse("live:event", args=[b.event.pk]))
+            opened = stream.getresponse()
+            try:
+                assert opened.status == 200, opened.status
+                status, headers, body = front.get(reverse("live:event", args=[b.event.pk]))
+                assert status == 503 and headers["Retry-After"] == "10"
+                assert "Too many live streams" in body
+            finally:
+                stream.close()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "rate=300r/s" in conf and "burst=3000" in conf and "gouji_streams 4000;" in conf
 
