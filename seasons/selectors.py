@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from matches.kernel.games.registry import adapter_named
 from matches.models import Event, Registration, SearchTerm, TableSeat, UnionMember
 from matches.public import find, visibility
+from matches.public import standings as public_standings
 from players.models import Player
 from seasons.engine import ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, Series
@@ -157,14 +158,27 @@ class SeriesLine:
     counted: set[int] = field(default_factory=set)  # the events that count (best N)
     total: int = 0
     rank: int = 0
+    # Counted events not finished yet: their points (so the total) may still change.
+    provisional: set[int] = field(default_factory=set)
+
+
+def event_finished(event: Event) -> bool:
+    """Whether an event's standings are final for a series: the organiser ended it, or every
+    planned round is closed (`matches.public.standings.is_live`). An event still being played
+    counts only provisionally, marked in the series table (issue 37)."""
+    return event.concluded_at is not None or not public_standings.is_live(event)
 
 
 def series_events(series: Series) -> list[Event]:
-    return list(
+    """The series' public events, each with `provisional` (not finished yet)."""
+    events = list(
         visibility.public_events()
         .filter(pk__in=series.entries.values("event_id"))
         .order_by("start_date", "pk")
     )
+    for event in events:
+        event.provisional = not event_finished(event)  # type: ignore[attr-defined]
+    return events
 
 
 def _event_points(series: Series, event: Event) -> dict[int, int]:
@@ -211,6 +225,7 @@ def _individual_points(series: Series, event: Event) -> dict[int, int]:
 
 def series_table(series: Series) -> tuple[list[Event], list[SeriesLine]]:
     events = series_events(series)
+    unfinished = {e.pk for e in events if e.provisional}  # type: ignore[attr-defined]
     lines: dict[int, SeriesLine] = {}
     per: dict[int, dict[int, int]] = defaultdict(dict)
     for event in events:
@@ -224,6 +239,7 @@ def series_table(series: Series) -> tuple[list[Event], list[SeriesLine]]:
         if series.best_of:
             best = best[: series.best_of]
         line = SeriesLine(people[pid], got, {e for e, _ in best}, sum(v for _, v in best))
+        line.provisional = {e for e in line.counted if e in unfinished}
         lines[pid] = line
     ordered = sorted(lines.values(), key=lambda line: (-line.total, line.player.name))
     previous = None

@@ -77,7 +77,14 @@ def series_page(request, series_id: int):
     series = get_object_or_404(Series, pk=series_id, published=True)
     events, lines = selectors.series_table(series)
     return render(
-        request, "seasons/series.html", {"series": series, "events": events, "lines": lines}
+        request,
+        "seasons/series.html",
+        {
+            "series": series,
+            "events": events,
+            "lines": lines,
+            "provisional": any(e.provisional for e in events),  # type: ignore[attr-defined]
+        },
     )
 
 

@@ -3,7 +3,7 @@
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
 from .find import FloorPass, SearchTerm
-from .floor import RefereeCall, RefereeTable, RefereeZone, RoundClock
+from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
@@ -11,6 +11,7 @@ from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "Announcement",
     "FloorPass",
     "SearchTerm",
     "RefereeCall",

@@ -128,3 +128,38 @@ class RoundClock(models.Model):
             return int(self.paused_left or 0)
         now = now or timezone.now()
         return max(0, int((self.deadline - now).total_seconds() + 0.999))
+
+
+class Announcement(models.Model):
+    """A short message from the event's organiser to every table phone, the referees' pages and
+    the projector (issue 37, `matches.events.announcements`). Pushed on the live streams, shown
+    until each device dismisses it (in the browser) or the organiser withdraws it. The rows are
+    the log: who sent what when, who withdrew it when."""
+
+    MAX_LENGTH = 200
+
+    event = models.ForeignKey(
+        "matches.Event", on_delete=models.CASCADE, related_name="announcements"
+    )
+    text = models.CharField(_("通知内容"), max_length=MAX_LENGTH)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("赛场通知")
+        verbose_name_plural = _("赛场通知")
+        indexes = [models.Index(fields=["event", "withdrawn_at"], name="announcement_active")]
+
+    def __str__(self):
+        return self.text
+
+    @property
+    def is_active(self) -> bool:
+        return self.withdrawn_at is None

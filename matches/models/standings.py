@@ -59,7 +59,20 @@ class StandingsSnapshot(models.Model):
     rows = models.JSONField(default=list)
     # Matches still without a result in the round when this was computed (0 = final).
     unfinished = models.PositiveIntegerField(default=0)
+    # The round's matches at a table (byes not counted) when this was computed: with
+    # `unfinished`, the "live: N of M tables final" of a round still being played (issue 37).
+    # 0 in a snapshot written before the field existed.
+    tables = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(auto_now=True)
+
+    @property
+    def is_live(self) -> bool:
+        """The round was still being played when this was computed."""
+        return self.unfinished > 0
+
+    @property
+    def tables_final(self) -> int:
+        return max(0, self.tables - self.unfinished)
 
     class Meta:
         ordering = ["event_id", "round__number", "kind", "scope"]

@@ -39,6 +39,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.digest import token_digest
+from matches.public import ranks as rank_rules
 from matches.public import stamps, visibility
 from players.models import Player
 
@@ -605,7 +606,7 @@ class CardRow:
     place: Place | None
     result: str = ""  # "3 : 0 (+42)" once the public may read it
     points: int | None = None
-    rank: int | None = None
+    rank: str = ""  # "3", "=3" (shared), "" (no result yet)
     of: int | None = None
 
 
@@ -620,8 +621,13 @@ def card(event: Event, union: Union | None = None, player: Player | None = None)
         key = "union" if union is not None else "player"
         me = union.pk if union is not None else player.pk  # type: ignore[union-attr]
         row = next((r for r in snapshot.rows if r.get(key) == me), None)
-        if row:
-            ranks[snapshot.round_id] = (row.get("rank"), len(snapshot.rows))
+        # No rank before the entry's first result ("1/180" before a game said nothing true);
+        # a shared rank is marked "=" (issue 37, `matches.public.ranks`).
+        if row and rank_rules.has_result(row):
+            ranks[snapshot.round_id] = (
+                rank_rules.label(row, rank_rules.shared(snapshot.rows)),
+                len(snapshot.rows),
+            )
     rows = []
     for round_ in rounds:
         round_.event = event

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from matches.models import Event
-from matches.public import visibility
+from matches.public import ranks, visibility
 
 PAGE = "public/standings.html"
 FRAGMENT = "public/_standings_table.html"
@@ -124,9 +124,12 @@ def context(event: Event, params: Params, path: str) -> tuple[dict, Callable[[],
         pages = max(1, -(-len(rows) // STANDINGS_PAGE_ROWS))
         shown = min(params.page, pages)
         start = (shown - 1) * STANDINGS_PAGE_ROWS
+        shared_ranks = ranks.shared(rows)
         return {
             "snapshot": snapshot,
-            "rows": rows[start : start + STANDINGS_PAGE_ROWS],
+            "rows": ranks.labelled(rows[start : start + STANDINGS_PAGE_ROWS], shared_ranks),
+            "ties": bool(shared_ranks),
+            "rows_total": len(rows),
             "page": shown,
             "pages": pages,
             "page_links": page_links(shown, pages),

@@ -270,6 +270,7 @@ def snapshot_round(round_: Round) -> None:
         return
     adapter = adapter_for(event)
     unfinished = round_.matches.unfinished().count()
+    tables = round_.matches.played().count()
     computed = {}  # one stage only: the stage's rounds are the event's, compute once
     for scope in StandingsSnapshot.Scope.values:
         rounds = _scoped_rounds(round_, scope)
@@ -293,10 +294,18 @@ def snapshot_round(round_: Round) -> None:
                     scope=scope,
                     rows=rows,
                     unfinished=unfinished,
+                    tables=tables,
                 )
-            elif snapshot.rows != rows or snapshot.unfinished != unfinished:
-                snapshot.rows, snapshot.unfinished = rows, unfinished
-                snapshot.save(update_fields=["rows", "unfinished", "computed_at"])
+            elif (
+                snapshot.rows != rows
+                or snapshot.unfinished != unfinished
+                or snapshot.tables != tables
+            ):
+                # A table becoming final moves `unfinished` even when no row changes: the save
+                # moves the standings stamp (receivers: forget STANDINGS) and the files are
+                # rewritten, so "N of M tables final" follows every result (issue 37).
+                snapshot.rows, snapshot.unfinished, snapshot.tables = rows, unfinished, tables
+                snapshot.save(update_fields=["rows", "unfinished", "tables", "computed_at"])
 
 
 def update_standings(event_id: int, from_round: int = 1) -> int:

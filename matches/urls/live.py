@@ -11,5 +11,6 @@ urlpatterns = [
     path("tables/<int:match_id>/", live.public_table_stream, name="table"),
     path("staff/<int:event_id>/", live.staff_stream, name="staff"),
     path("referee/", live.referee_stream, name="referee"),
+    path("ref/<str:token>/", live.link_stream, name="link"),
     path("players/<str:token>/", live.player_stream, name="player"),
 ]

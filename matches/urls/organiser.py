@@ -128,6 +128,12 @@ event_urls: list[URLPattern | URLResolver] = [
     path("zones/", floor.zones_page, name="zones"),
     path("badges/", find.badges, name="badges"),
     path("calls/<int:call_id>/acknowledge", floor.acknowledge_call, name="call-acknowledge"),
+    path("announcements/", floor.announcements_page, name="announcements"),
+    path(
+        "announcements/<int:announcement_id>/withdraw",
+        floor.withdraw_announcement,
+        name="announcement-withdraw",
+    ),
     path("results/", include(results_urls)),
     path("unions/<int:union_id>/pin", results.reset_union_pin, name="union-pin-reset"),
 ]

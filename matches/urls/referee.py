@@ -18,6 +18,7 @@ link_urls: list[URLPattern | URLResolver] = [
     path("reports/<int:report_id>/stand-in", referee.link_stand_in, name="link-stand-in"),
     path("reports/<int:report_id>/player-pin", referee.link_player_pin, name="link-player-pin"),
     path("call", referee.link_call, name="link-call"),
+    path("announcements", referee.link_announcements, name="link-announcements"),
     path("deals/batch", referee.link_batch, name="link-batch"),
 ]
 
@@ -27,6 +28,7 @@ table_urls: list[URLPattern | URLResolver] = [
     path("deals/<int:number>/check", referee.user_check, name="table-check"),
     path("deals/<int:number>/submit", referee.user_submit, name="table-submit"),
     path("deals/batch", referee.user_batch, name="table-batch"),
+    path("announcements", referee.user_announcements, name="table-announcements"),
     path("reports/<int:report_id>/play", referee.user_viewer, name="table-viewer"),
     path("reports/<int:report_id>/stand-in", referee.user_stand_in, name="table-stand-in"),
     path("unions/<int:union_id>/unlock", referee.unlock_pin, name="table-unlock"),
@@ -35,6 +37,7 @@ table_urls: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("ref/<str:token>/", include(link_urls)),
     path("referee/", referee.home, name="home"),
+    path("referee/announcements/", referee.home_announcements, name="home-announcements"),
     path("referee/tables/<int:table_id>/", include(table_urls)),
     path(
         "referee/calls/<int:call_id>/acknowledge", referee.acknowledge_call, name="call-acknowledge"

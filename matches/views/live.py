@@ -33,7 +33,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from matches import permissions, push
-from matches.models import Event, EventStaff, Match
+from matches.models import Event, EventStaff, Match, RefereeLink
 from matches.public import limits
 from matches.public.visibility import public_event_or_404, visible_round_or_404
 
@@ -182,6 +182,26 @@ def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
     channels = [push.staff_rounds(pk) for pk in sorted(events)]
     channels += [push.staff_table(match_id) for _event, match_id in mine]
     return stream(request, channels, end_on="round")
+
+
+@require_GET
+def link_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
+    """A table phone's stream (its referee link is the authorisation): its own table's notices
+    and the event's round notices, which carry the organiser's announcements (issue 37)."""
+    link = (
+        RefereeLink.objects.filter(token=token, revoked_at__isnull=True)
+        .select_related("table__round", "table__match")
+        .first()
+        if permissions.LINK_TOKEN.fullmatch(token)
+        else None
+    )
+    if link is None:
+        raise Http404("no such link")
+    channels = [push.staff_rounds(link.table.round.event_id)]
+    match = getattr(link.table, "match", None)
+    if match is not None:
+        channels.append(push.staff_table(match.pk))
+    return stream(request, channels)
 
 
 PLAYER_SALT = "matches.live.player"

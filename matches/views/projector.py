@@ -16,7 +16,8 @@ from django.shortcuts import render
 from matches.draw import clock
 from matches.draw.listing import by_name
 from matches.models import RefereeZone, Round
-from matches.public import visibility
+from matches.events import announcements
+from matches.public import ranks, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
 
@@ -49,6 +50,8 @@ def _hall(request, event, clock_round) -> dict:
     """The side panel: the round's clock and the find-my-table address with its QR code."""
     url = public_url(request, find_path(event))
     return {
+        # The organiser's announcements (issue 37): on the projector of this event only.
+        "announcements": announcements.active(event.pk),
         "clock_round": clock_round,
         "find_url": url,
         "find_path": find_path(event),
@@ -110,6 +113,8 @@ def standings_projector(request, event_id: int):
             "event": event,
             "kind": kind,
             "snapshot": snapshot,
+            # Each rank as shown: none before a result, "=" when shared (issue 37).
+            "rows": ranks.labelled(snapshot.rows, ranks.shared(snapshot.rows)) if snapshot else [],
             "dense": _dense(request, len(snapshot.rows) if snapshot else 0),
             "seconds": _seconds(request),
             **_hall(request, event, current),

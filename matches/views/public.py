@@ -17,7 +17,7 @@ from django.views.decorators.http import condition
 from matches import selectors
 from matches.draw import bracket
 from matches.models import Match, Stage, Union
-from matches.public import stamps, standings, visibility
+from matches.public import ranks, stamps, standings, visibility
 from matches.public.caching import (
     cacheable,
     etag_from,
@@ -59,6 +59,9 @@ def event_page(request, event_id: int):
         "event": event,
         "rounds": rounds,
         "snapshot": snapshot,
+        # The first rows, each rank as shown (none before a result, "=" when shared).
+        "rows": ranks.labelled(snapshot.rows[:12], ranks.shared(snapshot.rows)) if snapshot else [],
+        "ties": bool(snapshot and ranks.shared(snapshot.rows)),
         "live": standings.is_live(event),
         "poll": standings.POLL_SECONDS,
         "kind": "unions" if event.is_team else "players",
@@ -241,7 +244,7 @@ def union_page(request, event_id: int, union_id: int):
     history = []
     for snapshot in visibility.visible_snapshots(event, "unions").order_by("round__number"):
         row = next((r for r in snapshot.rows if r["union"] == union.pk), None)
-        if row:
+        if row and ranks.has_result(row):  # no rank before the union's first result
             history.append(
                 {
                     "round": snapshot.round.number,

@@ -21,13 +21,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from matches import permissions, ratelimit, selectors
-from matches.events import calls
+from matches.events import announcements, calls
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import (
     Confirmation,
     DealReport,
     Event,
+    EventStaff,
     RefereeCall,
     RefereeLink,
     Round,
@@ -180,6 +181,12 @@ def table_context(
         "match": match,
         "seats": seats_of(table),
         "round_open": round_.state == Round.State.PUBLISHED,
+        # The organiser's announcements (issue 37), refetched on the table's live notices.
+        "announcements": announcements.active(event.pk),
+        "announcements_url": access.url("announcements"),
+        "live_stream": reverse("live:link", args=[access.token])
+        if access.token
+        else reverse("live:referee"),
         "deal_number": None,
         "deal_rows": [],
         "open_report": None,
@@ -776,8 +783,59 @@ def home(request):
             "counts": counts,
             "confirmable": permissions.confirmable_reports(actor),
             "captain_of": permissions.captained_unions(actor),
+            "announcements": [
+                a for pk in referee_events(request.user) for a in announcements.active(pk)
+            ],
+            "announcements_url": reverse("referee:home-announcements"),
         },
     )
+
+
+@never_cache  # a referee link is a password: no browser or proxy keeps its pages
+def link_announcements(request, token: str):
+    """The table phone's announcements: the fragment its live notices refetch (issue 37)."""
+    access = _link_access(request, token)
+    if isinstance(access, HttpResponse):
+        return access
+    return _announcements(request, [access.table.round.event_id], access.url("announcements"))
+
+
+@login_required
+def user_announcements(request, table_id: int):
+    access = _user_access(request, table_id)
+    if isinstance(access, HttpResponse):
+        return access
+    return _announcements(request, [access.table.round.event_id], access.url("announcements"))
+
+
+@login_required
+def home_announcements(request):
+    """A referee's home: the announcements of every event they referee."""
+    return _announcements(
+        request, referee_events(request.user), reverse("referee:home-announcements")
+    )
+
+
+def referee_events(user) -> list[int]:
+    """The events `user` is staff of, or referees a table of now."""
+    events = set(
+        EventStaff.objects.filter(user=user, revoked_at__isnull=True).values_list(
+            "event_id", flat=True
+        )
+    )
+    events |= set(permissions.referee_tables(user).values_list("round__event_id", flat=True))
+    return sorted(events)
+
+
+def _announcements(request, event_ids: list[int], url: str) -> HttpResponse:
+    shown = [a for event_id in event_ids for a in announcements.active(event_id)]
+    response = render(
+        request,
+        "referee/_announcements.html",
+        {"announcements": shown, "announcements_url": url},
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required

@@ -39,6 +39,10 @@
         var main = document.getElementById("main");
         if (!fresh || !main) { throw new Error("no main"); }
         main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes));
+        // The heading says how far the round is ("live: N of M tables final"): it moves too.
+        var freshHead = fresh.ownerDocument.querySelector(".p-head h1");
+        var head = document.querySelector(".p-head h1");
+        if (freshHead && head) { head.innerHTML = freshHead.innerHTML; }
         document.body.setAttribute("data-refreshed", String(Date.now()));
         layout();
         show();

@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from matches.events import calls, zones
-from matches.models import RefereeCall, RefereeTable, RefereeZone, Round
+from matches.events import announcements, calls, zones
+from matches.models import Announcement, RefereeCall, RefereeTable, RefereeZone, Round
 from matches.permissions import can_manage_event
-from matches.views.organiser.access import running_event
+from matches.views.organiser.access import organised_event, running_event
 
 
 def _plan_from(request, referees) -> dict:
@@ -99,3 +99,48 @@ def acknowledge_call(request, event_id: int, call_id: int):
     messages.success(request, _("已响应第 %(n)d 桌的呼叫") % {"n": call.table.number})
     queue = reverse("manage:results-queue", args=[event.pk])
     return redirect(f"{queue}?round={call.table.round.number}")
+
+
+# --- announcements (issue 37) -----------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def announcements_page(request, event_id: int):
+    """The event's organisers send a short message to every table phone, the referees and the
+    projector, and see every one sent (who, when, withdrawn by whom). Assistants may not."""
+    event = organised_event(request, event_id)
+    error, text = "", ""
+    if request.method == "POST":
+        text = request.POST.get("text", "")
+        try:
+            announcements.send(event, request.user, text)
+        except announcements.AnnouncementRefused as refused:
+            error = str(refused)
+        else:
+            messages.success(request, _("通知已发送"))
+            return redirect("manage:announcements", event.pk)
+    return render(
+        request,
+        "manage/announcements.html",
+        {
+            "event": event,
+            "log": announcements.log(event),
+            "error": error,
+            "text": text,
+            "most": Announcement.MAX_LENGTH,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+@require_POST
+def withdraw_announcement(request, event_id: int, announcement_id: int):
+    event = organised_event(request, event_id)
+    announcement = get_object_or_404(Announcement, pk=announcement_id, event=event)
+    if announcements.withdraw(announcement, request.user):
+        messages.success(request, _("通知已撤回"))
+    else:
+        messages.info(request, _("这条通知已经撤回了"))
+    return redirect("manage:announcements", event.pk)

@@ -78,9 +78,12 @@ def reopen_round(request, event_id: int, number: int):
             error = str(refused)
         else:
             messages.success(
-                request, _("第 %(n)s 轮已重新开启：可更正成绩，然后再结束本轮") % {"n": number}
+                request,
+                _("第 %(n)s 轮已重新开启：在下方各桌点局号更正成绩，然后再结束本轮")
+                % {"n": number},
             )
-            return redirect("manage:round", event.pk, number)
+            # Straight to the tables, each with its deals' correction links (issue 37).
+            return redirect(reverse("manage:round", args=[event.pk, number]) + "#tables")
     return _confirm(
         request,
         event,
