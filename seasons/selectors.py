@@ -177,7 +177,7 @@ def series_events(series: Series) -> list[Event]:
         .order_by("start_date", "pk")
     )
     for event in events:
-        event.provisional = not event_finished(event)  # type: ignore[attr-defined]
+        event.provisional = not event_finished(event)
     return events
 
 

@@ -80,5 +80,9 @@ def log(event: Event) -> list[Announcement]:
 
 def _tell(event_id: int) -> None:
     notice = push.notice("announcement")
-    channels = (push.staff_event(event_id), push.staff_rounds(event_id), push.public_event(event_id))
+    channels = (
+        push.staff_event(event_id),
+        push.staff_rounds(event_id),
+        push.public_event(event_id),
+    )
     transaction.on_commit(lambda: push.hub.publish_many([(c, notice) for c in channels]))

@@ -7,34 +7,65 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0031_merge_festival_day'),
+        ("matches", "0031_merge_festival_day"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='standingssnapshot',
-            name='tables',
+            model_name="standingssnapshot",
+            name="tables",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.CreateModel(
-            name='Announcement',
+            name="Announcement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=200, verbose_name='通知内容')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True)),
-                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='announcements', to='matches.event')),
-                ('withdrawn_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=200, verbose_name="通知内容")),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="announcements",
+                        to="matches.event",
+                    ),
+                ),
+                (
+                    "withdrawn_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': '赛场通知',
-                'verbose_name_plural': '赛场通知',
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['event', 'withdrawn_at'], name='announcement_active')],
+                "verbose_name": "赛场通知",
+                "verbose_name_plural": "赛场通知",
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(fields=["event", "withdrawn_at"], name="announcement_active")
+                ],
             },
         ),
     ]

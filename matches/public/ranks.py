@@ -27,7 +27,7 @@ def shared(rows: list[dict]) -> set:
 
 
 def label(row: dict, shared_ranks: set) -> str:
-    """"3", "=3" (shared), or "" (no result yet: no rank)."""
+    """ "3", "=3" (shared), or "" (no result yet: no rank)."""
     if not has_result(row):
         return ""
     rank = row.get("rank")

@@ -15,8 +15,8 @@ from django.shortcuts import render
 
 from matches.draw import clock
 from matches.draw.listing import by_name
-from matches.models import RefereeZone, Round
 from matches.events import announcements
+from matches.models import RefereeZone, Round
 from matches.public import ranks, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url

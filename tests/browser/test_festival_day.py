@@ -310,3 +310,110 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
     assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
     logged = RoundLog.objects.get(action=RoundLog.Action.ACCEPT_TABLE)
     assert logged.details == {"table": table.number, "deals": [1, 2]}
+
+
+# --- issue 37, problems 7 and 8 and announcements (branch livenums) ---------------------------
+# Self-contained: its own builder, words and helpers. The round page links each table's deals to
+# their correction form; the standings say "live: N of M tables final" while the round runs; the
+# private page shows no rank before the first result; an announcement sent by the organiser
+# reaches a table phone by push and stays dismissed there after a reload.
+
+LIVENUMS_WORDS = {
+    "zh": {
+        "live": "2 桌中 1 桌已完成",
+        "correct": "更正成绩",
+        "got_it": "知道了",
+        "send": "发送通知",
+        "sent": "通知已发送",
+    },
+    "en": {
+        "live": "1 of 2 tables final",
+        "correct": "Correct the result",
+        "got_it": "Got it",
+        "send": "Send announcement",
+        "sent": "Announcement sent",
+    },
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
+    live_server, browser, signed_in, size, lang
+):
+    from matches.models import Announcement, Event, RefereeLink
+    from matches.public import find
+    from tests.builder import EventBuilder
+
+    def opened(size, lang):
+        page = context_for(browser, size, lang)
+        page.set_default_timeout(30_000)  # the shared 2-core machine under load
+        return page
+
+    words = LIVENUMS_WORDS[lang]
+    b = EventBuilder(unions=4, deals=2).register()
+    Event.objects.filter(pk=b.event.pk).update(published=True)
+    round_ = b.round([(0, 1), (2, 3)])
+    first, second = b.match(round_, 1), b.match(round_, 2)
+    for deal in (1, 2):
+        b.final(first, deal, [1, 2, 3, 4, 5, 6])
+    b.standings()  # what the worker writes: table 1 final, table 2 still playing
+    event = b.event.pk
+    assert b.organiser.username == "organiser"
+
+    # Problem 7: the round page links each table's deals to their correction form.
+    desk = opened(size, lang)
+    signed_in(desk, "organiser", next=f"/manage/events/{event}/rounds/1/")
+    corrections = desk.locator("#table-1 [data-corrections] a[data-deal='2']")
+    expect(corrections).to_be_visible()
+    desk.locator("#table-1 [data-corrections]").scroll_into_view_if_needed()
+    expect(desk.locator("#table-1 [data-corrections]")).to_contain_text(words["correct"])
+    shot(desk, f"livenums-round-corrections-{size}-{lang}.png")
+    corrections.click()
+    desk.wait_for_url(f"**/results/tables/{first.table_id}/deals/2/correct")
+    shot(desk, f"livenums-correction-form-{size}-{lang}.png")
+
+    # Problem 8: "live: 1 of 2 tables final" on the standings and the projector.
+    public = opened(size, lang)
+    public.goto(f"{live_server.url}/events/{event}/standings/")
+    expect(public.locator("[data-standings-state='live']")).to_contain_text(words["live"])
+    shot(public, f"livenums-standings-live-{size}-{lang}.png")
+    public.goto(f"{live_server.url}/events/{event}/standings/projector/?seconds=120")
+    expect(public.locator("[data-standings-state='live']")).to_contain_text(words["live"])
+    shot(public, f"livenums-projector-live-{size}-{lang}.png")
+
+    # The private page of a union still playing its first match: no rank ("1/4" before).
+    token = find.pass_token(b.event, union=second.union_a)
+    public.goto(f"{live_server.url}/me/{token}/")
+    rank = public.locator("tr[data-round='1'] td[data-rank]")
+    expect(rank).to_have_text("–")
+    rank.scroll_into_view_if_needed()
+    shot(public, f"livenums-private-no-rank-{size}-{lang}.png")
+
+    # An announcement reaches the table phone by push and is dismissed there.
+    link = RefereeLink.objects.create(table=second.table, label="phone")
+    phone = opened(size, lang)
+    phone.goto(f"{live_server.url}/ref/{link.token}/")
+    expect(phone.locator("html")).to_have_attribute("data-live", "up")
+    phone.evaluate("window.__sameDocument = 'yes'")
+    desk.goto(f"{live_server.url}/manage/events/{event}/announcements/")
+    desk.fill("#announce-text", "第 2 轮 14:00 开始 · Round 2 starts at 14:00")
+    desk.get_by_role("button", name=words["send"]).click()
+    expect(desk.locator(".messages")).to_contain_text(words["sent"])
+    shot(desk, f"livenums-announcements-{size}-{lang}.png")
+    sent = Announcement.objects.get(event=b.event)
+    box = phone.locator(f"[data-announcement='{sent.pk}']")
+    expect(box).to_be_visible()  # pushed: no reload of the phone's page
+    assert phone.evaluate("window.__sameDocument") == "yes"
+    expect(box).to_contain_text("Round 2 starts at 14:00")
+    shot(phone, f"livenums-phone-announcement-{size}-{lang}.png")
+    box.get_by_role("button", name=words["got_it"]).click()
+    expect(box).to_be_hidden()
+    phone.reload()
+    expect(phone.locator(f"[data-announcement='{sent.pk}']")).to_be_hidden()
+    # Another device (the projector) still shows it until dismissed there.
+    public.goto(f"{live_server.url}/events/{event}/standings/projector/?seconds=120")
+    expect(public.locator(f"[data-announcement='{sent.pk}']")).to_be_visible()
+    shot(public, f"livenums-projector-announcement-{size}-{lang}.png")
+    for page in (desk, public, phone):
+        page.context.close()

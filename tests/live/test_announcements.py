@@ -65,9 +65,10 @@ def test_the_organiser_sends_and_it_shows_everywhere_until_withdrawn(
     client.logout()
     phone = client.get(reverse("referee:link-table", args=[link.token])).content.decode()
     assert "第 3 轮 10:30 开始" not in phone
-    assert "第 3 轮 10:30 开始" not in client.get(
-        reverse("public:projector-standings", args=[b.event.pk])
-    ).content.decode()
+    assert (
+        "第 3 轮 10:30 开始"
+        not in client.get(reverse("public:projector-standings", args=[b.event.pk])).content.decode()
+    )
 
 
 def test_the_referee_home_shows_the_events_they_referee(client, hall):

@@ -20,7 +20,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from matches.events import staff as staff_service
-from matches.models import EventStaff, RefereeCall, RefereeLink, StaffRole, Union, UnionMember
+from matches.models import (
+    Announcement,
+    EventStaff,
+    RefereeCall,
+    RefereeLink,
+    StaffRole,
+    Union,
+    UnionMember,
+)
 from tests.builder import EventBuilder
 from tests.personas import make_user
 from tests.results.conftest import STRING_THREE_A, SUMMARY
@@ -122,6 +130,9 @@ RIGHTS = {
     # table's call is answered by the staff (and by its referees, on their own pages).
     "zones": ("rules", 200, 302),
     "call-acknowledge": (STAFF, 405, 302),
+    # Announcements (issue 37): the event's organisers only; an empty message is refused (400).
+    "announcements": (ORGANISER, 200, 400),
+    "announcement-withdraw": (ORGANISER, 405, 302),
     # The badge sheet (issue 26): the staff print it; it makes the passes it lacks.
     "badges": (STAFF, 200, None),
     # The result chain's state (issue 38): the staff read it; nothing to change there.
@@ -213,6 +224,11 @@ def world(eager_tasks):
         "results-accept-table": [e, match.table_id],
         "import-template": [e, "csv"],
         "call-acknowledge": [e, RefereeCall.objects.create(table=match.table).pk],
+        "announcements": [e],
+        "announcement-withdraw": [
+            e,
+            Announcement.objects.create(event=b.event, text="通知", author=b.organiser).pk,
+        ],
     }
     clients = {}
     for role in ROLES:

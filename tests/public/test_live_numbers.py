@@ -120,4 +120,4 @@ def test_the_private_page_shows_no_rank_before_the_first_result(
     with django_capture_on_commit_callbacks(execute=True):
         b.final(b.match(round_, 1), 1, A_WINS)
     page = Client().get(url).content.decode()
-    assert "1<span class=\"muted\">/4</span>" in page
+    assert '1<span class="muted">/4</span>' in page

@@ -45,7 +45,7 @@ def test_an_unfinished_event_counts_only_provisionally(series):
     running.event.concluded_at = running.event.rounds.first().published_at
     running.event.save(update_fields=["concluded_at"])
     events, lines = selectors.series_table(series)
-    assert not any(e.provisional for e in events) and not any(l.provisional for l in lines)
+    assert not any(e.provisional for e in events) and not any(line.provisional for line in lines)
 
 
 def test_the_series_table_marks_it_in_both_languages(series):
