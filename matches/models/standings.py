@@ -67,8 +67,9 @@ class StandingsSnapshot(models.Model):
 
     @property
     def is_live(self) -> bool:
-        """The round was still being played when this was computed."""
-        return self.unfinished > 0
+        """The round was still being played when this was computed (a closed round's
+        standings are final, whatever it left unfinished)."""
+        return self.unfinished > 0 and self.round.state != "closed"
 
     @property
     def tables_final(self) -> int:
