@@ -79,7 +79,7 @@ def _rank_cells(html: str) -> list[str]:
 
     return [
         re.sub(r"<[^>]+>", "", cell).strip()
-        for cell in re.findall(r'<td class="num rank">(.*?)</td>', html, re.S)
+        for cell in re.findall(r'<tr id="entry-\d+"><td class="num">(.*?)</td>', html, re.S)
     ]
 
 
