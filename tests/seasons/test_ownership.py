@@ -190,7 +190,12 @@ def pulled_in(two_organisers):
 
 
 def _merge(client, kept, merged):
-    return client.post(reverse("seasons-manage:players"), {"kept": kept.pk, "merged": merged.pk})
+    """As on the page: the two records shown side by side, then the confirm button."""
+    url = reverse("seasons-manage:merge")
+    ids = {"kept": kept.pk, "merged": merged.pk}
+    shown = client.get(url, ids)
+    assert shown.status_code == 200
+    return client.post(url, {**ids, "seen": shown.context["shown"].fingerprint, "confirm": "yes"})
 
 
 def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in):
