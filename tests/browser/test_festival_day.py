@@ -310,3 +310,155 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
     assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
     logged = RoundLog.objects.get(action=RoundLog.Action.ACCEPT_TABLE)
     assert logged.details == {"table": table.number, "deals": [1, 2]}
+
+
+# === problem 9: seasons screens that risk a mistake (branch seasonsux) ========================
+# Self-contained: its own fixture and helpers (prefixed `sux`). A merge of two player records is
+# confirmed on a page that shows both side by side; the rating is explained in words; the
+# organiser's ladder page is split in tabs, its session tab short enough for a phone. At 390 and
+# 1280 px, in both languages; the ladder page's heights are printed (`-s`) for docs/ladder.md.
+
+SUX_WORDS = {
+    "zh": {"check": "核对两条记录", "explained": "保守分", "formula": "公式", "tab": "记录"},
+    "en": {
+        "check": "Check the two records",
+        "explained": "cautious score",
+        "formula": "formula",
+        "tab": "Log",
+    },
+}
+SUX_WIN = "10:0 10:0 10:0 10:0\n10:0 10:0 10:0 10:0"
+
+
+@pytest.fixture
+def sux_world(settings):
+    """One organiser (laoli, pw-laoli): two cups where 张三 entered twice (two records, one
+    rated); a ladder season of ten teams with its first session drawn and three results in."""
+    import datetime
+
+    from ladders import service as ladders
+    from matches.events import entries
+    from players.models import Player
+    from seasons.models import PlayerRating
+    from tests.builder import EventBuilder
+    from tests.personas import make_user
+
+    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
+    user = make_user("laoli")
+    spring = EventBuilder(unions=0, name="春季杯", start_date=datetime.date(2026, 4, 5)).register()
+    autumn = EventBuilder(unions=0, name="秋季杯", start_date=datetime.date(2026, 10, 3)).register()
+    for built in (spring, autumn):
+        built.event.organisers.set([user])
+    one = entries.add(spring.event, players=["张三", "甲二", "甲三"], name="A甲", club="海大")
+    two = entries.add(autumn.event, players=["张三", "乙二", "乙三"], name="A乙", club="别处")
+    kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
+    Player.objects.filter(pk=merged.pk).update(member_number="QD-0007")
+    PlayerRating.objects.create(player=kept, mu=27.4, sigma=4.1, ordinal=15.1, rounds=6, events=1)
+    season = ladders.create_season(user, "2027 青岛擂台赛")
+    names = [f"守擂{i}队" for i in range(1, 9)] + ["黄岛攻擂队", "市南攻擂队"]
+    ladders.add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
+    ids = dict(season.teams.values_list("name", "pk"))
+    ladders.seed(season, user, [ids[n] for n in names[:8]])
+    session = ladders.start_session(season, user, seed=7)
+    for challenge in list(session.challenges.order_by("pk"))[:3]:
+        ladders.record_result(challenge.pk, user, SUX_WIN)
+    return {"kept": kept, "merged": merged, "season": season}
+
+
+def sux_shot(page, name: str) -> None:
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sux_a_merge_shows_both_records_and_waits_for_the_confirm(
+    live_server, browser, signed_in, sux_world, size, lang
+):
+    from seasons.models import PlayerMerge
+
+    kept, merged = sux_world["kept"], sux_world["merged"]
+    page = context_for(browser, size, lang)
+    signed_in(page, "laoli", next="/manage/season/players/")
+    page.fill("#id_kept", str(kept.pk))
+    page.fill("#id_merged", str(merged.pk))
+    page.get_by_role("button", name=SUX_WORDS[lang]["check"]).click()
+    compare = page.locator("#merge-compare")
+    for seen in ("海大", "别处", "春季杯", "2026-04-05", "秋季杯", "2026-10-03", "QD-0007", "15.1"):
+        expect(compare).to_contain_text(seen)
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "the comparison scrolls sideways"
+    sux_shot(page, f"p9-merge-confirm-{size}-{lang}.png")
+    # The wrong one was chosen to keep: swap, and nothing has happened yet.
+    page.locator("#merge-swap").click()
+    expect(page.locator("#merge-compare [data-side='kept'] h2")).to_contain_text(f"#{merged.pk}")
+    assert not PlayerMerge.objects.exists()
+    page.locator("#merge-swap").click()
+    expect(page.locator("#merge-compare [data-side='kept'] h2")).to_contain_text(f"#{kept.pk}")
+    page.locator("#merge-yes").click()
+    expect(page.locator("#merges tbody tr").first).to_contain_text(f"#{merged.pk}")
+    log = PlayerMerge.objects.get()
+    assert (log.kept_id, log.merged_id, log.by.username) == (kept.pk, merged.pk, "laoli")
+    sux_shot(page, f"p9-merge-done-{size}-{lang}.png")
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sux_the_rating_is_explained_in_words(live_server, browser, sux_world, size, lang):
+    kept = sux_world["kept"]
+    page = context_for(browser, size, lang)
+    words = SUX_WORDS[lang]
+    page.goto(f"{live_server.url}/season/ratings/")
+    expect(page.locator("#rating-explained")).to_contain_text(words["explained"])
+    expect(page.locator("#rating-explained details")).not_to_have_attribute("open", "")
+    sux_shot(page, f"p9-rating-list-{size}-{lang}.png")
+    page.goto(f"{live_server.url}/season/players/{kept.pk}/")
+    expect(page.locator("#card-rating")).to_have_text("15.1")
+    expect(page.locator("#card-rating-words")).to_contain_text("27.4 − 3 × 4.1 = 15.1")
+    page.locator("#rating-explained summary").click()  # the formula, a detail
+    expect(page.locator("#rating-explained details")).to_contain_text("μ − 3σ")
+    sux_shot(page, f"p9-rating-card-{size}-{lang}.png")
+    page.context.close()
+
+
+def sux_height(page) -> int:
+    return page.evaluate("document.documentElement.scrollHeight")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sux_the_ladder_page_is_split_for_a_phone(
+    live_server, browser, signed_in, sux_world, size, lang
+):
+    season = sux_world["season"]
+    page = context_for(browser, size, lang)
+    signed_in(page, "laoli", next=f"/manage/ladders/{season.pk}/")
+    heights = {"session": sux_height(page)}
+    # The first screen: the tabs and the first challenge to score, without scrolling.
+    assert in_view(page, "#ladder-tabs") and in_view(page, "article.ladder-challenge h3")
+    sux_shot(page, f"p9-ladder-session-{size}-{lang}.png")
+    for tab in ("titles", "teams", "log"):
+        page.locator(f"#ladder-tabs a[data-tab='{tab}']").click()
+        expect(page.locator(f"#ladder-tabs a[data-tab='{tab}']")).to_have_attribute(
+            "aria-current", "page"
+        )
+        heights[tab] = sux_height(page)
+        sux_shot(page, f"p9-ladder-{tab}-{size}-{lang}.png")
+    # The log in the reader's language: no title keys, no code words.
+    details = page.locator("#ladder-log .log-detail").all_inner_texts()
+    assert details and not any(k in " ".join(details) for k in ("chief-", "vice-", "vanguard-"))
+    if lang == "zh":
+        assert not any(c.isascii() and c.isalpha() for c in " ".join(details))
+    # Teams by entry order, then back to pinyin, with the toggle on the page.
+    page.locator("#ladder-tabs a[data-tab='teams']").click()
+    page.locator("#team-order a[data-order='entry']").click()
+    expect(page.locator("#ladder-teams li").first).to_contain_text("守擂1队")
+    page.locator("#team-order a[data-order='pinyin']").click()
+    expect(page.locator("#ladder-teams li").first).to_contain_text("黄岛攻擂队")  # huang < shi
+    print(f"LADDER-HEIGHT {size} {lang} {heights}")
+    if size == "390":
+        assert max(heights.values()) < 2500, heights  # the one long page was 4,935 px
+    page.context.close()

@@ -357,7 +357,9 @@ def test_a_ladder_season_from_seeding_to_a_new_chief(live_server, browser, phone
     # A session closed by mistake is reopened on the page: the old chief is back.
     page.goto(f"{base}/manage/ladders/{season.pk}/")
     page.locator("#reopen-session").click()
+    page.locator("#ladder-tabs a[data-tab='titles']").click()  # a session open: its own tab
     expect(page.locator("#ladder-titles tr[data-slot='chief-1'] .name")).to_contain_text("守擂1队")
+    page.locator("#ladder-tabs a[data-tab='session']").click()
     page.locator("#close-session").click()
     expect(page.locator("#ladder-titles tr[data-slot='chief-1'] .name")).to_contain_text(
         "黄岛攻擂队"

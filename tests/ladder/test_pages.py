@@ -100,8 +100,9 @@ def test_a_line_written_before_the_values_were_kept_has_its_keys_worded(ladder):
 
 def test_the_first_tab_is_the_session_and_the_log_comes_a_page_at_a_time(ladder):
     first = page(ladder)
-    assert 'class="card ladder-challenge"' in first and 'id="ladder-titles"' in first
+    assert 'class="card ladder-challenge"' in first and 'href="?tab=titles"' in first
     assert 'id="ladder-log"' not in first and 'id="ladder-teams"' not in first
+    assert 'id="ladder-titles"' in page(ladder, tab="titles")
     assert 'data-tab="session" aria-current="page"' in first
     for k in range(2 * LOG_PAGE):
         LadderLog.objects.create(season=ladder, by=ladder.user, action="renamed", detail=f"{k}")
