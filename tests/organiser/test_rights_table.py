@@ -354,7 +354,10 @@ SEASON_RIGHTS = {
     "series-organiser-remove": (ORGANISER, 405, 400),
     # A deleted series made again from its log: by who deleted or organised it (302: to it).
     "series-restore": (ORGANISER, 405, 302),
-    "players": (ORGANISER, 200, 400),
+    # The merge form leads to its confirmation page: a POST here merges nothing, it is sent
+    # on there (302); the confirmation without two records goes back to the players page.
+    "players": (ORGANISER, 200, 302),
+    "merge": (ORGANISER, 302, 302),
     "split": (ORGANISER, 405, 302),
     # A merge request answered by an organiser of an event it touches (issue 38); anyone else,
     # the requester included, is refused.
