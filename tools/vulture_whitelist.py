@@ -113,3 +113,6 @@ _._mutable  # QueryDict's flag, lifted to strip the values it holds
 _.waiting_names  # seasons/templates/seasons/manage_players.html reads it
 _.merged_number  # a merge request's columns: the record a merge deleted, kept by number
 _.merged_name  # ... and by name, for its page
+
+# --- template reads of the merge's confirmation ---------------------------------------------
+_.has_account  # seasons/templates/seasons/_merge_side.html reads it (seasons.identity.Side)

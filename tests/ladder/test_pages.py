@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ladders import service
 from ladders.models import LadderLog
 from ladders.views import LOG_PAGE
 from tests.personas import make_user
