@@ -198,6 +198,9 @@ def requests_for(user):
     )
     for r in found:
         r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]
+        # The two records side by side, as the requester saw them (with this organiser's view
+        # of the events), so an answer is given on the same facts.
+        r.shown = preview(r.kept, r.merged, user) if r.merged is not None else None
     return found
 
 

@@ -116,3 +116,4 @@ _.merged_name  # ... and by name, for its page
 
 # --- template reads of the merge's confirmation ---------------------------------------------
 _.has_account  # seasons/templates/seasons/_merge_side.html reads it (seasons.identity.Side)
+_.shown  # a merge request answered on the players page: the two records (manage_players.html)

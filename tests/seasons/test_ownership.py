@@ -215,6 +215,8 @@ def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in
     b = signed_in(o["b"])
     page = b.get(reverse("seasons-manage:players")).content.decode()
     assert 'id="incoming-requests"' in page and f'data-request="{asked.pk}"' in page
+    # B answers on the same facts: both records side by side, B's own events among them.
+    assert 'class="merge-request-records"' in page and 'data-side="merged"' in page
     assert b.post(accept).status_code == 302
     asked.refresh_from_db()
     assert asked.state == "done" and asked.merge is not None
