@@ -155,13 +155,10 @@ def why_alike(name: str, near: list[str]) -> list[str]:
     for other in near:
         kind = clubs.likeness(name, other)
         if kind == clubs.TRADITIONAL:
-            notes.append(
-                _("“%(club)s”是“%(near)s”的繁体写法") % {"club": name, "near": other}
-            )
+            notes.append(_("“%(club)s”是“%(near)s”的繁体写法") % {"club": name, "near": other})
         elif kind == clubs.HOMOPHONE:
             notes.append(
-                _("“%(club)s”与“%(near)s”读音相同，只差一个字")
-                % {"club": name, "near": other}
+                _("“%(club)s”与“%(near)s”读音相同，只差一个字") % {"club": name, "near": other}
             )
     return notes
 

@@ -81,10 +81,7 @@ def _line(number: int, parts: list[str], size: int, team: bool) -> PastedLine:
             return PastedLine(
                 number,
                 {**row, "player1": parts[0], "club": parts[1]},
-                [
-                    _("应为“选手 俱乐部”（俱乐部可省），这一行有 %(got)s 项")
-                    % {"got": len(parts)}
-                ],
+                [_("应为“选手 俱乐部”（俱乐部可省），这一行有 %(got)s 项") % {"got": len(parts)}],
             )
         row["player1"] = parts[0]
         row["club"] = parts[1] if len(parts) == 2 else ""
