@@ -357,9 +357,15 @@ def validate_rows(
     event: Event, rows: list[dict], user=None, lines: list[int] | None = None
 ) -> list[dict]:
     """Each row with the list of its errors (empty when the row is fine), lines numbered as in
-    the sheet (the header is line 1; `lines`: each row's own number, as in a paste), and the
-    known records its names match (`known`: among the ones `user` may see, for them to
-    confirm)."""
+    the sheet (the header is line 1; `lines`: each row's own number in a paste, which then
+    says "in the list" where a sheet says "in the file"), and the known records its names
+    match (`known`: among the ones `user` may see, for them to confirm)."""
+    twice_union = (
+        _("联邦“%(n)s”在名单中重复") if lines is not None else _("联邦“%(n)s”在文件中重复")
+    )
+    twice_player = (
+        _("选手“%(n)s”在名单中重复") if lines is not None else _("选手“%(n)s”在文件中重复")
+    )
     used_unions = set(event.unions.filter(round__isnull=True).values_list("name", flat=True))
     size = union_size(event)
     used_seeds = set(event.registrations.exclude(seed=None).values_list("seed", flat=True))
@@ -374,7 +380,7 @@ def validate_rows(
             elif name in used_unions:
                 errors.append(_("联邦“%(n)s”已报名") % {"n": name})
             elif name in seen_unions:
-                errors.append(_("联邦“%(n)s”在文件中重复") % {"n": name})
+                errors.append(twice_union % {"n": name})
             seen_unions.add(name)
             players = [row.get(f"player{k}", "") for k in range(1, size + 1)]
             extra = [k for k in range(size + 1, MAX_UNION + 1) if row.get(f"player{k}")]
@@ -392,7 +398,7 @@ def validate_rows(
             if not name:
                 errors.append(_("缺少选手姓名"))
             elif name in seen_players:
-                errors.append(_("选手“%(n)s”在文件中重复") % {"n": name})
+                errors.append(twice_player % {"n": name})
             seen_players.add(name)
         seed = row.get("seed", "")
         if seed:

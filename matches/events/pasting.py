@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from matches.events.importing import FIELDS, MAX_ROWS, ImportRefused, canonical_header
+from matches.events.importing import (
+    FIELDS,
+    MAX_ROWS,
+    MAX_UNION,
+    ImportRefused,
+    canonical_header,
+)
 
 #: Characters a paste may hold (about 5,000 lines of a long union name and four players).
 MAX_CHARS = 400_000
@@ -91,7 +97,10 @@ def _line(number: int, parts: list[str], size: int, team: bool) -> PastedLine:
     elif len(parts) == size + 1:
         name, club, players = parts[0], "", parts[1:]
     else:
+        # Shown as read (union, club, then players) beside what is wrong with it.
         row.update({"union": parts[0], "club": parts[1] if len(parts) > 1 else ""})
+        for order, player in enumerate(parts[2 : 2 + MAX_UNION], start=1):
+            row[f"player{order}"] = player
         return PastedLine(
             number,
             row,

@@ -76,7 +76,8 @@ def test_a_paste_is_previewed_then_imported_all_or_nothing(client, build):
     html = bad.content.decode()
     assert bad.status_code == 400 and 'id="paste-errors"' in html
     assert 'data-line="1"' in html and 'data-line="3"' in html and 'data-line="5"' in html
-    assert "这一行有 6 项" in html and "联邦“青岛一队”在文件中重复" in html
+    assert "这一行有 6 项" in html and "联邦“青岛一队”在名单中重复" in html
+    assert "孙八" in html and "郑十一" in html  # a line of the wrong shape shown as read
     assert "青岛一队\t李沧俱乐部" in html  # the text stays in the box to be corrected
     assert 'id="confirm-import"' not in html
     # Confirming what was never previewed clean imports nothing.
@@ -125,9 +126,10 @@ def test_an_individual_event_takes_a_player_and_a_club(client, build):
     b = build(players=0, deals=1, entry_type=Event.EntryType.INDIVIDUAL)
     client.force_login(b.organiser)
     url = reverse("manage:paste", args=[b.event.pk])
-    preview = client.post(url, {"text": "张三 李沧俱乐部\n李四\n王五 一 二"})
+    preview = client.post(url, {"text": "张三 李沧俱乐部\n李四\n王五 一 二\n李四,市南"})
     html = preview.content.decode()
     assert preview.status_code == 400 and "这一行有 3 项" in html
+    assert "选手“李四”在名单中重复" in html and 'data-line="4"' in html
     client.post(url, {"text": "张三 李沧俱乐部\n李四"})
     client.post(url, {"confirm": "1"})
     entered = Registration.objects.filter(event=b.event).select_related("player__club")
