@@ -42,6 +42,7 @@ SPACING, TRADITIONAL, TRUNCATED_NAME, HOMOPHONE, CLOSE = (
 )
 
 
+@lru_cache(maxsize=4096)
 def normalised(name: str) -> str:
     """Full-width letters and digits as ASCII, no spaces at all, case folded."""
     text = unicodedata.normalize("NFKC", name or "")
@@ -98,8 +99,11 @@ def likeness(a: str, b: str) -> str | None:
     core_a, core_b = _core(a), _core(b)
     if min(len(core_a), len(core_b)) < 2:
         return None
-    if SequenceMatcher(None, core_a, core_b).ratio() >= SIMILAR:
-        return CLOSE
+    matcher = SequenceMatcher(None, core_a, core_b)
+    # The cheap upper bounds first: most pairs of an import's clubs stop there.
+    if matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR:
+        if matcher.ratio() >= SIMILAR:
+            return CLOSE
     return HOMOPHONE if _homophones(core_a, core_b) else None
 
 
