@@ -12,6 +12,7 @@ from matches.views.organiser import (
     entries,
     events,
     floor,
+    links,
     results,
     rounds,
     staff,
@@ -115,6 +116,9 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
     path("entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
     path("entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
+    # Every entry's private link at once (issue 37): a spreadsheet and a printed sheet.
+    path("entries/links.<str:fmt>", links.entry_links_export, name="entry-links-export"),
+    path("entries/links/print/", links.entry_links_sheet, name="entry-links-sheet"),
     path("import/", entries.import_entries, name="import"),
     path("import/template.<str:fmt>", entries.import_template, name="import-template"),
     path("staff/", staff.staff, name="staff"),
@@ -124,6 +128,13 @@ event_urls: list[URLPattern | URLResolver] = [
         staff.revoke_invitation,
         name="invitation-revoke",
     ),
+    path(
+        "staff/invitations/<int:invitation_id>/",
+        staff.edit_invitation,
+        name="invitation-edit",
+    ),
+    path("staff/invitations/print/", staff.invitation_sheet, name="invitation-sheet"),
+    path("staff/invitations/links.<str:fmt>", staff.invitation_export, name="invitation-export"),
     # The hall's floor: referee zones and coverage, answering a table's call (docs/floor.md).
     path("zones/", floor.zones_page, name="zones"),
     path("badges/", find.badges, name="badges"),

@@ -48,6 +48,12 @@ RIGHTS = {
     "staff": (ORGANISER, 200, 200),
     "staff-revoke": (ORGANISER, 405, 302),
     "invitation-revoke": (ORGANISER, 405, 302),
+    # Issue 37: invitations edited, printed and exported; every entry's private link.
+    "invitation-edit": (ORGANISER, 200, 200),  # an empty POST: the form again
+    "invitation-sheet": (ORGANISER, 200, None),
+    "invitation-export": (ORGANISER, 200, None),
+    "entry-links-export": (ORGANISER, 200, None),
+    "entry-links-sheet": (ORGANISER, 200, None),
     "round-settings": (ORGANISER, 200, 200),
     "toggle-published": (ORGANISER, 405, 302),
     # Undoing at event level (issue 25): archive, delete, copy, reopen a closed round.
@@ -199,6 +205,9 @@ def world(eager_tasks):
         "entry-link": [e, b.event.registrations.first().pk],
         "staff-revoke": [e, EventStaff.objects.get(event=b.event, user=people["assistant"]).pk],
         "invitation-revoke": [e, open_invitation.pk],
+        "invitation-edit": [e, open_invitation.pk],
+        "invitation-export": [e, "csv"],
+        "entry-links-export": [e, "xlsx"],
         "export": [e, "results", "csv"],
         "results-decide": [e, report.pk],
         "results-table": [e, match.table_id],
