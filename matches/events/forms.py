@@ -450,6 +450,7 @@ class InvitationForm(forms.Form):
         field = self.fields["zone"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = RefereeZone.objects.filter(event=event)
+        field.label_from_instance = lambda z: f"{z.name} {z.first_table}-{z.last_table}"
         if not field.queryset.exists():
             del self.fields["zone"]  # no zones yet: tables, or edit the invitation later
 

@@ -310,3 +310,155 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
     assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
     logged = RoundLog.objects.get(action=RoundLog.Action.ACCEPT_TABLE)
     assert logged.details == {"table": table.number, "deals": [1, 2]}
+
+
+# === issue 37: invitations with a zone, and the private links' export (branch `invites`) ======
+# Self-contained: its own helpers below. An invitation made with a zone and a note: the referee
+# signs up through its link and lands on the zone, the zones page's card shows the note beside
+# the username; the copy button, the QR, the CSV/XLSX downloads and both printed sheets.
+
+INVITE_WORDS = {
+    "zh": {"copied": ("已复制", "已选中，请长按复制"), "qr": "二维码", "none": "（无备注）"},
+    "en": {
+        "copied": ("Copied", "Selected: long-press to copy"),
+        "qr": "QR code",
+        "none": "(no note)",
+    },
+}
+
+
+def invites_context(browser, size: str, lang: str):
+    phone = size == "390"
+    context = browser.new_context(
+        locale="zh-CN" if lang == "zh" else "en-US",
+        viewport=SIZES[size],
+        is_mobile=phone,
+        has_touch=phone,
+        accept_downloads=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def invites_shot(page, name: str, full: bool = False) -> None:
+    folder = SHOTS or os.environ.get("INVITES_SHOTS", "")
+    if folder:
+        page.screenshot(path=os.path.join(folder, name), full_page=full)
+
+
+def no_overflow(page) -> bool:
+    """Nothing wider than the screen (a phone would scroll sideways)."""
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
+    live_server, browser, signed_in, settings, size, lang
+):
+    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
+    import csv
+    import io
+    import re
+
+    from openpyxl import load_workbook
+
+    from matches.events import zones
+    from matches.models import EventStaff, StaffInvitation
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=8, deals=1).register()
+    assert b.organiser.username == "organiser"  # signs in below
+    b.draw()
+    zones.define_zones(b.event, "东区 1-2\n西区 3-4")
+    words = INVITE_WORDS[lang]
+    base = f"{live_server.url}/manage/events/{b.event.pk}"
+    desk = invites_context(browser, size, lang)
+    signed_in(desk, "organiser")
+
+    # The organiser invites a referee for the east zone, with a note.
+    desk.goto(f"{base}/staff/")
+    desk.locator("input[name='role'][value='referee']").check()
+    desk.fill("#id_note", "王老师 东区")
+    desk.select_option("#id_zone", label="东区 1-2")
+    desk.fill("#id_tables", "7")
+    desk.locator("#invite").click()
+    card = desk.locator("#invitations .invite-card").first
+    expect(card).to_contain_text("王老师 东区")
+    expect(card.locator(".invite-place")).to_contain_text("东区 1-2")
+    assert no_overflow(desk), "the staff page scrolls sideways"
+    invites_shot(desk, f"staff-invites-{size}-{lang}.png")
+
+    # Copy: the link is selected in its box and the button says what happened.
+    link = card.locator(".link-box").input_value()
+    invitation = StaffInvitation.objects.get(event=b.event)
+    assert link.endswith(f"/manage/join/{invitation.token}/")
+    card.locator("button.copy-link").click()
+    expect(card.locator("button.copy-link")).to_have_text(re.compile("|".join(words["copied"])))
+    selected = desk.evaluate(
+        "() => { const b = document.activeElement; return b.value.slice(b.selectionStart, b.selectionEnd); }"
+    )
+    assert selected == link
+    card.locator(".invite-qr summary").click()
+    expect(card.locator(".invite-qr svg")).to_be_visible()
+    invites_shot(desk, f"staff-invite-qr-{size}-{lang}.png")
+
+    # The CSV of the invitations downloads, UTF-8 with a BOM.
+    with desk.expect_download() as got:
+        desk.locator("#invitation-csv").click()
+    body = open(got.value.path(), "rb").read()
+    assert body.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[1][1] == "王老师 东区" and rows[1][-1] == link
+
+    # The printed invitation sheet.
+    desk.locator("#invitation-sheet").click()
+    slip = desk.locator(f".slip[data-invitation='{invitation.pk}']")
+    expect(slip).to_contain_text("王老师 东区")
+    expect(slip.locator("svg")).to_be_visible()
+    assert no_overflow(desk)
+    invites_shot(desk, f"invitation-sheet-{size}-{lang}.png")
+
+    # The referee, on a phone, opens the link and makes an account: they land on the zone.
+    phone = invites_context(browser, "390", lang)
+    phone.goto(link)
+    phone.fill("#id_username", f"wang-{size}-{lang}")
+    phone.fill("#id_password1", "Referee-pass-2026")
+    phone.fill("#id_password2", "Referee-pass-2026")
+    phone.locator("#signup-accept").click()
+    phone.wait_for_url(re.compile(r"/referee/$"))
+    phone.context.close()
+    referee = EventStaff.objects.get(event=b.event, invitation=invitation).user
+    assert list(referee.referee_zones.values_list("name", flat=True)) == ["东区"]
+    assert list(referee.single_tables.values_list("number", flat=True)) == [7]
+
+    # The zones page's card shows the note beside the username, the east zone ticked.
+    desk.goto(f"{base}/zones/")
+    row = desk.locator(f".assign-row[data-referee='{referee.username}']")
+    expect(row.locator(".invite-note")).to_have_text("王老师 东区")
+    expect(row.locator("input[type='checkbox']").first).to_be_checked()
+    assert no_overflow(desk)
+    row.scroll_into_view_if_needed()
+    invites_shot(desk, f"zones-card-note-{size}-{lang}.png")
+
+    # Every entry's private link: the Excel file and the printed sheet with a QR each.
+    desk.goto(f"{base}/entries/")
+    expect(desk.locator("#private-links")).to_be_visible()
+    invites_shot(desk, f"entries-private-links-{size}-{lang}.png")
+    with desk.expect_download() as got:
+        desk.locator("#entry-links-xlsx").click()
+    sheet = load_workbook(io.BytesIO(open(got.value.path(), "rb").read())).active
+    values = [[c.value for c in line] for line in sheet.iter_rows()]
+    assert len(values) == 1 + b.event.registrations.count()
+    assert all("/entry/" in v[-1] for v in values[1:])
+    desk.locator("#entry-links-sheet").click()
+    expect(desk.locator("#entry-links-sheet .slip")).to_have_count(8)
+    expect(desk.locator("#entry-links-sheet .slip svg").first).to_be_visible()
+    assert no_overflow(desk)
+    invites_shot(desk, f"entry-links-sheet-{size}-{lang}.png")
+    # A private link from the sheet opens its entry's page.
+    url = desk.locator("#entry-links-sheet .slip-url").first.inner_text()
+    other = invites_context(browser, "390", lang)
+    other.goto(url)
+    expect(other.locator("main")).to_contain_text(values[1][0])

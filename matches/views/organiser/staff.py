@@ -31,10 +31,12 @@ EXPORT_TYPES = {
 
 def keep_private(response):
     """A page or file holding private links: never kept by a cache, never indexed, and no
-    address of it (nor of a link in it) sent on as a referrer."""
+    address of it sent on to another site as a referrer."""
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = (
+        "same-origin"  # "no-referrer" makes a form post Origin: null (CSRF refuses it)
+    )
     return response
 
 
