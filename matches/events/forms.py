@@ -421,6 +421,11 @@ class WithdrawForm(forms.Form):
         return value
 
 
+class ZoneChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return f"{obj.name} {obj.first_table}-{obj.last_table}"  # "东区 1-120"
+
+
 class InvitationForm(forms.Form):
     """An invitation's note and, for a referee, where they land: a zone of the event and/or
     single tables. Zones may not exist yet: the tables box is always there, and the invitation
@@ -432,7 +437,7 @@ class InvitationForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"placeholder": _("如：王老师 东区")}),
     )
-    zone = forms.ModelChoiceField(
+    zone = ZoneChoiceField(
         label=_("区域（裁判）"),
         queryset=RefereeZone.objects.none(),
         required=False,
@@ -450,7 +455,6 @@ class InvitationForm(forms.Form):
         field = self.fields["zone"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = RefereeZone.objects.filter(event=event)
-        field.label_from_instance = lambda z: f"{z.name} {z.first_table}-{z.last_table}"
         if not field.queryset.exists():
             del self.fields["zone"]  # no zones yet: tables, or edit the invitation later
 

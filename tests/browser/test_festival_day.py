@@ -388,6 +388,7 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     expect(card).to_contain_text("王老师 东区")
     expect(card.locator(".invite-place")).to_contain_text("东区 1-2")
     assert no_overflow(desk), "the staff page scrolls sideways"
+    card.scroll_into_view_if_needed()
     invites_shot(desk, f"staff-invites-{size}-{lang}.png")
 
     # Copy: the link is selected in its box and the button says what happened.
