@@ -443,6 +443,18 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     row.scroll_into_view_if_needed()
     invites_shot(desk, f"zones-card-note-{size}-{lang}.png")
 
+    # The zones came late for the west: editing the used invitation moves its referee at once.
+    desk.goto(f"{base}/staff/")
+    desk.locator(f"#staff-list tr:has-text('{referee.username}') a.button").click()
+    expect(desk.locator("#follows-note")).to_contain_text(referee.username)
+    desk.select_option("#id_zone", label="西区 3-4")
+    desk.fill("#id_note", "王老师 西区")
+    assert no_overflow(desk)
+    invites_shot(desk, f"invitation-edit-{size}-{lang}.png")
+    desk.locator("#save-invitation").click()
+    expect(desk.locator("#staff-list")).to_contain_text("王老师 西区")
+    assert list(referee.referee_zones.values_list("name", flat=True)) == ["西区"]
+
     # Every entry's private link: the Excel file and the printed sheet with a QR each.
     desk.goto(f"{base}/entries/")
     expect(desk.locator("#private-links")).to_be_visible()
