@@ -453,6 +453,8 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     invites_shot(desk, f"invitation-edit-{size}-{lang}.png")
     desk.locator("#save-invitation").click()
     expect(desk.locator("#staff-list")).to_contain_text("王老师 西区")
+    desk.locator("#staff-list").scroll_into_view_if_needed()
+    invites_shot(desk, f"staff-list-note-{size}-{lang}.png")
     assert list(referee.referee_zones.values_list("name", flat=True)) == ["西区"]
 
     # Every entry's private link: the Excel file and the printed sheet with a QR each.

@@ -95,6 +95,11 @@ def test_an_invited_referee_lands_on_the_invitations_zone_and_tables_at_sign_up(
     assert 'data-referee="wang"' in zones_page
     card = zones_page.split('data-referee="wang"')[1].split("</li>")[0]
     assert "王老师 东区" in card and 'value="7, 9-10"' in card
+    assistant = make_user("assistant")
+    staff_service.accept(staff_service.invite(event, "assistant"), assistant)
+    read_only = client_for(assistant).get(reverse("manage:zones", args=[event.pk]))
+    zone_card = read_only.content.decode().split("B区</strong>")[1].split("</li>")[0]
+    assert "wang" in zone_card and "王老师 东区" in zone_card  # an assistant's view of the zones
     staff_page = organiser.get(reverse("manage:staff", args=[event.pk])).content.decode()
     row = staff_page.split('id="staff-list"')[1]
     assert "wang" in row and "王老师 东区" in row
