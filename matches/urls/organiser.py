@@ -119,6 +119,7 @@ event_urls: list[URLPattern | URLResolver] = [
     # Every entry's private link at once (issue 37): a spreadsheet and a printed sheet.
     path("entries/links.<str:fmt>", links.entry_links_export, name="entry-links-export"),
     path("entries/links/print/", links.entry_links_sheet, name="entry-links-sheet"),
+    path("entries/paste/", entries.paste_entries, name="paste"),
     path("import/", entries.import_entries, name="import"),
     path("import/template.<str:fmt>", entries.import_template, name="import-template"),
     path("staff/", staff.staff, name="staff"),
