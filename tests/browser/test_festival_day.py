@@ -310,3 +310,141 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
     assert DealReport.objects.filter(state=DealReport.State.FINAL).count() == 2
     logged = RoundLog.objects.get(action=RoundLog.Action.ACCEPT_TABLE)
     assert logged.details == {"table": table.number, "deals": [1, 2]}
+
+
+# --- check-in by scanning (the check-in desk) -------------------------------------------------
+# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
+# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
+# through the desk's photo input, which hands it to the same decode function the camera's
+# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
+
+SCAN_WORDS = {
+    "zh": {
+        "ok": "签到成功",
+        "again": "已签到，签到时间",
+        "undone": "已撤销签到",
+        "bad": "无法识别",
+    },
+    "en": {
+        "ok": "Checked in",
+        "again": "Already checked in at",
+        "undone": "Check-in undone",
+        "bad": "Not recognised",
+    },
+}
+SCAN_CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+  e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def scan_shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "scan-" + name), full_page=True)
+
+
+def scan_focused(page) -> bool:
+    return page.evaluate("document.activeElement && document.activeElement.id === 'scan-code'")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
+    live_server, browser, signed_in, size, lang, tmp_path
+):
+    import re
+
+    from django.utils import timezone
+
+    from matches.events import scan
+    from matches.models import FloorPass, Registration
+    from matches.public import find
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=3, names=["黄岛五队", "崂山一队", "市南联队"]).register(check_in=False)
+    find.ensure_passes(b.event)
+    entries = {r.union_id: r for r in b.event.registrations.all()}
+    words = SCAN_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.add_init_script(SCAN_CSP_WATCH)
+    signed_in(page, b.organiser.username)
+
+    # The printed badge sheet: a picture of the first union's captain card QR code.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    picture = tmp_path / "badge.png"
+    page.locator(".badge-union .badge-qr svg").first.screenshot(path=str(picture))
+
+    desk = f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/"
+    page.goto(desk)
+    expect(page.locator("#camera-start")).to_be_visible()  # localhost: a secure context
+    assert scan_focused(page)
+    scan_shot(page, f"desk-empty-{size}-{lang}.png")
+
+    # 1. The picture, decoded in the page (jsQR or BarcodeDetector), checks the union in.
+    page.set_input_files("#scan-photo", str(picture))
+    result = page.locator("#scan-result .scan-result")
+    expect(result).to_have_class(re.compile("scan-ok"))
+    expect(result.locator(".scan-name")).to_have_text("黄岛五队")
+    expect(result).to_contain_text(words["ok"])
+    assert page.evaluate("window.gjCheckinScan.lastReader") in ("jsQR", "BarcodeDetector")
+    first = Registration.objects.get(pk=entries[b.unions[0].pk].pk)
+    assert first.status == Registration.Status.CHECKED_IN
+    scan_shot(page, f"desk-photo-{size}-{lang}.png")
+
+    # 2. A USB scanner types the second union's member badge's QR text and Enter.
+    member = b.unions[1].players_in_order()[1]
+    token = FloorPass.objects.get(event=b.event, player=member).token
+    page.locator("#scan-code").focus()
+    page.keyboard.type(f"{live_server.url}/me/{token}/")
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("崂山一队")
+    expect(result).to_contain_text(member.name)  # whose badge it was
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
+    assert page.input_value("#scan-code") == ""
+    assert token not in page.content()
+    scan_shot(page, f"desk-usb-{size}-{lang}.png")
+
+    # 3. The same badge again: since when, not a second check-in.
+    page.keyboard.type(f"{live_server.url}/me/{token}/")
+    page.keyboard.press("Enter")
+    expect(result).to_have_class(re.compile("scan-again"))
+    entry = Registration.objects.get(pk=entries[b.unions[1].pk].pk)
+    at = timezone.localtime(entry.checked_in_at).strftime("%H:%M")
+    expect(result).to_contain_text(f"{words['again']} {at}")
+    scan_shot(page, f"desk-again-{size}-{lang}.png")
+
+    # 4. Undo: logged with who; the box has the focus back for the next badge.
+    result.locator(".scan-undo button").click()
+    expect(page.locator("#scan-result .scan-undone")).to_contain_text(words["undone"])
+    entry.refresh_from_db()
+    assert entry.status == Registration.Status.REGISTERED
+    undo = RoundLog.objects.get(action=RoundLog.Action.CHECK_IN_UNDO)
+    assert undo.user == b.organiser and undo.details["entry"] == entry.pk
+    expect(page.locator("#scan-log li").first).to_contain_text("崂山一队")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
+    scan_shot(page, f"desk-undone-{size}-{lang}.png")
+
+    # 5. Typing while the focus is elsewhere: the keys go to the box (a scanner never waits).
+    page.locator("h1").click()
+    assert not scan_focused(page)
+    third = FloorPass.objects.get(event=b.event, union=b.unions[2]).token
+    page.keyboard.type(scan.desk_code(third).lower())
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("市南联队")
+
+    # 6. Nonsense: said at the box, in view, the focus kept.
+    page.keyboard.type("hello-world")
+    page.keyboard.press("Enter")
+    error = page.locator("#scan-result .scan-error")
+    expect(error).to_contain_text(words["bad"])
+    assert in_view(page, "#scan-result .scan-error")
+    assert scan_focused(page)
+    scan_shot(page, f"desk-error-{size}-{lang}.png")
+
+    checked = set(
+        Registration.objects.filter(
+            event=b.event, status=Registration.Status.CHECKED_IN
+        ).values_list("union_id", flat=True)
+    )
+    assert checked == {b.unions[0].pk, b.unions[2].pk}
+    assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 3
+    assert page.evaluate("window.__csp") == []
