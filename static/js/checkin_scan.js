@@ -1,6 +1,6 @@
 // The check-in desk (templates/manage/checkin/scan.html). One form checks a badge in; this
-// script posts it without leaving the page and swaps the answer in (#scan-state), from three
-// sources:
+// script posts it without leaving the page and swaps the answer in (#scan-result, #scan-more),
+// from three sources:
 // - a USB scanner or the keyboard: it types the QR code's text into #scan-code and presses
 //   Enter; the box takes the focus back after each answer, and a key typed while nothing
 //   editable has the focus goes to the box, so the next badge can be scanned at once;
@@ -48,13 +48,20 @@
     if (lastVia === "typed") input.focus({ preventScroll: true });
   }
 
+  // The answer's parts (manage/checkin/_scan_state.html) replace the page's by id; the
+  // result's box itself stays, so screen readers announce its new content.
   function swap(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    var fresh = holder.querySelector("#scan-state");
-    var state = document.getElementById("scan-state");
-    if (fresh && state) state.replaceWith(fresh);
-    else throw new Error("no answer");
+    var found = 0;
+    ["scan-result", "scan-more"].forEach(function (id) {
+      var fresh = holder.querySelector("#" + id);
+      var current = document.getElementById(id);
+      if (!fresh || !current) return;
+      current.replaceChildren.apply(current, Array.prototype.slice.call(fresh.childNodes));
+      found += 1;
+    });
+    if (!found) throw new Error("no answer");
   }
 
   function showFailure() {

@@ -448,3 +448,79 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     assert checked == {b.unions[0].pk, b.unions[2].pk}
     assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 3
     assert page.evaluate("window.__csp") == []
+
+
+def scan_camera_film(path, text: str, width: int = 640, height: int = 480, frames: int = 10):
+    """A Y4M film of a badge's QR code held before the camera: what Chromium's fake camera
+    plays back (--use-file-for-fake-video-capture) to the page's getUserMedia."""
+    import segno
+
+    matrix = segno.make(text, error="m").matrix
+    modules = len(matrix) + 8  # the quiet zone: four modules each side
+    scale = min(width, height) * 3 // 4 // modules
+    left, top = (width - modules * scale) // 2, (height - modules * scale) // 2
+    luma = bytearray(b"\xff" * (width * height))
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            if dark:
+                for y in range(top + (r + 4) * scale, top + (r + 5) * scale):
+                    start = y * width + left + (c + 4) * scale
+                    luma[start : start + scale] = b"\x00" * scale
+    chroma = b"\x80" * (width // 2 * height // 2)
+    with open(path, "wb") as film:
+        film.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            film.write(b"FRAME\n" + bytes(luma) + chroma + chroma)
+
+
+def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, signed_in, tmp_path):
+    """The camera path end to end: Chromium's fake camera plays a film of a real badge's QR code;
+    the page reads the frames, checks the union in once (the badge stays in view: no second
+    post) and the camera stops on request."""
+    import re
+
+    from matches.models import FloorPass, Registration
+    from matches.public import find
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=2, names=["黄岛五队", "崂山一队"]).register(check_in=False)
+    find.ensure_passes(b.event)
+    token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
+    film = tmp_path / "badge.y4m"
+    scan_camera_film(film, f"{live_server.url}/me/{token}/")  # what the badge's QR code holds
+    camera = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[
+            *CHROMIUM_FLAGS,
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={film}",
+        ],
+    )
+    try:
+        context = camera.new_context(
+            locale="zh-CN", viewport=SIZES["390"], is_mobile=True, has_touch=True
+        )
+        context.grant_permissions(["camera"], origin=live_server.url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(SCAN_CSP_WATCH)
+        signed_in(page, b.organiser.username)
+        page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+        page.locator("#camera-start").click()
+        expect(page.locator("#camera-box")).to_be_visible()
+        result = page.locator("#scan-result .scan-result")
+        expect(result).to_have_class(re.compile("scan-ok"))
+        expect(result.locator(".scan-name")).to_have_text("崂山一队")
+        scan_shot(page, "camera-390-zh.png")
+        page.wait_for_timeout(1500)  # the badge stays in view: read again, not sent again
+        assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 1
+        page.locator("#camera-stop").click()
+        expect(page.locator("#camera-box")).to_be_hidden()
+        assert page.evaluate("window.gjCheckinScan.lastReader") in ("jsQR", "BarcodeDetector")
+        assert page.evaluate("window.__csp") == []
+        entry = Registration.objects.get(event=b.event, union=b.unions[1])
+        assert entry.status == Registration.Status.CHECKED_IN
+    finally:
+        camera.close()
