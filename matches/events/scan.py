@@ -66,17 +66,14 @@ def _owner_of_pass(event: Event, floor_pass: FloorPass) -> tuple[Registration, s
     captain card, or any member's badge: the union is the entry)."""
     if floor_pass.event_id != event.pk:
         raise ScanRefused("other_event", _("这张胸牌属于另一项赛事，不是本赛事的"))
+    entry, holder, player_id = None, "", floor_pass.player_id
     if floor_pass.union_id:
         entry = event.registrations.filter(union_id=floor_pass.union_id).first()
-        holder = ""
-    else:
-        entry = event.registrations.filter(player_id=floor_pass.player_id).first()
-        holder = ""
+    elif player_id is not None:
+        entry = event.registrations.filter(player_id=player_id).first()
         if entry is None:
             member = (
-                UnionMember.objects.filter(
-                    event=event, round__isnull=True, player_id=floor_pass.player_id
-                )
+                UnionMember.objects.filter(event=event, round__isnull=True, player_id=player_id)
                 .select_related("player")
                 .first()
             )
