@@ -121,7 +121,7 @@ def find_entry(event: Event, code: str) -> tuple[Registration, str]:
 
 def _by_desk_code(event: Event, prefix: str) -> tuple[Registration, str]:
     passes = list(FloorPass.objects.filter(event=event, token_digest__startswith=prefix)[:2])
-    if len(passes) > 1:  # ten hex digits: about one event in a hundred thousand has a pair
+    if len(passes) > 1:  # 40 bits: a festival of 10,000 badges has a pair once in ~20,000
         raise ScanRefused("ambiguous", _("这个签到码对应多张胸牌，请扫描二维码"))
     if passes:
         return _owner_of_pass(event, passes[0])

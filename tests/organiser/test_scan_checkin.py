@@ -119,6 +119,19 @@ def test_the_badge_sheet_prints_each_badges_desk_code(team):
     assert code in page.content.decode()
 
 
+def test_a_desk_code_two_badges_share_asks_for_the_qr_code(team):
+    # Two passes whose digests share their first ten hex digits (written as rows: made by
+    # chance, such a pair would take a million badges).
+    twins = [Player.objects.create(name=f"双胞胎{k}") for k in (1, 2)]
+    FloorPass.objects.bulk_create(
+        FloorPass(event=team.event, player=p, token=f"twin-{k}", token_digest="abcde12345" + c * 54)
+        for k, (p, c) in enumerate(zip(twins, "01", strict=True))
+    )
+    answer = post_scan(desk(team.organiser), team.event, "ABCDE-12345")
+    assert answer.status_code == 400 and 'data-error="ambiguous"' in answer.content.decode()
+    assert not RoundLog.objects.exists()
+
+
 def test_an_entrys_private_link_checks_it_in():
     b = EventBuilder("giog", players=4).register(check_in=False)
     entry = b.event.registrations.get(player=b.players[3])
