@@ -524,3 +524,23 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
         assert entry.status == Registration.Status.CHECKED_IN
     finally:
         camera.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signed_in, lang):
+    """Plain http on the hall's LAN address is no secure context: no getUserMedia. The page
+    says so and keeps the photo, the scanner and the desk code."""
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=2).register(check_in=False)
+    page = context_for(browser, "390", lang)
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false});")
+    signed_in(page, b.organiser.username)
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+    expect(page.locator("#camera-note")).to_be_visible()
+    expect(page.locator("#camera-note")).to_contain_text("https")
+    expect(page.locator("#camera-note")).to_contain_text("localhost")
+    expect(page.locator("#camera-start")).to_be_hidden()
+    expect(page.locator("label[for='scan-photo']")).to_be_visible()
+    assert scan_focused(page)
+    scan_shot(page, f"no-camera-390-{lang}.png")
