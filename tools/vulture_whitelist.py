@@ -117,3 +117,4 @@ _.merged_name  # ... and by name, for its page
 # --- issue 37: invitations that place their referee ---------------------------------------------
 _.label_from_instance  # ModelChoiceField's hook: a zone offered as "东区 1-120"
 _.field_order  # Django's form attribute: the role first
+_.already  # the check-in desk's answer (matches/events/scan.py): manage/checkin/_scan_result.html reads it

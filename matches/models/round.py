@@ -373,6 +373,9 @@ class RoundLog(models.Model):
         CLOCK_PAUSE = "clock_pause", _("暂停计时")
         CLOCK_RESUME = "clock_resume", _("继续计时")
         CLOCK_EXTEND = "clock_extend", _("延长时间")
+        # The check-in desk (matches/events/scan.py): a badge scanned in, a check-in undone.
+        CHECK_IN = "check_in", _("签到")
+        CHECK_IN_UNDO = "check_in_undo", _("撤销签到")
 
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="log"

@@ -15,6 +15,7 @@ from matches.views.organiser import (
     links,
     results,
     rounds,
+    scan,
     staff,
     undo,
 )
@@ -109,6 +110,9 @@ event_urls: list[URLPattern | URLResolver] = [
     path("checkin/many/", checkin.check_in_many, name="checkin-many"),
     path("checkin/undo/", checkin.undo_many, name="checkin-undo"),
     path("checkin/carry-over/", checkin.carry_over, name="checkin-carry-over"),
+    # The check-in desk: a badge scanned (camera, USB scanner) or its desk code typed.
+    path("checkin/scan/", scan.desk, name="checkin-scan"),
+    path("checkin/scan/undo/", scan.undo, name="checkin-scan-undo"),
     path("entries/", entries.entries, name="entries"),
     # The old address of the entry form.
     path("register/", entries.entries, name="register"),

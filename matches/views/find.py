@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches.events import checkin
+from matches.events.scan import desk_code
 from matches.models import FloorPass, Union, UnionMember
 from matches.public import find, limits, stamps, visibility
 from matches.public.front_cache import front_cacheable
@@ -280,6 +281,7 @@ def badges(request, event_id: int):
             "captain": captain,
             "url": url,
             "qr": mark_safe(qr_svg(url)),
+            "desk_code": desk_code(token),  # typed at the check-in desk when a scan fails
         }
 
     cards = []

@@ -426,6 +426,7 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
     assert b.event.unions.count() == 5
 
 
+<<<<<<< HEAD
 # === issue 37: invitations with a zone, and the private links' export (branch `invites`) ======
 # Self-contained: its own helpers below. An invitation made with a zone and a note: the referee
 # signs up through its link and lands on the zone, the zones page's card shows the note beside
@@ -464,10 +465,45 @@ def invites_shot(page, name: str, full: bool = False) -> None:
 def no_overflow(page) -> bool:
     """Nothing wider than the screen (a phone would scroll sideways)."""
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+=======
+# --- check-in by scanning (the check-in desk) -------------------------------------------------
+# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
+# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
+# through the desk's photo input, which hands it to the same decode function the camera's
+# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
+
+SCAN_WORDS = {
+    "zh": {
+        "ok": "签到成功",
+        "again": "已签到，签到时间",
+        "undone": "已撤销签到",
+        "bad": "无法识别",
+    },
+    "en": {
+        "ok": "Checked in",
+        "again": "Already checked in at",
+        "undone": "Check-in undone",
+        "bad": "Not recognised",
+    },
+}
+SCAN_CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+  e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def scan_shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "scan-" + name), full_page=True)
+
+
+def scan_focused(page) -> bool:
+    return page.evaluate("document.activeElement && document.activeElement.id === 'scan-code'")
+>>>>>>> scancheckin
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
+<<<<<<< HEAD
 def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     live_server, browser, signed_in, settings, size, lang
 ):
@@ -591,3 +627,201 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     other = invites_context(browser, "390", lang)
     other.goto(url)
     expect(other.locator("main")).to_contain_text(values[1][0])
+=======
+def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
+    live_server, browser, signed_in, size, lang, tmp_path
+):
+    import re
+
+    from django.utils import timezone
+
+    from matches.events import scan
+    from matches.models import FloorPass, Registration
+    from matches.public import find
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=3, names=["黄岛五队", "崂山一队", "市南联队"]).register(check_in=False)
+    find.ensure_passes(b.event)
+    entries = {r.union_id: r for r in b.event.registrations.all()}
+    words = SCAN_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.add_init_script(SCAN_CSP_WATCH)
+    signed_in(page, b.organiser.username)
+
+    # The printed badge sheet: a picture of the first union's captain card QR code.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    picture = tmp_path / "badge.png"
+    page.locator(".badge-union .badge-qr svg").first.screenshot(path=str(picture))
+
+    desk = f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/"
+    page.goto(desk)
+    expect(page.locator("#camera-start")).to_be_visible()  # localhost: a secure context
+    assert scan_focused(page)
+    scan_shot(page, f"desk-empty-{size}-{lang}.png")
+
+    # 1. The picture, decoded in the page (jsQR or BarcodeDetector), checks the union in.
+    page.set_input_files("#scan-photo", str(picture))
+    result = page.locator("#scan-result .scan-result")
+    expect(result).to_have_class(re.compile("scan-ok"))
+    expect(result.locator(".scan-name")).to_have_text("黄岛五队")
+    expect(result).to_contain_text(words["ok"])
+    assert page.evaluate("window.gjCheckinScan.lastReader") in ("jsQR", "BarcodeDetector")
+    first = Registration.objects.get(pk=entries[b.unions[0].pk].pk)
+    assert first.status == Registration.Status.CHECKED_IN
+    scan_shot(page, f"desk-photo-{size}-{lang}.png")
+
+    # 2. A USB scanner types the second union's member badge's QR text and Enter.
+    member = b.unions[1].players_in_order()[1]
+    token = FloorPass.objects.get(event=b.event, player=member).token
+    page.locator("#scan-code").focus()
+    page.keyboard.type(f"{live_server.url}/me/{token}/")
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("崂山一队")
+    expect(result).to_contain_text(member.name)  # whose badge it was
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
+    assert page.input_value("#scan-code") == ""
+    assert token not in page.content()
+    scan_shot(page, f"desk-usb-{size}-{lang}.png")
+
+    # 3. The same badge again: since when, not a second check-in.
+    page.keyboard.type(f"{live_server.url}/me/{token}/")
+    page.keyboard.press("Enter")
+    expect(result).to_have_class(re.compile("scan-again"))
+    entry = Registration.objects.get(pk=entries[b.unions[1].pk].pk)
+    at = timezone.localtime(entry.checked_in_at).strftime("%H:%M")
+    expect(result).to_contain_text(f"{words['again']} {at}")
+    scan_shot(page, f"desk-again-{size}-{lang}.png")
+
+    # 4. Undo: logged with who; the box has the focus back for the next badge.
+    result.locator(".scan-undo button").click()
+    expect(page.locator("#scan-result .scan-undone")).to_contain_text(words["undone"])
+    entry.refresh_from_db()
+    assert entry.status == Registration.Status.REGISTERED
+    undo = RoundLog.objects.get(action=RoundLog.Action.CHECK_IN_UNDO)
+    assert undo.user == b.organiser and undo.details["entry"] == entry.pk
+    expect(page.locator("#scan-log li").first).to_contain_text("崂山一队")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
+    scan_shot(page, f"desk-undone-{size}-{lang}.png")
+
+    # 5. Typing while the focus is elsewhere: the keys go to the box (a scanner never waits).
+    page.locator("h1").click()
+    assert not scan_focused(page)
+    third = FloorPass.objects.get(event=b.event, union=b.unions[2]).token
+    page.keyboard.type(scan.desk_code(third).lower())
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("市南联队")
+
+    # 6. Nonsense: said at the box, in view, the focus kept.
+    page.keyboard.type("hello-world")
+    page.keyboard.press("Enter")
+    error = page.locator("#scan-result .scan-error")
+    expect(error).to_contain_text(words["bad"])
+    assert in_view(page, "#scan-result .scan-error")
+    assert scan_focused(page)
+    scan_shot(page, f"desk-error-{size}-{lang}.png")
+
+    checked = set(
+        Registration.objects.filter(
+            event=b.event, status=Registration.Status.CHECKED_IN
+        ).values_list("union_id", flat=True)
+    )
+    assert checked == {b.unions[0].pk, b.unions[2].pk}
+    assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 3
+    assert page.evaluate("window.__csp") == []
+
+
+def scan_camera_film(path, text: str, width: int = 640, height: int = 480, frames: int = 10):
+    """A Y4M film of a badge's QR code held before the camera: what Chromium's fake camera
+    plays back (--use-file-for-fake-video-capture) to the page's getUserMedia."""
+    import segno
+
+    matrix = segno.make(text, error="m").matrix
+    modules = len(matrix) + 8  # the quiet zone: four modules each side
+    scale = min(width, height) * 3 // 4 // modules
+    left, top = (width - modules * scale) // 2, (height - modules * scale) // 2
+    luma = bytearray(b"\xff" * (width * height))
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            if dark:
+                for y in range(top + (r + 4) * scale, top + (r + 5) * scale):
+                    start = y * width + left + (c + 4) * scale
+                    luma[start : start + scale] = b"\x00" * scale
+    chroma = b"\x80" * (width // 2 * height // 2)
+    with open(path, "wb") as film:
+        film.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(frames):
+            film.write(b"FRAME\n" + bytes(luma) + chroma + chroma)
+
+
+def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, signed_in, tmp_path):
+    """The camera path end to end: Chromium's fake camera plays a film of a real badge's QR code;
+    the page reads the frames, checks the union in once (the badge stays in view: no second
+    post) and the camera stops on request."""
+    import re
+
+    from matches.models import FloorPass, Registration
+    from matches.public import find
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=2, names=["黄岛五队", "崂山一队"]).register(check_in=False)
+    find.ensure_passes(b.event)
+    token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
+    film = tmp_path / "badge.y4m"
+    scan_camera_film(film, f"{live_server.url}/me/{token}/")  # what the badge's QR code holds
+    camera = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[
+            *CHROMIUM_FLAGS,
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={film}",
+        ],
+    )
+    try:
+        context = camera.new_context(
+            locale="zh-CN", viewport=SIZES["390"], is_mobile=True, has_touch=True
+        )
+        context.grant_permissions(["camera"], origin=live_server.url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.add_init_script(SCAN_CSP_WATCH)
+        signed_in(page, b.organiser.username)
+        page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+        page.locator("#camera-start").click()
+        expect(page.locator("#camera-box")).to_be_visible()
+        result = page.locator("#scan-result .scan-result")
+        expect(result).to_have_class(re.compile("scan-ok"))
+        expect(result.locator(".scan-name")).to_have_text("崂山一队")
+        scan_shot(page, "camera-390-zh.png")
+        page.wait_for_timeout(1500)  # the badge stays in view: read again, not sent again
+        assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 1
+        page.locator("#camera-stop").click()
+        expect(page.locator("#camera-box")).to_be_hidden()
+        assert page.evaluate("window.gjCheckinScan.lastReader") in ("jsQR", "BarcodeDetector")
+        assert page.evaluate("window.__csp") == []
+        entry = Registration.objects.get(event=b.event, union=b.unions[1])
+        assert entry.status == Registration.Status.CHECKED_IN
+    finally:
+        camera.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signed_in, lang):
+    """Plain http on the hall's LAN address is no secure context: no getUserMedia. The page
+    says so and keeps the photo, the scanner and the desk code."""
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=2).register(check_in=False)
+    page = context_for(browser, "390", lang)
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false});")
+    signed_in(page, b.organiser.username)
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+    expect(page.locator("#camera-note")).to_be_visible()
+    expect(page.locator("#camera-note")).to_contain_text("https")
+    expect(page.locator("#camera-note")).to_contain_text("localhost")
+    expect(page.locator("#camera-start")).to_be_hidden()
+    expect(page.locator("label[for='scan-photo']")).to_be_visible()
+    assert scan_focused(page)
+    scan_shot(page, f"no-camera-390-{lang}.png")
+>>>>>>> scancheckin

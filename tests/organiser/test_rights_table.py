@@ -102,6 +102,10 @@ RIGHTS = {
     "checkin-many": (STAFF, 405, 302),
     "checkin-undo": (STAFF, 405, 302),
     "checkin-carry-over": (STAFF, 405, 302),
+    # The check-in desk: an empty scan is refused at the box (400); an undo without an entry
+    # finds none (404).
+    "checkin-scan": (STAFF, 200, 400),
+    "checkin-scan-undo": (STAFF, 405, 404),
     "entries": (STAFF, 200, 200),
     "register": (STAFF, 200, 200),
     "entry": (STAFF, 200, 200),
