@@ -244,6 +244,14 @@ TRIBUTE_KINDS = {
 }
 
 
+def tribute_kind(kind, players: int = 6) -> str:
+    """A ledger kind in words; R47/D22: at eight seats the string tribute is 串四户's (the kind
+    keeps its name `string_three`, D26)."""
+    if kind == "string_three" and players == 8:
+        return gettext("串四户贡")
+    return str(TRIBUTE_KINDS.get(kind, kind))
+
+
 def seat_name(seat_names: dict, seat) -> str:
     if seat is None:
         return gettext("贡牌池")  # R38 place_tribute = "pool": cards put into, or picked from, it
@@ -252,12 +260,12 @@ def seat_name(seat_names: dict, seat) -> str:
     return f"{label} {player}" if player else label
 
 
-def tribute_rows(tributes, seat_names: dict) -> list[dict]:
+def tribute_rows(tributes, seat_names: dict, players: int = 6) -> list[dict]:
     return [
         {
             "from": seat_name(seat_names, t.get("from")),
             "to": seat_name(seat_names, t.get("to")),
-            "kind": TRIBUTE_KINDS.get(t.get("kind"), t.get("kind")),
+            "kind": tribute_kind(t.get("kind"), players),
             "cards": t.get("cards"),
         }
         for t in tributes or []
@@ -268,6 +276,8 @@ def summary_context(report, names: dict) -> dict:
     """A Gou Ji result in words: finishing order with names, points, burns, tributes."""
     summary = report.summary or {}
     verdict = GoujiDealVerdict.from_json(report.verdict or {})
+    # An accepted summary's finish is an order of every seat (R44: eight under `players = 8`).
+    players = 8 if len(summary.get("finish") or ()) == 8 else 6
     return {
         "report": report,
         "finish": [
@@ -293,14 +303,17 @@ def summary_context(report, names: dict) -> dict:
         ],
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
         "union_scores": verdict.settled.union_scores,
-        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names),
+        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names, players),
     }
 
 
-def _owed_rows(tributes, seat_names: dict) -> dict:
+def _owed_rows(tributes, seat_names: dict, players: int = 6) -> dict:
     """The tributes owed before a deal, for `_tributes.html`: rows, and whether they are known
     yet (None while the previous deal has no final result)."""
-    return {"tributes": tribute_rows(tributes, seat_names), "known": tributes is not None}
+    return {
+        "tributes": tribute_rows(tributes, seat_names, players),
+        "known": tributes is not None,
+    }
 
 
 class ResultForm:
@@ -374,6 +387,7 @@ class ResultForm:
             "tributes_owed": _owed_rows(
                 _tributes_owed(row["deal"] if row else None, context.get("deal_number") or 0),
                 seat_names,
+                len(entry.seats),
             ),
             "entry_seats": [
                 {
