@@ -69,7 +69,7 @@ def test_a_joker_group_from_a_six_pack_play_log_in_the_viewer(
     assert report.summary["finish"] == record["claimed"]["finish"]
 
     words = {
-        "zh-hans": ("zh-CN", "出王组（重 2）", "出王组（重 3）", "出够级牌", "小王", "大王"),
+        "zh-hans": ("zh-CN", "出王组（重 2）", "出王组（重 3）", "出够级牌", "小王", "大王", "王组（只有王的一手，R52）按重量比大小"),
         "en": (
             "en-GB",
             "plays a joker group (weight 2)",
@@ -77,9 +77,10 @@ def test_a_joker_group_from_a_six_pack_play_log_in_the_viewer(
             "plays a Gou Ji hand",
             "SJ",
             "BJ",
+            "Joker groups (a hand of jokers only, R52) beat each other by weight",
         ),
     }
-    for language, (locale, lead, answer, gouji, small, big) in words.items():
+    for language, (locale, lead, answer, gouji, small, big, legend) in words.items():
         for width in (390, 1280):
             context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
             page = context.new_page()
@@ -89,6 +90,7 @@ def test_a_joker_group_from_a_six_pack_play_log_in_the_viewer(
             expect(action).to_contain_text(lead)
             expect(action.locator(".chips .c.joker-big")).to_have_text(big)
             expect(page.locator("#step-events")).to_contain_text(gouji)
+            expect(page.locator("main")).to_contain_text(legend)
             # The script steps to the answer: a small and a big joker beat the single big joker.
             page.keyboard.press("ArrowRight")
             expect(page.locator("#viewer-pos")).to_contain_text(str(ANSWER))
