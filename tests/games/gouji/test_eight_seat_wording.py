@@ -12,7 +12,7 @@ from matches.draw.listing import by_name
 from matches.games.gouji import referee_form
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.viewer import deal_viewer
-from matches.models import Deal, MatchSide
+from matches.models import Deal, Event, MatchSide
 from matches.permissions import Actor
 from matches.results import service as results
 from matches.standings import breaks
@@ -112,3 +112,18 @@ def test_a_recheck_at_eight_seats_names_the_string_of_four(build):
     results.correct_result(first, outcome([5, 1, 6, 2, 7, 3, 8, 4]), None, organiser, "记错")
     changed = results.recheck_deal(Deal.objects.get(match=match, number=3), organiser)
     assert changed is not None and "串四户" in changed.reason and "串三户" not in changed.reason
+
+
+@pytest.mark.parametrize(
+    "rules, finish, sides",
+    [(EIGHT, FOUR_A, ("A：1-2-3-4", "B：5-6-7-8")), (None, THREE_A, ("A：1-3-5", "B：2-4-6"))],
+)
+def test_the_report_page_names_the_seats_of_each_side(build, client, rules, finish, sides):
+    b = build(unions=2, rules=rules, confirmation=Event.Confirmation.CAPTAIN)
+    match = b.match(b.round([(0, 1)]), 1)
+    report = b.report(match, 1, outcome(finish))
+    client.force_login(b.people.captain_b)
+    page = client.get(f"/referee/reports/{report.pk}/").content.decode()
+    assert all(side in page for side in sides), sides
+    if rules:
+        assert "1·3·5" not in page and "2·4·6" not in page
