@@ -48,7 +48,7 @@ def _seat(seat_names: dict, seat) -> str:
     return f"{label} {name}" if name else label
 
 
-def _event_text(event: dict, seat_names: dict, union_size: int = 3) -> str:
+def _event_text(event: dict, seat_names: dict, union_size: int) -> str:
     def s(key):
         return _seat(seat_names, event.get(key))
 
