@@ -277,7 +277,7 @@ BURN_3_5 = [{"burner": 3, "burned": 5, "outcome": "success"}]
 SIX_SINGLES = ["3", "4", "5", "6", "7", "8"]
 
 #: the rest of the spec's examples and tables of §10–14, each through the API and the CLI
-SPEC_CASES = [
+SPEC_CASES: list[tuple[str, object, int, int, object]] = [
     # R45/D16: at eight seats the head rival is the seat opposite: 5 answers 1's Gou Ji hand,
     # its unbeaten AA opens a point (R20) …
     (
