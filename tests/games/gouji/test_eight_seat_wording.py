@@ -127,3 +127,20 @@ def test_the_report_page_names_the_seats_of_each_side(build, client, rules, fini
     assert all(side in page for side in sides), sides
     if rules:
         assert "1·3·5" not in page and "2·4·6" not in page
+
+
+def test_the_rule_form_speaks_of_both_table_sizes():
+    """The rule-set form serves six- and eight-seat events alike: no help text or choice names a
+    six-seat place or count alone (落为六科, 每人 36 张, 头科、二科 without the eight-seat reading)."""
+    from matches.games.gouji.settings_form import CHOICE_LABELS, FLAG_INFO
+
+    helps = {flag: str(info[3]) for flag, info in FLAG_INFO.items()}
+    assert "八人每人 27 张" in helps["decks"]  # R46
+    assert "八人第八" in helps["false_burn"]  # R51: forced places fill from 8th up
+    assert "八人：头科至四科" in helps["last_hand_answer"]  # R48/D21
+    assert "八人：三落再进三科一张" in helps["place_tribute"]  # R49/D24
+    assert "串四户" in helps["string_three_score"]  # R47/D22
+    assert str(CHOICE_LABELS[("false_burn", "place")]) == "落为末科"
+    with translation.override("en"):
+        assert "8th at eight seats" in str(FLAG_INFO["false_burn"][3])
+        assert str(CHOICE_LABELS[("false_burn", "place")]) == "Placed last"
