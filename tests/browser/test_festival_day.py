@@ -426,7 +426,6 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
     assert b.event.unions.count() == 5
 
 
-<<<<<<< HEAD
 # === issue 37: invitations with a zone, and the private links' export (branch `invites`) ======
 # Self-contained: its own helpers below. An invitation made with a zone and a note: the referee
 # signs up through its link and lands on the zone, the zones page's card shows the note beside
@@ -465,45 +464,10 @@ def invites_shot(page, name: str, full: bool = False) -> None:
 def no_overflow(page) -> bool:
     """Nothing wider than the screen (a phone would scroll sideways)."""
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
-=======
-# --- check-in by scanning (the check-in desk) -------------------------------------------------
-# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
-# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
-# through the desk's photo input, which hands it to the same decode function the camera's
-# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
-
-SCAN_WORDS = {
-    "zh": {
-        "ok": "签到成功",
-        "again": "已签到，签到时间",
-        "undone": "已撤销签到",
-        "bad": "无法识别",
-    },
-    "en": {
-        "ok": "Checked in",
-        "again": "Already checked in at",
-        "undone": "Check-in undone",
-        "bad": "Not recognised",
-    },
-}
-SCAN_CSP_WATCH = """window.__csp = [];
-document.addEventListener("securitypolicyviolation",
-  e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
-
-
-def scan_shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, "scan-" + name), full_page=True)
-
-
-def scan_focused(page) -> bool:
-    return page.evaluate("document.activeElement && document.activeElement.id === 'scan-code'")
->>>>>>> scancheckin
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
-<<<<<<< HEAD
 def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     live_server, browser, signed_in, settings, size, lang
 ):
@@ -627,7 +591,44 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     other = invites_context(browser, "390", lang)
     other.goto(url)
     expect(other.locator("main")).to_contain_text(values[1][0])
-=======
+
+
+# --- check-in by scanning (the check-in desk) -------------------------------------------------
+# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
+# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
+# through the desk's photo input, which hands it to the same decode function the camera's
+# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
+
+SCAN_WORDS = {
+    "zh": {
+        "ok": "签到成功",
+        "again": "已签到，签到时间",
+        "undone": "已撤销签到",
+        "bad": "无法识别",
+    },
+    "en": {
+        "ok": "Checked in",
+        "again": "Already checked in at",
+        "undone": "Check-in undone",
+        "bad": "Not recognised",
+    },
+}
+SCAN_CSP_WATCH = """window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+  e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
+
+
+def scan_shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "scan-" + name), full_page=True)
+
+
+def scan_focused(page) -> bool:
+    return page.evaluate("document.activeElement && document.activeElement.id === 'scan-code'")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     live_server, browser, signed_in, size, lang, tmp_path
 ):
@@ -824,4 +825,3 @@ def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signe
     expect(page.locator("label[for='scan-photo']")).to_be_visible()
     assert scan_focused(page)
     scan_shot(page, f"no-camera-390-{lang}.png")
->>>>>>> scancheckin
