@@ -394,10 +394,14 @@ def test_papercuts_wizard_keeps_its_step_on_reload_and_confirms_a_same_name(
     expect(page.locator("input[name='step'][value='rules']")).to_be_attached()
     expect(page.locator(".steps li[aria-current='step']")).to_contain_text(words["rules"])
     expect(page.locator("#wizard-draft")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, f"pc-wizard-reloaded-{size}-{lang}.png")
 
     page.get_by_role("button", name=words["create"]).click()  # not confirmed: refused
     expect(page.locator("#same-name-error")).to_be_visible()
+    page.wait_for_timeout(100)  # htmx settles and focuses the box
+    assert in_view(page, "#same-name-error"), "the refusal is out of view"
+    assert in_view(page, "#confirm-same-name"), "the box to tick is out of view"
     assert Event.objects.filter(name="市北杯").count() == 1
     shot(page, f"pc-wizard-same-name-{size}-{lang}.png")
     page.get_by_label(words["confirm"]).check()
@@ -447,7 +451,7 @@ def test_papercuts_dashboard_rounds_fit_and_name_the_knockout_round(
             " return tops.size; }"
         )
         assert lines == 1, f"{cell} wraps onto {lines} lines"
-    page.locator("#rounds-heading").scroll_into_view_if_needed()
+    page.evaluate("() => document.getElementById('rounds-heading').scrollIntoView()")
     shot(page, f"pc-dashboard-rounds-{size}-{lang}.png")
 
 
@@ -466,6 +470,7 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
     phone.locator("#call-button").click()
     expect(phone.locator("#call-referee .call-open")).to_contain_text(words["coming"])
     phone.evaluate("() => { window.pcNotReloaded = true; }")
+    phone.evaluate("() => document.getElementById('call-referee').scrollIntoView()")
     shot(phone, f"pc-phone-calling-{size}-{lang}.png")
 
     desk = context_for(browser, size, lang)
@@ -480,4 +485,37 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
     expect(phone.locator("#call-referee")).not_to_contain_text(words["coming"])
     assert phone.evaluate("() => window.pcNotReloaded === true"), "the phone was reloaded"
     expect(phone.locator("#call-button")).to_be_visible()
+    phone.evaluate("() => document.getElementById('call-referee').scrollIntoView()")
     shot(phone, f"pc-phone-answered-{size}-{lang}.png")
+
+
+@pytest.mark.usefixtures("pc_quiet")
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_papercuts_badges_print_by_club_or_by_table(live_server, browser, signed_in, size, lang):
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=4, clubs=2, deals=1).register()
+    assert b.organiser.username == "organiser"
+    b.draw()
+    page = context_for(browser, size, lang)
+    pc_sign_in(signed_in, page, "organiser")
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    page.locator("#badge-order a[data-order='table']").click()
+    page.wait_for_url("**order=table")
+    numbers = [
+        int(n)
+        for n in page.locator(".badge[data-table]").evaluate_all(
+            "(els) => els.map(e => e.dataset.table)"
+        )
+    ]
+    assert numbers == sorted(numbers) and numbers[0] == 1
+    expect(page.locator(".badge-group").first).to_be_visible()
+    widths = pc_fits(page, ".sheet")
+    assert widths["page"][0] <= widths["page"][1], f"the sheet scrolls sideways: {widths}"
+    shot(page, f"pc-badges-by-table-{size}-{lang}.png")
+    page.locator("#badge-order a[data-order='club']").click()
+    page.wait_for_url("**order=club")
+    clubs = page.locator(".badge-group").all_inner_texts()
+    assert clubs == sorted(clubs) and len(clubs) == 2
+    shot(page, f"pc-badges-by-club-{size}-{lang}.png")

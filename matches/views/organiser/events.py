@@ -130,7 +130,10 @@ def new_event(request):
     if step not in STEPS:
         step = "basics"
     if request.GET.get("restart"):
+        # Dropped, then away from ?restart=1: the address bar must not keep it, or a reload on
+        # step 3 would throw steps 1 and 2 away again.
         request.session.pop(SESSION_KEY, None)
+        return redirect(reverse("manage:new-event"))
     if request.method != "POST":
         if "step" not in request.GET:  # a reload, or the link back: where the organiser was
             step = _resume_step(request)
