@@ -352,8 +352,12 @@ def pc_quiet(settings):
     settings.LIVE_ENABLED = False
 
 
-def pc_sign_in(signed_in, page, username: str, next: str = "/manage/"):
-    """Sign in and wait until the page has left the login form (its address names `next` too)."""
+def pc_sign_in(signed_in, page, base: str, username: str, next: str = "/manage/"):
+    """Sign in and wait until the page has left the login form (its address names `next` too).
+    The login page is opened once first with time to spare: a live server's first answer (its
+    URLs, templates and translations loaded) can take longer than a click's timeout on a busy
+    machine."""
+    page.goto(base + "/accounts/login/", timeout=60_000)
     signed_in(page, username, next=next)
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
@@ -380,7 +384,7 @@ def test_papercuts_wizard_keeps_its_step_on_reload_and_confirms_a_same_name(
     assert b.organiser.username == "organiser"
     words = PC_WORDS[lang]
     page = context_for(browser, size, lang)
-    pc_sign_in(signed_in, page, "organiser")
+    pc_sign_in(signed_in, page, live_server.url, "organiser")
     page.goto(f"{live_server.url}/manage/new/?restart=1")
     page.fill("#id_name", "市北杯")
     page.fill("#id_start_date", "2026-06-01")
@@ -431,7 +435,7 @@ def test_papercuts_dashboard_rounds_fit_and_name_the_knockout_round(
     draw.create_round(b.stage, seed=1)  # a draft: the widest row (three actions, three prints)
     words = PC_WORDS[lang]
     page = context_for(browser, size, lang)
-    pc_sign_in(signed_in, page, "organiser")
+    pc_sign_in(signed_in, page, live_server.url, "organiser")
     page.goto(f"{live_server.url}/manage/events/{b.event.pk}/")
     row = page.locator("tr[data-round='1']")
     expect(row).to_contain_text(words["quarter"])
@@ -474,7 +478,7 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
     shot(phone, f"pc-phone-calling-{size}-{lang}.png")
 
     desk = context_for(browser, size, lang)
-    pc_sign_in(signed_in, desk, setup.referee.username, next="/referee/")
+    pc_sign_in(signed_in, desk, live_server.url, setup.referee.username, next="/referee/")
     desk.locator("#my-tables .ack-call").click()
     expect(desk.locator("#my-tables .ack-call")).to_have_count(0)
 
@@ -499,7 +503,7 @@ def test_papercuts_badges_print_by_club_or_by_table(live_server, browser, signed
     assert b.organiser.username == "organiser"
     b.draw()
     page = context_for(browser, size, lang)
-    pc_sign_in(signed_in, page, "organiser")
+    pc_sign_in(signed_in, page, live_server.url, "organiser")
     page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
     page.locator("#badge-order a[data-order='table']").click()
     page.wait_for_url("**order=table")
