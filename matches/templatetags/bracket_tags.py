@@ -9,7 +9,7 @@ register = template.Library()
 
 @register.filter
 def stage_of(round_) -> str:
-    """The round's stage as the page says it: 四分之一决赛 / Quarter-final, or the stage's name."""
+    """The round's stage as the page says it: 1/4决赛 / Quarter-final, or the stage's name."""
     return stage_label(round_)
 
 
