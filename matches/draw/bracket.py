@@ -3,8 +3,9 @@
 Columns are the knockout stage's rounds, first round first; each column's name is computed from
 how many unions are left in it, in one scheme everywhere (决赛 Final, 半决赛 Semi-final,
 1/4决赛 Quarter-final, 1/8决赛 Round of 16 …; never "八强" or "四分之一决赛"), never stored.
-A drawn round shows its matches in bracket order; a round not drawn yet shows the winners known so far advancing into their places. A match is won when
-its result is final and not level (a level knockout match gets extra deals at settlement).
+A drawn round shows its matches in bracket order; a round not drawn yet shows the winners known
+so far advancing into their places. A match is won when its result is final and not level (a
+level knockout match gets extra deals at settlement).
 
 What a reader may see is decided by the caller: `build` takes the rounds to show and a
 `results_shown(round)` test (the public pages pass `visibility.visible_rounds` and
