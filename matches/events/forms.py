@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from matches.events.importing import why_alike
 from matches.kernel.games.registry import adapter_named, game_choices
 from matches.kernel.punctuation import listed
 from matches.models import Event, StaffRole, Stage
@@ -362,6 +363,8 @@ class EntryForm(forms.Form):
                     )
                     % {"near": listed(self.club_near)},
                 )
+                for note in why_alike(club, self.club_near):
+                    self.add_error("club", note)
         return data
 
     def entry_kwargs(self) -> dict:

@@ -115,6 +115,7 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
     path("entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
     path("entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
+    path("entries/paste/", entries.paste_entries, name="paste"),
     path("import/", entries.import_entries, name="import"),
     path("import/template.<str:fmt>", entries.import_template, name="import-template"),
     path("staff/", staff.staff, name="staff"),

@@ -312,6 +312,120 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
     assert logged.details == {"table": table.number, "deals": [1, 2]}
 
 
+# --- Issue 37, problem 3 and the bulk paste (branch `clubs`): the club guard's Chinese typos on
+# the entry form and in the import preview, and entries pasted one per line, previewed, then
+# imported. Self-contained: its own words, helpers and event.
+
+CLUB_WORDS = {
+    "zh": {
+        "traditional": "“李滄俱樂部”是“李沧俱乐部”的繁体写法",
+        "homophone": "“李仓俱乐部”与“李沧俱乐部”读音相同",
+        "shape": "这一行有 6 项",
+        "twice": "联邦“青岛一队”在名单中重复",
+        "imported": "已导入 2 行",
+    },
+    "en": {
+        "traditional": "“李滄俱樂部” is the traditional-character spelling of “李沧俱乐部”",
+        "homophone": "“李仓俱乐部” sounds the same as “李沧俱乐部”",
+        "shape": "this line has 6",
+        "twice": "Union “青岛一队” appears twice in the list",
+        "imported": "2 lines imported",
+    },
+}
+
+
+def clubs_shot(page, name: str) -> None:
+    """A screenshot under SHOTS_DIR, the whole page (the preview runs below the fold)."""
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
+    live_server, browser, signed_in, size, lang
+):
+    from players.models import Club
+    from tests.builder import EventBuilder
+
+    words = CLUB_WORDS[lang]
+    Club.objects.create(name="李沧俱乐部")
+    b = EventBuilder(unions=0, deals=1).register()
+    page = context_for(browser, size, lang)
+    signed_in(page, b.organiser.username)
+    entries = f"{live_server.url}/manage/events/{b.event.pk}/entries/"
+    # The entry form: the club typed in traditional characters is warned, the existing one is a
+    # tap away, and nothing is added until the organiser chooses.
+    page.goto(entries)
+    if not page.locator("#add-entry[open]").count():
+        page.locator("#add-entry summary").click()
+    for field, value in (("union", "沧口队"), ("player1", "甲"), ("player2", "乙")):
+        page.fill(f"#id_{field}", value)
+    page.fill("#id_player3", "丙")
+    page.fill("#id_club", "李滄俱樂部")
+    page.locator("#add-entry-submit").click()
+    expect(page.locator("#club-near")).to_be_visible()
+    expect(page.locator("#add-entry")).to_contain_text(words["traditional"])
+    page.locator("#club-near").scroll_into_view_if_needed()
+    clubs_shot(page, f"clubs-form-traditional-{size}-{lang}.png")
+    assert not b.event.unions.exists()
+    page.locator("button.use-club").first.click()
+    expect(page.locator("#entry-added")).to_contain_text("沧口队")
+    assert b.event.unions.get(name="沧口队").club.name == "李沧俱乐部"
+    # The import preview: the homophone is warned on its line, and the import still goes on.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/import/")
+    sheet = (
+        "联邦,俱乐部,选手1,选手2,选手3\n李村队,李仓俱乐部,丁,戊,己\n市南队,市南俱乐部,庚,辛,壬\n"
+    )
+    page.set_input_files(
+        "#file", files=[{"name": "e.csv", "mimeType": "text/csv", "buffer": sheet.encode()}]
+    )
+    page.locator("main form button[type='submit']").first.click()
+    expect(page.locator("tr[data-line='2']")).to_contain_text(words["homophone"])
+    expect(page.locator("tr[data-line='2']")).to_have_class("warn")
+    expect(page.locator("tr[data-line='3']")).not_to_have_class("warn")  # 市南: not alike
+    expect(page.locator("#club-warnings")).to_be_visible()
+    clubs_shot(page, f"clubs-import-homophone-{size}-{lang}.png")
+    page.locator("#confirm-import").click()
+    page.wait_for_url(entries)
+    assert b.event.unions.count() == 3
+    # The bulk paste: a line of the wrong shape and a name twice are said per line, nothing is
+    # imported; corrected, the preview is clean and the confirm imports every line.
+    page.locator("#paste-entries summary").click()
+    expect(page.locator("#paste-example")).to_have_text("青岛一队 李沧俱乐部 张三 李四 王五")
+    page.fill(
+        "#paste-text",
+        "青岛一队\t李沧俱乐部\t张三\t李四\t王五\n"
+        "青岛二队 李沧俱乐部 赵六 钱七 孙八 周九\n"
+        "青岛一队 李滄俱樂部 吴十 郑甲 王乙",
+    )
+    clubs_shot(page, f"clubs-paste-box-{size}-{lang}.png")
+    page.locator("#paste-preview").click()
+    expect(page.locator("tr[data-line='2']")).to_contain_text(words["shape"])
+    expect(page.locator("tr[data-line='3']")).to_contain_text(words["twice"])
+    expect(page.locator("tr[data-line='3']")).to_contain_text(words["traditional"])
+    expect(page.locator("#paste-errors")).to_be_visible()
+    expect(page.locator("#confirm-import")).to_have_count(0)
+    clubs_shot(page, f"clubs-paste-errors-{size}-{lang}.png")
+    assert b.event.unions.count() == 3
+    # Corrected in the same box, which kept the text.
+    page.fill(
+        "#paste-text",
+        "青岛一队\t李沧俱乐部\t张三\t李四\t王五\n青岛二队 李沧俱乐部 赵六 钱七 孙八",
+    )
+    page.locator("#paste-preview").click()
+    expect(page.locator("#confirm-import")).to_be_visible()
+    expect(page.locator("tr.bad")).to_have_count(0)
+    clubs_shot(page, f"clubs-paste-preview-{size}-{lang}.png")
+    page.locator("#confirm-import").click()
+    page.wait_for_url(entries)
+    expect(page.locator("main")).to_contain_text(words["imported"])
+    expect(page.locator("#entries")).to_contain_text("青岛二队")
+    union = b.event.unions.get(name="青岛一队")
+    assert [p.name for p in union.players_in_order()] == ["张三", "李四", "王五"]
+    assert b.event.unions.count() == 5
+
+
 # === problem 10: papercuts of the morning =========================================================
 # Self-contained: its own helpers (prefixed pc_), people and events. The wizard comes back to its
 # step after a reload and makes a same-name event only once confirmed; the dashboard's rounds

@@ -103,6 +103,7 @@ RIGHTS = {
     "entry-reinstate": (STAFF, 405, 302),
     "entry-link": (STAFF, 200, None),
     "import": (STAFF, 200, 400),
+    "paste": (STAFF, 405, 400),  # bulk paste (issue 37): an empty paste is a 400
     "export": (STAFF, 200, None),
     "results": (STAFF, 200, None),
     "results-queue": (STAFF, 200, None),
