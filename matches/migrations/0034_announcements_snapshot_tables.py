@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0031_merge_festival_day"),
+        ("matches", "0033_roundlog_check_in_actions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
