@@ -124,6 +124,10 @@ class LadderLog(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     action = models.CharField(max_length=20)
     detail = models.TextField()
+    # What the line says, as values (team names, title keys, session numbers): the page words
+    # it in the reader's language (`ladders.views.log_text`). `detail` is the same line as
+    # plain text in the writer's language, kept for lines written before `data` existed.
+    data = models.JSONField(default=dict, blank=True)
 
     class Meta:
         db_table = "matches_ladderlog"

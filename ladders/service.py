@@ -38,8 +38,10 @@ def _explain(error: LadderError) -> LadderProblem:
     return LadderProblem(template % error.params if template else str(error))
 
 
-def _log(season: LadderSeason, user, action: str, detail: str) -> None:
-    LadderLog.objects.create(season=season, by=user, action=action, detail=detail)
+def _log(season: LadderSeason, user, action: str, detail: str, **data) -> None:
+    """One line of the season's log: `data` holds its values (names, title keys, numbers) for
+    the page to word in the reader's language; `detail` is the same as text, as written."""
+    LadderLog.objects.create(season=season, by=user, action=action, detail=detail, data=data)
 
 
 def create_season(
@@ -55,13 +57,14 @@ def create_season(
     with transaction.atomic():
         season = LadderSeason.objects.create(name=name, previous=previous)
         season.organisers.add(user)
-        _log(season, user, "created", name)
+        _log(season, user, "created", name, name=name)
         if previous is not None and copy_teams:
             kept = previous.teams.filter(withdrawn=False)
             LadderTeam.objects.bulk_create(
                 LadderTeam(season=season, name=t.name, club=t.club, members=t.members) for t in kept
             )
-            _log(season, user, "teams", "、".join(t.name for t in kept))
+            names = [t.name for t in kept]
+            _log(season, user, "teams", "、".join(names), teams=names)
     return season
 
 
@@ -72,14 +75,20 @@ def rename_season(season: LadderSeason, user, name: str) -> None:
     old, season.name = season.name, name
     with transaction.atomic():
         season.save(update_fields=["name"])
-        _log(season, user, "renamed", f"{old} → {name}")
+        _log(season, user, "renamed", f"{old} → {name}", old=old, new=name)
 
 
 def set_published(season: LadderSeason, user, published: bool) -> None:
     with transaction.atomic():
         season.published = published
         season.save(update_fields=["published"])
-        _log(season, user, "published" if published else "unpublished", season.name)
+        _log(
+            season,
+            user,
+            "published" if published else "unpublished",
+            season.name,
+            name=season.name,
+        )
 
 
 def _team(season: LadderSeason, team_id: int) -> LadderTeam:
@@ -103,7 +112,8 @@ def edit_team(season: LadderSeason, user, team_id: int, name: str, club: str, me
     team.name, team.club, team.members = name, club, members
     with transaction.atomic():
         team.save(update_fields=["name", "club", "members"])
-        _log(season, user, "team", f"{before} → {name} / {club} / {members}")
+        after = f"{name} / {club} / {members}"
+        _log(season, user, "team", f"{before} → {after}", before=before, after=after)
 
 
 def _has_played(team: LadderTeam) -> bool:
@@ -121,7 +131,14 @@ def remove_team(season: LadderSeason, user, team_id: int) -> None:
     if team.title and season.sessions.exists():
         raise LadderProblem(_("这支队是擂主，不能删除；请用“退出”"))
     with transaction.atomic():
-        _log(season, user, "removed", team.name + (f" ({team.title})" if team.title else ""))
+        _log(
+            season,
+            user,
+            "removed",
+            team.name + (f" ({team.title})" if team.title else ""),
+            team=team.name,
+            slot=team.title,
+        )
         team.delete()
 
 
@@ -140,7 +157,7 @@ def _fill_vacant(season: LadderSeason, user) -> None:
             break  # left vacant: the next session cannot start until the organiser seeds it
         team = candidates.pop(0)
         LadderTeam.objects.filter(pk=team.pk).update(title=slot.key)
-        _log(season, user, "title", f"{slot.key}: {team.name}")
+        _log(season, user, "title", f"{slot.key}: {team.name}", slot=slot.key, team=team.name)
 
 
 def withdraw_team(season: LadderSeason, user, team_id: int) -> None:
@@ -152,7 +169,7 @@ def withdraw_team(season: LadderSeason, user, team_id: int) -> None:
     with transaction.atomic():
         team.withdrawn = True
         team.save(update_fields=["withdrawn"])
-        _log(season, user, "withdrawn", team.name)
+        _log(season, user, "withdrawn", team.name, team=team.name)
         current = open_session(season)
         if current is not None:
             _advance(current)
@@ -169,7 +186,7 @@ def reinstate_team(season: LadderSeason, user, team_id: int) -> None:
     with transaction.atomic():
         team.withdrawn = False
         team.save(update_fields=["withdrawn"])
-        _log(season, user, "reinstated", team.name)
+        _log(season, user, "reinstated", team.name, team=team.name)
 
 
 def add_teams(season: LadderSeason, user, text: str) -> list[LadderTeam]:
@@ -190,7 +207,7 @@ def add_teams(season: LadderSeason, user, text: str) -> list[LadderTeam]:
         raise LadderProblem(_("队名重复：%(names)s") % {"names": "、".join(sorted(doubles))})
     with transaction.atomic():
         LadderTeam.objects.bulk_create(rows)
-        _log(season, user, "teams", "、".join(names))
+        _log(season, user, "teams", "、".join(names), teams=names)
     return rows
 
 
@@ -232,12 +249,8 @@ def seed(season: LadderSeason, user, ranking: list[int] | None = None) -> None:
         season.teams.update(title="")
         for slot, pk in titles.items():
             LadderTeam.objects.filter(pk=pk).update(title=slot.key)
-        _log(
-            season,
-            user,
-            "seeded",
-            "; ".join(f"{slot.key}: {teams[pk].name}" for slot, pk in titles.items()),
-        )
+        held = [[slot.key, teams[pk].name] for slot, pk in titles.items()]
+        _log(season, user, "seeded", "; ".join(f"{k}: {n}" for k, n in held), titles=held)
 
 
 def start_session(season: LadderSeason, user, seed: int | None = None) -> LadderSession:
@@ -256,7 +269,7 @@ def start_session(season: LadderSeason, user, seed: int | None = None) -> Ladder
             seed=seed if seed is not None else secrets.randbelow(2**31),
             challengers=challengers,
         )
-        _log(season, user, "session", _("第 %(n)d 期开始") % {"n": number})
+        _log(season, user, "session", _("第 %(n)d 期开始") % {"n": number}, n=number)
         _advance(session)
     return session
 
@@ -444,6 +457,10 @@ def record_result(challenge_id: int, user, text: str) -> LadderChallenge:
             user,
             "result",
             f"#{challenge.pk} {challenge.challenger} – {challenge.defender}: {text.strip()}",
+            challenge=challenge.pk,
+            challenger=challenge.challenger.name,
+            defender=challenge.defender.name,
+            games=text.strip(),
         )
         _advance(challenge.session)
     return challenge
@@ -470,7 +487,14 @@ def record_no_show(challenge_id: int, user, side: str) -> LadderChallenge:
         )
         challenge.save()
         teams = [str(getattr(challenge, missing)) for missing in sides]
-        _log(challenge.session.season, user, "no-show", f"#{challenge.pk} {'、'.join(teams)}")
+        _log(
+            challenge.session.season,
+            user,
+            "no-show",
+            f"#{challenge.pk} {'、'.join(teams)}",
+            challenge=challenge.pk,
+            teams=teams,
+        )
         _advance(challenge.session)
     return challenge
 
@@ -505,6 +529,8 @@ def undo_no_show(challenge_id: int, user, side: str) -> LadderChallenge:
             user,
             "no-show-undone",
             f"#{challenge.pk} {getattr(challenge, side)}",
+            challenge=challenge.pk,
+            team=str(getattr(challenge, side)),
         )
         _advance(challenge.session)
     return challenge
@@ -527,6 +553,9 @@ def reschedule(
             challenge.session.season, user, "rescheduled",
             f"#{challenge.pk} {old or '—'} → {day}; {challenge.challenger}: {challenger_agrees.strip()}; "
             f"{challenge.defender}: {defender_agrees.strip()}",
+            challenge=challenge.pk, old=old.isoformat() if old else "", new=day.isoformat(),
+            challenger=challenge.challenger.name, challenger_agrees=challenger_agrees.strip(),
+            defender=challenge.defender.name, defender_agrees=defender_agrees.strip(),
         )  # fmt: skip
 
 
@@ -558,6 +587,7 @@ def cancel_session(session_id: int, user) -> None:
             user,
             "session-cancelled",
             _("第 %(n)d 期的抽签已撤销") % {"n": session.number},
+            n=session.number,
         )
         session.delete()
 
@@ -590,6 +620,8 @@ def reopen_session(session_id: int, user) -> None:
             _("第 %(n)d 期重新开放") % {"n": session.number}
             + "; "
             + "; ".join(f"{key}: {names.get(pk, pk)}" for key, pk in session.titles_before.items()),
+            n=session.number,
+            titles=[[key, names.get(pk, str(pk))] for key, pk in session.titles_before.items()],
         )
         _advance(session)
 
@@ -640,11 +672,12 @@ def close_session(session_id: int, user) -> dict[Slot, int]:
         season.teams.update(title="")
         for slot, pk in after.items():
             LadderTeam.objects.filter(pk=pk).update(title=slot.key)
-        changes = [
-            f"{slot.key}: {names[before[slot]]} → {names[pk]}"
+        moves = [
+            [slot.key, names[before[slot]], names[pk]]
             for slot, pk in after.items()
             if pk != before[slot]
         ]
+        changes = [f"{key}: {old} → {new}" for key, old, new in moves]
         session.closed_at = timezone.now()
         session.titles_before = {slot.key: pk for slot, pk in before.items()}
         session.save(update_fields=["closed_at", "titles_before"])
@@ -654,6 +687,8 @@ def close_session(session_id: int, user) -> dict[Slot, int]:
             "closed",
             _("第 %(n)d 期结束") % {"n": session.number}
             + ("; " + "; ".join(changes) if changes else ""),
+            n=session.number,
+            changes=moves,
         )
         _fill_vacant(season, user)
     return {slot: team.pk for slot, team in holders(season).items()}

@@ -5,18 +5,22 @@ and every write: `ladders/service.py`."""
 from __future__ import annotations
 
 import datetime
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ladders import permissions, rules, service
-from ladders.models import LadderChallenge, LadderSeason
+from ladders.models import LadderChallenge, LadderLog, LadderSeason
 from ladders.service import LadderProblem
+from matches.draw.listing import name_key
 from matches.public.front_cache import front_cacheable
 
 RANK_NAMES = {
@@ -50,6 +54,29 @@ LOG_ACTIONS = {
 }
 
 
+# The organiser's page, split so that a phone's first screen is the session at hand: each tab
+# its own address (`?tab=`), the session first.
+TABS = {
+    "session": gettext_lazy("本期"),
+    "titles": gettext_lazy("擂主与积分"),
+    "teams": gettext_lazy("队伍"),
+    "log": gettext_lazy("记录"),
+}
+# The tab an action is made from: a done action returns to it, a refused one shows it again.
+ACTION_TABS = {
+    "edit-team": "teams",
+    "remove-team": "teams",
+    "withdraw": "teams",
+    "reinstate": "teams",
+    "teams": "teams",
+}
+TEAM_ORDERS = {"pinyin": gettext_lazy("按拼音"), "entry": gettext_lazy("按报名顺序")}
+LOG_PAGE = 20
+
+# A title's key as the log's old lines wrote it (`vanguard-2`): worded in the page's language.
+SLOT_KEY = re.compile(r"\b(?:chief|vice|vanguard)-\d\b")
+
+
 def _title_rows(season: LadderSeason) -> list[dict]:
     held = service.holders(season)
     return [
@@ -65,6 +92,100 @@ def _slot_label(key: str) -> str:
     if slot.rank is rules.Rank.CHIEF:
         return str(RANK_NAMES[slot.rank])
     return f"{RANK_NAMES[slot.rank]} {slot.number}"
+
+
+def _title_name(key: str) -> str:
+    """A title's name in the page's language (先锋 2); a key that names none is kept as is."""
+    try:
+        return _slot_label(key) if key else ""
+    except (ValueError, TypeError):
+        return key
+
+
+def _listed(names) -> str:
+    return _("、").join(str(n) for n in names)
+
+
+def _holders(pairs) -> str:
+    return _("；").join(
+        _("%(title)s：%(team)s") % {"title": _title_name(key), "team": team} for key, team in pairs
+    )
+
+
+def _log_words(action: str, d: dict) -> str:
+    if action in ("created", "published", "unpublished"):
+        return d["name"]
+    if action == "renamed":
+        return f"{d['old']} → {d['new']}"
+    if action == "teams":
+        return _listed(d["teams"])
+    if action == "team":
+        return f"{d['before']} → {d['after']}"
+    if action == "removed":
+        title = _title_name(d.get("slot", ""))
+        return d["team"] + (f" ({title})" if title else "")
+    if action in ("withdrawn", "reinstated"):
+        return d["team"]
+    if action == "title":
+        return _holders([(d["slot"], d["team"])])
+    if action == "seeded":
+        return _holders(d["titles"])
+    if action == "session":
+        return _("第 %(n)d 期开始") % {"n": d["n"]}
+    if action == "session-cancelled":
+        return _("第 %(n)d 期的抽签已撤销") % {"n": d["n"]}
+    if action == "result":
+        return _("挑战 #%(id)d %(challenger)s – %(defender)s：%(games)s") % {
+            "id": d["challenge"],
+            "challenger": d["challenger"],
+            "defender": d["defender"],
+            "games": " / ".join(d["games"].split("\n")),
+        }
+    if action == "no-show":
+        return _("挑战 #%(id)d 未到场：%(teams)s") % {
+            "id": d["challenge"],
+            "teams": _listed(d["teams"]),
+        }
+    if action == "no-show-undone":
+        return _("挑战 #%(id)d 撤销 %(team)s 的一次缺席") % {
+            "id": d["challenge"],
+            "team": d["team"],
+        }
+    if action == "rescheduled":
+        return _(
+            "挑战 #%(id)d 改到 %(new)s（原定 %(old)s）；%(challenger)s 同意人：%(a)s；"
+            "%(defender)s 同意人：%(b)s"
+        ) % {
+            "id": d["challenge"],
+            "new": d["new"],
+            "old": d["old"] or "—",
+            "challenger": d["challenger"],
+            "a": d["challenger_agrees"],
+            "defender": d["defender"],
+            "b": d["defender_agrees"],
+        }
+    if action == "closed":
+        moves = [
+            _("%(title)s：%(old)s → %(new)s") % {"title": _title_name(key), "old": old, "new": new}
+            for key, old, new in d["changes"]
+        ]
+        done = _("第 %(n)d 期结束") % {"n": d["n"]}
+        return _("；").join([done, *moves]) if moves else done
+    if action == "reopened":
+        again = _("第 %(n)d 期重新开放") % {"n": d["n"]}
+        return _("；").join([again, _holders(d["titles"])]) if d["titles"] else again
+    raise KeyError(action)
+
+
+def log_text(line: LadderLog) -> str:
+    """A log line in the reader's language, from its values. A line written before the values
+    were kept (or one they do not fit) shows its text, with its titles' keys worded."""
+    if line.data:
+        try:
+            return _log_words(line.action, line.data)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass
+    return SLOT_KEY.sub(lambda m: _title_name(m.group()), line.detail)
 
 
 def _challenge_rows(challenges) -> list[dict]:
@@ -216,47 +337,85 @@ def _post(request, season: LadderSeason) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def season_page(request, season_id: int):
+    """The organiser's season, one tab at a time (`TABS`): the session at hand, the titles and
+    points, the teams, the log."""
     season = permissions.run_season(request, season_id)
+    tab = request.GET.get("tab", "session")
+    if tab not in TABS:
+        tab = "session"
     problem = None
     if request.method == "POST":
+        tab = ACTION_TABS.get(request.POST.get("action", ""), "session")
         try:
             messages.success(request, _post(request, season))
-            return redirect("ladders-manage:season", season.pk)
+            target = reverse("ladders-manage:season", args=[season.pk])
+            return redirect(target if tab == "session" else f"{target}?tab={tab}")
         except LadderProblem as error:
             problem = str(error)
         except ValueError:
             return HttpResponseBadRequest(_("未知的操作"))
+    context = {
+        "season": season,
+        "tab": tab,
+        "tabs": list(TABS.items()),
+        "problem": problem,
+        **_TAB_CONTEXT[tab](request, season),
+    }
+    return render(request, "ladders/season.html", context, status=400 if problem else 200)
+
+
+def _session_tab(request, season: LadderSeason) -> dict:
     current = service.open_session(season)
     challenges = (
         list(current.challenges.select_related("challenger", "defender")) if current else []
     )
-    teams = list(season.teams.all())
+    titles = _title_rows(season)
+    teams = sorted(season.teams.all(), key=lambda t: name_key(t.name))
     last = season.sessions.order_by("-number").first()
     seeded_at = {t.title: t.pk for t in teams if t.title}
-    return render(
-        request,
-        "ladders/season.html",
-        {
-            "season": season,
-            "teams": teams,
-            "titles": _title_rows(season),
-            "seeded": all(row["team"] for row in _title_rows(season)),
-            "current": current,
-            "open_rows": _challenge_rows(c for c in challenges if not c.decided),
-            "done_rows": _challenge_rows(c for c in challenges if c.decided),
-            # The seeding form shows the titles as they stand, so redoing it is one change.
-            "seats": [(n, seeded_at.get(slot.key)) for n, slot in enumerate(rules.SLOTS, 1)],
-            "reopenable": last if last and last.closed_at and not current else None,
-            "cancellable": current is not None and service.cancellable(current),
-            "problem": problem,
-            "points": service.points_table(season),
-            "log": [
-                (line, LOG_ACTIONS.get(line.action, line.action))
-                for line in season.log.select_related("by")[:30]
-            ],
-        },
-        status=400 if problem else 200,
-    )
+    return {
+        "teams": teams,
+        "titles": titles,
+        "seeded": all(row["team"] for row in titles),
+        "current": current,
+        "ever_drawn": last is not None,
+        "open_rows": _challenge_rows(c for c in challenges if not c.decided),
+        "done_rows": _challenge_rows(c for c in challenges if c.decided),
+        # The seeding form shows the titles as they stand, so redoing it is one change.
+        "seats": [(n, seeded_at.get(slot.key)) for n, slot in enumerate(rules.SLOTS, 1)],
+        "reopenable": last if last and last.closed_at and not current else None,
+        "cancellable": current is not None and service.cancellable(current),
+    }
+
+
+def _titles_tab(request, season: LadderSeason) -> dict:
+    return {"titles": _title_rows(season), "points": service.points_table(season)}
+
+
+def _teams_tab(request, season: LadderSeason) -> dict:
+    order = request.GET.get("order", "pinyin")
+    if order not in TEAM_ORDERS:
+        order = "pinyin"
+    teams = list(season.teams.order_by("pk"))  # the order they were entered in
+    if order == "pinyin":
+        teams.sort(key=lambda t: name_key(t.name))
+    return {"teams": teams, "order": order, "orders": list(TEAM_ORDERS.items())}
+
+
+def _log_tab(request, season: LadderSeason) -> dict:
+    page = Paginator(season.log.select_related("by"), LOG_PAGE).get_page(request.GET.get("page"))
+    return {
+        "page": page,
+        "log": [(line, LOG_ACTIONS.get(line.action, _("其他")), log_text(line)) for line in page],
+    }
+
+
+_TAB_CONTEXT = {
+    "session": _session_tab,
+    "titles": _titles_tab,
+    "teams": _teams_tab,
+    "log": _log_tab,
+}
 
 
 @front_cacheable

@@ -3,13 +3,20 @@
 A typo must not make a fifth club, which would also defeat keeping clubmates apart in the draw.
 `same_club` finds an existing club whose name differs only in spacing, full-width letters or
 case (used as that club); `near_duplicates` finds clubs whose names are close enough to be a
-typo (warned, never merged silently)."""
+typo (warned, never merged silently), and `likeness` says why: the same name in traditional
+characters (李滄俱樂部, folded by OpenCC's t2s), a homophone typed by a pinyin input method in a
+short name (李仓俱乐部: compared by toneless pinyin as well as by characters), a truncated name
+or a close spelling."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from difflib import SequenceMatcher
+from functools import lru_cache
+
+import opencc
+from pypinyin import Style, pinyin
 
 from players.models import Club
 
@@ -19,12 +26,54 @@ GENERIC_SUFFIXES = ("俱乐部", "协会", "联队", "队", "club", "team", "ass
 SIMILAR = 0.8
 #: A name that is another with up to this many characters missing at its end (黄岛俱乐).
 TRUNCATED = 2
+#: Names (without their generic suffix) up to this long are compared by pinyin as well: one
+#: character off in a name this short is too far for `SIMILAR` (李沧/李仓: 0.5), yet a pinyin
+#: input method picks the wrong one of a homophone in a moment. Longer names already pass
+#: `SIMILAR` with one character off.
+SHORT_CORE = 4
+
+#: Why `likeness` finds two names alike (the pages say it in words).
+SPACING, TRADITIONAL, TRUNCATED_NAME, HOMOPHONE, CLOSE = (
+    "spacing",
+    "traditional",
+    "truncated",
+    "homophone",
+    "close",
+)
 
 
+@lru_cache(maxsize=4096)
 def normalised(name: str) -> str:
     """Full-width letters and digits as ASCII, no spaces at all, case folded."""
     text = unicodedata.normalize("NFKC", name or "")
     return re.sub(r"\s+", "", text).casefold()
+
+
+@lru_cache(maxsize=1)
+def _to_simplified() -> opencc.OpenCC:
+    return opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=4096)
+def folded(name: str) -> str:
+    """`normalised`, in simplified characters (traditional ones folded by OpenCC)."""
+    return _to_simplified().convert(normalised(name))
+
+
+@lru_cache(maxsize=8192)
+def _readings(character: str) -> frozenset[str]:
+    """A character's toneless pinyin, every reading of it (重: zhong, chong); anything that is
+    not a Chinese character reads as itself."""
+    return frozenset(pinyin(character, style=Style.NORMAL, heteronym=True, errors="default")[0])
+
+
+def _homophones(a: str, b: str) -> bool:
+    """Two short names of one length that differ in one character only, and those two
+    characters share a reading (李沧/李仓); 市南/市北 differ in sound, so they are not."""
+    if len(a) != len(b) or len(a) > SHORT_CORE:
+        return False
+    different = [(x, y) for x, y in zip(a, b) if x != y]
+    return len(different) == 1 and bool(_readings(different[0][0]) & _readings(different[0][1]))
 
 
 def _core(name: str) -> str:
@@ -34,20 +83,33 @@ def _core(name: str) -> str:
     return name
 
 
-def similar(a: str, b: str) -> bool:
-    """Two different names of probably one club."""
-    a, b = normalised(a), normalised(b)
-    if not a or not b:
-        return False
+def likeness(a: str, b: str) -> str | None:
+    """Why two names are probably one club (`SPACING`, `TRADITIONAL`, `TRUNCATED_NAME`,
+    `HOMOPHONE`, `CLOSE`), or None when they are not alike."""
+    if not normalised(a) or not normalised(b):
+        return None
+    if normalised(a) == normalised(b):
+        return SPACING
+    a, b = folded(a), folded(b)
     if a == b:
-        return True
+        return TRADITIONAL
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 2 and long_.startswith(short) and len(long_) - len(short) <= TRUNCATED:
-        return True
+        return TRUNCATED_NAME
     core_a, core_b = _core(a), _core(b)
     if min(len(core_a), len(core_b)) < 2:
-        return False
-    return SequenceMatcher(None, core_a, core_b).ratio() >= SIMILAR
+        return None
+    matcher = SequenceMatcher(None, core_a, core_b)
+    # The cheap upper bounds first: most pairs of an import's clubs stop there.
+    if matcher.real_quick_ratio() >= SIMILAR and matcher.quick_ratio() >= SIMILAR:
+        if matcher.ratio() >= SIMILAR:
+            return CLOSE
+    return HOMOPHONE if _homophones(core_a, core_b) else None
+
+
+def similar(a: str, b: str) -> bool:
+    """Two different names of probably one club."""
+    return likeness(a, b) is not None
 
 
 def same_club(name: str, clubs=None) -> Club | None:

@@ -5,6 +5,9 @@ of the events concerned again, so results, standings and ratings stay consistent
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -23,8 +26,8 @@ from matches.permissions import is_admin
 from matches.public import find
 from matches.signals import request_recompute
 from players.models import Club, Player
-from seasons import permissions
-from seasons.models import MergeRequest, PlayerMerge
+from seasons import permissions, selectors
+from seasons.models import MergeRequest, PlayerMerge, PlayerRating
 from seasons.permissions import events_seen_by
 from seasons.selectors import events_of_players
 
@@ -76,6 +79,92 @@ def _events_of(player_id: int) -> set[int]:
     return events_of_players([player_id])[player_id]
 
 
+@dataclass
+class Side:
+    """One record as the merge's confirmation shows it: the events listed are those the
+    organiser may see (their own and public ones), newest first."""
+
+    player: Player
+    events: list[Event]
+    rating: PlayerRating | None
+    rank: int | None
+    has_account: bool
+
+
+@dataclass
+class MergePreview:
+    kept: Side
+    merged: Side
+    # What the kept record will be: its own name and club; the merged record's member number
+    # when it has none; the events of both.
+    member_number: str
+    events: list[Event]
+    refusal: str = ""  # why the merge would be refused (then there is nothing to confirm)
+    needs_consent: bool = False  # other organisers' events: a request, not a merge
+    fingerprint: str = field(default="")
+
+
+def refusal(kept: Player, merged: Player) -> str:
+    """Why two records cannot be one person, or "" (the merge's own checks, said ahead)."""
+    if kept.pk == merged.pk:
+        return _("不能把一名选手与自己合并")
+    both = _events_of(kept.pk) & _events_of(merged.pk)
+    if both:
+        names = ", ".join(Event.objects.filter(pk__in=both).values_list("name", flat=True))
+        return _("两条记录在同一赛事中出现（%(events)s），不是同一人") % {"events": names}
+    if (
+        PlayerAccount.objects.filter(player=kept).exists()
+        and PlayerAccount.objects.filter(player=merged).exists()
+    ):
+        return _("两条记录都有登录账号，不能合并")
+    return ""
+
+
+def fingerprint(kept: Player, merged: Player) -> str:
+    """What the organiser confirmed: both records' fields and events. A confirmation sent
+    after either changed (another tab, another organiser) is shown again, not carried out."""
+    played = events_of_players([kept.pk, merged.pk])
+    text = repr(
+        [(p.pk, [getattr(p, f) for f in FIELDS], sorted(played[p.pk])) for p in (kept, merged)]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def preview(kept: Player, merged: Player, user) -> MergePreview:
+    """Both records side by side and what the merge would make of them (nothing is written)."""
+    played = events_of_players([kept.pk, merged.pk])
+    seen = {
+        e.pk: e
+        for e in events_seen_by(user)
+        .filter(pk__in=played[kept.pk] | played[merged.pk])
+        .order_by("-start_date", "-pk")
+    }
+    ratings = {r.player_id: r for r in PlayerRating.objects.filter(player__in=[kept, merged])}
+    accounts = set(
+        PlayerAccount.objects.filter(player__in=[kept, merged]).values_list("player_id", flat=True)
+    )
+
+    def side(player: Player) -> Side:
+        rating = ratings.get(player.pk)
+        return Side(
+            player=player,
+            events=[e for e in seen.values() if e.pk in played[player.pk]],
+            rating=rating,
+            rank=selectors.rank_of(rating) if rating else None,
+            has_account=player.pk in accounts,
+        )
+
+    return MergePreview(
+        kept=side(kept),
+        merged=side(merged),
+        member_number=kept.member_number or merged.member_number,
+        events=list(seen.values()),
+        refusal=refusal(kept, merged),
+        needs_consent=not permissions.may_merge_players(user, kept, merged),
+        fingerprint=fingerprint(kept, merged),
+    )
+
+
 def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
     if kept.pk == merged.pk:
         raise MergeRefused(_("不能把一名选手与自己合并"))
@@ -109,6 +198,9 @@ def requests_for(user):
     )
     for r in found:
         r.waiting_names = [names.get(e, f"#{e}") for e in r.waiting]
+        # The two records side by side, as the requester saw them (with this organiser's view
+        # of the events), so an answer is given on the same facts.
+        r.shown = preview(r.kept, r.merged, user) if r.merged is not None else None
     return found
 
 
@@ -156,17 +248,9 @@ def merge(kept: Player, merged: Player, user) -> PlayerMerge:
     with transaction.atomic():
         kept = Player.objects.select_for_update().get(pk=kept.pk)
         merged = Player.objects.select_for_update().get(pk=merged.pk)
-        both = _events_of(kept.pk) & _events_of(merged.pk)
-        if both:
-            names = ", ".join(Event.objects.filter(pk__in=both).values_list("name", flat=True))
-            raise MergeRefused(
-                _("两条记录在同一赛事中出现（%(events)s），不是同一人") % {"events": names}
-            )
-        if (
-            PlayerAccount.objects.filter(player=kept).exists()
-            and PlayerAccount.objects.filter(player=merged).exists()
-        ):
-            raise MergeRefused(_("两条记录都有登录账号，不能合并"))
+        refused = refusal(kept, merged)
+        if refused:
+            raise MergeRefused(refused)
         events = sorted(_events_of(merged.pk))
         moved: dict[str, list[int]] = {}
         for label, model, field in MOVED:

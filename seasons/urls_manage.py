@@ -18,6 +18,7 @@ urlpatterns = [
     ),
     path("series/deleted/<int:log_id>/restore/", views.restore_series, name="series-restore"),
     path("players/", views.manage_players, name="players"),
+    path("players/merge/", views.merge_confirm, name="merge"),
     path("players/merges/<int:merge_id>/split/", views.split_merge, name="split"),
     path(
         "players/requests/<int:request_id>/<str:answer>/",

@@ -11,8 +11,9 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from gouji_tournament.text import id_or_404
 from matches.models import Event
@@ -274,23 +275,22 @@ def restore_series(request, log_id: int):
 
 @login_required
 def manage_players(request):
-    """Merge two records of one person; the log of merges, each with its split."""
+    """Look records up; choose the two to merge (confirmed on the next page, `merge_confirm`);
+    the log of merges, each with its split; the merge requests."""
     if not permissions.may_merge(request.user):
         raise PermissionDenied("organisers only")
-    form = MergeForm(request.POST if request.method == "POST" else None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
-        try:
-            if permissions.may_merge_players(request.user, kept, merged):
-                identity.merge(kept, merged, request.user)
-                messages.success(request, _("已合并"))
-            else:
-                # Records of events another organiser runs: their consent first.
-                identity.request_merge(kept, merged, request.user)
-                messages.info(request, _("已向相关赛事的组织者发出合并请求，全部同意后合并"))
-        except identity.MergeRefused as error:
-            messages.error(request, str(error))
-        return redirect("seasons-manage:players")
+    if request.method == "POST":
+        # A form sent the old way (a page open from before): the confirmation still comes
+        # first. Only ids travel on.
+        ids = {k: request.POST.get(k, "") for k in ("kept", "merged")}
+        query = "&".join(f"{k}={v}" for k, v in ids.items() if v.isascii() and v.isdigit())
+        return redirect(f"{reverse('seasons-manage:merge')}?{query}")
+    initial = {k: request.GET.get(k, "") for k in ("kept", "merged")}
+    form = MergeForm(user=request.user, initial=initial)
+    return _players_page(request, form)
+
+
+def _players_page(request, form: MergeForm, *, status: int = 200):
     query = (request.GET.get("q") or "").strip()[:60]
     candidates = identity.candidates(query, request.user) if query else []
     return render(
@@ -304,7 +304,50 @@ def manage_players(request):
             "incoming": identity.requests_for(request.user),
             "outgoing": identity.requests_by(request.user),
         },
-        status=400 if form.errors else 200,
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def merge_confirm(request):
+    """Both records side by side (names, clubs, the events each played, ratings) and what the
+    merge makes of them. GET only shows; the merge (or the request to the other organisers)
+    is made by the page's confirm button, a POST carrying what was shown."""
+    if not permissions.may_merge(request.user):
+        raise PermissionDenied("organisers only")
+    data = request.POST if request.method == "POST" else request.GET
+    if not (data.get("kept") or data.get("merged")):
+        return redirect("seasons-manage:players")
+    form = MergeForm(data, user=request.user)
+    if not form.is_valid():
+        return _players_page(request, form, status=400)
+    kept, merged = form.cleaned_data["kept"], form.cleaned_data["merged"]
+    shown = identity.preview(kept, merged, request.user)
+    changed = False
+    if request.method == "POST" and not shown.refusal:
+        if data.get("seen") == shown.fingerprint and data.get("confirm") == "yes":
+            try:
+                if shown.needs_consent:
+                    # Records of events another organiser runs: their consent first.
+                    identity.request_merge(kept, merged, request.user)
+                    messages.info(request, _("已向相关赛事的组织者发出合并请求，全部同意后合并"))
+                else:
+                    identity.merge(kept, merged, request.user)
+                    messages.success(
+                        request,
+                        _("已合并：#%(merged)s 并入 #%(kept)s；合并有误可在下方记录中拆分")
+                        % {"merged": merged.pk, "kept": kept.pk},
+                    )
+            except identity.MergeRefused as error:
+                messages.error(request, str(error))
+            return redirect("seasons-manage:players")
+        changed = data.get("seen") != shown.fingerprint
+    return render(
+        request,
+        "seasons/merge_confirm.html",
+        {"shown": shown, "changed": changed},
+        status=409 if changed else (400 if request.method == "POST" else 200),
     )
 
 

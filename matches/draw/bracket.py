@@ -1,10 +1,11 @@
 """The knockout bracket (对阵图) as the organiser's and the public pages draw it.
 
 Columns are the knockout stage's rounds, first round first; each column's name is computed from
-how many unions are left in it (决赛 Final, 半决赛 Semi-final, 四分之一决赛 Quarter-final,
-1/8决赛 Round of 16 …), never stored. A drawn round shows its matches in bracket order; a round
-not drawn yet shows the winners known so far advancing into their places. A match is won when
-its result is final and not level (a level knockout match gets extra deals at settlement).
+how many unions are left in it, in one scheme everywhere (决赛 Final, 半决赛 Semi-final,
+1/4决赛 Quarter-final, 1/8决赛 Round of 16 …; never "八强" or "四分之一决赛"), never stored.
+A drawn round shows its matches in bracket order; a round not drawn yet shows the winners known
+so far advancing into their places. A match is won when its result is final and not level (a
+level knockout match gets extra deals at settlement).
 
 What a reader may see is decided by the caller: `build` takes the rounds to show and a
 `results_shown(round)` test (the public pages pass `visibility.visible_rounds` and
@@ -30,23 +31,30 @@ def round_name(places: int) -> str:
     names = {
         "final": _("决赛"),
         "semi": _("半决赛"),
-        "quarter": _("四分之一决赛"),
+        "quarter": _("1/4决赛"),
         "r16": _("1/8决赛"),
         "r32": _("1/16决赛"),
         "r64": _("1/32决赛"),
         "r128": _("1/64决赛"),
     }
     key = _NAMED.get(places)
-    return names[key] if key else _("%(n)s 强") % {"n": places}
+    # Past 1/64: the same scheme, 1/N决赛 with N the matches of the round.
+    return names[key] if key else _("1/%(n)s决赛") % {"n": places // 2}
+
+
+def knockout_name(round_: Round) -> str:
+    """A knockout round's name (1/4决赛 …); "" for a round of any other stage."""
+    stage = round_.stage
+    if stage.format != Stage.Format.SINGLE_ELIMINATION:
+        return ""
+    return round_name(max(2, bracket_size(stage) >> (round_.stage_round - 1)))
 
 
 def stage_label(round_: Round) -> str:
     """What a round page says about the round's stage: a knockout round's name (半决赛 …),
     else the stage's own name or its format's, in the active language."""
-    stage = round_.stage
-    if stage.format == Stage.Format.SINGLE_ELIMINATION:
-        return round_name(max(2, bracket_size(stage) >> (round_.stage_round - 1)))
-    return stage.label  # a typed name as typed; an app-written one in the active language
+    # A typed stage name as typed; an app-written one in the active language.
+    return knockout_name(round_) or round_.stage.label
 
 
 def match_unions(match: Match) -> tuple[int | None, int | None]:

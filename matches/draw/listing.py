@@ -69,6 +69,10 @@ def by_name(round_: Round) -> list[dict]:
                 }
             )
         return sorted(rows, key=lambda r: name_key(r["name"]))
+    # The seats of each side as the game's table gives them: 1-3-5 / 2-4-6 at a six-seat Gou Ji
+    # table, 1-2-3-4 / 5-6-7-8 at an eight-seat one (R44).
+    shape = round_.event.adapter.table_shape(round_.event)
+    seats_a, seats_b = ("-".join(str(s) for s in shape.seats_of(side)) for side in ("A", "B"))
     for match in matches:
         if match.is_bye:
             rows.append(
@@ -86,7 +90,7 @@ def by_name(round_: Round) -> list[dict]:
             {
                 "name": match.union_a.name,
                 "table": table,
-                "seats": "1-3-5",
+                "seats": seats_a,
                 "opponent": match.union_b.name,
                 "bye": False,
             }
@@ -95,7 +99,7 @@ def by_name(round_: Round) -> list[dict]:
             {
                 "name": match.union_b.name,
                 "table": table,
-                "seats": "2-4-6",
+                "seats": seats_b,
                 "opponent": match.union_a.name,
                 "bye": False,
             }

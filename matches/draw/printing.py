@@ -23,7 +23,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from matches.models import RefereeLink, Round, TableSeat
+from matches.models import RefereeLink, RefereeZone, Round, TableSeat
 from matches.models.round import SIDE_A
 
 #: Where Debian (and Ubuntu) put WenQuanYi Micro Hei; `CJK_FONT_PATH` names another TTF/TTC.
@@ -101,12 +101,26 @@ def _seats(round_: Round) -> dict:
     return seats
 
 
+def _zone_names(event) -> list[tuple[int, int, str]]:
+    """The hall's zones as (first, last, name): a card says where in the hall its table is."""
+    return list(
+        RefereeZone.objects.filter(event=event).values_list("first_table", "last_table", "name")
+    )
+
+
+def _zone_of(zones: list[tuple[int, int, str]], number: int) -> str:
+    return next((name for first, last, name in zones if first <= number <= last), "")
+
+
 def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
-    """One A4 page per table: seats, a score sheet with a row per deal, signatures, the QR code."""
+    """One A4 page per table: seats, a score sheet with a row per deal, signatures, the QR code;
+    its zone of the hall beside the table number; the round's byes on a last page of their
+    own (a union that sits out finds its name, and 轮空, in the stack)."""
     event = round_.event
     buffer = io.BytesIO()
     pdf = _canvas(buffer, f"{event.name} {round_.number}")
     seats = _seats(round_)
+    zones = _zone_names(event)
     deal_rows = event.deals_per_match + (event.tie_break_deals or 0)
     matches = round_.matches.played().with_sides().select_related("table")
     shape = None if round_.event.adapter.seats_own_tables else _shape(event)
@@ -117,7 +131,11 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         table_seats = sorted(seats.get(table.pk, []), key=lambda s: s.seat)
         top = HEIGHT - MARGIN
         pdf.setFont(FONT, 20)
-        pdf.drawString(MARGIN, top - 8 * mm, _("第 %(n)s 桌") % {"n": table.number})
+        heading = _("第 %(n)s 桌") % {"n": table.number}
+        zone = _zone_of(zones, table.number)
+        if zone:
+            heading += " · " + _("区域 %(zone)s") % {"zone": zone}
+        pdf.drawString(MARGIN, top - 8 * mm, heading)
         pdf.setFont(FONT, 11)
         pdf.drawString(
             MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number}
@@ -216,12 +234,44 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         pdf.showPage()
         if not per_seat:
             _captain_cards(pdf, event, round_, table, match)
-    if not matches.exists():
+    byes = [m for m in round_.matches.with_sides() if m.is_bye]
+    if byes:
+        _byes_page(pdf, event, round_, byes)
+    elif not matches.exists():
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, HEIGHT - MARGIN - 10 * mm, _("本轮没有牌桌"))
         pdf.showPage()
     pdf.save()
     return buffer.getvalue()
+
+
+def _bye_name(match) -> str:
+    side = match.side_a
+    if side is None:
+        return ""
+    return side.union.name if side.union_id else str(side.player or "")
+
+
+def _byes_page(pdf: canvas.Canvas, event, round_: Round, byes: list) -> None:
+    """The round's byes: no table, no score sheet, no opponent; each name with 轮空."""
+    top = HEIGHT - MARGIN
+    pdf.setFont(FONT, 20)
+    pdf.drawString(MARGIN, top - 8 * mm, _("轮空"))
+    pdf.setFont(FONT, 11)
+    pdf.drawString(
+        MARGIN, top - 15 * mm, f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number}
+    )
+    pdf.drawString(MARGIN, top - 21 * mm, _("以下本轮轮空，不上桌，无需记分。"))
+    y = top - 34 * mm
+    pdf.setFont(FONT, 14)
+    for match in byes:
+        if y < MARGIN:
+            pdf.showPage()
+            pdf.setFont(FONT, 14)
+            y = top - 10 * mm
+        pdf.drawString(MARGIN, y, f"{_bye_name(match)}  —  " + _("轮空"))
+        y -= 9 * mm
+    pdf.showPage()
 
 
 def _captain_cards(pdf: canvas.Canvas, event, round_: Round, table, match) -> None:
@@ -274,6 +324,8 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
     matches = list(
         round_.matches.with_sides().select_related("table").order_by("table__number", "id")
     )
+    # Byes (no table) after the tables, on every database (SQLite sorts NULL first).
+    matches.sort(key=lambda m: m.is_bye)
     # A round's sides are all unions (Gou Ji) or all players (Giog).
     per_seat = not any(match.union_sides for match in matches)
 
@@ -309,6 +361,14 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
         names_b = "、".join(s.player.name for s in table_seats if s.side != SIDE_A)
         pdf.setFont(FONT, 14)
         pdf.drawString(MARGIN, y - 6 * mm, str(match.table.number) if match.table_id else "—")
+        if match.is_bye:  # one line: the union, and 轮空 where an opponent would stand
+            pdf.setFont(FONT, 11)
+            pdf.drawString(MARGIN + 16 * mm, y - 5 * mm, _bye_name(match))
+            pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, _("轮空"))
+            pdf.setFont(FONT, 8)
+            pdf.drawString(MARGIN + 16 * mm, y - 10 * mm, names_a)
+            y -= row_height
+            continue
         if per_seat:  # the players in seat order
             pdf.setFont(FONT, 11)
             pdf.drawString(
@@ -320,10 +380,7 @@ def pairings_pdf(round_: Round, order: str = "table") -> bytes:
             continue
         pdf.setFont(FONT, 11)
         pdf.drawString(MARGIN + 16 * mm, y - 5 * mm, match.union_a.name)
-        if match.is_bye:
-            pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, _("轮空"))
-        else:
-            pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, match.union_b.name)
+        pdf.drawString(MARGIN + 96 * mm, y - 5 * mm, match.union_b.name)
         pdf.setFont(FONT, 8)
         pdf.drawString(MARGIN + 16 * mm, y - 10 * mm, names_a)
         pdf.drawString(MARGIN + 96 * mm, y - 10 * mm, names_b)
@@ -365,10 +422,12 @@ def _pairings_by_name_pdf(round_: Round) -> bytes:
         pdf.line(MARGIN, y, WIDTH - MARGIN, y)
         pdf.setFont(FONT, 12)
         pdf.drawString(columns[0], y - 6 * mm, row["name"])
-        pdf.drawString(columns[1], y - 6 * mm, str(row["table"]) if row["table"] else _("轮空"))
+        bye = row.get("bye") or not row["table"]
+        pdf.drawString(columns[1], y - 6 * mm, "—" if bye else str(row["table"]))
         pdf.setFont(FONT, 10)
-        pdf.drawString(columns[2], y - 6 * mm, row["seats"])
-        pdf.drawString(columns[3], y - 6 * mm, row["opponent"])
+        pdf.drawString(columns[2], y - 6 * mm, "—" if bye else row["seats"])
+        # A bye's opponent column says so, never a blank where a name should be.
+        pdf.drawString(columns[3], y - 6 * mm, _("轮空") if bye else row["opponent"])
         y -= row_height
     pdf.showPage()
     pdf.save()

@@ -26,8 +26,23 @@ class CallRefused(Exception):
         self.wait = wait
 
 
+#: How long the table's phone says its call was answered (then only the button is left).
+ANSWERED_SHOWN_SECONDS = 300
+
+
 def open_call(table: Table) -> RefereeCall | None:
     return RefereeCall.objects.filter(table=table).filter(acknowledged_at__isnull=True).first()
+
+
+def answered_call(table: Table, *, now=None) -> RefereeCall | None:
+    """The table's last call, if a referee answered it in the last few minutes."""
+    since = (now or timezone.now()) - timedelta(seconds=ANSWERED_SHOWN_SECONDS)
+    return (
+        RefereeCall.objects.filter(table=table, acknowledged_at__gte=since)
+        .select_related("acknowledged_by")
+        .order_by("-acknowledged_at")
+        .first()
+    )
 
 
 def call_referee(table: Table, *, now=None) -> tuple[RefereeCall, bool]:

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from matches.events.importing import why_alike
 from matches.kernel.games.registry import adapter_named, game_choices
 from matches.kernel.punctuation import listed
-from matches.models import Event, StaffRole, Stage
+from matches.models import Event, RefereeZone, StaffRole, Stage
 from players import clubs
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -362,6 +363,8 @@ class EntryForm(forms.Form):
                     )
                     % {"near": listed(self.club_near)},
                 )
+                for note in why_alike(club, self.club_near):
+                    self.add_error("club", note)
         return data
 
     def entry_kwargs(self) -> dict:
@@ -421,14 +424,52 @@ class WithdrawForm(forms.Form):
         return value
 
 
-class InviteForm(forms.Form):
+class ZoneChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return f"{obj.name} {obj.first_table}-{obj.last_table}"  # "东区 1-120"
+
+
+class InvitationForm(forms.Form):
+    """An invitation's note and, for a referee, where they land: a zone of the event and/or
+    single tables. Zones may not exist yet: the tables box is always there, and the invitation
+    can be edited once the zones are set."""
+
+    note = forms.CharField(
+        label=_("备注（如姓名）"),
+        max_length=120,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("如：王老师 东区")}),
+    )
+    zone = ZoneChoiceField(
+        label=_("区域（裁判）"),
+        queryset=RefereeZone.objects.none(),
+        required=False,
+        empty_label=_("不指定"),
+    )
+    tables = forms.CharField(
+        label=_("单独指派的桌号（裁判）"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "5, 17, 30-32", "inputmode": "numeric"}),
+    )
+
+    def __init__(self, event: Event, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["zone"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = RefereeZone.objects.filter(event=event)
+        if not field.queryset.exists():
+            del self.fields["zone"]  # no zones yet: tables, or edit the invitation later
+
+
+class InviteForm(InvitationForm):
     role = forms.ChoiceField(
         label=_("角色"),
         choices=StaffRole.choices,
         widget=forms.RadioSelect,
         initial=StaffRole.REFEREE,
     )
-    note = forms.CharField(label=_("备注（如姓名）"), max_length=120, required=False)
+    field_order = ["role", "note", "zone", "tables"]
 
 
 class CodeForm(forms.Form):

@@ -148,6 +148,21 @@ def captain_order(row: dict, size: int) -> int | None:
     return None
 
 
+def why_alike(name: str, near: list[str]) -> list[str]:
+    """What makes a typed club name look like each of `near` when the eye cannot see it: the
+    same name in traditional characters, or a homophone (a pinyin input method's slip)."""
+    notes = []
+    for other in near:
+        kind = clubs.likeness(name, other)
+        if kind == clubs.TRADITIONAL:
+            notes.append(_("“%(club)s”是“%(near)s”的繁体写法") % {"club": name, "near": other})
+        elif kind == clubs.HOMOPHONE:
+            notes.append(
+                _("“%(club)s”与“%(near)s”读音相同，只差一个字") % {"club": name, "near": other}
+            )
+    return notes
+
+
 def club_notes(rows: list[dict]) -> list[list[str]]:
     """Per row, what the preview says about its club (warnings, nothing is refused): merged
     into an existing club that differs only in spacing or width, or close to an existing club
@@ -170,6 +185,7 @@ def club_notes(rows: list[dict]) -> list[list[str]]:
                         _("俱乐部“%(club)s”与“%(near)s”相近：是否打错了？")
                         % {"club": name, "near": listed(near)}
                     )
+                    found.extend(why_alike(name, near))
         if name and name not in seen and name not in existing:
             seen.append(name)
         notes.append(found)
@@ -201,7 +217,7 @@ class ImportRefused(Exception):
     """The file as a whole cannot be read."""
 
 
-def _canonical(header) -> str | None:
+def canonical_header(header) -> str | None:
     return HEADERS.get(str(header or "").strip().lower())
 
 
@@ -226,7 +242,7 @@ def _rows_from_table(table: Iterable) -> list[dict]:
     header = next(lines, None)
     if header is None:
         raise ImportRefused(_("文件是空的"))
-    columns = [_canonical(h) for h in header]
+    columns = [canonical_header(h) for h in header]
     unknown = [
         str(h).strip() for h, c in zip(header, columns) if c is None and str(h or "").strip()
     ]
@@ -337,16 +353,25 @@ def read_upload(upload) -> list[dict]:
     raise ImportRefused(_("只支持 .csv 或 .xlsx 文件"))
 
 
-def validate_rows(event: Event, rows: list[dict], user=None) -> list[dict]:
+def validate_rows(
+    event: Event, rows: list[dict], user=None, lines: list[int] | None = None
+) -> list[dict]:
     """Each row with the list of its errors (empty when the row is fine), lines numbered as in
-    the sheet (the header is line 1), and the known records its names match (`known`: among
-    the ones `user` may see, for them to confirm)."""
+    the sheet (the header is line 1; `lines`: each row's own number in a paste, which then
+    says "in the list" where a sheet says "in the file"), and the known records its names
+    match (`known`: among the ones `user` may see, for them to confirm)."""
+    twice_union = (
+        _("联邦“%(n)s”在名单中重复") if lines is not None else _("联邦“%(n)s”在文件中重复")
+    )
+    twice_player = (
+        _("选手“%(n)s”在名单中重复") if lines is not None else _("选手“%(n)s”在文件中重复")
+    )
     used_unions = set(event.unions.filter(round__isnull=True).values_list("name", flat=True))
     size = union_size(event)
     used_seeds = set(event.registrations.exclude(seed=None).values_list("seed", flat=True))
     seen_unions, seen_seeds, seen_players = set(), set(), set()
     checked: list[dict[str, Any]] = []
-    for line, row in enumerate(rows, start=2):
+    for line, row in zip(lines or range(2, len(rows) + 2), rows):
         errors = []
         if event.is_team:
             name = row.get("union", "")
@@ -355,7 +380,7 @@ def validate_rows(event: Event, rows: list[dict], user=None) -> list[dict]:
             elif name in used_unions:
                 errors.append(_("联邦“%(n)s”已报名") % {"n": name})
             elif name in seen_unions:
-                errors.append(_("联邦“%(n)s”在文件中重复") % {"n": name})
+                errors.append(twice_union % {"n": name})
             seen_unions.add(name)
             players = [row.get(f"player{k}", "") for k in range(1, size + 1)]
             extra = [k for k in range(size + 1, MAX_UNION + 1) if row.get(f"player{k}")]
@@ -373,7 +398,7 @@ def validate_rows(event: Event, rows: list[dict], user=None) -> list[dict]:
             if not name:
                 errors.append(_("缺少选手姓名"))
             elif name in seen_players:
-                errors.append(_("选手“%(n)s”在文件中重复") % {"n": name})
+                errors.append(twice_player % {"n": name})
             seen_players.add(name)
         seed = row.get("seed", "")
         if seed:

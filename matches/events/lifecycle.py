@@ -4,7 +4,9 @@ copy its settings into a new event ("next year's cup").
 Archiving keeps every row and hides the event from the organisers' list and from the public
 pages; restoring shows it again. Deleting removes the event and everything under it, and is
 refused once any result exists (archive it instead). A copy takes the game, the rules, the
-stages, the release settings, the tie-breaks and the labels; never entries, rounds or results.
+stages, the release settings, the tie-breaks and the labels, the hall's referee zones and the
+event's referees (their zones and single tables: the same hall, the same crew next year);
+never entries, rounds, results, assistants or open invitations.
 """
 
 from __future__ import annotations
@@ -14,7 +16,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches.draw.service import clear_round
-from matches.models import DealReport, Event, Match, RoundLog, Stage
+from matches.models import (
+    DealReport,
+    Event,
+    EventStaff,
+    Match,
+    RefereeTable,
+    RefereeZone,
+    RoundLog,
+    StaffRole,
+    Stage,
+)
 
 #: Event fields a copy never takes: who and when, the state of play, the wizard's token.
 NOT_COPIED = {
@@ -94,8 +106,8 @@ def same_name_events(user, name: str):
 
 @transaction.atomic
 def copy_event(event: Event, *, user, name: str, start_date, end_date=None) -> Event:
-    """A new event with `event`'s settings and stages, no entries and no results; `user` is its
-    organiser, and it starts unpublished."""
+    """A new event with `event`'s settings, stages, referee zones and referees, no entries and
+    no results; `user` is its organiser, and it starts unpublished."""
     name = (name or "").strip()
     if not name:
         raise EventRefused(_("请填写新赛事的名称"))
@@ -117,4 +129,29 @@ def copy_event(event: Event, *, user, name: str, start_date, end_date=None) -> E
                 if field.name not in STAGE_NOT_COPIED
             },
         )
+    _copy_floor(event, copy)
     return copy
+
+
+def _copy_floor(event: Event, copy: Event) -> None:
+    """The active referees keep their role, their zones and their single tables; a referee
+    whose role was revoked stays behind, and so does their place in a zone."""
+    referees = list(
+        EventStaff.objects.filter(
+            event=event, role=StaffRole.REFEREE, revoked_at__isnull=True
+        ).values_list("user_id", flat=True)
+    )
+    EventStaff.objects.bulk_create(
+        [EventStaff(event=copy, user_id=u, role=StaffRole.REFEREE) for u in referees]
+    )
+    for zone in event.zones.prefetch_related("referees"):
+        new = RefereeZone.objects.create(
+            event=copy, name=zone.name, first_table=zone.first_table, last_table=zone.last_table
+        )
+        new.referees.set([r.pk for r in zone.referees.all() if r.pk in referees])
+    RefereeTable.objects.bulk_create(
+        [
+            RefereeTable(event=copy, referee_id=t.referee_id, number=t.number)
+            for t in RefereeTable.objects.filter(event=event, referee_id__in=referees)
+        ]
+    )

@@ -129,7 +129,7 @@ def event_referees(event: Event):
     """The event's active referees (the staff page invites them), by account name."""
     return (
         EventStaff.objects.filter(event=event, role=StaffRole.REFEREE, revoked_at__isnull=True)
-        .select_related("user")
+        .select_related("user", "invitation")
         .order_by("user__username")
     )
 

@@ -206,15 +206,17 @@ class Match(models.Model):
 
 class MatchSide(models.Model):
     """One side of a match (Tabbycat's DebateTeam): a union (Gou Ji: A on seats 1-3-5, B on
-    2-4-6, or a bye) or a single player (Giog: one side per seat). The round is denormalised so
+    2-4-6 at six seats; A on 1-4, B on 5-8 at eight, R44; or a bye) or a single player (Giog: one side per seat). The round is denormalised so
     the database refuses a union or a player placed twice in a round and two sides on one
     position of a match."""
 
     BYE = "bye"
 
     class Side(models.TextChoices):
-        A = SIDE_A, _("单号座 1-3-5")
-        B = SIDE_B, _("双号座 2-4-6")
+        # Which seats a side holds is the game's table (`adapter.table_shape(event)`): Gou Ji's
+        # A is 1-3-5 at six seats and 1-2-3-4 at eight (R44), so the names carry no seats.
+        A = SIDE_A, _("A 方")
+        B = SIDE_B, _("B 方")
         BYE = "bye", _("轮空")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sides")
@@ -257,7 +259,7 @@ class MatchSide(models.Model):
 class TableSeat(models.Model):
     """A player on a seat. In a game of union sides the seat's union and side (A or B) are
     written too; the game's adapter checks which seats a side may hold (Gou Ji R1: A on 1-3-5,
-    B on 2-4-6)."""
+    B on 2-4-6; R44 at eight seats: A on 1-4, B on 5-8)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")  # denormalised
@@ -373,6 +375,9 @@ class RoundLog(models.Model):
         CLOCK_PAUSE = "clock_pause", _("暂停计时")
         CLOCK_RESUME = "clock_resume", _("继续计时")
         CLOCK_EXTEND = "clock_extend", _("延长时间")
+        # The check-in desk (matches/events/scan.py): a badge scanned in, a check-in undone.
+        CHECK_IN = "check_in", _("签到")
+        CHECK_IN_UNDO = "check_in_undo", _("撤销签到")
 
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="log"

@@ -70,6 +70,18 @@ class StaffInvitation(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
     code = models.CharField(max_length=16, unique=True, default=new_invitation_code)
     note = models.CharField(_("备注"), max_length=120, blank=True)
+    # Where an invited referee lands at sign-up (issue 37): one zone of the hall and/or single
+    # table numbers ("5, 17, 30-32", as the zones page takes them). Editable later: a referee
+    # already signed up through the invitation follows the change (events/staff.py).
+    zone = models.ForeignKey(
+        "matches.RefereeZone",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invitations",
+        verbose_name=_("区域"),
+    )
+    tables = models.CharField(_("单独指派的桌号"), max_length=200, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -24,7 +24,7 @@ import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
@@ -968,12 +968,15 @@ def recheck_deal(deal: Deal, actor: Actor) -> DealReport | None:
             if same:
                 Deal.objects.filter(pk=deal.pk).update(needs_recheck=False)
             return None
+        event = deal.match.round.event
+        with translation.override("zh-hans"):  # a stored reason, in the source language
+            strings = str(adapter_for(event).strings_of_three_label(event))  # 串三户 / 串四户
         return correct_result(
             deal,
             summary if final.play_log is None else None,
             final.play_log,
             actor,
-            "复核：本场前面的牌局已更正，按新的串三户连续次数重新结算（R40）",
+            f"复核：本场前面的牌局已更正，按新的{strings}连续次数重新结算（R40）",
         )
 
 

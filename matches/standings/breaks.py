@@ -87,7 +87,15 @@ def _first_difference(row: dict, other: dict, criteria: list[str]) -> str | None
     return None
 
 
-def _reason(row: dict, other: dict | None, criteria: list[str]) -> str:
+def _label(criterion: str, event) -> str:
+    """A tie-break's name; the string column as the event's game names it (Gou Ji: 串三户, or
+    串四户 at an eight-seat table, R47)."""
+    if criterion == "strings_of_three" and event is not None:
+        return str(event.adapter.strings_of_three_label(event))
+    return str(CRITERION_LABELS[criterion])
+
+
+def _reason(row: dict, other: dict | None, criteria: list[str], event=None) -> str:
     """Why `row` is in (compared with the first union out) or out (with the last union in)."""
     if other is None:
         return _("全部晋级")
@@ -95,7 +103,7 @@ def _reason(row: dict, other: dict | None, criteria: list[str]) -> str:
     if criterion is None:
         return _("与 %(other)s 名次判定全部相同：按报名种子、名称排列") % {"other": other["name"]}
     values = {
-        "label": CRITERION_LABELS[criterion],
+        "label": _label(criterion, event),
         "mine": _shown(criterion, row["compared"][criterion]),
         "theirs": _shown(criterion, other["compared"][criterion]),
         "other": other["name"],
@@ -149,11 +157,11 @@ def propose_break(event, size: int | None = None, after_round: int | None = None
         row["in_break"] = index < size
         row["tied"] = bool(tied_out) and row["rank"] == cut_rank
         row["in_band"] = row["union"] in band
-        row["reason"] = _reason(row, first_out if row["in_break"] else last_in, criteria)
+        row["reason"] = _reason(row, first_out if row["in_break"] else last_in, criteria, event)
     decided = ""
     if first_out is not None and band:
         criterion = _first_difference(first_out, last_in, criteria)
-        decided = str(CRITERION_LABELS[criterion]) if criterion else ""
+        decided = _label(criterion, event) if criterion else ""
     return {
         "stage": stage,
         "after_round": after_round,

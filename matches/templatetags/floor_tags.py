@@ -34,6 +34,12 @@ def open_call_of(table):
     return calls.open_call(table)
 
 
+@register.simple_tag
+def answered_call_of(table):
+    """The table's call a referee answered a moment ago, or None."""
+    return calls.answered_call(table)
+
+
 def clock_text(seconds: int | None) -> str:
     """The time left as the clock shows it: 1:05:09, 45:00, 0:09."""
     if seconds is None:

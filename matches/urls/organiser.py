@@ -12,8 +12,10 @@ from matches.views.organiser import (
     entries,
     events,
     floor,
+    links,
     results,
     rounds,
+    scan,
     staff,
     undo,
 )
@@ -108,6 +110,9 @@ event_urls: list[URLPattern | URLResolver] = [
     path("checkin/many/", checkin.check_in_many, name="checkin-many"),
     path("checkin/undo/", checkin.undo_many, name="checkin-undo"),
     path("checkin/carry-over/", checkin.carry_over, name="checkin-carry-over"),
+    # The check-in desk: a badge scanned (camera, USB scanner) or its desk code typed.
+    path("checkin/scan/", scan.desk, name="checkin-scan"),
+    path("checkin/scan/undo/", scan.undo, name="checkin-scan-undo"),
     path("entries/", entries.entries, name="entries"),
     # The old address of the entry form.
     path("register/", entries.entries, name="register"),
@@ -115,6 +120,10 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
     path("entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
     path("entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
+    # Every entry's private link at once (issue 37): a spreadsheet and a printed sheet.
+    path("entries/links.<str:fmt>", links.entry_links_export, name="entry-links-export"),
+    path("entries/links/print/", links.entry_links_sheet, name="entry-links-sheet"),
+    path("entries/paste/", entries.paste_entries, name="paste"),
     path("import/", entries.import_entries, name="import"),
     path("import/template.<str:fmt>", entries.import_template, name="import-template"),
     path("staff/", staff.staff, name="staff"),
@@ -124,6 +133,13 @@ event_urls: list[URLPattern | URLResolver] = [
         staff.revoke_invitation,
         name="invitation-revoke",
     ),
+    path(
+        "staff/invitations/<int:invitation_id>/",
+        staff.edit_invitation,
+        name="invitation-edit",
+    ),
+    path("staff/invitations/print/", staff.invitation_sheet, name="invitation-sheet"),
+    path("staff/invitations/links.<str:fmt>", staff.invitation_export, name="invitation-export"),
     # The hall's floor: referee zones and coverage, answering a table's call (docs/floor.md).
     path("zones/", floor.zones_page, name="zones"),
     path("badges/", find.badges, name="badges"),

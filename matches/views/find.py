@@ -10,6 +10,8 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Case, F, OuterRef, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -21,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches.events import checkin
-from matches.models import FloorPass, Union, UnionMember
+from matches.events.scan import desk_code
+from matches.models import FloorPass, Round, TableSeat, Union, UnionMember
 from matches.public import find, limits, stamps, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
@@ -257,9 +260,9 @@ def badges(request, event_id: int):
     team event each union's captain card (the union's page) comes first."""
     event = running_event(request, event_id)
     find.ensure_passes(event)
-    entries = event.registrations.select_related("union__club", "player__club").order_by(
-        "seed", "id"
-    )
+    order = request.GET.get("order", "")
+    order = order if order in BADGE_ORDERS else "seed"
+    entries, seating = _badge_entries(event, order)
     total = entries.count()
     pages = max(1, -(-total // BADGE_ENTRIES))
     page = min(_page_number(request), pages)
@@ -273,6 +276,8 @@ def badges(request, event_id: int):
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])
         return {
+            "group": group,
+            "table": table,
             "kind": kind,
             "name": name,
             "union": union,
@@ -280,6 +285,7 @@ def badges(request, event_id: int):
             "captain": captain,
             "url": url,
             "qr": mark_safe(qr_svg(url)),
+            "desk_code": desk_code(token),  # typed at the check-in desk when a scan fails
         }
 
     cards = []
@@ -291,6 +297,13 @@ def badges(request, event_id: int):
     ):
         members.setdefault(m.union_id, []).append(m)
     for entry in chunk:
+        table = getattr(entry, "table_no", None)
+        if order == "club":
+            group = str(entry.club_name or "") or _("无俱乐部")
+        elif order == "table":
+            group = _("第 %(n)s 桌") % {"n": table} if table else _("本轮轮空或未排桌")
+        else:
+            group = ""
         if entry.union is not None:
             u = entry.union
             cards.append(badge("union", u.name, "", u.club, passes[(u.pk, None)]))
@@ -321,5 +334,48 @@ def badges(request, event_id: int):
             "page": page,
             "pages": pages,
             "page_range": range(1, pages + 1),
+            "order": order,
+            "orders": [(key, label) for key, label in _badge_order_labels()],
+            "seating": seating,
         },
     )
+
+
+#: The badge sheet's orders: as entered (seed), grouped by club, grouped by table.
+BADGE_ORDERS = ("seed", "club", "table")
+
+
+def _badge_order_labels() -> list[tuple[str, str]]:
+    return [("seed", _("按报名顺序")), ("club", _("按俱乐部")), ("table", _("按桌号"))]
+
+
+def _badge_entries(event, order: str):
+    """The event's entries in the sheet's order, and the round whose tables `table` follows.
+    By club: the union's club (or the player's), clubless last. By table: the table of the
+    newest round not closed (published before a draft), byes and unseated last."""
+    entries = event.registrations.select_related("union__club", "player__club")
+    seating = None
+    if order == "club":
+        entries = entries.annotate(
+            club_name=Coalesce(F("union__club__name"), F("player__club__name"), Value(""))
+        ).order_by(
+            Case(When(club_name="", then=Value(1)), default=Value(0)), "club_name", "seed", "id"
+        )
+    elif order == "table":
+        seating = (
+            event.rounds.exclude(state=Round.State.CLOSED)
+            .order_by(
+                Case(When(state=Round.State.PUBLISHED, then=Value(0)), default=Value(1)), "-number"
+            )
+            .first()
+        )
+        seats = TableSeat.objects.filter(round=seating).order_by("table__number")
+        entries = entries.annotate(
+            table_no=Coalesce(
+                Subquery(seats.filter(union=OuterRef("union")).values("table__number")[:1]),
+                Subquery(seats.filter(player=OuterRef("player")).values("table__number")[:1]),
+            )
+        ).order_by(F("table_no").asc(nulls_last=True), "seed", "id")
+    else:
+        entries = entries.order_by("seed", "id")
+    return entries, seating

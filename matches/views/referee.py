@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -792,12 +793,27 @@ def acknowledge_call(request, call_id: int):
     return redirect("referee:home")
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def link_call(request, token: str):
-    """呼叫裁判 from the table's phone: one open call per table, another a minute later at most."""
+    """呼叫裁判 from the table's phone: one open call per table, another a minute later at most.
+    GET answers the call box alone: the phone asks for it while its call is open, and the box
+    drops 裁判正在赶来 as soon as a referee has acknowledged."""
     access = _link_access(request, token)
     if isinstance(access, HttpResponse):
         return access
+    if request.method == "GET":
+        table = access.table
+        response = render(
+            request,
+            "referee/_call.html",
+            {
+                "access": access,
+                "table": table,
+                "round_open": table.round.state == Round.State.PUBLISHED,
+            },
+        )
+        patch_cache_control(response, private=True, no_store=True)
+        return response
     try:
         _call, created = calls.call_referee(access.table)
     except calls.CallRefused as refused:

@@ -34,3 +34,30 @@ if (window.htmx) {
     });
   });
 }
+
+// A copy button (button[data-copy="<input id>"]): the link is selected in its box whatever
+// happens, then copied by the Clipboard API (https or localhost only), else by the old
+// execCommand; when neither works the button says the text is selected, to long-press.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+  if (!button) return;
+  var box = document.getElementById(button.dataset.copy);
+  if (!box) return;
+  box.focus();
+  box.select();
+  if (box.setSelectionRange) box.setSelectionRange(0, box.value.length);
+  var done = function (ok) {
+    button.textContent = ok ? button.dataset.copied : button.dataset.select;
+    button.classList.toggle("copied", ok);
+  };
+  var legacy = function () {
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    done(ok);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(box.value).then(function () { done(true); }, legacy);
+  } else {
+    legacy();
+  }
+});

@@ -240,7 +240,320 @@ VARIANT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("operation, document, status, exit_code, expected", VARIANT_CASES)
+def _deal(rules, hands: list[str], moves: str, **fields) -> dict:
+    """A gouji-deal/1 position: hands of seats 1…n, moves as "seat:CARDS" / "seat:pass"."""
+    doc = {
+        "format": "gouji-deal/1",
+        "rules": rules,
+        "hands": {str(seat): cards for seat, cards in enumerate(hands, start=1)},
+        "leader": 1,
+        "actions": [
+            {"seat": int(seat), "pass": True}
+            if what == "pass"
+            else {"seat": int(seat), "cards": what}
+            for seat, what in (token.split(":") for token in moves.split())
+        ],
+    }
+    doc.update(fields)
+    return doc
+
+
+def _outcome(rules, finish, points=(), **fields) -> dict:
+    return {
+        "format": "gouji-outcome/1",
+        "rules": rules,
+        "finish": finish,
+        "points": list(points),
+        **fields,
+    }
+
+
+EIGHT_RULES = "eight-players"
+ALL8 = range(1, 9)
+CANCEL = {"preset": "standard", "point_tributes_cancel": True}
+TWO_EIGHT = {"preset": "eight-players", "two_revolutions": True}
+BURN_2_5 = [{"burner": 2, "burned": 5, "outcome": "success"}]
+BURN_3_5 = [{"burner": 3, "burned": 5, "outcome": "success"}]
+SIX_SINGLES = ["3", "4", "5", "6", "7", "8"]
+
+#: the rest of the spec's examples and tables of §10–14, each through the API and the CLI
+SPEC_CASES: list[tuple[str, object, int, int, object]] = [
+    # R45/D16: at eight seats the head rival is the seat opposite: 5 answers 1's Gou Ji hand,
+    # its unbeaten AA opens a point (R20) …
+    (
+        "replay",
+        _deal(EIGHT_RULES, ["KK3", "AA9", "AA", "AA", "AA4", "AA", "AA", "AA"], "1:KK 5:AA 1:pass"),
+        200,
+        0,
+        {"valid": True, "points": [5]},
+    ),
+    # … and seat 2, a mate sitting next to it, can only burn (R21), not answer
+    (
+        "replay",
+        _deal(EIGHT_RULES, ["KK3", "AA9", "AA", "AA", "AA4", "AA", "AA", "AA"], "1:KK 2:AA"),
+        200,
+        0,
+        {"valid": True, "burns": [{"burner": 2, "burned": 1, "outcome": None}]},
+    ),
+    # R46/D18: eight players play four packs, never six nor the short deck
+    (
+        "settle",
+        _outcome({"preset": EIGHT_RULES, "decks": 6}, list(ALL8)),
+        400,
+        2,
+        {"code": "bad_document"},
+    ),
+    (
+        "settle",
+        _outcome({"preset": EIGHT_RULES, "short_deck": True}, list(ALL8)),
+        400,
+        2,
+        {"code": "bad_document"},
+    ),
+    # R47/D22: 1st–3rd is no string at eight seats: A 3+2+1+0 = 6, B 0-1-2-3 = -6: 12, not 24
+    (
+        "settle",
+        _outcome(EIGHT_RULES, [1, 2, 3, 5, 4, 6, 7, 8], ALL8),
+        200,
+        0,
+        {"valid": True, "union_scores": {"A": 12, "B": -12}},
+    ),
+    # R47/R33: 1st and 8th union mates is a draw under the flag
+    (
+        "settle",
+        _outcome(
+            {"preset": EIGHT_RULES, "first_last_same_union_draw": True},
+            [1, 5, 6, 7, 2, 3, 8, 4],
+            ALL8,
+        ),
+        200,
+        0,
+        {"valid": True, "union_scores": {"A": 0, "B": 0}},
+    ),
+    # R47: union_score "own" sums a union's own place points, no string bonus (±6 at most)
+    (
+        "settle",
+        _outcome({"preset": EIGHT_RULES, "union_score": "own"}, list(ALL8), ALL8),
+        200,
+        0,
+        {"valid": True, "union_scores": {"A": 6, "B": -6}},
+    ),
+    # R49: a string of four: each loser owes its head rival one card, lowest place first
+    (
+        "settle",
+        _outcome(EIGHT_RULES, list(ALL8), ALL8),
+        200,
+        0,
+        {
+            "valid": True,
+            "tributes": [
+                {"from": loser, "to": loser - 4, "kind": "string_three", "cards": 1}
+                for loser in (8, 7, 6, 5)
+            ],
+        },
+    ),
+    # R49/R41: 7th pays 2nd nothing when they are union mates
+    (
+        "settle",
+        _outcome(EIGHT_RULES, [1, 2, 5, 6, 7, 3, 4, 8], ALL8),
+        200,
+        0,
+        {
+            "valid": True,
+            "tributes": [
+                {"from": 8, "to": 1, "kind": "place", "cards": 2},
+                {"from": 3, "to": 5, "kind": "place", "cards": 1},
+            ],
+        },
+    ),
+    # R50/D25: a revolutionary whose three mates take 1st–3rd is 4th, completing 串四户 …
+    (
+        "settle",
+        _outcome(EIGHT_RULES, list(ALL8), [1, 2, 3, 5, 6, 7, 8], revolution=[4]),
+        200,
+        0,
+        {"valid": True, "union_scores": {"A": 24, "B": -24}},
+    ),
+    # … and when the four enemies take 1st–4th it is 5th and its union is strung
+    (
+        "settle",
+        _outcome(EIGHT_RULES, [5, 6, 7, 8, 4, 1, 2, 3], [1, 2, 3, 5, 6, 7, 8], revolution=[4]),
+        200,
+        0,
+        {"valid": True, "union_scores": {"B": 24, "A": -24}},
+    ),
+    # D11/R48: a successful burner is among 1st–4th at eight seats, not 5th
+    (
+        "settle",
+        _outcome(EIGHT_RULES, [1, 3, 4, 6, 2, 5, 7, 8], ALL8, burns=BURN_2_5),
+        200,
+        1,
+        {"valid": False, "codes": [("D11", "burner_not_top_two")]},
+    ),
+    # R55/D34: seat 1 declared clear (4 owes it 2), seat 1 owes 4 the plain 1: 4 owes 1
+    (
+        "settle",
+        _outcome(CANCEL, [1, 2, 3, 4, 5, 6], [2, 3, 5, 6], declarations={"1": "clear"}),
+        200,
+        0,
+        {"valid": True, "point_tributes": [(4, 1, 1)]},
+    ),
+    # R29/R56: two revolutions without the flag void the deal
+    (
+        "settle",
+        _outcome("standard", [3, 5, 1, 2, 4, 6], revolution=[1, 2]),
+        200,
+        1,
+        {"valid": False, "codes": [("R29", "deal_void")]},
+    ),
+    # D39: with the flag the two take 3rd and 4th, the lower seat 3rd …
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [4, 3, 1, 2, 5, 6], revolution=[1, 2]),
+        200,
+        0,
+        {"valid": True},
+    ),
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [4, 3, 2, 1, 5, 6], revolution=[1, 2]),
+        200,
+        1,
+        {"valid": False, "codes": [("R56", "revolution_place")] * 2},
+    ),
+    # … unless the other's union strings: B (4 and 6) 1st and 2nd put seat 2 (B) 3rd
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [4, 6, 2, 1, 3, 5], revolution=[1, 2]),
+        200,
+        0,
+        {"valid": True},
+    ),
+    # R56 at eight seats: 4th and 5th
+    (
+        "settle",
+        _outcome(TWO_EIGHT, [2, 5, 3, 1, 6, 4, 7, 8], revolution=[1, 6]),
+        200,
+        0,
+        {"valid": True},
+    ),
+    (
+        "settle",
+        _outcome(TWO_EIGHT, [2, 3, 4, 6, 1, 5, 7, 8], revolution=[1, 6]),
+        200,
+        1,
+        {"valid": False, "codes": [("R56", "revolution_place")] * 2},
+    ),
+    # D37/R48: two revolutions at six seats: a burner can only be 1st (m = 3)
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [4, 3, 1, 2, 5, 6], revolution=[1, 2], burns=BURN_3_5),
+        200,
+        1,
+        {"valid": False, "codes": [("D11", "burner_not_top_two")]},
+    ),
+    # R56: each revolutionary's head rival (4 and 5) opens its point automatically
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [4, 3, 1, 2, 5, 6], revolution=[1, 2]),
+        200,
+        0,
+        {"valid": True, "point_tributes": [(1, 4, 1), (2, 5, 1), (3, 6, 1), (6, 3, 1)]},
+    ),
+    # D40: two revolutionaries who are head rivals get no point and owe each other the plain 1 …
+    (
+        "settle",
+        _outcome(TWO_REVOLUTIONS, [3, 2, 1, 4, 5, 6], [2, 3, 5, 6], revolution=[1, 4]),
+        200,
+        0,
+        {"valid": True, "point_tributes": [(1, 4, 1), (4, 1, 1)]},
+    ),
+    # … which cancel under point_tributes_cancel
+    (
+        "settle",
+        _outcome(
+            {**TWO_REVOLUTIONS, "point_tributes_cancel": True},
+            [3, 2, 1, 4, 5, 6],
+            [2, 3, 5, 6],
+            revolution=[1, 4],
+        ),
+        200,
+        0,
+        {"valid": True, "point_tributes": []},
+    ),
+    # R56/D37 in a replay: 1 and 2 revolt, their rivals 4 and 5 have points from the start
+    (
+        "replay",
+        _deal(
+            TWO_REVOLUTIONS,
+            ["33", "44", "9", "T", "J", "Q"],
+            "3:9 6:Q",
+            revolution=[1, 2],
+            leader=3,
+        ),
+        200,
+        0,
+        {"valid": True, "points": [4, 5]},
+    ),
+    # R52/D30: BR (weight 3) beats BB (2), which R11 alone would refuse …
+    (
+        "replay",
+        _deal("six-decks", ["BB3", "4", "5", "BR6", "7", "8"], "1:BB 4:BR"),
+        200,
+        0,
+        {"valid": True},
+    ),
+    (
+        "replay",
+        _deal("standard", ["BB3", "4", "5", "BR6", "7", "8"], "1:BB 4:BR"),
+        200,
+        1,
+        {"valid": False, "error": ("R11", "does_not_beat", 1)},
+    ),
+    # … RRRR beats RR (ZH's example) …
+    (
+        "replay",
+        _deal("six-decks", ["RR3", "4", "5", "RRRR6", "7", "8"], "1:RR 4:RRRR 1:pass"),
+        200,
+        0,
+        {"valid": True},
+    ),
+    # … and a group on a single 9 keeps R9
+    (
+        "replay",
+        _deal("six-decks", ["93", "RR4", "5", "6", "7", "8"], "1:9 2:RR"),
+        200,
+        1,
+        {"valid": False, "error": ("R9", "size_mismatch", 1)},
+    ),
+    # R54/D32: under six-decks an unbeaten 2222 opens no point, JJJ2 still does
+    (
+        "replay",
+        _deal("six-decks", ["22223", *SIX_SINGLES[1:]], "1:2222 4:pass"),
+        200,
+        0,
+        {"valid": True, "points": []},
+    ),
+    (
+        "replay",
+        _deal("standard", ["22223", *SIX_SINGLES[1:]], "1:2222 4:pass"),
+        200,
+        0,
+        {"valid": True, "points": [1]},
+    ),
+    (
+        "replay",
+        _deal("six-decks", ["JJJ23", *SIX_SINGLES[1:]], "1:JJJ2 4:pass"),
+        200,
+        0,
+        {"valid": True, "points": [1]},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "operation, document, status, exit_code, expected", VARIANT_CASES + SPEC_CASES
+)
 def test_the_variants_through_the_api_and_the_command_line(
     client, tmp_path, operation, document, status, exit_code, expected
 ):
@@ -257,6 +570,15 @@ def test_the_variants_through_the_api_and_the_command_line(
         assert verdict["union_scores"] == expected["union_scores"]
     if "tributes" in expected:
         assert verdict["tributes"] == expected["tributes"]
+    if "points" in expected:
+        assert verdict["points"] == expected["points"]
+    if "burns" in expected:
+        assert verdict["burns"] == expected["burns"]
+    if "point_tributes" in expected:
+        owed = [
+            (t["from"], t["to"], t["cards"]) for t in verdict["tributes"] if t["kind"] == "point"
+        ]
+        assert owed == expected["point_tributes"]
     if "codes" in expected:
         assert [(e["rule"], e["code"]) for e in verdict["errors"]] == expected["codes"]
     if "error" in expected:

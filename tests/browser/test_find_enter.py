@@ -89,3 +89,25 @@ def test_a_query_typed_before_htmx_loads_is_answered(live_server, browser, hall)
         page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
     finally:
         context.close()
+
+
+def test_back_to_a_typed_search_gives_the_whole_page(live_server, browser, hall):  # noqa: F811
+    """A player types, opens another page, then presses the phone's back button: the search
+    comes back whole (htmx restores its own history entry; a reload of it is the page too)."""
+    context = browser.new_context(locale="zh-CN", **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    event = hall["event"]
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/", timeout=30_000)  # may be first
+        page.locator("#find-q").press_sequentially("hdwd", delay=60)
+        page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
+        expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
+        page.goto(f"{live_server.url}/")
+        page.go_back()
+        page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
+        _whole_page(page, event)
+        page.reload()
+        _whole_page(page, event)
+    finally:
+        context.close()

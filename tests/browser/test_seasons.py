@@ -297,8 +297,11 @@ def test_a_ladder_season_from_seeding_to_a_new_chief(live_server, browser, phone
     expect(page.locator("h1")).to_have_text("2027 青岛擂台赛")
 
     teams = DEFENDERS + ["黄岛攻擂队", "市南攻擂队"]
+    page.locator("#ladder-tabs a[data-tab='teams']").click()  # the page is split in tabs
     page.fill("#teams-text", "\n".join(f"{name} / 黄岛 / 甲、乙、丙" for name in teams))
     page.locator("#teams-form button[type=submit]").click()
+    expect(page.locator("#ladder-teams li")).to_have_count(len(teams))
+    page.locator("#ladder-tabs a[data-tab='session']").click()
     for rank, name in enumerate(DEFENDERS, start=1):
         page.locator(f"select[data-rank='{rank}']").select_option(label=name)
     page.locator("#seed-save").click()
@@ -342,7 +345,9 @@ def test_a_ladder_season_from_seeding_to_a_new_chief(live_server, browser, phone
         context = browser.new_context(locale=locale, viewport={"width": 390, "height": 900})
         phone = context.new_page()
         signed_in(phone, "laoli")
-        for path in (f"/events/ladders/{season.pk}/", f"/manage/ladders/{season.pk}/"):
+        manage = f"/manage/ladders/{season.pk}/"
+        tabs = [f"{manage}?tab={tab}" for tab in ("session", "titles", "teams", "log")]
+        for path in (f"/events/ladders/{season.pk}/", *tabs):
             phone.goto(base + path)
             phone.locator("details").evaluate_all("all => all.forEach(d => d.open = true)")
             width = phone.evaluate("document.documentElement.scrollWidth")
@@ -352,7 +357,9 @@ def test_a_ladder_season_from_seeding_to_a_new_chief(live_server, browser, phone
     # A session closed by mistake is reopened on the page: the old chief is back.
     page.goto(f"{base}/manage/ladders/{season.pk}/")
     page.locator("#reopen-session").click()
+    page.locator("#ladder-tabs a[data-tab='titles']").click()  # a session open: its own tab
     expect(page.locator("#ladder-titles tr[data-slot='chief-1'] .name")).to_contain_text("守擂1队")
+    page.locator("#ladder-tabs a[data-tab='session']").click()
     page.locator("#close-session").click()
     expect(page.locator("#ladder-titles tr[data-slot='chief-1'] .name")).to_contain_text(
         "黄岛攻擂队"

@@ -354,8 +354,10 @@ def test_a_table_calls_and_a_second_press_does_not_stack(assigned):
     assert call.table == table(assigned, 2) and call.is_open
     page = client.get(f"/ref/{link.token}/").content.decode()
     assert 'id="call-button"' not in page and "呼叫裁判" in page
-    # Only POST calls; a GET changes nothing.
-    assert client.get(f"/ref/{link.token}/call").status_code == 405
+    # Only POST calls; a GET answers the call box (the phone polls it) and changes nothing.
+    box = client.get(f"/ref/{link.token}/call")
+    assert box.status_code == 200 and "裁判正在赶来" in box.content.decode()
+    assert RefereeCall.objects.count() == 1
 
 
 def test_a_call_shows_to_the_zone_referee_and_the_queue_until_acknowledged(assigned):

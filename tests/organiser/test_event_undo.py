@@ -129,7 +129,7 @@ def test_an_event_with_results_is_not_deleted(client, organiser):
 
 def test_a_double_submit_of_the_wizard_makes_one_event(client, organiser):
     url = reverse("manage:new-event")
-    page = client.get(url + "?restart=1").content.decode()
+    page = client.get(url + "?restart=1", follow=True).content.decode()
     token = page.split('name="token" value="')[1].split('"')[0]
     client.post(url, {**BASICS, "token": token})
     client.post(url, {**FORMAT, "token": token})

@@ -48,6 +48,12 @@ RIGHTS = {
     "staff": (ORGANISER, 200, 200),
     "staff-revoke": (ORGANISER, 405, 302),
     "invitation-revoke": (ORGANISER, 405, 302),
+    # Issue 37: invitations edited, printed and exported; every entry's private link.
+    "invitation-edit": (ORGANISER, 200, 200),  # an empty POST: the form again
+    "invitation-sheet": (ORGANISER, 200, None),
+    "invitation-export": (ORGANISER, 200, None),
+    "entry-links-export": (ORGANISER, 200, None),
+    "entry-links-sheet": (ORGANISER, 200, None),
     "round-settings": (ORGANISER, 200, 200),
     "toggle-published": (ORGANISER, 405, 302),
     # Undoing at event level (issue 25): archive, delete, copy, reopen a closed round.
@@ -96,6 +102,10 @@ RIGHTS = {
     "checkin-many": (STAFF, 405, 302),
     "checkin-undo": (STAFF, 405, 302),
     "checkin-carry-over": (STAFF, 405, 302),
+    # The check-in desk: an empty scan is refused at the box (400); an undo without an entry
+    # finds none (404).
+    "checkin-scan": (STAFF, 200, 400),
+    "checkin-scan-undo": (STAFF, 405, 404),
     "entries": (STAFF, 200, 200),
     "register": (STAFF, 200, 200),
     "entry": (STAFF, 200, 200),
@@ -103,6 +113,7 @@ RIGHTS = {
     "entry-reinstate": (STAFF, 405, 302),
     "entry-link": (STAFF, 200, None),
     "import": (STAFF, 200, 400),
+    "paste": (STAFF, 405, 400),  # bulk paste (issue 37): an empty paste is a 400
     "export": (STAFF, 200, None),
     "results": (STAFF, 200, None),
     "results-queue": (STAFF, 200, None),
@@ -199,6 +210,9 @@ def world(eager_tasks):
         "entry-link": [e, b.event.registrations.first().pk],
         "staff-revoke": [e, EventStaff.objects.get(event=b.event, user=people["assistant"]).pk],
         "invitation-revoke": [e, open_invitation.pk],
+        "invitation-edit": [e, open_invitation.pk],
+        "invitation-export": [e, "csv"],
+        "entry-links-export": [e, "xlsx"],
         "export": [e, "results", "csv"],
         "results-decide": [e, report.pk],
         "results-table": [e, match.table_id],
@@ -354,7 +368,10 @@ SEASON_RIGHTS = {
     "series-organiser-remove": (ORGANISER, 405, 400),
     # A deleted series made again from its log: by who deleted or organised it (302: to it).
     "series-restore": (ORGANISER, 405, 302),
-    "players": (ORGANISER, 200, 400),
+    # The merge form leads to its confirmation page: a POST here merges nothing, it is sent
+    # on there (302); the confirmation without two records goes back to the players page.
+    "players": (ORGANISER, 200, 302),
+    "merge": (ORGANISER, 302, 302),
     "split": (ORGANISER, 405, 302),
     # A merge request answered by an organiser of an event it touches (issue 38); anyone else,
     # the requester included, is refused.

@@ -59,7 +59,7 @@ FORMAT = {
 
 def test_the_wizard_works_with_plain_posts_and_goes_back(client, organiser):
     url = reverse("manage:new-event")
-    page = client.get(url + "?restart=1")
+    page = client.get(url + "?restart=1", follow=True)
     assert page.status_code == 200 and 'name="step" value="basics"' in page.content.decode()
     step2 = client.post(url, BASICS)
     assert 'name="step" value="format"' in step2.content.decode()

@@ -190,7 +190,12 @@ def pulled_in(two_organisers):
 
 
 def _merge(client, kept, merged):
-    return client.post(reverse("seasons-manage:players"), {"kept": kept.pk, "merged": merged.pk})
+    """As on the page: the two records shown side by side, then the confirm button."""
+    url = reverse("seasons-manage:merge")
+    ids = {"kept": kept.pk, "merged": merged.pk}
+    shown = client.get(url, ids)
+    assert shown.status_code == 200
+    return client.post(url, {**ids, "seen": shown.context["shown"].fingerprint, "confirm": "yes"})
 
 
 def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in):
@@ -210,6 +215,8 @@ def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in
     b = signed_in(o["b"])
     page = b.get(reverse("seasons-manage:players")).content.decode()
     assert 'id="incoming-requests"' in page and f'data-request="{asked.pk}"' in page
+    # B answers on the same facts: both records side by side, B's own events among them.
+    assert 'class="merge-request-records"' in page and 'data-side="merged"' in page
     assert b.post(accept).status_code == 302
     asked.refresh_from_db()
     assert asked.state == "done" and asked.merge is not None

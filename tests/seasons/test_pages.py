@@ -144,7 +144,9 @@ def test_an_organiser_adds_only_own_events_and_merges_only_own_players(season, d
     assert client.post(merge, {"kept": people[0].pk, "merged": people[1].pk}).status_code == 403
     own = Event.objects.create(name="自己的杯赛", start_date=foreign.start_date)
     own.organisers.add(owner)
-    refused = client.post(merge, {"kept": people[0].pk, "merged": people[13].pk})
+    refused = client.get(
+        reverse("seasons-manage:merge"), {"kept": people[0].pk, "merged": people[13].pk}
+    )
     assert refused.status_code == 400
     assert "只能合并自己赛事中的选手" in refused.content.decode()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from matches.games.gouji.referee_form import TRIBUTE_KINDS, seat_name
+from matches.games.gouji.referee_form import seat_name, tribute_kind
 from matches.games.gouji.standings import read_tally
 
 
@@ -21,6 +21,7 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
     public view read (`matches.kernel.games.adapter.PublicTable`)."""
     seats, tallies, logged, visible = read.seats, read.tallies, read.logged, read.visible
     deals = []
+    players = event.game_rules.rules.players  # R47: 串四户贡 at eight seats
     for deal in match.deals.order_by("number"):
         row = tallies.get(deal.pk)
         tally = read_tally(row) if row is not None else None
@@ -41,7 +42,7 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
                 {
                     "from": _seat_label(seats, t["from"]),
                     "to": _seat_label(seats, t["to"]),
-                    "kind": TRIBUTE_KINDS.get(t["kind"], t["kind"]),
+                    "kind": tribute_kind(t["kind"], players),
                     "cards": t["cards"],
                 }
                 for t in deal.tributes_owed

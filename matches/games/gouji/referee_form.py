@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from matches.games.gouji.engine import seating
+from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
 from matches.games.gouji.messages import MESSAGES as CODE_TEXT
@@ -21,8 +23,10 @@ from matches.kernel.games.adapter import describe_error
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 
-#: seats of the table when none is given (R1); an eight-seat event's form has eight (R44)
-SEATS = (1, 2, 3, 4, 5, 6)
+#: the standard rule set's table, when none is given (R1); an eight-seat event's form has the
+#: eight seats of its own rule set (R44, `table_seats`)
+DEFAULT_PLAYERS = RuleSet().players
+SEATS = seating.seats(DEFAULT_PLAYERS)
 MAX_ROWS = 12
 MAX_PLAY_LOG = 2 * 1024 * 1024
 
@@ -244,6 +248,14 @@ TRIBUTE_KINDS = {
 }
 
 
+def tribute_kind(kind, players: int = DEFAULT_PLAYERS) -> str:
+    """A ledger kind in words; R47/D22: at eight seats (unions of four) the string tribute is
+    串四户's (the kind keeps its name `string_three`, D26)."""
+    if kind == "string_three" and seating.union_size(players) == 4:
+        return gettext("串四户贡")
+    return str(TRIBUTE_KINDS.get(kind, kind))
+
+
 def seat_name(seat_names: dict, seat) -> str:
     if seat is None:
         return gettext("贡牌池")  # R38 place_tribute = "pool": cards put into, or picked from, it
@@ -252,12 +264,12 @@ def seat_name(seat_names: dict, seat) -> str:
     return f"{label} {player}" if player else label
 
 
-def tribute_rows(tributes, seat_names: dict) -> list[dict]:
+def tribute_rows(tributes, seat_names: dict, players: int = DEFAULT_PLAYERS) -> list[dict]:
     return [
         {
             "from": seat_name(seat_names, t.get("from")),
             "to": seat_name(seat_names, t.get("to")),
-            "kind": TRIBUTE_KINDS.get(t.get("kind"), t.get("kind")),
+            "kind": tribute_kind(t.get("kind"), players),
             "cards": t.get("cards"),
         }
         for t in tributes or []
@@ -268,6 +280,8 @@ def summary_context(report, names: dict) -> dict:
     """A Gou Ji result in words: finishing order with names, points, burns, tributes."""
     summary = report.summary or {}
     verdict = GoujiDealVerdict.from_json(report.verdict or {})
+    # An accepted summary's finish is an order of every seat (R44: eight under `players = 8`).
+    players = len(summary.get("finish") or ()) or DEFAULT_PLAYERS
     return {
         "report": report,
         "finish": [
@@ -293,14 +307,17 @@ def summary_context(report, names: dict) -> dict:
         ],
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
         "union_scores": verdict.settled.union_scores,
-        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names),
+        "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names, players),
     }
 
 
-def _owed_rows(tributes, seat_names: dict) -> dict:
+def _owed_rows(tributes, seat_names: dict, players: int = DEFAULT_PLAYERS) -> dict:
     """The tributes owed before a deal, for `_tributes.html`: rows, and whether they are known
     yet (None while the previous deal has no final result)."""
-    return {"tributes": tribute_rows(tributes, seat_names), "known": tributes is not None}
+    return {
+        "tributes": tribute_rows(tributes, seat_names, players),
+        "known": tributes is not None,
+    }
 
 
 class ResultForm:
@@ -374,6 +391,7 @@ class ResultForm:
             "tributes_owed": _owed_rows(
                 _tributes_owed(row["deal"] if row else None, context.get("deal_number") or 0),
                 seat_names,
+                len(entry.seats),
             ),
             "entry_seats": [
                 {

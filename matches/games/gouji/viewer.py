@@ -48,7 +48,7 @@ def _seat(seat_names: dict, seat) -> str:
     return f"{label} {name}" if name else label
 
 
-def _event_text(event: dict, seat_names: dict) -> str:
+def _event_text(event: dict, seat_names: dict, union_size: int) -> str:
     def s(key):
         return _seat(seat_names, event.get(key))
 
@@ -59,6 +59,12 @@ def _event_text(event: dict, seat_names: dict) -> str:
         return _("%(seat)s被判出局，得第%(place)s名") % {"seat": s("seat"), "place": event["place"]}
     if code == "last":
         return _("%(seat)s留在最后，得第%(place)s名") % {"seat": s("seat"), "place": event["place"]}
+    if code == "filled" and union_size == 4:
+        # R47, D22: at eight seats a union strings four; the rest fill places 5-8 (D13)
+        return _("串四户后%(seat)s定为第%(place)s名") % {
+            "seat": s("seat"),
+            "place": event["place"],
+        }
     if code == "filled":
         return _("串三户后%(seat)s定为第%(place)s名") % {
             "seat": s("seat"),
@@ -217,7 +223,7 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
             {
                 "n": n,
                 "action": _action(raw["action"], seat_names, labels, rules.joker_groups),
-                "events": [_event_text(e, seat_names) for e in raw["events"]],
+                "events": [_event_text(e, seat_names, shape.union_size) for e in raw["events"]],
                 "seats": seats,
                 "table": table,
                 "marked": bool(found) and found["step"] == n,
@@ -229,7 +235,14 @@ def deal_viewer(event, play_log, summary=None, seat_names=None) -> dict | None:
         "labels": labels,
         "kinds": KINDS,
         "table_title": _("桌面上的牌"),
-        "legend": _("牌面：3 最小，2 大于 A，小王、大王最大。"),
+        "legend": " ".join(
+            [_("牌面：3 最小，2 大于 A，小王、大王最大。")]
+            + (
+                [_("王组（只有王的一手，R52）按重量比大小，不论张数：小王重 1，大王重 2。")]
+                if rules.joker_groups
+                else []
+            )
+        ),
         "count_text": cards_text,
         "disagreement": found,
         "disagreement_text": disagreement_text(found, seat_names),

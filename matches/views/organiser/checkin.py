@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.events import checkin as service
-from matches.events import entries
+from matches.events import entries, scan
 from matches.events.forms import CarryOverForm
-from matches.models import Registration
+from matches.models import Registration, RoundLog
 from matches.models.digest import token_digest
 from matches.views.addresses import public_url
 from matches.views.organiser.access import posted_pk, running_event
@@ -83,6 +83,9 @@ def toggle(request, event_id: int, entry_id: int):
             service.check_in(entry, number)
     except service.CheckInRefused as error:
         messages.error(request, str(error))
+    else:
+        action = RoundLog.Action.CHECK_IN_UNDO if present else RoundLog.Action.CHECK_IN
+        scan.log(event, action, request.user, entry, number, "list")
     if request.htmx:
         # For manage/checkin/_row.html, as the list view sets it; not a model attribute.
         entry.present = not present  # type: ignore[attr-defined]

@@ -123,7 +123,7 @@ def dashboard(request, event_id: int):
             .order_by("-number")
             .first(),
             "can_manage": can_manage_event(request.user, event),
-            "rounds": list(event.rounds.order_by("number")),
+            "rounds": list(event.rounds.select_related("stage").order_by("number")),
             "registrations": event.registrations.count(),
             "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
             "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
@@ -236,7 +236,7 @@ def toggle_published(request, event_id: int):
     event = organised_event(request, event_id)
     event.published = not event.published
     event.save(update_fields=["published"])
-    messages.success(request, _("赛事已公开") if event.published else _("赛事已设为不公开"))
+    messages.success(request, _("赛事已对外公开") if event.published else _("赛事已停止对外公开"))
     return _back(event)
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
-from matches.events import importing
+from matches.events import importing, pasting
 from matches.events.forms import EntryForm, WithdrawForm
 from matches.events.registration import next_round_number
 from matches.models import Registration
@@ -41,6 +41,8 @@ def _list_context(request, event) -> dict:
         "statuses": Registration.Status.choices,
         "total": event.registrations.count(),
         "next_round": next_round_number(event),
+        "paste_example": paste_example(event),
+        "paste_size": service.union_size(event),
     }
 
 
@@ -255,21 +257,11 @@ def import_entries(request, event_id: int):
         },
     }
     if request.method == "POST" and request.POST.get("confirm"):
-        rows = request.session.get(f"import-{event.pk}")
-        if not rows:
+        kept = request.session.get(f"import-{event.pk}")
+        if not isinstance(kept, dict) or not kept.get("rows"):
             messages.error(request, _("请重新上传文件"))
             return redirect("manage:import", event.pk)
-        checked = _previewed(event, importing.validate_rows(event, rows, request.user))
-        if any(r["errors"] for r in checked):
-            context["rows"] = checked
-            return render(request, "manage/import.html", context, status=400)
-        # Only the known records the organiser ticked in the preview are linked.
-        offered = {k["id"] for r in checked for k in r["known"]}
-        known = {int(v) for v in request.POST.getlist("known") if v.isascii() and v.isdigit()}
-        importing.import_rows(event, rows, user=request.user, known=known & offered)
-        del request.session[f"import-{event.pk}"]
-        messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
-        return redirect("manage:entries", event.pk)
+        return _confirmed(request, event, context, f"import-{event.pk}", kept["rows"])
     if request.method == "POST":
         upload = request.FILES.get("file")
         try:
@@ -280,10 +272,80 @@ def import_entries(request, event_id: int):
             context["file_error"] = str(error)
             return render(request, "manage/import.html", context, status=400)
         checked = _previewed(event, importing.validate_rows(event, rows, request.user))
-        context["rows"] = checked
-        context["ok"] = not any(r["errors"] for r in checked)
-        context["warned"] = any(r["warnings"] for r in checked)
-        if context["ok"]:
-            request.session[f"import-{event.pk}"] = rows
-        return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)
+        return _preview(request, context, checked, f"import-{event.pk}", {"rows": rows})
     return render(request, "manage/import.html", context)
+
+
+def _preview(request, context: dict, checked: list[dict], key: str, kept: dict):
+    """The preview page of an import or a paste; `kept` (its rows) waits in the session for
+    the confirm when no row has an error."""
+    context["rows"] = checked
+    context["ok"] = not any(r["errors"] for r in checked)
+    context["warned"] = any(r["warnings"] for r in checked)
+    if context["ok"]:
+        request.session[key] = kept
+    return render(request, "manage/import.html", context, status=200 if context["ok"] else 400)
+
+
+def _confirmed(
+    request, event, context: dict, key: str, rows: list[dict], lines: list[int] | None = None
+):
+    """Import the previewed `rows` (kept under `key`), checked again (another entry may have
+    taken a name since): all, or none and the preview with its errors."""
+    checked = _previewed(event, importing.validate_rows(event, rows, request.user, lines))
+    if any(r["errors"] for r in checked):
+        context["rows"] = checked
+        return render(request, "manage/import.html", context, status=400)
+    # Only the known records the organiser ticked in the preview are linked.
+    offered = {k["id"] for r in checked for k in r["known"]}
+    known = {int(v) for v in request.POST.getlist("known") if v.isascii() and v.isdigit()}
+    importing.import_rows(event, rows, user=request.user, known=known & offered)
+    del request.session[key]
+    messages.success(request, _("已导入 %(n)s 行") % {"n": len(rows)})
+    return redirect("manage:entries", event.pk)
+
+
+def paste_example(event) -> str:
+    """The example line the entries page shows above the paste box, with as many players as a
+    union of the event holds."""
+    players = ["张三", "李四", "王五", "赵六"][: service.union_size(event)]
+    if not event.is_team:
+        return " ".join(["张三", "李沧俱乐部"])
+    return " ".join(["青岛一队", "李沧俱乐部", *players])
+
+
+@login_required
+@require_POST
+def paste_entries(request, event_id: int):
+    """Entries pasted one per line on the entries page (matches/events/pasting.py), previewed
+    like an import with each line's errors, then imported all or nothing on confirm."""
+    event = running_event(request, event_id)
+    key = f"paste-{event.pk}"
+    text = request.POST.get("text", "")
+    context: dict[str, Any] = {
+        "event": event,
+        "rows": None,
+        "pasting": True,
+        "paste_text": text,
+        "paste_size": service.union_size(event),
+        "paste_example": paste_example(event),
+    }
+    if request.POST.get("confirm"):
+        kept = request.session.get(key)
+        if not isinstance(kept, dict) or not kept.get("rows"):
+            messages.error(request, _("请重新粘贴名单"))
+            return redirect("manage:entries", event.pk)
+        context["paste_text"] = kept.get("text", "")
+        return _confirmed(request, event, context, key, kept["rows"], kept.get("lines"))
+    try:
+        pasted = pasting.read_paste(text, service.union_size(event), event.is_team)
+    except importing.ImportRefused as error:
+        context["file_error"] = str(error)
+        return render(request, "manage/import.html", context, status=400)
+    rows = [p.row for p in pasted]
+    lines = [p.line for p in pasted]
+    checked = _previewed(event, importing.validate_rows(event, rows, request.user, lines))
+    for row, line in zip(checked, pasted):
+        if line.errors:  # a line of the wrong shape: its cells say nothing more
+            row["errors"] = line.errors
+    return _preview(request, context, checked, key, {"rows": rows, "lines": lines, "text": text})

@@ -24,6 +24,8 @@ from matches.views.organiser.access import organised_event, running_event
 
 SESSION_KEY = "new-event"
 STEPS = ("basics", "format", "rules")
+#: The box an organiser ticks to make an event of a name they already use.
+CONFIRM_SAME_NAME = "confirm_same_name"
 
 
 def _stored(request) -> dict:
@@ -77,7 +79,26 @@ def _token(request) -> str:
     return stored["token"]
 
 
-def _render_step(request, step: str, form, status: int = 200):
+def _reached(request, step: str) -> None:
+    """Remember the step on screen: a reload (GET without ?step) comes back to it."""
+    stored = _stored(request)
+    if stored and stored.get("at") != step:
+        stored["at"] = step
+        request.session[SESSION_KEY] = stored
+
+
+def _resume_step(request) -> str:
+    """The step a reload returns to: the one last shown, if the steps before it are stored."""
+    stored = _stored(request)
+    step = stored.get("at") or "basics"
+    if step not in STEPS or any(s not in stored for s in STEPS[: STEPS.index(step)]):
+        return "basics"
+    return step
+
+
+def _render_step(request, step: str, form, status: int = 200, same_name_error: str = ""):
+    _token(request)
+    _reached(request, step)
     stored = _stored(request)
     game = (stored.get("basics") or {}).get("game", default_game())
     name = (stored.get("basics") or {}).get("name", "")
@@ -92,6 +113,9 @@ def _render_step(request, step: str, form, status: int = 200):
         "site_game": game if step != "basics" else None,
         "token": _token(request),
         "same_name": list(lifecycle.same_name_events(request.user, name)[:3]),
+        "confirm_same_name": request.POST.get(CONFIRM_SAME_NAME) == "yes",
+        "same_name_error": same_name_error,
+        "draft": "basics" in stored,
     }
     if request.htmx:  # htmx swaps only 2xx answers: the errors must show all the same
         return render(request, "manage/new/_wizard.html", context)
@@ -106,8 +130,13 @@ def new_event(request):
     if step not in STEPS:
         step = "basics"
     if request.GET.get("restart"):
+        # Dropped, then away from ?restart=1: the address bar must not keep it, or a reload on
+        # step 3 would throw steps 1 and 2 away again.
         request.session.pop(SESSION_KEY, None)
+        return redirect(reverse("manage:new-event"))
     if request.method != "POST":
+        if "step" not in request.GET:  # a reload, or the link back: where the organiser was
+            step = _resume_step(request)
         if step != "basics" and "basics" not in _stored(request):
             step = "basics"
         return _render_step(request, step, _step_form(step, request))
@@ -159,6 +188,19 @@ def _create(request, settings_form):
         return _render_step(request, "basics", basics, status=400)
     if not layout.is_valid():
         return _render_step(request, "format", layout, status=400)
+    if (
+        lifecycle.same_name_events(request.user, basics.cleaned_data["name"]).exists()
+        and request.POST.get(CONFIRM_SAME_NAME) != "yes"
+    ):
+        # A warning alone is read past on a phone: a second event of the same name is made
+        # only when the organiser says so.
+        return _render_step(
+            request,
+            "rules",
+            settings_form,
+            status=400,
+            same_name_error=_("已有同名赛事：请勾选“是的，再建一个同名赛事”，或在第 1 步改名。"),
+        )
     details = {**basics.cleaned_data, **layout.details()}
     event = setup.create_event(
         request.user,

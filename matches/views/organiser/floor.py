@@ -56,6 +56,10 @@ def zones_page(request, event_id: int):
         except zones.ZoneError as error:
             problems = error.problems
     event_zones = list(RefereeZone.objects.filter(event=event).prefetch_related("referees"))
+    # Each referee's invitation note beside their name (issue 37: "王老师 东区").
+    notes = {s.user_id: (s.invitation.note if s.invitation else "") for s in referees}
+    for zone in event_zones:
+        zone.named = [(u.get_username(), notes.get(u.pk, "")) for u in zone.referees.all()]  # type: ignore[attr-defined]
     singles: dict[int, list[int]] = {}
     for user_id, number in RefereeTable.objects.filter(event=event).values_list(
         "referee_id", "number"

@@ -237,7 +237,9 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
             messages.success(request, _("第 %(n)s 局复核无变化") % {"n": number})
         else:
             messages.warning(
-                request, _("第 %(n)s 局已按新的连续串三户次数重新结算") % {"n": number}
+                request,
+                _("第 %(n)s 局已按新的连续%(strings)s次数重新结算")
+                % {"n": number, "strings": event.adapter.strings_of_three_label(event)},
             )
     return redirect("manage:results-table", event.pk, table.pk)
 

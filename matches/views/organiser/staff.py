@@ -8,44 +8,179 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from matches import ratelimit
+from matches.events import exports, links
 from matches.events import staff as service
-from matches.events.forms import CodeForm, InviteForm, SignUpForm
+from matches.events.forms import CodeForm, InvitationForm, InviteForm, SignUpForm
 from matches.models import EventStaff, StaffInvitation, StaffRole
 from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event
+from matches.views.qr import qr_svg
+
+EXPORT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def keep_private(response):
+    """A page or file holding private links: never kept by a cache, never indexed, and no
+    address of it sent on to another site as a referrer."""
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = (
+        "same-origin"  # "no-referrer" makes a form post Origin: null (CSRF refuses it)
+    )
+    return response
+
+
+def _join_url(request) -> str:
+    return staff_url(request, "/manage/join/")
+
+
+def _links(request, invitations, with_qr: bool) -> list[links.InvitationLink]:
+    join = _join_url(request)
+    rows = []
+    for invitation in invitations:
+        url = f"{join}{invitation.token}/"
+        qr = qr_svg(url) if with_qr else ""
+        rows.append(links.InvitationLink(invitation, url, qr))
+    return rows
 
 
 @login_required
 def staff(request, event_id: int):
     event = organised_event(request, event_id)
-    form = InviteForm(request.POST or None)
+    form = InviteForm(event, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        invitation = service.invite(
-            event, form.cleaned_data["role"], by=request.user, note=form.cleaned_data["note"]
-        )
-        messages.success(
+        try:
+            invitation = service.invite(
+                event,
+                form.cleaned_data["role"],
+                by=request.user,
+                note=form.cleaned_data["note"],
+                zone=form.cleaned_data.get("zone"),
+                tables=form.cleaned_data["tables"],
+            )
+        except service.StaffRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            messages.success(
+                request,
+                _("邀请已生成：把链接或邀请码 %(code)s 交给对方，只能使用一次。")
+                % {"code": invitation.code},
+            )
+            return redirect("manage:staff", event.pk)
+    members = (
+        event.staff.filter(revoked_at__isnull=True)
+        .select_related("user", "invitation__zone")
+        .order_by("role", "added_at", "id")
+    )
+    return keep_private(
+        render(
             request,
-            _("邀请已生成：把链接或邀请码 %(code)s 交给对方，只能使用一次。")
-            % {"code": invitation.code},
+            "manage/staff/list.html",
+            {
+                "event": event,
+                "form": form,
+                "invitations": _links(request, links.open_invitations(event), with_qr=True),
+                "members": members,
+                "join_url": _join_url(request),
+            },
+            status=400 if form.errors else 200,
         )
-        return redirect("manage:staff", event.pk)
-    invitations = event.invitations.filter(used_at__isnull=True, revoked_at__isnull=True)
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit_invitation(request, event_id: int, invitation_id: int):
+    """Change an invitation's note, zone and tables: an open one carries them to whoever signs
+    up, a used one moves its referee at once (the zones are often set after the invitations)."""
+    event = organised_event(request, event_id)
+    invitation = get_object_or_404(
+        StaffInvitation.objects.select_related("zone"),
+        pk=invitation_id,
+        event=event,
+        revoked_at__isnull=True,
+    )
+    initial = {"note": invitation.note, "zone": invitation.zone, "tables": invitation.tables}
+    form = InvitationForm(event, request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            member = service.edit_invitation(
+                invitation,
+                note=form.cleaned_data["note"],
+                zone=form.cleaned_data.get("zone"),
+                tables=form.cleaned_data["tables"],
+            )
+        except service.StaffRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            if member is not None and member.role == StaffRole.REFEREE:
+                messages.success(
+                    request,
+                    _("邀请已保存，%(user)s 的区域和桌号已随之更新")
+                    % {"user": member.user.get_username()},
+                )
+            else:
+                messages.success(request, _("邀请已保存"))
+            return redirect("manage:staff", event.pk)
     return render(
         request,
-        "manage/staff/list.html",
+        "manage/staff/edit_invitation.html",
         {
             "event": event,
+            "invitation": invitation,
             "form": form,
-            "invitations": invitations,
-            "members": event.staff.filter(revoked_at__isnull=True).select_related("user"),
-            "join_url": staff_url(request, "/manage/join/"),
+            "member": service.signed_up_through(invitation),
         },
+        status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_GET
+def invitation_sheet(request, event_id: int):
+    """A4 sheet of the open invitations: note, role, zone/tables, code, link and QR, cut apart
+    and handed to each referee."""
+    event = organised_event(request, event_id)
+    return keep_private(
+        render(
+            request,
+            "manage/staff/invitation_sheet.html",
+            {
+                "event": event,
+                "invitations": _links(request, links.open_invitations(event), with_qr=True),
+                "join_url": _join_url(request),
+            },
+        )
+    )
+
+
+@login_required
+@require_GET
+def invitation_export(request, event_id: int, fmt: str):
+    """The open invitations as CSV (UTF-8 with a BOM, for Excel) or XLSX."""
+    event = organised_event(request, event_id)
+    if fmt not in EXPORT_TYPES:
+        raise Http404
+    header, rows = links.invitation_table(
+        _links(request, links.open_invitations(event), with_qr=False)
+    )
+    body = (
+        exports.to_csv(header, rows)
+        if fmt == "csv"
+        else exports.to_xlsx(header, rows, title=_("邀请"))
+    )
+    response = HttpResponse(body, content_type=EXPORT_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="invitations-{event.pk}.{fmt}"'
+    return keep_private(response)
 
 
 @login_required

@@ -22,7 +22,7 @@ from matches.draw import undo
 from matches.draw.service import SeatingRefused
 from matches.events import lifecycle
 from matches.events.forms import DATE
-from matches.models import Round
+from matches.models import Round, StaffRole
 from matches.views.organiser.access import organised_event, running_event
 
 
@@ -209,8 +209,8 @@ def _next_years_name(name: str, year: int) -> str:
 
 @login_required
 def copy_event(request, event_id: int):
-    """Next year's cup: the same game, rules, stages, release settings, tie-breaks and labels;
-    no entries, rounds or results."""
+    """Next year's cup: the same game, rules, stages, release settings, tie-breaks, labels,
+    referee zones and referees; no entries, rounds or results."""
     event = organised_event(request, event_id)
     form = CopyEventForm(
         request.POST or None,
@@ -219,6 +219,13 @@ def copy_event(request, event_id: int):
             "start_date": _a_year_later(event.start_date),
         },
     )
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and lifecycle.same_name_events(request.user, form.cleaned_data["name"]).exists()
+        and request.POST.get("confirm_same_name") != "yes"
+    ):
+        form.add_error(None, _("已有同名赛事：请勾选“是的，再建一个同名赛事”，或改个名字。"))
     if request.method == "POST" and form.is_valid():
         try:
             copy = lifecycle.copy_event(event, user=request.user, **form.cleaned_data)
@@ -239,6 +246,13 @@ def copy_event(request, event_id: int):
             "event": event,
             "form": form,
             "stages": list(event.stages.order_by("order")),
+            "zones": list(event.zones.all()),
+            "referees": [
+                s.user
+                for s in event.staff.filter(
+                    role=StaffRole.REFEREE, revoked_at__isnull=True
+                ).select_related("user")
+            ],
             "same_name": list(lifecycle.same_name_events(request.user, name)[:3]),
         },
         status=400 if form.errors else 200,
