@@ -33,6 +33,9 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/10")
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--db", default=f"result_requests_{os.getpid()}")
+    parser.add_argument(
+        "--dump", help="write the two profiles (pstats) as DIR/submit.prof, confirm.prof"
+    )
     args = parser.parse_args()
     import psycopg
 
@@ -52,7 +55,7 @@ def main() -> None:
     )
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
-        measure(args.profile)
+        measure(args.profile, args.dump)
     finally:
         import redis
         from django.db import connection
@@ -63,7 +66,7 @@ def main() -> None:
             conn.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
 
 
-def measure(profile: bool) -> None:
+def measure(profile: bool, dump: str | None = None) -> None:
     import django
 
     django.setup()
@@ -133,6 +136,8 @@ def measure(profile: bool) -> None:
     for name, prof in (("submit", submitting), ("confirm", confirming)):
         if prof is None:
             continue
+        if dump:
+            prof.dump_stats(os.path.join(dump, f"{name}.prof"))
         out = io.StringIO()
         stats = pstats.Stats(prof, stream=out)
         print(

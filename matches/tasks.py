@@ -18,6 +18,7 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from matches.kernel import statements
 from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
 from matches.standings import service as standings
 
@@ -226,9 +227,7 @@ def queue_standings_after_settlement(
     nothing); the result that completes the round's last match asks for them at once, so the
     final standings of a round do not wait. `match_completed` False: the match is still being
     played, so the round is not done (no query to find out)."""
-    round_done = match_completed is not False and (
-        not Match.objects.filter(round_id=round_id).unfinished().exists()
-    )
+    round_done = match_completed is not False and not statements.round_unfinished(round_id)
     kwargs = {"event_id": event_id, "from_round": round_number}
     if not round_done and _standings_queued(event_id, round_number):
         return
@@ -247,11 +246,7 @@ def _standings_queued(event_id: int, from_round: int) -> bool:
     it will read this result (committed before this look), so a request that is not urgent
     adds nothing. One plain read instead of `enqueue`'s locked one; when the run is claimed
     meanwhile, it claims before reading results and sees this one too."""
-    row = (
-        ComputationRun.objects.filter(event_id=event_id, task="update_standings", key="standings")
-        .values_list("state", "args")
-        .first()
-    )
+    row = statements.standings_run(event_id)  # compiled once: every confirmation asks
     if row is None or row[0] != ComputationRun.State.QUEUED or not isinstance(row[1], dict):
         return False
     return row[1].get("from_round", from_round + 1) <= from_round

@@ -113,6 +113,7 @@ _._mutable  # QueryDict's flag, lifted to strip the values it holds
 _.waiting_names  # seasons/templates/seasons/manage_players.html reads it
 _.merged_number  # a merge request's columns: the record a merge deleted, kept by number
 _.merged_name  # ... and by name, for its page
+_._class  # Django's RedisCache reads it: the client class (gouji_tournament/cache.py)
 
 # --- issue 37: invitations that place their referee ---------------------------------------------
 _.label_from_instance  # ModelChoiceField's hook: a zone offered as "东区 1-120"

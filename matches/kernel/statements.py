@@ -33,9 +33,12 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connection
+from django.db.models import Q
 
 from matches.models import (
+    ComputationRun,
     Confirmation,
     Deal,
     DealReport,
@@ -71,11 +74,12 @@ def _columns(model, alias: str) -> tuple[list[str], str, list]:
     concrete = model._meta.concrete_fields
     quote = connection.ops.quote_name
     sql = ", ".join(f"{alias}.{quote(f.column)}" for f in concrete)
-    converters = []
-    for field in concrete:
+    converters = []  # (index, converters, col) of the columns that have any
+    for index, field in enumerate(concrete):
         col = field.get_col(model._meta.db_table)
         found = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-        converters.append((found, col))
+        if found:
+            converters.append((index, found, col))
     return [f.attname for f in concrete], sql, converters
 
 
@@ -153,7 +157,7 @@ class Statement:
             if values[0] is None:  # the primary key: no row on the outer side of a join
                 objects[alias] = None
                 continue
-            for k, (found, col) in enumerate(converters):
+            for k, found, col in converters:
                 for convert in found:
                     values[k] = convert(values[k], col, connection)
             objects[alias] = model.from_db(connection.alias, fields, values)
@@ -299,3 +303,138 @@ def locked_report(report_id: int) -> DealReport | None:
     .filter(report=OuterRef("pk")))).filter(pk=...).first()`, in one statement written once
     (the confirmation's report lock)."""
     return _report_statement().first([report_id])
+
+
+# --- querysets compiled once ---------------------------------------------------------------------
+
+
+class Compiled:
+    """A `values_list` queryset whose SQL Django builds once per database vendor, then runs
+    with new parameters: the ORM's own statement and its own converters (so it is its twin by
+    construction; tests/kernel/test_statements.py still compares them). `build(*marks)` makes
+    the queryset from marker values, one per parameter: distinct integers or strings that the
+    compiled parameters are then searched for, and replaced by the call's values in their
+    places. For plain filters on columns (no `__in` list, no expression that rewrites a value;
+    each marker within its column's range): a marker not found exactly once raises at the first
+    compilation."""
+
+    def __init__(self, build, *marks: int | str, first: bool = False, exists: bool = False):
+        self.build, self.marks, self.first, self.exists = build, marks, first, exists
+
+    @cache  # noqa: B019 (one compiled text per database vendor; the statements live forever)
+    def _compiled(self, vendor: str):
+        queryset = self.build(*self.marks)
+        if self.first:
+            queryset = queryset[:1]
+        query = queryset.query.exists() if self.exists else queryset.query
+        compiler = query.get_compiler(connection=connection)
+        try:
+            sql, params = compiler.as_sql()
+        except (EmptyResultSet, FullResultSet) as exc:  # a marker the ORM dropped as out of range
+            raise ValueError(f"the markers {self.marks} do not compile to a statement") from exc
+        places = []
+        for mark in self.marks:
+            # isinstance: on PostgreSQL a small integer's parameter is psycopg's Int2 (an int)
+            found = [k for k, p in enumerate(params) if isinstance(p, type(mark)) and p == mark]
+            if len(found) != 1:
+                raise ValueError(
+                    f"the marker {mark!r} is in the compiled parameters {len(found)} times"
+                )
+            places.append(found[0])
+        converters = (
+            {}
+            if self.exists
+            else compiler.get_converters([column for column, _sql, _alias in compiler.select])
+        )
+        return sql, list(params), places, list(converters.items())
+
+    def __call__(self, *values):
+        if any(isinstance(v, int) and not _BIGINT_MIN <= v <= _BIGINT_MAX for v in values):
+            return False if self.exists else (None if self.first else [])
+        sql, params, places, converters = self._compiled(connection.vendor)
+        params = list(params)
+        for place, value in zip(places, values, strict=True):
+            kind = type(params[place])  # int, str, or psycopg's Int2 as the ORM passed it
+            params[place] = value if type(value) is kind else kind(value)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if self.exists:
+            return bool(rows)
+        if converters:  # as the compiler's `apply_converters`, with this thread's connection
+            converted = []
+            for row in rows:
+                values = list(row)
+                for place, (found, expression) in converters:
+                    for convert in found:
+                        values[place] = convert(values[place], expression, connection)
+                converted.append(tuple(values))
+            rows = converted
+        else:
+            rows = [tuple(row) for row in rows]
+        if self.first:
+            return rows[0] if rows else None
+        return rows
+
+
+# Markers inside every integer column's range (Django leaves a lookup of a value out of its
+# column's range out of the statement: a small positive integer field takes 0..32,767).
+_EVENT_MARK, _ROUND_MARK = 32_101, 32_102
+_DEAL_MARK, _MATCH_MARK, _NUMBER_MARK = 32_103, 32_104, 32_105
+
+_STANDINGS_RUN = Compiled(
+    lambda event: ComputationRun.objects.filter(
+        event_id=event, task="update_standings", key="standings"
+    ).values_list("state", "args"),
+    _EVENT_MARK,
+    first=True,
+)
+
+
+def standings_run(event_id: int) -> tuple[str, Any] | None:
+    """`ComputationRun.objects.filter(event_id=..., task="update_standings", key="standings")
+    .values_list("state", "args").first()`, compiled once: every confirmation reads it (is a
+    standings run already queued?)."""
+    return _STANDINGS_RUN(event_id)
+
+
+_ROUND_UNFINISHED = Compiled(
+    lambda round_: Match.objects.filter(round_id=round_).unfinished(), _ROUND_MARK, exists=True
+)
+
+
+def round_unfinished(round_id: int) -> bool:
+    """`Match.objects.filter(round_id=...).unfinished().exists()`, compiled once."""
+    return _ROUND_UNFINISHED(round_id)
+
+
+def _earlier(deal, match=None, number=None):
+    wanted = Q(deal=deal)
+    if match is not None:
+        wanted |= Q(
+            deal__match_id=match,
+            deal__number=number,
+            state__in=(DealReport.State.FINAL, DealReport.State.PENDING),
+        )
+    return (
+        DealReport.objects.filter(wanted)
+        .order_by()
+        .values_list("pk", "deal_id", "state", "idempotency_key")
+    )
+
+
+_EARLIER = Compiled(_earlier, _DEAL_MARK)
+_EARLIER_AND_PREVIOUS = Compiled(_earlier, _DEAL_MARK, _MATCH_MARK, _NUMBER_MARK)
+
+
+def earlier_reports(
+    deal_id: int, previous_of: tuple[int, int] | None = None
+) -> list[tuple[int, int, str, str]]:
+    """(pk, deal_id, state, idempotency_key) of the deal's reports and, with `previous_of`
+    (match id, deal number), of that deal's final or pending reports:
+    `DealReport.objects.filter(Q(deal=...) | Q(deal__match_id=..., deal__number=...,
+    state__in=(FINAL, PENDING))).order_by().values_list(...)`, compiled once (a submission's
+    one read of what came before)."""
+    if previous_of is None:
+        return _EARLIER(deal_id)
+    return _EARLIER_AND_PREVIOUS(deal_id, *previous_of)

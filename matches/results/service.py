@@ -24,7 +24,6 @@ import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone, translation
 
 import matches.kernel.chain as chain  # issue 27
@@ -32,7 +31,7 @@ import matches.results.lockouts as lockouts
 from matches import ratelimit
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
-from matches.kernel.statements import locked_deal, locked_report
+from matches.kernel.statements import earlier_reports, locked_deal, locked_report
 from matches.models import (
     Confirmation,
     Deal,
@@ -412,17 +411,9 @@ def _submit(
             # once that one is final).
             reports = DealReport.objects.filter(deal=deal)
             follows_on = deal.number > 1 and adapter_for(match.round.event).deals_follow_on
-            wanted = Q(deal=deal)
-            if follows_on:
-                wanted |= Q(
-                    deal__match_id=deal.match_id,
-                    deal__number=deal.number - 1,
-                    state__in=(DealReport.State.FINAL, DealReport.State.PENDING),
-                )
-            rows = list(
-                DealReport.objects.filter(wanted)
-                .order_by()
-                .values_list("pk", "deal_id", "state", "idempotency_key")
+            # Compiled once (matches/kernel/statements.py `earlier_reports`).
+            rows = earlier_reports(
+                deal.pk, (deal.match_id, deal.number - 1) if follows_on else None
             )
             earlier = [(pk, state, key) for pk, deal_of, state, key in rows if deal_of == deal.pk]
             if idempotency_key:  # a retry gets its report back, even once the round closed

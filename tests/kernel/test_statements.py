@@ -251,3 +251,114 @@ def test_a_locked_match_is_skipped_not_waited_for(build):
             ).filter(match=match)
             assert numbers == sorted(d.number for d in orm_deals) == [2]
         other.rollback()
+
+
+# --- the querysets compiled once (issue 40) -------------------------------------------------------
+
+
+def test_the_standings_run_read_equals_the_orm_query(build):
+    """`standings_run`: the queued standings run's state and arguments (JSON decoded) as the
+    ORM's `values_list(...).first()` reads them, another event's or another key's left out."""
+    from django.utils import timezone
+
+    from matches.kernel.statements import standings_run
+    from matches.models import ComputationRun
+
+    b = build(unions=2)
+    other = build(unions=2)
+
+    def orm_row(event_id):
+        return (
+            ComputationRun.objects.filter(
+                event_id=event_id, task="update_standings", key="standings"
+            )
+            .values_list("state", "args")
+            .first()
+        )
+
+    assert standings_run(b.event.pk) is None and orm_row(b.event.pk) is None
+    ComputationRun.objects.create(
+        event=b.event, task="update_standings", key="match:1", args={"x": 1}
+    )
+    ComputationRun.objects.create(
+        event=other.event, task="update_standings", key="standings", args={"from_round": 7}
+    )
+    assert standings_run(b.event.pk) is None
+    ComputationRun.objects.create(
+        event=b.event,
+        task="update_standings",
+        key="standings",
+        args={"from_round": 2, "names": ["够级", None]},
+        queued_at=timezone.now(),
+    )
+    with CaptureQueriesContext(connection) as queries:
+        found = standings_run(b.event.pk)
+    assert len(queries.captured_queries) == 1
+    assert found == orm_row(b.event.pk) == ("queued", {"from_round": 2, "names": ["够级", None]})
+    assert isinstance(found[1], dict)  # decoded, on SQLite too
+    assert standings_run(other.event.pk) == orm_row(other.event.pk)
+    assert standings_run(10**30) is None
+
+
+def test_the_round_unfinished_read_equals_the_orm_query(build):
+    from matches.kernel.statements import round_unfinished
+
+    b = build(unions=4)
+    round_ = b.round([(0, 1), (2, 3)])
+    orm = Match.objects.filter(round_id=round_.pk).unfinished().exists
+    assert round_unfinished(round_.pk) is True and orm() is True
+    Match.objects.filter(round=round_).update(completed_at=round_.created_at)
+    assert round_unfinished(round_.pk) is False and orm() is False
+    Match.objects.filter(round=round_).update(completed_at=None, table=None)  # byes only
+    assert round_unfinished(round_.pk) is False and orm() is False
+    assert round_unfinished(round_.pk + 1000) is False
+
+
+def test_the_earlier_reports_read_equals_the_orm_query(build):
+    """`earlier_reports`: a deal's reports, and the previous deal's final or pending ones, as
+    the submission's ORM query read them (a superseded report of the previous deal left out)."""
+    from django.db.models import Q
+
+    from matches.kernel.statements import earlier_reports
+
+    b = build(unions=2, deals=3)
+    match = b.match(b.round([(0, 1)]), 1)
+    b.final(match, 1, [6, 5, 4, 3, 2, 1], points=[6, 5])
+    first = b.report(match, 2, {"finish": [1, 2, 3, 4, 5, 6]}, key="k1")
+    second = b.report(match, 2, {"finish": [2, 1, 3, 4, 5, 6]}, key="k2")  # supersedes it
+    deal1, deal2, deal3 = (Deal.objects.get(match=match, number=n) for n in (1, 2, 3))
+
+    def orm(deal, previous=False):
+        wanted = Q(deal=deal)
+        if previous:
+            wanted |= Q(
+                deal__match_id=deal.match_id,
+                deal__number=deal.number - 1,
+                state__in=(DealReport.State.FINAL, DealReport.State.PENDING),
+            )
+        return sorted(
+            DealReport.objects.filter(wanted)
+            .order_by()
+            .values_list("pk", "deal_id", "state", "idempotency_key")
+        )
+
+    assert sorted(earlier_reports(deal2.pk)) == orm(deal2)
+    assert {pk for pk, *_ in orm(deal2)} == {first.pk, second.pk}
+    assert sorted(earlier_reports(deal2.pk, (match.pk, 1))) == orm(deal2, True)
+    assert sorted(earlier_reports(deal3.pk, (match.pk, 2))) == orm(deal3, True)
+    # deal 3 has none; deal 2's pending report is there, its superseded one is not
+    assert [pk for pk, *_ in earlier_reports(deal3.pk, (match.pk, 2))] == [second.pk]
+    assert earlier_reports(deal1.pk + 10**6) == [] and earlier_reports(10**30) == []
+
+
+def test_a_compiled_query_refuses_a_marker_it_cannot_place(db):
+    """The compiled form replaces each marker where the ORM put it: a marker the ORM turned
+    into something else (or used twice) fails loudly at its first compilation."""
+    from matches.kernel.statements import Compiled
+
+    twice = Compiled(lambda n: Deal.objects.filter(number=n, match_id=n).values_list("pk"), 99)
+    with pytest.raises(ValueError):
+        twice(1)
+    gone = Compiled(lambda n: Deal.objects.filter(number=-n).values_list("pk"), 98)
+    with pytest.raises(ValueError):
+        gone(1)
