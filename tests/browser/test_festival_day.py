@@ -1301,3 +1301,51 @@ def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
     shot(public, f"livenums-projector-announcement-{size}-{lang}.png")
     for page in (desk, public, phone):
         page.context.close()
+
+
+# --- problem 1: find my table, Enter and 找, at both widths and in both languages --------------
+# Self-contained (the fixture `hall` of test_festival_floor.py: 黄岛五队 at table 1 in round 2).
+# tests/browser/test_find_enter.py holds the rest of problem 1: no JavaScript, a query typed
+# before htmx has loaded, the back button.
+
+from tests.browser.test_festival_floor import OVERFLOW as FIND_OVERFLOW  # noqa: E402
+from tests.browser.test_festival_floor import hall  # noqa: E402, F401 (a fixture)
+
+FIND_TABLE = {"zh": "第 1 桌", "en": "Table 1"}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("submit", ["Enter", "button"])
+def test_find_enter_or_the_button_gives_the_whole_page(
+    live_server,
+    browser,
+    hall,  # noqa: F811
+    size,
+    lang,
+    submit,
+):
+    page = context_for(browser, size, lang)
+    event = hall["event"]
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/", timeout=30_000)
+        page.locator("#find-q").press_sequentially("hdwd", delay=60)
+        expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
+        page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")  # htmx pushed the query
+        with page.expect_navigation():
+            if submit == "Enter":
+                page.locator("#find-q").press("Enter")
+            else:
+                page.locator("form.find-form button[type=submit]").click()
+        # The whole styled page, not the fragment the browser kept from typing.
+        assert page.evaluate("document.doctype !== null")
+        expect(page.locator("header.site-header")).to_be_visible()
+        expect(page.locator("form.find-form #find-q")).to_be_visible()
+        assert page.evaluate("document.styleSheets.length") >= 2
+        hit = page.locator(".find-hit").first
+        expect(hit.locator("h2")).to_have_text("黄岛五队")
+        expect(hit.locator(".seat-table")).to_have_text(FIND_TABLE[lang])
+        assert page.evaluate(FIND_OVERFLOW) <= 0
+        shot(page, f"find-{submit.lower()}-{size}-{lang}.png")
+    finally:
+        page.context.close()
