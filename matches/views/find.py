@@ -30,16 +30,9 @@ from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
 from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
+from matches.views.qr import qr_svg
+from matches.views.sheets import batch
 from players.models import Player
-
-
-def qr_svg(url: str) -> str:
-    """The QR code of `url` as inline SVG (segno: no image library, no file)."""
-    import segno
-
-    return segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000", light="#fff", omitsize=True
-    )
 
 
 def card_url(event, hit_kind: str, pk: int) -> str:
@@ -248,11 +241,6 @@ def my_page(request, token: str):
 BADGE_ENTRIES = 60
 
 
-def _page_number(request) -> int:
-    value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
-
-
 @login_required
 @require_GET
 def badges(request, event_id: int):
@@ -263,10 +251,8 @@ def badges(request, event_id: int):
     order = request.GET.get("order", "")
     order = order if order in BADGE_ORDERS else "seed"
     entries, seating = _badge_entries(event, order)
-    total = entries.count()
-    pages = max(1, -(-total // BADGE_ENTRIES))
-    page = min(_page_number(request), pages)
-    chunk = list(entries[(page - 1) * BADGE_ENTRIES : page * BADGE_ENTRIES])
+    page, pages, on_page = batch(entries.count(), BADGE_ENTRIES, request)
+    chunk = list(entries[on_page])
     passes = {
         (p.union_id, p.player_id): p.token
         for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
@@ -284,7 +270,7 @@ def badges(request, event_id: int):
             "club": str(club or ""),
             "captain": captain,
             "url": url,
-            "qr": mark_safe(qr_svg(url)),
+            "qr": qr_svg(url),
             "desk_code": desk_code(token),  # typed at the check-in desk when a scan fails
         }
 
