@@ -262,8 +262,6 @@ def badges(request, event_id: int):
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])
         return {
-            "group": group,
-            "table": table,
             "kind": kind,
             "name": name,
             "union": union,
@@ -283,13 +281,7 @@ def badges(request, event_id: int):
     ):
         members.setdefault(m.union_id, []).append(m)
     for entry in chunk:
-        table = getattr(entry, "table_no", None)
-        if order == "club":
-            group = str(entry.club_name or "") or _("无俱乐部")
-        elif order == "table":
-            group = _("第 %(n)s 桌") % {"n": table} if table else _("本轮轮空或未排桌")
-        else:
-            group = ""
+        first = len(cards)
         if entry.union is not None:
             u = entry.union
             cards.append(badge("union", u.name, "", u.club, passes[(u.pk, None)]))
@@ -311,6 +303,9 @@ def badges(request, event_id: int):
             if event.confirmation == event.Confirmation.PLAYER:
                 card["pin"] = entry.pin  # to confirm another player's result at the table
             cards.append(card)
+        table = getattr(entry, "table_no", None)  # annotated when ordered by table
+        for card in cards[first:]:
+            card.update(group=_badge_group(entry, order, table), table=table)
     return render(
         request,
         "manage/badges.html",
@@ -329,6 +324,15 @@ def badges(request, event_id: int):
 
 #: The badge sheet's orders: as entered (seed), grouped by club, grouped by table.
 BADGE_ORDERS = ("seed", "club", "table")
+
+
+def _badge_group(entry, order: str, table: int | None) -> str:
+    """The heading an entry's badges print under: its club, or its table, or none."""
+    if order == "club":
+        return str(entry.club_name or "") or _("无俱乐部")
+    if order == "table":
+        return _("第 %(n)s 桌") % {"n": table} if table else _("本轮轮空或未排桌")
+    return ""
 
 
 def _badge_order_labels() -> list[tuple[str, str]]:
