@@ -272,7 +272,7 @@ def badges(request, event_id: int):
             "desk_code": desk_code(token),  # typed at the check-in desk when a scan fails
         }
 
-    cards = []
+    cards: list[dict] = []
     members: dict[int, list] = {}
     for m in (
         UnionMember.objects.filter(union__in=[e.union_id for e in chunk if e.union_id])

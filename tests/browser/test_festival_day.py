@@ -1032,7 +1032,7 @@ SUX_WIN = "10:0 10:0 10:0 10:0\n10:0 10:0 10:0 10:0"
 
 
 @pytest.fixture
-def sux_world(no_live_push):
+def sux_world(request):
     """One organiser (laoli, pw-laoli): two cups where 张三 entered twice (two records, one
     rated); a ladder season of ten teams with its first session drawn and three results in."""
     import datetime
@@ -1044,6 +1044,7 @@ def sux_world(no_live_push):
     from tests.builder import EventBuilder
     from tests.personas import make_user
 
+    request.getfixturevalue("no_live_push")
     user = make_user("laoli")
     spring = EventBuilder(unions=0, name="春季杯", start_date=datetime.date(2026, 4, 5)).register()
     autumn = EventBuilder(unions=0, name="秋季杯", start_date=datetime.date(2026, 10, 3)).register()
