@@ -64,6 +64,36 @@ def pytest_configure(config):
         settings.CACHES["default"]["LOCATION"] = caches[index]
 
 
+# .ci/run's second pass (PostgreSQL, Redis, real workers) sets GOUJI_DATABASE_PASS=1: the tests
+# that cannot see which database, cache or broker is configured already ran in its first pass
+# and would run the same code on the same inputs again. They are the engines' and the pairing
+# package's own tests (pure Python, no Django) and the checks of the documentation, the
+# translations and the hall box drill (its own private clusters), when they use no database.
+SAME_ON_EVERY_BACKEND = (
+    "tests/games/",
+    "tests/draw/generator/",
+    "tests/test_pages_doc.py",
+    "tests/test_translations.py",
+    "tests/hallbox/test_drill.py",
+)
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+def _runs_the_same_on_every_backend(item) -> bool:
+    if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+        return False
+    return item.nodeid.startswith(SAME_ON_EVERY_BACKEND)
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("GOUJI_DATABASE_PASS") != "1":
+        return
+    again = [item for item in items if _runs_the_same_on_every_backend(item)]
+    if again:
+        config.hook.pytest_deselected(items=again)
+        items[:] = [item for item in items if not _runs_the_same_on_every_backend(item)]
+
+
 @pytest.fixture
 def build(db):
     """`build(unions=4, deals=2, ...)`: a Gou Ji event with its unions registered and checked in
