@@ -329,7 +329,7 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
 
 # --- Issue 37, problem 3 and the bulk paste (branch `clubs`): the club guard's Chinese typos on
 # the entry form and in the import preview, and entries pasted one per line, previewed, then
-# imported. Self-contained: its own words, helpers and event.
+# imported. Its own words and event; the page, screenshot and overflow helpers are the file's.
 
 CLUB_WORDS = {
     "zh": {
@@ -436,9 +436,10 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
 
 
 # === issue 37: invitations with a zone, and the private links' export (branch `invites`) ======
-# Self-contained: its own helpers below. An invitation made with a zone and a note: the referee
-# signs up through its link and lands on the zone, the zones page's card shows the note beside
-# the username; the copy button, the QR, the CSV/XLSX downloads and both printed sheets.
+# Its own words and event (the helpers are the file's). An invitation made with a zone and a
+# note: the referee signs up through its link and lands on the zone, the zones page's card shows
+# the note beside the username; the copy button, the QR, the CSV/XLSX downloads and both printed
+# sheets.
 
 INVITE_WORDS = {
     "zh": {"copied": ("已复制", "已选中，请长按复制"), "qr": "二维码", "none": "（无备注）"},
@@ -578,10 +579,11 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
 
 
 # --- check-in by scanning (the check-in desk) -------------------------------------------------
-# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
-# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
-# through the desk's photo input, which hands it to the same decode function the camera's
-# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
+# Its own helpers, prefixed `scan_` (the page and screenshots are the file's). A headless
+# browser has no camera, so the decoder is fed a picture of a real badge's QR code (taken from
+# the printed badge sheet) through the desk's photo input, which hands it to the same decode
+# function the camera's frames go through; the USB scanner is the keyboard typing the QR code's
+# text and Enter.
 
 SCAN_WORDS = {
     "zh": {
@@ -807,7 +809,7 @@ def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signe
 
 
 # === problem 10: papercuts of the morning =========================================================
-# Self-contained: its own helpers (prefixed pc_), people and events. The wizard comes back to its
+# Its own helpers (prefixed pc_), people and events. The wizard comes back to its
 # step after a reload and makes a same-name event only once confirmed; the dashboard's rounds
 # table fits 390 px and names knockout rounds (1/4决赛); the table phone drops 裁判正在赶来 as soon
 # as the referee acknowledges, without a reload.
@@ -1014,7 +1016,7 @@ def test_papercuts_badges_print_by_club_or_by_table(live_server, browser, signed
 
 
 # === problem 9: seasons screens that risk a mistake (branch seasonsux) ========================
-# Self-contained: its own fixture and helpers (prefixed `sux`). A merge of two player records is
+# Its own fixture and helper (prefixed `sux`). A merge of two player records is
 # confirmed on a page that shows both side by side; the rating is explained in words; the
 # organiser's ladder page is split in tabs, its session tab short enough for a phone. At 390 and
 # 1280 px, in both languages; the ladder page's heights are printed (`-s`) for docs/ladder.md.
