@@ -30,6 +30,30 @@ if TYPE_CHECKING:
     from tests.builder import EventBuilder
 
 
+def signed_in_organiser(client, username: str = "org"):
+    """A new account (password "pw") signed in on the test `client`: the organiser of the
+    events the test makes with `owned`."""
+    user = get_user_model().objects.create_user(username, password="pw")
+    client.force_login(user)
+    return user
+
+
+def owned(user, **kwargs) -> EventBuilder:
+    """An event built by `EventBuilder(**kwargs)`, registered, organised by `user`."""
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(**kwargs).register()
+    b.event.organisers.add(user)
+    return b
+
+
+def english(client) -> None:
+    """The test `client`'s next pages in English (the language cookie)."""
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
 def make_user(name: str, **extra):
     """A user named `name` (or `name-2`, ... when taken), password "pw-" + the username."""
     users = get_user_model()

@@ -426,7 +426,7 @@ class WithdrawForm(forms.Form):
 
 class ZoneChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj) -> str:
-        return f"{obj.name} {obj.first_table}-{obj.last_table}"  # "东区 1-120"
+        return obj.label
 
 
 class InvitationForm(forms.Form):

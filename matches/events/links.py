@@ -49,8 +49,7 @@ def invitation_place(invitation: StaffInvitation) -> str:
     """ "A区 1-120 · 5, 17" (the zone, then the single tables), or ""."""
     parts = []
     if invitation.zone_id:
-        zone = invitation.zone
-        parts.append(f"{zone.name} {zone.first_table}-{zone.last_table}")  # type: ignore[union-attr]
+        parts.append(invitation.zone.label)  # type: ignore[union-attr]
     if invitation.tables:
         parts.append(_("桌 %(tables)s") % {"tables": invitation.tables})
     return " · ".join(parts)

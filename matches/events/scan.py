@@ -141,6 +141,18 @@ def log(event: Event, action: str, user, entry: Registration, number: int, via: 
     )
 
 
+def tick(event: Event, entry: Registration, user, number: int, present: bool) -> None:
+    """The check-in list's tick on an entry: its check-in taken back (`present`) or made for
+    round `number`, logged as done from the list. checkin.CheckInRefused passes through, and
+    nothing is logged then."""
+    if present:
+        checkin.undo(entry)
+    else:
+        checkin.check_in(entry, number)
+    action = RoundLog.Action.CHECK_IN_UNDO if present else RoundLog.Action.CHECK_IN
+    log(event, action, user, entry, number, "list")
+
+
 @transaction.atomic
 def scan_check_in(event: Event, code: str, user) -> Scanned:
     """Check in the entry the code names, once: a second scan answers `already` with the time

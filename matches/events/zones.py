@@ -86,10 +86,7 @@ def parse_zones(text: str) -> list[ZoneSpec]:
 
 
 def zones_text(event: Event) -> str:
-    return "\n".join(
-        f"{z.name} {z.first_table}-{z.last_table}"
-        for z in RefereeZone.objects.filter(event=event).all()
-    )
+    return "\n".join(z.label for z in RefereeZone.objects.filter(event=event))
 
 
 @transaction.atomic

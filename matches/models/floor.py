@@ -42,6 +42,11 @@ class RefereeZone(models.Model):
     def __str__(self):
         return f"{self.name} ({self.first_table}-{self.last_table})"
 
+    @property
+    def label(self) -> str:
+        """The zone as the zones box takes it (东区 1-120), and as invitations show it."""
+        return f"{self.name} {self.first_table}-{self.last_table}"
+
     def holds(self, number: int) -> bool:
         return self.first_table <= number <= self.last_table
 

@@ -206,9 +206,9 @@ class Match(models.Model):
 
 class MatchSide(models.Model):
     """One side of a match (Tabbycat's DebateTeam): a union (Gou Ji: A on seats 1-3-5, B on
-    2-4-6 at six seats; A on 1-4, B on 5-8 at eight, R44; or a bye) or a single player (Giog: one side per seat). The round is denormalised so
-    the database refuses a union or a player placed twice in a round and two sides on one
-    position of a match."""
+    2-4-6 at six seats; A on 1-4, B on 5-8 at eight, R44; or a bye) or a single player (Giog:
+    one side per seat). The round is denormalised so the database refuses a union or a player
+    placed twice in a round and two sides on one position of a match."""
 
     BYE = "bye"
 

@@ -30,16 +30,9 @@ from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
 from matches.views.live import player_stream_url
 from matches.views.organiser.access import running_event
+from matches.views.qr import qr_svg
+from matches.views.sheets import batch
 from players.models import Player
-
-
-def qr_svg(url: str) -> str:
-    """The QR code of `url` as inline SVG (segno: no image library, no file)."""
-    import segno
-
-    return segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000", light="#fff", omitsize=True
-    )
 
 
 def card_url(event, hit_kind: str, pk: int) -> str:
@@ -248,11 +241,6 @@ def my_page(request, token: str):
 BADGE_ENTRIES = 60
 
 
-def _page_number(request) -> int:
-    value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
-
-
 @login_required
 @require_GET
 def badges(request, event_id: int):
@@ -263,10 +251,8 @@ def badges(request, event_id: int):
     order = request.GET.get("order", "")
     order = order if order in BADGE_ORDERS else "seed"
     entries, seating = _badge_entries(event, order)
-    total = entries.count()
-    pages = max(1, -(-total // BADGE_ENTRIES))
-    page = min(_page_number(request), pages)
-    chunk = list(entries[(page - 1) * BADGE_ENTRIES : page * BADGE_ENTRIES])
+    page, pages, on_page = batch(entries.count(), BADGE_ENTRIES, request)
+    chunk = list(entries[on_page])
     passes = {
         (p.union_id, p.player_id): p.token
         for p in FloorPass.objects.filter(event=event).only("union_id", "player_id", "token")
@@ -276,19 +262,17 @@ def badges(request, event_id: int):
     def badge(kind: str, name: str, union: str, club, token: str, captain=False) -> dict:
         url = base + reverse("my-page", args=[token])
         return {
-            "group": group,
-            "table": table,
             "kind": kind,
             "name": name,
             "union": union,
             "club": str(club or ""),
             "captain": captain,
             "url": url,
-            "qr": mark_safe(qr_svg(url)),
+            "qr": qr_svg(url),
             "desk_code": desk_code(token),  # typed at the check-in desk when a scan fails
         }
 
-    cards = []
+    cards: list[dict] = []
     members: dict[int, list] = {}
     for m in (
         UnionMember.objects.filter(union__in=[e.union_id for e in chunk if e.union_id])
@@ -297,13 +281,7 @@ def badges(request, event_id: int):
     ):
         members.setdefault(m.union_id, []).append(m)
     for entry in chunk:
-        table = getattr(entry, "table_no", None)
-        if order == "club":
-            group = str(entry.club_name or "") or _("无俱乐部")
-        elif order == "table":
-            group = _("第 %(n)s 桌") % {"n": table} if table else _("本轮轮空或未排桌")
-        else:
-            group = ""
+        first = len(cards)
         if entry.union is not None:
             u = entry.union
             cards.append(badge("union", u.name, "", u.club, passes[(u.pk, None)]))
@@ -325,6 +303,9 @@ def badges(request, event_id: int):
             if event.confirmation == event.Confirmation.PLAYER:
                 card["pin"] = entry.pin  # to confirm another player's result at the table
             cards.append(card)
+        table = getattr(entry, "table_no", None)  # annotated when ordered by table
+        for card in cards[first:]:
+            card.update(group=_badge_group(entry, order, table), table=table)
     return render(
         request,
         "manage/badges.html",
@@ -343,6 +324,15 @@ def badges(request, event_id: int):
 
 #: The badge sheet's orders: as entered (seed), grouped by club, grouped by table.
 BADGE_ORDERS = ("seed", "club", "table")
+
+
+def _badge_group(entry, order: str, table: int | None) -> str:
+    """The heading an entry's badges print under: its club, or its table, or none."""
+    if order == "club":
+        return str(entry.club_name or "") or _("无俱乐部")
+    if order == "table":
+        return _("第 %(n)s 桌") % {"n": table} if table else _("本轮轮空或未排桌")
+    return ""
 
 
 def _badge_order_labels() -> list[tuple[str, str]]:

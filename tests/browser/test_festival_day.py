@@ -27,22 +27,37 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def context_for(browser, size: str, lang: str):
+@pytest.fixture
+def no_live_push(settings):
+    """No push thread reading SQLite's shared test database: the pages poll, as with /live/ cut."""
+    settings.LIVE_ENABLED = False
+
+
+def context_for(browser, size: str, lang: str, downloads: bool = False):
+    """A new page at 390 px (a phone: touch) or 1280 px, its browser speaking `lang`."""
     phone = size == "390"
     context = browser.new_context(
         locale="zh-CN" if lang == "zh" else "en-US",
         viewport=SIZES[size],
         is_mobile=phone,
         has_touch=phone,
+        accept_downloads=downloads,
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full: bool = False) -> None:
+    """A screenshot under SHOTS_DIR (none without it): the screen, or the whole page."""
     if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, name), full_page=False)
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=full)
+
+
+def no_overflow(page) -> bool:
+    """Nothing wider than the screen (a phone would scroll sideways)."""
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
 def in_view(page, selector: str) -> bool:
@@ -278,10 +293,10 @@ def test_choosing_giog_in_the_wizard_unticks_team_entry_and_offers_player_confir
     shot(page, f"p4-wizard-format-390-{lang}.png")
 
 
+@pytest.mark.usefixtures("no_live_push")
 def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
-    live_server, browser, signed_in, settings
+    live_server, browser, signed_in
 ):
-    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
     from matches.models import RefereeLink
     from tests.builder import EventBuilder
 
@@ -314,7 +329,7 @@ def test_the_queue_accepts_a_tables_pending_hands_in_one_logged_click(
 
 # --- Issue 37, problem 3 and the bulk paste (branch `clubs`): the club guard's Chinese typos on
 # the entry form and in the import preview, and entries pasted one per line, previewed, then
-# imported. Self-contained: its own words, helpers and event.
+# imported. Its own words and event; the page, screenshot and overflow helpers are the file's.
 
 CLUB_WORDS = {
     "zh": {
@@ -332,12 +347,6 @@ CLUB_WORDS = {
         "imported": "2 lines imported",
     },
 }
-
-
-def clubs_shot(page, name: str) -> None:
-    """A screenshot under SHOTS_DIR, the whole page (the preview runs below the fold)."""
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
@@ -367,7 +376,7 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
     expect(page.locator("#club-near")).to_be_visible()
     expect(page.locator("#add-entry")).to_contain_text(words["traditional"])
     page.locator("#club-near").scroll_into_view_if_needed()
-    clubs_shot(page, f"clubs-form-traditional-{size}-{lang}.png")
+    shot(page, f"clubs-form-traditional-{size}-{lang}.png", full=True)
     assert not b.event.unions.exists()
     page.locator("button.use-club").first.click()
     expect(page.locator("#entry-added")).to_contain_text("沧口队")
@@ -385,7 +394,7 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
     expect(page.locator("tr[data-line='2']")).to_have_class("warn")
     expect(page.locator("tr[data-line='3']")).not_to_have_class("warn")  # 市南: not alike
     expect(page.locator("#club-warnings")).to_be_visible()
-    clubs_shot(page, f"clubs-import-homophone-{size}-{lang}.png")
+    shot(page, f"clubs-import-homophone-{size}-{lang}.png", full=True)
     page.locator("#confirm-import").click()
     page.wait_for_url(entries)
     assert b.event.unions.count() == 3
@@ -399,14 +408,14 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
         "青岛二队 李沧俱乐部 赵六 钱七 孙八 周九\n"
         "青岛一队 李滄俱樂部 吴十 郑甲 王乙",
     )
-    clubs_shot(page, f"clubs-paste-box-{size}-{lang}.png")
+    shot(page, f"clubs-paste-box-{size}-{lang}.png", full=True)
     page.locator("#paste-preview").click()
     expect(page.locator("tr[data-line='2']")).to_contain_text(words["shape"])
     expect(page.locator("tr[data-line='3']")).to_contain_text(words["twice"])
     expect(page.locator("tr[data-line='3']")).to_contain_text(words["traditional"])
     expect(page.locator("#paste-errors")).to_be_visible()
     expect(page.locator("#confirm-import")).to_have_count(0)
-    clubs_shot(page, f"clubs-paste-errors-{size}-{lang}.png")
+    shot(page, f"clubs-paste-errors-{size}-{lang}.png", full=True)
     assert b.event.unions.count() == 3
     # Corrected in the same box, which kept the text.
     page.fill(
@@ -416,7 +425,7 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
     page.locator("#paste-preview").click()
     expect(page.locator("#confirm-import")).to_be_visible()
     expect(page.locator("tr.bad")).to_have_count(0)
-    clubs_shot(page, f"clubs-paste-preview-{size}-{lang}.png")
+    shot(page, f"clubs-paste-preview-{size}-{lang}.png", full=True)
     page.locator("#confirm-import").click()
     page.wait_for_url(entries)
     expect(page.locator("main")).to_contain_text(words["imported"])
@@ -427,9 +436,10 @@ def test_club_typos_are_warned_and_a_paste_is_previewed_then_imported(
 
 
 # === issue 37: invitations with a zone, and the private links' export (branch `invites`) ======
-# Self-contained: its own helpers below. An invitation made with a zone and a note: the referee
-# signs up through its link and lands on the zone, the zones page's card shows the note beside
-# the username; the copy button, the QR, the CSV/XLSX downloads and both printed sheets.
+# Its own words and event (the helpers are the file's). An invitation made with a zone and a
+# note: the referee signs up through its link and lands on the zone, the zones page's card shows
+# the note beside the username; the copy button, the QR, the CSV/XLSX downloads and both printed
+# sheets.
 
 INVITE_WORDS = {
     "zh": {"copied": ("已复制", "已选中，请长按复制"), "qr": "二维码", "none": "（无备注）"},
@@ -441,37 +451,12 @@ INVITE_WORDS = {
 }
 
 
-def invites_context(browser, size: str, lang: str):
-    phone = size == "390"
-    context = browser.new_context(
-        locale="zh-CN" if lang == "zh" else "en-US",
-        viewport=SIZES[size],
-        is_mobile=phone,
-        has_touch=phone,
-        accept_downloads=True,
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
-
-
-def invites_shot(page, name: str, full: bool = False) -> None:
-    folder = SHOTS or os.environ.get("INVITES_SHOTS", "")
-    if folder:
-        page.screenshot(path=os.path.join(folder, name), full_page=full)
-
-
-def no_overflow(page) -> bool:
-    """Nothing wider than the screen (a phone would scroll sideways)."""
-    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.usefixtures("no_live_push")
 def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
-    live_server, browser, signed_in, settings, size, lang
+    live_server, browser, signed_in, size, lang
 ):
-    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
     import csv
     import io
     import re
@@ -488,7 +473,7 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     zones.define_zones(b.event, "东区 1-2\n西区 3-4")
     words = INVITE_WORDS[lang]
     base = f"{live_server.url}/manage/events/{b.event.pk}"
-    desk = invites_context(browser, size, lang)
+    desk = context_for(browser, size, lang, downloads=True)
     signed_in(desk, "organiser")
 
     # The organiser invites a referee for the east zone, with a note.
@@ -503,7 +488,7 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     expect(card.locator(".invite-place")).to_contain_text("东区 1-2")
     assert no_overflow(desk), "the staff page scrolls sideways"
     card.scroll_into_view_if_needed()
-    invites_shot(desk, f"staff-invites-{size}-{lang}.png")
+    shot(desk, f"staff-invites-{size}-{lang}.png")
 
     # Copy: the link is selected in its box and the button says what happened.
     link = card.locator(".link-box").input_value()
@@ -517,7 +502,7 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     assert selected == link
     card.locator(".invite-qr summary").click()
     expect(card.locator(".invite-qr svg")).to_be_visible()
-    invites_shot(desk, f"staff-invite-qr-{size}-{lang}.png")
+    shot(desk, f"staff-invite-qr-{size}-{lang}.png")
 
     # The CSV of the invitations downloads, UTF-8 with a BOM.
     with desk.expect_download() as got:
@@ -533,10 +518,10 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     expect(slip).to_contain_text("王老师 东区")
     expect(slip.locator("svg")).to_be_visible()
     assert no_overflow(desk)
-    invites_shot(desk, f"invitation-sheet-{size}-{lang}.png")
+    shot(desk, f"invitation-sheet-{size}-{lang}.png")
 
     # The referee, on a phone, opens the link and makes an account: they land on the zone.
-    phone = invites_context(browser, "390", lang)
+    phone = context_for(browser, "390", lang, downloads=True)
     phone.goto(link)
     phone.fill("#id_username", f"wang-{size}-{lang}")
     phone.fill("#id_password1", "Referee-pass-2026")
@@ -555,7 +540,7 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     expect(row.locator("input[type='checkbox']").first).to_be_checked()
     assert no_overflow(desk)
     row.scroll_into_view_if_needed()
-    invites_shot(desk, f"zones-card-note-{size}-{lang}.png")
+    shot(desk, f"zones-card-note-{size}-{lang}.png")
 
     # The zones came late for the west: editing the used invitation moves its referee at once.
     desk.goto(f"{base}/staff/")
@@ -564,17 +549,17 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     desk.select_option("#id_zone", label="西区 3-4")
     desk.fill("#id_note", "王老师 西区")
     assert no_overflow(desk)
-    invites_shot(desk, f"invitation-edit-{size}-{lang}.png")
+    shot(desk, f"invitation-edit-{size}-{lang}.png")
     desk.locator("#save-invitation").click()
     expect(desk.locator("#staff-list")).to_contain_text("王老师 西区")
     desk.locator("#staff-list").scroll_into_view_if_needed()
-    invites_shot(desk, f"staff-list-note-{size}-{lang}.png")
+    shot(desk, f"staff-list-note-{size}-{lang}.png")
     assert list(referee.referee_zones.values_list("name", flat=True)) == ["西区"]
 
     # Every entry's private link: the Excel file and the printed sheet with a QR each.
     desk.goto(f"{base}/entries/")
     expect(desk.locator("#private-links")).to_be_visible()
-    invites_shot(desk, f"entries-private-links-{size}-{lang}.png")
+    shot(desk, f"entries-private-links-{size}-{lang}.png")
     with desk.expect_download() as got:
         desk.locator("#entry-links-xlsx").click()
     sheet = load_workbook(io.BytesIO(open(got.value.path(), "rb").read())).active
@@ -585,19 +570,20 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     expect(desk.locator("#entry-links-sheet .slip")).to_have_count(8)
     expect(desk.locator("#entry-links-sheet .slip svg").first).to_be_visible()
     assert no_overflow(desk)
-    invites_shot(desk, f"entry-links-sheet-{size}-{lang}.png")
+    shot(desk, f"entry-links-sheet-{size}-{lang}.png")
     # A private link from the sheet opens its entry's page.
     url = desk.locator("#entry-links-sheet .slip-url").first.inner_text()
-    other = invites_context(browser, "390", lang)
+    other = context_for(browser, "390", lang, downloads=True)
     other.goto(url)
     expect(other.locator("main")).to_contain_text(values[1][0])
 
 
 # --- check-in by scanning (the check-in desk) -------------------------------------------------
-# Self-contained: its own helpers, all prefixed `scan_`. A headless browser has no camera, so
-# the decoder is fed a picture of a real badge's QR code (taken from the printed badge sheet)
-# through the desk's photo input, which hands it to the same decode function the camera's
-# frames go through; the USB scanner is the keyboard typing the QR code's text and Enter.
+# Its own helpers, prefixed `scan_` (the page and screenshots are the file's). A headless
+# browser has no camera, so the decoder is fed a picture of a real badge's QR code (taken from
+# the printed badge sheet) through the desk's photo input, which hands it to the same decode
+# function the camera's frames go through; the USB scanner is the keyboard typing the QR code's
+# text and Enter.
 
 SCAN_WORDS = {
     "zh": {
@@ -616,11 +602,6 @@ SCAN_WORDS = {
 SCAN_CSP_WATCH = """window.__csp = [];
 document.addEventListener("securitypolicyviolation",
   e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));"""
-
-
-def scan_shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, "scan-" + name), full_page=True)
 
 
 def scan_focused(page) -> bool:
@@ -658,7 +639,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     page.goto(desk)
     expect(page.locator("#camera-start")).to_be_visible()  # localhost: a secure context
     assert scan_focused(page)
-    scan_shot(page, f"desk-empty-{size}-{lang}.png")
+    shot(page, f"scan-desk-empty-{size}-{lang}.png", full=True)
 
     # 1. The picture, decoded in the page (jsQR or BarcodeDetector), checks the union in.
     page.set_input_files("#scan-photo", str(picture))
@@ -669,7 +650,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     assert page.evaluate("window.gjCheckinScan.lastReader") in ("jsQR", "BarcodeDetector")
     first = Registration.objects.get(pk=entries[b.unions[0].pk].pk)
     assert first.status == Registration.Status.CHECKED_IN
-    scan_shot(page, f"desk-photo-{size}-{lang}.png")
+    shot(page, f"scan-desk-photo-{size}-{lang}.png", full=True)
 
     # 2. A USB scanner types the second union's member badge's QR text and Enter.
     member = b.unions[1].players_in_order()[1]
@@ -682,7 +663,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
     assert page.input_value("#scan-code") == ""
     assert token not in page.content()
-    scan_shot(page, f"desk-usb-{size}-{lang}.png")
+    shot(page, f"scan-desk-usb-{size}-{lang}.png", full=True)
 
     # 3. The same badge again: since when, not a second check-in.
     page.keyboard.type(f"{live_server.url}/me/{token}/")
@@ -691,7 +672,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     entry = Registration.objects.get(pk=entries[b.unions[1].pk].pk)
     at = timezone.localtime(entry.checked_in_at).strftime("%H:%M")
     expect(result).to_contain_text(f"{words['again']} {at}")
-    scan_shot(page, f"desk-again-{size}-{lang}.png")
+    shot(page, f"scan-desk-again-{size}-{lang}.png", full=True)
 
     # 4. Undo: logged with who; the box has the focus back for the next badge.
     result.locator(".scan-undo button").click()
@@ -702,7 +683,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     assert undo.user == b.organiser and undo.details["entry"] == entry.pk
     expect(page.locator("#scan-log li").first).to_contain_text("崂山一队")
     page.wait_for_function("document.activeElement && document.activeElement.id === 'scan-code'")
-    scan_shot(page, f"desk-undone-{size}-{lang}.png")
+    shot(page, f"scan-desk-undone-{size}-{lang}.png", full=True)
 
     # 5. Typing while the focus is elsewhere: the keys go to the box (a scanner never waits).
     page.locator("h1").click()
@@ -719,7 +700,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     expect(error).to_contain_text(words["bad"])
     assert in_view(page, "#scan-result .scan-error")
     assert scan_focused(page)
-    scan_shot(page, f"desk-error-{size}-{lang}.png")
+    shot(page, f"scan-desk-error-{size}-{lang}.png", full=True)
 
     checked = set(
         Registration.objects.filter(
@@ -794,7 +775,7 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
         result = page.locator("#scan-result .scan-result")
         expect(result).to_have_class(re.compile("scan-ok"))
         expect(result.locator(".scan-name")).to_have_text("崂山一队")
-        scan_shot(page, "camera-390-zh.png")
+        shot(page, "scan-camera-390-zh.png", full=True)
         page.wait_for_timeout(1500)  # the badge stays in view: read again, not sent again
         assert RoundLog.objects.filter(action=RoundLog.Action.CHECK_IN).count() == 1
         page.locator("#camera-stop").click()
@@ -824,11 +805,11 @@ def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signe
     expect(page.locator("#camera-start")).to_be_hidden()
     expect(page.locator("label[for='scan-photo']")).to_be_visible()
     assert scan_focused(page)
-    scan_shot(page, f"no-camera-390-{lang}.png")
+    shot(page, f"scan-no-camera-390-{lang}.png", full=True)
 
 
 # === problem 10: papercuts of the morning =========================================================
-# Self-contained: its own helpers (prefixed pc_), people and events. The wizard comes back to its
+# Its own helpers (prefixed pc_), people and events. The wizard comes back to its
 # step after a reload and makes a same-name event only once confirmed; the dashboard's rounds
 # table fits 390 px and names knockout rounds (1/4决赛); the table phone drops 裁判正在赶来 as soon
 # as the referee acknowledges, without a reload.
@@ -861,12 +842,6 @@ PC_WORDS = {
 }
 
 
-@pytest.fixture
-def pc_quiet(settings):
-    # No push thread on SQLite's shared test database: the pages poll, as with /live/ cut.
-    settings.LIVE_ENABLED = False
-
-
 def pc_sign_in(signed_in, page, base: str, username: str, next: str = "/manage/"):
     """Sign in and wait until the page has left the login form (its address names `next` too).
     The login page is opened once first with time to spare: a live server's first answer (its
@@ -886,7 +861,7 @@ def pc_fits(page, selector: str) -> dict:
     )
 
 
-@pytest.mark.usefixtures("pc_quiet")
+@pytest.mark.usefixtures("no_live_push")
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_papercuts_wizard_keeps_its_step_on_reload_and_confirms_a_same_name(
@@ -930,7 +905,7 @@ def test_papercuts_wizard_keeps_its_step_on_reload_and_confirms_a_same_name(
     assert made.deals_per_match == 4  # step 2 survived the reload
 
 
-@pytest.mark.usefixtures("pc_quiet")
+@pytest.mark.usefixtures("no_live_push")
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_papercuts_dashboard_rounds_fit_and_name_the_knockout_round(
@@ -974,7 +949,7 @@ def test_papercuts_dashboard_rounds_fit_and_name_the_knockout_round(
     shot(page, f"pc-dashboard-rounds-{size}-{lang}.png")
 
 
-@pytest.mark.usefixtures("pc_quiet")
+@pytest.mark.usefixtures("no_live_push")
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
@@ -1008,7 +983,7 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
     shot(phone, f"pc-phone-answered-{size}-{lang}.png")
 
 
-@pytest.mark.usefixtures("pc_quiet")
+@pytest.mark.usefixtures("no_live_push")
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_papercuts_badges_print_by_club_or_by_table(live_server, browser, signed_in, size, lang):
@@ -1041,7 +1016,7 @@ def test_papercuts_badges_print_by_club_or_by_table(live_server, browser, signed
 
 
 # === problem 9: seasons screens that risk a mistake (branch seasonsux) ========================
-# Self-contained: its own fixture and helpers (prefixed `sux`). A merge of two player records is
+# Its own fixture and helper (prefixed `sux`). A merge of two player records is
 # confirmed on a page that shows both side by side; the rating is explained in words; the
 # organiser's ladder page is split in tabs, its session tab short enough for a phone. At 390 and
 # 1280 px, in both languages; the ladder page's heights are printed (`-s`) for docs/ladder.md.
@@ -1059,7 +1034,7 @@ SUX_WIN = "10:0 10:0 10:0 10:0\n10:0 10:0 10:0 10:0"
 
 
 @pytest.fixture
-def sux_world(settings):
+def sux_world(request):
     """One organiser (laoli, pw-laoli): two cups where 张三 entered twice (two records, one
     rated); a ladder season of ten teams with its first session drawn and three results in."""
     import datetime
@@ -1071,7 +1046,7 @@ def sux_world(settings):
     from tests.builder import EventBuilder
     from tests.personas import make_user
 
-    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
+    request.getfixturevalue("no_live_push")
     user = make_user("laoli")
     spring = EventBuilder(unions=0, name="春季杯", start_date=datetime.date(2026, 4, 5)).register()
     autumn = EventBuilder(unions=0, name="秋季杯", start_date=datetime.date(2026, 10, 3)).register()
@@ -1093,12 +1068,6 @@ def sux_world(settings):
     return {"kept": kept, "merged": merged, "season": season}
 
 
-def sux_shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
-
-
 @pytest.mark.parametrize("size", ["390", "1280"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_sux_a_merge_shows_both_records_and_waits_for_the_confirm(
@@ -1118,7 +1087,7 @@ def test_sux_a_merge_shows_both_records_and_waits_for_the_confirm(
     assert page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     ), "the comparison scrolls sideways"
-    sux_shot(page, f"p9-merge-confirm-{size}-{lang}.png")
+    shot(page, f"p9-merge-confirm-{size}-{lang}.png", full=True)
     # The wrong one was chosen to keep: swap, and nothing has happened yet.
     page.locator("#merge-swap").click()
     expect(page.locator("#merge-compare [data-side='kept'] h2")).to_contain_text(f"#{merged.pk}")
@@ -1129,7 +1098,7 @@ def test_sux_a_merge_shows_both_records_and_waits_for_the_confirm(
     expect(page.locator("#merges tbody tr").first).to_contain_text(f"#{merged.pk}")
     log = PlayerMerge.objects.get()
     assert (log.kept_id, log.merged_id, log.by.username) == (kept.pk, merged.pk, "laoli")
-    sux_shot(page, f"p9-merge-done-{size}-{lang}.png")
+    shot(page, f"p9-merge-done-{size}-{lang}.png", full=True)
     page.context.close()
 
 
@@ -1142,13 +1111,13 @@ def test_sux_the_rating_is_explained_in_words(live_server, browser, sux_world, s
     page.goto(f"{live_server.url}/season/ratings/")
     expect(page.locator("#rating-explained")).to_contain_text(words["explained"])
     expect(page.locator("#rating-explained details")).not_to_have_attribute("open", "")
-    sux_shot(page, f"p9-rating-list-{size}-{lang}.png")
+    shot(page, f"p9-rating-list-{size}-{lang}.png", full=True)
     page.goto(f"{live_server.url}/season/players/{kept.pk}/")
     expect(page.locator("#card-rating")).to_have_text("15.1")
     expect(page.locator("#card-rating-words")).to_contain_text("27.4 − 3 × 4.1 = 15.1")
     page.locator("#rating-explained summary").click()  # the formula, a detail
     expect(page.locator("#rating-explained details")).to_contain_text("μ − 3σ")
-    sux_shot(page, f"p9-rating-card-{size}-{lang}.png")
+    shot(page, f"p9-rating-card-{size}-{lang}.png", full=True)
     page.context.close()
 
 
@@ -1167,14 +1136,14 @@ def test_sux_the_ladder_page_is_split_for_a_phone(
     heights = {"session": sux_height(page)}
     # The first screen: the tabs and the first challenge to score, without scrolling.
     assert in_view(page, "#ladder-tabs") and in_view(page, "article.ladder-challenge h3")
-    sux_shot(page, f"p9-ladder-session-{size}-{lang}.png")
+    shot(page, f"p9-ladder-session-{size}-{lang}.png", full=True)
     for tab in ("titles", "teams", "log"):
         page.locator(f"#ladder-tabs a[data-tab='{tab}']").click()
         expect(page.locator(f"#ladder-tabs a[data-tab='{tab}']")).to_have_attribute(
             "aria-current", "page"
         )
         heights[tab] = sux_height(page)
-        sux_shot(page, f"p9-ladder-{tab}-{size}-{lang}.png")
+        shot(page, f"p9-ladder-{tab}-{size}-{lang}.png", full=True)
     # The log in the reader's language: no title keys, no code words.
     details = page.locator("#ladder-log .log-detail").all_inner_texts()
     assert details and not any(k in " ".join(details) for k in ("chief-", "vice-", "vanguard-"))

@@ -14,6 +14,7 @@ from matches.draw import service as draw
 from matches.events import lifecycle
 from matches.models import Event, EventStaff, RoundLog, Stage
 from tests.builder import EventBuilder
+from tests.personas import owned, signed_in_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +38,7 @@ FORMAT = {
 
 @pytest.fixture
 def organiser(client):
-    user = get_user_model().objects.create_user("org-25", password="pw")
-    client.force_login(user)
-    return user
-
-
-def owned(user, **kwargs) -> EventBuilder:
-    b = EventBuilder(**kwargs).register()
-    b.event.organisers.add(user)
-    return b
+    return signed_in_organiser(client, "org-25")
 
 
 def rules_step() -> dict:

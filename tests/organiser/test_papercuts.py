@@ -11,7 +11,6 @@ import subprocess
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -21,7 +20,7 @@ from matches.events import calls, zones
 from matches.events import staff as staff_service
 from matches.models import Event, EventStaff, RefereeCall, RefereeTable, StaffRole, Stage
 from tests.builder import EventBuilder
-from tests.personas import make_user
+from tests.personas import english, make_user, owned, signed_in_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -43,19 +42,7 @@ FORMAT = {
 
 @pytest.fixture
 def organiser(client):
-    user = get_user_model().objects.create_user("org-37", password="pw")
-    client.force_login(user)
-    return user
-
-
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-
-
-def owned(user, **kwargs) -> EventBuilder:
-    b = EventBuilder(**kwargs).register()
-    b.event.organisers.add(user)
-    return b
+    return signed_in_organiser(client, "org-37")
 
 
 def rules_step() -> dict:

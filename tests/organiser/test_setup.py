@@ -8,8 +8,6 @@ import datetime
 import time
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -19,19 +17,14 @@ from matches.events import checkin, entries, importing
 from matches.models import Event, Registration, Stage, Union, UnionMember
 from players.models import Club, Player
 from tests.builder import EventBuilder
+from tests.personas import english, signed_in_organiser
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw")
-    client.force_login(user)
-    return user
-
-
-def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return signed_in_organiser(client)
 
 
 def own(b, user):

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from matches.events import checkin as service
 from matches.events import entries, scan
 from matches.events.forms import CarryOverForm
-from matches.models import Registration, RoundLog
+from matches.models import Registration
 from matches.models.digest import token_digest
 from matches.views.addresses import public_url
 from matches.views.organiser.access import posted_pk, running_event
@@ -77,15 +77,9 @@ def toggle(request, event_id: int, entry_id: int):
     number = service.next_round(event)
     present = event.registrations.filter(service.present_q(event, number), pk=entry.pk).exists()
     try:
-        if present:
-            service.undo(entry)
-        else:
-            service.check_in(entry, number)
+        scan.tick(event, entry, request.user, number, present)
     except service.CheckInRefused as error:
         messages.error(request, str(error))
-    else:
-        action = RoundLog.Action.CHECK_IN_UNDO if present else RoundLog.Action.CHECK_IN
-        scan.log(event, action, request.user, entry, number, "list")
     if request.htmx:
         # For manage/checkin/_row.html, as the list view sets it; not a model attribute.
         entry.present = not present  # type: ignore[attr-defined]

@@ -20,12 +20,15 @@ from matches.kernel.games.settings_forms import settings_form_class
 from matches.models import Event
 from matches.permissions import can_manage_event, role_in_event
 from matches.signals import request_recompute
-from matches.views.organiser.access import organised_event, running_event
+from matches.views.organiser.access import (
+    CONFIRM_SAME_NAME,
+    organised_event,
+    running_event,
+    same_name_unconfirmed,
+)
 
 SESSION_KEY = "new-event"
 STEPS = ("basics", "format", "rules")
-#: The box an organiser ticks to make an event of a name they already use.
-CONFIRM_SAME_NAME = "confirm_same_name"
 
 
 def _stored(request) -> dict:
@@ -188,12 +191,7 @@ def _create(request, settings_form):
         return _render_step(request, "basics", basics, status=400)
     if not layout.is_valid():
         return _render_step(request, "format", layout, status=400)
-    if (
-        lifecycle.same_name_events(request.user, basics.cleaned_data["name"]).exists()
-        and request.POST.get(CONFIRM_SAME_NAME) != "yes"
-    ):
-        # A warning alone is read past on a phone: a second event of the same name is made
-        # only when the organiser says so.
+    if same_name_unconfirmed(request, basics.cleaned_data["name"]):
         return _render_step(
             request,
             "rules",

@@ -5,17 +5,16 @@ open each entry's own page. docs/pages.md, docs/floor.md."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from matches.events import exports, links
+from matches.events import links
 from matches.views.addresses import public_url
 from matches.views.organiser.access import organised_event
-from matches.views.organiser.staff import EXPORT_TYPES, keep_private
 from matches.views.qr import qr_svg
+from matches.views.sheets import batch, keep_private, private_table_download
 
 #: entries per printed sheet request (thousands of QR codes print in batches, like the badges)
 SHEET_ENTRIES = 60
@@ -35,23 +34,11 @@ def _with_urls(request, rows: list[links.EntryLink], with_qr: bool) -> list[link
 @require_GET
 def entry_links_export(request, event_id: int, fmt: str):
     event = organised_event(request, event_id)
-    if fmt not in EXPORT_TYPES:
-        raise Http404
     rows = _with_urls(request, links.entry_links(event), with_qr=False)
     header, cells = links.entry_table(event, rows)
-    body = (
-        exports.to_csv(header, cells)
-        if fmt == "csv"
-        else exports.to_xlsx(header, cells, title=_("私人链接"))
+    return private_table_download(
+        header, cells, fmt, title=_("私人链接"), filename=f"private-links-{event.pk}"
     )
-    response = HttpResponse(body, content_type=EXPORT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="private-links-{event.pk}.{fmt}"'
-    return keep_private(response)
-
-
-def _page_number(request) -> int:
-    value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
 
 
 @login_required
@@ -59,11 +46,8 @@ def _page_number(request) -> int:
 def entry_links_sheet(request, event_id: int):
     event = organised_event(request, event_id)
     entries = links.entries_in_order(event)
-    total = entries.count()
-    pages = max(1, -(-total // SHEET_ENTRIES))
-    page = min(_page_number(request), pages)
-    chunk = entries[(page - 1) * SHEET_ENTRIES : page * SHEET_ENTRIES]
-    rows = _with_urls(request, links.entry_links(event, chunk), with_qr=True)
+    page, pages, on_page = batch(entries.count(), SHEET_ENTRIES, request)
+    rows = _with_urls(request, links.entry_links(event, entries[on_page]), with_qr=True)
     round_ = links.drawn_round(event)
     return keep_private(
         render(

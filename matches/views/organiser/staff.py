@@ -8,35 +8,19 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from matches import ratelimit
-from matches.events import exports, links
+from matches.events import links
 from matches.events import staff as service
 from matches.events.forms import CodeForm, InvitationForm, InviteForm, SignUpForm
 from matches.models import EventStaff, StaffInvitation, StaffRole
 from matches.views.addresses import staff_url
 from matches.views.organiser.access import organised_event
 from matches.views.qr import qr_svg
-
-EXPORT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-
-
-def keep_private(response):
-    """A page or file holding private links: never kept by a cache, never indexed, and no
-    address of it sent on to another site as a referrer."""
-    response["Cache-Control"] = "private, no-store"
-    response["X-Robots-Tag"] = "noindex"
-    response["Referrer-Policy"] = (
-        "same-origin"  # "no-referrer" makes a form post Origin: null (CSRF refuses it)
-    )
-    return response
+from matches.views.sheets import keep_private, private_table_download
 
 
 def _join_url(request) -> str:
@@ -168,19 +152,12 @@ def invitation_sheet(request, event_id: int):
 def invitation_export(request, event_id: int, fmt: str):
     """The open invitations as CSV (UTF-8 with a BOM, for Excel) or XLSX."""
     event = organised_event(request, event_id)
-    if fmt not in EXPORT_TYPES:
-        raise Http404
     header, rows = links.invitation_table(
         _links(request, links.open_invitations(event), with_qr=False)
     )
-    body = (
-        exports.to_csv(header, rows)
-        if fmt == "csv"
-        else exports.to_xlsx(header, rows, title=_("邀请"))
+    return private_table_download(
+        header, rows, fmt, title=_("邀请"), filename=f"invitations-{event.pk}"
     )
-    response = HttpResponse(body, content_type=EXPORT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="invitations-{event.pk}.{fmt}"'
-    return keep_private(response)
 
 
 @login_required

@@ -23,7 +23,11 @@ from matches.draw.service import SeatingRefused
 from matches.events import lifecycle
 from matches.events.forms import DATE
 from matches.models import Round, StaffRole
-from matches.views.organiser.access import organised_event, running_event
+from matches.views.organiser.access import (
+    organised_event,
+    running_event,
+    same_name_unconfirmed,
+)
 
 
 def _confirm(request, event, context: dict, status: int = 200):
@@ -225,8 +229,7 @@ def copy_event(request, event_id: int):
     if (
         request.method == "POST"
         and form.is_valid()
-        and lifecycle.same_name_events(request.user, form.cleaned_data["name"]).exists()
-        and request.POST.get("confirm_same_name") != "yes"
+        and same_name_unconfirmed(request, form.cleaned_data["name"])
     ):
         form.add_error(None, _("已有同名赛事：请勾选“是的，再建一个同名赛事”，或改个名字。"))
     if request.method == "POST" and form.is_valid():
