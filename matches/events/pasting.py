@@ -64,7 +64,9 @@ def read_paste(text: str, size: int, team: bool) -> list[PastedLine]:
     if not text.strip():
         raise ImportRefused(_("请粘贴报名名单，每行一条"))
     if len(text) > MAX_CHARS:
-        raise ImportRefused(_("粘贴的内容太长：一次最多 %(n)s 行") % {"n": MAX_ROWS})
+        raise ImportRefused(
+            _("粘贴的内容太长：一次最多 %(n)s 个字符，请分几次粘贴") % {"n": f"{MAX_CHARS:,}"}
+        )
     pasted: list[PastedLine] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         parts = cells(raw)

@@ -304,3 +304,17 @@ def test_the_check_in_lists_toggle_is_logged_too(team):
         ("check_in_undo", "list"),
         ("check_in", "list"),
     ]
+
+
+def test_a_refused_tick_on_the_list_leaves_its_row_as_it_was(team):
+    """A withdrawn entry cannot be checked in: the row the list gets back still says 未签到 (it
+    said 已签到, as if the refused tick had been taken)."""
+    entry = team.event.registrations.get(union=team.unions[0])
+    entry.withdraw(after_round=0)
+    client = desk(team.organiser)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "zh-hans"
+    toggle = reverse("manage:checkin-toggle", args=[team.event.pk, entry.pk])
+    row = client.post(toggle, HTTP_HX_REQUEST="true").content.decode()
+    assert 'class="absent"' in row and "未签到" in row
+    assert not present(entry)
+    assert not scan.recent(team.event)

@@ -80,9 +80,11 @@ def toggle(request, event_id: int, entry_id: int):
         scan.tick(event, entry, request.user, number, present)
     except service.CheckInRefused as error:
         messages.error(request, str(error))
+    else:
+        present = not present
     if request.htmx:
         # For manage/checkin/_row.html, as the list view sets it; not a model attribute.
-        entry.present = not present  # type: ignore[attr-defined]
+        entry.present = present  # type: ignore[attr-defined]
         return render(
             request,
             "manage/checkin/_row.html",
