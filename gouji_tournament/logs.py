@@ -1,8 +1,9 @@
 """Logging filters: the secrets in paths never reach a log.
 
-A referee link (`/ref/<token>/`) is a password for its table, a union's private page
-(`/entry/<token>/`), a player's own page (`/me/<token>/`, and its live stream
-`/live/players/<token>/`) and a staff invitation (`/manage/join/<token>/`) are secrets too.
+A referee link (`/ref/<token>/`, and the table phone's live stream `/live/ref/<token>/`) is a
+password for its table; a union's private page (`/entry/<token>/`), a player's own page
+(`/me/<token>/`, and its live stream `/live/players/<token>/`) and a staff invitation
+(`/manage/join/<token>/`) are secrets too.
 Django logs the path of every 4xx and 500 (`django.request`, `django.security.csrf`) and
 runserver every request (`django.server`); this filter writes each path with the token masked.
 deploy/nginx.conf masks the same prefixes in nginx's access log, and
@@ -16,7 +17,7 @@ import logging
 import re
 
 # Every route prefix followed by a secret path segment.
-TOKEN_PREFIXES = ("ref", "entry", "me", "manage/join", "live/players")
+TOKEN_PREFIXES = ("ref", "entry", "me", "manage/join", "live/players", "live/ref")
 
 TOKEN_PATH = re.compile(r"/(" + "|".join(re.escape(p) for p in TOKEN_PREFIXES) + r")/[^/\s?#'\"]+")
 
