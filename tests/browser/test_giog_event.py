@@ -77,11 +77,13 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event, 
     spectator.goto(f"{base}/events/{event.pk}/standings/")
     rows = spectator.locator("table.standings[data-game='giog'] tbody tr")
     expect(rows).to_have_count(6, timeout=20_000)
-    # Both seat-1 players won their hand: 3 points each, ranked first together.
+    # Both seat-1 players won their hand: 3 points each, ranked first together (a shared rank
+    # is marked "=", issue 37).
     expect(rows.locator("td:nth-child(3)")).to_have_text(
         ["3", "3", "2", "2", "0", "0"], timeout=20_000
     )
-    expect(rows.locator("td:nth-child(1)")).to_have_text(["1", "1", "3", "3", "5", "5"])
+    expect(rows.locator("td:nth-child(1)")).to_have_text(["=1", "=1", "=3", "=3", "=5", "=5"])
+    expect(rows.locator("td:nth-child(1) .tie")).to_have_count(6)
 
     # The public Giog pages fit a phone.
     phone_context = browser.new_context(
