@@ -130,7 +130,7 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     # The organiser's bracket: three rounds, named; nobody has won yet.
     page.goto(f"{manage}/bracket/")
     names = page.locator(".bracket-name")
-    expect(names.nth(0)).to_contain_text("四分之一决赛")
+    expect(names.nth(0)).to_contain_text("1/4决赛")
     expect(names.nth(1)).to_contain_text("半决赛")
     expect(names.nth(2)).to_contain_text("决赛")
     expect(page.locator(".bracket-side.winner")).to_have_count(0)
@@ -149,7 +149,7 @@ def test_swiss_then_the_wizards_top_eight_knockout_with_its_bracket(
     page.goto(f"{base}/events/{event.pk}/")
     page.locator("#bracket-link").click()
     expect(page.locator(".bracket-round[data-stage-round='2']")).to_contain_text(quarter_winners[1])
-    expect(page.locator(".bracket-name").nth(0)).to_contain_text("四分之一决赛")
+    expect(page.locator(".bracket-name").nth(0)).to_contain_text("1/4决赛")
     english = browser.new_context(locale="en-US")
     reader = english.new_page()
     reader.goto(f"{base}/events/{event.pk}/bracket/")

@@ -178,10 +178,12 @@ def test_the_table_phone_stream_needs_a_live_link(client, hall, settings):
     assert next(it) == b": ping\n\n"  # another event's
     push.send(push.staff_rounds(b.event.pk), "announcement")
     assert json.loads(next(it).decode()[6:]) == {"kind": "announcement"}
-    response.close()
     link.revoke()
     assert client.get(reverse("live:link", args=[link.token])).status_code == 404
     assert client.get(reverse("live:link", args=["not-a-link"])).status_code == 404
+    # Closed last: closing a response ends its request, which closes the database connection
+    # (on PostgreSQL the test's transaction with it).
+    response.close()
 
 
 def test_an_archived_event_sends_nothing(hall):
