@@ -38,6 +38,15 @@ def signed_in_organiser(client, username: str = "org"):
     return user
 
 
+def wizard_rules_step() -> dict:
+    """The wizard's rules step as a browser posts it: the standard preset's initial values."""
+    from matches.games.gouji.engine.ruleset import PRESETS
+    from matches.games.gouji.settings_form import RulesForm
+
+    data = {k: v for k, v in RulesForm.initial_for(PRESETS["standard"]).items() if v is not False}
+    return {**data, "step": "rules"}
+
+
 def owned(user, **kwargs) -> EventBuilder:
     """An event built by `EventBuilder(**kwargs)`, registered, organised by `user`."""
     from tests.builder import EventBuilder

@@ -14,7 +14,7 @@ from matches.draw import service as draw
 from matches.events import lifecycle
 from matches.models import Event, EventStaff, RoundLog, Stage
 from tests.builder import EventBuilder
-from tests.personas import owned, signed_in_organiser
+from tests.personas import owned, signed_in_organiser, wizard_rules_step
 
 pytestmark = pytest.mark.django_db
 
@@ -39,14 +39,6 @@ FORMAT = {
 @pytest.fixture
 def organiser(client):
     return signed_in_organiser(client, "org-25")
-
-
-def rules_step() -> dict:
-    from matches.games.gouji.engine.ruleset import PRESETS
-    from matches.games.gouji.settings_form import RulesForm
-
-    data = {k: v for k, v in RulesForm.initial_for(PRESETS["standard"]).items() if v is not False}
-    return {**data, "step": "rules"}
 
 
 # --- archive and restore ------------------------------------------------------------------------
@@ -126,8 +118,8 @@ def test_a_double_submit_of_the_wizard_makes_one_event(client, organiser):
     token = page.split('name="token" value="')[1].split('"')[0]
     client.post(url, {**BASICS, "token": token})
     client.post(url, {**FORMAT, "token": token})
-    first = client.post(url, {**rules_step(), "token": token})
-    second = client.post(url, {**rules_step(), "token": token}, follow=True)
+    first = client.post(url, {**wizard_rules_step(), "token": token})
+    second = client.post(url, {**wizard_rules_step(), "token": token}, follow=True)
     assert first.status_code == 302
     assert Event.objects.filter(name="市北杯").count() == 1
     event = Event.objects.get(name="市北杯")

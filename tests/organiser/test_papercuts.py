@@ -20,7 +20,7 @@ from matches.events import calls, zones
 from matches.events import staff as staff_service
 from matches.models import Event, EventStaff, RefereeCall, RefereeTable, StaffRole, Stage
 from tests.builder import EventBuilder
-from tests.personas import english, make_user, owned, signed_in_organiser
+from tests.personas import english, make_user, owned, signed_in_organiser, wizard_rules_step
 
 pytestmark = pytest.mark.django_db
 
@@ -43,14 +43,6 @@ FORMAT = {
 @pytest.fixture
 def organiser(client):
     return signed_in_organiser(client, "org-37")
-
-
-def rules_step() -> dict:
-    from matches.games.gouji.engine.ruleset import PRESETS
-    from matches.games.gouji.settings_form import RulesForm
-
-    data = {k: v for k, v in RulesForm.initial_for(PRESETS["standard"]).items() if v is not False}
-    return {**data, "step": "rules"}
 
 
 def pdf_text(data: bytes) -> str:
@@ -85,7 +77,7 @@ def test_a_reload_on_step_3_comes_back_to_step_3_with_steps_1_and_2_kept(client,
     assert 'value="4"' in back and 'name="step" value="format"' in back
     assert 'name="step" value="format"' in client.get(url).content.decode()  # reload again
     client.post(url, FORMAT)
-    assert client.post(url, rules_step()).status_code == 302
+    assert client.post(url, wizard_rules_step()).status_code == 302
     event = Event.objects.get(name="市北杯")
     assert event.deals_per_match == 4 and event.start_date.isoformat() == "2026-06-01"
     # A new wizard starts afresh at step 1.
@@ -120,15 +112,15 @@ def test_a_same_name_event_is_refused_until_confirmed(client, organiser):
     client.post(url, BASICS)
     step3 = client.post(url, FORMAT).content.decode()
     assert 'id="confirm-same-name"' in step3
-    refused = client.post(url, rules_step())
+    refused = client.post(url, wizard_rules_step())
     assert refused.status_code == 400
     text = refused.content.decode()
     assert 'id="same-name-error"' in text and "是的，再建一个同名赛事" in text
     assert Event.objects.filter(name="市北杯").count() == 1
     english(client)
-    refused = client.post(url, rules_step()).content.decode()
+    refused = client.post(url, wizard_rules_step()).content.decode()
     assert "Yes, make another event of the same name" in refused
-    made = client.post(url, {**rules_step(), "confirm_same_name": "yes"})
+    made = client.post(url, {**wizard_rules_step(), "confirm_same_name": "yes"})
     assert made.status_code == 302
     assert Event.objects.filter(name="市北杯").count() == 2
 
@@ -139,7 +131,7 @@ def test_a_new_name_needs_no_confirmation(client, organiser):
     client.post(url, {**BASICS, "name": "市南杯"})
     page = client.post(url, FORMAT).content.decode()
     assert 'id="confirm-same-name"' not in page
-    assert client.post(url, rules_step()).status_code == 302
+    assert client.post(url, wizard_rules_step()).status_code == 302
 
 
 def test_another_organisers_event_of_that_name_is_not_asked_about(client, organiser):
@@ -147,7 +139,7 @@ def test_another_organisers_event_of_that_name_is_not_asked_about(client, organi
     url = reverse("manage:new-event")
     client.post(url, BASICS)
     client.post(url, FORMAT)
-    assert client.post(url, rules_step()).status_code == 302
+    assert client.post(url, wizard_rules_step()).status_code == 302
 
 
 def test_copying_onto_a_name_in_use_is_confirmed_too(client, organiser):
