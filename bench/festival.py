@@ -254,6 +254,23 @@ class Services:
                 ],
             )
         wait_port(self.http_port)
+        self.wait_warm()
+
+    def wait_warm(self, timeout: float = 90) -> None:
+        """Wait until gunicorn's workers and the Celery workers have finished starting (their
+        imports and the WSGI warm-up, gouji_tournament/wsgi.py): the master listens before its
+        workers are ready, and a worker's start (about a second of CPU each) counted in round 1
+        made the first round's CPU a deal a third higher than the second's. One-off start costs
+        are not a deal's."""
+        end = time.time() + timeout
+        last = self.cpu()
+        quiet = 0
+        while time.time() < end and quiet < 2:
+            time.sleep(0.5)
+            now = self.cpu()
+            busy = sum(now.get(k, 0.0) - last.get(k, 0.0) for k in ("gunicorn", "celery"))
+            quiet = quiet + 1 if busy < 0.03 else 0
+            last = now
 
     def restart(self, name: str, kill: bool = False) -> None:
         """End one process (SIGKILL: a crash) and start it again with the same command."""

@@ -91,3 +91,15 @@ class TolerantRedisCache(RedisCache):
 
     # Redis away: the counter counts from one (the limits open, as `incr` above).
     count_in_window = _tolerant(lambda key, window, version=None: 1)(_count_in_window)
+
+    def _claim(self, key, seconds: float, version=None) -> bool:
+        """True for the first caller in `seconds` (SET NX PX): `add` cannot say this for less
+        than a second, since Django rounds a Redis timeout down to whole seconds and treats 0 as
+        "delete at once" (its `add` then sets the key and deletes it, and every caller wins)."""
+        key = self.make_and_validate_key(key, version=version)
+        client = self._cache.get_client(key, write=True)
+        return bool(client.set(key, 1, px=max(1, round(seconds * 1000)), nx=True))
+
+    # Redis away: every caller may go ahead (what the claim guards is work, not correctness).
+    claim = _tolerant(lambda key, seconds, version=None: True)(_claim)
+

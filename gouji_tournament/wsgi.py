@@ -24,6 +24,19 @@ def _warm_up() -> None:
     import matches.results.service  # noqa: F401
     import matches.tasks  # noqa: F401 (the settlement's enqueue, called on commit)
 
+    # What the first referee requests still imported (issue 40's profile under gunicorn): the
+    # cache's backend with its Redis client (built on first use), each game's adapter (the
+    # registry imports them by name), and the session and message storages the middleware use.
+    from django.core.cache import caches
+
+    from matches.kernel.games.registry import ADAPTERS, adapter_named
+
+    caches["default"]  # noqa: B018 (imports the backend; connects on first use, not here)
+    for name in ADAPTERS:
+        adapter_named(name)
+    import django.contrib.messages.storage.fallback  # noqa: F401
+    import django.contrib.sessions.serializers  # noqa: F401
+
 
 if os.environ.get("GOUJI_WARM_UP", "1") != "0":
     _warm_up()

@@ -139,7 +139,7 @@ def _run() -> None:
                 # One check per event and interval across every process (a claim in the
                 # shared cache): the stamps' aggregates are not free at a festival. A process
                 # that finds the claim taken checks again next time, so no commit goes unseen.
-                if cache.add(f"live-check:{event_id}", 1, _interval()):
+                if _claim(f"live-check:{event_id}", _interval()):
                     check(event_id, tables)
                 else:
                     with _lock:
@@ -151,6 +151,18 @@ def _run() -> None:
             with _lock:
                 _busy = False
                 _lock.notify_all()
+
+
+def _claim(key: str, seconds: float) -> bool:
+    """True for the first process to ask in `seconds` (a fraction of a second included). On
+    Redis (gouji_tournament/cache.py `claim`): Django's `add` rounds a Redis timeout down to
+    whole seconds and 0 means "delete at once", so `add` for 0.5 s set the key and deleted it
+    and every process won: each checked every interval (issue 40's profile, a third of
+    gunicorn's CPU at the festival bench). The local-memory cache keeps fractions."""
+    taker = getattr(cache, "claim", None)
+    if taker is not None:
+        return taker(key, seconds)
+    return cache.add(key, 1, seconds)
 
 
 def quiesce(timeout: float = 5.0) -> None:
