@@ -102,4 +102,3 @@ class TolerantRedisCache(RedisCache):
 
     # Redis away: every caller may go ahead (what the claim guards is work, not correctness).
     claim = _tolerant(lambda key, seconds, version=None: True)(_claim)
-
