@@ -112,6 +112,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A referee link's deal results take the shorter stack below (gouji_tournament/lean.py).
+    "gouji_tournament.lean.LeanPathMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # A page asked for while the database restarts answers 503 (gouji_tournament/middleware.py).
     "gouji_tournament.middleware.DatabaseUnavailableMiddleware",
@@ -129,6 +131,17 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+]
+
+# The lean path's stack (issue 40): what a referee link's JSON deal results need of the list
+# above, in its order; tests/api/test_lean_path.py names why each one left out is not needed.
+LEAN_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "gouji_tournament.middleware.DatabaseUnavailableMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "hall.guard.MirrorGuardMiddleware",
+    "gouji_tournament.text.CleanTextMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 # --- Content-Security-Policy (django-csp) -----------------------------------------------
