@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -112,69 +113,66 @@ def _holders(pairs) -> str:
     )
 
 
-def _log_words(action: str, d: dict) -> str:
-    if action in ("created", "published", "unpublished"):
-        return d["name"]
-    if action == "renamed":
-        return f"{d['old']} → {d['new']}"
-    if action == "teams":
-        return _listed(d["teams"])
-    if action == "team":
-        return f"{d['before']} → {d['after']}"
-    if action == "removed":
-        title = _title_name(d.get("slot", ""))
-        return d["team"] + (f" ({title})" if title else "")
-    if action in ("withdrawn", "reinstated"):
-        return d["team"]
-    if action == "title":
-        return _holders([(d["slot"], d["team"])])
-    if action == "seeded":
-        return _holders(d["titles"])
-    if action == "session":
-        return _("第 %(n)d 期开始") % {"n": d["n"]}
-    if action == "session-cancelled":
-        return _("第 %(n)d 期的抽签已撤销") % {"n": d["n"]}
-    if action == "result":
-        return _("挑战 #%(id)d %(challenger)s – %(defender)s：%(games)s") % {
-            "id": d["challenge"],
-            "challenger": d["challenger"],
-            "defender": d["defender"],
-            "games": " / ".join(d["games"].split("\n")),
-        }
-    if action == "no-show":
-        return _("挑战 #%(id)d 未到场：%(teams)s") % {
-            "id": d["challenge"],
-            "teams": _listed(d["teams"]),
-        }
-    if action == "no-show-undone":
-        return _("挑战 #%(id)d 撤销 %(team)s 的一次缺席") % {
-            "id": d["challenge"],
-            "team": d["team"],
-        }
-    if action == "rescheduled":
-        return _(
+def _with_title(d: dict) -> str:
+    title = _title_name(d.get("slot", ""))
+    return d["team"] + (f" ({title})" if title else "")
+
+
+def _closed(d: dict) -> str:
+    done = _("第 %(n)d 期结束") % {"n": d["n"]}
+    moves = [
+        _("%(title)s：%(old)s → %(new)s") % {"title": _title_name(key), "old": old, "new": new}
+        for key, old, new in d["changes"]
+    ]
+    return _("；").join([done, *moves])
+
+
+def _reopened(d: dict) -> str:
+    again = _("第 %(n)d 期重新开放") % {"n": d["n"]}
+    return _("；").join([again, _holders(d["titles"])]) if d["titles"] else again
+
+
+# Each log action's words, from the line's values (`LadderLog.data`), in the reader's language.
+LOG_WORDS: dict[str, Callable[[dict], str]] = {
+    "created": lambda d: d["name"],
+    "published": lambda d: d["name"],
+    "unpublished": lambda d: d["name"],
+    "renamed": lambda d: f"{d['old']} → {d['new']}",
+    "teams": lambda d: _listed(d["teams"]),
+    "team": lambda d: f"{d['before']} → {d['after']}",
+    "removed": _with_title,
+    "withdrawn": lambda d: d["team"],
+    "reinstated": lambda d: d["team"],
+    "title": lambda d: _holders([(d["slot"], d["team"])]),
+    "seeded": lambda d: _holders(d["titles"]),
+    "session": lambda d: _("第 %(n)d 期开始") % {"n": d["n"]},
+    "session-cancelled": lambda d: _("第 %(n)d 期的抽签已撤销") % {"n": d["n"]},
+    "result": lambda d: (
+        _("挑战 #%(id)d %(challenger)s – %(defender)s：%(games)s")
+        % {**d, "id": d["challenge"], "games": " / ".join(d["games"].split("\n"))}
+    ),
+    "no-show": lambda d: (
+        _("挑战 #%(id)d 未到场：%(teams)s") % {"id": d["challenge"], "teams": _listed(d["teams"])}
+    ),
+    "no-show-undone": lambda d: (
+        _("挑战 #%(id)d 撤销 %(team)s 的一次缺席") % {**d, "id": d["challenge"]}
+    ),
+    "rescheduled": lambda d: (
+        _(
             "挑战 #%(id)d 改到 %(new)s（原定 %(old)s）；%(challenger)s 同意人：%(a)s；"
             "%(defender)s 同意人：%(b)s"
-        ) % {
+        )
+        % {
+            **d,
             "id": d["challenge"],
-            "new": d["new"],
             "old": d["old"] or "—",
-            "challenger": d["challenger"],
             "a": d["challenger_agrees"],
-            "defender": d["defender"],
             "b": d["defender_agrees"],
         }
-    if action == "closed":
-        moves = [
-            _("%(title)s：%(old)s → %(new)s") % {"title": _title_name(key), "old": old, "new": new}
-            for key, old, new in d["changes"]
-        ]
-        done = _("第 %(n)d 期结束") % {"n": d["n"]}
-        return _("；").join([done, *moves]) if moves else done
-    if action == "reopened":
-        again = _("第 %(n)d 期重新开放") % {"n": d["n"]}
-        return _("；").join([again, _holders(d["titles"])]) if d["titles"] else again
-    raise KeyError(action)
+    ),
+    "closed": _closed,
+    "reopened": _reopened,
+}
 
 
 def log_text(line: LadderLog) -> str:
@@ -182,7 +180,7 @@ def log_text(line: LadderLog) -> str:
     were kept (or one they do not fit) shows its text, with its titles' keys worded."""
     if line.data:
         try:
-            return _log_words(line.action, line.data)
+            return LOG_WORDS[line.action](line.data)
         except (KeyError, TypeError, ValueError, AttributeError):
             pass
     return SLOT_KEY.sub(lambda m: _title_name(m.group()), line.detail)

@@ -23,7 +23,10 @@ from matches.events.importing import (
     MAX_UNION,
     ImportRefused,
     canonical_header,
+    validate_rows,
 )
+from matches.events.registration import union_size
+from matches.models import Event
 
 #: Characters a paste may hold (about 5,000 lines of a long union name and four players).
 MAX_CHARS = 400_000
@@ -80,6 +83,30 @@ def read_paste(text: str, size: int, team: bool) -> list[PastedLine]:
     if not pasted:
         raise ImportRefused(_("请粘贴报名名单，每行一条"))
     return pasted
+
+
+@dataclass
+class CheckedPaste:
+    """A paste read and checked: `rows` and `lines` (each row's line number) are what the
+    confirm imports; `checked` is the import's check of each row (`validate_rows`), with a
+    line of the wrong shape's own errors in place of the import's."""
+
+    rows: list[dict]
+    lines: list[int]
+    checked: list[dict]
+
+
+def check_paste(event: Event, text: str, user=None) -> CheckedPaste:
+    """Read a paste for `event` and check every line as the import does; ImportRefused when
+    the paste as a whole cannot be read (empty, too long, too many lines)."""
+    pasted = read_paste(text, union_size(event), event.is_team)
+    rows = [p.row for p in pasted]
+    lines = [p.line for p in pasted]
+    checked = validate_rows(event, rows, user, lines)
+    for row, line in zip(checked, pasted):
+        if line.errors:  # a line of the wrong shape: its cells say nothing more
+            row["errors"] = line.errors
+    return CheckedPaste(rows, lines, checked)
 
 
 def _line(number: int, parts: list[str], size: int, team: bool) -> PastedLine:

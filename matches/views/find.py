@@ -10,8 +10,6 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Case, F, OuterRef, Subquery, Value, When
-from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -22,9 +20,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches.events import checkin
+from matches.events import badge_sheet, checkin
 from matches.events.scan import desk_code
-from matches.models import FloorPass, Round, TableSeat, Union, UnionMember
+from matches.models import FloorPass, Union, UnionMember
 from matches.public import find, limits, stamps, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
@@ -249,8 +247,8 @@ def badges(request, event_id: int):
     event = running_event(request, event_id)
     find.ensure_passes(event)
     order = request.GET.get("order", "")
-    order = order if order in BADGE_ORDERS else "seed"
-    entries, seating = _badge_entries(event, order)
+    order = order if order in badge_sheet.BADGE_ORDERS else "seed"
+    entries, seating = badge_sheet.badge_entries(event, order)
     page, pages, on_page = batch(entries.count(), BADGE_ENTRIES, request)
     chunk = list(entries[on_page])
     passes = {
@@ -322,10 +320,6 @@ def badges(request, event_id: int):
     )
 
 
-#: The badge sheet's orders: as entered (seed), grouped by club, grouped by table.
-BADGE_ORDERS = ("seed", "club", "table")
-
-
 def _badge_group(entry, order: str, table: int | None) -> str:
     """The heading an entry's badges print under: its club, or its table, or none."""
     if order == "club":
@@ -337,35 +331,3 @@ def _badge_group(entry, order: str, table: int | None) -> str:
 
 def _badge_order_labels() -> list[tuple[str, str]]:
     return [("seed", _("按报名顺序")), ("club", _("按俱乐部")), ("table", _("按桌号"))]
-
-
-def _badge_entries(event, order: str):
-    """The event's entries in the sheet's order, and the round whose tables `table` follows.
-    By club: the union's club (or the player's), clubless last. By table: the table of the
-    newest round not closed (published before a draft), byes and unseated last."""
-    entries = event.registrations.select_related("union__club", "player__club")
-    seating = None
-    if order == "club":
-        entries = entries.annotate(
-            club_name=Coalesce(F("union__club__name"), F("player__club__name"), Value(""))
-        ).order_by(
-            Case(When(club_name="", then=Value(1)), default=Value(0)), "club_name", "seed", "id"
-        )
-    elif order == "table":
-        seating = (
-            event.rounds.exclude(state=Round.State.CLOSED)
-            .order_by(
-                Case(When(state=Round.State.PUBLISHED, then=Value(0)), default=Value(1)), "-number"
-            )
-            .first()
-        )
-        seats = TableSeat.objects.filter(round=seating).order_by("table__number")
-        entries = entries.annotate(
-            table_no=Coalesce(
-                Subquery(seats.filter(union=OuterRef("union")).values("table__number")[:1]),
-                Subquery(seats.filter(player=OuterRef("player")).values("table__number")[:1]),
-            )
-        ).order_by(F("table_no").asc(nulls_last=True), "seed", "id")
-    else:
-        entries = entries.order_by("seed", "id")
-    return entries, seating

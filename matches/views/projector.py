@@ -5,11 +5,10 @@ pages show, under the same release settings (`matches.public.visibility`).
 For a big event (issue 26) the pages go dense (at least 30 rows at 1920x1080; more than
 `DENSE_ROWS` rows, or `?dense=1`), a round's pairings come one page per referee zone
 (`?zone=<id>`, zones from `matches.models.floor`), and a side panel shows the round's clock and
-the find-my-table address with its QR code (inline SVG, `segno`)."""
+the find-my-table address with its QR code (inline SVG, the sheets' `matches.views.qr`)."""
 
 from __future__ import annotations
 
-import segno
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
@@ -20,6 +19,7 @@ from matches.models import RefereeZone, Round
 from matches.public import ranks, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
+from matches.views.qr import qr_svg
 
 #: Seconds a page stays on screen; the page reloads after the last page for new data.
 DEFAULT_SECONDS = 12
@@ -30,13 +30,6 @@ DENSE_ROWS = 30
 def find_path(event) -> str:
     """The public find-my-table page (issue 26)."""
     return f"/events/{event.pk}/find/"
-
-
-def qr_svg(url: str, scale: int = 4) -> str:
-    """A QR code as an inline SVG that scales with its box (dark on white, a quiet zone)."""
-    return segno.make(url, error="m").svg_inline(
-        scale=scale, dark="#000", light="#fff", omitsize=True, border=2
-    )
 
 
 def _dense(request, rows: int) -> bool:

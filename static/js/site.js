@@ -23,17 +23,38 @@ document.addEventListener("change", function (event) {
 
 // Find my table: a query typed before htmx was ready got no live answer. Once htmx has set the
 // page up, an input[data-search-pending] whose value differs from what the server answered asks
-// for its answer. (Enter and the button submit the form as a plain GET: the whole page.)
+// for its answer, by the input's own "search-pending" event (not the browser's "search", which
+// Enter fires too: htmx answered it with a fragment request beside the page's).
 if (window.htmx) {
   window.htmx.onLoad(function (root) {
     var inputs = root.querySelectorAll ? root.querySelectorAll("input[data-search-pending]") : [];
     inputs.forEach(function (input) {
       if (input.value.trim() && input.value !== input.defaultValue) {
-        window.htmx.trigger(input, "search");
+        window.htmx.trigger(input, "search-pending");
       }
     });
   });
 }
+
+// Enter and the button submit the search form as a plain GET, the whole page, and only that: a
+// live search the typing has set going (htmx waits 250 ms after a key) is not sent once the form
+// is submitted. A page the browser brings back (the back button) searches live again.
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  var inputs = form.querySelectorAll ? form.querySelectorAll("input[data-search-pending]") : [];
+  inputs.forEach(function (input) { input.dataset.submitted = ""; });
+});
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var elt = event.detail && event.detail.elt;
+  if (elt && elt.matches && elt.matches("input[data-search-pending][data-submitted]")) {
+    event.preventDefault();
+  }
+});
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("input[data-search-pending][data-submitted]").forEach(function (input) {
+    delete input.dataset.submitted;
+  });
+});
 
 // A copy button (button[data-copy="<input id>"]): the link is selected in its box whatever
 // happens, then copied by the Clipboard API (https or localhost only), else by the old

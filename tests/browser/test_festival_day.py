@@ -1301,9 +1301,8 @@ def test_find_enter_or_the_button_gives_the_whole_page(
         page.locator("#find-q").press_sequentially("hdwd", delay=60)
         expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
         page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")  # htmx pushed the query
-        # Enter in a search box also fires its "search" event, which htmx answers by pushing
-        # ?q= (a same-document navigation): wait for the new document's load, not the first
-        # navigation of either kind.
+        # Enter and the button load the whole page (a plain GET; tests/browser/test_find_enter.py
+        # checks it is the only request): wait for the new document's load.
         with page.expect_event("load"):
             if submit == "Enter":
                 page.locator("#find-q").press("Enter")

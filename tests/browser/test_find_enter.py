@@ -1,5 +1,6 @@
 """Find my table on a 390 px phone: Enter and the 找 button give the whole page, with or without
-htmx, and a query typed before htmx has loaded gets its answer.
+htmx, and one request for it (no live fragment beside it); a query typed before htmx has loaded
+gets its answer.
 
 The page and its live fragment share one address (htmx pushes `?q=` into the address bar as the
 player types): the answers vary on HX-Request, so the browser never shows the fragment it kept
@@ -16,6 +17,20 @@ from tests.browser.test_festival_floor import OVERFLOW, hall  # noqa: F401 (a fi
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _find_requests(page, event) -> list[str]:
+    """Every request the page makes to the find address from now on, as "page" (a document)
+    or "fragment" (htmx's live answer), in order."""
+    seen: list[str] = []
+    path = f"/events/{event.pk}/find/"
+
+    def record(request) -> None:
+        if path in request.url:
+            seen.append("fragment" if request.headers.get("hx-request") else "page")
+
+    page.on("request", record)
+    return seen
 
 
 def _whole_page(page, event) -> None:
@@ -36,13 +51,13 @@ def test_enter_after_typing_gives_the_whole_page(live_server, browser, hall, sub
     event = hall["event"]
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/")
+        typing = _find_requests(page, event)
         page.locator("#find-q").press_sequentially("hdwd", delay=60)
         # The live answer (htmx) first, which pushed ?q=hdwd into the address bar.
         expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
         page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
-        # Enter in a search box also fires its "search" event, which htmx answers by pushing
-        # ?q= (a same-document navigation): wait for the new document's load, not the first
-        # navigation of either kind.
+        assert typing and set(typing) == {"fragment"}, typing  # live, as typed
+        submitted = _find_requests(page, event)
         with page.expect_event("load"):
             if submit == "Enter":
                 page.locator("#find-q").press("Enter")
@@ -50,6 +65,10 @@ def test_enter_after_typing_gives_the_whole_page(live_server, browser, hall, sub
                 page.locator("form.find-form button[type=submit]").click()
         assert page.evaluate("document.doctype !== null")
         _whole_page(page, event)
+        # Enter in a search box also fires its "search" event, which htmx answered with a
+        # fragment request beside the page's: one request now, the page's.
+        page.wait_for_timeout(500)  # longer than the live search's delay (250 ms)
+        assert submitted == ["page"], submitted
         # Reloading the address gives the page too, not a fragment from the browser's cache.
         page.reload()
         _whole_page(page, event)
@@ -83,13 +102,56 @@ def test_a_query_typed_before_htmx_loads_is_answered(live_server, browser, hall)
     event = hall["event"]
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/", wait_until="commit")
+        asked = _find_requests(page, event)
         page.locator("#find-q").fill("hdwd")
         page.wait_for_timeout(300)
         assert held, "htmx was not asked for"
         expect(page.locator(".find-hit")).to_have_count(0)  # nothing could answer yet
         held[0].continue_()
+        page.unroute("**/vendor/htmx-*.js")  # the next page's htmx comes at once
         expect(page.locator(".find-hit").first.locator("h2")).to_have_text("黄岛五队")
         page.wait_for_url(f"**/events/{event.pk}/find/?q=hdwd")
+        page.wait_for_timeout(500)
+        assert asked == ["fragment"], asked  # asked for once
+        # Enter then gives the page, and only the page.
+        submitted = _find_requests(page, event)
+        with page.expect_event("load"):
+            page.locator("#find-q").press("Enter")
+        _whole_page(page, event)
+        page.wait_for_timeout(500)
+        assert submitted == ["page"], submitted
+    finally:
+        context.close()
+
+
+def test_enter_at_once_after_typing_sends_no_live_search(live_server, browser, hall):  # noqa: F811
+    """Enter pressed before the live search's delay is over, on a network slow to answer the
+    page: the live search the typing had set going is not sent beside the page's request."""
+    context = browser.new_context(locale="zh-CN", **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    event = hall["event"]
+    held = []
+    try:
+        page.goto(f"{live_server.url}/events/{event.pk}/find/")
+        sent = _find_requests(page, event)
+        # The page's answer is held back: the old page (its timers) lives on meanwhile.
+        page.route(
+            f"**/events/{event.pk}/find/?q=*",
+            lambda route: (
+                held.append(route)
+                if route.request.resource_type == "document"
+                else route.continue_()
+            ),
+        )
+        page.locator("#find-q").fill("hdwd")
+        page.keyboard.press("Enter")  # (a locator's press would wait for the held page)
+        page.wait_for_timeout(800)  # well past the live search's delay (250 ms)
+        assert held and sent == ["page"], sent
+        with page.expect_event("load"):
+            held[0].continue_()
+        _whole_page(page, event)
+        assert sent == ["page"], sent
     finally:
         context.close()
 

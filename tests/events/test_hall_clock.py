@@ -16,6 +16,7 @@ from django.utils import timezone
 from matches.draw import clock
 from matches.draw.service import SeatingRefused
 from matches.models import RefereeLink, RefereeZone, RoundClock, RoundLog
+from matches.views.qr import qr_svg
 from tests.builder import EventBuilder
 from tests.personas import make_user
 
@@ -177,6 +178,9 @@ def test_projector_dense_one_page_per_zone_with_the_find_qr(hall):
     page = Client().get(url).content.decode()
     assert page.count("data-row") == 12 and "p-dense" not in page
     assert f"/events/{b.event.pk}/find/" in page and 'class="segno"' in page
+    # The QR code is the printed sheets' own (matches/views/qr.py): the same code, scaled
+    # with its box (no width or height of its own).
+    assert qr_svg(f"http://testserver/events/{b.event.pk}/find/") in page
     zoned = Client().get(url + f"?zone={north.pk}&dense=1").content.decode()
     tables = {int(n) for n in re.findall(r'class="num p-table-no">(\d+)<', zoned)}
     assert tables == {1, 2, 3} and zoned.count("data-row") == 6

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from matches.events.pasting import cells, read_paste
+from matches.events.pasting import cells, check_paste, read_paste
 from matches.models import Registration, UnionMember
 from players.models import Club
 
@@ -49,6 +49,17 @@ def test_lines_are_numbered_as_pasted_and_a_header_line_is_skipped():
     assert pasted[0].row["player3"] == "丙" and not pasted[0].errors
     assert pasted[1].row["club"] == "" and pasted[1].row["player1"] == "李沧"  # 4 cells: no club
     assert pasted[2].errors and "这一行有 6 项" in pasted[2].errors[0]
+
+
+def test_a_paste_is_checked_by_the_service_a_wrong_shape_saying_only_its_shape(build):
+    b = build(unions=0, deals=1)
+    text = "一队 李沧 甲 乙 丙\n\n二队 李沧 丁 戊 己 庚\n一队 市南 辛 壬 癸"
+    paste = check_paste(b.event, text, b.organiser)
+    assert paste.lines == [1, 3, 4] and [r["union"] for r in paste.rows] == ["一队", "二队", "一队"]
+    first, wrong, twice = paste.checked
+    assert first["errors"] == []
+    assert len(wrong["errors"]) == 1 and "这一行有 6 项" in wrong["errors"][0]
+    assert twice["errors"] == ["联邦“一队”在名单中重复"]
 
 
 def team_lines(*lines: str) -> str:

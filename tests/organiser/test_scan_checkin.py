@@ -6,6 +6,7 @@ event's organisers and assistants reach the desk."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.test import Client
@@ -318,3 +319,28 @@ def test_a_refused_tick_on_the_list_leaves_its_row_as_it_was(team):
     assert 'class="absent"' in row and "未签到" in row
     assert not present(entry)
     assert not scan.recent(team.event)
+
+
+def test_a_refused_tick_says_why_on_its_row_at_once(team):
+    """The row the list gets back names the refusal (it showed only as a message on the next
+    page load), and that message is not kept for the next page as well."""
+    entry = team.event.registrations.get(union=team.unions[0])
+    entry.withdraw(after_round=0)
+    client = desk(team.organiser)
+    toggle = reverse("manage:checkin-toggle", args=[team.event.pk, entry.pk])
+    for language, reason in (("zh-hans", "已退赛，不能签到"), ("en", "Withdrawn")):
+        response = client.post(toggle, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language)
+        row = re.search(
+            rf'<tr id="checkin-{entry.pk}".*?</tr>', response.content.decode(), re.S
+        ).group()
+        refusal = re.search(
+            r'<p class="errors" id="checkin-refused-\d+" role="alert">(.*?)</p>', row
+        )
+        assert refusal is not None and reason in refusal.group(1), row
+    page = client.get(reverse("manage:checkin", args=[team.event.pk])).content.decode()
+    assert "checkin-refused" not in page
+    assert "不能签到" not in page and "cannot check in" not in page
+    # A tick that is taken says nothing of a refusal.
+    other = team.event.registrations.get(union=team.unions[1])
+    toggle = reverse("manage:checkin-toggle", args=[team.event.pk, other.pk])
+    assert "checkin-refused" not in client.post(toggle, HTTP_HX_REQUEST="true").content.decode()

@@ -1,7 +1,7 @@
 """Round robin by the Berger tables (FIDE Handbook C.05), for groups.
 
 Entrants are numbered 1..n in seed order; with an odd n, number n+1 is the bye. In each round
-the first-named entrant of a pair takes the odd seats (side A), as White does in chess.
+the first-named entrant of a pair takes side A, as White does in chess.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Which union takes the odd seats 1-3-5 (side A) and which the even seats 2-4-6 (side B).
+"""Which union takes side A and which side B (the seats of each are the game's table shape:
+A on 1-3-5 and B on 2-4-6 at six seats, A on 1-4 and B on 5-8 at eight).
 
 Like colours in chess: each union should sit on both sides about equally often. A union that
 has sat more often on one side *needs* the other (strength 2); a balanced union that sat last

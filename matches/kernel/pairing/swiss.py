@@ -8,7 +8,7 @@ criteria strictly (see `matching.combine_costs`):
    weighs institutions: below rematches, above any move between score groups,
 3. the bye, if any, to a union with the lowest score possible (as FIDE C.04.3 C.5),
 4. the smallest sum of score differences across tables,
-5. seat balance (which union takes the odd seats),
+5. seat balance (which union takes side A),
 6. the smallest sum of squared score differences (one union floating two groups is worse than
    two unions floating one),
 7. in a score group, the top half meets the bottom half (the classic Swiss fold);
@@ -18,8 +18,8 @@ Small and mid-sized events (up to `EXACT_LIMIT` unions) are matched in one piece
 possible pair. Above that, Edmonds' algorithm in Python is too slow for the 2 s a round the
 organisers need at 3,000+ unions, so the score-ordered list is cut into even chunks of about
 `CHUNK_SIZE` and each chunk is matched exactly over pairs at most `WINDOW` places apart
-(inside each score group, unions that want the odd seats alternate with those that want the
-even ones, so every chunk can balance seats). A chunk that cannot avoid a rematch grows (wider
+(inside each score group, unions that want side A alternate with those that want side B, so
+every chunk can balance seats). A chunk that cannot avoid a rematch grows (wider
 window, then the next chunk, then the previous one) until it can; a chunk whose score
 differences exceed its neighbour pairing grows too, up to `GROWTH` chunks.
 
@@ -407,7 +407,7 @@ def _finish(
 
 
 def annotate(a: Entrant, b: Entrant | None) -> Pairing:
-    """The pairing of `a` (odd seats) and `b` (even seats, None for a bye) with the flags and
+    """The pairing of `a` (side A) and `b` (side B, None for a bye) with the flags and
     details that explain it. Also used after a swap by hand."""
     if b is None:
         bye = Pairing(a=a.id, b=None, flags=[flags.BYE], details={"score_a": a.score})

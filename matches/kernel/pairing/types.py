@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
-# Side "A" sits on seats 1-3-5 (and moves first at table level), side "B" on 2-4-6 (R1).
+# Side "A" (it moves first at table level) and side "B": the seats of each are the game's table
+# shape (R1: A on 1-3-5, B on 2-4-6 at six seats; R44: A on 1-4, B on 5-8 at eight).
 SIDE_A = "A"
 SIDE_B = "B"
 
@@ -50,7 +51,7 @@ class Entrant:
 
     @property
     def seat_balance(self) -> int:
-        """Rounds on the odd seats minus rounds on the even seats."""
+        """Rounds on side A minus rounds on side B."""
         return sum(1 if side == SIDE_A else -1 for side in self.sides)
 
 
@@ -58,7 +59,8 @@ class Entrant:
 class Pairing:
     """Two unions at one table, or one union with a bye (b is None).
 
-    `a` takes the odd seats 1-3-5, `b` the even seats 2-4-6.
+    `a` takes side A, `b` side B (their seats are the table shape's: 1-3-5 and 2-4-6 at six
+    seats, 1-4 and 5-8 at eight).
     """
 
     a: Hashable

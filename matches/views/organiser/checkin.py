@@ -76,20 +76,23 @@ def toggle(request, event_id: int, entry_id: int):
     entry = get_object_or_404(Registration, pk=entry_id, event=event)
     number = service.next_round(event)
     present = event.registrations.filter(service.present_q(event, number), pk=entry.pk).exists()
+    refused = ""
     try:
         scan.tick(event, entry, request.user, number, present)
     except service.CheckInRefused as error:
-        messages.error(request, str(error))
+        refused = str(error)
     else:
         present = not present
     if request.htmx:
-        # For manage/checkin/_row.html, as the list view sets it; not a model attribute.
+        # For manage/checkin/_row.html, as the list view sets it; not a model attribute. A
+        # refusal is said on the row it answers, at once (not kept for the next page).
         entry.present = present  # type: ignore[attr-defined]
+        context = {"event": event, "r": entry, "summary": service.summary(event, number)}
         return render(
-            request,
-            "manage/checkin/_row.html",
-            {"event": event, "r": entry, "summary": service.summary(event, number), "oob": True},
+            request, "manage/checkin/_row.html", {**context, "oob": True, "refused": refused}
         )
+    if refused:
+        messages.error(request, refused)
     return _back(event, request)
 
 

@@ -338,14 +338,9 @@ def paste_entries(request, event_id: int):
         context["paste_text"] = kept.get("text", "")
         return _confirmed(request, event, context, key, kept["rows"], kept.get("lines"))
     try:
-        pasted = pasting.read_paste(text, service.union_size(event), event.is_team)
+        paste = pasting.check_paste(event, text, request.user)
     except importing.ImportRefused as error:
         context["file_error"] = str(error)
         return render(request, "manage/import.html", context, status=400)
-    rows = [p.row for p in pasted]
-    lines = [p.line for p in pasted]
-    checked = _previewed(event, importing.validate_rows(event, rows, request.user, lines))
-    for row, line in zip(checked, pasted):
-        if line.errors:  # a line of the wrong shape: its cells say nothing more
-            row["errors"] = line.errors
-    return _preview(request, context, checked, key, {"rows": rows, "lines": lines, "text": text})
+    kept = {"rows": paste.rows, "lines": paste.lines, "text": text}
+    return _preview(request, context, _previewed(event, paste.checked), key, kept)
