@@ -35,6 +35,12 @@ def _warm_up() -> None:
     caches["default"]  # noqa: B018 (imports the backend; connects on first use, not here)
     for name in ADAPTERS:
         adapter_named(name)
+    # Celery's app, finalized with its message machinery (about 70 ms, once): the first
+    # standings run a worker queues would pay it. Neither connects to the broker.
+    from gouji_tournament.celery import app as celery_app
+
+    celery_app.finalize()
+    celery_app.producer_pool  # noqa: B018
 
 
 if os.environ.get("GOUJI_WARM_UP", "1") != "0":
