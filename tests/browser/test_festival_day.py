@@ -808,6 +808,40 @@ def test_the_desk_says_when_the_camera_cannot_be_had(live_server, browser, signe
     shot(page, f"scan-no-camera-390-{lang}.png", full=True)
 
 
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_tick_on_the_check_in_list_says_why_on_its_row(
+    live_server, browser, signed_in, size, lang
+):
+    """The list was open when the union withdrew at the desk next to it: its tick is refused,
+    and the row itself says why at once, in view, while the others still tick."""
+    from matches.models import Registration
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=3, names=["黄岛五队", "崂山一队", "市南联队"]).register(check_in=False)
+    gone, other = (b.event.registrations.get(union=u) for u in b.unions[:2])
+    page = context_for(browser, size, lang)
+    signed_in(page, b.organiser.username)
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/")
+    gone.withdraw(after_round=0)  # at the other desk, after this list was loaded
+    page.locator(f"#checkin-{gone.pk} button[type=submit]").click()
+    refusal = page.locator(f"#checkin-refused-{gone.pk}")
+    expect(refusal).to_contain_text("已退赛" if lang == "zh" else "Withdrawn")
+    assert in_view(page, f"#checkin-refused-{gone.pk}") and no_overflow(page)
+    # The row shows the union as it now is, with nothing left to tick.
+    expect(page.locator(f"#checkin-{gone.pk} .state")).to_contain_text(
+        "已退赛" if lang == "zh" else "Withdrawn"
+    )
+    expect(page.locator(f"#checkin-{gone.pk} button")).to_have_count(0)
+    shot(page, f"checkin-refused-{size}-{lang}.png")
+    page.locator(f"#checkin-{other.pk} button[type=submit]").click()
+    expect(page.locator(f"#checkin-{other.pk}.present")).to_be_visible()
+    other.refresh_from_db()
+    gone.refresh_from_db()
+    assert other.status == Registration.Status.CHECKED_IN
+    assert gone.status == Registration.Status.WITHDRAWN
+
+
 # === problem 10: papercuts of the morning =========================================================
 # Its own helpers (prefixed pc_), people and events. The wizard comes back to its
 # step after a reload and makes a same-name event only once confirmed; the dashboard's rounds
