@@ -8,6 +8,8 @@ MaskRefereeTokens  # LOGGING's filters (settings.py)
 _.msg  # the LogRecord's message, rewritten by MaskRefereeTokens
 DatabaseUnavailableMiddleware  # MIDDLEWARE
 MirrorGuardMiddleware  # MIDDLEWARE (hall/guard.py)
+LeanPathMiddleware  # MIDDLEWARE (gouji_tournament/lean.py)
+is_async  # BaseHandler.load_middleware's signature, kept by the lean path's handler
 CappedUploadHandler  # FILE_UPLOAD_HANDLERS
 _.receive_data_chunk  # Django's upload handler hooks
 _.file_complete
