@@ -67,7 +67,8 @@ def _settings_under(env: dict) -> dict:
         "import json, gouji_tournament.settings as s;"
         "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'],"
         " 'name': str(s.DATABASES['default']['NAME']), 'eager': s.CELERY_TASK_ALWAYS_EAGER,"
-        " 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS}))"
+        " 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS,"
+        " 'options': s.DATABASES['default'].get('OPTIONS', {})}))"
     )
     base = {"PATH": "/usr/bin:/bin", "SQLITE_PATH": "/tmp/gouji-settings-probe.sqlite3"}
     out = subprocess.run(
@@ -105,6 +106,19 @@ def test_environment_switches_to_postgres_and_a_real_broker():
     assert probe["broker"] == "redis://127.0.0.1:6379/3"
     assert probe["debug"] is False
     assert probe["hosts"] == ["gouji.example", "127.0.0.1"]
+
+
+def test_postgres_binds_parameters_on_the_server_unless_told_not_to():
+    """psycopg's server-side binding by default (issue 40: the app quoted every parameter in
+    Python); 0 for a PgBouncer in transaction mode. SQLite has no such option."""
+    deployment = {
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/somewhere",
+        "SECRET_KEY": "a-deployment-sets-its-own-key",
+    }
+    assert _settings_under(deployment)["options"]["server_side_binding"] is True
+    off = _settings_under({**deployment, "DATABASE_SERVER_SIDE_BINDING": "0"})
+    assert "server_side_binding" not in off["options"]
+    assert "server_side_binding" not in _settings_under({})["options"]
 
 
 def test_settings_are_the_ones_the_design_card_names():
