@@ -149,6 +149,22 @@ def swiss_event(swiss):
     return swiss.event
 
 
+@pytest.fixture
+def redis_cache():
+    """The app's Redis cache backend (gouji_tournament/cache.py) on Redis database 10, whatever
+    cache the settings name; skipped where no Redis listens."""
+    import redis
+
+    from gouji_tournament.cache import TolerantRedisCache
+
+    url = "redis://127.0.0.1:6379/10"
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.RedisError:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    return TolerantRedisCache(url, {"KEY_PREFIX": "test-hotpath"})
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """Rate-limit counters and lockouts (matches/ratelimit.py) live in the cache: start every
