@@ -201,11 +201,6 @@ if DATABASE_URL:
     # A connection kept between requests is tested before reuse, so a server survives a
     # PostgreSQL restart: the request after it reconnects instead of failing (tests/faults).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # DATABASE_POOL_SIZE=n: each process shares at most n connections among its threads
-    # (psycopg's pool, Django's PostgreSQL backend) instead of one per thread; with the health
-    # checks above, Django has the pool check a connection when it is taken, so a PostgreSQL
-    # restart costs no failed request either.
-    # For gunicorn's gthread workers: n about the threads of a worker.
     # psycopg sends the parameters apart from the statement instead of quoting each one into
     # the SQL text in Python (its client-side binding, Django's default): 4-14% less app CPU a
     # deal at the festival bench (docs/performance.md, "Speed III"). It also prepares what a
@@ -213,6 +208,11 @@ if DATABASE_URL:
     # DATABASE_SERVER_SIDE_BINDING=0 behind one.
     if os.environ.get("DATABASE_SERVER_SIDE_BINDING", "1") == "1":
         DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # DATABASE_POOL_SIZE=n: each process shares at most n connections among its threads
+    # (psycopg's pool, Django's PostgreSQL backend) instead of one per thread; with the health
+    # checks above, Django has the pool check a connection when it is taken, so a PostgreSQL
+    # restart costs no failed request either.
+    # For gunicorn's gthread workers: n about the threads of a worker.
     POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0") or 0)
     if POOL_SIZE > 0:
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections

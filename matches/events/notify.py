@@ -157,8 +157,9 @@ def _claim(key: str, seconds: float) -> bool:
     """True for the first process to ask in `seconds` (a fraction of a second included). On
     Redis (gouji_tournament/cache.py `claim`): Django's `add` rounds a Redis timeout down to
     whole seconds and 0 means "delete at once", so `add` for 0.5 s set the key and deleted it
-    and every process won: each checked every interval (issue 40's profile, a third of
-    gunicorn's CPU at the festival bench). The local-memory cache keeps fractions."""
+    and every process won: each checked every interval (issue 40: at the festival bench, three
+    gunicorn and two Celery workers computed the event's stamp up to ten times a second). The
+    local-memory cache keeps fractions."""
     taker = getattr(cache, "claim", None)
     if taker is not None:
         return taker(key, seconds)
