@@ -275,9 +275,11 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery"
 CELERY_BROKER_TRANSPORT_OPTIONS = json.loads(
     os.environ.get("CELERY_BROKER_TRANSPORT_OPTIONS") or "{}"
 )
-# Seconds between standings runs while a round's results come in (the round's last result
-# asks at once); see matches/tasks.py.
-STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "5"))
+# Seconds between standings runs while a round's matches complete (the round's last result
+# asks at once; a deal that completes no match asks for none); see matches/tasks.py. 2 s keeps
+# the standings within 2 s of a match's end at the festival bench for less Celery CPU than 5 s
+# cost while every deal asked for a run (docs/performance.md, "Speed III, second pass").
+STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "2"))
 # ...or STANDINGS_DUTY_FACTOR times the last run's duration, when longer (matches/tasks.py).
 STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
 # How long the public pages' version stamp may be cached (see matches/public/stamps.py).

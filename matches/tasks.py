@@ -226,8 +226,13 @@ def queue_standings_after_settlement(
     about every `standings_interval` seconds (a run per result would keep a worker busy for
     nothing); the result that completes the round's last match asks for them at once, so the
     final standings of a round do not wait. `match_completed` False: the match is still being
-    played, so the round is not done (no query to find out)."""
-    round_done = match_completed is not False and not statements.round_unfinished(round_id)
+    played, so nothing the standings show has changed."""
+    if match_completed is False:
+        # The standings count completed matches only (matches/standings/service.py: their
+        # rows and the tables still playing): a deal that leaves its match unfinished changes
+        # nothing they show, and a run for it would rewrite the same snapshot.
+        return
+    round_done = not statements.round_unfinished(round_id)
     kwargs = {"event_id": event_id, "from_round": round_number}
     if not round_done and _standings_queued(event_id, round_number):
         return
