@@ -141,3 +141,30 @@ def test_a_match_held_by_a_worker_is_not_waited_for(build):
         assert match_unless_locked(match.pk) == match
         assert standings.settle_new_result(deal, report) is not None
     assert DealTally.objects.get(match=match).report_id == report.pk
+
+
+def test_only_a_deal_that_completes_its_match_asks_for_the_standings(
+    build, monkeypatch, django_assert_num_queries
+):
+    """The standings count completed matches only: a confirmed deal that leaves its match
+    unfinished asks for no standings run (not even a query); the one that completes it does,
+    spaced by STANDINGS_MIN_INTERVAL while other matches still play."""
+    from matches import tasks
+
+    b = build(unions=4, deals=3)
+    round_ = b.round([(0, 1), (2, 3)])
+    ComputationRun.objects.filter(event=b.event, task="update_standings").update(
+        state=ComputationRun.State.DONE
+    )
+    asked = []
+    monkeypatch.setattr(tasks, "enqueue", lambda task, *args, **kwargs: asked.append(kwargs))
+    with django_assert_num_queries(0):
+        tasks.queue_standings_after_settlement(
+            b.event.pk, round_.pk, round_.number, match_completed=False
+        )
+    assert asked == []
+    tasks.queue_standings_after_settlement(
+        b.event.pk, round_.pk, round_.number, match_completed=True
+    )
+    assert len(asked) == 1 and not asked[0]["urgent"]
+    assert asked[0]["countdown"] == tasks.standings_interval(b.event.pk) > 0
