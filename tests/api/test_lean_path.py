@@ -7,8 +7,6 @@ path already; these tests hold its edges."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.conf import settings
 from django.db import OperationalError
@@ -18,6 +16,8 @@ from rest_framework.authtoken.models import Token
 from gouji_tournament.lean import HOT_PATHS
 from matches.models import DealReport
 from tests.results.conftest import BAD_FINISH, SUMMARY
+from tests.results.test_api import post as _post
+from tests.results.test_api import submit_url as _submit_url
 
 #: What the lean path leaves out of `MIDDLEWARE`, and why a referee link's JSON does not need it.
 #: A middleware added to `MIDDLEWARE` fails the first test until it is placed here or in the
@@ -59,14 +59,6 @@ def test_the_hot_paths_are_exactly_the_referee_result_routes(name, kwargs, hot):
     assert (HOT_PATHS.fullmatch(path) is not None) is hot
     assert HOT_PATHS.fullmatch(path + "/") is None
     assert HOT_PATHS.fullmatch("/en" + path) is None
-
-
-def _post(client, url, body, **headers):
-    return client.post(url, data=json.dumps(body), content_type="application/json", **headers)
-
-
-def _submit_url(setup, number=1):
-    return f"/api/v1/tables/{setup.table.pk}/deals/{number}/reports"
 
 
 def _referee(setup):
