@@ -192,7 +192,12 @@ def requests_for(user):
     rows = MergeRequest.objects.filter(state=MergeRequest.State.OPEN).select_related(
         "kept__club", "merged__club", "by"
     )
-    found = [r for r in rows if is_admin(user) or set(r.waiting) & mine]
+    found = []
+    for r in rows:
+        # Who is asked is worked out now: an organiser who entered a record since is asked.
+        r.waiting = sorted(permissions.waiting_events(r))
+        if r.waiting and (is_admin(user) or set(r.waiting) & mine):
+            found.append(r)
     names = dict(
         Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
     )
@@ -215,27 +220,30 @@ def answer_request(request: MergeRequest, user, accepted: bool) -> MergeRequest:
         request = MergeRequest.objects.select_for_update().get(pk=request.pk)
         if request.state != MergeRequest.State.OPEN:
             raise MergeRefused(_("这个请求已处理"))
-        theirs = (
-            set(request.waiting)
-            if is_admin(user)
-            else set(request.waiting) & permissions.organised(user)
-        )
+        if request.merged is None:
+            raise MergeRefused(_("并入的记录已不存在"))
+        # Asked again at each answer: the events of the two records now, not when the
+        # request was made (an organiser who entered a record since must consent too).
+        waiting = permissions.waiting_events(request)
+        theirs = waiting if is_admin(user) else waiting & permissions.organised(user)
         if not theirs:
             raise MergeRefused(_("这个请求不需要您的同意"))
         now = timezone.now().isoformat()
         request.answers = list(request.answers) + [
             {"event": e, "user": user.pk, "accepted": accepted, "at": now} for e in sorted(theirs)
         ]
-        request.waiting = [e for e in request.waiting if e not in theirs]
+        request.waiting = sorted(waiting - theirs)
         if not accepted:
             request.state = MergeRequest.State.REFUSED
         elif not request.waiting:
-            if request.merged is None:
-                raise MergeRefused(_("并入的记录已不存在"))
             try:
                 with transaction.atomic():
                     request.merge = merge(request.kept, request.merged, request.by)
                 request.state = MergeRequest.State.DONE
+                # The merge deleted the record (and set this request's reference to it to
+                # NULL in the database); saved back with its id, the commit would fail on
+                # the foreign key. Its number and name stay on the request.
+                request.merged = None
             except MergeRefused as error:
                 request.state, request.note = MergeRequest.State.FAILED, str(error)[:200]
         request.save()

@@ -100,9 +100,20 @@ def may_request_merge(user, kept: Player, merged: Player) -> bool:
     return bool((played[kept.pk] | played[merged.pk]) & organised(user))
 
 
+def waiting_events(request: MergeRequest) -> set[int]:
+    """The events whose consent an open request still needs, worked out now, not when it was
+    made: every event of the two records that its requester does not run, less those already
+    accepted. An organiser who entered either record since is asked too; an event that no
+    longer holds either record is not waited for."""
+    if request.merged_id is None or request.state != MergeRequest.State.OPEN:
+        return set()
+    accepted = {a["event"] for a in request.answers if a.get("accepted")}
+    return concerned_events(request.by, request.kept, request.merged) - accepted
+
+
 def may_answer(user, request: MergeRequest) -> bool:
     """A merge request is answered by an organiser of an event still waiting for consent."""
-    return is_admin(user) or bool(set(request.waiting) & organised(user))
+    return is_admin(user) or bool(waiting_events(request) & organised(user))
 
 
 def touched_events(merge: PlayerMerge) -> set[int]:

@@ -10,44 +10,20 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 from django.urls import reverse
 
 from matches.events import entries, importing
 from matches.models import Registration
-from players.models import Club, Player
+from players.models import Player
 from tests.builder import EventBuilder
+from tests.seasons.owners import (  # noqa: F401 (fixtures)
+    merge_on_page,
+    pulled_in,
+    signed_in,
+    two_organisers,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def two_organisers():
-    club = Club.objects.create(name="海大")
-    b_public = EventBuilder(unions=0, name="B 的公开杯").register()
-    organiser_b = b_public.organiser
-    public = entries.add(b_public.event, players=["王五", "赵六", "孙七"], name="B甲", club="海大")
-    hidden = EventBuilder(unions=0, name="B 的内部杯", published=False).register()
-    hidden.event.organisers.set([organiser_b])
-    secret = entries.add(hidden.event, players=["隐士", "钱八", "周九"], name="B乙", club="海大")
-    a = EventBuilder(unions=0, name="A 的杯").register()
-    assert a.organiser != organiser_b
-    return {
-        "club": club,
-        "b": organiser_b,
-        "b_public": b_public.event,
-        "public": public.union.players_in_order(),
-        "hidden": hidden.event,
-        "secret": secret.union.players_in_order(),
-        "a": a.organiser,
-        "a_event": a.event,
-    }
 
 
 def _post_entry(client, event, players, *, union="A甲", club="海大", **extra):
@@ -157,54 +133,13 @@ def test_the_import_links_only_the_known_players_ticked_in_the_preview(two_organ
     assert Player.objects.filter(name="隐士").count() == 2
 
 
-@pytest.fixture
-def pulled_in(two_organisers):
-    """B has two records of one person, each in one of B's events; A enters each of them in an
-    event of A's (confirming the public match), so both appear in A's events too."""
-    o = two_organisers
-    b_second = EventBuilder(unions=0, name="B 的第二杯").register()
-    b_second.event.organisers.set([o["b"]])
-    copy = entries.add(b_second.event, players=["王五", "吴一", "吴二"], name="B丙", club="别处")
-    o["copy"] = copy.union.players_in_order()[0]
-    o["b_second"] = b_second.event
-    a_second = EventBuilder(unions=0, name="A 的第二杯").register()
-    a_second.event.organisers.set([o["a"]])
-    wang = o["public"][0]
-    entries.add(
-        o["a_event"],
-        players=["王五", "甲二", "甲三"],
-        name="A甲",
-        club="海大",
-        user=o["a"],
-        known={wang.pk},
-    )
-    entries.add(
-        a_second.event,
-        players=["王五", "乙二", "乙三"],
-        name="A乙",
-        club="别处",
-        user=o["a"],
-        known={o["copy"].pk},
-    )
-    return o
-
-
-def _merge(client, kept, merged):
-    """As on the page: the two records shown side by side, then the confirm button."""
-    url = reverse("seasons-manage:merge")
-    ids = {"kept": kept.pk, "merged": merged.pk}
-    shown = client.get(url, ids)
-    assert shown.status_code == 200
-    return client.post(url, {**ids, "seen": shown.context["shown"].fingerprint, "confirm": "yes"})
-
-
 def test_a_merge_of_another_organisers_records_waits_for_their_consent(pulled_in):
     from seasons.models import MergeRequest, PlayerMerge
 
     o = pulled_in
     wang, copy = o["public"][0], o["copy"]
     a = signed_in(o["a"])
-    assert _merge(a, wang, copy).status_code == 302
+    assert merge_on_page(a, wang, copy).status_code == 302
     assert Player.objects.filter(pk=copy.pk).exists()  # nothing merged yet
     assert not PlayerMerge.objects.exists()
     asked = MergeRequest.objects.get()
@@ -231,7 +166,7 @@ def test_a_refused_request_merges_nothing(pulled_in):
     from seasons.models import MergeRequest
 
     o = pulled_in
-    _merge(signed_in(o["a"]), o["public"][0], o["copy"])
+    merge_on_page(signed_in(o["a"]), o["public"][0], o["copy"])
     asked = MergeRequest.objects.get()
     refuse = reverse("seasons-manage:merge-answer", args=[asked.pk, "refuse"])
     assert signed_in(o["b"]).post(refuse).status_code == 302
@@ -249,6 +184,6 @@ def test_a_merge_of_the_organisers_own_records_is_made_at_once(two_organisers):
     two = entries.add(other.event, players=["甲一", "乙二", "乙三"], name="A乙", user=o["a"])
     kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
     assert kept.pk != merged.pk
-    assert _merge(signed_in(o["a"]), kept, merged).status_code == 302
+    assert merge_on_page(signed_in(o["a"]), kept, merged).status_code == 302
     assert not Player.objects.filter(pk=merged.pk).exists()
     assert not MergeRequest.objects.exists()
