@@ -135,6 +135,14 @@ class MergeForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         self.user = user
         super().__init__(*args, **kwargs)
+        # Only records the organiser may see are chosen (players of their own events, of
+        # public events, or of none): any other id is refused as one that does not exist, so
+        # the page never shows another organiser's hidden player, nor tells that one exists.
+        visible = permissions.players_seen_by(user)
+        for name in ("kept", "merged"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = visible
 
     def clean(self):
         data = super().clean()

@@ -259,7 +259,8 @@ def merge(kept: Player, merged: Player, user) -> PlayerMerge:
         refused = refusal(kept, merged)
         if refused:
             raise MergeRefused(refused)
-        events = sorted(_events_of(merged.pk))
+        played = events_of_players([kept.pk, merged.pk])
+        events = sorted(played[merged.pk])
         moved: dict[str, list[int]] = {}
         for label, model, field in MOVED:
             rows = model.objects.filter(**{field: merged})
@@ -271,6 +272,7 @@ def merge(kept: Player, merged: Player, user) -> PlayerMerge:
             merged_fields={f: getattr(merged, f) for f in FIELDS},
             moved=moved,
             events=events,
+            touched=sorted(played[kept.pk] | played[merged.pk]),
             by=user,
         )
         if not kept.member_number and merged.member_number:

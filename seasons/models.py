@@ -118,6 +118,9 @@ class PlayerMerge(models.Model):
     merged_fields = models.JSONField(default=dict)  # its name, club, member number, ...
     moved = models.JSONField(default=dict)  # {"model label": [row ids moved to `kept`]}
     events = models.JSONField(default=list)  # the events whose computations were asked again
+    # Every event of both records when the merge was made: their organisers (and whoever made
+    # it) may split it. Fixed then, so that linking a record later gives no say over it.
+    touched = models.JSONField(default=list)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

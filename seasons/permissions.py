@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 
 from matches.models import Event
 from matches.permissions import is_admin
+from players.identity import seen_in
 from players.models import Player
 from seasons.models import MergeRequest, PlayerMerge, Series, SeriesLog
 from seasons.selectors import events_of_players
@@ -60,6 +61,15 @@ def events_seen_by(user) -> QuerySet[Event]:
     if is_admin(user):
         return Event.objects.all()
     return Event.objects.filter(Q(organisers=user) | Q(published=True, archived_at__isnull=True))
+
+
+def players_seen_by(user) -> QuerySet[Player]:
+    """The records an organiser may look up and choose: players of their own events, of public
+    events, or of no event (one only in another organiser's unpublished event is not theirs to
+    know of)."""
+    if is_admin(user):
+        return Player.objects.all()
+    return seen_in(events_seen_by(user))
 
 
 def may_merge(user) -> bool:
@@ -116,17 +126,14 @@ def may_answer(user, request: MergeRequest) -> bool:
     return is_admin(user) or bool(waiting_events(request) & organised(user))
 
 
-def touched_events(merge: PlayerMerge) -> set[int]:
-    """The events a merge rewrote: the merged record's, and the kept record's."""
-    return set(merge.events) | events_of_players([merge.kept_id])[merge.kept_id]
-
-
 def may_split(user, merge: PlayerMerge) -> bool:
     """Whoever made the merge, and every organiser of an event it touched: a merge of their
-    players made by someone else is always theirs to undo."""
+    players made by someone else is always theirs to undo. The events are those of both
+    records when the merge was made (`PlayerMerge.touched`): an organiser who links the kept
+    record into an event of theirs afterwards gains no say over it."""
     if is_admin(user) or merge.by_id == user.pk:
         return True
-    return bool(touched_events(merge) & organised(user))
+    return bool(set(merge.touched) & organised(user))
 
 
 def merges_visible_to(user) -> list[PlayerMerge]:
@@ -135,8 +142,4 @@ def merges_visible_to(user) -> list[PlayerMerge]:
     if is_admin(user):
         return list(rows[:200])
     mine = organised(user)
-    recent = list(rows[:200])
-    kept_events = events_of_players(list({m.kept_id for m in recent}))
-    return [
-        m for m in recent if m.by_id == user.pk or (set(m.events) | kept_events[m.kept_id]) & mine
-    ]
+    return [m for m in rows[:200] if m.by_id == user.pk or set(m.touched) & mine]

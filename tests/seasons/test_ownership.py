@@ -187,3 +187,56 @@ def test_a_merge_of_the_organisers_own_records_is_made_at_once(two_organisers):
     assert merge_on_page(signed_in(o["a"]), kept, merged).status_code == 302
     assert not Player.objects.filter(pk=merged.pk).exists()
     assert not MergeRequest.objects.exists()
+
+
+def test_who_may_split_a_merge_is_fixed_when_it_is_made(two_organisers):
+    from seasons.models import PlayerMerge
+
+    o = two_organisers
+    wang = o["public"][0]
+    b_second = EventBuilder(unions=0, name="B 的第二杯").register()
+    b_second.event.organisers.set([o["b"]])
+    copy = entries.add(b_second.event, players=["王五", "吴一", "吴二"], name="B丙", club="别处")
+    copy_of_wang = copy.union.players_in_order()[0]
+    # B merges two records of B's own events: at once.
+    assert merge_on_page(signed_in(o["b"]), wang, copy_of_wang).status_code == 302
+    merge = PlayerMerge.objects.get()
+    # A then links B's kept (public) record into an event of A's, through the known box.
+    a = signed_in(o["a"])
+    _post_entry(a, o["a_event"], ["王五", "甲二", "甲三"], answered="1", known=[wang.pk])
+    assert Registration.objects.get(event=o["a_event"]).union.players_in_order()[0] == wang
+    # The merge touched none of A's events when it was made: it is not A's to undo.
+    split = reverse("seasons-manage:split", args=[merge.pk])
+    assert a.post(split).status_code == 403
+    merge.refresh_from_db()
+    assert merge.split_at is None and not Player.objects.filter(pk=copy_of_wang.pk).exists()
+    page = a.get(reverse("seasons-manage:players")).content.decode()
+    assert split not in page  # no split button for A either
+    # B, whose events it touched, still may.
+    assert signed_in(o["b"]).post(split).status_code == 302
+    assert Player.objects.filter(pk=copy_of_wang.pk).exists()
+
+
+def test_the_merge_page_shows_no_record_the_organiser_may_not_see(two_organisers):
+    o = two_organisers
+    mine = entries.add(o["a_event"], players=["甲一", "甲二", "甲三"], name="A甲", user=o["a"])
+    own = mine.union.players_in_order()[0]
+    hidden = o["secret"][0]  # 隐士: only in B's unpublished cup
+    Player.objects.filter(pk=hidden.pk).update(member_number="QD-SECRET-7")
+    client = signed_in(o["a"])
+    url = reverse("seasons-manage:merge")
+    missing = Player.objects.order_by("-pk").first().pk + 1000
+    answers = {}
+    for kept, merged in ((own.pk, hidden.pk), (hidden.pk, own.pk), (own.pk, missing)):
+        page = client.get(url, {"kept": kept, "merged": merged})
+        html = page.content.decode()
+        assert page.status_code == 400
+        for secret in ("隐士", "QD-SECRET-7", "内部杯"):
+            assert secret not in html
+        answers[merged] = page.context["form"].errors.get("merged")
+    # An unseen record and an id that does not exist are refused alike: nothing to list.
+    assert answers[hidden.pk] == answers[missing] and answers[missing]
+    # A public record and a record of no event are the organiser's to see.
+    assert client.get(url, {"kept": own.pk, "merged": o["public"][1].pk}).status_code == 200
+    loose = Player.objects.create(name="散人")
+    assert client.get(url, {"kept": own.pk, "merged": loose.pk}).status_code == 200
