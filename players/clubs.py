@@ -125,6 +125,34 @@ def same_club(name: str, clubs=None) -> Club | None:
     return next((c for c in (clubs or Club.objects.all()) if normalised(c.name) == key), None)
 
 
+def same_clubs(names) -> dict[str, Club | None]:
+    """`same_club` for many typed names at once (an import's, a paste's): every club read once.
+    Each stripped name maps to its club, or None (blank, or a club not known yet)."""
+    wanted = {(n or "").strip() for n in names} - {""}
+    if not wanted:
+        return {}
+    every = list(Club.objects.all())
+    exact = {c.name: c for c in every}
+    by_key: dict[str, Club] = {}
+    for club in every:
+        by_key.setdefault(normalised(club.name), club)
+    return {n: exact.get(n) or by_key.get(normalised(n)) for n in wanted}
+
+
+def get_or_create_many(names) -> dict[str, Club | None]:
+    """`get_or_create` for many typed names: the existing clubs, and one new club for each
+    name that has none (names that differ only in spacing or width make one club)."""
+    found = same_clubs(names)
+    made: dict[str, Club] = {}
+    for name in sorted(found):
+        if found[name] is None:
+            key = normalised(name)
+            if key not in made:
+                made[key] = Club.objects.create(name=name)
+            found[name] = made[key]
+    return found
+
+
 def near_duplicates(name: str, names) -> list[str]:
     """Of `names` (existing clubs, or clubs earlier in a file), those `name` is probably a typo
     of or a spacing variant of: never `name` itself."""

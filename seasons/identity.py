@@ -187,17 +187,9 @@ def request_merge(kept: Player, merged: Player, user) -> MergeRequest:
 
 
 def requests_for(user):
-    """The open requests waiting for an answer from this organiser (one of their events)."""
-    mine = permissions.organised(user)
-    rows = MergeRequest.objects.filter(state=MergeRequest.State.OPEN).select_related(
-        "kept__club", "merged__club", "by"
-    )
-    found = []
-    for r in rows:
-        # Who is asked is worked out now: an organiser who entered a record since is asked.
-        r.waiting = sorted(permissions.waiting_events(r))
-        if r.waiting and (is_admin(user) or set(r.waiting) & mine):
-            found.append(r)
+    """The open requests waiting for an answer from this organiser (one of their events): who
+    is asked is worked out now (an organiser who entered a record since is asked too)."""
+    found = permissions.requests_waiting_for(user)
     names = dict(
         Event.objects.filter(pk__in={e for r in found for e in r.waiting}).values_list("pk", "name")
     )

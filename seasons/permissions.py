@@ -115,10 +115,42 @@ def waiting_events(request: MergeRequest) -> set[int]:
     made: every event of the two records that its requester does not run, less those already
     accepted. An organiser who entered either record since is asked too; an event that no
     longer holds either record is not waited for."""
-    if request.merged_id is None or request.state != MergeRequest.State.OPEN:
+    merged = request.merged
+    if merged is None or request.state != MergeRequest.State.OPEN:
         return set()
     accepted = {a["event"] for a in request.answers if a.get("accepted")}
-    return concerned_events(request.by, request.kept, request.merged) - accepted
+    return concerned_events(request.by, request.kept, merged) - accepted
+
+
+def requests_waiting_for(user, event_id: int | None = None) -> list[MergeRequest]:
+    """The open merge requests waiting for this organiser's answer (for one of their events,
+    or for `event_id` only), worked out as `waiting_events` does, in a few queries for all of
+    them: the events list and a dashboard tell the organiser, not only the players page. Each
+    has `waiting` set to its events still to answer now."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    mine = set(Event.objects.values_list("pk", flat=True)) if is_admin(user) else organised(user)
+    if event_id is not None:
+        mine &= {event_id}
+    if not mine:
+        return []
+    rows = list(
+        MergeRequest.objects.filter(state=MergeRequest.State.OPEN, merged__isnull=False)
+        .select_related("kept__club", "merged__club", "by")
+        .order_by("at", "pk")
+    )
+    pairs = [(r, r.kept_id, r.merged_id) for r in rows if r.merged_id is not None]
+    played = events_of_players(sorted({k for _r, k, _m in pairs} | {m for _r, _k, m in pairs}))
+    runs: dict[int, set[int]] = {}
+    found = []
+    for r, kept, merged in pairs:
+        if r.by_id not in runs:
+            runs[r.by_id] = organised(r.by)
+        accepted = {a["event"] for a in r.answers if a.get("accepted")}
+        r.waiting = sorted((played[kept] | played[merged]) - runs[r.by_id] - accepted)
+        if set(r.waiting) & mine:
+            found.append(r)
+    return found
 
 
 def may_answer(user, request: MergeRequest) -> bool:

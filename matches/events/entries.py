@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from matches.events import registration as registering
+from matches.events.known import own_events, sources
 from matches.models import Event, FloorPass, MatchSide, Registration, TableSeat, UnionMember
 from matches.public import find
 from matches.signals import request_recompute
@@ -86,16 +87,6 @@ def known_players(entry: Registration) -> list[Player]:
     return [p for p in people if p is not None and p.pk in elsewhere]
 
 
-def own_events(event: Event, user=None):
-    """The events whose players this organiser owns: the ones they organise (`user`), or, when
-    the service is called without one, the ones any organiser of `event` runs."""
-    if user is not None and user.is_superuser:
-        return Event.objects.all()
-    if user is not None:
-        return Event.objects.filter(organisers=user)
-    return Event.objects.filter(organisers__in=event.organisers.all()).distinct()
-
-
 def matchable(event: Event, user=None):
     """The records a new entry may be matched with: players of the organiser's own events, of
     public events, or of none (never one only in another organiser's unpublished event)."""
@@ -106,12 +97,11 @@ def matchable(event: Event, user=None):
 
 def known_matches(event: Event, players: list[str], club: str = "", user=None) -> list[dict]:
     """The known records the typed names match, for the organiser to confirm one by one: each
-    with the events it played (that the organiser may see), to tell namesakes apart."""
+    with the events it played that the organiser may see and their organisers, to tell
+    namesakes apart; `own` when every event it played is the organiser's (the form ticks only
+    those: a name and a club alone never link another organiser's player unasked)."""
     club_ref = clubs.same_club(club) or club
     among = matchable(event, user)
-    visible = Event.objects.filter(
-        Q(pk__in=own_events(event, user).values("pk")) | Q(published=True)
-    ).exclude(pk=event.pk)
     taken = entered_players(event)
     found = []
     for order, typed in enumerate(players, start=1):
@@ -121,20 +111,19 @@ def known_matches(event: Event, players: list[str], club: str = "", user=None) -
         if record is None or record.pk in taken:
             continue
         taken.add(record.pk)
-        played = set(
-            UnionMember.objects.filter(player=record).values_list("event_id", flat=True)
-        ) | set(Registration.objects.filter(player=record).values_list("event_id", flat=True))
-        seen = visible.filter(pk__in=played)
-        found.append(
-            {
-                "order": order,
-                "name": typed.strip(),
-                "id": record.pk,
-                "club": record.club.name if record.club else "",
-                "events": sorted(set(seen.values_list("name", flat=True))),
-            }
-        )
-    return found
+        found.append((order, typed.strip(), record))
+    where = sources([record for _o, _t, record in found], event, user)
+    return [
+        {
+            "order": order,
+            "name": typed,
+            "id": record.pk,
+            "club": record.club.name if record.club else "",
+            "own": where[record.pk].own,
+            "events": where[record.pk].events,
+        }
+        for order, typed, record in found
+    ]
 
 
 @transaction.atomic
@@ -207,14 +196,23 @@ def fork(event: Event, player: Player, name: str, club) -> Player:
     return own
 
 
-def _rename(entry: Registration, player: Player, new_name: str, club_obj, user) -> None:
+def shared_players(entry: Registration, user=None) -> list[Player]:
+    """The entry's players whose record also plays in an event this organiser does not run:
+    renamed here, each becomes a record of this event's own (`fork`). The edit page says so
+    before the save."""
+    people = entry.union.players_in_order() if entry.union is not None else [entry.player]
+    return [p for p in people if p is not None and is_shared(p, entry.event, user)]
+
+
+def _rename(entry: Registration, player: Player, new_name: str, club_obj, user):
+    """Rename the record, or fork it when it is shared: the new record, or None."""
     if player.name == new_name and player.club_id == getattr(club_obj, "pk", None):
-        return
+        return None
     if is_shared(player, entry.event, user):
-        fork(entry.event, player, new_name, club_obj)
-        return
+        return fork(entry.event, player, new_name, club_obj)
     player.name, player.club = new_name, club_obj
     player.save(update_fields=["name", "club"])
+    return None
 
 
 @transaction.atomic
@@ -230,7 +228,8 @@ def edit(
 ) -> Registration:
     """Rename the union or its players, change the club, the captain or the seed. Seats stay.
     A player record that also plays in another organiser's event is not renamed: this event
-    gets a record of its own with the new name (`fork`)."""
+    gets a record of its own with the new name (`fork`); `entry.forked` lists each such
+    (shared record, new record), for the page to say so."""
     event = entry.event
     club_obj = _club(club)
     if seed is not None and event.registrations.filter(seed=seed).exclude(pk=entry.pk).exists():
@@ -243,12 +242,15 @@ def edit(
         union.save(update_fields=["name", "club"])
         members = list(union.members.select_related("player").order_by("order"))
         UnionMember.objects.filter(union=union).update(is_captain=False)
-        for member, new_name in zip(members, players):
-            _rename(entry, member.player, new_name.strip(), club_obj, user)
+        forked = [
+            (member.player, _rename(entry, member.player, new_name.strip(), club_obj, user))
+            for member, new_name in zip(members, players)
+        ]
         UnionMember.objects.filter(union=union, order=captain).update(is_captain=True)
     else:
         assert entry.player is not None  # an entry is a union or a player
-        _rename(entry, entry.player, players[0].strip(), club_obj, user)
+        forked = [(entry.player, _rename(entry, entry.player, players[0].strip(), club_obj, user))]
+    entry.forked = [(shared, own) for shared, own in forked if own is not None]  # type: ignore[attr-defined]
     entry.seed = seed
     try:
         with transaction.atomic():

@@ -22,11 +22,13 @@ from xml.parsers.expat import ParserCreate
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from matches.events.known import known_rows, lookup, wanted
 from matches.events.registration import union_size
 from matches.kernel.punctuation import listed
 from matches.models import Event, Registration, Union, UnionMember
+from matches.public import find
 from players import clubs
-from players.identity import find_existing, find_or_create
+from players.models import Player
 
 FIELDS = ("union", "club", "player1", "player2", "player3", "player4", "captain", "seed")
 #: Optional columns (one person across events: players/identity.py), in a row only when the
@@ -168,13 +170,15 @@ def club_notes(rows: list[dict]) -> list[list[str]]:
     into an existing club that differs only in spacing or width, or close to an existing club
     or to one earlier in the file (a typo would make a new club)."""
     existing = clubs.all_names()
+    known = set(existing)
+    same_as = clubs.same_clubs(row.get("club", "") for row in rows)
     seen: list[str] = []
     notes = []
     for row in rows:
         name = (row.get("club") or "").strip()
         found = []
-        if name and name not in existing:
-            same = clubs.same_club(name)
+        if name and name not in known:
+            same = same_as.get(name)
             if same is not None:
                 found.append(_("将并入已有俱乐部“%(club)s”") % {"club": same.name})
                 name = same.name
@@ -186,7 +190,7 @@ def club_notes(rows: list[dict]) -> list[list[str]]:
                         % {"club": name, "near": listed(near)}
                     )
                     found.extend(why_alike(name, near))
-        if name and name not in seen and name not in existing:
+        if name and name not in seen and name not in known:
             seen.append(name)
         notes.append(found)
     return notes
@@ -417,32 +421,11 @@ def validate_rows(
         checked.append({"line": line, "values": row, "errors": errors})
     from matches.events.entries import entered_players, matchable
 
-    taken = entered_players(event)
-    among = matchable(event, user)
-    for row, notes in zip(checked, club_notes(rows)):
+    known = known_rows(event, rows, entered_players(event), matchable(event, user), user)
+    for row, notes, offered in zip(checked, club_notes(rows), known):
         row["warnings"] = notes
-        row["known"] = known_players(event, row["values"], taken, among)
+        row["known"] = offered
     return checked
-
-
-def known_players(event: Event, values: dict, taken: set[int], among=None) -> list[dict]:
-    """The row's players that are already known (one person across events), among the records
-    the organiser may see: the preview names each with a box to tick, and the import enters
-    the ticked ones instead of new records (a known player already in the event, or earlier in
-    the file, is a namesake: a new record)."""
-    orders = range(1, union_size(event) + 1)
-    known = []
-    for order in orders:
-        name = values.get(f"player{order}", "")
-        found = find_existing(
-            name, values.get("club", ""), values.get(f"member{order}", ""), among=among
-        )
-        if found is not None and found.pk not in taken:
-            taken.add(found.pk)
-            known.append(
-                {"name": name, "id": found.pk, "club": found.club.name if found.club else ""}
-            )
-    return known
 
 
 @transaction.atomic
@@ -450,7 +433,9 @@ def import_rows(
     event: Event, rows: list[dict], *, user=None, known: set[int] | frozenset[int] = frozenset()
 ) -> int:
     """Create the entries; the caller has validated them. All or nothing. `known`: the known
-    records the organiser ticked in the preview; every other name is a new record."""
+    records the organiser ticked in the preview; every other name is a new record (as
+    `find_or_create` decides, for the whole sheet at once: a few queries a hundred rows)."""
+    from matches.events.entries import entered_players, matchable
     from matches.events.registration import next_round_number
 
     status = (
@@ -459,38 +444,46 @@ def import_rows(
         else Registration.Status.CHECKED_IN
     )
     joins = next_round_number(event)  # a late import joins from the next round
-    from matches.events.entries import entered_players, matchable
-
     taken = entered_players(event)  # a namesake already in: another person
     size = union_size(event)
-    among = matchable(event, user)
+    club_of = clubs.get_or_create_many(row.get("club", "") for row in rows)
+    found = lookup(event, rows, matchable(event, user), club_of)
+
+    def person(row: dict, order: int, club) -> Player:
+        key = wanted(row, order, club)
+        record = found.get(key)
+        if record is not None and record.pk in known and record.pk not in taken:
+            taken.add(record.pk)
+            return record
+        return Player(name=key[0], club=club, member_number=key[2])
+
+    people, unions, entries = [], [], []
     for row in rows:
-        club = clubs.get_or_create(row.get("club", ""))
+        club = club_of.get((row.get("club") or "").strip())
         seed = int(row["seed"]) if row.get("seed") else None
         if event.is_team:
-            union = Union.objects.create(event=event, name=row["union"], club=club)
-            captain = captain_order(row, size)
-            for order in range(1, size + 1):
-                # One person across events: a known player (member number, or name and club).
-                player = find_or_create(
-                    row[f"player{order}"],
-                    club,
-                    row.get(f"member{order}", ""),
-                    taken,
-                    among=among,
-                    confirmed=known,
-                )
-                UnionMember.objects.create(
-                    union=union, player=player, order=order, is_captain=order == captain
-                )
-            Registration.objects.create(
-                event=event, union=union, seed=seed, status=status, joins_round=joins
-            )
+            unions.append(Union(event=event, name=row["union"], club=club))
+            people.append([person(row, order, club) for order in range(1, size + 1)])
         else:
-            player = find_or_create(
-                row["player1"], club, row.get("member1", ""), taken, among=among, confirmed=known
-            )
-            Registration.objects.create(
-                event=event, player=player, seed=seed, status=status, joins_round=joins
-            )
+            people.append([person(row, 1, club)])
+        entries.append(Registration(event=event, seed=seed, status=status, joins_round=joins))
+    Player.objects.bulk_create([p for line in people for p in line if p.pk is None])
+    Union.objects.bulk_create(unions)
+    members = []
+    for k, line in enumerate(people):
+        if event.is_team:
+            captain = captain_order(rows[k], size)
+            entries[k].union = unions[k]
+            members += [
+                UnionMember(
+                    union=unions[k], event=event, player=p, order=order, is_captain=order == captain
+                )
+                for order, p in enumerate(line, start=1)
+            ]
+        else:
+            entries[k].player = line[0]
+    UnionMember.objects.bulk_create(members)
+    Registration.objects.bulk_create(entries)  # no save(): no private token to digest yet
+    # bulk_create sends no post_save: the new entries' search terms are written here.
+    find.index_entries(event.pk, entries, members)
     return len(rows)

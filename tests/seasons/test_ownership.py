@@ -240,3 +240,80 @@ def test_the_merge_page_shows_no_record_the_organiser_may_not_see(two_organisers
     assert client.get(url, {"kept": own.pk, "merged": o["public"][1].pk}).status_code == 200
     loose = Player.objects.create(name="散人")
     assert client.get(url, {"kept": own.pk, "merged": loose.pk}).status_code == 200
+
+
+def _known_box(html: str, player_id: int) -> str:
+    """The checkbox of one known record on a page."""
+    start = html.index(f'value="{player_id}"')
+    return html[html.rindex("<input", 0, start) : html.index(">", start) + 1]
+
+
+def test_another_organisers_record_is_offered_unticked_and_named_with_its_event(two_organisers):
+    o = two_organisers
+    wang = o["public"][0]  # B's player, in B's public cup
+    # A's own record from an earlier cup of A's.
+    earlier = EventBuilder(unions=0, name="A 的春季杯").register()
+    earlier.event.organisers.set([o["a"]])
+    mine = entries.add(earlier.event, players=["甲九", "甲八", "甲七"], name="A旧", club="海大")
+    nine = mine.union.players_in_order()[0]
+    client = signed_in(o["a"])
+    paste = client.post(
+        reverse("manage:paste", args=[o["a_event"].pk]), {"text": "A甲 海大 王五 甲九 新人"}
+    )
+    html = paste.content.decode()
+    assert paste.status_code == 200
+    # B's record: offered, not ticked, named with B's cup and B's account.
+    assert "checked" not in _known_box(html, wang.pk)
+    assert "B 的公开杯" in html and f"组织者：{o['b'].get_username()}" in html
+    assert "不是您赛事中的选手" in html
+    # A's own record: ticked, as before.
+    assert "checked" in _known_box(html, nine.pk) and "A 的春季杯" in html
+    # The entry form asks the same way.
+    asked = _post_entry(client, o["a_event"], ["王五", "甲九", "新人"], union="A乙")
+    form = asked.content.decode()
+    assert "checked" not in _known_box(form, wang.pk) and "checked" in _known_box(form, nine.pk)
+    assert f"组织者：{o['b'].get_username()}" in form
+    # Confirmed as shown (the browser sends the ticked box only): B's record is not linked.
+    client.post(
+        reverse("manage:paste", args=[o["a_event"].pk]), {"confirm": "1", "known": [nine.pk]}
+    )
+    members = Registration.objects.get(event=o["a_event"]).union.players_in_order()
+    assert members[0].pk != wang.pk and members[1].pk == nine.pk
+
+
+def test_a_rename_that_splits_a_person_says_so_before_and_after(two_organisers):
+    o = two_organisers
+    client = signed_in(o["a"])
+    wang = o["public"][0]
+    _post_entry(client, o["a_event"], ["王五", "甲二", "甲三"], answered="1", known=[wang.pk])
+    entry = Registration.objects.get(event=o["a_event"])
+    url = reverse("manage:entry", args=[o["a_event"].pk, entry.pk])
+    page = client.get(url).content.decode()
+    assert 'id="shared-players"' in page and f"王五（#{wang.pk}）也在其他组织者的赛事中" in page
+    fields = {"union": "A甲", "club": "海大", "player2": "甲二", "player3": "甲三", "captain": "1"}
+    saved = client.post(url, {**fields, "player1": "王五改"}, follow=True)
+    told = [str(m) for m in saved.context["messages"]]
+    own = entry.union.players_in_order()[0]
+    assert own.pk != wang.pk
+    assert any(f"#{wang.pk}" in m and f"#{own.pk}" in m and "王五改" in m for m in told), told
+
+
+def test_the_owner_is_told_of_a_merge_request_on_their_dashboard_and_events_list(pulled_in):
+    from seasons.models import MergeRequest
+
+    o = pulled_in
+    b = signed_in(o["b"])
+    events_list = reverse("manage:events")
+    dashboard = reverse("manage:dashboard", args=[o["b_public"].pk])
+    assert 'id="merge-requests-waiting"' not in b.get(events_list).content.decode()
+    merge_on_page(signed_in(o["a"]), o["public"][0], o["copy"])
+    asked = MergeRequest.objects.get()
+    for url in (events_list, dashboard):
+        html = b.get(url).content.decode()
+        assert 'id="merge-requests-waiting"' in html and f'data-request="{asked.pk}"' in html
+        assert reverse("seasons-manage:players") in html
+    # The requester is not asked on theirs; B, once answered, is told no more.
+    a_page = signed_in(o["a"]).get(reverse("manage:dashboard", args=[o["a_event"].pk]))
+    assert 'id="merge-requests-waiting"' not in a_page.content.decode()
+    b.post(reverse("seasons-manage:merge-answer", args=[asked.pk, "refuse"]))
+    assert 'id="merge-requests-waiting"' not in b.get(events_list).content.decode()

@@ -150,11 +150,27 @@ def edit_entry(request, event_id: int, entry_id: int):
             form.add_error(None, str(error))
         else:
             messages.success(request, _("已保存：%(name)s") % {"name": entry.entrant})
+            for shared, own in entry.forked:  # type: ignore[attr-defined]
+                # Never quietly: the person is now two records.
+                messages.warning(
+                    request,
+                    _(
+                        "%(old)s（#%(id)s）也在其他组织者的赛事中：只在本赛事改为“%(new)s”，"
+                        "另建了本赛事的记录 #%(own)s；原记录和其他赛事不变。"
+                    )
+                    % {"old": shared.name, "id": shared.pk, "new": own.name, "own": own.pk},
+                )
             return redirect("manage:entries", event.pk)
     return render(
         request,
         "manage/entries/edit.html",
-        {"event": event, "entry": entry, "form": form, "withdraw_form": withdraw_form},
+        {
+            "event": event,
+            "entry": entry,
+            "form": form,
+            "withdraw_form": withdraw_form,
+            "shared": service.shared_players(entry, request.user),
+        },
         status=400 if form.errors else 200,
     )
 
