@@ -29,11 +29,13 @@ from matches.public import find, stamps, standings_files
 from matches.signals import (
     PUBLISHED,
     deal_result_changed,
+    derived_check_requested,
     recompute_requested,
     round_changed,
     standings_refreshed,
 )
 from matches.tasks import (
+    check_derived,
     enqueue,
     queue_standings_after_settlement,
     recompute_event,
@@ -77,6 +79,11 @@ def queue_standings_refresh(sender, event_id: int, number: int, **kwargs) -> Non
 @receiver(recompute_requested, dispatch_uid="standings.recompute_event")
 def queue_recompute(sender, event_id: int, **kwargs) -> None:
     enqueue(recompute_event, event_id, "event", {"event_id": event_id})
+
+
+@receiver(derived_check_requested, dispatch_uid="standings.check_derived")
+def queue_derived_check(sender, event_id: int, **kwargs) -> None:
+    enqueue(check_derived, event_id, "derived", {"event_id": event_id})
 
 
 # --- the public pages' version stamp ------------------------------------------------------------

@@ -18,6 +18,9 @@ matches (the rating list, seasons/) starts from it.
 
 `recompute_requested` (kwargs: `event_id`) asks for every computation of an event again (the
 organiser's "recompute" button).
+
+`derived_check_requested` (kwargs: `event_id`) asks for the check of the event's derived rows
+against a recompute (the chain page's button; matches/standings/verify.py).
 """
 
 from django.db import transaction
@@ -27,6 +30,7 @@ deal_result_changed = Signal()  # kwargs: deal_id: int; match_id, event_id: int,
 round_changed = Signal()  # kwargs: round_id, event_id, number: int; action: str
 recompute_requested = Signal()  # kwargs: event_id: int
 standings_refreshed = Signal()  # kwargs: event_id, from_round: int
+derived_check_requested = Signal()  # kwargs: event_id: int
 
 #: the `action` of `round_changed`
 PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
@@ -50,3 +54,8 @@ def announce_standings_refreshed(event_id: int, from_round: int) -> None:
     transaction.on_commit(
         lambda: standings_refreshed.send(sender=None, event_id=event_id, from_round=from_round)
     )
+
+
+def request_derived_check(event_id: int) -> None:
+    """Send `derived_check_requested` once the current transaction commits."""
+    transaction.on_commit(lambda: derived_check_requested.send(sender=None, event_id=event_id))

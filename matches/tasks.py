@@ -21,6 +21,7 @@ from django.utils import timezone
 from matches.kernel import statements
 from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
 from matches.standings import service as standings
+from matches.standings import verify
 
 log = logging.getLogger(__name__)
 
@@ -315,3 +316,11 @@ def update_standings(self, event_id: int, from_round: int = 1) -> None:
 def recompute_event(self, event_id: int) -> None:
     """Everything of an event from its final results alone; gives the incremental numbers."""
     run_tracked(self, event_id, "event", lambda: standings.recompute_event(event_id))
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def check_derived(self, event_id: int) -> None:
+    """The organisers' check of the derived rows against a recompute (the chain page): match
+    by match, its progress and answer on the event's `DerivedCheck` row. It writes nothing
+    else; run again, it checks again from the start."""
+    run_tracked(self, event_id, "derived", lambda: verify.run_check(event_id))

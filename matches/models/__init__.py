@@ -8,7 +8,7 @@ from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
-from .standings import ComputationRun, DealTally, StandingsSnapshot
+from .standings import ComputationRun, DealTally, DerivedCheck, StandingsSnapshot
 
 __all__ = [
     "Announcement",
@@ -23,6 +23,7 @@ __all__ = [
     "StaffInvitation",
     "StaffRole",
     "ComputationRun",
+    "DerivedCheck",
     "DealTally",
     "StandingsSnapshot",
     "Confirmation",

@@ -7,6 +7,7 @@ Everything here is derived from final deal results and can be thrown away and re
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -121,3 +122,41 @@ class ComputationRun(models.Model):
 
     def __str__(self):
         return f"{self.task}({self.key}) {self.state}"
+
+
+class DerivedCheck(models.Model):
+    """The organisers' check of an event's derived rows against a recompute of the chained
+    results (the chain page; matches/standings/verify.py): a task runs it match by match, its
+    progress and its last answer are kept here, one row an event."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("排队中")
+        RUNNING = "running", _("核对中")
+        DONE = "done", _("已完成")
+        FAILED = "failed", _("失败")
+
+    event = models.OneToOneField(
+        "matches.Event", on_delete=models.CASCADE, related_name="derived_check"
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    done = models.PositiveIntegerField(default=0)  # steps done: a match each, then the standings
+    total = models.PositiveIntegerField(default=0)
+    rows = models.JSONField(default=list, blank=True)  # the rows that differ, named
+    pending = models.JSONField(default=list, blank=True)  # those a computation will still write
+    digest = models.CharField(max_length=64, blank=True)  # the chain's head when it was checked
+    error = models.TextField(blank=True)
+
+    RUNNING_STATES = (State.QUEUED, State.RUNNING)
+
+    def __str__(self):
+        return f"derived check of event {self.event_id}: {self.state}"

@@ -94,6 +94,7 @@ event_urls: list[URLPattern | URLResolver] = [
     path("publish/", dashboard.toggle_published, name="toggle-published"),
     path("recompute/", dashboard.recompute, name="recompute"),
     path("chain/", chain.chain_page, name="chain"),
+    path("chain/derived/", chain.derived_check, name="chain-derived"),
     path("rounds/draw/", dashboard.draw_round, name="draw"),
     path("rounds/<int:number>/", include(round_urls)),
     path("round-settings/", rounds.round_settings, name="round-settings"),

@@ -148,6 +148,8 @@ RIGHTS = {
     "badges": (STAFF, 200, None),
     # The result chain's state (issue 38): the staff read it; nothing to change there.
     "chain": (STAFF, 200, None),
+    # Its derived rows' check (a task, issue 47): the organisers' only, not the assistants'.
+    "chain-derived": (ORGANISER, 200, 302),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
 }
