@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw import entrants, history, stages
-from matches.kernel import chain, punctuation
+from matches.kernel import punctuation
 from matches.kernel.draw_rows import jsonable, write_individual_tables
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.pairing import knockout, robin
@@ -43,6 +43,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.store import chain
 
 #: details of a match that describe its place, not its unions: a swap keeps them.
 KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")

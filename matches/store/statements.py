@@ -1,5 +1,5 @@
 """The hottest reads as SQL statements written once, each the twin of one ORM query (its
-docstring quotes the query; tests/kernel/test_statements.py checks every one against it, on
+docstring quotes the query; tests/store/test_statements.py checks every one against it, on
 SQLite and PostgreSQL).
 
 The profile of `bench/festival.py` (docs/performance.md) found about a third of a referee's
@@ -8,7 +8,8 @@ the same few statements, compiled again for every request. The statements here a
 once per database vendor from the models' own metadata (so a new column is read without a
 change here), and their rows become model instances through `Model.from_db`, linked as
 `select_related` would link them: callers see exactly what the queryset gave them, with no
-query more. Nothing else in the project writes SQL by hand for the ORM's tables.
+query more. Rows written in bulk where `bulk_create`'s per-object work costs too much go
+through `insert_rows`. Nothing else in the project writes SQL by hand for the ORM's tables.
 
 What they rely on in Django besides its documented API (check these on a Django upgrade; the
 twin tests fail when one changes):
@@ -46,6 +47,7 @@ from matches.models import (
     Event,
     Match,
     RefereeLink,
+    ResultChainEntry,
     Round,
     Stage,
     Table,
@@ -311,7 +313,7 @@ def locked_report(report_id: int) -> DealReport | None:
 class Compiled:
     """A `values_list` queryset whose SQL Django builds once per database vendor, then runs
     with new parameters: the ORM's own statement and its own converters (so it is its twin by
-    construction; tests/kernel/test_statements.py still compares them). `build(*marks)` makes
+    construction; tests/store/test_statements.py still compares them). `build(*marks)` makes
     the queryset from marker values, one per parameter: distinct integers or strings that the
     compiled parameters are then searched for, and replaced by the call's values in their
     places. For plain filters on columns (no `__in` list, no expression that rewrites a value;
@@ -403,6 +405,25 @@ _ROUND_UNFINISHED = Compiled(
 )
 
 
+_CHAIN_HEAD = Compiled(
+    lambda event: (
+        ResultChainEntry.objects.filter(event_id=event)
+        .order_by("-seq")
+        .values_list("seq", "digest")
+    ),
+    _EVENT_MARK,
+    first=True,
+)
+
+
+def chain_head(event_id: int) -> tuple[int, str] | None:
+    """`ResultChainEntry.objects.filter(event_id=...).order_by("-seq")
+    .values_list("seq", "digest").first()`, compiled once: every accepted result reads the
+    head of its event's chain (the ORM spent more CPU compiling it than the database running
+    it)."""
+    return _CHAIN_HEAD(event_id)
+
+
 def round_unfinished(round_id: int) -> bool:
     """`Match.objects.filter(round_id=...).unfinished().exists()`, compiled once."""
     return _ROUND_UNFINISHED(round_id)
@@ -438,3 +459,31 @@ def earlier_reports(
     if previous_of is None:
         return _EARLIER(deal_id)
     return _EARLIER_AND_PREVIOUS(deal_id, *previous_of)
+
+
+# --- rows written ---------------------------------------------------------------------------------
+
+#: rows an INSERT statement carries at most (fewer when the database takes fewer parameters)
+_INSERT_BATCH = 500
+
+
+def insert_rows(model: Any, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """`rows` (values in the order of `columns`, as the database takes them) into `model`'s
+    table, many to an INSERT: `bulk_create`'s per-object work was most of the ratings' full
+    recompute and, with the ORM compiling it, of the result chain's append. No signal is sent
+    and no default filled in: every column is given."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    head = "INSERT INTO {} ({}) VALUES ".format(
+        quote(model._meta.db_table), ", ".join(quote(column) for column in columns)
+    )
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    most = connection.features.max_query_params or _INSERT_BATCH * len(columns)
+    size = max(1, min(_INSERT_BATCH, most // len(columns)))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), size):
+            batch = rows[start : start + size]
+            cursor.execute(
+                head + ", ".join([one] * len(batch)), [value for row in batch for value in row]
+            )
