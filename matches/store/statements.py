@@ -12,7 +12,7 @@ query more. Rows written in bulk where `bulk_create`'s per-object work costs too
 through `insert_rows`. Nothing else in the project writes SQL by hand for the ORM's tables.
 
 What they rely on in Django besides its documented API (check these on a Django upgrade; the
-twin tests fail when one changes):
+twin tests fail when one changes; CONTRIBUTING.md lists every such place in the project):
 - `Model._meta.concrete_fields`, each field's `column` and `attname`, `_meta.db_table`: the
   columns, in the order `from_db` takes them;
 - `field.get_col(table)`, `connection.ops.get_db_converters(col)` and

@@ -4,9 +4,10 @@ the game's engine too. A new game is one line here and its folder `matches/games
 Shared code asks `adapter_for(event)` and never compares a game's name; what it reads of a
 game by name only is here too: its engine (`get_game`, pure Python: the command line and the
 stateless rules API run it without a database), its settings form (`settings_form_class`;
-what the wizard and the rules page ask of it: `GameAdapter.settings_form`), the site's title and the note on its own columns (`site_title`, `column_note`: templates never
-branch on the game). Adapters are named by import path and loaded on first use, so this module
-imports no game (and no model).
+what the wizard and the rules page ask of it: `GameAdapter.settings_form`), the site's title
+and the note on its own columns (`site_title`, `column_note`: templates never branch on the
+game). Adapters are named by import path and loaded on first use, so this module imports no
+game (and no model).
 """
 
 from __future__ import annotations
