@@ -30,12 +30,12 @@ twin tests fail when one changes; CONTRIBUTING.md lists every such place in the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Q
 
 from matches.models import (
@@ -405,25 +405,6 @@ _ROUND_UNFINISHED = Compiled(
 )
 
 
-_CHAIN_HEAD = Compiled(
-    lambda event: (
-        ResultChainEntry.objects.filter(event_id=event)
-        .order_by("-seq")
-        .values_list("seq", "digest")
-    ),
-    _EVENT_MARK,
-    first=True,
-)
-
-
-def chain_head(event_id: int) -> tuple[int, str] | None:
-    """`ResultChainEntry.objects.filter(event_id=...).order_by("-seq")
-    .values_list("seq", "digest").first()`, compiled once: every accepted result reads the
-    head of its event's chain (the ORM spent more CPU compiling it than the database running
-    it)."""
-    return _CHAIN_HEAD(event_id)
-
-
 def round_unfinished(round_id: int) -> bool:
     """`Match.objects.filter(round_id=...).unfinished().exists()`, compiled once."""
     return _ROUND_UNFINISHED(round_id)
@@ -461,10 +442,47 @@ def earlier_reports(
     return _EARLIER_AND_PREVIOUS(deal_id, *previous_of)
 
 
-# --- rows written ---------------------------------------------------------------------------------
+# --- the result chain's head, and rows written ------------------------------------------------
+
+
+def chain_head(event_id: int) -> tuple[int, str] | None:
+    """`ResultChainEntry.objects.filter(event_id=...).order_by("-seq")
+    .values_list("seq", "digest").first()`, in one statement written once: every accepted
+    result reads the head of its event's chain (the ORM spent more CPU compiling the query
+    than the database running it, and a compiled queryset costs more than this)."""
+    if not _BIGINT_MIN <= event_id <= _BIGINT_MAX:
+        return None
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy looks it up
+    with db.cursor() as cursor:
+        cursor.execute(_chain_head_sql(db.vendor), [event_id])
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
+@cache
+def _chain_head_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    seq, digest, event = (
+        quote(ResultChainEntry._meta.get_field(name).column) for name in ("seq", "digest", "event")
+    )
+    return (
+        f"SELECT {seq}, {digest} FROM {quote(ResultChainEntry._meta.db_table)} "
+        f"WHERE {event} = %s ORDER BY {seq} DESC LIMIT 1"
+    )
+
 
 #: rows an INSERT statement carries at most (fewer when the database takes fewer parameters)
 _INSERT_BATCH = 500
+
+
+@lru_cache(maxsize=64)  # the chain's few counts, the ratings' full batches and last ones
+def _insert_sql(vendor: str, table: str, columns: tuple[str, ...], count: int) -> str:
+    """INSERT of `count` rows, written once per database vendor, table, columns and count."""
+    quote = connection.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    return "INSERT INTO {} ({}) VALUES {}".format(
+        quote(table), ", ".join(quote(column) for column in columns), ", ".join([one] * count)
+    )
 
 
 def insert_rows(model: Any, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -474,16 +492,14 @@ def insert_rows(model: Any, columns: tuple[str, ...], rows: list[tuple]) -> None
     and no default filled in: every column is given."""
     if not rows:
         return
-    quote = connection.ops.quote_name
-    head = "INSERT INTO {} ({}) VALUES ".format(
-        quote(model._meta.db_table), ", ".join(quote(column) for column in columns)
-    )
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    most = connection.features.max_query_params or _INSERT_BATCH * len(columns)
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy looks it up
+    most = db.features.max_query_params or _INSERT_BATCH * len(columns)
     size = max(1, min(_INSERT_BATCH, most // len(columns)))
-    with connection.cursor() as cursor:
+    table = model._meta.db_table
+    with db.cursor() as cursor:
         for start in range(0, len(rows), size):
             batch = rows[start : start + size]
             cursor.execute(
-                head + ", ".join([one] * len(batch)), [value for row in batch for value in row]
+                _insert_sql(db.vendor, table, columns, len(batch)),
+                [value for row in batch for value in row],
             )
