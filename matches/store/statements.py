@@ -471,11 +471,11 @@ def _chain_head_sql(vendor: str) -> str:
     )
 
 
-#: rows an INSERT statement carries at most (fewer when the database takes fewer parameters)
-_INSERT_BATCH = 500
+#: rows written in one INSERT at most; more go through the driver's `executemany`
+_ONE_STATEMENT = 100
 
 
-@lru_cache(maxsize=64)  # the chain's few counts, the ratings' full batches and last ones
+@lru_cache(maxsize=128)  # one text per table, columns and row count up to _ONE_STATEMENT
 def _insert_sql(vendor: str, table: str, columns: tuple[str, ...], count: int) -> str:
     """INSERT of `count` rows, written once per database vendor, table, columns and count."""
     quote = connection.ops.quote_name
@@ -487,19 +487,23 @@ def _insert_sql(vendor: str, table: str, columns: tuple[str, ...], count: int) -
 
 def insert_rows(model: Any, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """`rows` (values in the order of `columns`, as the database takes them) into `model`'s
-    table, many to an INSERT: `bulk_create`'s per-object work was most of the ratings' full
-    recompute and, with the ORM compiling it, of the result chain's append. No signal is sent
-    and no default filled in: every column is given."""
+    table: `bulk_create`'s per-object work was most of the ratings' full recompute and, with
+    the ORM compiling it, of the result chain's append. A few rows (the chain's append) go in
+    one statement, one round trip; more (the ratings) through the driver's `executemany` of a
+    one-row INSERT, 5,000 at a time, which costs PostgreSQL's driver less than long VALUES
+    lists. No signal is sent and no default filled in: every column is given."""
     if not rows:
         return
     db = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy looks it up
-    most = db.features.max_query_params or _INSERT_BATCH * len(columns)
-    size = max(1, min(_INSERT_BATCH, most // len(columns)))
     table = model._meta.db_table
+    most = db.features.max_query_params
     with db.cursor() as cursor:
-        for start in range(0, len(rows), size):
-            batch = rows[start : start + size]
+        if len(rows) <= _ONE_STATEMENT and (most is None or len(rows) * len(columns) <= most):
             cursor.execute(
-                _insert_sql(db.vendor, table, columns, len(batch)),
-                [value for row in batch for value in row],
+                _insert_sql(db.vendor, table, columns, len(rows)),
+                [value for row in rows for value in row],
             )
+            return
+        one = _insert_sql(db.vendor, table, columns, 1)
+        for start in range(0, len(rows), 5000):
+            cursor.executemany(one, rows[start : start + 5000])
