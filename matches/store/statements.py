@@ -462,9 +462,8 @@ def chain_head(event_id: int) -> tuple[int, str] | None:
 @cache
 def _chain_head_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    seq, digest, event = (
-        quote(ResultChainEntry._meta.get_field(name).column) for name in ("seq", "digest", "event")
-    )
+    column: dict[str, Any] = {f.name: f.column for f in ResultChainEntry._meta.concrete_fields}
+    seq, digest, event = (quote(column[name]) for name in ("seq", "digest", "event"))
     return (
         f"SELECT {seq}, {digest} FROM {quote(ResultChainEntry._meta.db_table)} "
         f"WHERE {event} = %s ORDER BY {seq} DESC LIMIT 1"
