@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import selectors
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,84 +47,7 @@ sys.path.append(str(BENCH))
 
 from festival import Referees, documents, free_port, wait_port  # noqa: E402
 
-from tests.faults.cluster import PrivateCluster  # noqa: E402
-
-
-class LogicalCluster(PrivateCluster):
-    """A private cluster that can publish and subscribe."""
-
-    def _ctl(self, *args: str) -> None:
-        options = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c wal_level=logical -c max_wal_senders=10 -c max_replication_slots=10 "
-            "-c max_connections=200"
-        )
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-w", "-l", str(self.dir / "log"), "-o", options, *args
-        )
-
-
-class Link(threading.Thread):
-    """The hall's uplink: a TCP relay from the mirror to the box's PostgreSQL. `cut()` drops
-    every connection and refuses new ones until `restore()`."""
-
-    def __init__(self, target_port: int):
-        super().__init__(daemon=True)
-        self.target = target_port
-        self.port = free_port()
-        self.up = True
-        self.lock = threading.Lock()
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.server = socket.create_server(("127.0.0.1", self.port))
-
-    def run(self) -> None:
-        while True:
-            client, _ = self.server.accept()
-            if not self.up:
-                client.close()
-                continue
-            try:
-                box = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.pairs.append((client, box))
-            threading.Thread(target=self.pump, args=(client, box), daemon=True).start()
-
-    def pump(self, a: socket.socket, b: socket.socket) -> None:
-        sel = selectors.DefaultSelector()
-        sel.register(a, selectors.EVENT_READ, b)
-        sel.register(b, selectors.EVENT_READ, a)
-        try:
-            while self.up:
-                for key, _ in sel.select(timeout=0.5):
-                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
-                    if not data:
-                        return
-                    key.data.sendall(data)
-        except OSError:
-            return
-        finally:
-            for s in (a, b):
-                try:
-                    s.close()
-                except OSError:
-                    pass
-
-    def cut(self) -> None:
-        self.up = False
-        with self.lock:
-            for a, b in self.pairs:
-                for s in (a, b):
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
-            self.pairs.clear()
-
-    def restore(self) -> None:
-        self.up = True
+from tests.faults.cluster import Link, LogicalCluster, PrivateCluster  # noqa: E402
 
 
 class Side:

@@ -38,6 +38,7 @@ KEPT_MODELS = frozenset(
         "matches.RefereeLink",  # a table phone's token opens the table
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
+        "hall.BeatMark",  # where the box's heartbeats are in its own WAL
     }
 )
 

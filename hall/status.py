@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from hall.models import BeatMark, HallBeat
@@ -65,23 +65,26 @@ def hall_state(fresh: bool = False) -> HallState:
 
 def beat(name: str = "hall") -> datetime:
     """The box's heartbeat: one row, rewritten (`manage.py hallbox beat`), and its place in the
-    WAL noted (`BeatMark`)."""
+    WAL noted in the same transaction (`BeatMark`)."""
     now = timezone.now()
-    updated = HallBeat.objects.filter(pk=1).update(beat_at=now, name=name)
-    if not updated:
-        HallBeat.objects.update_or_create(pk=1, defaults={"beat_at": now, "name": name})
-    if connection.vendor == "postgresql":
-        _mark(now)
+    with transaction.atomic():
+        updated = HallBeat.objects.filter(pk=1).update(beat_at=now, name=name)
+        if not updated:
+            HallBeat.objects.update_or_create(pk=1, defaults={"beat_at": now, "name": name})
+        if connection.vendor == "postgresql":
+            _mark(now)
     return now
 
 
 def _mark(at: datetime) -> None:
-    """Note the WAL position after the beat; forget the marks the mirror no longer needs (older
-    than the newest one it confirmed) and any older than MARKS_KEPT_SECONDS."""
+    """Note where the beat is in the WAL: taken inside its transaction, so below its commit
+    record, which the mirror confirms once it holds the beat. Forget the marks the mirror no
+    longer needs (older than the newest one it confirmed) and any older than
+    MARKS_KEPT_SECONDS."""
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO hall_beatmark (beat_at, lsn) "
-            "VALUES (%s, (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint)",
+            "VALUES (%s, (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint)",
             [at],
         )
     held = _held_mark()
