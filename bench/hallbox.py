@@ -567,7 +567,7 @@ def rehearse(box: Side, mirror: Side, link: Link, event, stage) -> None:
 
     round_ = draw.create_round(stage, seed=2026)
     draw.publish_round(round_)
-    table = Table.objects.filter(round=round_, match__isnull=False).order_by("number").first()
+    table = Table.objects.filter(round=round_, match__isnull=False).order_by("number")[0]
     referee = RefereeLink.objects.create(table=table, label="rehearsal")
     password = "rehearse-" + os.urandom(4).hex()
     organiser = User.objects.get(username="festival-organiser")

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.faults.cluster import PrivateCluster
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "hall-box.md"
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -114,7 +116,7 @@ PASSWORDS = {
 @dataclass
 class Machine:
     name: str
-    cluster: object
+    cluster: PrivateCluster
     env: dict
     http_port: int
     procs: list = field(default_factory=list)
@@ -337,7 +339,7 @@ def _env(tmp: Path, name: str) -> dict:
 
 @pytest.fixture(scope="module")
 def walk(tmp_path_factory):
-    from tests.faults.cluster import Link, PrivateCluster, free_port
+    from tests.faults.cluster import Link, free_port
 
     logs = tmp_path_factory.mktemp("doc-walk")
     clusters, machines = [], []
