@@ -207,7 +207,9 @@ def _substitute(text: str, pairs) -> str:
     return text
 
 
-def run_block(block: Block, machine: Machine, pairs, logs: Path) -> None:
+def run_block(block: Block, machine: Machine, pairs, logs: Path, before=None) -> None:
+    """Run one block of the doc on its machine; `before(machine, command)` is called before each
+    shell command (the walk's probes)."""
     cluster = machine.cluster
     if block.lang == "conf":
         lines = _substitute(block.text, pairs)
@@ -230,6 +232,8 @@ def run_block(block: Block, machine: Machine, pairs, logs: Path) -> None:
         elif "Restart=always" in command:
             machine.start(command.split("#")[0].strip(), logs)
         else:
+            if before is not None:
+                before(machine, command, cwd)
             machine.outputs.append((command, machine.run(command, cwd)))
 
 
@@ -337,6 +341,31 @@ def _env(tmp: Path, name: str) -> dict:
     return env
 
 
+class Probes:
+    """Checks made in the middle of the walk, where only they can be made."""
+
+    def __init__(self, box_url: str):
+        self.box_url = box_url
+        self.failed_publish: str | None = None
+
+    def before(self, machine: Machine, command: str, cwd: Path) -> None:
+        if "hallbox publish" in command and self.failed_publish is None:
+            self.half_done_publish(machine, command, cwd)
+
+    def half_done_publish(self, machine: Machine, command: str, cwd: Path) -> None:
+        """Before the doc's publish: the same command failing at the account (a reserved role
+        cannot be altered) leaves nothing behind, no publication and no heartbeat."""
+        failing = command.replace("--replication-user mirror", "--replication-user pg_monitor")
+        assert failing != command
+        done = subprocess.run(
+            ["bash", "-ec", failing], cwd=cwd, env=machine.env, capture_output=True, text=True
+        )
+        assert done.returncode != 0
+        self.failed_publish = done.stderr[-500:]
+        assert _sql(self.box_url, "SELECT count(*) FROM pg_publication") == [(0,)]
+        assert _sql(self.box_url, "SELECT count(*) FROM hall_hallbeat") == [(0,)]
+
+
 @pytest.fixture(scope="module")
 def walk(tmp_path_factory):
     from tests.faults.cluster import Link, free_port
@@ -353,12 +382,13 @@ def walk(tmp_path_factory):
         box = Machine("box", box_pg, _env(logs, "box"), free_port())
         mirror = Machine("mirror", mirror_pg, _env(logs, "mirror"), free_port())
         machines += [box, mirror]
+        probes = Probes(box_pg.url("gouji"))
         started = time.monotonic()
         for block in step_blocks():
             machine = box if block.side == "box" else mirror
             pairs = machine.substitutions(box, link.port)
             machine.env["DATABASE_URL"] = _substitute(machine.env["DATABASE_URL"], pairs)
-            run_block(block, machine, pairs, logs)
+            run_block(block, machine, pairs, logs, before=probes.before)
         walked = time.monotonic() - started
         yield {
             "box": box,
@@ -366,6 +396,7 @@ def walk(tmp_path_factory):
             "link": link,
             "logs": logs,
             "walked_s": walked,
+            "probes": probes,
             "box_url": box_pg.url("gouji"),
             "mirror_url": mirror_pg.url("gouji"),
         }
@@ -396,6 +427,11 @@ def event(walk):
 @drill
 def test_the_doc_runs_and_both_sides_say_they_are_connected(walk, event):
     box, mirror = walk["box"], walk["mirror"]
+    # Publication is all or nothing: the same command failing at its account left nothing.
+    failed = walk["probes"].failed_publish
+    assert (
+        "publish changed nothing" in failed and "reserved" in failed and "Traceback" not in failed
+    )
     publish = next(out for cmd, out in box.outputs if "hallbox publish" in cmd)
     assert "publication gouji_hall" in publish and "players_player.id_number" in publish
     answer = _until(lambda: (s := _status(box))["mirror"]["connected"] and s)

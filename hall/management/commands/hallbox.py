@@ -19,7 +19,7 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from psycopg import sql
 
@@ -114,15 +114,18 @@ class Command(BaseCommand):
             )
         # All or nothing: the publication, the account and its grants, the first heartbeat
         # (PostgreSQL runs each of these statements inside a transaction).
-        with transaction.atomic():
-            exists = bool(
-                _one("SELECT 1 FROM pg_publication WHERE pubname = %s", [status.PUBLICATION])
-            )
-            _run(publication.publish_sql(exists))
-            if replication_user:
-                _login_role(replication_user, replication_password, replication=True)
-                _run(publication.grant_sql(replication_user))
-            status.beat()
+        try:
+            with transaction.atomic():
+                exists = bool(
+                    _one("SELECT 1 FROM pg_publication WHERE pubname = %s", [status.PUBLICATION])
+                )
+                _run(publication.publish_sql(exists))
+                if replication_user:
+                    _login_role(replication_user, replication_password, replication=True)
+                    _run(publication.grant_sql(replication_user))
+                status.beat()
+        except DatabaseError as error:
+            raise CommandError(f"publish changed nothing: {error}".strip()) from error
         tables = len(publication.published_models())
         self.stdout.write(
             f"publication {status.PUBLICATION}: {tables} tables "
@@ -162,13 +165,16 @@ class Command(BaseCommand):
         exists = bool(
             _one("SELECT 1 FROM pg_subscription WHERE subname = %s", [status.SUBSCRIPTION])
         )
-        with transaction.atomic():
-            _run(publication.mirror_prepare_sql())
-            _run(publication.trigger_sql())
-            if not exists and not keep_rows:
-                _run([publication.truncate_sql()])
-            if reader_user:
-                self._reader(reader_user, reader_password)
+        try:
+            with transaction.atomic():
+                _run(publication.mirror_prepare_sql())
+                _run(publication.trigger_sql())
+                if not exists and not keep_rows:
+                    _run([publication.truncate_sql()])
+                if reader_user:
+                    self._reader(reader_user, reader_password)
+        except DatabaseError as error:
+            raise CommandError(f"subscribe changed nothing: {error}".strip()) from error
         # Not in a transaction: CREATE SUBSCRIPTION makes the slot on the box.
         _run(publication.subscribe_sql(box_dsn, exists))
         self.stdout.write(
