@@ -128,3 +128,6 @@ _.shown  # a merge request answered on the players page: the two records (manage
 
 # --- issue 37: template reads -------------------------------------------------------------------
 _.tables_final  # public/_standings_state.html and projector_standings.html read it
+
+# --- the hall box's beat marks ------------------------------------------------------------------
+_.lsn  # hall.BeatMark's column, written and read in SQL (hall/status.py)

@@ -26,12 +26,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 
-import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
+import matches.store.chain as chain  # issue 27
 from matches import ratelimit
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
-from matches.kernel.statements import earlier_reports, locked_deal, locked_report
 from matches.models import (
     Confirmation,
     Deal,
@@ -55,6 +54,7 @@ from matches.permissions import (
 )
 from matches.signals import deal_result_changed
 from matches.standings import service as settlement
+from matches.store.statements import earlier_reports, locked_deal, locked_report
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The check of every derived row against the results (`manage.py verify_results`, the
 organiser's chain page through a task): each row the computations write is recomputed inside
 transactions that are rolled back, and any stored row that differs is named. The chain itself
-(`kernel/chain.py`) proves the results were not changed; this proves nothing was derived from
+(`store/chain.py`) proves the results were not changed; this proves nothing was derived from
 anything else.
 
 The recompute runs match by match, each in a transaction of its own that is rolled back (a
@@ -25,8 +25,6 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from matches.kernel import chain
-from matches.kernel.chain import canonical, plain
 from matches.models import (
     ComputationRun,
     Deal,
@@ -39,6 +37,8 @@ from matches.models import (
 )
 from matches.signals import request_derived_check
 from matches.standings import service as standings
+from matches.store import chain
+from matches.store.chain import canonical, plain
 
 KINDS = ("match", "tally", "deal", "standings")
 

@@ -14,11 +14,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
-from matches.kernel import chain
 from matches.models import DealReport, Event, ResultChainEntry
 from matches.permissions import Actor
 from matches.results import forfeits
 from matches.results import service as results
+from matches.store import chain
 
 from .conftest import STRING_THREE_A, SUMMARY
 

@@ -1,5 +1,5 @@
 """The event's result chain as its organisers see it: how many entries, the head digest, and
-whether the chain still holds against the stored results (`matches.kernel.chain.verify`); for
+whether the chain still holds against the stored results (`matches.store.chain.verify`); for
 the organisers, the check of every derived row against a recompute of the results
 (`matches.standings.verify`): a task, asked for by a button, whose progress and last answer
 the page shows (a full recompute takes minutes at festival size: never inside a request)."""
@@ -11,10 +11,10 @@ from django.db.models import Count
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from matches.kernel import chain
 from matches.models import DerivedCheck, ResultChainEntry
 from matches.permissions import can_manage_event
 from matches.standings import verify
+from matches.store import chain
 from matches.views.organiser.access import organised_event, running_event
 
 
