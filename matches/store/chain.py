@@ -289,6 +289,50 @@ def _unchained_decisions(event: Event, entries) -> str:
     return ""
 
 
+def _round_of(entry: ResultChainEntry) -> int | None:
+    """The round of the row an entry is about (a report's deal's, a confirmation's report's,
+    a match's)."""
+    if entry.kind in MATCH_KINDS:
+        rows = Match.objects.filter(pk=entry.object_id)
+        column = "round__number"
+    elif entry.kind == Kind.CONFIRMATION:
+        rows = Confirmation.objects.filter(pk=entry.object_id)
+        column = "report__deal__match__round__number"
+    else:
+        rows = DealReport.objects.filter(pk=entry.object_id)
+        column = "deal__match__round__number"
+    return rows.values_list(column, flat=True).first()
+
+
+def _unchained_results(event: Event, entries, chained: set[int]) -> list[int]:
+    """Every final result of the event's deals that is not in the chain, whatever its id (a row
+    inserted by SQL with a low or negative id is one). Only a result older than the chain is
+    exempt (stored before the chain existed): of a round before the one the event's chain
+    began with, and made before its first entry. An event with no entry yet began its chain
+    when this server's first entry was written."""
+    if entries:
+        began, first_round = entries[0].at, _round_of(entries[0])
+    else:
+        first = ResultChainEntry.objects.order_by("pk").first()
+        began, first_round = (first.at if first else None), None
+    finals = (
+        DealReport.objects.final()
+        .filter(deal__match__round__event=event)
+        .order_by("pk")
+        .values_list("pk", "created_at", "deal__match__round__number")
+    )
+    return [
+        pk
+        for pk, made, number in finals
+        if pk not in chained
+        and not (
+            began is not None
+            and made < began
+            and (first_round is None or (number is not None and number < first_round))
+        )
+    ]
+
+
 def verify(event: Event) -> Verdict:
     """Recompute the chain: each entry's link to the one before, its digest, and its payload
     from the row it names as that row is now. A forfeit is checked against its match for the
@@ -344,18 +388,7 @@ def verify(event: Event) -> Verdict:
         if problem:
             return Verdict(False, len(entries), prev, problem, entry)
         prev = entry.digest
-    chained = ids[Kind.RESULT] | ids[Kind.CORRECTION]
-    unchained = []
-    if chained:
-        # Final results written after the chain began must all be in it (one inserted or made
-        # final by SQL is not); results from before the chain existed are not covered.
-        unchained = list(
-            DealReport.objects.final()
-            .filter(deal__match__round__event=event, pk__gt=min(chained))
-            .exclude(pk__in=chained)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+    unchained = _unchained_results(event, entries, ids[Kind.RESULT] | ids[Kind.CORRECTION])
     if unchained:
         return Verdict(
             False,

@@ -14,10 +14,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
-from matches.models import DealReport, Event, ResultChainEntry
+from matches.models import Deal, DealReport, Event, ResultChainEntry
 from matches.permissions import Actor
 from matches.results import forfeits
 from matches.results import service as results
+from matches.standings import service as standings
 from matches.store import chain
 
 from .conftest import STRING_THREE_A, SUMMARY
@@ -26,6 +27,11 @@ pytestmark = pytest.mark.django_db
 
 
 def verify(event) -> str:
+    """`verify_results` once the computations the results queued have run: a test's own
+    transaction never commits, so its on-commit tasks never do, and the check names a derived
+    row that no run under way will write (tests/results/test_chain_coverage.py)."""
+    if Event.objects.filter(pk=event.pk).exists():
+        standings.recompute_event(event.pk)
     out = io.StringIO()
     call_command("verify_results", str(event.pk), stdout=out)
     return out.getvalue()
@@ -182,6 +188,59 @@ def test_a_result_hidden_or_slipped_in_by_sql_is_found(setup):
         deal=results.deal_for(setup.match, 3), state="final", summary=SUMMARY, verdict={}
     )
     assert f"reports {slipped.pk}" in refused(setup.event)
+
+
+def copy_report(report: DealReport, new_id: int, deal_id: int, made: str) -> None:
+    """A final result written by SQL around the service: a copy of `report` under `new_id`, on
+    deal `deal_id`, made at `made`."""
+    columns = [f.column for f in DealReport._meta.concrete_fields if f.column != "id"]
+    chosen = {"deal_id": "%s", "state": "'final'", "created_at": "%s"}
+    picked = ", ".join(chosen.get(c, c) for c in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO matches_dealreport (id, {', '.join(columns)}) "
+            f"SELECT %s, {picked} FROM matches_dealreport WHERE id = %s",
+            [new_id, deal_id, made, report.pk],
+        )
+
+
+@pytest.mark.tables(2)
+@pytest.mark.parametrize("new_id", [-7, 0], ids=["negative", "unused-low"])
+def test_a_result_slipped_in_with_a_low_id_is_found_whatever_its_time(setup, new_id):
+    """The finding: the scan looked only above the event's first chained report's id."""
+    first, _second, _correction = build_chain(setup)
+    deal = results.deal_for(setup.match, 3)
+    copy_report(first, new_id, deal.pk, "2001-01-01 00:00:00")  # dated long before the chain
+    assert f"reports {new_id}" in refused(setup.event)
+
+
+def test_only_a_result_older_than_the_chain_by_round_and_time_is_exempt():
+    """An event begun before the chain existed: round 1's results have no entries, its chain
+    begins with round 2. They verify; a result slipped into round 2, or into round 1 after the
+    chain began, does not."""
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=4, deals=2, planned_rounds=3).register()
+    b.play_rounds(1)
+    round_1 = DealReport.objects.final().filter(deal__match__round__number=1)
+    legacy = round_1.first()
+    # As before the chain: no entries, the results a year old.
+    ResultChainEntry.objects.filter(event=b.event).delete()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE matches_dealreport SET created_at = '2025-01-01 00:00:00' WHERE id IN "
+            f"({', '.join(str(pk) for pk in round_1.values_list('pk', flat=True))})"
+        )
+    b.play_rounds(1)
+    assert verify(b.event).startswith("OK:")
+    second = b.matches(b.event.rounds.get(number=2))[0]
+    # A deal row to hold it (one final result a deal), written by SQL's hand too.
+    copy_report(legacy, -21, Deal.objects.create(match=second, number=9).pk, "2024-01-01 00:00:00")
+    assert "reports -21" in refused(b.event)  # round 2: the chain's, whatever its date
+    DealReport.objects.filter(pk=-21).delete()
+    first = b.matches(b.event.rounds.get(number=1))[0]
+    copy_report(legacy, -22, Deal.objects.create(match=first, number=9).pk, "2099-01-01 00:00:00")
+    assert "reports -22" in refused(b.event)  # round 1, but after the chain began
 
 
 def test_an_unknown_event_is_an_error_not_a_traceback(db):
