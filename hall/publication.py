@@ -44,6 +44,8 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "matches.Registration": frozenset({"private_token", "pin"}),
     "matches.FloorPass": frozenset({"token"}),
     "matches.Event": frozenset({"creation_token"}),
+    # A registrant's private link, and the contact they left (personal data: never public).
+    "matches.EntryRequest": frozenset({"token", "contact", "contact_key"}),
 }
 
 # Names that look secret but are not (why, each).
@@ -56,6 +58,10 @@ NOT_SECRET_FIELDS: dict[str, str] = {
     "matches.ResultChainEntry.prev_digest": "the public hash chain of results",
     "matches.Confirmation.by_pin": "whether a PIN was given, not the PIN",
     "matches.ComputationRun.key": 'which computation ran ("match:12", "standings")',
+    "matches.EntryRequest.token_digest": "SHA-256 of the token: finds the page, cannot open it",
+    "matches.EntryRequest.code": "the short code read out at the desk; opens nothing",
+    "matches.EntryRequest.form_key": "the form's one-time key against double submits; opens nothing",
+    "matches.EntryRequest.names_key": "the players' names sorted, to find one union entered twice",
     "seasons.RatedRound.key": "the order of a rated round",
     "seasons.RatingStep.key": "the order of a rating step",
 }

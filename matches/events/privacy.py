@@ -49,7 +49,7 @@ def erase_after(signup: SignupSettings) -> dt.datetime:
 
 def due_for_erasure(now: dt.datetime | None = None) -> list[SignupSettings]:
     now = now or timezone.now()
-    pending = SignupSettings.objects.filter(contacts_erased_at__isnull=True).select_related("event")
+    pending = SignupSettings.objects.filter(personal_data_erased_at__isnull=True).select_related("event")
     return [s for s in pending if erase_after(s) <= now]
 
 
@@ -62,8 +62,8 @@ def erase_contacts(signup: SignupSettings, by=None) -> int:
         .exclude(contact="", contact_key="")
         .update(contact="", contact_key="")
     )
-    signup.contacts_erased_at = timezone.now()
-    signup.save(update_fields=["contacts_erased_at"])
+    signup.personal_data_erased_at = timezone.now()
+    signup.save(update_fields=["personal_data_erased_at"])
     EntryLog.objects.create(
         event_id=signup.event_id, action="contacts_erased", note=str(erased), by=by
     )

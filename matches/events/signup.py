@@ -147,9 +147,9 @@ def _check_duplicates(
             _("这些选手已经报过名（报名码 %(c)s）") % {"c": same_people.code}, "duplicate"
         )
     key = privacy.contact_key(contact)
-    if key and live.filter(contact_key=key).count() >= signup.max_per_contact:
+    if key and live.filter(contact_key=key).count() >= signup.max_per_registrant:
         raise SignupRefused(
-            _("同一联系方式最多报名 %(n)s 次") % {"n": signup.max_per_contact},
+            _("同一联系方式最多报名 %(n)s 次") % {"n": signup.max_per_registrant},
             "contact_limit",
             "contact",
         )

@@ -55,11 +55,11 @@ class SignupSettingsForm(forms.ModelForm):
             "review",
             "fee_per",
             "ask_club",
-            "ask_contact",
+            "ask_reach",
             "ask_member_number",
             "note",
             "hold_unpaid",
-            "max_per_contact",
+            "max_per_registrant",
             "retention_days",
         ]
         widgets = {"opens_at": DATETIME, "closes_at": DATETIME, "note": forms.Textarea({"rows": 3})}
@@ -86,8 +86,8 @@ class SignupSettingsForm(forms.ModelForm):
             self.add_error("closes_at", _("截止时间须晚于开始时间"))
         if (data.get("fee") or 0) > 0 and not data.get("payment_ways"):
             self.add_error("payment_ways", _("收报名费时请至少选一种收款方式"))
-        if data.get("ask_contact") == SignupSettings.Ask.HIDDEN:
-            self.add_error("ask_contact", _("须留下队长的联系方式，以便组织者联系"))
+        if data.get("ask_reach") == SignupSettings.Ask.HIDDEN:
+            self.add_error("ask_reach", _("须留下队长的联系方式，以便组织者联系"))
         return data
 
     def save(self, commit=True):
@@ -151,7 +151,7 @@ class SignupForm(forms.Form):
         else:
             self.fields["club"].required = signup.ask_club == SignupSettings.Ask.REQUIRED
             self.fields["club"].widget.attrs.update({"list": "club-choices", "autocomplete": "off"})
-        self.fields["contact"].required = signup.ask_contact == SignupSettings.Ask.REQUIRED
+        self.fields["contact"].required = signup.ask_reach == SignupSettings.Ask.REQUIRED
         self.fields["contact"].widget.attrs.update({"autocomplete": "tel", "inputmode": "tel"})
         order = ["union_name", *name_fields, "captain", "club", "new_club", "contact"]
         self.order_fields([f for f in order if f in self.fields])

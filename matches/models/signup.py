@@ -75,7 +75,7 @@ class SignupSettings(models.Model):
     ask_club = models.CharField(
         _("俱乐部"), max_length=8, choices=Ask.choices, default=Ask.OPTIONAL
     )
-    ask_contact = models.CharField(
+    ask_reach = models.CharField(
         _("联系方式"), max_length=8, choices=Ask.choices, default=Ask.REQUIRED
     )
     ask_member_number = models.CharField(
@@ -84,10 +84,10 @@ class SignupSettings(models.Model):
     note = models.TextField(_("报名须知"), blank=True)
     # Entries that owe part of their fee are left out of the draw (the dashboard names them).
     hold_unpaid = models.BooleanField(_("未缴费者不参加编排"), default=False)
-    max_per_contact = models.PositiveSmallIntegerField(_("每个联系方式最多报名数"), default=3)
+    max_per_registrant = models.PositiveSmallIntegerField(_("每个联系方式最多报名数"), default=3)
     # Days after the event's end before the contacts are erased (erase_signup_contacts).
     retention_days = models.PositiveSmallIntegerField(_("联系方式保留天数"), default=30)
-    contacts_erased_at = models.DateTimeField(null=True, blank=True)
+    personal_data_erased_at = models.DateTimeField(null=True, blank=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

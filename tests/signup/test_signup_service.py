@@ -152,7 +152,7 @@ def test_a_union_name_the_organiser_already_entered_is_a_duplicate():
 
 
 def test_at_most_n_entries_per_contact_however_it_is_spaced():
-    b = open_event(max_per_contact=2)
+    b = open_event(max_per_registrant=2)
     submit(b.event, 1, contact="138 0000 1234")
     submit(b.event, 2, contact="138-0000-1234")
     with pytest.raises(signup.SignupRefused) as refused:
