@@ -24,8 +24,8 @@ def entries_table(event: Event, whole_contacts: bool) -> tuple[list[str], list[l
         _("已退（元）"),
         _("未缴（元）"),
     ]
-    sums = {
-        row["registration_id"]: row
+    sums: dict[int, dict] = {
+        row["registration_id"]: dict(row)
         for row in FeePayment.objects.filter(event=event)
         .values("registration_id")
         .annotate(

@@ -287,8 +287,10 @@ def totals(event: Event) -> Totals:
         .order_by("way")
     )
     labels = dict(PaymentWay.choices)
-    for row in by_way:
-        row["label"] = labels.get(row["way"], row["way"])
+    ways: list[dict] = [
+        {**row, "label": labels.get(row["way"], row["way"]), "refunded": row["refunded"] or 0}
+        for row in by_way
+    ]
     club = (
         "registration__union__club__name" if event.is_team else "registration__player__club__name"
     )
@@ -319,8 +321,8 @@ def totals(event: Event) -> Totals:
         row["paid"] = club_paid.get(name) or 0
         row["refunded"] = club_refunded.get(name) or 0
         row["outstanding"] = row["outstanding"] or 0
-    paid = sum(r["paid"] or 0 for r in by_way)
-    refunded = sum(r["refunded"] or 0 for r in by_way)
+    paid = sum(r["paid"] or 0 for r in ways)
+    refunded = sum(r["refunded"] for r in ways)
     return Totals(
         owed=sums["owed"] or 0,
         paid=paid,
@@ -329,6 +331,6 @@ def totals(event: Event) -> Totals:
         to_refund=-(sums["over"] or 0),
         entries=sums["entries"] or 0,
         unpaid_entries=sums["unpaid"] or 0,
-        by_way=by_way,
+        by_way=ways,
         by_club=by_club,
     )

@@ -49,7 +49,9 @@ def erase_after(signup: SignupSettings) -> dt.datetime:
 
 def due_for_erasure(now: dt.datetime | None = None) -> list[SignupSettings]:
     now = now or timezone.now()
-    pending = SignupSettings.objects.filter(personal_data_erased_at__isnull=True).select_related("event")
+    pending = SignupSettings.objects.filter(personal_data_erased_at__isnull=True).select_related(
+        "event"
+    )
     return [s for s in pending if erase_after(s) <= now]
 
 

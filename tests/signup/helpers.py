@@ -14,8 +14,7 @@ _keys = itertools.count(1)
 
 def open_event(game: str = "gouji", organiser=None, **settings) -> EventBuilder:
     """An event with no entries yet, its registration open (review on, no fee unless given)."""
-    kwargs = {"players": 8} if game == "giog" else {}
-    b = EventBuilder(game, **kwargs)
+    b = EventBuilder(game, players=8) if game == "giog" else EventBuilder(game)
     user = organiser or make_user("organiser")
     b.event.organisers.add(user)
     b.organiser_user = user  # type: ignore[attr-defined]

@@ -65,9 +65,7 @@ def test_the_last_places_taken_at_once_never_exceed_the_capacity(review):
 def test_the_same_form_sent_twice_at_once_makes_one_request():
     b = open_event(capacity=5)
     event = b.event
-    results = _at_once(
-        6, lambda k: signup.submit(event, form_key="one-form", **union(1))[0].pk
-    )
+    results = _at_once(6, lambda k: signup.submit(event, form_key="one-form", **union(1))[0].pk)
     assert all(isinstance(r, int) for r in results), results
     assert len(set(results)) == 1
     assert EntryRequest.objects.filter(event=event).count() == 1
@@ -76,10 +74,12 @@ def test_the_same_form_sent_twice_at_once_makes_one_request():
 def test_one_union_sent_from_two_forms_at_once_is_entered_once():
     b = open_event(capacity=5, review=False)
     event = b.event
-    results = _at_once(
-        4, lambda k: signup.submit(event, form_key=f"phone-{k}", **union(1))[0].pk
-    )
+    results = _at_once(4, lambda k: signup.submit(event, form_key=f"phone-{k}", **union(1))[0].pk)
     made = [r for r in results if isinstance(r, int)]
     assert len(made) == 1
-    assert all(isinstance(r, signup.SignupRefused) and r.code == "duplicate" for r in results if r not in made)
+    assert all(
+        isinstance(r, signup.SignupRefused) and r.code == "duplicate"
+        for r in results
+        if r not in made
+    )
     assert Registration.objects.filter(event=event).count() == 1

@@ -154,9 +154,9 @@ def test_not_yet_due_within_the_retention_days():
     b.event.start_date = b.event.end_date = timezone.localdate() - dt.timedelta(days=10)
     b.event.save()
     assert privacy.due_for_erasure() == []
-    assert [s.event_id for s in privacy.due_for_erasure(timezone.now() + dt.timedelta(days=25))] == [
-        b.event.pk
-    ]
+    assert [
+        s.event_id for s in privacy.due_for_erasure(timezone.now() + dt.timedelta(days=25))
+    ] == [b.event.pk]
 
 
 def test_the_organiser_erases_now_from_the_settings_page():

@@ -129,7 +129,9 @@ def _signup_context(event) -> dict:
             held_out_q(event)
         )
         context["held_out_count"] = held.count()
-        context["held_out"] = list(held.select_related("union", "player").order_by("seed", "id")[:30])
+        context["held_out"] = list(
+            held.select_related("union", "player").order_by("seed", "id")[:30]
+        )
     return context
 
 
