@@ -29,7 +29,9 @@ def standings_figures(client, event) -> dict[str, int]:
     html = client.get(reverse("public:standings", args=[event.pk])).content.decode()
     figures = {}
     for row in re.findall(r'<tr id="entry-\d+">(.*?)</tr>', html, re.S):
-        name = re.search(r'class="entry-name"><a [^>]*>([^<]+)</a>', row).group(1)
+        found = re.search(r'class="entry-name"><a [^>]*>([^<]+)</a>', row)
+        assert found, row
+        name = found.group(1)
         cells = re.findall(r'<td class="num[^"]*">([^<]*)</td>', row)
         figures[name] = int(cells[5])  # 名次, 场分, 胜-平-负, 轮空, 弃权, 净胜分
     return figures
@@ -37,7 +39,9 @@ def standings_figures(client, event) -> dict[str, int]:
 
 def union_page_score(client, event, union) -> str:
     html = client.get(reverse("public:union", args=[event.pk, union.pk])).content.decode()
-    return re.search(r'<td class="num">(-?\d+ : -?\d+)</td>', html).group(1)
+    found = re.search(r'<td class="num">(-?\d+ : -?\d+)</td>', html)
+    assert found, html
+    return found.group(1)
 
 
 def test_standings_show_the_sheets_figure_not_twice_it(client, played):
