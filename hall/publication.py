@@ -54,6 +54,8 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "matches.Registration": frozenset({"private_token", "pin"}),
     "matches.FloorPass": frozenset({"token"}),
     "matches.Event": frozenset({"creation_token"}),
+    # A registrant's private link, and the contact they left (personal data: never public).
+    "matches.EntryRequest": frozenset({"token", "contact", "contact_key"}),
 }
 
 # Names that look secret but are not (why, each).
@@ -66,6 +68,10 @@ NOT_SECRET_FIELDS: dict[str, str] = {
     "matches.ResultChainEntry.prev_digest": "the public hash chain of results",
     "matches.Confirmation.by_pin": "whether a PIN was given, not the PIN",
     "matches.ComputationRun.key": 'which computation ran ("match:12", "standings")',
+    "matches.EntryRequest.token_digest": "SHA-256 of the token: finds the page, cannot open it",
+    "matches.EntryRequest.code": "the short code read out at the desk; opens nothing",
+    "matches.EntryRequest.form_key": "the form's one-time key against double submits; opens nothing",
+    "matches.EntryRequest.names_key": "the players' names sorted, to find one union entered twice",
     "seasons.RatedRound.key": "the order of a rated round",
     "seasons.RatingStep.key": "the order of a rating step",
 }
@@ -80,9 +86,11 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "matches.DealReport.verdict": "the rules engine's findings (rule ids)",
     "matches.DealTally.places": "finishing places by seat",
     "matches.DealTally.detail": "a deal's scores and tributes",
+    "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
     "matches.Event.game_settings": "the rule set",
     "matches.Event.tie_breaks": "the standings' tie-break order",
     "matches.Event.labels": "the event's own words (titles)",
+    "matches.SignupSettings.payment_ways": "the ways a fee may be paid",
     "matches.Match.flags": "why the draw paired it (pulled up, rematch, club clash)",
     "matches.Match.details": "the draw's notes on the pairing",
     "matches.Round.quality": "the draw's figures (repeat pairings, colour balance)",

@@ -19,6 +19,7 @@ PUBLIC_NAMES = frozenset(
         # An entry's and a player's own pages, found by their token's digest on a mirror.
         "entry-page",
         "my-page",
+        "signup-page",
         "live:event",
         "live:table",
         "live:player",
