@@ -34,7 +34,7 @@ def fill_touched(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0034_announcements_snapshot_tables"),
+        ("matches", "0035_signup_fees"),
         ("seasons", "0004_merge_request"),
     ]
 
