@@ -37,7 +37,8 @@ from matches.results.messages import refusal
 from matches.views.addresses import staff_url
 from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
-from matches.views.referee import render_form, run_check, seats_of
+from matches.views.referee.access import seats_of
+from matches.views.referee.table import render_form, run_check
 
 #: Refusals of a correction as such (not of the result it gives): shown as one message.
 CORRECTION_REFUSALS = {"reason_required", "same_as_report", "same_as_final"}
