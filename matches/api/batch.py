@@ -31,7 +31,7 @@ from matches.api.results import (
 )
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.results import service as results
+from matches.results import submit
 from matches.results.messages import localized
 
 MAX_DEALS = 64  # more than any match has (regular deals and a knockout's extra deals)
@@ -102,7 +102,7 @@ def submit_batch(request, table_id: int):
     for index in sorted(range(len(entries)), key=lambda k: entries[k]["number"]):
         entry = entries[index]
         try:
-            report, created = results.submit_deal_report(
+            report, created = submit.submit_deal_report(
                 match,
                 entry["number"],
                 entry.get("summary"),

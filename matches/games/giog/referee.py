@@ -2,7 +2,7 @@
 record, checked live by htmx against the Giog engine (errors carry their G rule id).
 
 The shared referee pages (`matches/views/referee/table.py`) use it through `GiogAdapter.result_form`;
-a hand is a `Deal` of the table's match, reported through `matches.results.service`.
+a hand is a `Deal` of the table's match, reported through `matches.results.submit`.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ from django.http import Http404, JsonResponse, QueryDict
 from django.utils.translation import gettext as _
 
 from matches.kernel.reports import ResultError
-from matches.results import service as results
+from matches.results.deals import deal_for
 from matches.results.messages import refusal_text
+from matches.results.submit import submit_report
 from matches.views.referee.access import Access, at_table, form_of, result_message
 
 MAX_BATCH = 64  # more deals than any match has (as the API's batch)
@@ -83,8 +84,8 @@ def submit_batch(request, access: Access):
             }
             continue
         try:
-            deal = results.deal_for(match, number)
-            report, created = results.submit_report(
+            deal = deal_for(match, number)
+            report, created = submit_report(
                 deal, entry.summary(), entry.play_log(), access.actor, entry.idempotency_key
             )
         except ResultError as exc:

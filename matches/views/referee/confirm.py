@@ -18,7 +18,7 @@ from matches.kernel.reports import ResultError
 from matches.models import Confirmation, DealReport
 from matches.permissions import Actor
 from matches.results import lockouts
-from matches.results import service as results
+from matches.results.confirm import check_captain_pin, check_player_pin, confirm_report
 from matches.views.referee.access import (
     PIN_ERROR,
     Access,
@@ -59,14 +59,14 @@ def record_answer(
     try:
         pin_union = None
         if pin_side is not None and pin_side != "player":
-            pin_union = results.check_captain_pin(
+            pin_union = check_captain_pin(
                 report.deal.match,
                 pin_side,
                 request.POST.get("pin", ""),
                 ratelimit.client_ip(request),
                 actor,
             )
-        report = results.confirm_report(
+        report = confirm_report(
             report,
             actor,
             agrees,
@@ -123,7 +123,7 @@ def player_pin(request, access: Access, report_id: int):
     back = access.url("table") + f"#player-pin-{report.pk}"
     seat = request.POST.get("seat", "")
     try:
-        player = results.check_player_pin(
+        player = check_player_pin(
             report.deal.match,
             int(seat) if seat.isdigit() and len(seat) < 3 else 0,
             request.POST.get("pin", ""),

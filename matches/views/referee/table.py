@@ -19,8 +19,10 @@ from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import Confirmation, DealReport, Event, Round
 from matches.results import lockouts
-from matches.results import service as results
+from matches.results.common import check_report
+from matches.results.deals import deal_allowed, deal_for, match_deals
 from matches.results.messages import refusal_text
+from matches.results.submit import submit_report
 from matches.views.referee.access import PIN_ERROR, Access, at_table, form_of, seats_of
 
 DEAL_STATES = ("entering", "queued", "sent", "pending", "final", "disputed")
@@ -114,7 +116,7 @@ def table_context(
         "awaiting": [],
     }
     if match is not None:
-        rows = results.match_deals(match)
+        rows = match_deals(match)
         number, awaiting = next_deal(rows, number)
         current_row = next((row for row in rows if row["number"] == number), None)
         if adapter_for(event).has_deal_viewer:
@@ -122,7 +124,7 @@ def table_context(
                 shown = row["final"] or row["open"]
                 if shown is not None and shown.play_log is not None:
                     row["viewer_url"] = access.url("viewer", report_id=shown.pk)
-        playable = results.deal_allowed(match, number)  # False once every deal is final
+        playable = deal_allowed(match, number)  # False once every deal is final
         open_report = current_row["open"] if current_row else None
         context.update(
             {
@@ -277,7 +279,7 @@ def run_check(match, number: int, entry):
     """The engine's answer to what the form holds now: (checked or None, problems)."""
     problems = entry.problems()
     try:
-        checked = results.check_report(match, number, entry.summary(), entry.play_log())
+        checked = check_report(match, number, entry.summary(), entry.play_log())
     except ResultError as exc:
         return None, problems + exc.problems()
     return checked, problems + checked.errors
@@ -323,8 +325,8 @@ def submit_deal(request, access: Access, number: int):
             request, access, status=422, entry=entry, problems=problems, number=number
         )
     try:
-        deal = results.deal_for(match, number)
-        report, created = results.submit_report(
+        deal = deal_for(match, number)
+        report, created = submit_report(
             deal, entry.summary(), entry.play_log(), access.actor, entry.idempotency_key
         )
     except ResultError as exc:
