@@ -1,6 +1,7 @@
 """A referee (private link, signed-in account or API token) reports a deal. The engine checks it
 (settle for a summary, replay for a play log); an inconsistent report is not stored at all.
-Depending on the event it is final at once or waits for a confirmation (confirm.py)."""
+Depending on the event it is final at once or waits for a confirmation (confirm.py). Only the
+table's referees and the event's organisers report (`can_enter_results`, asked here alone)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,8 @@ def submit_deal_report(
         return _submit(locate, None, summary, play_log, actor, idempotency_key)
     except _NoDealRow:
         pass
+    # No deal rows for whoever may not report at this table: refused before anything is made.
+    _require_referee(actor, match)
     if number < 1:
         raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
     deal = create_deals(match, number)
@@ -69,6 +72,15 @@ def submit_deal_report(
         return _submit(locate, None, summary, play_log, actor, idempotency_key)
     except _NoDealRow:
         raise table_gone() from None
+
+
+def _require_referee(actor: Actor, match: Match) -> None:
+    """Only the table's referees and the event's organisers report its deals: the one place
+    that asks (the API and the pages answer this refusal as it is)."""
+    if match.table is None:
+        raise ResultError("table_gone", "this match has no table", status=409)
+    if not can_enter_results(actor, match.table):
+        raise forbidden("you do not referee this table", "enter")
 
 
 class _NoDealRow(Exception):
@@ -85,11 +97,8 @@ def _submit(
             deal = locate()
             deal_id = deal.pk
             match = deal.match
-            if match.table is None:
-                raise ResultError("table_gone", "this match has no table", status=409)
             # Permission first: a retry's key must not reveal another table's report.
-            if not can_enter_results(actor, match.table):
-                raise forbidden("you do not referee this table", "enter")
+            _require_referee(actor, match)
             # One query for every check on the deal's earlier reports (usually there are none)
             # and, where deals follow on (R35), for the previous deal's final result or its
             # report still waiting for its confirmation (issue 28: the table plays on while

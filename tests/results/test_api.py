@@ -8,7 +8,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches.models import DealReport, Event, Round
+from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor
 from matches.results.confirm import confirm_report
 from matches.results.deals import deal_for
@@ -111,6 +111,29 @@ def test_the_referee_link_header_authenticates_for_its_table_only(setup):
     response = post(link_client(setup.link), submit_url(setup), {"summary": SUMMARY})
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "authentication_failed"
+
+
+def test_only_the_service_refuses_a_report_and_no_deal_rows_are_made_for_it(setup):
+    """Whether the actor referees the table is asked by the results service alone; the API
+    answers its refusal as any other: 403 `permission_denied`, worded in the request's language,
+    the service's text in `detail`. No deal row is made for a refused report, whether the deal
+    is one the match plays, one it does not (deal 9) or none at all (deal 0)."""
+    Event.objects.filter(pk=setup.event.pk).update(published=True)
+    assert not Deal.objects.filter(match__table=setup.table).exists()
+    for number in (1, 9, 0):
+        response = post(
+            token_client(setup.outsider),
+            submit_url(setup, number),
+            {"summary": SUMMARY},
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert response.status_code == 403, (number, response.content)
+        assert response.json()["error"] == {
+            "code": "permission_denied",
+            "message": "You do not referee this table, so you cannot submit results for it.",
+            "detail": "you do not referee this table",
+        }
+    assert not Deal.objects.filter(match__table=setup.table).exists()
 
 
 def test_the_same_idempotency_key_creates_one_report(setup):
