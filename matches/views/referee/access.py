@@ -149,7 +149,8 @@ def pin_anchor(report: DealReport, side: str) -> str:
     return f"#pin-{report.pk}{side}"
 
 
-def back(request, url: str):
+def back_to(request, url: str):
+    """Back to `url`: htmx follows it as a client redirect."""
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)

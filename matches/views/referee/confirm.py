@@ -23,11 +23,11 @@ from matches.views.referee.access import (
     PIN_ERROR,
     Access,
     at_table,
+    back_to,
     pin_anchor,
     result_message,
     seats_of,
 )
-from matches.views.referee.access import back as back_to
 
 
 def record_answer(

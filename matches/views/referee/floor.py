@@ -110,7 +110,7 @@ def home(request):
 
 @at_table()
 def table_announcements(request, access: Access):
-    """The table's announcements: the fragment its live notices refetch (issue 37)."""
+    """The table's announcements: the fragment its live notices refetch."""
     return _announcements(request, [access.table.round.event_id], access.url("announcements"))
 
 
