@@ -419,7 +419,7 @@ def documents(count: int, seed: int) -> tuple[list[dict], list[dict]]:
     """Self-played deals: their records are play logs, their replays give valid summaries."""
     from matches.games.gouji.engine.replay import replay_verdict
     from matches.games.gouji.engine.sequence import outcome_from_replay
-    from matches.kernel.games.engines import get_game
+    from matches.kernel.games.registry import get_game
 
     game = get_game("gouji")
     logs, summaries = [], []

@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import selectors
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,84 +47,7 @@ sys.path.append(str(BENCH))
 
 from festival import Referees, documents, free_port, wait_port  # noqa: E402
 
-from tests.faults.cluster import PrivateCluster  # noqa: E402
-
-
-class LogicalCluster(PrivateCluster):
-    """A private cluster that can publish and subscribe."""
-
-    def _ctl(self, *args: str) -> None:
-        options = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c wal_level=logical -c max_wal_senders=10 -c max_replication_slots=10 "
-            "-c max_connections=200"
-        )
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-w", "-l", str(self.dir / "log"), "-o", options, *args
-        )
-
-
-class Link(threading.Thread):
-    """The hall's uplink: a TCP relay from the mirror to the box's PostgreSQL. `cut()` drops
-    every connection and refuses new ones until `restore()`."""
-
-    def __init__(self, target_port: int):
-        super().__init__(daemon=True)
-        self.target = target_port
-        self.port = free_port()
-        self.up = True
-        self.lock = threading.Lock()
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.server = socket.create_server(("127.0.0.1", self.port))
-
-    def run(self) -> None:
-        while True:
-            client, _ = self.server.accept()
-            if not self.up:
-                client.close()
-                continue
-            try:
-                box = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.pairs.append((client, box))
-            threading.Thread(target=self.pump, args=(client, box), daemon=True).start()
-
-    def pump(self, a: socket.socket, b: socket.socket) -> None:
-        sel = selectors.DefaultSelector()
-        sel.register(a, selectors.EVENT_READ, b)
-        sel.register(b, selectors.EVENT_READ, a)
-        try:
-            while self.up:
-                for key, _ in sel.select(timeout=0.5):
-                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
-                    if not data:
-                        return
-                    key.data.sendall(data)
-        except OSError:
-            return
-        finally:
-            for s in (a, b):
-                try:
-                    s.close()
-                except OSError:
-                    pass
-
-    def cut(self) -> None:
-        self.up = False
-        with self.lock:
-            for a, b in self.pairs:
-                for s in (a, b):
-                    try:
-                        s.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
-            self.pairs.clear()
-
-    def restore(self) -> None:
-        self.up = True
+from tests.faults.cluster import Link, LogicalCluster, PrivateCluster  # noqa: E402
 
 
 class Side:
@@ -494,6 +415,211 @@ def report_ids(url: str, event_id: int) -> set[int]:
     }
 
 
+class Hall:
+    """The two sides as `start_hall` leaves them: clusters, redis, the link, box and mirror."""
+
+    def __init__(self) -> None:
+        self.clusters: list[PrivateCluster] = []
+        self.sides: list[Side] = []
+        self.redis: subprocess.Popen | None = None
+
+    def stop(self, keep: bool = False) -> None:
+        for side in self.sides:
+            side.stop()
+        if self.redis is not None:
+            self.redis.terminate()
+            self.redis.wait(timeout=10)
+        if not keep:
+            for cluster in self.clusters:
+                cluster.destroy()
+
+
+# The mirror's web processes and listener sign in with the read-only account (docs/hall-box.md,
+# step 4): a page that wrote would fail the drill.
+READER = ("gouji_web", "drill-reader")
+
+
+def start_hall(args, workdir: Path, hall: Hall):
+    """Both clusters, the box (its event, publication, gunicorn, workers, heartbeat) and the
+    mirror (subscribed through the link, its listener and gunicorn), all running."""
+    clusters, sides = hall.clusters, hall.sides
+    t0 = time.time()
+    box_pg, mirror_pg = LogicalCluster(), LogicalCluster()
+    clusters += [box_pg, mirror_pg]
+    for cluster in clusters:
+        mirror_sql(cluster.url("postgres"), "CREATE DATABASE gouji")
+    redis_port = free_port()
+    hall.redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(redis_port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_port(redis_port)
+    link = Link(box_pg.port)
+    link.start()
+    common = {"HALLBOX_BEAT_SECONDS": str(args.beat), "HALLBOX_STALE_SECONDS": str(args.stale)}
+    box = Side(
+        "box",
+        env_for(
+            dict(os.environ),
+            box_pg.url("gouji"),
+            redis_port,
+            (1, 2),
+            SITE_ROLE="box",
+            CELERY_BROKER_URL=f"redis://127.0.0.1:{redis_port}/0",
+            STANDINGS_FILES_DIR=str(workdir / "box-standings"),
+            **common,
+        ),
+        workdir,
+    )
+    mirror = Side(
+        "mirror",
+        env_for(
+            dict(os.environ),
+            mirror_pg.url("gouji"),
+            redis_port,
+            (3, 4),
+            SITE_ROLE="mirror",
+            CELERY_BROKER_URL="",  # a mirror queues no task
+            STANDINGS_FILES_DIR=str(workdir / "mirror-standings"),
+            STAFF_BASE_URL="http://192.168.1.10",
+            **common,
+        ),
+        workdir,
+    )
+    sides += [box, mirror]
+    box.manage("migrate", "-v", "0")
+    copy_schema(box_pg, mirror_pg.url("gouji"))
+    print(f"clusters and schemas ready in {time.time() - t0:.1f} s", flush=True)
+
+    # The box: the event, its publication, its processes.
+    os.environ.update(box.env)
+    import django
+
+    django.setup()
+    event, stage = build_event(args.tables, args.deals)
+    print(box.manage("hallbox", "publish").strip(), flush=True)
+    box.gunicorn(workers=2, threads=8)
+    for k in (1, 2):
+        box.start(
+            f"celery{k}",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "gouji_tournament",
+                "worker",
+                "-n",
+                f"box{k}@%h",
+                "-P",
+                "solo",
+                "-l",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+        )
+    box.start("beat", [PYTHON, "manage.py", "hallbox", "beat"])
+
+    # The mirror: subscribes through the link, listens, serves.
+    dsn = f"host=127.0.0.1 port={link.port} dbname=gouji user=postgres"
+    reader = ["--reader-user", READER[0], "--reader-password", READER[1]]
+    print(mirror.manage("hallbox", "subscribe", "--box-dsn", dsn, *reader).strip(), flush=True)
+    copy_s = wait_initial_copy(mirror_pg.url("gouji"), 120)
+    print(f"mirror's initial copy: {copy_s:.1f} s", flush=True)
+    mirror.env["DATABASE_URL"] = (
+        f"postgres://{READER[0]}:{READER[1]}@127.0.0.1:{mirror_pg.port}/gouji"
+    )
+    mirror.start("listen", [PYTHON, "manage.py", "hallbox", "listen"])
+    mirror.gunicorn(workers=2, threads=8)
+    wait_port(box.http_port)
+    wait_port(mirror.http_port)
+    return box, mirror, box_pg, mirror_pg, link, event, stage
+
+
+REHEARSAL_HELP = """words: cut · restore · status · badge · help · quit
+  cut      the hall's uplink drops (every connection cut, new ones refused)
+  restore  the uplink returns; the mirror catches up by itself
+  status   `hallbox status` of the box and of the mirror
+  badge    a new badge link, made on the box now (try it on the mirror during a cut)
+  quit     stop everything and remove the clusters"""
+
+
+def rehearse(box: Side, mirror: Side, link: Link, event, stage) -> None:
+    """The outage rehearsal (docs/hall-box.md, "Rehearse the outage on one machine"): the two
+    sides stay up, and the TD cuts and restores the link by typing while looking at both."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+
+    from matches.draw import service as draw
+    from matches.models import RefereeLink, Table, UnionMember
+    from matches.public import find
+
+    round_ = draw.create_round(stage, seed=2026)
+    draw.publish_round(round_)
+    table = Table.objects.filter(round=round_, match__isnull=False).order_by("number")[0]
+    referee = RefereeLink.objects.create(table=table, label="rehearsal")
+    password = "rehearse-" + os.urandom(4).hex()
+    organiser = User.objects.get(username="festival-organiser")
+    organiser.set_password(password)
+    organiser.save()
+    members = iter(UnionMember.objects.filter(event=event).order_by("pk").select_related("player"))
+    first = next(members)
+    badge = find.pass_token(event, player=first.player)
+    connection.close()
+    box_base = f"http://127.0.0.1:{box.http_port}"
+    mirror_base = f"http://127.0.0.1:{mirror.http_port}"
+    print(
+        f"""
+the box (the hall's server):  {box_base}/manage/events/{event.pk}/
+    sign in as festival-organiser / {password}
+    a table's referee link:   {box_base}/ref/{referee.token}/
+the mirror (the public site): {mirror_base}/events/{event.pk}/
+    a badge's page:           {mirror_base}/me/{badge}/
+{REHEARSAL_HELP}""",
+        flush=True,
+    )
+    for line in sys.stdin:
+        word = line.strip().lower()
+        if word == "cut":
+            link.cut()
+            print(
+                "the link is cut: the box's dashboard says so at once, the mirror's pages "
+                "after the stale time",
+                flush=True,
+            )
+        elif word == "restore":
+            link.restore()
+            print("the link is back: the mirror catches up within seconds", flush=True)
+        elif word == "status":
+            print("box:   ", box.manage("hallbox", "status").strip(), flush=True)
+            print("mirror:", mirror.manage("hallbox", "status").strip(), flush=True)
+        elif word == "badge":
+            try:
+                member = next(members)
+            except StopIteration:
+                print("every player has a badge already", flush=True)
+                continue
+            token = find.pass_token(event, player=member.player)
+            connection.close()
+            print(f"made on the box: {box_base}/me/{token}/", flush=True)
+            print(f"on the mirror:   {mirror_base}/me/{token}/", flush=True)
+        elif word in ("quit", "exit", "q"):
+            return
+        elif word:
+            print(REHEARSAL_HELP, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="40 tables, 2 deals, a 15 s cut")
@@ -506,8 +632,16 @@ def main() -> None:
     parser.add_argument("--stale", type=float, default=None, help="stale after (20; 4) seconds")
     parser.add_argument("--json", action="store_true", help="the figures as JSON, last line")
     parser.add_argument("--keep", action="store_true", help="keep the clusters and logs")
+    parser.add_argument(
+        "--rehearse",
+        action="store_true",
+        help="no drill: start both sides (8 tables) and cut or restore the link by typing",
+    )
     args = parser.parse_args()
-    quick = args.quick
+    quick = args.quick or args.rehearse
+    if args.rehearse:
+        args.tables = args.tables or 8
+        args.stale = args.stale or 15
     args.tables = args.tables or (40 if quick else 300)
     args.deals = args.deals or (2 if quick else 4)
     args.cut = args.cut if args.cut is not None else (15 if quick else 1800)
@@ -517,117 +651,21 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="hallbox-"))
     print(
-        f"hallbox drill: {args.tables} tables, {args.deals} deals a match, cut {args.cut:g} s "
+        f"hallbox {'rehearsal' if args.rehearse else 'drill'}: {args.tables} tables, {args.deals} deals a match, cut {args.cut:g} s "
         f"at {args.cut_at:.0%} of the deals; logs in {workdir}",
         flush=True,
     )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    clusters: list[PrivateCluster] = []
-    sides: list[Side] = []
-    redis = None
+    hall = Hall()
     try:
-        t0 = time.time()
-        box_pg, mirror_pg = LogicalCluster(), LogicalCluster()
-        clusters += [box_pg, mirror_pg]
-        for cluster in clusters:
-            mirror_sql(cluster.url("postgres"), "CREATE DATABASE gouji")
-        redis_port = free_port()
-        redis = subprocess.Popen(
-            [
-                "redis-server",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(redis_port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        wait_port(redis_port)
-        link = Link(box_pg.port)
-        link.start()
-        common = {"HALLBOX_BEAT_SECONDS": str(args.beat), "HALLBOX_STALE_SECONDS": str(args.stale)}
-        box = Side(
-            "box",
-            env_for(
-                dict(os.environ),
-                box_pg.url("gouji"),
-                redis_port,
-                (1, 2),
-                SITE_ROLE="box",
-                CELERY_BROKER_URL=f"redis://127.0.0.1:{redis_port}/0",
-                STANDINGS_FILES_DIR=str(workdir / "box-standings"),
-                **common,
-            ),
-            workdir,
-        )
-        mirror = Side(
-            "mirror",
-            env_for(
-                dict(os.environ),
-                mirror_pg.url("gouji"),
-                redis_port,
-                (3, 4),
-                SITE_ROLE="mirror",
-                CELERY_BROKER_URL="",  # a mirror queues no task
-                STANDINGS_FILES_DIR=str(workdir / "mirror-standings"),
-                STAFF_BASE_URL="http://192.168.1.10",
-                **common,
-            ),
-            workdir,
-        )
-        sides += [box, mirror]
-        box.manage("migrate", "-v", "0")
-        copy_schema(box_pg, mirror_pg.url("gouji"))
-        print(f"clusters and schemas ready in {time.time() - t0:.1f} s", flush=True)
-
-        # The box: the event, its publication, its processes.
-        os.environ.update(box.env)
-        import django
-
-        django.setup()
+        box, mirror, box_pg, mirror_pg, link, event, stage = start_hall(args, workdir, hall)
+        if args.rehearse:
+            rehearse(box, mirror, link, event, stage)
+            return
         from django.db import connection
 
         from matches.draw import service as draw
         from matches.models import RefereeLink, Table
-
-        event, stage = build_event(args.tables, args.deals)
-        print(box.manage("hallbox", "publish").strip(), flush=True)
-        box.gunicorn(workers=2, threads=8)
-        for k in (1, 2):
-            box.start(
-                f"celery{k}",
-                [
-                    str(BIN / "celery"),
-                    "-A",
-                    "gouji_tournament",
-                    "worker",
-                    "-n",
-                    f"box{k}@%h",
-                    "-P",
-                    "solo",
-                    "-l",
-                    "WARNING",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                ],
-            )
-        box.start("beat", [PYTHON, "manage.py", "hallbox", "beat"])
-
-        # The mirror: subscribes through the link, listens, serves.
-        dsn = f"host=127.0.0.1 port={link.port} dbname=gouji user=postgres"
-        print(mirror.manage("hallbox", "subscribe", "--box-dsn", dsn).strip(), flush=True)
-        copy_s = wait_initial_copy(mirror_pg.url("gouji"), 120)
-        print(f"mirror's initial copy: {copy_s:.1f} s", flush=True)
-        mirror.start("listen", [PYTHON, "manage.py", "hallbox", "listen"])
-        mirror.gunicorn(workers=2, threads=8)
-        wait_port(box.http_port)
-        wait_port(mirror.http_port)
 
         # Round 1, published on the box; two referee links a table.
         round_ = draw.create_round(stage, seed=2026)
@@ -770,14 +808,7 @@ def main() -> None:
         if args.json:
             print(json.dumps(figures, ensure_ascii=False))
     finally:
-        for side in sides:
-            side.stop()
-        if redis is not None:
-            redis.terminate()
-            redis.wait(timeout=10)
-        if not args.keep:
-            for cluster in clusters:
-                cluster.destroy()
+        hall.stop(keep=args.keep)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import django  # noqa: E402
 django.setup()
 
 from matches.api.documents import _too_deep, _unstorable_text  # noqa: E402
-from matches.kernel.games.engines import get_game  # noqa: E402
+from matches.kernel.games.registry import get_game  # noqa: E402
 
 
 def best_of(runs: int, call) -> float:

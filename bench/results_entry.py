@@ -163,7 +163,7 @@ def in_process(args) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("migrate", verbosity=0)
 
-    from matches.kernel.games.engines import get_game
+    from matches.kernel.games.registry import get_game
     from matches.models import DealReport, PlayerAccount
     from matches.permissions import Actor
     from matches.results.confirm import confirm_report

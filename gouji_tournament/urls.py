@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from hall import views as hallbox_views
 from matches.views import find as find_views
+from matches.views import signup as signup_views
 from matches.views.organiser import checkin as entry_views
 
 from . import views
@@ -21,6 +22,10 @@ urlpatterns = [
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
     # A player's or a union's own page, from the QR code of their badge (issue 26).
     path("me/<str:token>/", find_views.my_page, name="my-page"),
+    # A registrant's own page: the request's status, fee, edit and withdraw (issue 48).
+    path("signup/<str:token>/", signup_views.signup_private, name="signup-page"),
+    path("signup/<str:token>/edit/", signup_views.signup_edit, name="signup-edit"),
+    path("signup/<str:token>/withdraw/", signup_views.signup_withdraw, name="signup-withdraw"),
     path("healthz", views.healthz, name="healthz"),
     path("hall/status/", hallbox_views.hall_status, name="hall-status"),
     path("lang/", views.switch_language, name="switch-language"),

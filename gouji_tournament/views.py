@@ -15,6 +15,7 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from hall.roles import role
 from ladders.models import LadderSeason
 from matches import ratelimit
 from matches.public import visibility
@@ -65,7 +66,14 @@ def healthz(request):
     database, broker = _database_state(), _broker_state()
     healthy = database["ok"] and broker["ok"]
     return JsonResponse(
-        {"status": "ok" if healthy else "down", "database": database, "broker": broker},
+        {
+            "status": "ok" if healthy else "down",
+            "database": database,
+            "broker": broker,
+            # Which server answered: on the hall's Wi-Fi the public name must reach the box
+            # (docs/hall-box.md, step 5), and a phone there shows "box".
+            "site": role(),
+        },
         status=200 if healthy else 503,
     )
 

@@ -1,6 +1,9 @@
 """On a mirror, every staff route and every write answers one clear refusal: the event is run
 from the hall. A page in the reader's language, or the API's JSON error shape under /api/.
-Nothing behind this middleware runs for a refused request, so nothing is written."""
+Nothing behind this middleware runs for a refused request, so nothing is written.
+
+And while the hall is cut off, a private link the mirror does not know (a badge printed in the
+hall during the cut: its row is still on the box) answers a page that says so, not a 404."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from django.urls import Resolver404, resolve
 from django.utils.translation import gettext
 
 from hall.roles import is_mirror
-from hall.routes import mirror_serves
+from hall.routes import PRIVATE_LINKS, mirror_serves
+from hall.status import hall_state
 
 REFUSED_STATUS = 403
 REFUSED_CODE = "run_from_hall"
@@ -52,4 +56,24 @@ class MirrorGuardMiddleware:
                 return self.get_response(request)  # the usual 404
             if not mirror_serves(match.view_name, match.namespace, request.method):
                 return refusal(request)
+            response = self.get_response(request)
+            if response.status_code == 404 and match.view_name in PRIVATE_LINKS:
+                return not_yet(request) or response
+            return response
         return self.get_response(request)
+
+
+NOT_YET_RETRY_SECONDS = 60
+
+
+def not_yet(request) -> HttpResponse | None:
+    """A private link unknown here while the hall is cut off: 503 with a page saying it will
+    open when the hall's link returns. None while the hall reports (a wrong link: the 404)."""
+    state = hall_state(fresh=True)
+    if not state.stale:
+        return None
+    body = render_to_string("hallbox/not_yet.html", {"state": state}, request=request)
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(NOT_YET_RETRY_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response

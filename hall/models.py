@@ -16,3 +16,13 @@ class HallBeat(models.Model):
 
     def __str__(self):
         return f"{self.name} @ {self.beat_at:%H:%M:%S}"
+
+
+class BeatMark(models.Model):
+    """On the box only (never published): where in the box's WAL each heartbeat was written.
+    The mirror confirms WAL positions, not times; the newest mark at or before its confirmed
+    position is the newest heartbeat it holds, which is the time its banner shows. So the box's
+    dashboard and the mirror name the same time for one cut (`status.mirror_lag`)."""
+
+    beat_at = models.DateTimeField()
+    lsn = models.BigIntegerField(db_index=True)  # pg_current_wal_lsn() after the beat, in bytes

@@ -6,13 +6,17 @@ names it shows, except what the public never needs and the secrets:
 
 - whole tables that stay on the box: sessions, API tokens, the admin's log, permissions, staff
   invitations (token and code), referee links (the table phones' tokens), worker probes;
-- secret columns of published tables, left out by PostgreSQL 15's column lists: password hashes
-  and e-mail addresses, captain PINs, an individual entry's PIN, an entry's private-link token, a player's or union's
-  own-page token, the wizard's one-time token. The private pages are found on the mirror by
-  the tokens' SHA-256 digests (`matches/models/digest.py`), which are published.
+- private columns of published tables, left out by PostgreSQL 15's column lists: secrets
+  (password hashes, captain PINs, an individual entry's PIN, an entry's private-link token, a
+  player's or union's own-page token, the wizard's one-time token) and personal data (e-mail
+  addresses, a player's identity number and contact details, the merge log's copy of them).
+  The private pages are found on the mirror by the tokens' SHA-256 digests
+  (`matches/models/digest.py`), which are published.
 
-A column added later whose name looks secret (token, pin, password, secret, key, code) fails
-tests/hallbox/test_publication.py until it is listed here as secret or as public.
+This file is the one place that decides. tests/hallbox/test_publication.py fails when a
+published column's name looks secret (token, pin, password, key, code, ...) or personal (id
+number, contact, phone, address, birth, ...), or a published JSON column (a copy of anything) is
+added, until it is listed here: private, or public with a reason.
 """
 
 from __future__ import annotations
@@ -34,16 +38,24 @@ KEPT_MODELS = frozenset(
         "matches.RefereeLink",  # a table phone's token opens the table
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
+        "hall.BeatMark",  # where the box's heartbeats are in its own WAL
     }
 )
 
-# Columns of published tables that never leave the box (model label -> field names).
+# Columns of published tables that never leave the box (model label -> field names): secrets,
+# and a person's data that only the organiser needs (docs/security.md: never on the mirror).
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "auth.User": frozenset({"password", "email"}),
+    "players.Player": frozenset({"id_number", "contact"}),
+    # A merge keeps the merged record's fields to give them back on a split: its identity
+    # number and contact too. Only the box's players page shows the log.
+    "seasons.PlayerMerge": frozenset({"merged_fields"}),
     "matches.Union": frozenset({"captain_pin"}),
     "matches.Registration": frozenset({"private_token", "pin"}),
     "matches.FloorPass": frozenset({"token"}),
     "matches.Event": frozenset({"creation_token"}),
+    # A registrant's private link, and the contact they left (personal data: never public).
+    "matches.EntryRequest": frozenset({"token", "contact", "contact_key"}),
 }
 
 # Names that look secret but are not (why, each).
@@ -56,8 +68,45 @@ NOT_SECRET_FIELDS: dict[str, str] = {
     "matches.ResultChainEntry.prev_digest": "the public hash chain of results",
     "matches.Confirmation.by_pin": "whether a PIN was given, not the PIN",
     "matches.ComputationRun.key": 'which computation ran ("match:12", "standings")',
+    "matches.EntryRequest.token_digest": "SHA-256 of the token: finds the page, cannot open it",
+    "matches.EntryRequest.code": "the short code read out at the desk; opens nothing",
+    "matches.EntryRequest.form_key": "the form's one-time key against double submits; opens nothing",
+    "matches.EntryRequest.names_key": "the players' names sorted, to find one union entered twice",
     "seasons.RatedRound.key": "the order of a rated round",
     "seasons.RatingStep.key": "the order of a rating step",
+}
+
+# Published JSON columns: a JSON copy of a record would carry its private fields past the column
+# list, so each says what it holds (none holds a person's identity number or contact).
+PUBLIC_JSON_FIELDS: dict[str, str] = {
+    "matches.ComputationRun.args": "a computation's ids",
+    "matches.Deal.tributes_owed": "seats and cards of the tributes",
+    "matches.DealReport.summary": "the referee's deal summary: seats, order, scores",
+    "matches.DealReport.play_log": "the cards played, by seat",
+    "matches.DealReport.verdict": "the rules engine's findings (rule ids)",
+    "matches.DealTally.places": "finishing places by seat",
+    "matches.DealTally.detail": "a deal's scores and tributes",
+    "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
+    "matches.Event.game_settings": "the rule set",
+    "matches.Event.tie_breaks": "the standings' tie-break order",
+    "matches.Event.labels": "the event's own words (titles)",
+    "matches.SignupSettings.payment_ways": "the ways a fee may be paid",
+    "matches.Match.flags": "why the draw paired it (pulled up, rematch, club clash)",
+    "matches.Match.details": "the draw's notes on the pairing",
+    "matches.Round.quality": "the draw's figures (repeat pairings, colour balance)",
+    "matches.RoundLog.details": "what happened in the round: ids, names, seats",
+    "matches.Stage.break_unions": "union ids",
+    "matches.StandingsSnapshot.rows": "the public standings' rows: names, clubs, scores",
+    "ladders.LadderChallenge.games": "a challenge's game results",
+    "ladders.LadderLog.data": "a ladder change: ids, names, places",
+    "ladders.LadderSession.challengers": "team ids",
+    "ladders.LadderSession.titles_before": "title slots and team ids",
+    "seasons.MergeRequest.waiting": "event ids",
+    "seasons.MergeRequest.answers": "event and user ids, yes or no, when",
+    "seasons.PlayerMerge.moved": "row ids",
+    "seasons.PlayerMerge.events": "event ids",
+    "seasons.Series.place_points": "points by place",
+    "seasons.SeriesLog.snapshot": "a deleted series' settings and event ids",
 }
 
 # The tables whose changes the mirror reacts to (public stamps, standings files, live notices),
@@ -151,6 +200,20 @@ def grant_sql(user: str) -> list[str]:
         else:
             statements.append(f"GRANT SELECT ON {table} TO {_q(user)}")
     return statements
+
+
+def reader_sql(user: str) -> list[str]:
+    """The mirror's web account (`hallbox subscribe --reader-user`): it reads every table of
+    the schema and writes none. Run again after a `migrate` (new tables)."""
+    who = _q(user)
+    return [
+        f"GRANT USAGE ON SCHEMA public TO {who}",
+        f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER "
+        f"ON ALL TABLES IN SCHEMA public FROM {who}",
+        f"REVOKE CREATE ON SCHEMA public FROM {who}",
+        f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {who}",
+        f"ALTER ROLE {who} SET default_transaction_read_only = on",
+    ]
 
 
 def mirror_prepare_sql() -> list[str]:

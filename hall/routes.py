@@ -19,6 +19,7 @@ PUBLIC_NAMES = frozenset(
         # An entry's and a player's own pages, found by their token's digest on a mirror.
         "entry-page",
         "my-page",
+        "signup-page",
         "live:event",
         "live:table",
         "live:player",
@@ -32,6 +33,10 @@ PUBLIC_NAMES = frozenset(
         "api-docs",
     }
 )
+
+# The private links (badges' QR codes, an entry's link): found by their token's digest. One made
+# in the hall while the uplink is down is not on the mirror yet (hall/guard.py says so).
+PRIVATE_LINKS = frozenset({"entry-page", "my-page"})
 
 # Posts that compute and write nothing: the rules checks answer a verdict, like the command line.
 PURE_POSTS = frozenset(

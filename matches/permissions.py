@@ -125,8 +125,8 @@ def link_for_token(token: str) -> RefereeLink | None:
     if not token or not LINK_TOKEN.fullmatch(token):
         return None  # not even the shape of a token: no query (a NUL would fail in PostgreSQL)
     # The table's match comes along: the referee's requests need it (one query per request).
-    # One statement written once (matches/kernel/statements.py), not compiled per request.
-    from matches.kernel.statements import link_with_table
+    # One statement written once (matches/store/statements.py), not compiled per request.
+    from matches.store.statements import link_with_table
 
     link = link_with_table(token)
     if link is None or link.revoked_at is not None:

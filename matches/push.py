@@ -196,10 +196,6 @@ class Hub:
                     if not group:
                         del self.sinks[channel]
 
-    def open_count(self) -> int:
-        with self.lock:
-            return len({id(s) for group in self.sinks.values() for s in group})
-
     def _start_listener(self) -> None:
         with self.lock:
             if self.listener is not None and self.listener.is_alive():

@@ -50,6 +50,9 @@ DEFAULTS = {
     # Live streams held open at once per client IP: two per phone of such a hall (the event's
     # and a player's own page). `window`: how long a count outlives a process that died.
     "live_streams": {"limit": 4000, "window": 900},
+    # Registration form posts (and registrants' edits) per client IP: a club captain entering
+    # a few unions stays well inside; a script filling the event does not (docs/registration.md).
+    "signup_posts": {"limit": 20, "window": 600},
 }
 
 

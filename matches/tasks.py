@@ -18,9 +18,9 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from matches.kernel import statements
 from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
 from matches.standings import service as standings
+from matches.store import statements
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,7 @@ from django.db.models import Count, Max
 
 from matches.models import DealTally, Event, Round, TableSeat
 from matches.public import visibility
+from matches.store.statements import insert_rows
 from seasons.engine import RatedDeal, RatedMatch, State, apply_match, ordinal
 from seasons.models import PlayerRating, RatedRound, RatingStep, order_key
 
@@ -97,22 +98,6 @@ def round_matches(round_ids: list[int]) -> dict[int, list[RatedMatch]]:
     return out
 
 
-def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    """Many rows in one prepared statement (bulk_create's per-object work was most of a full
-    recompute's time)."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(model._meta.db_table),
-        ", ".join(quote(c) for c in columns),
-        ", ".join(["%s"] * len(columns)),
-    )
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), 5000):
-            cursor.executemany(sql, rows[start : start + 5000])
-
-
 def _lock() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -169,7 +154,7 @@ def rate_from(from_key: int) -> int:
                 mu, sigma = state[pid]
                 steps.append((pid, round_.pk, round_.event_id, key, mu, sigma))
             rated.append(RatedRound(round_id=round_.pk, key=key, deals=count))
-        _insert(RatingStep, ("player_id", "round_id", "event_id", "key", "mu", "sigma"), steps)
+        insert_rows(RatingStep, ("player_id", "round_id", "event_id", "key", "mu", "sigma"), steps)
         RatedRound.objects.bulk_create(rated, batch_size=2000)
         _write_list(touched, state)
     return len(rounds)
@@ -216,7 +201,7 @@ def _write_list(players: set[int], state: State) -> None:
         ):
             mu, sigma = state[pid]
             rows.append((pid, mu, sigma, ordinal(mu, sigma), rounds, events))
-    _insert(PlayerRating, ("player_id", "mu", "sigma", "ordinal", "rounds", "events"), rows)
+    insert_rows(PlayerRating, ("player_id", "mu", "sigma", "ordinal", "rounds", "events"), rows)
 
 
 def has_steps(event_id: int) -> bool:

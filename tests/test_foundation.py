@@ -40,6 +40,7 @@ def test_healthz_reports_database_and_broker(client):
     assert data["status"] == "ok"
     assert data["database"]["ok"] is True
     assert data["broker"]["ok"] is True
+    assert data["site"] == "single"  # "box" or "mirror" behind the hall box (docs/hall-box.md)
 
 
 @pytest.mark.django_db

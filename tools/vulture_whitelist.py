@@ -128,3 +128,13 @@ _.shown  # a merge request answered on the players page: the two records (manage
 
 # --- issue 37: template reads -------------------------------------------------------------------
 _.tables_final  # public/_standings_state.html and projector_standings.html read it
+
+# --- the hall box's beat marks ------------------------------------------------------------------
+_.lsn  # hall.BeatMark's column, written and read in SQL (hall/status.py)
+# --- registration and fees -------------------------------------------------------------
+_.to_refund  # manage/fees/treasurer.html reads it (events/fees.Totals)
+_.updated_at  # when a registrant's request or the signup settings last changed (kept for the admin and the log)
+_.updated_by  # who saved the signup settings last
+_.input_formats  # Django's DateTimeField reads it (the datetime-local widget's format)
+ALIPAY  # payment ways the organiser may tick (models/signup.PaymentWay)
+BANK

@@ -13,8 +13,7 @@ from rest_framework.response import Response
 
 from matches.api.documents import read_json_document
 from matches.kernel.engine_errors import BadDocument, as_published
-from matches.kernel.games.engines import get_game
-from matches.kernel.games.registry import default_game
+from matches.kernel.games.registry import default_game, get_game
 
 
 def _run(request, game_name: str | None, operation: str) -> Response:

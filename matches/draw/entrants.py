@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import F, Max, Q
 
 from matches.models import CheckInRound, Event, Registration, Stage, TableSeat
+from matches.models.fees import held_out_q
 
 
 def fresh_from(event: Event, round_number: int) -> int | None:
@@ -31,8 +32,11 @@ def present_q(event: Event, round_number: int) -> Q:
 
 def active_registrations(event: Event, round_number: int) -> list[Registration]:
     # Seeded entries first, in seed order (NULLs last on every database), then by entry order.
-    registrations = event.registrations.select_related("union", "player").order_by(
-        F("seed").asc(nulls_last=True), "id"
+    # An entry that owes its fee stays out when the organiser holds unpaid entries out.
+    registrations = (
+        event.registrations.exclude(held_out_q(event))
+        .select_related("union", "player")
+        .order_by(F("seed").asc(nulls_last=True), "id")
     )
     fresh = fresh_from(event, round_number)
     return [r for r in registrations if r.plays_in(round_number, event.check_in_required, fresh)]
@@ -54,6 +58,7 @@ def missing_from_draft(round_) -> list[Registration]:
     )
     if event.check_in_required:
         here = here.filter(present_q(event, number))
+    here = here.exclude(held_out_q(event))
     if event.is_team:
         here = here.exclude(union_id__in=round_.sides.exclude(union=None).values("union_id"))
     else:

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw.service import SeatingRefused, describe_matches, reflag_team
-from matches.kernel import chain
 from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,
@@ -32,6 +31,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.store import chain
 
 if TYPE_CHECKING:
     from matches.kernel.engine_types import TableShape

@@ -23,8 +23,13 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw import entrants, history, stages
-from matches.kernel import chain, punctuation
-from matches.kernel.draw_rows import jsonable, write_individual_tables
+from matches.kernel import punctuation
+from matches.kernel.draw_rows import (
+    jsonable,
+    seats_by_table,
+    write_individual_tables,
+    write_reflagged,
+)
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.pairing import knockout, robin
 from matches.kernel.pairing import types as flags
@@ -43,6 +48,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.round import SIDE_A, SIDE_B
+from matches.store import chain
 
 #: details of a match that describe its place, not its unions: a swap keeps them.
 KEPT_AFTER_SWAP = ("group", "bracket", "seed_a", "seed_b")
@@ -580,23 +586,11 @@ def reflag_drawn_unions(round_: Round, table_ids: set) -> None:
     """Individual draw into unions: flags of the changed tables and the round's quality."""
     players = history.players(round_.event, round_.number)
     shape = adapter_for(round_.event).table_shape(round_.event)
-    seats_by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
-    for seat in TableSeat.objects.filter(round=round_):
-        seats_by_table[seat.table_id][seat.seat] = seat.player_id
     described = {}
-    for table_id, seats in seats_by_table.items():
+    for table_id, seats in seats_by_table(round_).items():
         ids: list[Hashable] = [seats[k] for k in shape.seats]
         described[table_id] = describe_table(ids, players, shape.sides)
-    for match in Match.objects.filter(table_id__in=table_ids):
-        assert match.table_id is not None  # filtered by its table
-        table = described[match.table_id]
-        match.flags = table.flags + [flags.HAND_SWAP]
-        match.details = jsonable(table.details)
-        match.save(update_fields=["flags", "details"])
-    quality = measure_tables(list(described.values()))
-    quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
-    round_.quality = {**round_.quality, **quality}
-    round_.save(update_fields=["quality"])
+    write_reflagged(round_, table_ids, described, measure_tables(list(described.values())))
 
 
 def describe_matches(matches) -> list:

@@ -23,6 +23,7 @@ from matches import push
 from matches.models import Event, Match, Round, TableSeat
 from matches.public.stamps import event_version, standings_version
 from matches.public.visibility import draw_visible, results_visible
+from matches.store.on_commit import OnCommit, once_per_transaction
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +34,13 @@ _thread: threading.Thread | None = None
 _busy = False  # a batch of checks under way (`quiesce` waits for it)
 
 
-class _PendingChanges:
+class _PendingChanges(OnCommit):
     """The events (and their tables) changed in one transaction, told once when it commits.
     A confirmation saves a report, a tally and the match: one staff notice, not three."""
 
     def __init__(self) -> None:
         self.events: dict[int, set[int]] = {}
         self.rounds: set[int] = set()  # events whose rounds changed
-        self.sent = False  # a test's captured callbacks stay in the list after they ran
 
     def add(self, event_id: int, match_id: int | None, round_changed: bool = False) -> None:
         tables = self.events.setdefault(event_id, set())
@@ -49,8 +49,7 @@ class _PendingChanges:
         if round_changed:
             self.rounds.add(event_id)
 
-    def __call__(self) -> None:
-        self.sent = True
+    def run(self) -> None:
         _send(self.events, self.rounds)
 
 
@@ -67,20 +66,6 @@ def _send(events: dict[int, set[int]], rounds: set[int]) -> None:
             mark(event_id, match_id)
 
 
-def _pending() -> _PendingChanges:
-    """The pending changes of this transaction, at this savepoint level. Found among the
-    connection's on-commit callbacks, so a rolled-back transaction or savepoint (whose
-    callbacks Django drops) leaves nothing behind."""
-    connection = transaction.get_connection()
-    level = set(connection.savepoint_ids)
-    for savepoints, callback, _robust in connection.run_on_commit:
-        if isinstance(callback, _PendingChanges) and not callback.sent and savepoints == level:
-            return callback
-    pending = _PendingChanges()
-    transaction.on_commit(pending)
-    return pending
-
-
 def changed(event_id: int | None, match_id: int | None = None, round_changed: bool = False) -> None:
     """Something of the event changed in the current transaction (of one table: `match_id`; of
     its rounds: `round_changed`): tell the staff channels and check the public stamps once it
@@ -90,7 +75,8 @@ def changed(event_id: int | None, match_id: int | None = None, round_changed: bo
     if not transaction.get_connection().in_atomic_block:
         _send({event_id: {match_id} if match_id else set()}, {event_id} if round_changed else set())
         return
-    _pending().add(event_id, match_id, round_changed)
+    # One per transaction and savepoint level: a rolled-back one leaves nothing behind.
+    once_per_transaction(_PendingChanges).add(event_id, match_id, round_changed)
 
 
 def mark(event_id: int, match_id: int | None = None, seated_round: int | None = None) -> None:

@@ -1,10 +1,13 @@
 """The rows of a round drawn as tables of players: shared by the draw service (an individual
 Gou Ji event drawn into unions) and the games that seat their own tables (Giog: one side per
-player, no unions). Writes models only; the pairing itself is the pure
-`matches.kernel.pairing`'s or the game's."""
+player, no unions), and the tables flagged again after a hand swap. Writes models only; the
+pairing itself is the pure `matches.kernel.pairing`'s or the game's."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
+from matches.kernel.pairing import types as flags
 from matches.models import Match, MatchSide, Round, Table, TableSeat, Union, UnionMember
 from matches.models.round import SIDE_A, SIDE_B
 
@@ -82,6 +85,30 @@ def write_player_tables(round_: Round, drawn_tables: list) -> None:
             seats.append(TableSeat(table=table, round=round_, seat=seat, player_id=player_id))
     MatchSide.objects.bulk_create(sides)
     TableSeat.objects.bulk_create(seats)
+
+
+def seats_by_table(round_: Round) -> dict[int, dict[int, int]]:
+    """table id -> {seat: player id}: who sits where in the round now."""
+    by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
+    for seat in TableSeat.objects.filter(round=round_):
+        by_table[seat.table_id][seat.seat] = seat.player_id
+    return by_table
+
+
+def write_reflagged(round_: Round, table_ids: set, described: dict, quality: dict) -> None:
+    """After a hand swap of a round drawn as tables of players: each changed table's match
+    takes its table's flags (and the hand swap's) and details as `described` (table id -> the
+    table described again), and the round its `quality` with the hand swaps counted."""
+    for match in Match.objects.filter(table_id__in=table_ids):
+        assert match.table_id is not None  # filtered by its table
+        table = described[match.table_id]
+        match.flags = table.flags + [flags.HAND_SWAP]
+        match.details = jsonable(table.details)
+        match.save(update_fields=["flags", "details"])
+    quality = {**quality}
+    quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
+    round_.quality = {**round_.quality, **quality}
+    round_.save(update_fields=["quality"])
 
 
 def jsonable(value):

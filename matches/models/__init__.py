@@ -2,15 +2,23 @@
 
 from .chain import ResultChainEntry
 from .event import Event, Registration, Stage, Union, UnionMember
+from .fees import EntryFee, FeePayment
 from .find import FloorPass, SearchTerm
 from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
+from .signup import EntryLog, EntryRequest, PaymentWay, SignupSettings
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, StandingsSnapshot
 
 __all__ = [
+    "EntryFee",
+    "EntryLog",
+    "EntryRequest",
+    "FeePayment",
+    "PaymentWay",
+    "SignupSettings",
     "Announcement",
     "FloorPass",
     "SearchTerm",

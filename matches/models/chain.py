@@ -1,5 +1,5 @@
 """The tamper-evident record of an event's results (issue 27): a hash chain, one entry per
-accepted result, confirmation, correction and forfeit, written by matches/kernel/chain.py in
+accepted result, confirmation, correction and forfeit, written by matches/store/chain.py in
 the transaction that writes the result itself."""
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ from matches.public.visibility import (
     standings_visible_round_ids,
     visible_rounds,
 )
+from matches.store.on_commit import OnCommit, once_per_transaction
 
 PAGES, STANDINGS, FIND, FILES = "pages", "standings", "find", "files"
 EVERYTHING = frozenset({PAGES, STANDINGS, FIND, FILES})
@@ -96,13 +97,12 @@ def _bump_find(event_ids: Iterable[int]) -> None:
             cache.set(key, secrets.randbelow(2**62), None)
 
 
-class _PendingFind:
+class _PendingFind(OnCommit):
     """The events whose find counter moves when the current transaction commits: once each, however
     many rows of them the transaction wrote (an import writes thousands)."""
 
     def __init__(self) -> None:
         self.events: set[int] = set()
-        self.done = False
 
     def add(self, event_id: int) -> None:
         # Now as well, at every change: the transaction's own later reads see it (a test's
@@ -111,22 +111,14 @@ class _PendingFind:
         _bump_find([event_id])
         self.events.add(event_id)
 
-    def __call__(self) -> None:
-        self.done = True
+    def run(self) -> None:
         _bump_find(self.events)
 
 
 def _pending_find():
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
+    if not transaction.get_connection().in_atomic_block:
         return _Now()
-    level = set(connection.savepoint_ids)
-    for savepoints, callback, _robust in connection.run_on_commit:
-        if isinstance(callback, _PendingFind) and not callback.done and savepoints == level:
-            return callback
-    pending = _PendingFind()
-    transaction.on_commit(pending)
-    return pending
+    return once_per_transaction(_PendingFind)
 
 
 class _Now:

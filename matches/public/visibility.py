@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from matches.kernel.statements import public_event
 from matches.models import Event, Round, StandingsSnapshot
+from matches.store.statements import public_event
 
 VISIBLE_ROUND_STATES = (Round.State.PUBLISHED, Round.State.CLOSED)
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-import matches.kernel.chain as chain  # issue 27
 import matches.results.lockouts as lockouts
+import matches.store.chain as chain
 from matches import ratelimit
 from matches.kernel.reports import ResultError
-from matches.kernel.statements import locked_report
 from matches.models import Confirmation, DealReport, Event, Match, RoundLog
 from matches.permissions import (
     Actor,
@@ -20,6 +19,7 @@ from matches.permissions import (
     player_pin_matches,
 )
 from matches.results.common import forbidden, notify, require_open_round, settle_here
+from matches.store.statements import locked_report
 
 
 def confirm_report(
@@ -75,7 +75,7 @@ def confirm_report_by_id(
         raise ResultError("bad_reason", f"unknown dispute reason {reason!r}")
     try:
         with transaction.atomic():
-            # The statement written once (matches/kernel/statements.py `locked_report`).
+            # The statement written once (matches/store/statements.py `locked_report`).
             report = locked_report(report_id)
             if report is None:
                 raise ResultError("not_found", "no such report", status=404)

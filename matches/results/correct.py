@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 
-import matches.kernel.chain as chain  # issue 27
+import matches.store.chain as chain
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import Checked, ResultError
 from matches.models import Confirmation, Deal, DealReport

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from matches import signals
 from matches.draw.service import SeatingRefused
-from matches.kernel import chain
 from matches.models import DealReport, Match, Round, RoundLog, Union
 from matches.standings import service as standings
+from matches.store import chain
 
 FORFEIT_SIDES = ("A", "B", "both")
 

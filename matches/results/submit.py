@@ -10,10 +10,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-import matches.kernel.chain as chain  # issue 27
+import matches.store.chain as chain
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.kernel.statements import earlier_reports, locked_deal
 from matches.models import Confirmation, Deal, DealReport, Event, Match
 from matches.permissions import Actor, can_enter_results, captain_union
 from matches.results.common import (
@@ -29,6 +28,7 @@ from matches.results.common import (
     require_open_round,
 )
 from matches.results.deals import create_deals, table_gone
+from matches.store.statements import earlier_reports, locked_deal
 
 
 def submit_report(
@@ -51,7 +51,7 @@ def submit_deal_report(
     found and locked in one query; otherwise it is created first (`deal_for`)."""
 
     def locate() -> Deal:
-        # The statement of `locked_deals()` written once (matches/kernel/statements.py).
+        # The statement of `locked_deals()` written once (matches/store/statements.py).
         deal = locked_deal(match.pk, number)
         if deal is None:
             raise _NoDealRow
@@ -106,7 +106,7 @@ def _submit(
             # once that one is final).
             reports = DealReport.objects.filter(deal=deal)
             follows_on = deal.number > 1 and adapter_for(match.round.event).deals_follow_on
-            # Compiled once (matches/kernel/statements.py `earlier_reports`).
+            # Compiled once (matches/store/statements.py `earlier_reports`).
             rows = earlier_reports(
                 deal.pk, (deal.match_id, deal.number - 1) if follows_on else None
             )

@@ -66,7 +66,10 @@ class UnionLine:
 
     @property
     def score_difference(self) -> int:
-        return self.score_for - self.score_against
+        """净胜分: the union's own deal scores summed, the figure its tables wrote (A +20 on the
+        sheet is 20 here). R32's two deal scores are opposite, so for − against would print
+        every figure twice over while ordering the unions the same."""
+        return self.score_for
 
     def as_dict(self) -> dict:
         return {

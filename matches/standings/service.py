@@ -21,7 +21,6 @@ from django.db.models import Count, F, Q
 
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.match_result import ensure_regular_deals, store_match_result
-from matches.kernel.statements import deals_with_finals, match_unless_locked
 from matches.models import (
     Deal,
     DealReport,
@@ -36,6 +35,7 @@ from matches.models import (
 from matches.models.round import SIDE_A, SIDE_B
 from matches.signals import announce_standings_refreshed
 from matches.standings.ranking import MatchRecord, rank_unions
+from matches.store.statements import deals_with_finals, match_unless_locked
 
 log = logging.getLogger(__name__)
 

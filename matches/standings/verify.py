@@ -1,15 +1,15 @@
 """The check of every derived row against the results (`manage.py verify_results`, the
 organiser's chain page): each row the computations write is recomputed inside a transaction that
-is rolled back, and any stored row that differs is named. The chain itself (`kernel/chain.py`)
+is rolled back, and any stored row that differs is named. The chain itself (`store/chain.py`)
 proves the results were not changed; this proves nothing was derived from anything else."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from matches.kernel.chain import canonical, plain
 from matches.models import Deal, DealTally, Event, Match, StandingsSnapshot
 from matches.standings import service as standings
+from matches.store.chain import canonical, plain
 
 
 def derived_rows(event_id: int) -> dict[str, dict[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.template.loader import render_to_string
 
-from matches.kernel.games import titles
+from matches.kernel.games import registry
 
 register = template.Library()
 
@@ -13,12 +13,12 @@ register = template.Library()
 @register.simple_tag
 def site_title(event=None, game=None):
     """The site's title for the event's game (or for `game` while an event is being made)."""
-    return titles.site_title(event, game)
+    return registry.site_title(event, game)
 
 
 @register.simple_tag(takes_context=True)
 def column_note(context, event=None):
-    name = titles.column_note(event)
+    name = registry.column_note(event)
     return render_to_string(name, {"event": event}) if name else ""
 
 

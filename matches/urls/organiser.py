@@ -11,11 +11,13 @@ from matches.views.organiser import (
     dashboard,
     entries,
     events,
+    fees,
     floor,
     links,
     results,
     rounds,
     scan,
+    signup,
     staff,
     undo,
 )
@@ -126,6 +128,25 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/paste/", entries.paste_entries, name="paste"),
     path("import/", entries.import_entries, name="import"),
     path("import/template.<str:fmt>", entries.import_template, name="import-template"),
+    # Registration from the players (docs/registration.md): settings, review, the waiting list.
+    path("signup/", signup.signup_settings, name="signup-settings"),
+    path("signup/erase/", signup.signup_erase, name="signup-erase"),
+    path("signup/queue/", signup.signup_queue, name="signup-queue"),
+    path("signup/accept-many/", signup.signup_accept_many, name="signup-accept-many"),
+    path("signup/promote/", signup.signup_promote, name="signup-promote"),
+    path("signup/requests.<str:fmt>", signup.signup_export, name="signup-export"),
+    path("signup/<int:request_id>/accept/", signup.signup_accept, name="signup-accept"),
+    path("signup/<int:request_id>/decline/", signup.signup_decline, name="signup-decline"),
+    path("signup/<int:request_id>/waitlist/", signup.signup_waitlist, name="signup-waitlist"),
+    path(
+        "signup/<int:request_id>/withdraw/", signup.signup_withdraw_for, name="signup-withdraw-for"
+    ),
+    # Entry fees: the treasurer's page, one entry's payments, the exports.
+    path("fees/", fees.treasurer, name="fees"),
+    path("fees/<int:entry_id>/", fees.fee_entry, name="fee-entry"),
+    path("fees/<int:entry_id>/pay/", fees.fee_pay, name="fee-pay"),
+    path("fees/<int:entry_id>/owed/", fees.fee_owed, name="fee-owed"),
+    path("fees/<str:what>.<str:fmt>", fees.fees_export, name="fees-export"),
     path("staff/", staff.staff, name="staff"),
     path("staff/<int:staff_id>/revoke/", staff.revoke_staff, name="staff-revoke"),
     path(

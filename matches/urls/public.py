@@ -3,7 +3,7 @@ event (`<event_id>/`) and one round of it (`rounds/<number>/`)."""
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from matches.views import find, projector, public
+from matches.views import find, projector, public, signup
 
 app_name = "public"
 
@@ -29,6 +29,8 @@ event_urls: list[URLPattern | URLResolver] = [
     path("find/", find.find_page, name="find"),
     path("card/unions/<int:union_id>/", find.union_card, name="card-union"),
     path("card/players/<int:player_id>/", find.player_card, name="card-player"),
+    # Registration from the players themselves (matches/views/signup.py).
+    path("signup/", signup.signup_page, name="signup"),
 ]
 
 urlpatterns = [path("<int:event_id>/", include(event_urls))]

@@ -29,6 +29,7 @@ if (window.htmx) {
   window.htmx.onLoad(function (root) {
     var inputs = root.querySelectorAll ? root.querySelectorAll("input[data-search-pending]") : [];
     inputs.forEach(function (input) {
+      if (input.dataset.answered === undefined) input.dataset.answered = input.defaultValue;
       if (input.value.trim() && input.value !== input.defaultValue) {
         window.htmx.trigger(input, "search-pending");
       }
@@ -39,9 +40,68 @@ if (window.htmx) {
 // Enter and the button submit the search form as a plain GET, the whole page, and only that: a
 // live search the typing has set going (htmx waits 250 ms after a key) is not sent once the form
 // is submitted. A page the browser brings back (the back button) searches live again.
+//
+// Without the network (the hall's Wi-Fi gone), an answer on screen belongs to the last query
+// that reached the server: once the box says something else it is greyed at once, and a search
+// that could not be sent says so, instead of leaving the old tables under the new name. Enter
+// then asks again live, rather than leaving the page for the browser's error page.
+var findState = { offline: false };
+
+function findParts(input) {
+  return {
+    results: document.getElementById("find-results"),
+    notice: document.getElementById("find-offline"),
+    input: input,
+  };
+}
+
+function markFindStale(parts, stale) {
+  if (!parts.results) return;
+  parts.results.classList.toggle("find-stale", stale);
+  if (stale) parts.results.setAttribute("aria-busy", "true");
+  else parts.results.removeAttribute("aria-busy");
+}
+
+function showFindOffline(parts, offline) {
+  findState.offline = offline;
+  if (parts.notice) parts.notice.hidden = !offline;
+  if (offline) markFindStale(parts, true);
+}
+
+document.addEventListener("input", function (event) {
+  var input = event.target;
+  if (!(input.matches && input.matches("input[data-search-pending]"))) return;
+  markFindStale(findParts(input), input.value !== input.dataset.answered);
+});
+
+["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+  document.addEventListener(name, function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.matches && elt.matches("input[data-search-pending]")) {
+      showFindOffline(findParts(elt), true);
+    }
+  });
+});
+
+document.addEventListener("htmx:afterSwap", function (event) {
+  var target = event.detail && event.detail.target;
+  if (!target || target.id !== "find-results") return;
+  var input = document.querySelector("input[data-search-pending]");
+  if (input) input.dataset.answered = input.value;
+  var parts = findParts(input);
+  showFindOffline(parts, false);
+  markFindStale(parts, false);
+});
+
 document.addEventListener("submit", function (event) {
   var form = event.target;
   var inputs = form.querySelectorAll ? form.querySelectorAll("input[data-search-pending]") : [];
+  if (inputs.length && window.htmx && (findState.offline || navigator.onLine === false)) {
+    event.preventDefault();
+    showFindOffline(findParts(inputs[0]), true);
+    window.htmx.trigger(inputs[0], "search-pending");
+    return;
+  }
   inputs.forEach(function (input) { input.dataset.submitted = ""; });
 });
 document.addEventListener("htmx:beforeRequest", function (event) {

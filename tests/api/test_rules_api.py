@@ -100,7 +100,7 @@ def test_the_openapi_schema_lists_the_rules_endpoints(client):
 
 def test_each_game_has_its_rules_endpoints(client):
     """/rules/<game>/replay and /settle for every game; /rules/replay and /settle stay Gou Ji's."""
-    from matches.kernel.games.engines import get_game
+    from matches.kernel.games.registry import get_game
 
     hand = next(iter(get_game("giog").selfplay(1, 3)))
     verdict = post(client, "/api/v1/rules/giog/replay", hand).json()

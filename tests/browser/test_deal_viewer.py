@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 from tests.builder import EventBuilder, outcome
 
 pytestmark = pytest.mark.django_db(transaction=True)

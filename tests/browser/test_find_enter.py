@@ -126,7 +126,11 @@ def test_a_query_typed_before_htmx_loads_is_answered(live_server, browser, hall)
 
 def test_enter_at_once_after_typing_sends_no_live_search(live_server, browser, hall):  # noqa: F811
     """Enter pressed before the live search's delay is over, on a network slow to answer the
-    page: the live search the typing had set going is not sent beside the page's request."""
+    page: the live search the typing had set going is not sent beside the page's request.
+
+    The live search's delay is stretched from 250 ms to 3 s on this page, so a loaded machine's
+    typing and Enter always come first; the test then waits until that search has come due
+    (the page says so on its console), not for a time."""
     context = browser.new_context(locale="zh-CN", **PHONE)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -134,6 +138,14 @@ def test_enter_at_once_after_typing_sends_no_live_search(live_server, browser, h
     held = []
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/")
+        page.evaluate(
+            """() => {
+                const box = document.querySelector("#find-q");
+                box.setAttribute("hx-trigger", "input changed delay:3s, search-pending");
+                htmx.process(box);
+                document.addEventListener("htmx:beforeRequest", () => console.log("live search due"));
+            }"""
+        )
         sent = _find_requests(page, event)
         # The page's answer is held back: the old page (its timers) lives on meanwhile.
         page.route(
@@ -144,9 +156,10 @@ def test_enter_at_once_after_typing_sends_no_live_search(live_server, browser, h
                 else route.continue_()
             ),
         )
-        page.locator("#find-q").fill("hdwd")
-        page.keyboard.press("Enter")  # (a locator's press would wait for the held page)
-        page.wait_for_timeout(800)  # well past the live search's delay (250 ms)
+        with page.expect_console_message(lambda m: m.text == "live search due", timeout=30_000):
+            page.locator("#find-q").fill("hdwd")
+            page.keyboard.press("Enter")  # (a locator's press would wait for the held page)
+        # The live search came due after Enter, and was not sent.
         assert held and sent == ["page"], sent
         with page.expect_event("load"):
             held[0].continue_()

@@ -15,7 +15,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 from matches.models import Event
 from tests.builder import EventBuilder
 

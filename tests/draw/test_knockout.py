@@ -107,7 +107,7 @@ def test_a_tie_at_the_cut_is_shown_and_resolved_by_the_events_tie_breaks(build):
     assert rows[b.unions[1].pk]["reason"].startswith("场分")
     with translation.override("en"):
         english = breaks.propose_break(b.event, 2)
-    assert english["decided_by"] == "Score difference"
+    assert english["decided_by"] == "Net score"
     assert "higher than" in [r for r in english["rows"] if r["in_break"]][0]["reason"]
 
 

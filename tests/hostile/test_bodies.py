@@ -10,7 +10,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 from matches.models import DealReport, Event
 from matches.permissions import Actor
 from matches.results.deals import deal_for

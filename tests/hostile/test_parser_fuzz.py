@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from matches.kernel.engine_errors import BadDocument, RuleViolation
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 
 GOUJI_DEAL = next(iter(get_game("gouji").selfplay(1, 7)))
 GIOG_HAND = next(iter(get_game("giog").selfplay(1, 7)))

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 from matches.models import DealReport, Event, Round
 from tests.builder import EventBuilder, outcome
 

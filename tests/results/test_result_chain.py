@@ -14,7 +14,6 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
-from matches.kernel import chain
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, ResultChainEntry
 from matches.permissions import Actor
@@ -23,6 +22,7 @@ from matches.results.confirm import check_captain_pin, confirm_report
 from matches.results.correct import correct_result, uphold_report
 from matches.results.deals import deal_for
 from matches.results.submit import submit_report
+from matches.store import chain
 
 from .conftest import STRING_THREE_A, SUMMARY
 

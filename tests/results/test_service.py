@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.games.gouji import results as gouji_results
-from matches.kernel.games.engines import get_game
+from matches.kernel.games.registry import get_game
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor

@@ -187,7 +187,7 @@ def test_a_play_log_file_is_replayed(setup):
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from matches.kernel.games.engines import get_game
+    from matches.kernel.games.registry import get_game
 
     record = next(iter(get_game("gouji").selfplay(1, 7)))
     upload = SimpleUploadedFile("deal.json", json.dumps(record).encode(), "application/json")

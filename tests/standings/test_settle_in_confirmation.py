@@ -11,9 +11,9 @@ import pytest
 from django.db import connection, transaction
 
 from matches.games.gouji.adapter import GoujiAdapter
-from matches.kernel.statements import match_unless_locked
 from matches.models import ComputationRun, Deal, DealTally
 from matches.standings import service as standings
+from matches.store.statements import match_unless_locked
 from tests.standings.test_tasks import derived_state, random_finish, wipe
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ STRING_B = [2, 4, 6, 1, 3, 5]
 def two_rounds(build, tie_breaks=None):
     """Round 1: U0 beats U1 by 2, U2 draws U3. Round 2: U2 strings three on U0, U1 beats U3 by 2.
 
-    By hand: U2 4 points (deal scores +12, difference for - against +24), U0 3 (-10, -20),
-    U1 3 (0, 0), U3 1 (-2, -4).
+    By hand: U2 4 points (deal scores +12: its 净胜分, the figure its sheets add up to), U0 3
+    (-10), U1 3 (0), U3 1 (-2).
     """
     b = build(unions=4, deals=1, tie_breaks=tie_breaks)
     r1 = b.round([(0, 1), (2, 3)])
@@ -39,10 +39,10 @@ def union_table(round_, scope="stage"):
 def test_score_difference_breaks_the_tie(build):
     b, r1, r2 = two_rounds(build)
     assert union_table(r2) == [
-        ("联邦3", 1, 4, 24),
+        ("联邦3", 1, 4, 12),
         ("联邦2", 2, 3, 0),
-        ("联邦1", 3, 3, -20),
-        ("联邦4", 4, 1, -4),
+        ("联邦1", 3, 3, -10),
+        ("联邦4", 4, 1, -2),
     ]
 
 
@@ -81,10 +81,10 @@ def test_equal_on_every_tie_break_share_a_rank(build):
 def test_a_past_round_keeps_its_own_table(build):
     b, r1, r2 = two_rounds(build)
     assert union_table(r1) == [
-        ("联邦1", 1, 3, 4),
+        ("联邦1", 1, 3, 2),
         ("联邦3", 2, 1, 0),
         ("联邦4", 2, 1, 0),
-        ("联邦2", 4, 0, -4),
+        ("联邦2", 4, 0, -2),
     ]
 
 

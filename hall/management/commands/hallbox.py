@@ -4,7 +4,8 @@ On the box (SITE_ROLE=box):
     manage.py hallbox publish [--replication-user mirror --replication-password ...]
     manage.py hallbox beat                 # the heartbeat row, every HALLBOX_BEAT_SECONDS
 On the mirror (SITE_ROLE=mirror), after `migrate`:
-    manage.py hallbox subscribe --box-dsn "host=... port=5432 dbname=gouji user=mirror password=..."
+    manage.py hallbox subscribe --box-dsn "host=... port=5432 dbname=gouji user=mirror password=..." \\
+        [--reader-user gouji_web --reader-password ...]
     manage.py hallbox listen               # reacts to replicated rows
 Either side:
     manage.py hallbox status               # the role, the heartbeat, the lag or the subscription
@@ -18,7 +19,9 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from psycopg import sql
 
 from hall import publication, status
 from hall.roles import role
@@ -34,6 +37,30 @@ def _one(sql: str, params=()) -> object:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return row[0] if row else None
+
+
+def _login_role(user: str, password: str, replication: bool = False) -> None:
+    """Create or update a login role. A utility statement takes no bound parameter (psycopg's
+    server-side binding, the project's default, sends `$1`), so the name and the password are
+    composed as quoted SQL; the password as its SCRAM verifier, as psql's \\password does, so
+    its clear text is neither sent nor written in any log."""
+    connection.ensure_connection()
+    raw = connection.connection
+    exists = bool(_one("SELECT 1 FROM pg_roles WHERE rolname = %s", [user]))
+    secret = (
+        sql.Literal(
+            raw.pgconn.encrypt_password(password.encode(), user.encode(), b"scram-sha-256").decode()
+        )
+        if password
+        else sql.SQL("NULL")
+    )
+    statement = sql.SQL("{verb} ROLE {user} WITH LOGIN {replication} PASSWORD {secret}").format(
+        verb=sql.SQL("ALTER" if exists else "CREATE"),
+        user=sql.Identifier(user),
+        replication=sql.SQL("REPLICATION" if replication else "NOREPLICATION"),
+        secret=secret,
+    )
+    _run([statement.as_string(raw)])
 
 
 def _run(statements) -> None:
@@ -52,6 +79,12 @@ class Command(BaseCommand):
         publish.add_argument("--replication-password", default="")
         subscribe = sub.add_parser("subscribe", help="mirror: follow the box's publication")
         subscribe.add_argument("--box-dsn", required=True)
+        subscribe.add_argument(
+            "--reader-user",
+            default="",
+            help="the mirror's web account: reads every table, writes none",
+        )
+        subscribe.add_argument("--reader-password", default="")
         subscribe.add_argument(
             "--keep-rows",
             action="store_true",
@@ -79,19 +112,20 @@ class Command(BaseCommand):
                 f"wal_level is {level!r}: set wal_level = logical in postgresql.conf and "
                 "restart PostgreSQL (docs/hall-box.md, step 2)"
             )
-        exists = bool(_one("SELECT 1 FROM pg_publication WHERE pubname = %s", [status.PUBLICATION]))
-        _run(publication.publish_sql(exists))
-        if replication_user:
-            user = replication_user
-            found = _one("SELECT 1 FROM pg_roles WHERE rolname = %s", [user])
-            with connection.cursor() as cursor:
-                verb = "ALTER" if found else "CREATE"
-                cursor.execute(
-                    f'{verb} ROLE "{user}" WITH LOGIN REPLICATION PASSWORD %s',
-                    [replication_password or None],
+        # All or nothing: the publication, the account and its grants, the first heartbeat
+        # (PostgreSQL runs each of these statements inside a transaction).
+        try:
+            with transaction.atomic():
+                exists = bool(
+                    _one("SELECT 1 FROM pg_publication WHERE pubname = %s", [status.PUBLICATION])
                 )
-            _run(publication.grant_sql(user))
-        status.beat()
+                _run(publication.publish_sql(exists))
+                if replication_user:
+                    _login_role(replication_user, replication_password, replication=True)
+                    _run(publication.grant_sql(replication_user))
+                status.beat()
+        except DatabaseError as error:
+            raise CommandError(f"publish changed nothing: {error}".strip()) from error
         tables = len(publication.published_models())
         self.stdout.write(
             f"publication {status.PUBLICATION}: {tables} tables "
@@ -117,22 +151,52 @@ class Command(BaseCommand):
 
     # --- the mirror ----------------------------------------------------------------------
 
-    def subscribe(self, box_dsn: str, keep_rows: bool = False, **options) -> None:
+    def subscribe(
+        self,
+        box_dsn: str,
+        keep_rows: bool = False,
+        reader_user: str = "",
+        reader_password: str = "",
+        **options,
+    ) -> None:
         _postgres()
         if role() != "mirror":
             self.stderr.write(f"warning: SITE_ROLE is {role()!r}, not 'mirror'")
         exists = bool(
             _one("SELECT 1 FROM pg_subscription WHERE subname = %s", [status.SUBSCRIPTION])
         )
-        _run(publication.mirror_prepare_sql())
-        _run(publication.trigger_sql())
-        if not exists and not keep_rows:
-            _run([publication.truncate_sql()])
+        try:
+            with transaction.atomic():
+                _run(publication.mirror_prepare_sql())
+                _run(publication.trigger_sql())
+                if not exists and not keep_rows:
+                    _run([publication.truncate_sql()])
+                if reader_user:
+                    self._reader(reader_user, reader_password)
+        except DatabaseError as error:
+            raise CommandError(f"subscribe changed nothing: {error}".strip()) from error
+        # Not in a transaction: CREATE SUBSCRIPTION makes the slot on the box.
         _run(publication.subscribe_sql(box_dsn, exists))
         self.stdout.write(
             f"subscription {status.SUBSCRIPTION} {'refreshed' if exists else 'created'}; "
             "run `manage.py hallbox listen` beside the web processes"
+            + (f"; the web processes sign in as {reader_user!r} (read-only)" if reader_user else "")
         )
+
+    def _reader(self, user: str, password: str) -> None:
+        """The mirror's web account: SELECT on every table and nothing else, every transaction
+        read-only by default. The grants are what holds (it owns no table, has no other right);
+        `default_transaction_read_only` makes a stray write fail loudly even so."""
+        if _one(
+            "SELECT 1 FROM pg_roles WHERE rolname = %s AND (rolsuper OR rolname = current_user)",
+            [user],
+        ) or _one("SELECT 1 FROM pg_tables WHERE tableowner = %s", [user]):
+            raise CommandError(
+                f"{user!r} owns tables or is a superuser: the reader must be an account of its "
+                "own (docs/hall-box.md, step 4)"
+            )
+        _login_role(user, password)
+        _run(publication.reader_sql(user))
 
     def listen(self, once: bool = False, **options) -> None:
         from hall.listener import Listener
@@ -163,21 +227,69 @@ class Command(BaseCommand):
     # --- either --------------------------------------------------------------------------
 
     def status(self, **options) -> None:
-        state = status.hall_state(fresh=True)
-        answer: dict = {"role": role(), "last_beat": None, "stale": state.stale}
+        """This side's view as JSON, with `says`: the same in a sentence and what to do. The box
+        reports the mirror's replication slot, the mirror its subscription; the other side's
+        fields are left out (a mirror cannot see the box's slot)."""
         beat = status.last_beat(fresh=True)
-        answer["last_beat"] = beat.isoformat() if beat else None
-        if connection.vendor == "postgresql":
+        answer: dict = {
+            "role": role(),
+            "last_beat": beat.isoformat() if beat else None,
+            "stale": status.hall_state(fresh=True).stale,
+        }
+        if connection.vendor == "postgresql" and role() == "box":
             lag = status.mirror_lag()
             answer["mirror"] = {
                 "set_up": lag.set_up,
                 "connected": lag.connected,
                 "behind_bytes": lag.behind_bytes,
                 "replay_lag_s": lag.replay_lag,
+                "holds_until": lag.holds_until.isoformat() if lag.holds_until else None,
             }
-            answer["subscription"] = _one(
-                "SELECT json_build_object('enabled', subenabled) FROM pg_subscription "
-                "WHERE subname = %s",
-                [status.SUBSCRIPTION],
+            answer["says"] = _box_says(lag)
+        elif connection.vendor == "postgresql" and role() == "mirror":
+            sub = status.subscription()
+            answer["subscription"] = (
+                {
+                    "enabled": sub.enabled,
+                    "receiving": sub.receiving,
+                    "last_message": sub.last_message.isoformat() if sub.last_message else None,
+                }
+                if sub.set_up
+                else None
             )
+            answer["says"] = _mirror_says(sub, beat, answer["stale"])
+        else:
+            answer["says"] = "not a hall box or a mirror (SITE_ROLE is single): nothing to report"
         self.stdout.write(json.dumps(answer, default=str))
+
+
+def _hhmm(at) -> str:
+    return timezone.localtime(at).strftime("%H:%M:%S") if at else "never"
+
+
+def _box_says(lag: status.MirrorLag) -> str:
+    if not lag.set_up:
+        return "no mirror has subscribed yet: run `hallbox subscribe` on the mirror (step 4)"
+    held = f"the public site shows the box's data up to {_hhmm(lag.holds_until)}"
+    if lag.connected:
+        return f"the mirror is connected, {lag.behind_bytes} bytes behind; {held}"
+    return (
+        f"the mirror is not connected ({lag.behind_bytes} bytes kept for it); {held}. Nothing "
+        "to do while the uplink is down: it catches up by itself when the link returns"
+    )
+
+
+def _mirror_says(sub: status.Subscription, beat, stale: bool) -> str:
+    if not sub.set_up:
+        return "no subscription: run `hallbox subscribe --box-dsn ...` (step 4)"
+    if not sub.enabled:
+        return "the subscription is disabled: `ALTER SUBSCRIPTION gouji_mirror ENABLE`"
+    if sub.receiving and not stale:
+        return f"following the box; its last heartbeat here is from {_hhmm(beat)}"
+    return (
+        f"not receiving from the box: the hall's uplink (or the box) is down since about "
+        f"{_hhmm(beat)}, the last heartbeat here. The public pages keep answering with what "
+        "they have and say so; the subscription tries again every few seconds and catches up "
+        "by itself. If the uplink is back and this stays: the box's PostgreSQL log and "
+        "`hallbox status` there (docs/hall-box.md, step 8)"
+    )

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from matches.games.giog.seating import GiogPlayer, describe, draw_giog, measure
-from matches.kernel.draw_rows import jsonable, write_player_tables
-from matches.kernel.pairing import types as flags
-from matches.models import Match, Round, TableSeat
+from matches.kernel.draw_rows import seats_by_table, write_player_tables, write_reflagged
+from matches.models import Round, TableSeat
 
 
 def met_counts(event, before_round: int) -> dict:
@@ -56,20 +55,8 @@ def draw_round(round_: Round, field: list) -> None:
 def reflag(round_: Round, table_ids: set, field: list) -> None:
     """Flags of the tables a hand swap changed, and the round's quality again."""
     known = players(round_.event, round_.number, field)
-    by_table: defaultdict[int, dict[int, int]] = defaultdict(dict)
-    for seat in TableSeat.objects.filter(round=round_):
-        by_table[seat.table_id][seat.seat] = seat.player_id
-    described = {}
-    for table_id, seats in by_table.items():
-        seated = [known.get(seats[k]) or GiogPlayer(id=seats[k]) for k in sorted(seats)]
-        described[table_id] = describe(seated)
-    for match in Match.objects.filter(table_id__in=table_ids):
-        assert match.table_id is not None  # filtered by its table
-        table = described[match.table_id]
-        match.flags = table.flags + [flags.HAND_SWAP]
-        match.details = jsonable(table.details)
-        match.save(update_fields=["flags", "details"])
-    quality = measure(list(described.values()))
-    quality["hand_swaps"] = sum(1 for m in round_.matches.all() if flags.HAND_SWAP in m.flags)
-    round_.quality = {**round_.quality, **quality}
-    round_.save(update_fields=["quality"])
+    described = {
+        table_id: describe([known.get(seats[k]) or GiogPlayer(id=seats[k]) for k in sorted(seats)])
+        for table_id, seats in seats_by_table(round_).items()
+    }
+    write_reflagged(round_, table_ids, described, measure(list(described.values())))

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.giog.settings import DEFAULT_PLACE_POINTS, SettingsError, check_place_points
-from matches.kernel.games.fields import mark
+from matches.kernel.games.adapter import mark
 
 PLACES = (1, 2, 3, 4)
 PLACE_LABELS = {1: _("第 1 名得分"), 2: _("第 2 名得分"), 3: _("第 3 名得分"), 4: _("第 4 名得分")}

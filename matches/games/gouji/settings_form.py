@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine.ruleset import CHOICES, FLAGS, PRESETS, UNSUPPORTED, RuleSet
 from matches.kernel.engine_errors import BadDocument
-from matches.kernel.games.fields import mark
+from matches.kernel.games.adapter import mark
 from matches.kernel.punctuation import listed
 
 #: One line per preset, shown beside its name.

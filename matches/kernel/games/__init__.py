@@ -1,4 +1,4 @@
-"""The game interface: what shared code asks a game (`adapter.py`), the one registry of games
-(`registry.py`, each adapter naming its engine) and what every game shares besides (engines,
-titles, settings forms, form fields, the deal viewer's parts). The games themselves live in
+"""The game interface: what shared code asks a game and what a game's engine answers
+(`adapter.py`), the one registry of games and what shared code reads of a game by name
+(`registry.py`), and the deal viewer's shared parts (`viewer.py`). The games themselves live in
 `matches/games/<game>/` and import this; this imports no game."""

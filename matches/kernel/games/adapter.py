@@ -22,13 +22,17 @@ shared services, views, API and exports call the adapter of the event's game
   (`seat_problems`: Gou Ji's unions on alternate seats);
 - pages: the referee's result form (`result_form`) and the public table's rows;
 - the deal viewer: a play log step by step (`deal_viewer`), or None for a game without one.
+
+Besides the adapter, what every game hands over or uses through it: its engine's interface
+(`Game`), and `mark`, the settings forms' field marks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol
 
+from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -44,12 +48,41 @@ from matches.kernel.engine_types import (
     TallyDetail,
     places_from_json,
 )
-from matches.kernel.games.base import Game
 from matches.kernel.games.viewer import viewer_json
 
 if TYPE_CHECKING:  # the models import the registry, which imports the adapters
     from matches.kernel.reports import Checked
     from matches.models import Deal, DealReport, DealTally, Event, Match, Round
+
+
+class Game(Protocol):
+    """A game's rules engine (`GameAdapter.engine`), pure Python: the command line, the
+    stateless rules API and the hostile-input tests run it without a database."""
+
+    #: short machine name, e.g. "gouji" or "giog"
+    name: str
+
+    def replay(self, document: dict[str, Any]) -> dict[str, Any]:
+        """Replay a full record (e.g. `gouji-deal/1`) and return the verdict JSON object.
+
+        Raises `BadDocument` when the document cannot be read; rule violations are reported
+        inside the verdict, never raised.
+        """
+
+    def check_summary(self, document: dict[str, Any]) -> dict[str, Any]:
+        """Check a referee's summary of one deal/hand and return its verdict JSON object
+        (for Gou Ji: `gouji settle` on a `gouji-outcome/1`). Raises `BadDocument`."""
+
+    def selfplay(self, count: int, seed: int, **options: Any) -> Iterator[dict[str, Any]]:
+        """Yield `count` complete records played by simple bots from `random.Random(seed)`."""
+
+
+def mark(field: forms.Field, **marks: Any) -> forms.Field:
+    """`field` with the marks the games' settings templates read (`rule_id`, `section`,
+    `flag`): Django's fields carry no such attributes of their own."""
+    for name, value in marks.items():
+        setattr(field, name, value)
+    return field
 
 
 @dataclass(frozen=True)
@@ -108,7 +141,7 @@ def describe_error(messages: Mapping[str, Any], error: JSONObject) -> str:
 class GameAdapter:
     #: machine name, stored in `Event.game`
     name: str = ""
-    #: the game's rules engine (the `Game` interface of `base.py`)
+    #: the game's rules engine (the `Game` interface above)
     engine: Game
     #: the game's name as people read it (lazy translation)
     label: Any = ""
@@ -125,7 +158,13 @@ class GameAdapter:
     site_title: Any = ""
     #: a short template explaining the game's own standings columns, or None
     column_note_template: str | None = None
-    #: dotted path of the organiser's form for the game's settings (the rule set)
+    #: dotted path of the organiser's form for the game's settings (the rule set). What the
+    #: wizard and the rules page ask of it, whatever the game: `from_values(values, data)` (the
+    #: wizard's stored values), `for_event(event, data, frozen)`, `from_preset(preset)`
+    #: (refilled from a preset the organiser picked; a game without presets ignores it),
+    #: `values()` (what `Event.game_settings` stores), and for the page `groups()`,
+    #: `preset_rows()` and `diff()`. The shared views never look inside the values: they are
+    #: the game's document.
     settings_form: str = ""
     #: True: a deal's result feeds the next deal of the match (it must be final first, and a
     #: correction makes the later deals' results to be checked again)

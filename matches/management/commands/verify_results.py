@@ -1,5 +1,5 @@
 """`manage.py verify_results <event id>`: recompute the event's result chain from the stored rows
-(matches/kernel/chain.py), then every derived row (match results, deal tallies, standings) from
+(matches/store/chain.py), then every derived row (match results, deal tallies, standings) from
 the results (in a transaction rolled back). Exit 0 and the head digest when everything holds;
 exit 1 naming the first entry whose row was changed behind the application's back, or every
 derived row that differs from its recompute."""
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.kernel import chain
 from matches.models import Event
 from matches.standings import verify
+from matches.store import chain
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """The event's result chain as its organisers see it: how many entries, the head digest, and
-whether the chain still holds against the stored results (`matches.kernel.chain.verify`); on
+whether the chain still holds against the stored results (`matches.store.chain.verify`); on
 request, every derived row recomputed from the results too (`recompute_differences`, rolled
 back: the check changes nothing)."""
 
@@ -9,9 +9,9 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import render
 
-from matches.kernel import chain
 from matches.models import ResultChainEntry
 from matches.standings import verify
+from matches.store import chain
 from matches.views.organiser.access import running_event
 
 

@@ -9,19 +9,36 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.events import checkin as service
-from matches.events import entries, scan
+from matches.events import entries, fees, scan
 from matches.events.forms import CarryOverForm
-from matches.models import Registration
+from matches.models import EntryFee, PaymentWay, Registration
 from matches.models.digest import token_digest
 from matches.views.addresses import public_url
 from matches.views.organiser.access import posted_pk, running_event
 from players.models import Club
 
 UNDO_KEY = "checkin-undo-{}"
+
+
+def desk_dues(event, ids) -> dict[int, int]:
+    """What each listed entry still owes (the desk takes it there); {} when the event charges
+    nothing."""
+    signup = fees.settings_of(event)
+    if not signup.fee_fen and not EntryFee.objects.filter(event=event).exists():
+        return {}
+    fees.ensure_accounts(event)
+    return fees.outstanding_by_entry(event, ids)
+
+
+def desk_payment_context(event, back: str) -> dict:
+    """The desk's payment form: the event's ways, and where the payment sends the desk back."""
+    ways = fees.settings_of(event).payment_ways
+    return {"pay_ways": [(k, v) for k, v in PaymentWay.choices if k in ways], "pay_back": back}
 
 
 def _context(request, event) -> dict:
@@ -34,8 +51,10 @@ def _context(request, event) -> dict:
         .filter(pk__in=[r.pk for r in page])
         .values_list("pk", flat=True)
     )
+    dues = desk_dues(event, [r.pk for r in page])
     for r in page:
         r.present = r.pk in present
+        r.due = dues.get(r.pk, 0)
     club_ids = (
         set(
             event.unions.filter(round__isnull=True)
@@ -58,6 +77,7 @@ def _context(request, event) -> dict:
             initial={"carry_over": "yes" if service.carries_over(event, number) else "no"}
         ),
         "undo": bool(request.session.get(UNDO_KEY.format(event.pk))),
+        **desk_payment_context(event, reverse("manage:checkin", args=[event.pk])),
     }
 
 
@@ -87,7 +107,13 @@ def toggle(request, event_id: int, entry_id: int):
         # For manage/checkin/_row.html, as the list view sets it; not a model attribute. A
         # refusal is said on the row it answers, at once (not kept for the next page).
         entry.present = present  # type: ignore[attr-defined]
-        context = {"event": event, "r": entry, "summary": service.summary(event, number)}
+        entry.due = desk_dues(event, [entry.pk]).get(entry.pk, 0)  # type: ignore[attr-defined]
+        context = {
+            "event": event,
+            "r": entry,
+            "summary": service.summary(event, number),
+            **desk_payment_context(event, reverse("manage:checkin", args=[event.pk])),
+        }
         return render(
             request, "manage/checkin/_row.html", {**context, "oob": True, "refused": refused}
         )
@@ -97,8 +123,6 @@ def toggle(request, event_id: int, entry_id: int):
 
 
 def _back(event, request):
-    from django.urls import reverse
-
     url = reverse("manage:checkin", args=[event.pk])
     query = request.POST.get("q", "")
     return redirect(f"{url}?q={query}" if query else url)

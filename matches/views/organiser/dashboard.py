@@ -26,8 +26,18 @@ from matches.draw import printing
 from matches.draw import service as draw
 from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
-from matches.events import exports
-from matches.models import ComputationRun, DealReport, Event, Registration, Round, Stage
+from matches.events import exports, fees
+from matches.models import (
+    ComputationRun,
+    DealReport,
+    EntryRequest,
+    Event,
+    Registration,
+    Round,
+    SignupSettings,
+    Stage,
+)
+from matches.models.fees import held_out_q
 from matches.permissions import can_manage_event, events_run_by
 from matches.views.addresses import public_url, staff_url
 from matches.views.organiser.access import organised_event, posted_pk, running_event
@@ -105,6 +115,26 @@ def event_list(request):
     )
 
 
+def _signup_context(event) -> dict:
+    """Requests waiting for review, and who the draw leaves out for an unpaid fee."""
+    context: dict = {
+        "signup_pending": EntryRequest.objects.filter(
+            event=event, status=EntryRequest.Status.PENDING
+        ).count()
+    }
+    signup = SignupSettings.objects.filter(event=event).first()
+    if signup is not None and signup.hold_unpaid:
+        fees.ensure_accounts(event)
+        held = event.registrations.exclude(status=Registration.Status.WITHDRAWN).filter(
+            held_out_q(event)
+        )
+        context["held_out_count"] = held.count()
+        context["held_out"] = list(
+            held.select_related("union", "player").order_by("seed", "id")[:30]
+        )
+    return context
+
+
 @login_required
 def dashboard(request, event_id: int):
     event = running_event(request, event_id)
@@ -133,6 +163,7 @@ def dashboard(request, event_id: int):
             "checkin": checkin_service.summary(event),
             # Publishing, release and round settings are the organiser's: no button for others.
             "is_organiser": can_manage_event(request.user, event),
+            **_signup_context(event),
         }
     )
     return render(request, "manage/dashboard.html", context)

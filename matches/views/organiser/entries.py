@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.events import entries as service
-from matches.events import importing, pasting
+from matches.events import importing, pasting, signup
 from matches.events.forms import EntryForm, WithdrawForm
 from matches.events.registration import next_round_number
 from matches.models import Registration
@@ -171,6 +171,7 @@ def withdraw_entry(request, event_id: int, entry_id: int):
         except service.EntryRefused as error:
             form.add_error("from_round", str(error))
         else:
+            signup.entry_withdrawn(entry, request.user)
             messages.success(
                 request,
                 _("%(name)s 从第 %(n)s 轮起退赛；之前的成绩保留。")

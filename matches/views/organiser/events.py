@@ -15,8 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches.events import lifecycle, setup
 from matches.events.forms import BasicsForm, EventSettingsForm, FormatForm, StagesForm
-from matches.kernel.games.registry import default_game
-from matches.kernel.games.settings_forms import settings_form_class
+from matches.kernel.games.registry import default_game, settings_form_class
 from matches.models import Event
 from matches.permissions import can_manage_event, role_in_event
 from matches.signals import request_recompute

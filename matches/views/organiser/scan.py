@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from matches.events import checkin, scan
 from matches.models import Registration
 from matches.views.organiser.access import posted_pk, running_event
+from matches.views.organiser.checkin import desk_dues, desk_payment_context
 
 
 def _answer(request, event, result: dict, status: int = 200):
@@ -22,8 +24,13 @@ def _answer(request, event, result: dict, status: int = 200):
         "round": number,
         "summary": checkin.summary(event, number),
         "log": scan.recent(event),
+        **desk_payment_context(event, reverse("manage:checkin-scan", args=[event.pk])),
         **result,
     }
+    scanned = result.get("scanned")
+    if scanned is not None:
+        context["due"] = desk_dues(event, [scanned.entry.pk]).get(scanned.entry.pk, 0)
+
     template = "manage/checkin/_scan_state.html" if request.htmx else "manage/checkin/scan.html"
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"

@@ -1,4 +1,4 @@
-"""Giog behind the small `Game` interface of `matches/kernel/games/base.py`."""
+"""Giog behind the small `Game` interface of `matches/kernel/games/adapter.py`."""
 
 from __future__ import annotations
 

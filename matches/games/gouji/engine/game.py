@@ -1,4 +1,4 @@
-"""Gou Ji as a `Game` (matches/kernel/games/base.py)."""
+"""Gou Ji as a `Game` (matches/kernel/games/adapter.py)."""
 
 from __future__ import annotations
 

@@ -68,16 +68,6 @@ def play(seat: int, cards: Counts) -> Action:
     return Action(seat, PLAY, cards)
 
 
-def head_rival(seat: int, players: int = 6) -> int:
-    """R2: 1↔4, 2↔5, 3↔6; R45 at eight seats: 1↔5, 2↔6, 3↔7, 4↔8."""
-    return seating.head_rival(seat, players)
-
-
-def union_of(seat: int, players: int = 6) -> str:
-    """R1: union A = 1, 3, 5; union B = 2, 4, 6. R44: A = 1–4, B = 5–8 at eight seats."""
-    return seating.union_of(seat, players)
-
-
 @lru_cache(maxsize=None)
 def hand_of(counts: Counts) -> Hand:
     """Classify a count tuple once (R6); raises RuleViolation for a non-hand."""

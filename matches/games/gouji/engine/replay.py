@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.record import DealRecord, read_record, setup_error
+from matches.games.gouji.engine.seating import head_rival
 from matches.games.gouji.engine.settle import (
     Outcome,
     automatic_points,
@@ -45,7 +46,7 @@ def contest_seats(record: DealRecord) -> tuple[int, ...]:
         # R56: under two revolutions each revolutionary's head rival has its contest too
         seats: list[int] = []
         for rebel in record.revolution:
-            for seat in (rebel, record.rules.head_rival(rebel)):
+            for seat in (rebel, head_rival(rebel, record.rules.players)):
                 if seat not in seats:
                     seats.append(seat)
         return tuple(seats)

@@ -81,14 +81,6 @@ class RuleSet:
         """k = n / 2, the seats of a union: 3 at six seats, 4 at eight (R50)."""
         return self.players // 2
 
-    def head_rival(self, seat: int) -> int:
-        """The seat opposite (R2, R45/D16)."""
-        return seating.head_rival(seat, self.players)
-
-    def union_of(self, seat: int) -> str:
-        """ "A" or "B" (R1; R44/D17 at eight seats: A = 1–4)."""
-        return seating.union_of(seat, self.players)
-
     def union_seats(self, union: str) -> tuple[int, ...]:
         return seating.union_seats(union, self.players)
 

@@ -172,7 +172,7 @@ def contest_points(rules: RuleSet, hands: Hands, revolution: tuple[int, ...]) ->
         if not sets:
             continue
         best = max(sets, key=lambda hand: (hand.rank, hand.size))
-        rival = rules.head_rival(rebel)
+        rival = head_rival(rebel, rules.players)
         if rival in revolution:
             continue  # R56: two revolutionaries who are head rivals play no contest
         if any(beats(hand_of(c), best, rules) for c in engine.hands_in(hands[rival], best.size)):

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import OUTCOME_FORMAT, union_of
+from matches.games.gouji.engine.seating import union_of
+from matches.games.gouji.engine.settle import OUTCOME_FORMAT
 from matches.games.gouji.engine.verdict import ReplayVerdict, Tribute
 from matches.kernel.engine_errors import JSONObject
 

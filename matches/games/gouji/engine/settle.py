@@ -14,23 +14,13 @@ from typing import Any
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.record import revolutions_void
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.seating import place_name
+from matches.games.gouji.engine.seating import head_rival, place_name, union_of
 from matches.games.gouji.engine.verdict import SettleVerdict, Tribute, UnionScores
 from matches.kernel.engine_errors import BadDocument, EngineBug, JSONObject, RuleViolation
 
 OUTCOME_FORMAT = "gouji-outcome/1"
 DECLARATIONS = ("clear", "unclear", "special")
 BURN_OUTCOMES = ("success", "counter", "stopped", "false")
-
-
-def union_of(seat: int, players: int = 6) -> str:
-    """R1: union A is seats 1, 3, 5; union B is 2, 4, 6. R44/D17 at eight seats: A = 1–4."""
-    return seating.union_of(seat, players)
-
-
-def head_rival(seat: int, players: int = 6) -> int:
-    """R2: the seat opposite, 1↔4, 2↔5, 3↔6; R45/D16 at eight seats: s ↔ s + 4."""
-    return seating.head_rival(seat, players)
 
 
 _COUNT_WORDS = {6: "six", 8: "eight"}
@@ -154,7 +144,7 @@ def automatic_points(rules: RuleSet, revolution: tuple[int, ...]) -> frozenset[i
         return frozenset()
     if revolutions_void(rules, revolution) is not None:
         return frozenset()
-    rivals = {rules.head_rival(seat) for seat in revolution}
+    rivals = {head_rival(seat, rules.players) for seat in revolution}
     return frozenset(rivals - set(revolution))
 
 

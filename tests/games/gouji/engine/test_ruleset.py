@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from matches.games.gouji.engine.ruleset import FLAGS, PRESETS, RuleSet
+from matches.games.gouji.engine.seating import head_rival
 from matches.kernel.engine_errors import BadDocument
 
 
@@ -122,13 +123,13 @@ def test_eight_players_preset_r44_r47_d23():
     assert rules.string_three_score == 24
     assert rules.seats == tuple(range(1, 9)) and rules.union_size == 4
     assert rules.union_seats("A") == (1, 2, 3, 4) and rules.union_seats("B") == (5, 6, 7, 8)
-    assert [rules.head_rival(s) for s in rules.seats] == [5, 6, 7, 8, 1, 2, 3, 4]
+    assert [head_rival(s, rules.players) for s in rules.seats] == [5, 6, 7, 8, 1, 2, 3, 4]
     assert rules.to_json() == "eight-players"
 
 
 def test_six_seat_geometry_r1_r2():
     rules = RuleSet.from_json("standard")
-    assert [rules.head_rival(s) for s in rules.seats] == [4, 5, 6, 1, 2, 3]
+    assert [head_rival(s, rules.players) for s in rules.seats] == [4, 5, 6, 1, 2, 3]
     assert rules.union_seats("A") == (1, 3, 5) and rules.union_seats("B") == (2, 4, 6)
 
 

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.games.gouji.engine.game import GoujiGame
-from matches.games.gouji.engine.settle import head_rival, parse_outcome, settle, union_of
+from matches.games.gouji.engine.seating import head_rival, union_of
+from matches.games.gouji.engine.settle import parse_outcome, settle
 from matches.kernel.engine_errors import BadDocument
 
 

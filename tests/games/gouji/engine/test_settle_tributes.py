@@ -7,11 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import (
-    Outcome,
-    head_rival,
-    union_of,
-)
+from matches.games.gouji.engine.seating import head_rival, union_of
+from matches.games.gouji.engine.settle import Outcome
 from matches.games.gouji.engine.settle import (
     tribute_ledger as engine_tribute_ledger,
 )

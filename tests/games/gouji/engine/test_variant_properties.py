@@ -15,6 +15,7 @@ from matches.games.gouji.engine.cards import BIG, SMALL, TWO
 from matches.games.gouji.engine.record import write_record
 from matches.games.gouji.engine.replay import replay
 from matches.games.gouji.engine.ruleset import RuleSet
+from matches.games.gouji.engine.seating import head_rival
 from matches.games.gouji.engine.selfplay import deal_hands, play_deal, selfplay
 from matches.games.gouji.engine.settle import settle
 
@@ -117,6 +118,6 @@ def test_two_revolutionaries_r56(rules, seed, data):
     assert sorted(verdict["finish"].index(seat) + 1 for seat in rebels) == [k, k + 1]
     # D40: each rebel's head rival has its point, unless it is the other rebel
     for rebel in rebels:
-        rival = ruleset.head_rival(rebel)
+        rival = head_rival(rebel, ruleset.players)
         assert (rival in verdict["points"]) is (rival not in rebels)
         assert rebel not in verdict["points"]

@@ -1,4 +1,4 @@
-"""Every statement written once (matches/kernel/statements.py) against its ORM twin: the same
+"""Every statement written once (matches/store/statements.py) against its ORM twin: the same
 rows, every field converted the same way (JSON, datetimes, booleans), linked the same way (an
 outer join's missing row included), no query when the caller walks the joined objects, and
 the same answer for a row that is not there. Run on SQLite by default and on PostgreSQL with
@@ -10,7 +10,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from matches.kernel.statements import (
+from matches.models import Deal, DealReport, DealTally, Match, RefereeLink, Table
+from matches.store.statements import (
     deals_with_finals,
     link_with_table,
     locked_deal,
@@ -18,7 +19,6 @@ from matches.kernel.statements import (
     match_unless_locked,
     public_event,
 )
-from matches.models import Deal, DealReport, DealTally, Match, RefereeLink, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +114,7 @@ def test_the_public_event_read_equals_the_public_events_query(setup):
 def test_an_id_beyond_any_column_finds_no_row():
     """A URL's <int:...> takes any number of digits: no row, as the ORM answers, never a
     driver's overflow error (a 500)."""
-    from matches.kernel import statements
+    from matches.store import statements
 
     assert statements.public_event(10**30) is None
 
@@ -263,8 +263,8 @@ def test_the_standings_run_read_equals_the_orm_query(build):
     ORM's `values_list(...).first()` reads them, another event's or another key's left out."""
     from django.utils import timezone
 
-    from matches.kernel.statements import standings_run
     from matches.models import ComputationRun
+    from matches.store.statements import standings_run
 
     b = build(unions=2)
     other = build(unions=2)
@@ -303,7 +303,7 @@ def test_the_standings_run_read_equals_the_orm_query(build):
 
 
 def test_the_round_unfinished_read_equals_the_orm_query(build):
-    from matches.kernel.statements import round_unfinished
+    from matches.store.statements import round_unfinished
 
     b = build(unions=4)
     round_ = b.round([(0, 1), (2, 3)])
@@ -321,7 +321,7 @@ def test_the_earlier_reports_read_equals_the_orm_query(build):
     the submission's ORM query read them (a superseded report of the previous deal left out)."""
     from django.db.models import Q
 
-    from matches.kernel.statements import earlier_reports
+    from matches.store.statements import earlier_reports
 
     b = build(unions=2, deals=3)
     match = b.match(b.round([(0, 1)]), 1)
@@ -356,7 +356,7 @@ def test_the_earlier_reports_read_equals_the_orm_query(build):
 def test_a_compiled_query_refuses_a_marker_it_cannot_place(db):
     """The compiled form replaces each marker where the ORM put it: a marker the ORM turned
     into something else (or used twice) fails loudly at its first compilation."""
-    from matches.kernel.statements import Compiled
+    from matches.store.statements import Compiled
 
     twice = Compiled(lambda n: Deal.objects.filter(number=n, match_id=n).values_list("pk"), 99)
     with pytest.raises(ValueError):
@@ -364,3 +364,84 @@ def test_a_compiled_query_refuses_a_marker_it_cannot_place(db):
     gone = Compiled(lambda n: Deal.objects.filter(number=-n).values_list("pk"), 98)
     with pytest.raises(ValueError):
         gone(1)
+
+
+# --- the result chain's head, and the rows written in one INSERT ----------------------------------
+
+
+def _chain_rows(event_id: int, seqs) -> list[tuple]:
+    from django.utils import timezone
+
+    from matches.models import ResultChainEntry
+
+    at = ResultChainEntry._meta.get_field("at").get_db_prep_value(
+        timezone.now(), connection, prepared=False
+    )
+    return [
+        (
+            event_id,
+            seq,
+            "result",
+            1000 + seq,
+            f'{{"n": {seq}}}',
+            f"{seq - 1:064x}",
+            f"{seq:064x}",
+            at,
+        )
+        for seq in seqs
+    ]
+
+
+CHAIN_COLUMNS = ("event_id", "seq", "kind", "object_id", "payload", "prev_digest", "digest", "at")
+
+
+def test_the_chain_head_read_equals_the_orm_query(build):
+    """`chain_head`: the last (seq, digest) of the event's chain, another event's left out."""
+    from matches.models import ResultChainEntry
+    from matches.store.statements import chain_head, insert_rows
+
+    b = build(unions=2)
+    other = build(unions=2)
+
+    def orm_head(event_id):
+        return (
+            ResultChainEntry.objects.filter(event_id=event_id)
+            .order_by("-seq")
+            .values_list("seq", "digest")
+            .first()
+        )
+
+    assert chain_head(b.event.pk) is None and orm_head(b.event.pk) is None
+    insert_rows(ResultChainEntry, CHAIN_COLUMNS, _chain_rows(b.event.pk, [1, 3, 2]))
+    insert_rows(ResultChainEntry, CHAIN_COLUMNS, _chain_rows(other.event.pk, [1, 2, 3, 4]))
+    with CaptureQueriesContext(connection) as queries:
+        head = chain_head(b.event.pk)
+    assert len(queries.captured_queries) == 1
+    assert head == orm_head(b.event.pk) == (3, f"{3:064x}")
+    assert chain_head(other.event.pk) == orm_head(other.event.pk) == (4, f"{4:064x}")
+    assert chain_head(10**30) is None
+
+
+def test_insert_rows_writes_every_row_as_the_orm_reads_it(build):
+    """A few rows in one statement; many (more than one statement carries) in one driver
+    `executemany`, not one statement a row; every value read back by the ORM as given; no
+    rows, no statement."""
+    from matches.models import ResultChainEntry
+    from matches.store.statements import insert_rows
+
+    b = build(unions=2)
+    with CaptureQueriesContext(connection) as queries:
+        insert_rows(ResultChainEntry, CHAIN_COLUMNS, [])
+    assert queries.captured_queries == []
+    few, many = _chain_rows(b.event.pk, range(1, 4)), _chain_rows(b.event.pk, range(4, 1205))
+    for rows in (few, many):
+        with CaptureQueriesContext(connection) as queries:
+            insert_rows(ResultChainEntry, CHAIN_COLUMNS, rows)
+        assert len(queries.captured_queries) == 1
+    stored = list(
+        ResultChainEntry.objects.filter(event=b.event)
+        .order_by("seq")
+        .values_list("event_id", "seq", "kind", "object_id", "payload", "prev_digest", "digest")
+    )
+    assert stored == [row[:7] for row in few + many]
+    assert ResultChainEntry.objects.filter(event=b.event, at__isnull=True).count() == 0

@@ -11,7 +11,8 @@ names the first entry whose row was changed behind the application's back.
 Concurrency: appending reads the head and inserts after it; the unique (event, seq) constraint
 refuses a second writer that read the same head (on PostgreSQL it waits for the first to
 commit), and the append is retried in a savepoint with the new head. Two queries an append,
-written as SQL once rather than compiled by the ORM each time (issue 28).
+the head's compiled once and the insert written once (`matches.store.statements`), rather than
+compiled by the ORM each time (issue 28).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from matches.models import Confirmation, DealReport, Event, Match, ResultChainEntry
+from matches.store.statements import chain_head, insert_rows
 
 Kind = ResultChainEntry.Kind
 GENESIS = "gouji-tournament result chain v1"
@@ -120,34 +122,7 @@ def _bye_holders(matches) -> dict[int, str]:
 # --- appending ----------------------------------------------------------------------------------
 
 
-def _head(event_id: int) -> tuple[int, str] | None:
-    """The chain's last (seq, digest), in a statement written once (issue 28: the ORM spent
-    more CPU compiling this query and the insert below than the database spent running them)."""
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {quote('seq')}, {quote('digest')} FROM {quote(_TABLE)} "
-            f"WHERE {quote('event_id')} = %s ORDER BY {quote('seq')} DESC LIMIT 1",
-            [event_id],
-        )
-        row = cursor.fetchone()
-    return (row[0], row[1]) if row else None
-
-
-_TABLE = ResultChainEntry._meta.db_table
 _COLUMNS = ("event_id", "seq", "kind", "object_id", "payload", "prev_digest", "digest", "at")
-
-
-def _insert(rows: list[tuple]) -> None:
-    """The entries in one INSERT."""
-    quote = connection.ops.quote_name
-    one = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(_TABLE)} ({', '.join(quote(c) for c in _COLUMNS)}) "
-            f"VALUES {', '.join([one] * len(rows))}",
-            [value for row in rows for value in row],
-        )
 
 
 def _append(event_id: int, items: list[tuple[str, int, dict]]) -> None:
@@ -158,14 +133,14 @@ def _append(event_id: int, items: list[tuple[str, int, dict]]) -> None:
     for _attempt in range(APPEND_ATTEMPTS):
         try:
             with transaction.atomic():  # a savepoint: a lost race retries the append alone
-                seq, prev = _head(event_id) or (0, genesis_digest(event_id))
+                seq, prev = chain_head(event_id) or (0, genesis_digest(event_id))
                 rows = []
                 for kind, object_id, text in texts:
                     seq += 1
                     digest = link_digest(prev, text)
                     rows.append((event_id, seq, kind, object_id, text, prev, digest, at))
                     prev = digest
-                _insert(rows)
+                insert_rows(ResultChainEntry, _COLUMNS, rows)
                 return
         except IntegrityError:
             continue  # another result took this place in the chain: read the new head

@@ -1,5 +1,5 @@
 """The hottest reads as SQL statements written once, each the twin of one ORM query (its
-docstring quotes the query; tests/kernel/test_statements.py checks every one against it, on
+docstring quotes the query; tests/store/test_statements.py checks every one against it, on
 SQLite and PostgreSQL).
 
 The profile of `bench/festival.py` (docs/performance.md) found about a third of a referee's
@@ -8,10 +8,11 @@ the same few statements, compiled again for every request. The statements here a
 once per database vendor from the models' own metadata (so a new column is read without a
 change here), and their rows become model instances through `Model.from_db`, linked as
 `select_related` would link them: callers see exactly what the queryset gave them, with no
-query more. Nothing else in the project writes SQL by hand for the ORM's tables.
+query more. Rows written in bulk where `bulk_create`'s per-object work costs too much go
+through `insert_rows`. Nothing else in the project writes SQL by hand for the ORM's tables.
 
 What they rely on in Django besides its documented API (check these on a Django upgrade; the
-twin tests fail when one changes):
+twin tests fail when one changes; CONTRIBUTING.md lists every such place in the project):
 - `Model._meta.concrete_fields`, each field's `column` and `attname`, `_meta.db_table`: the
   columns, in the order `from_db` takes them;
 - `field.get_col(table)`, `connection.ops.get_db_converters(col)` and
@@ -29,12 +30,12 @@ twin tests fail when one changes):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Q
 
 from matches.models import (
@@ -46,6 +47,7 @@ from matches.models import (
     Event,
     Match,
     RefereeLink,
+    ResultChainEntry,
     Round,
     Stage,
     Table,
@@ -311,7 +313,7 @@ def locked_report(report_id: int) -> DealReport | None:
 class Compiled:
     """A `values_list` queryset whose SQL Django builds once per database vendor, then runs
     with new parameters: the ORM's own statement and its own converters (so it is its twin by
-    construction; tests/kernel/test_statements.py still compares them). `build(*marks)` makes
+    construction; tests/store/test_statements.py still compares them). `build(*marks)` makes
     the queryset from marker values, one per parameter: distinct integers or strings that the
     compiled parameters are then searched for, and replaced by the call's values in their
     places. For plain filters on columns (no `__in` list, no expression that rewrites a value;
@@ -438,3 +440,69 @@ def earlier_reports(
     if previous_of is None:
         return _EARLIER(deal_id)
     return _EARLIER_AND_PREVIOUS(deal_id, *previous_of)
+
+
+# --- the result chain's head, and rows written ------------------------------------------------
+
+
+def chain_head(event_id: int) -> tuple[int, str] | None:
+    """`ResultChainEntry.objects.filter(event_id=...).order_by("-seq")
+    .values_list("seq", "digest").first()`, in one statement written once: every accepted
+    result reads the head of its event's chain (the ORM spent more CPU compiling the query
+    than the database running it, and a compiled queryset costs more than this)."""
+    if not _BIGINT_MIN <= event_id <= _BIGINT_MAX:
+        return None
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy looks it up
+    with db.cursor() as cursor:
+        cursor.execute(_chain_head_sql(db.vendor), [event_id])
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
+@cache
+def _chain_head_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    column: dict[str, Any] = {f.name: f.column for f in ResultChainEntry._meta.concrete_fields}
+    seq, digest, event = (quote(column[name]) for name in ("seq", "digest", "event"))
+    return (
+        f"SELECT {seq}, {digest} FROM {quote(ResultChainEntry._meta.db_table)} "
+        f"WHERE {event} = %s ORDER BY {seq} DESC LIMIT 1"
+    )
+
+
+#: rows written in one INSERT at most; more go through the driver's `executemany`
+_ONE_STATEMENT = 100
+
+
+@lru_cache(maxsize=128)  # one text per table, columns and row count up to _ONE_STATEMENT
+def _insert_sql(vendor: str, table: str, columns: tuple[str, ...], count: int) -> str:
+    """INSERT of `count` rows, written once per database vendor, table, columns and count."""
+    quote = connection.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    return "INSERT INTO {} ({}) VALUES {}".format(
+        quote(table), ", ".join(quote(column) for column in columns), ", ".join([one] * count)
+    )
+
+
+def insert_rows(model: Any, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """`rows` (values in the order of `columns`, as the database takes them) into `model`'s
+    table: `bulk_create`'s per-object work was most of the ratings' full recompute and, with
+    the ORM compiling it, of the result chain's append. A few rows (the chain's append) go in
+    one statement, one round trip; more (the ratings) through the driver's `executemany` of a
+    one-row INSERT, 5,000 at a time, which costs PostgreSQL's driver less than long VALUES
+    lists. No signal is sent and no default filled in: every column is given."""
+    if not rows:
+        return
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy looks it up
+    table = model._meta.db_table
+    most = db.features.max_query_params
+    with db.cursor() as cursor:
+        if len(rows) <= _ONE_STATEMENT and (most is None or len(rows) * len(columns) <= most):
+            cursor.execute(
+                _insert_sql(db.vendor, table, columns, len(rows)),
+                [value for row in rows for value in row],
+            )
+            return
+        one = _insert_sql(db.vendor, table, columns, 1)
+        for start in range(0, len(rows), 5000):
+            cursor.executemany(one, rows[start : start + 5000])
