@@ -250,7 +250,7 @@ async def results_mode(args, services: Services) -> None:
 
     committed: list[float] = []
 
-    def on_commit(sender, **kwargs):  # sent on commit of the final result (results/service.py)
+    def on_commit(sender, **kwargs):  # sent on commit of the final result (results/common.py)
         committed.append(time.monotonic())
 
     deal_result_changed.connect(on_commit, weak=False, dispatch_uid="bench-live")

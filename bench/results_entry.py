@@ -166,7 +166,8 @@ def in_process(args) -> None:
     from matches.kernel.games.registry import get_game
     from matches.models import DealReport, PlayerAccount
     from matches.permissions import Actor
-    from matches.results import service as results
+    from matches.results.confirm import confirm_report
+    from matches.results.submit import submit_deal_report
     from tests.builder import EventBuilder
     from tests.personas import make_user
 
@@ -189,13 +190,13 @@ def in_process(args) -> None:
     for number in range(1, event.deals_per_match + 1):
         for match, (captain_a, captain_b) in tables:
             summary = SUMMARIES[(number + match.pk) % len(SUMMARIES)]
-            report, _ = results.submit_deal_report(
+            report, _ = submit_deal_report(
                 match, number, summary, None, Actor(user=referee), f"bench-{match.pk}-{number}"
             )
             # A referee's report is final when both unions agree (issue 16): both captains.
-            results.confirm_report(report, captain_a, True)
+            confirm_report(report, captain_a, True)
             report.refresh_from_db()
-            results.confirm_report(report, captain_b, True)
+            confirm_report(report, captain_b, True)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert DealReport.objects.final().count() == deals
     vendor = django.db.connection.vendor
@@ -214,7 +215,7 @@ def in_process(args) -> None:
             match.table.referees.add(referee)
         start = time.perf_counter()
         for number, (record, match) in enumerate(zip(records, matches), 1):
-            results.submit_deal_report(match, 1, None, record, Actor(user=referee), f"log-{number}")
+            submit_deal_report(match, 1, None, record, Actor(user=referee), f"log-{number}")
         elapsed = time.perf_counter() - start
         actions = sum(len(r["actions"]) for r in records)
         print(

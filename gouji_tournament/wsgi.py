@@ -23,7 +23,8 @@ def _warm_up() -> None:
     from django.template import engines
     from django.urls import get_resolver
 
-    import matches.results.service  # noqa: F401
+    import matches.results.confirm  # noqa: F401
+    import matches.results.submit  # noqa: F401
     import matches.store.chain  # noqa: F401
     import matches.tasks  # noqa: F401 (the settlement's enqueue, called on commit)
     from matches.kernel.games.registry import ADAPTERS, adapter_named

@@ -11,7 +11,7 @@
 Rows are made by the services, as the application makes them (random results are the demo
 builder's, `matches/demo/builder.py`): entries by
 `matches.events.registration`, rounds by `matches.draw.service`, results by
-`matches.results.service` (reported, then confirmed, or corrected by the organiser when the deal
+`matches.results` (reported, then confirmed, or corrected by the organiser when the deal
 already has a final result), standings by `matches.standings.service`. Two things have no
 service and are written here: the event and its stage (the organisers make them in the admin),
 and the people (users, player accounts, referee links; see `tests.personas`).
@@ -32,7 +32,10 @@ from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.pairing.types import Pairing
 from matches.models import DealReport, Event, Round, Stage
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.correct import correct_result
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from matches.standings import service as standings
 from players.models import Club, Player
 from tests.personas import Personas
@@ -299,9 +302,9 @@ class EventBuilder:
     # --- results ---------------------------------------------------------------------------
 
     def report(self, match, number: int, summary=None, play_log=None, actor=None, key: str = ""):
-        """A referee's report through `results.submit_report` (the organiser's by default)."""
-        deal = results.deal_for(match, number)
-        report, _created = results.submit_report(
+        """A referee's report through `submit_report` (the organiser's by default)."""
+        deal = deal_for(match, number)
+        report, _created = submit_report(
             deal, summary, play_log, actor or self.people.actor("organiser"), key
         )
         return report
@@ -316,7 +319,7 @@ class EventBuilder:
         for actor in self.people.confirmers(match):
             if permissions.confirmation_role(actor, report) is not None:
                 # Both unions agree in captain mode: each captain answers in turn.
-                report = results.confirm_report(report, actor, agrees)
+                report = confirm_report(report, actor, agrees)
                 answered = True
                 if report.state != DealReport.State.PENDING:
                     return report
@@ -327,15 +330,13 @@ class EventBuilder:
     def correct(
         self, match, number: int, summary=None, play_log=None, reason: str = CORRECTION_REASON
     ):
-        deal = results.deal_for(match, number)
-        return results.correct_result(
-            deal, summary, play_log, self.people.actor("organiser"), reason
-        )
+        deal = deal_for(match, number)
+        return correct_result(deal, summary, play_log, self.people.actor("organiser"), reason)
 
     def result(self, match, number: int, summary=None, play_log=None):
         """A final result for deal `number`: reported and confirmed, or a correction by the
         organiser when the deal already has a final result."""
-        deal = results.deal_for(match, number)
+        deal = deal_for(match, number)
         if deal.reports.final().exists():
             return self.correct(match, number, summary, play_log)
         return self.confirm(self.report(match, number, summary, play_log))

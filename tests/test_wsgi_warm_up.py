@@ -20,7 +20,7 @@ from matches.kernel.games.registry import ADAPTERS
 missing = [p.rsplit('.', 1)[0] for p in ADAPTERS.values() if p.rsplit('.', 1)[0] not in sys.modules]
 assert not missing, missing
 assert app.finalized
-assert 'matches.api.results' in sys.modules and 'matches.results.service' in sys.modules
+assert 'matches.api.results' in sys.modules and 'matches.results.submit' in sys.modules
 assert type(caches['default']).__name__ == 'TolerantRedisCache'
 print('warm')
 """

@@ -33,7 +33,7 @@ from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, RefereeLink, Round, Table
 from matches.permissions import Actor, can_run_event
 from matches.public import visibility
-from matches.results import service as results
+from matches.results import confirm, correct, deals, submit
 from matches.results.messages import localized
 
 
@@ -222,10 +222,10 @@ def table_json(table: Table, actor: Actor) -> dict:
     data["unions"] = {"A": union_sides.get("A"), "B": union_sides.get("B")} if union_sides else None
     if not show_results:
         return data  # not even the current deal: it tells a held round's progress
-    current = results.current_deal_number(match)
+    current = deals.current_deal_number(match)
     data["current_deal"] = current
     adapter = round_.event.adapter
-    for row in results.match_deals(match):
+    for row in deals.match_deals(match):
         deal = row["deal"]
         entry = {
             "number": row["number"],
@@ -338,14 +338,9 @@ def submit_deal_report(request, table_id: int, number: int):
     if match is None:
         raise _not_found("match at this table")
     try:
-        if not permissions.can_enter_results(actor, table):
-            raise ResultError(
-                "permission_denied",
-                "you do not referee this table",
-                status=403,
-                params={"action": "enter"},
-            )
-        report, created = results.submit_deal_report(
+        # The service alone asks whether this actor referees the table; its refusal is answered
+        # here as every other one (403 `permission_denied`).
+        report, created = submit.submit_deal_report(
             match,
             number,
             body.get("summary"),
@@ -427,11 +422,11 @@ def confirm_deal_report(request, report_id: int):
         if pin is not None:  # a captain answering on the table's device
             report = _report(report_id)
             event = report.deal.match.round.event
-            pin_union = results.check_captain_pin(
+            pin_union = confirm.check_captain_pin(
                 report.deal.match, side, pin, ratelimit.client_ip(request), actor
             )
         # Without a PIN the service reads the report itself (one query, with its lock).
-        report = results.confirm_report_by_id(
+        report = confirm.confirm_report_by_id(
             report_id, actor, agrees, note[:2000], pin_union=pin_union, reason=reason
         )
     except ResultError as exc:
@@ -468,7 +463,7 @@ def correct_deal(request, deal_id: int):
     if deal is None:
         raise _not_found("deal")
     try:
-        report = results.correct_result(
+        report = correct.correct_result(
             deal,
             body.get("summary"),
             body.get("play_log"),

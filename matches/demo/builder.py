@@ -4,7 +4,7 @@ field of the benchmarks' events, and the random but valid reports of the tests' 
 
 Everything goes through the services, the same path as a real event: entries through
 `matches.events.registration`, rounds through `matches.draw.service`, results through
-`matches.results.service` (a referee link reports, the confirmers the event asks for confirm),
+`matches.results` (a referee link reports, the confirmers the event asks for confirm),
 standings through `matches.standings.service`. The builder asks the event's adapter only for
 what is the game's own: the demo event's plan (`demo_plan`: its name, settings and field) and a
 random report of one deal (`demo_report`).
@@ -27,8 +27,11 @@ from matches.demo.names import CLUBS, person_name
 from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.games.registry import adapter_named
+from matches.kernel.reports import ResultError
 from matches.models import DealReport, Event, PlayerAccount, RefereeLink, Round, Stage
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from matches.standings import service as standings
 from players.models import Club, Player
 
@@ -138,13 +141,13 @@ def referee(match) -> permissions.Actor:
 def random_report(match, number: int, rng: random.Random, actor) -> DealReport:
     """A random but valid report of deal `number` by `actor`, from the game's `demo_report`."""
     adapter = match.round.event.adapter
-    deal = results.deal_for(match, number)
+    deal = deal_for(match, number)
     for _attempt in range(ATTEMPTS):
         summary, play_log = adapter.demo_report(match, number, rng)
         try:
-            report, _created = results.submit_report(deal, summary, play_log, actor)
+            report, _created = submit_report(deal, summary, play_log, actor)
             return report
-        except results.ResultError:
+        except ResultError:
             continue  # a random summary the rules refuse: draw another
     raise RuntimeError(f"no valid random report for deal {number} of match {match.pk}")
 
@@ -177,11 +180,9 @@ def confirm(report: DealReport, agrees: bool = True) -> DealReport:
         if permissions.confirmation_role(actor, report) is None:
             continue
         if agrees:
-            report = results.confirm_report(report, actor, agrees=True)
+            report = confirm_report(report, actor, agrees=True)
         else:
-            return results.confirm_report(
-                report, actor, agrees=False, note="名次记错了", reason="finish"
-            )
+            return confirm_report(report, actor, agrees=False, note="名次记错了", reason="finish")
     return report
 
 

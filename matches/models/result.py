@@ -92,7 +92,8 @@ class DealReport(models.Model):
 
     objects = DealReportQuerySet.as_manager()
 
-    # Never stored: set by matches.results.service on the report it returns, read by the API.
+    # Never stored: set by matches.results (common.replay, confirm.confirm_report_by_id) on the
+    # report it returns, read by the API.
     replayed: bool  # the request repeated an earlier one (same Idempotency-Key)
     known_confirmations: list[Confirmation]  # the confirmations just written
 

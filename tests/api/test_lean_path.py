@@ -134,7 +134,7 @@ def test_a_database_outage_is_a_503_on_the_lean_path(client, setup, monkeypatch)
     def database_down(*args, **kwargs):
         raise OperationalError("connection to server failed: Connection refused")
 
-    monkeypatch.setattr("matches.api.results.results.submit_deal_report", database_down)
+    monkeypatch.setattr("matches.api.results.submit.submit_deal_report", database_down)
     response = _post(client, _submit_url(setup), {"summary": SUMMARY}, **_referee(setup))
     assert response.status_code == 503
     assert response["Retry-After"]

@@ -21,7 +21,9 @@ from matches.draw import service as draw
 from matches.events import staff as staff_service
 from matches.models import DealReport, Event, StaffRole, Stage, TableSeat, UnionMember
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from players.models import Club
 from tests.builder import EventBuilder
 from tests.personas import make_setup
@@ -63,9 +65,9 @@ def photo(page, base, name, again=None):
 
 
 def disputed(setup) -> DealReport:
-    deal = results.deal_for(setup.match, 1)
-    report = results.submit_report(deal, REPORTED, None, Actor(user=setup.referee), "r")[0]
-    results.confirm_report(report, Actor(user=setup.captain_b), False, "3号没开点", reason="points")
+    deal = deal_for(setup.match, 1)
+    report = submit_report(deal, REPORTED, None, Actor(user=setup.referee), "r")[0]
+    confirm_report(report, Actor(user=setup.captain_b), False, "3号没开点", reason="points")
     return report
 
 

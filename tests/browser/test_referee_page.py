@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from matches.models import DealReport
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 
 from .test_offline_submit import giog_table  # noqa: F401 (fixture)
 from .test_table_confirmation import table_setup  # noqa: F401 (fixture)
@@ -58,8 +59,8 @@ def check_page(page, language, game, width):
 @pytest.mark.parametrize("width,language", VIEWS)
 def test_the_gouji_table_page(live_server, browser, table_setup, width, language):  # noqa: F811
     match = table_setup["match"]
-    deal = results.deal_for(match, 1)
-    results.submit_report(
+    deal = deal_for(match, 1)
+    submit_report(
         deal,
         {"format": "gouji-outcome/1", "finish": [1, 2, 3, 4, 5, 6], "points": [3]},
         None,
@@ -76,10 +77,10 @@ def test_the_gouji_table_page(live_server, browser, table_setup, width, language
 @pytest.mark.parametrize("width,language", VIEWS)
 def test_the_giog_table_page(live_server, browser, giog_table, width, language):  # noqa: F811
     match, link = giog_table
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     seats = sorted(match.table.seats.values_list("seat", flat=True))
     summary = {"format": "giog-outcome/1", "won": {str(s): w for s, w in zip(seats, (15, 9, 6))}}
-    results.submit_report(deal, summary, None, Actor(link=link), "h1")
+    submit_report(deal, summary, None, Actor(link=link), "h1")
     assert DealReport.objects.get().state == DealReport.State.PENDING
     base = live_server.url
     context, page = look(browser, base, f"{base}/ref/{link.token}/", width, language)

@@ -416,14 +416,13 @@ def test_a_closed_round_cannot_call(assigned):
 def test_a_zone_referee_confirms_as_second_referee_and_an_outsider_cannot(assigned):
     from matches.models import Event
     from matches.permissions import confirmable_reports, confirmation_role
-    from matches.results import service as results
+    from matches.results.deals import deal_for
+    from matches.results.submit import submit_report
 
     Event.objects.filter(pk=assigned["event"].pk).update(result_confirmation="referee")
     link = link_of(assigned, 2)
     match = table(assigned, 2).match
-    report, _ = results.submit_report(
-        results.deal_for(match, 1), SUMMARY, None, Actor.from_link(link), "z-2"
-    )
+    report, _ = submit_report(deal_for(match, 1), SUMMARY, None, Actor.from_link(link), "z-2")
     report = DealReport.objects.get(pk=report.pk)
     north, south = Actor(user=assigned["north"]), Actor(user=assigned["south"])
     assert confirmation_role(north, report) == "referee"

@@ -202,7 +202,7 @@ def test_numbers_are_filled_in_in_both_languages():
 
 
 def test_a_burn_error_is_chinese_with_its_numbers(setup):
-    from matches.results import service as results
+    from matches.results.common import check_report, rejection
 
     summary = {
         "format": "gouji-outcome/1",
@@ -210,9 +210,9 @@ def test_a_burn_error_is_chinese_with_its_numbers(setup):
         "points": [4],
         "burns": [{"burner": 4, "burned": 1, "outcome": "success"}],
     }
-    checked = results.check_report(setup.match, 1, summary, None)
+    checked = check_report(setup.match, 1, summary, None)
     assert not checked.accepted
-    refused = results._rejection(checked)
+    refused = rejection(checked)
     adapter = adapter_named("gouji")
     with translation.override("zh-hans"):
         data = localized(refused, adapter)

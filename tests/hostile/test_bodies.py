@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from matches.kernel.games.registry import get_game
 from matches.models import DealReport, Event
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
@@ -80,8 +81,8 @@ def test_hostile_bodies_on_the_rules_endpoints(client, name):
 @pytest.mark.parametrize("note", ["\u0000", "\ud800", "a\u0000b"])
 def test_a_confirmation_note_with_nul_or_a_surrogate_is_refused(setup, note):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="captain")
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
     )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token " + Token.objects.create(user=setup.captain_b).key)

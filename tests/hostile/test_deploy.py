@@ -156,12 +156,12 @@ def test_referee_link_pages_are_never_stored(setup):
 
 @pytest.mark.django_db
 def test_a_referee_token_is_masked_in_the_500_log(setup, caplog, monkeypatch):
-    from matches.views import referee
+    from matches.views.referee import table
 
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(referee, "table_context", boom)
+    monkeypatch.setattr(table, "table_context", boom)
     client = Client(raise_request_exception=False)
     with caplog.at_level(logging.ERROR, logger="django.request"):
         response = client.get(f"/ref/{setup.link.token}/")

@@ -29,8 +29,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from matches.models import DealReport, Event, RefereeLink
-from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.results.conftest import SUMMARY
 
 EXAMPLES = int(os.environ.get("GOUJI_FUZZ_EXAMPLES", "12"))
@@ -187,13 +188,9 @@ def world(setup, giog, eager_tasks):
     """A published team event with a final and a pending report, a published Giog event, and one
     user (or link) for each role."""
     Event.objects.filter(pk=setup.event.pk).update(published=True, result_confirmation="captain")
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee)
-    )
+    report, _ = submit_report(deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee))
     setup.builder.confirm(report)  # both captains agree (issue 16)
-    pending, _ = results.submit_report(
-        results.deal_for(setup.match, 2), SUMMARY, None, Actor(user=setup.referee)
-    )
+    pending, _ = submit_report(deal_for(setup.match, 2), SUMMARY, None, Actor(user=setup.referee))
     giog_round = giog.draw()
     giog.event.organisers.add(setup.organiser)
     revoked = RefereeLink.objects.create(table=setup.table)

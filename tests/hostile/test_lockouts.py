@@ -16,7 +16,8 @@ from django.test import Client
 from matches.events import staff as staff_service
 from matches.models import EventStaff, RefereeLink, RoundLog, StaffRole
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.personas import make_user
 
 from ..results.conftest import SUMMARY
@@ -33,8 +34,8 @@ def signed_in(user) -> Client:
 
 
 def pending_at(setup, match, link):
-    deal = results.deal_for(match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor.from_link(link), "")
+    deal = deal_for(match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor.from_link(link), "")
     assert report.state == "pending"
     return report
 

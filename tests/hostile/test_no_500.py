@@ -9,8 +9,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import DealReport, Event, Registration
-from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.builder import giog_outcome
 from tests.results.conftest import SUMMARY
 
@@ -48,7 +49,7 @@ def test_a_play_log_claimed_of_the_wrong_type_is_a_400(setup, claimed):
 
 @pytest.mark.parametrize("claimed", BAD_CLAIMED)
 def test_a_correction_with_a_play_log_claimed_of_the_wrong_type_is_a_400(setup, claimed):
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     organiser = APIClient()
     organiser.force_authenticate(setup.organiser)
     response = organiser.post(
@@ -162,8 +163,8 @@ def test_a_name_with_a_control_character_is_refused_and_exports_still_work(setup
     # row the registration service would refuse, so written here.
     setup.union_a.name = "东\x0b联"
     setup.union_a.save()
-    deal = results.deal_for(setup.match, 1)
-    results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee))
+    deal = deal_for(setup.match, 1)
+    submit_report(deal, SUMMARY, None, Actor(user=setup.referee))
     for what in ("results", "standings"):
         response = client.get(f"/manage/events/{setup.event.pk}/export/{what}.xlsx")
         assert response.status_code == 200, what

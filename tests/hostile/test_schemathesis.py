@@ -21,7 +21,8 @@ from schemathesis.specs.openapi.checks import (
 
 from matches.models import DealReport
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.personas import make_setup
 from tests.results.conftest import SUMMARY
 
@@ -66,9 +67,7 @@ def world(db, settings, in_process_requests):
     round_, table, match, event = setup.round, setup.table, setup.match, setup.event
     organiser, referee, link = setup.organiser, setup.referee, setup.link
     final = setup.builder.result(match, 1, SUMMARY)  # reported, then confirmed by the link
-    pending, _ = results.submit_report(
-        results.deal_for(match, 2), SUMMARY, None, Actor(user=referee), "seed-2"
-    )
+    pending, _ = submit_report(deal_for(match, 2), SUMMARY, None, Actor(user=referee), "seed-2")
     return {
         "ids": {
             "event_id": event.pk,

@@ -8,17 +8,18 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.models import Event
+from matches.permissions import Actor
 from matches.public import stamps
-from matches.results import service as results
-from matches.results.service import Actor
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.results.conftest import SUMMARY
 
 pytestmark = pytest.mark.django_db
 
 
 def _final_report(setup):
-    deal = results.deal_for(setup.match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee))
+    deal = deal_for(setup.match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor(user=setup.referee))
     if report.state != "final":
         report = setup.builder.confirm(report)  # both captains (issue 16)
     return report

@@ -8,9 +8,11 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from matches.models import DealReport, Event, Round
+from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from matches.standings import service as standings
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
@@ -111,6 +113,29 @@ def test_the_referee_link_header_authenticates_for_its_table_only(setup):
     assert response.json()["error"]["code"] == "authentication_failed"
 
 
+def test_only_the_service_refuses_a_report_and_no_deal_rows_are_made_for_it(setup):
+    """Whether the actor referees the table is asked by the results service alone; the API
+    answers its refusal as any other: 403 `permission_denied`, worded in the request's language,
+    the service's text in `detail`. No deal row is made for a refused report, whether the deal
+    is one the match plays, one it does not (deal 9) or none at all (deal 0)."""
+    Event.objects.filter(pk=setup.event.pk).update(published=True)
+    assert not Deal.objects.filter(match__table=setup.table).exists()
+    for number in (1, 9, 0):
+        response = post(
+            token_client(setup.outsider),
+            submit_url(setup, number),
+            {"summary": SUMMARY},
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert response.status_code == 403, (number, response.content)
+        assert response.json()["error"] == {
+            "code": "permission_denied",
+            "message": "You do not referee this table, so you cannot submit results for it.",
+            "detail": "you do not referee this table",
+        }
+    assert not Deal.objects.filter(match__table=setup.table).exists()
+
+
 def test_the_same_idempotency_key_creates_one_report(setup):
     client = token_client(setup.referee)
     first = post(client, submit_url(setup), {"summary": SUMMARY}, HTTP_IDEMPOTENCY_KEY="tap")
@@ -182,16 +207,16 @@ def test_anonymous_cannot_submit_or_confirm(setup):
     response = post(APIClient(), submit_url(setup), {"summary": SUMMARY})
     assert response.status_code in (401, 403)
     assert response.json()["error"]["code"] == "not_authenticated"
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     response = post(APIClient(), f"/api/v1/reports/{report.pk}/confirm", {"agrees": True})
     assert response.status_code in (401, 403)
 
 
 def test_confirm_errors(setup):
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     url = f"/api/v1/reports/{report.pk}/confirm"
     captain_b = token_client(setup.captain_b)
@@ -207,9 +232,9 @@ def test_confirm_errors(setup):
 def test_table_state_shows_seats_deals_and_tributes_owed(setup):
     client = token_client(setup.referee)
     post(client, submit_url(setup), {"summary": SUMMARY})
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     report = deal.reports.get()
-    results.confirm_report(report, Actor(user=setup.organiser), True)
+    confirm_report(report, Actor(user=setup.organiser), True)
     standings.settle_match(setup.match.pk)  # what the Celery computation does on commit
     owed = setup.match.deals.get(number=2).tributes_owed
     assert {"from": 6, "to": 1, "kind": "place", "cards": 2} in owed  # R38
@@ -221,9 +246,7 @@ def test_table_state_shows_seats_deals_and_tributes_owed(setup):
 
 
 def test_anonymous_reads_only_published_final_results(setup):
-    results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
-    )
+    submit_report(deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "")
     # An unpublished event's table does not exist for the public (issue 17)...
     assert APIClient().get(f"/api/v1/tables/{setup.table.pk}").status_code == 404
     Event.objects.filter(pk=setup.event.pk).update(published=True)  # ...a published one does
@@ -231,7 +254,7 @@ def test_anonymous_reads_only_published_final_results(setup):
     assert data["deals"][0]["final"] is None and "open" not in data["deals"][0]
     pending = DealReport.objects.get()
     assert APIClient().get(f"/api/v1/reports/{pending.pk}").status_code == 404
-    results.confirm_report(pending, Actor(user=setup.organiser), True)
+    confirm_report(pending, Actor(user=setup.organiser), True)
     public = APIClient().get(f"/api/v1/reports/{pending.pk}").json()["report"]
     assert public["state"] == "final" and "summary" not in public
     Round.objects.filter(pk=setup.round.pk).update(silent=True)
@@ -245,7 +268,7 @@ def test_anonymous_reads_only_published_final_results(setup):
 def test_organiser_corrects_over_the_api(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
     post(token_client(setup.referee), submit_url(setup), {"summary": SUMMARY})
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     url = f"/api/v1/deals/{deal.pk}/corrections"
     body = {"summary": STRING_THREE_A, "reason": "x"}
     assert post(token_client(setup.referee), url, body).status_code == 403

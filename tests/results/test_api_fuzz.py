@@ -89,14 +89,15 @@ def test_any_body_gets_a_json_answer_never_a_500(setup, body):
 @given(body=json_values)
 def test_any_confirmation_body_gets_a_json_answer(setup, body):
     from matches.permissions import Actor
-    from matches.results import service as results
+    from matches.results.deals import deal_for
+    from matches.results.submit import submit_report
 
     from .conftest import SUMMARY
 
     report = (
         DealReport.objects.filter(state="pending").first()
-        or results.submit_report(
-            results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "fuzz"
+        or submit_report(
+            deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "fuzz"
         )[0]
     )
     client = APIClient()

@@ -130,9 +130,13 @@ def test_a_referee_reports_only_at_their_own_table(final_at_once):
         token_client(setup.outsider),
         token_client(setup.captain_a),
     ):
-        response = send(client, setup.table, [deal(1, "x1")])
-        assert response.status_code == 403, response.content
-        assert response.json()["error"]["code"] == "permission_denied"
+        for deals in ([deal(1, "x1")], [deal(9, "x9"), deal(2, "x2")]):
+            response = send(client, setup.table, deals)
+            assert response.status_code == 403, response.content
+            assert response.json()["error"] == {
+                "code": "permission_denied",
+                "message": "you do not referee this table",
+            }
     assert send(APIClient(), setup.table, [deal(1, "x1")]).status_code == 401
     assert stored(setup) == {}
     # The other table's own link reports there; the table's assigned referee account here.

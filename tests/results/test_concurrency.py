@@ -17,7 +17,10 @@ from django.db import IntegrityError, connection, connections, transaction
 from matches.kernel.reports import ResultError
 from matches.models import Confirmation, DealReport, Event
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report, confirm_report_by_id
+from matches.results.correct import correct_result
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 
 from .conftest import STRING_THREE_A, SUMMARY
 
@@ -58,7 +61,7 @@ def test_the_database_refuses_a_second_final_report(setup):
     """Holds on every backend: the partial unique index is the last line of defence."""
     # Rows written around the results service on purpose: the test is about what the database
     # itself refuses when a writer skips the service's lock and checks.
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     DealReport.objects.create(deal=deal, state="final", summary=SUMMARY, verdict={})
     with pytest.raises(IntegrityError), transaction.atomic():
         DealReport.objects.create(deal=deal, state="final", summary=STRING_THREE_A, verdict={})
@@ -70,15 +73,15 @@ def test_the_database_refuses_a_second_final_report(setup):
 def test_two_confirmations_race_and_one_final_result_exists(require_postgres, setup, attempt):
     """The captain taps 'confirm' on two phones at once, while the second referee confirms too."""
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="captain")
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
     )
-    results.confirm_report(report, Actor(user=setup.captain_a), True)  # union A has agreed
+    confirm_report(report, Actor(user=setup.captain_a), True)  # union A has agreed
     outcomes = race(
-        lambda: results.confirm_report(
+        lambda: confirm_report(
             DealReport.objects.get(pk=report.pk), Actor(user=setup.captain_b), True
         ),
-        lambda: results.confirm_report(
+        lambda: confirm_report(
             DealReport.objects.get(pk=report.pk), Actor(user=setup.captain_b), True
         ),
     )
@@ -90,14 +93,14 @@ def test_two_confirmations_race_and_one_final_result_exists(require_postgres, se
 @pytest.mark.parametrize("attempt", range(3))
 def test_agree_and_disagree_race_and_the_first_one_wins(require_postgres, setup, attempt):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
     )
     outcomes = race(
-        lambda: results.confirm_report(
+        lambda: confirm_report(
             DealReport.objects.get(pk=report.pk), Actor(user=setup.second_referee), True
         ),
-        lambda: results.confirm_report(
+        lambda: confirm_report(
             DealReport.objects.get(pk=report.pk), Actor(user=setup.organiser), False
         ),
     )
@@ -114,12 +117,10 @@ def test_agree_and_disagree_race_and_the_first_one_wins(require_postgres, setup,
 def test_two_final_reports_race_and_one_is_refused(require_postgres, setup, attempt):
     """No confirmation needed: two referees submit different results at the same moment."""
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     outcomes = race(
-        lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "a"),
-        lambda: results.submit_report(
-            deal, STRING_THREE_A, None, Actor(user=setup.second_referee), "b"
-        ),
+        lambda: submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "a"),
+        lambda: submit_report(deal, STRING_THREE_A, None, Actor(user=setup.second_referee), "b"),
     )
     stored = [o for o in outcomes if isinstance(o, tuple)]
     refused = [o for o in outcomes if isinstance(o, ResultError)]
@@ -130,10 +131,10 @@ def test_two_final_reports_race_and_one_is_refused(require_postgres, setup, atte
 
 
 def test_a_double_tap_with_one_key_stores_one_report(require_postgres, setup):
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     outcomes = race(
         *[
-            (lambda: results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "tap"))
+            (lambda: submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "tap"))
             for _ in range(3)
         ]
     )
@@ -149,11 +150,11 @@ def test_a_confirmation_and_a_fixed_report_race(require_postgres, setup, attempt
     confirmation wins (the fixed report is refused: a final result exists) or the fixed report
     wins (the confirmation finds nothing pending). Never a pending report next to a final one."""
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    deal = results.deal_for(setup.match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
+    deal = deal_for(setup.match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
     outcomes = race(
-        lambda: results.confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
-        lambda: results.submit_report(deal, STRING_THREE_A, None, Actor(user=setup.referee), "k2"),
+        lambda: confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
+        lambda: submit_report(deal, STRING_THREE_A, None, Actor(user=setup.referee), "k2"),
     )
     confirmed, fixed = outcomes
     states = sorted(DealReport.objects.filter(deal=deal).values_list("state", flat=True))
@@ -172,11 +173,11 @@ def test_a_confirmation_and_a_correction_race(require_postgres, setup, attempt):
     """The organiser corrects while the second referee confirms: the correction is the final
     result either way, and it names the report it replaces when the confirmation came first."""
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
-    deal = results.deal_for(setup.match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
+    deal = deal_for(setup.match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k1")
     confirmed, correction = race(
-        lambda: results.confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
-        lambda: results.correct_result(
+        lambda: confirm_report_by_id(report.pk, Actor(user=setup.second_referee), True),
+        lambda: correct_result(
             deal, STRING_THREE_A, None, Actor(user=setup.organiser), "wrong finish"
         ),
     )

@@ -14,7 +14,10 @@ from rest_framework.test import APIClient
 
 from matches.models import Confirmation, DealReport, Event
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import check_captain_pin, confirm_report
+from matches.results.correct import uphold_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 
 from .conftest import SUMMARY
 
@@ -45,9 +48,7 @@ def post(client, url, body):
 def link_report(setup, match=None):
     match = match or setup.match
     link = setup.builder.people.for_table(match.table).referee_link
-    return results.submit_report(
-        results.deal_for(match, 1), SUMMARY, None, Actor.from_link(link), ""
-    )[0]
+    return submit_report(deal_for(match, 1), SUMMARY, None, Actor.from_link(link), "")[0]
 
 
 def test_a_pin_counts_only_on_its_own_tables_device(setup):
@@ -133,18 +134,16 @@ def test_an_organiser_accepts_and_decides_only_their_own_events(setup):
 
 def test_every_answer_is_kept_with_who_how_and_when(setup):
     report = link_report(setup)
-    results.confirm_report(
+    confirm_report(
         report,
         Actor.from_link(setup.link),
         True,
-        pin_union=results.check_captain_pin(
+        pin_union=check_captain_pin(
             setup.match, "B", setup.union_b.captain_pin, "1.2.3.4", Actor.from_link(setup.link)
         ),
     )
-    results.confirm_report(
-        report, Actor(user=setup.captain_a), False, "3 号没开点", reason="points"
-    )
-    results.uphold_report(report, Actor(user=setup.organiser), "看了牌谱，维持原判")
+    confirm_report(report, Actor(user=setup.captain_a), False, "3 号没开点", reason="points")
+    uphold_report(report, Actor(user=setup.organiser), "看了牌谱，维持原判")
     answers = list(report.confirmations.order_by("at", "id"))
     assert [(a.role, a.agrees, a.by_pin) for a in answers] == [
         (Confirmation.Role.CAPTAIN, True, True),

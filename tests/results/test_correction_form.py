@@ -11,8 +11,11 @@ from django.utils import translation
 from matches.kernel.reports import ResultError
 from matches.models import DealReport
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.correct import correct_result, uphold_report
+from matches.results.deals import deal_for
 from matches.results.messages import refusal
+from matches.results.submit import submit_report
 
 from .conftest import SUMMARY
 
@@ -26,9 +29,9 @@ def organiser(setup) -> Client:
 
 
 def disputed_report(setup) -> DealReport:
-    deal = results.deal_for(setup.match, 1)
-    report = results.submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "k")[0]
-    results.confirm_report(report, Actor(user=setup.captain_b), False, "没开点", reason="points")
+    deal = deal_for(setup.match, 1)
+    report = submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "k")[0]
+    confirm_report(report, Actor(user=setup.captain_b), False, "没开点", reason="points")
     return report
 
 
@@ -90,16 +93,16 @@ def test_the_service_refuses_an_unchanged_correction_with_a_code(setup):
     report = disputed_report(setup)
     deal = report.deal
     with pytest.raises(ResultError) as caught:
-        results.correct_result(deal, SUMMARY, None, Actor(user=setup.organiser), "反过来", "a")
+        correct_result(deal, SUMMARY, None, Actor(user=setup.organiser), "反过来", "a")
     assert caught.value.code == "same_as_report" and caught.value.status == 409
     with translation.override("zh-hans"):
         assert "维持原报告" in refusal(caught.value)
     with translation.override("en"):
         assert "Uphold the report" in refusal(caught.value)
-    results.uphold_report(report, Actor(user=setup.organiser))
+    uphold_report(report, Actor(user=setup.organiser))
     # Equal to the result in force: nothing to correct.
     with pytest.raises(ResultError) as caught:
-        results.correct_result(deal, SUMMARY, None, Actor(user=setup.organiser), "再来", "b")
+        correct_result(deal, SUMMARY, None, Actor(user=setup.organiser), "再来", "b")
     assert caught.value.code == "same_as_final"
     with translation.override("en"):
         assert "nothing to correct" in refusal(caught.value)

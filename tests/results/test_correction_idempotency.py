@@ -10,8 +10,11 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from matches.models import DealReport
-from matches.results import service as results
-from matches.results.service import Actor
+from matches.permissions import Actor
+from matches.results import correct
+from matches.results.common import by_key, lock_deal
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.results.conftest import STRING_THREE_A, SUMMARY
 
 FIXED = {"format": "gouji-outcome/1", "finish": [2, 1, 3, 4, 5, 6], "points": []}
@@ -24,8 +27,8 @@ def _organiser(setup) -> APIClient:
 
 
 def _reported(setup, key: str = ""):
-    deal = results.deal_for(setup.match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), key)
+    deal = deal_for(setup.match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor(user=setup.referee), key)
     return deal, report
 
 
@@ -94,14 +97,14 @@ def test_a_key_stored_at_the_same_moment_is_a_replay_not_a_500(setup, monkeypatc
     client = _organiser(setup)
     body = {"summary": FIXED, "reason": "记错了"}
     assert _correct(client, deal, body, "race").status_code == 201
-    real = results._by_key
+    real = by_key
     calls = []
 
     def blind_first(*args, **kwargs):  # the first look-up misses, as in the race
         calls.append(1)
         return None if len(calls) == 1 else real(*args, **kwargs)
 
-    monkeypatch.setattr(results, "_by_key", blind_first)
+    monkeypatch.setattr(correct, "by_key", blind_first)
     client.raise_request_exception = True
     response = _correct(client, deal, body, "race")
     assert response.status_code == 200, response.content
@@ -115,13 +118,13 @@ def test_two_identical_corrections_at_the_same_moment(setup, eager_tasks, monkey
     the first, then answers with its correction (before: an uncaught unique violation, a 500)."""
     deal, _ = _reported(setup)
     barrier = threading.Barrier(2, timeout=20)
-    real_lock = results._lock_deal
+    real_lock = lock_deal
 
     def lock_together(deal_id):
         barrier.wait()
         return real_lock(deal_id)
 
-    monkeypatch.setattr(results, "_lock_deal", lock_together)
+    monkeypatch.setattr(correct, "lock_deal", lock_together)
     statuses = []
 
     def send():

@@ -14,7 +14,8 @@ from rest_framework.authtoken.models import Token
 
 from matches.models import DealReport, Event, Round
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 
 from .conftest import SUMMARY
 
@@ -121,8 +122,8 @@ def test_submitting_a_deal(world, actor):
 @pytest.mark.parametrize("actor", ACTORS)
 def test_confirming_a_report(world, actor):
     setup, _ = world
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     client_for(world, actor).post(f"/referee/reports/{report.pk}/", {"agrees": "yes"})
     report.refresh_from_db()
@@ -174,8 +175,8 @@ def test_api_submit_and_confirm(world, actor):
     allowed = ENTER_PAGE[actor] == 200
     assert response.status_code == (201 if allowed else 401 if actor == "anonymous" else 403)
     if not allowed:
-        report, _ = results.submit_report(
-            results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+        report, _ = submit_report(
+            deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
         )
     else:
         report = DealReport.objects.get()
@@ -231,8 +232,8 @@ def test_a_referee_link_acts_on_its_own_table_only(world):
 )
 def test_every_form_needs_its_csrf_token(world, url, data):
     setup, _ = world
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "first"
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "first"
     )
     client = Client(enforce_csrf_checks=True)
     client.force_login(setup.admin)

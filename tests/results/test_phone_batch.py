@@ -1,6 +1,6 @@
 """The phone's batch (issue 28): what a table's phone queued offline, several deals in one
 request, each through the results service with its own idempotency key, all or nothing per
-deal (matches/views/referee.py `_batch`)."""
+deal (matches/views/referee/batch.py `submit_batch`)."""
 
 from __future__ import annotations
 

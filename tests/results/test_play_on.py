@@ -9,7 +9,7 @@ import pytest
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.correct import recheck_deal, uphold_report
 from matches.standings import service as standings
 
 from .conftest import STRING_THREE_A
@@ -79,7 +79,7 @@ def test_a_streak_settled_before_the_previous_deal_was_final_is_rechecked(setup)
     deal3 = Deal.objects.get(match=setup.match, number=3)
     assert deal3.needs_recheck
     assert deal3.tally.detail["streak"] == 2  # the standings count it already
-    correction = results.recheck_deal(deal3, Actor(user=setup.organiser))
+    correction = recheck_deal(deal3, Actor(user=setup.organiser))
     assert correction is not None and correction.summary["string_three_streak"] == 2
     assert correction.replaces_id == third.pk
     standings.settle_match(setup.match.pk)
@@ -101,6 +101,6 @@ def test_uphold_still_needs_the_previous_deal_final(setup):
     submit(setup, 1)
     second, _ = submit(setup, 2, key="d2")
     with pytest.raises(ResultError) as error:
-        results.uphold_report(second, Actor(user=setup.organiser))
+        uphold_report(second, Actor(user=setup.organiser))
     assert error.value.code == "previous_deal_open"
     assert DealReport.objects.get(pk=second.pk).state == DealReport.State.PENDING

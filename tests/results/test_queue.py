@@ -10,7 +10,9 @@ from django.test import Client
 
 from matches.models import DealReport
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 
 from .conftest import SUMMARY
 
@@ -29,17 +31,15 @@ def queue_url(setup, **params):
 
 
 def report(setup, match=None, key=""):
-    deal = results.deal_for(match or setup.match, 1)
-    return results.submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), key)[0]
+    deal = deal_for(match or setup.match, 1)
+    return submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), key)[0]
 
 
 @pytest.mark.tables(2)
 def test_the_queue_lists_pending_disputed_and_stale_reports_with_the_reason(setup):
     pending = report(setup)
     disputed = report(setup, setup.match_at(2))
-    results.confirm_report(
-        disputed, Actor(user=setup.organiser), False, "第3名不对", reason="finish"
-    )
+    confirm_report(disputed, Actor(user=setup.organiser), False, "第3名不对", reason="finish")
     DealReport.objects.filter(pk=pending.pk).update(
         created_at=pending.created_at - datetime.timedelta(minutes=25)
     )
@@ -75,7 +75,7 @@ def test_one_click_accept_makes_a_pending_report_final(setup):
 
 def test_uphold_decides_a_dispute_and_unblocks_the_table_at_once(setup):
     disputed = report(setup)
-    results.confirm_report(disputed, Actor(user=setup.captain_b), False, reason="burn")
+    confirm_report(disputed, Actor(user=setup.captain_b), False, reason="burn")
     link = f"/ref/{setup.link.token}/"
     assert 'id="deal-form"' not in Client().get(link).content.decode()
     logged_in(setup.organiser).post(
@@ -89,7 +89,7 @@ def test_uphold_decides_a_dispute_and_unblocks_the_table_at_once(setup):
 
 def test_the_decide_form_starts_from_the_reported_result_and_shows_the_reason(setup):
     disputed = report(setup)
-    results.confirm_report(disputed, Actor(user=setup.captain_b), False, "没开点", reason="points")
+    confirm_report(disputed, Actor(user=setup.captain_b), False, "没开点", reason="points")
     url = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
     html = logged_in(setup.organiser).get(url).content.decode()
     assert 'value="1,2,3,4,5,6"' in html  # the reported finishing order, ready to edit
@@ -153,7 +153,7 @@ def test_each_state_has_one_wording_on_every_page_and_in_the_api(setup):
     table_json = api.get(f"/api/v1/tables/{setup.table.pk}", HTTP_ACCEPT_LANGUAGE="zh-hans").json()
     assert table_json["state"] == "reported" and table_json["state_label"] == words
 
-    results.confirm_report(pending, Actor(user=setup.captain_b), False, "不对", reason="score")
+    confirm_report(pending, Actor(user=setup.captain_b), False, "不对", reason="score")
     disputed = "有争议，等待组织者裁决"
     link = Client().get(f"/ref/{setup.link.token}/").content.decode()
     queue = organiser.get(queue_url(setup)).content.decode()

@@ -14,10 +14,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
+from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, Event, ResultChainEntry
 from matches.permissions import Actor
 from matches.results import forfeits
-from matches.results import service as results
+from matches.results.confirm import check_captain_pin, confirm_report
+from matches.results.correct import correct_result, uphold_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from matches.standings import service as standings
 from matches.store import chain
 
@@ -52,15 +56,15 @@ def build_chain(setup):
     """Through the service: a deal confirmed by both captains' PINs on the table's phone, a
     second deal disputed and decided, a correction of the first; a forfeit at table 2."""
     link = Actor.from_link(setup.link)
-    first, _ = results.submit_report(results.deal_for(setup.match, 1), SUMMARY, None, link, "1")
+    first, _ = submit_report(deal_for(setup.match, 1), SUMMARY, None, link, "1")
     for side, union in (("A", setup.union_a), ("B", setup.union_b)):
-        pin = results.check_captain_pin(setup.match, side, union.captain_pin, "10.0.0.1", link)
-        results.confirm_report(first, link, True, pin_union=pin)
-    second, _ = results.submit_report(results.deal_for(setup.match, 2), SUMMARY, None, link, "2")
-    results.confirm_report(second, Actor(user=setup.captain_b), False, reason="points")
-    results.uphold_report(second, Actor(user=setup.organiser), "as reported")
-    correction = results.correct_result(
-        results.deal_for(setup.match, 1), STRING_THREE_A, None, Actor(user=setup.organiser), "typo"
+        pin = check_captain_pin(setup.match, side, union.captain_pin, "10.0.0.1", link)
+        confirm_report(first, link, True, pin_union=pin)
+    second, _ = submit_report(deal_for(setup.match, 2), SUMMARY, None, link, "2")
+    confirm_report(second, Actor(user=setup.captain_b), False, reason="points")
+    uphold_report(second, Actor(user=setup.organiser), "as reported")
+    correction = correct_result(
+        deal_for(setup.match, 1), STRING_THREE_A, None, Actor(user=setup.organiser), "typo"
     )
     forfeits.award_forfeit(setup.match_at(2), "B", user=setup.organiser)
     return first, second, correction
@@ -99,8 +103,8 @@ def test_the_service_builds_a_chain_that_verifies(setup):
 
 
 def test_a_report_waiting_for_confirmation_is_not_yet_in_the_chain(setup):
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "k"
     )
     assert report.state == "pending" and entries(setup.event) == []
     assert verify(setup.event).startswith("OK:")
@@ -108,9 +112,9 @@ def test_a_report_waiting_for_confirmation_is_not_yet_in_the_chain(setup):
 
 def test_a_refused_result_writes_no_entry_and_a_failed_entry_writes_no_result(setup, monkeypatch):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
-    deal = results.deal_for(setup.match, 1)
-    with pytest.raises(results.ResultError):
-        results.submit_report(
+    deal = deal_for(setup.match, 1)
+    with pytest.raises(ResultError):
+        submit_report(
             deal,
             {"format": "gouji-outcome/1", "finish": [1]},
             None,
@@ -124,7 +128,7 @@ def test_a_refused_result_writes_no_entry_and_a_failed_entry_writes_no_result(se
 
     monkeypatch.setattr(chain, "_append", broken)
     with pytest.raises(RuntimeError):
-        results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k")
+        submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k")
     assert not DealReport.objects.filter(deal=deal).exists()  # together or not at all
 
 
@@ -185,7 +189,7 @@ def test_a_result_hidden_or_slipped_in_by_sql_is_found(setup):
     assert verify(setup.event).startswith("OK:")
     # A final result written around the service (no entry) after the chain began.
     slipped = DealReport.objects.create(
-        deal=results.deal_for(setup.match, 3), state="final", summary=SUMMARY, verdict={}
+        deal=deal_for(setup.match, 3), state="final", summary=SUMMARY, verdict={}
     )
     assert f"reports {slipped.pk}" in refused(setup.event)
 
@@ -209,7 +213,7 @@ def copy_report(report: DealReport, new_id: int, deal_id: int, made: str) -> Non
 def test_a_result_slipped_in_with_a_low_id_is_found_whatever_its_time(setup, new_id):
     """The finding: the scan looked only above the event's first chained report's id."""
     first, _second, _correction = build_chain(setup)
-    deal = results.deal_for(setup.match, 3)
+    deal = deal_for(setup.match, 3)
     copy_report(first, new_id, deal.pk, "2001-01-01 00:00:00")  # dated long before the chain
     assert f"reports {new_id}" in refused(setup.event)
 
@@ -291,12 +295,9 @@ def test_concurrent_results_do_not_fork_the_chain(require_postgres, setup, attem
     )
     organiser = Actor(user=setup.organiser)
     matches = [setup.match_at(n) for n in range(1, 7)]
-    deals = [results.deal_for(m, 1) for m in matches]
+    deals = [deal_for(m, 1) for m in matches]
     outcomes = race(
-        *[
-            (lambda deal=deal: results.submit_report(deal, SUMMARY, None, organiser, "k"))
-            for deal in deals
-        ]
+        *[(lambda deal=deal: submit_report(deal, SUMMARY, None, organiser, "k")) for deal in deals]
     )
     assert all(isinstance(o, tuple) and o[1] for o in outcomes), outcomes
     chained = entries(setup.event)

@@ -9,7 +9,10 @@ from matches.kernel.games.registry import get_game
 from matches.kernel.reports import ResultError
 from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import check_captain_pin, confirm_report
+from matches.results.correct import correct_result, recheck_deal
+from matches.results.deals import deal_allowed, deal_for
+from matches.results.submit import submit_report
 from matches.signals import deal_result_changed
 
 from .conftest import BAD_FINISH, STRING_THREE_A, SUMMARY
@@ -22,12 +25,12 @@ def ref(setup):
 
 
 def submit(setup, number=1, summary=SUMMARY, play_log=None, actor=None, key=""):
-    deal = results.deal_for(setup.match, number)
-    return results.submit_report(deal, summary, play_log, actor or ref(setup), key)
+    deal = deal_for(setup.match, number)
+    return submit_report(deal, summary, play_log, actor or ref(setup), key)
 
 
 def confirm(setup, report, agrees=True, user=None):
-    return results.confirm_report(report, Actor(user=user or setup.captain_b), agrees)
+    return confirm_report(report, Actor(user=user or setup.captain_b), agrees)
 
 
 def finalise(setup, number=1, summary=SUMMARY):
@@ -148,21 +151,21 @@ def test_a_link_report_needs_both_captains_and_the_reporters_own_union_is_not_en
     report, _ = submit(setup, actor=link)
     # The link itself is no second referee in captain mode (its QR code is on the table card).
     with pytest.raises(ResultError):
-        results.confirm_report(report, link, True)
-    pin_b = results.check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "1.2.3.4")
-    assert results.confirm_report(report, link, True, pin_union=pin_b).state == "pending"
+        confirm_report(report, link, True)
+    pin_b = check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "1.2.3.4")
+    assert confirm_report(report, link, True, pin_union=pin_b).state == "pending"
     # The same union again (a second tap, or its captain's account) changes nothing.
-    assert results.confirm_report(report, link, True, pin_union=pin_b).state == "pending"
+    assert confirm_report(report, link, True, pin_union=pin_b).state == "pending"
     assert confirm(setup, report, user=setup.captain_b).state == "pending"
-    pin_a = results.check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "1.2.3.4")
-    assert results.confirm_report(report, link, True, pin_union=pin_a).state == "final"
+    pin_a = check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "1.2.3.4")
+    assert confirm_report(report, link, True, pin_union=pin_a).state == "final"
     assert set(report.confirmations.values_list("by_pin", flat=True)) == {True}
 
 
 def test_a_captain_who_reports_agrees_for_their_union_and_the_other_one_confirms(setup):
     setup.table.referees.add(setup.captain_a)
-    own, _ = results.submit_report(
-        results.deal_for(setup.match, 1),
+    own, _ = submit_report(
+        deal_for(setup.match, 1),
         SUMMARY,
         None,
         Actor(user=setup.captain_a),
@@ -177,33 +180,32 @@ def test_a_captain_who_reports_agrees_for_their_union_and_the_other_one_confirms
 def test_a_wrong_pin_is_refused_and_locks_after_five_tries(setup):
     for _attempt in range(4):
         with pytest.raises(ResultError) as error:
-            results.check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
+            check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
         assert error.value.code == "wrong_pin" and error.value.status == 403
     with pytest.raises(ResultError) as error:
-        results.check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
+        check_captain_pin(setup.match, "B", "0000", "5.6.7.8")
     assert error.value.code == "pin_locked" and error.value.status == 429
     # Locked: even the right PIN is refused unchecked, from any address (the union is locked).
     with pytest.raises(ResultError) as error:
-        results.check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "9.9.9.9")
+        check_captain_pin(setup.match, "B", setup.union_b.captain_pin, "9.9.9.9")
     assert error.value.code == "pin_locked" and error.value.retry_after > 0
     assert (
-        results.check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "9.9.9.9")
-        == setup.union_a
+        check_captain_pin(setup.match, "A", setup.union_a.captain_pin, "9.9.9.9") == setup.union_a
     )
 
 
 def test_an_organiser_accepts_alone(setup):
     report, _ = submit(setup)
-    accepted = results.confirm_report(report, Actor(user=setup.organiser), True)
+    accepted = confirm_report(report, Actor(user=setup.organiser), True)
     assert accepted.state == "final" and accepted.confirmations.get().role == "organiser"
 
 
 def test_a_dispute_keeps_its_reason(setup):
     report, _ = submit(setup)
     with pytest.raises(ResultError) as error:
-        results.confirm_report(report, Actor(user=setup.captain_b), False, reason="nonsense")
+        confirm_report(report, Actor(user=setup.captain_b), False, reason="nonsense")
     assert error.value.code == "bad_reason"
-    disputed = results.confirm_report(
+    disputed = confirm_report(
         report, Actor(user=setup.captain_b), False, "3 不是第一", reason="finish"
     )
     answer = disputed.confirmations.get()
@@ -215,11 +217,11 @@ def test_a_second_referee_confirms_when_the_event_says_so(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
     report, _ = submit(setup)
     with pytest.raises(ResultError):
-        results.confirm_report(report, Actor(user=setup.referee), True)  # not the same referee
+        confirm_report(report, Actor(user=setup.referee), True)  # not the same referee
     # Nor the same person through the table's link while signed in.
     with pytest.raises(ResultError):
-        results.confirm_report(report, Actor(user=setup.referee, link=setup.link), True)
-    final = results.confirm_report(report, Actor(user=setup.second_referee), True)
+        confirm_report(report, Actor(user=setup.referee, link=setup.link), True)
+    final = confirm_report(report, Actor(user=setup.second_referee), True)
     assert final.state == DealReport.State.FINAL
 
 
@@ -229,9 +231,9 @@ def test_in_referee_mode_the_confirming_link_is_another_link(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="referee")
     report, _ = submit(setup, actor=Actor.from_link(setup.link))
     with pytest.raises(ResultError):
-        results.confirm_report(report, Actor.from_link(setup.link), True)
+        confirm_report(report, Actor.from_link(setup.link), True)
     other = RefereeLink.objects.create(table=setup.table)
-    assert results.confirm_report(report, Actor.from_link(other), True).state == "final"
+    assert confirm_report(report, Actor.from_link(other), True).state == "final"
 
 
 def test_reports_are_final_at_once_without_confirmation(setup):
@@ -256,7 +258,7 @@ def test_confirming_twice_the_same_way_is_harmless_but_a_changed_mind_conflicts(
 @pytest.mark.tables(2)
 def test_a_referee_acts_only_on_their_own_table(setup):
     other_match = setup.match_at(2)
-    deal = results.deal_for(other_match, 1)
+    deal = deal_for(other_match, 1)
     for actor in (
         ref(setup),
         Actor.from_link(setup.link),
@@ -264,33 +266,33 @@ def test_a_referee_acts_only_on_their_own_table(setup):
         Actor(user=setup.captain_a),
     ):
         with pytest.raises(ResultError) as error:
-            results.submit_report(deal, SUMMARY, None, actor, "")
+            submit_report(deal, SUMMARY, None, actor, "")
         assert error.value.status == 403
     setup.link.revoke()
     with pytest.raises(ResultError):
         submit(setup, actor=Actor.from_link(setup.link))
     # Organisers and admins may enter results for any table of their events.
-    assert results.submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "o")[1]
+    assert submit_report(deal, SUMMARY, None, Actor(user=setup.organiser), "o")[1]
 
 
 @pytest.mark.parametrize(
     "state,code", [(Round.State.DRAFT, "round_not_published"), (Round.State.CLOSED, "round_closed")]
 )
 def test_stale_submissions_store_nothing(setup, state, code):
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     Round.objects.filter(pk=setup.round.pk).update(state=state)
     with pytest.raises(ResultError) as error:
-        results.submit_report(deal, SUMMARY, None, ref(setup), "")
+        submit_report(deal, SUMMARY, None, ref(setup), "")
     assert error.value.code == code and error.value.status == 409
     assert not DealReport.objects.exists()
 
 
 def test_a_deal_of_a_redrawn_round_is_gone(setup):
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     deal_id = deal.pk
     setup.match.delete()  # a re-draw deletes the round's matches (no result stored yet)
     with pytest.raises(ResultError) as error:
-        results.submit_report(Deal(pk=deal_id), SUMMARY, None, ref(setup), "")
+        submit_report(Deal(pk=deal_id), SUMMARY, None, ref(setup), "")
     assert error.value.code == "deal_gone"
 
 
@@ -302,7 +304,7 @@ def test_deals_are_reported_in_order(setup):
     report, _ = submit(setup, number=2)
     assert report.deal.number == 2
     with pytest.raises(ResultError):
-        results.deal_for(setup.match, setup.event.deals_per_match + 1)
+        deal_for(setup.match, setup.event.deals_per_match + 1)
 
 
 def test_the_string_three_streak_comes_from_previous_final_deals(setup):
@@ -330,7 +332,7 @@ def test_a_correction_is_a_new_final_row_and_flags_later_deals(
     first = finalise(setup, 1)
     finalise(setup, 2)
     with django_capture_on_commit_callbacks(execute=True):
-        correction = results.correct_result(
+        correction = correct_result(
             first.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "计分错误"
         )
     first.refresh_from_db()
@@ -347,13 +349,13 @@ def test_a_correction_is_a_new_final_row_and_flags_later_deals(
 def test_corrections_need_an_organiser_and_a_reason(setup):
     first = finalise(setup, 1)
     with pytest.raises(ResultError) as error:
-        results.correct_result(first.deal, SUMMARY, None, ref(setup), "x")
+        correct_result(first.deal, SUMMARY, None, ref(setup), "x")
     assert error.value.status == 403
     with pytest.raises(ResultError) as error:
-        results.correct_result(first.deal, SUMMARY, None, Actor(user=setup.organiser), "  ")
+        correct_result(first.deal, SUMMARY, None, Actor(user=setup.organiser), "  ")
     assert error.value.code == "reason_required"
     with pytest.raises(ResultError) as error:
-        results.correct_result(first.deal, BAD_FINISH, None, Actor(user=setup.admin), "x")
+        correct_result(first.deal, BAD_FINISH, None, Actor(user=setup.admin), "x")
     assert error.value.status == 422
     assert DealReport.objects.final().get() == first
 
@@ -361,7 +363,7 @@ def test_corrections_need_an_organiser_and_a_reason(setup):
 def test_an_organiser_decides_a_dispute_by_correcting(setup):
     report, _ = submit(setup)
     confirm(setup, report, agrees=False)
-    decided = results.correct_result(
+    decided = correct_result(
         report.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "双方队长同意"
     )
     report.refresh_from_db()
@@ -372,7 +374,7 @@ def test_an_organiser_decides_a_dispute_by_correcting(setup):
 def test_a_closed_round_can_still_be_corrected(setup):
     first = finalise(setup, 1)
     Round.objects.filter(pk=setup.round.pk).update(state=Round.State.CLOSED)
-    assert results.correct_result(
+    assert correct_result(
         first.deal, STRING_THREE_A, None, Actor(user=setup.organiser), "赛后更正"
     ).is_final
 
@@ -436,16 +438,16 @@ def test_a_recheck_after_a_correction_resettles_the_streak(setup):
     deal3 = Deal.objects.get(match=setup.match, number=3)
     assert deal3.final_report.verdict["tributes"] == []
     first = Deal.objects.get(match=setup.match, number=1)
-    results.correct_result(first, SUMMARY, None, Actor(user=setup.organiser), "记错")
+    correct_result(first, SUMMARY, None, Actor(user=setup.organiser), "记错")
     organiser = Actor(user=setup.organiser)
-    assert results.recheck_deal(Deal.objects.get(match=setup.match, number=2), organiser) is None
+    assert recheck_deal(Deal.objects.get(match=setup.match, number=2), organiser) is None
     assert not Deal.objects.get(match=setup.match, number=2).needs_recheck
-    changed = results.recheck_deal(deal3, organiser)
+    changed = recheck_deal(deal3, organiser)
     assert changed.kind == "correction" and changed.summary["string_three_streak"] == 1
     assert changed.verdict["tributes"] != []
     assert not Deal.objects.get(pk=deal3.pk).needs_recheck
     with pytest.raises(ResultError):
-        results.recheck_deal(deal3, ref(setup))
+        recheck_deal(deal3, ref(setup))
 
 
 def test_an_idempotency_key_reveals_nothing_to_another_actor(setup):
@@ -463,14 +465,14 @@ def test_extra_deals_break_a_tied_knockout_match_only(setup):
     setup.match.round.event.refresh_from_db()
     report = finalise(setup, 1, draw)
     assert report.score_a == 0
-    assert not results.deal_allowed(setup.match, 2)  # a Swiss match may end drawn
+    assert not deal_allowed(setup.match, 2)  # a Swiss match may end drawn
     Stage.objects.filter(pk=setup.round.stage_id).update(format=Stage.Format.SINGLE_ELIMINATION)
     setup.match.round.stage.refresh_from_db()
-    assert results.deal_allowed(setup.match, 2)
-    extra = results.deal_for(setup.match, 2)
+    assert deal_allowed(setup.match, 2)
+    extra = deal_for(setup.match, 2)
     assert extra.is_extra
     finalise(setup, 2, SUMMARY)  # union A now leads: no third deal
-    assert not results.deal_allowed(setup.match, 3)
+    assert not deal_allowed(setup.match, 3)
 
 
 def test_a_summary_must_declare_what_its_play_log_declares(setup, record):

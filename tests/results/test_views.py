@@ -7,7 +7,9 @@ from django.test import Client
 
 from matches.models import Deal, DealReport, Event, Round
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from matches.standings import service as standings
 
 from .conftest import STRING_THREE_A, SUMMARY
@@ -47,9 +49,9 @@ def test_the_link_page_shows_table_seats_and_the_deal_form(setup):
 
 
 def test_a_later_deal_says_when_its_tributes_are_not_computed_yet(setup):
-    deal = results.deal_for(setup.match, 1)
-    report, _ = results.submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
-    results.confirm_report(report, Actor(user=setup.organiser), True)
+    deal = deal_for(setup.match, 1)
+    report, _ = submit_report(deal, SUMMARY, None, Actor(user=setup.referee), "k-1")
+    confirm_report(report, Actor(user=setup.organiser), True)
     # Issue 28: the confirmation settles deal 1 and writes deal 2's tributes at once; the page
     # between a final result and its settlement (a settlement left to the task) is this one.
     Deal.objects.filter(match=setup.match, number=2).update(tributes_owed=None)
@@ -213,8 +215,8 @@ def test_signed_in_referee_sees_their_tables_and_enters_a_deal(setup):
 
 
 def test_the_captain_confirms_on_their_page(setup):
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     client = logged_in(setup.captain_b)
     assert f"/referee/reports/{report.pk}/" in client.get("/referee/").content.decode()
@@ -229,8 +231,8 @@ def test_the_captain_confirms_on_their_page(setup):
 
 
 def test_a_captain_disputes_with_a_note(setup):
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     captain = logged_in(setup.captain_b)
     # A dispute needs a reason and the "sure" tick: without them nothing changes.
@@ -267,13 +269,13 @@ def test_a_second_referee_link_confirms_on_the_table_page(setup):
 
 
 def test_organiser_sees_every_table_state_and_the_history(setup):
-    report, _ = results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
+    report, _ = submit_report(
+        deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
     )
     client = logged_in(setup.organiser)
     page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
     assert "已提交，等待确认" in page  # the one wording of a pending deal (selectors.STATE_WORDS)
-    results.confirm_report(report, Actor(user=setup.captain_b), False, "不对")
+    confirm_report(report, Actor(user=setup.captain_b), False, "不对")
     page = client.get(f"/manage/events/{setup.event.pk}/results/").content.decode()
     assert "有争议" in page
     detail = client.get(f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/")
@@ -283,9 +285,7 @@ def test_organiser_sees_every_table_state_and_the_history(setup):
 
 def test_organiser_corrects_a_result_with_a_reason(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
-    results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
-    )
+    submit_report(deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "")
     client = logged_in(setup.organiser)
     url = f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
     page = client.get(url).content.decode()
@@ -348,8 +348,8 @@ def test_the_referee_page_speaks_english_too(setup, settings):
 def test_organiser_rechecks_a_flagged_deal(setup):
     Event.objects.filter(pk=setup.event.pk).update(result_confirmation="none")
     for number in (1, 2):
-        results.submit_report(
-            results.deal_for(setup.match, number),
+        submit_report(
+            deal_for(setup.match, number),
             STRING_THREE_A,
             None,
             Actor(user=setup.referee),
@@ -383,9 +383,7 @@ def test_admin_lists_reports_read_only_and_links_accounts(setup, admin_client):
 
     from matches import admin_results  # noqa: F401  (registers; matches/admin.py imports it)
 
-    results.submit_report(
-        results.deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), ""
-    )
+    submit_report(deal_for(setup.match, 1), SUMMARY, None, Actor(user=setup.referee), "")
     assert django_admin.site.is_registered(DealReport)
     model_admin = django_admin.site._registry[DealReport]
     request = type("Request", (), {"user": setup.admin})()
@@ -412,7 +410,7 @@ def test_the_correction_form_refreshes_its_verdict_partial(setup):
 
 def test_one_card_is_singular_in_english(setup, settings):
     """'1 cards' no more: the tributes owed use a plural form (issue 16)."""
-    deal = results.deal_for(setup.match, 1)
+    deal = deal_for(setup.match, 1)
     deal.tributes_owed = [
         {"from": 6, "to": 1, "kind": "place", "cards": 1},
         {"from": 4, "to": 3, "kind": "place", "cards": 2},

@@ -63,11 +63,12 @@ def test_a_table_without_a_match_and_an_unknown_token(setup):
 
 
 def test_the_locked_deal_equals_the_orm_query(setup):
-    from matches.results.service import _locked_deals, deal_for
+    from matches.results.common import locked_deals
+    from matches.results.deals import deal_for
 
     match = Match.objects.get(table=setup.table)
     deal = deal_for(match, 1)
-    expected = _locked_deals().filter(match_id=match.pk, number=1).get()
+    expected = locked_deals().filter(match_id=match.pk, number=1).get()
     with CaptureQueriesContext(connection) as queries:
         found = locked_deal(match.pk, 1)
         assert found is not None

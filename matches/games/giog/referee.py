@@ -1,8 +1,8 @@
 """The referee's form for a Giog table: pieces won per seat, beheaded seats, an optional hand
 record, checked live by htmx against the Giog engine (errors carry their G rule id).
 
-The shared referee pages (`matches/views/referee.py`) use it through `GiogAdapter.result_form`;
-a hand is a `Deal` of the table's match, reported through `matches.results.service`.
+The shared referee pages (`matches/views/referee/table.py`) use it through `GiogAdapter.result_form`;
+a hand is a `Deal` of the table's match, reported through `matches.results.submit`.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def hand_rows(rows: list[dict], names: dict) -> list[dict]:
 
 class ResultForm:
     """The Giog hand form on the referee's phone and the organiser's correction page (the
-    shared flow is `matches/views/referee.py`)."""
+    shared flow is `matches/views/referee/table.py`)."""
 
     templates = {
         "page": "giog/referee/table.html",

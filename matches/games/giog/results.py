@@ -3,7 +3,7 @@
 A *hand* of a Giog table is a `Deal` of the table's match: hand 1..`event.deals_per_match`.
 A report is a referee's summary `giog-outcome/1` (pieces won per seat, beheaded seats), a full
 hand record `giog-hand/1`, or both. Everything else (storing, idempotency, confirmation,
-corrections, the audit trail) is shared, in `matches.results.service`.
+corrections, the audit trail) is shared, in `matches.results`.
 """
 
 from __future__ import annotations

@@ -322,7 +322,7 @@ def _owed_rows(tributes, seat_names: dict, players: int = DEFAULT_PLAYERS) -> di
 
 class ResultForm:
     """The Gou Ji result form on the referee's phone and the organiser's correction page (the
-    shared flow is `matches/views/referee.py`)."""
+    shared flow is `matches/views/referee/table.py`)."""
 
     templates = {
         "page": "gouji/referee/table.html",

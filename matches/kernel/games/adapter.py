@@ -343,7 +343,7 @@ class GameAdapter:
 
     # --- pages ------------------------------------------------------------------------------
     #: the referee's result form: an object with `blank`, `from_post`, `from_report`,
-    #: `context` and `templates` (see `matches/views/referee.py`)
+    #: `context` and `templates` (see `matches/views/referee/table.py`)
     result_form: Any = None
     #: The game's rule messages (code -> lazy zh-hans text) and rule names (matches/games/<game>/
     #: messages.py): `message(code)` renders one in the active language.

@@ -31,13 +31,13 @@ from matches.models import (
 )
 from matches.models.event import new_captain_pin
 from matches.permissions import Actor
-from matches.results import lockouts
-from matches.results import service as results
+from matches.results import correct, deals, lockouts
 from matches.results.messages import refusal
 from matches.views.addresses import staff_url
 from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
-from matches.views.referee import render_form, run_check, seats_of
+from matches.views.referee.access import seats_of
+from matches.views.referee.table import render_form, run_check
 
 #: Refusals of a correction as such (not of the result it gives): shown as one message.
 CORRECTION_REFUSALS = {"reason_required", "same_as_report", "same_as_final"}
@@ -86,7 +86,7 @@ def table_results(request, event_id: int, table_id: int):
     table = _table(event, table_id)
     match = getattr(table, "match", None)
     seats = seats_of(table)
-    rows = results.match_deals(match) if match else []
+    rows = deals.match_deals(match) if match else []
     for row in rows:
         row["history"] = list(
             DealReport.objects.filter(pk__in=[r.pk for r in row["history"]])
@@ -137,7 +137,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     event = running_event(request, event_id)
     table = _table(event, table_id)
     match = getattr(table, "match", None)
-    if match is None or not results.deal_allowed(match, number):
+    if match is None or not deals.deal_allowed(match, number):
         raise Http404
     adapter = adapter_for(event)
     form = adapter.result_form
@@ -197,8 +197,8 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     problems = entry.problems()
     if not problems:
         try:
-            deal = results.deal_for(match, number)
-            results.correct_result(
+            deal = deals.deal_for(match, number)
+            correct.correct_result(
                 deal,
                 entry.summary(),
                 entry.play_log(),
@@ -229,7 +229,7 @@ def recheck_deal(request, event_id: int, table_id: int, number: int):
     if deal is None:
         raise Http404
     try:
-        changed = results.recheck_deal(deal, Actor(user=request.user))
+        changed = correct.recheck_deal(deal, Actor(user=request.user))
     except ResultError as exc:
         messages.error(request, refusal(exc))
     else:
@@ -370,7 +370,7 @@ def queue(request, event_id: int):
         stale = max(1, min(600, int(request.GET.get("stale", QUEUE_STALE_MINUTES))))
     except ValueError:
         stale = QUEUE_STALE_MINUTES
-    rows = results.open_reports(round_, stale) if round_ else []
+    rows = deals.open_reports(round_, stale) if round_ else []
     seat_names: dict[int, dict] = {}
     if round_ is not None:
         for seat in TableSeat.objects.filter(round=round_).select_related("player"):
@@ -438,7 +438,7 @@ def decide_report(request, event_id: int, report_id: int):
         deal__match__round__event=event,
     )
     try:
-        results.uphold_report(
+        correct.uphold_report(
             report, Actor(user=request.user), (request.POST.get("note") or "")[:2000]
         )
     except ResultError as exc:
@@ -470,7 +470,7 @@ def accept_table(request, event_id: int, table_id: int):
     accepted, refused = [], []
     for report in list(pending.order_by("deal__number")):
         try:
-            results.uphold_report(report, Actor(user=request.user), "")
+            correct.uphold_report(report, Actor(user=request.user), "")
         except ResultError as exc:
             refused.append(refusal(exc))
         else:

@@ -7,7 +7,9 @@ from django.urls import reverse
 
 from matches.models import DealReport, Event, Union
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +22,8 @@ def pending(db):
     builder = EventBuilder("giog", confirmation=Event.Confirmation.REFEREE).register()
     match = builder.draw().matches.order_by("table__number").first()
     link = match.table.referee_links.create()
-    report, _ = results.submit_report(
-        results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, Actor.from_link(link)
+    report, _ = submit_report(
+        deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, Actor.from_link(link)
     )
     return builder, match, report
 
@@ -38,7 +40,7 @@ def test_the_second_referee_reads_the_hand_and_confirms_it(client, pending):
 
 def test_the_organiser_corrects_a_hand(client, pending):
     builder, match, report = pending
-    results.confirm_report(report, Actor(user=builder.organiser), True)
+    confirm_report(report, Actor(user=builder.organiser), True)
     client.force_login(builder.organiser)
     url = reverse("manage:results-correct", args=[builder.event.pk, match.table_id, 1])
     page = client.get(url).content.decode()
@@ -135,7 +137,7 @@ def test_giog_table_cards_have_one_page_per_table(client, pending):
 
 def test_giog_exports_list_points_and_hands(client, pending):
     builder, match, report = pending
-    results.confirm_report(report, Actor(user=builder.organiser), True)
+    confirm_report(report, Actor(user=builder.organiser), True)
     from matches.standings import service as standings
 
     standings.recompute_event(builder.event.pk)

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from matches.models import Round
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +24,8 @@ def played(db, committed):
     round_ = builder.draw(seed=3)
     match = round_.matches.select_related("table").order_by("table__number").first()
     with committed():
-        results.submit_report(
-            results.deal_for(match, 1),
+        submit_report(
+            deal_for(match, 1),
             giog_outcome(4, FOUR, beheaded=[4]),
             None,
             Actor(user=builder.organiser),

@@ -19,7 +19,10 @@ from matches.models import (
 )
 from matches.permissions import Actor
 from matches.results import forfeits
-from matches.results import service as results
+from matches.results.confirm import confirm_report
+from matches.results.correct import correct_result
+from matches.results.deals import deal_for
+from matches.results.submit import submit_report
 from tests.builder import EventBuilder, giog_outcome
 
 pytestmark = pytest.mark.django_db
@@ -68,9 +71,9 @@ def test_draw_is_reproducible_from_its_seed(db):
 def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
     round_ = giog.draw()
     match = first_table(round_)
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with committed():
-        report, created = results.submit_report(
+        report, created = submit_report(
             deal, giog_outcome(4, FOUR, beheaded=[2]), None, organiser_actor(giog), "key-1"
         )
     assert created and report.state == DealReport.State.FINAL
@@ -90,11 +93,9 @@ def test_a_hand_summary_is_accepted_and_settles_the_standings(giog, committed):
 
 def test_the_same_idempotency_key_returns_the_first_report(giog):
     match = first_table(giog.draw())
-    deal = results.deal_for(match, 1)
-    first, _ = results.submit_report(deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k")
-    again, created = results.submit_report(
-        deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k"
-    )
+    deal = deal_for(match, 1)
+    first, _ = submit_report(deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k")
+    again, created = submit_report(deal, giog_outcome(4, FOUR), None, organiser_actor(giog), "k")
     assert again.pk == first.pk and not created
     assert DealReport.objects.filter(deal=deal).count() == 1
 
@@ -110,9 +111,9 @@ def test_the_same_idempotency_key_returns_the_first_report(giog):
 )
 def test_an_inconsistent_hand_is_refused_with_its_rule(giog, won, beheaded, rule, code):
     match = first_table(giog.draw())
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, giog_outcome(4, won, beheaded), None, organiser_actor(giog))
+        submit_report(deal, giog_outcome(4, won, beheaded), None, organiser_actor(giog))
     assert refused.value.status == 422
     assert (rule, code) in {(e["rule"], e["code"]) for e in refused.value.errors}
     assert not DealReport.objects.filter(deal=deal).exists()
@@ -120,9 +121,9 @@ def test_an_inconsistent_hand_is_refused_with_its_rule(giog, won, beheaded, rule
 
 def test_a_summary_for_the_wrong_table_size_is_refused(giog):
     match = first_table(giog.draw())
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, giog_outcome(3, THREE), None, organiser_actor(giog))
+        submit_report(deal, giog_outcome(3, THREE), None, organiser_actor(giog))
     assert refused.value.rule == "G4" and refused.value.errors[0]["code"] == "players_mismatch"
 
 
@@ -133,8 +134,8 @@ def self_played(players: int, seed: int = 3) -> dict:
 def test_a_self_played_hand_record_replays_and_is_accepted(giog):
     match = first_table(giog.draw())
     record = self_played(4)
-    deal = results.deal_for(match, 1)
-    report, _ = results.submit_report(deal, None, record, organiser_actor(giog))
+    deal = deal_for(match, 1)
+    report, _ = submit_report(deal, None, record, organiser_actor(giog))
     assert report.verdict["valid"] and report.verdict["replay"]["complete"]
     assert report.summary["won"] == record["claimed"]["won"]
     assert report.verdict["places"] == record["claimed"]["places"]
@@ -152,9 +153,9 @@ def test_a_summary_that_contradicts_the_hand_record_is_refused(giog):
         pytest.skip("an all-equal hand")
     wrong[top] -= 4
     wrong[low] += 4
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, giog_outcome(4, wrong), record, organiser_actor(giog))
+        submit_report(deal, giog_outcome(4, wrong), record, organiser_actor(giog))
     assert any(
         e["code"] == "play_log_mismatch" and e["rule"] == "G11" for e in refused.value.errors
     )
@@ -165,9 +166,9 @@ def test_an_illegal_hand_record_names_its_rule(giog):
     record = self_played(4)
     record.pop("claimed")
     record["actions"][1]["pieces"] = record["actions"][1]["pieces"] + "K"
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, None, record, organiser_actor(giog))
+        submit_report(deal, None, record, organiser_actor(giog))
     assert refused.value.errors[0]["rule"].startswith("G")
 
 
@@ -175,15 +176,15 @@ def test_confirmation_by_a_second_referee_then_correction(db, committed):
     builder = EventBuilder("giog", confirmation=Event.Confirmation.REFEREE).register()
     match = first_table(builder.draw())
     link = match.table.referee_links.create()
-    deal = results.deal_for(match, 1)
-    report, _ = results.submit_report(deal, giog_outcome(4, FOUR), None, Actor.from_link(link))
+    deal = deal_for(match, 1)
+    report, _ = submit_report(deal, giog_outcome(4, FOUR), None, Actor.from_link(link))
     assert report.state == DealReport.State.PENDING
     assert not DealTally.objects.filter(deal=deal).exists()
     with committed():
-        results.confirm_report(report, Actor(user=builder.organiser), True)
+        confirm_report(report, Actor(user=builder.organiser), True)
     assert DealTally.objects.get(deal=deal).places == [[1], [2, 3], [4]]
     with committed():
-        corrected = results.correct_result(
+        corrected = correct_result(
             deal,
             giog_outcome(4, {1: 4, 2: 8, 3: 8, 4: 12}),
             None,
@@ -200,8 +201,8 @@ def test_hands_may_be_reported_in_any_order_and_complete_the_table(giog, committ
     for match in round_.matches.all():
         for number in (2, 1):
             with committed():
-                results.submit_report(
-                    results.deal_for(match, number),
+                submit_report(
+                    deal_for(match, number),
                     giog_outcome(4, FOUR),
                     None,
                     organiser_actor(giog),
@@ -224,8 +225,8 @@ def test_the_second_round_rotates_opponents(db, committed):
     for match in round_.matches.all():
         for number in (1, 2):
             with committed():
-                results.submit_report(
-                    results.deal_for(match, number),
+                submit_report(
+                    deal_for(match, number),
                     giog_outcome(4, FOUR),
                     None,
                     organiser_actor(builder),
@@ -274,9 +275,9 @@ def test_a_position_is_not_a_tournament_hand(giog):
             {"seat": 4, "pieces": "p"},
         ],
     }
-    deal = results.deal_for(match, 1)
+    deal = deal_for(match, 1)
     with pytest.raises(ResultError) as refused:
-        results.submit_report(deal, None, record, organiser_actor(giog))
+        submit_report(deal, None, record, organiser_actor(giog))
     assert ("G10", "won_total") in {(e["rule"], e["code"]) for e in refused.value.errors}
 
 
@@ -297,8 +298,8 @@ def test_recompute_event_gives_the_incremental_standings(giog, committed):
     round_ = giog.draw()
     for match in round_.matches.all():
         with committed():
-            results.submit_report(
-                results.deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, organiser_actor(giog)
+            submit_report(
+                deal_for(match, 1), giog_outcome(4, FOUR, [4]), None, organiser_actor(giog)
             )
     snapshot = StandingsSnapshot.objects.get(round=round_, kind="players", scope="event")
     incremental = snapshot.rows
@@ -327,14 +328,14 @@ def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables
     reporter = RefereeLink.objects.create(table=match.table, label="a")
     second = RefereeLink.objects.create(table=match.table, label="b")
     with committed():
-        report, _created = results.submit_report(
-            results.deal_for(match, 1), giog_outcome(4, FOUR), None, Actor(link=reporter)
+        report, _created = submit_report(
+            deal_for(match, 1), giog_outcome(4, FOUR), None, Actor(link=reporter)
         )
     assert report.state == DealReport.State.PENDING
     with pytest.raises(ResultError):  # the reporter cannot confirm their own report
-        results.confirm_report(report, Actor(link=reporter), True)
+        confirm_report(report, Actor(link=reporter), True)
     with committed():
-        report = results.confirm_report(report, Actor(link=second), True)
+        report = confirm_report(report, Actor(link=second), True)
     assert report.state == DealReport.State.FINAL
     match.refresh_from_db()
     assert match.is_complete and match.points_a is None

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from matches.games.giog.engine.selfplay import selfplay
 from matches.models import DealReport
-from matches.results import service as results
+from matches.results.confirm import confirm_report
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +169,7 @@ def test_a_refused_submit_at_a_disputed_hand_lists_the_problem(client, confirmed
     builder, match, link = confirmed_table
     client.post(url(link, "submit", number=1), HAND)
     organiser = builder.people.actor("organiser")  # a second referee: may confirm or dispute
-    results.confirm_report(DealReport.objects.get(), organiser, agrees=False, note="数错了")
+    confirm_report(DealReport.objects.get(), organiser, agrees=False, note="数错了")
     assert DealReport.objects.get().state == DealReport.State.DISPUTED
     page = client.post(url(link, "submit", number=1), {**HAND, "idempotency_key": "k2"})
     body = page.content.decode()

@@ -14,7 +14,7 @@ from matches.games.gouji.engine.selfplay import selfplay
 from matches.games.gouji.viewer import deal_viewer
 from matches.models import Deal, Event, MatchSide
 from matches.permissions import Actor
-from matches.results import service as results
+from matches.results.correct import correct_result, recheck_deal
 from matches.standings import breaks
 from tests.builder import outcome
 
@@ -109,8 +109,8 @@ def test_a_recheck_at_eight_seats_names_the_string_of_four(build):
         b.final(match, number, FOUR_A)
     organiser = Actor(user=b.organiser)
     first = Deal.objects.get(match=match, number=1)
-    results.correct_result(first, outcome([5, 1, 6, 2, 7, 3, 8, 4]), None, organiser, "记错")
-    changed = results.recheck_deal(Deal.objects.get(match=match, number=3), organiser)
+    correct_result(first, outcome([5, 1, 6, 2, 7, 3, 8, 4]), None, organiser, "记错")
+    changed = recheck_deal(Deal.objects.get(match=match, number=3), organiser)
     assert changed is not None and "串四户" in changed.reason and "串三户" not in changed.reason
 
 
