@@ -76,8 +76,7 @@ def main() -> None:
             rows = found.rows if hasattr(found, "rows") else found
             assert not rows, rows[:5]
     print(
-        f"{args.unions} unions, {args.rounds} rounds, {args.deals} deals a match: "
-        f"{matches} matches"
+        f"{args.unions} unions, {args.rounds} rounds, {args.deals} deals a match: {matches} matches"
     )
     for label, values in timings.items():
         shown = ", ".join(f"{v:.2f}" for v in values)
