@@ -62,7 +62,7 @@ def main() -> None:
             standings.recompute_event(event.pk)
             return verify.derived_rows(event.pk)
 
-        return verify._differ(before, verify._rolled_back(everything))
+        return verify.Differences(rows=verify._differ(before, verify._rolled_back(everything)))
 
     timings: dict[str, list[float]] = {"task, match by match": [], "one transaction (before)": []}
     for _ in range(args.repeat):
@@ -73,8 +73,7 @@ def main() -> None:
             started = time.process_time()
             found = run()
             timings[label].append(time.process_time() - started)
-            rows = found.rows if hasattr(found, "rows") else found
-            assert not rows, rows[:5]
+            assert not found.rows, found.rows[:5]
     print(
         f"{args.unions} unions, {args.rounds} rounds, {args.deals} deals a match: {matches} matches"
     )

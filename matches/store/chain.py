@@ -293,15 +293,20 @@ def _round_of(entry: ResultChainEntry) -> int | None:
     """The round of the row an entry is about (a report's deal's, a confirmation's report's,
     a match's)."""
     if entry.kind in MATCH_KINDS:
-        rows = Match.objects.filter(pk=entry.object_id)
-        column = "round__number"
-    elif entry.kind == Kind.CONFIRMATION:
-        rows = Confirmation.objects.filter(pk=entry.object_id)
-        column = "report__deal__match__round__number"
-    else:
-        rows = DealReport.objects.filter(pk=entry.object_id)
-        column = "deal__match__round__number"
-    return rows.values_list(column, flat=True).first()
+        return (
+            Match.objects.filter(pk=entry.object_id).values_list("round__number", flat=True).first()
+        )
+    if entry.kind == Kind.CONFIRMATION:
+        return (
+            Confirmation.objects.filter(pk=entry.object_id)
+            .values_list("report__deal__match__round__number", flat=True)
+            .first()
+        )
+    return (
+        DealReport.objects.filter(pk=entry.object_id)
+        .values_list("deal__match__round__number", flat=True)
+        .first()
+    )
 
 
 def _unchained_results(event: Event, entries, chained: set[int]) -> list[int]:

@@ -197,7 +197,7 @@ def test_a_result_hidden_or_slipped_in_by_sql_is_found(setup):
 def copy_report(report: DealReport, new_id: int, deal_id: int, made: str) -> None:
     """A final result written by SQL around the service: a copy of `report` under `new_id`, on
     deal `deal_id`, made at `made`."""
-    columns = [f.column for f in DealReport._meta.concrete_fields if f.column != "id"]
+    columns = [str(f.column) for f in DealReport._meta.concrete_fields if f.column != "id"]
     chosen = {"deal_id": "%s", "state": "'final'", "created_at": "%s"}
     picked = ", ".join(chosen.get(c, c) for c in columns)
     with connection.cursor() as cursor:
