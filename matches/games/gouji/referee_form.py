@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine import seating
@@ -359,6 +359,21 @@ class ResultForm:
     #: the ids of the form, its submit button and its deal's heading (the page's script and tests
     #: find them)
     form_ids = {"form": "deal-form", "submit": "submit-deal", "title": "deal-title"}
+
+    def progress(self, entry: DealEntry, problems: list[dict]) -> tuple[str, list[dict]]:
+        """A finishing order still being tapped (a start of the order, no seat twice, no play
+        log): how many seats are left, and the problems without its R30. The engine checks
+        nothing that needs the whole order until it is whole, so what stays is a real refusal."""
+        finish, seats = entry.finish, entry.seats
+        if (
+            entry.play_log_text.strip()
+            or len(set(finish)) != len(finish)
+            or len(finish) >= len(seats)
+        ):
+            return "", problems
+        left = len(seats) - len(finish)
+        text = ngettext("还需点 %(n)s 个座位", "还需点 %(n)s 个座位", left) % {"n": left}
+        return text, [p for p in problems if p.get("code") != "finish_not_permutation"]
 
     def verdict_line(self, checked) -> str:
         """The verdict of a consistent report in a line: the two unions' scores."""
