@@ -133,3 +133,59 @@ def test_tapping_the_order_shows_progress_and_real_refusals_stay_red(
     expect(page.locator("#verdict .progress")).to_have_text(left(words, 6))
     no_refusal(page, words)
     shot(page, f"p2-next-deal-{size}-{lang}.png")
+
+
+# --- the result in view above the captains' PIN boxes -------------------------------------------
+
+
+def in_view(page, selector: str) -> bool:
+    """The element's box lies inside the viewport (what a person sees without scrolling)."""
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""",
+        selector,
+    )
+
+
+def settled(page) -> None:
+    """The page loaded and its own scroll (right after load) done."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_result_is_in_one_view_with_the_pin_boxes(live_server, browser, size, lang):
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    words = WORDS[lang]
+    seat = "{n}号" if lang == "zh" else "Seat {n}"
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    for n in (3, 1, 2, 4, 5, 6):
+        tap(page, n)
+    page.locator("input[name='point_3']").check()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    page.locator("#submit-deal").click()
+    expect(page.locator(".pin-side[data-side='A'] input[name='pin']")).to_be_attached()
+    report = DealReport.objects.get(deal__number=1)
+    settled(page)
+    line = page.locator(f"#deal-line-{report.pk}")
+    # The finishing order with names, and the unions' scores, in one line above the boxes.
+    first = seat.format(n=3) + " " + str(setup.table.seats.get(seat=3).player)
+    expect(line).to_contain_text(first)
+    expect(line).to_contain_text("A +")
+    expect(line).to_contain_text("B −")
+    assert in_view(page, f"#deal-line-{report.pk}"), "the result is out of view"
+    assert in_view(page, f"#pin-{report.pk}A input[name='pin']")
+    assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
+    shot(page, f"p5-line-{size}-{lang}.png")
+    # The first captain agrees: the line is still in view with the other box.
+    form = page.locator("form.pin-form[data-side='A']")
+    form.locator("input[name='pin']").fill(setup.union_a.captain_pin)
+    form.get_by_role("button", name=words["agree"]).click()
+    expect(page.locator(f"#pin-{report.pk}A [data-agreed]")).to_be_visible()
+    settled(page)
+    assert in_view(page, f"#deal-line-{report.pk}")
+    assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
