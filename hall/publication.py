@@ -39,6 +39,8 @@ KEPT_MODELS = frozenset(
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
+        # The organisers' check of the derived rows: staff read it on the box's chain page only.
+        "matches.DerivedCheck",
     }
 )
 
@@ -105,6 +107,7 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "seasons.MergeRequest.answers": "event and user ids, yes or no, when",
     "seasons.PlayerMerge.moved": "row ids",
     "seasons.PlayerMerge.events": "event ids",
+    "seasons.PlayerMerge.touched": "event ids: whose organisers may split the merge",
     "seasons.Series.place_points": "points by place",
     "seasons.SeriesLog.snapshot": "a deleted series' settings and event ids",
 }
