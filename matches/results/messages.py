@@ -17,6 +17,12 @@ from matches.kernel.games.adapter import fill
 REFUSALS = {
     "wrong_pin": _("队长密码不对。"),
     "wrong_player_pin": _("选手密码不对。"),
+    "player_favoured": _(
+        "这份成绩对第 %(seats)s 座有利，这些座位的选手不能确认：请第 %(others)s 座的选手输入密码。"
+    ),
+    "player_reported": _(
+        "第 %(seat)s 座的选手自己报了这份成绩，不能再确认：请第 %(others)s 座的选手输入密码。"
+    ),
     "pin_locked": _("队长密码错误次数过多，请 %(minutes)s 分钟后再试，或请组织者确认。"),
     "permission_denied": _("你无权这样做。"),
     "permission_denied:enter": _("你不是这张牌桌的裁判，不能提交成绩。"),

@@ -209,6 +209,17 @@ class GameAdapter:
         `ResultError` when a document cannot be read. Nothing is stored."""
         raise NotImplementedError
 
+    def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
+        """The seats whose players this report's result favours (`sides`: seat -> "A"/"B"): in
+        an event confirmed by players, none of them may be the one to confirm it. Two sides
+        with a score each: the seats of the side that scored more; none on equal scores (a
+        draw: either side checks it)."""
+        a, b = report.score_a, report.score_b
+        if a is None or b is None or a == b:
+            return frozenset()
+        ahead = "A" if a > b else "B"
+        return frozenset(seat for seat, side in sides.items() if side == ahead)
+
     def read_verdict(self, data: JSONObject) -> DealVerdict:
         """A stored `DealReport.verdict` as the game's verdict type."""
         raise NotImplementedError
