@@ -161,7 +161,8 @@ class GameAdapter:
     #: dotted path of the organiser's form for the game's settings (the rule set). What the
     #: wizard and the rules page ask of it, whatever the game: `from_values(values, data)` (the
     #: wizard's stored values), `for_event(event, data, frozen)`, `from_preset(preset)`
-    #: (refilled from a preset the organiser picked; a game without presets ignores it),
+    #: (refilled from a preset the organiser picked; a game without presets ignores it) and
+    #: `preset_values(preset)` (the values it is refilled from, which the wizard keeps),
     #: `values()` (what `Event.game_settings` stores), and for the page `groups()`,
     #: `preset_rows()` and `diff()`. The shared views never look inside the values: they are
     #: the game's document.
@@ -202,6 +203,12 @@ class GameAdapter:
         except ValueError as error:
             return {"game_settings": str(error)}
         return {}
+
+    def rules_line(self, event: Event) -> str:
+        """The event's rule set in one line of the page's language, for the pages that name
+        it beside the event (the dashboard, entries, check-in, the table card): a game says
+        what it plays by in its own words. The default: the game's name."""
+        return str(self.label)
 
     # --- results ----------------------------------------------------------------------------
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
