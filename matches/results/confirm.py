@@ -255,7 +255,7 @@ def check_player_pin(report: DealReport, seat: int, pin: str, actor: Actor):
             raise ResultError("wrong_player_pin", "this is not that player's PIN", status=403)
     minutes = max(1, (wait + 59) // 60)
     raise ResultError(
-        "pin_locked",
+        "player_pin_locked",
         f"too many wrong PINs: try again in {minutes} min",
         status=429,
         retry_after=wait,
