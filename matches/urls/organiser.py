@@ -52,6 +52,7 @@ round_urls: list[URLPattern | URLResolver] = [
     path("clock/resume/", rounds.clock_resume, name="clock-resume"),
     path("clock/extend/", rounds.clock_extend, name="clock-extend"),
     path("tables.pdf", dashboard.table_cards, name="table-cards"),
+    path("sheets.pdf", dashboard.score_sheets, name="score-sheets"),
     path("pairings.pdf", dashboard.pairings_pdf, name="pairings-pdf"),
 ]
 
