@@ -5,6 +5,8 @@ reports (`matches/api/results.py`): the feature table's operator link (`Authoriz
 
 from __future__ import annotations
 
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
@@ -18,6 +20,8 @@ from matches.api.results import AUTHENTICATION, _error, actor_of
 from matches.kernel.reports import ResultError
 from matches.models import Table
 from matches.permissions import Actor
+from matches.public import live as public_live
+from matches.public.visibility import public_event_or_404
 from matches.results import live
 
 _responses = {code: OpenApiTypes.OBJECT for code in (200, 201, 400, 401, 403, 404, 409, 422)}
@@ -95,3 +99,13 @@ def deal_action(request, table_id: int, number: int):
     if not created:
         response["Idempotent-Replayed"] = "true"
     return response
+
+
+@require_GET
+def feature_json(request, event_id: int, feature_id: int):
+    """A feature table as spectators may see it (`matches.public.live`): the page's view as
+    JSON, with the same delay and the same ETag rule."""
+    event = public_event_or_404(event_id)
+    feature = public_live.public_feature_or_404(event, feature_id)
+    view = public_live.board(feature)
+    return public_live.conditional(request, public_live.view_etag(view), lambda: JsonResponse(view))

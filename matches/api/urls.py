@@ -19,6 +19,11 @@ urlpatterns = [
         public.pairings,
         name="public-pairings",
     ),
+    path(
+        "public/events/<int:event_id>/features/<int:feature_id>/",
+        live.feature_json,
+        name="public-feature",
+    ),
     path("public/events/<int:event_id>/standings/", public.standings, name="public-standings"),
     # Find my table (issue 26).
     path("events/<int:event_id>/find", public.find_table, name="find"),

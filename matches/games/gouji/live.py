@@ -14,7 +14,8 @@ from typing import Any
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import RANK_CHARS, format_cards
 from matches.games.gouji.engine.record import FORMAT, read_record, setup_error, write_action
-from matches.games.gouji.engine.replay import initial_state
+from matches.games.gouji.engine.replay import initial_state, replay_verdict
+from matches.games.gouji.viewer import card_labels
 from matches.kernel.engine_errors import BadDocument, JSONObject, RuleViolation
 
 SETUP_FIELDS = ("hands", "leader", "declarations", "revolution")
@@ -74,6 +75,11 @@ def live_play(
     answer["error"] = error
     answer["accepted"] = done
     answer["record"] = record_of(rules, setup, actions[:done])
+    answer["labels"] = card_labels()  # R5 characters as a reader sees them
+    answer["union_scores"] = None
+    if answer["complete"]:
+        scores = replay_verdict(answer["record"]).union_scores  # R31-R33
+        answer["union_scores"] = scores.to_json() if scores is not None else None
     return answer
 
 
