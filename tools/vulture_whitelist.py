@@ -139,4 +139,3 @@ _.input_formats  # Django's DateTimeField reads it (the datetime-local widget's 
 ALIPAY  # payment ways the organiser may tick (models/signup.PaymentWay)
 BANK
 _.report_error  # why a feature table's deal has no report yet (templates/manage/features.html)
-undo_last  # the operator's undo (matches/views/live_operator.py)

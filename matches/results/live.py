@@ -60,7 +60,7 @@ def _play(feature: FeatureTable, setup: dict, actions: list[dict], legal: bool =
 def _refusal(error: dict, seq: int | None = None) -> ResultError:
     if error["code"] == "bad_document":
         return ResultError("bad_document", error["message"])
-    params = {"seq": seq} if seq is not None else {}
+    params = {**error.get("params", {}), **({"seq": seq} if seq is not None else {})}
     return ResultError(
         error["code"], error["message"], status=422, rule=error.get("rule"), params=params
     )

@@ -207,6 +207,8 @@ def link_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
     match = getattr(link.table, "match", None)
     if match is not None:
         channels.append(push.staff_table(match.pk))
+    # A feature table's operator page: another phone's action at once (no delay for staff).
+    channels.append(push.staff_table_live(link.table_id))
     return stream(request, channels)
 
 

@@ -35,6 +35,7 @@ def _error(index: int | None, violation: RuleViolation) -> JSONObject:
         "rule": violation.rule,
         "code": violation.code,
         "message": violation.message,
+        "params": dict(violation.params),
     }
 
 
@@ -47,14 +48,13 @@ def live_play(
     try:
         record = read_record(doc)
     except BadDocument as exc:
-        return {
-            "error": {"action": None, "rule": None, "code": "bad_document", "message": exc.message}
-        }
+        unreadable = {"action": None, "rule": None, "code": "bad_document", "message": exc.message}
+        return {"error": unreadable, "labels": card_labels()}
     problem = setup_error(record)
     if problem is not None:
-        return {"error": _error(None, problem)}
+        return {"error": _error(None, problem), "labels": card_labels()}
     state = initial_state(record)
-    error = None
+    error: JSONObject | None = None
     done = 0
     for index, action in enumerate(record.actions):
         if state.phase == engine.OVER:
