@@ -88,6 +88,8 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "matches.DealReport.play_log": "the cards played, by seat",
     "matches.DealReport.verdict": "the rules engine's findings (rule ids)",
     "matches.DealTally.places": "finishing places by seat",
+    "matches.LiveDeal.setup": "a feature table's hands at the start (shown only after its delay)",
+    "matches.LiveAction.action": "a feature table's play: seat and cards (shown only after its delay)",
     "matches.DealTally.detail": "a deal's scores and tributes",
     "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
     "matches.Event.game_settings": "the rule set",

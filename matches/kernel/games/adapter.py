@@ -442,3 +442,14 @@ class GameAdapter:
         illegal action) and `complete`. None when the game has no viewer or the log cannot be
         read."""
         return None
+
+    def live_play(
+        self, event: Event, setup: JSONObject, actions: list[JSONObject], *, legal: bool = False
+    ) -> JSONObject | None:
+        """Where a deal played live stands after `actions` (its hands and start in `setup`):
+        `error` (the first action refused: `action` index, `rule`, `code`, `message`; or None),
+        `accepted` (how many actions stand), `complete`, `turn`, `finish`, `places`, `points`,
+        `burns`, `left` and `hands` per seat, `record` (the play log of the accepted actions),
+        and with `legal` the actions the engine accepts now. None when the game has no live
+        play."""
+        return None
