@@ -1,4 +1,4 @@
-"""Handing out the private links (issue 37): every entry's private link, and every open staff
+"""Handing out the private links: every entry's private link, and every open staff
 invitation, as rows for a spreadsheet (CSV/XLSX) or a printed sheet with QR codes, to paste into
 a WeChat group or hand out on paper. The organiser's only (the views check it).
 

@@ -320,7 +320,7 @@ class Deal(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["match_id", "number"]
         verbose_name = _("牌局")
         verbose_name_plural = _("牌局")
@@ -357,7 +357,7 @@ class RoundLog(models.Model):
         LATE_CHANGE = "late_change", _("临时变动")
         FORFEIT = "forfeit", _("判弃权")
         STOPPED = "stopped", _("超时中止")
-        # A captain-PIN lock lifted by an organiser (issue 27, matches/results/lockouts.py).
+        # A captain-PIN lock lifted by an organiser (matches/results/lockouts.py).
         PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
         # The table's referee confirmed a deal in a union's captain's place.
         STAND_IN = "stand_in", _("裁判代队长确认")
@@ -370,7 +370,7 @@ class RoundLog(models.Model):
         REOPEN = "reopen", _("重新开启")
         ARCHIVE = "archive", _("归档")
         RESTORE = "restore", _("恢复")
-        # The hall's clock (issue 26, matches/draw/clock.py).
+        # The hall's clock (matches/draw/clock.py).
         CLOCK_START = "clock_start", _("开始计时")
         CLOCK_PAUSE = "clock_pause", _("暂停计时")
         CLOCK_RESUME = "clock_resume", _("继续计时")

@@ -1,4 +1,4 @@
-"""Sending the private links (issue 37): every entry's private link as CSV/XLSX (to paste into
+"""Sending the private links: every entry's private link as CSV/XLSX (to paste into
 a WeChat group) and as an A4 sheet with a QR code per entry. The organiser's only: the links
 open each entry's own page. docs/pages.md, docs/floor.md."""
 
