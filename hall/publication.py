@@ -40,6 +40,8 @@ KEPT_MODELS = frozenset(
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
+        # The organisers' check of the derived rows: staff read it on the box's chain page only.
+        "matches.DerivedCheck",
     }
 )
 
@@ -86,6 +88,8 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "matches.DealReport.play_log": "the cards played, by seat",
     "matches.DealReport.verdict": "the rules engine's findings (rule ids)",
     "matches.DealTally.places": "finishing places by seat",
+    "matches.LiveDeal.setup": "a feature table's hands at the start (shown only after its delay)",
+    "matches.LiveAction.action": "a feature table's play: seat and cards (shown only after its delay)",
     "matches.DealTally.detail": "a deal's scores and tributes",
     "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
     "matches.Event.game_settings": "the rule set",
@@ -106,6 +110,7 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "seasons.MergeRequest.answers": "event and user ids, yes or no, when",
     "seasons.PlayerMerge.moved": "row ids",
     "seasons.PlayerMerge.events": "event ids",
+    "seasons.PlayerMerge.touched": "event ids: whose organisers may split the merge",
     "seasons.Series.place_points": "points by place",
     "seasons.SeriesLog.snapshot": "a deleted series' settings and event ids",
 }

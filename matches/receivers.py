@@ -20,10 +20,12 @@ from matches.models import (
     UnionMember,
 )
 from matches.public import find, forgets, stamps, standings_files
+from matches.results import live
 from matches.signals import (
     PUBLISHED,
     deal_result_changed,
     derived_check_requested,
+    live_deal_completed,
     recompute_requested,
     round_changed,
     standings_refreshed,
@@ -78,6 +80,14 @@ def queue_recompute(sender, event_id: int, **kwargs) -> None:
 @receiver(derived_check_requested, dispatch_uid="standings.check_derived")
 def queue_derived_check(sender, event_id: int, **kwargs) -> None:
     enqueue(check_derived, event_id, "derived", {"event_id": event_id})
+
+
+@receiver(live_deal_completed, dispatch_uid="live.report_due")
+def queue_live_report(sender, deal_id: int, seconds: float, **kwargs) -> None:
+    """A feature table's deal is over: its report once the delay has passed. Where tasks run
+    in-process (no broker) the countdown does not hold them back: the task then finds the deal
+    not due yet and the sweep (`manage.py live_reports`, every operator action) submits it."""
+    live.submit_report_task.apply_async((deal_id,), countdown=max(seconds, 0))
 
 
 # --- the public copies: what each save and delete makes stale (matches/public/forgets.py) -------
