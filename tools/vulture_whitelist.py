@@ -61,6 +61,7 @@ _.required
 _.min_value
 
 # --- model fields and choices: rows hold them (the admin, exports and the ORM by name) --------
+abstract  # a model Meta option (matches/models/stamped.py: a base of rows, no table)
 default_rules  # named in matches' migrations
 validate_rules
 default_place_points

@@ -14,11 +14,13 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from matches.models.stamped import ChangedAt
+
 SIDE_A = "A"  # Gou Ji: seats 1-3-5 at six seats, 1-4 at eight (the game's table_shape)
 SIDE_B = "B"  # seats 2-4-6 at six seats, 5-8 at eight
 
 
-class Round(models.Model):
+class Round(ChangedAt):
     class State(models.TextChoices):
         DRAFT = "draft", _("草稿")
         PUBLISHED = "published", _("已公布")
