@@ -83,7 +83,7 @@ def waitlist_place(request: EntryRequest) -> int | None:
 
 
 def _lock(event: Event) -> SignupSettings:
-    settings_of(event)
+    SignupSettings.objects.get_or_create(event=event)  # the row whose lock is taken
     return SignupSettings.objects.select_for_update().get(event=event)
 
 
