@@ -53,6 +53,7 @@ round_urls: list[URLPattern | URLResolver] = [
     path("clock/resume/", rounds.clock_resume, name="clock-resume"),
     path("clock/extend/", rounds.clock_extend, name="clock-extend"),
     path("tables.pdf", dashboard.table_cards, name="table-cards"),
+    path("sheets.pdf", dashboard.score_sheets, name="score-sheets"),
     path("pairings.pdf", dashboard.pairings_pdf, name="pairings-pdf"),
     # Feature tables: shown live behind a delay (docs/live-tables.md).
     path("features/", features.features_page, name="features"),
