@@ -161,7 +161,8 @@ class GameAdapter:
     #: dotted path of the organiser's form for the game's settings (the rule set). What the
     #: wizard and the rules page ask of it, whatever the game: `from_values(values, data)` (the
     #: wizard's stored values), `for_event(event, data, frozen)`, `from_preset(preset)`
-    #: (refilled from a preset the organiser picked; a game without presets ignores it),
+    #: (refilled from a preset the organiser picked; a game without presets ignores it) and
+    #: `preset_values(preset)` (the values it is refilled from, which the wizard keeps),
     #: `values()` (what `Event.game_settings` stores), and for the page `groups()`,
     #: `preset_rows()` and `diff()`. The shared views never look inside the values: they are
     #: the game's document.
@@ -202,6 +203,12 @@ class GameAdapter:
         except ValueError as error:
             return {"game_settings": str(error)}
         return {}
+
+    def rules_line(self, event: Event) -> str:
+        """The event's rule set in one line of the page's language, for the pages that name
+        it beside the event (the dashboard, entries, check-in, the table card): a game says
+        what it plays by in its own words. The default: the game's name."""
+        return str(self.label)
 
     # --- results ----------------------------------------------------------------------------
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
@@ -434,4 +441,15 @@ class GameAdapter:
         the log and `summary` disagree, or None) and its `disagreement_text`, `error` (an
         illegal action) and `complete`. None when the game has no viewer or the log cannot be
         read."""
+        return None
+
+    def live_play(
+        self, event: Event, setup: JSONObject, actions: list[JSONObject], *, legal: bool = False
+    ) -> JSONObject | None:
+        """Where a deal played live stands after `actions` (its hands and start in `setup`):
+        `error` (the first action refused: `action` index, `rule`, `code`, `message`; or None),
+        `accepted` (how many actions stand), `complete`, `turn`, `finish`, `places`, `points`,
+        `burns`, `left` and `hands` per seat, `record` (the play log of the accepted actions),
+        and with `legal` the actions the engine accepts now. None when the game has no live
+        play."""
         return None

@@ -71,6 +71,7 @@ def table_context(
     checked=None,
     problems: list | None = None,
     number: int | None = None,
+    progress: str = "",
 ) -> dict:
     """The referee's table page: the shared part, then the game's form adds its own. `number`:
     the deal the form is about when a URL names it (a check, a submission, `?deal=`)."""
@@ -99,6 +100,7 @@ def table_context(
         "can_report": False,
         "entry": entry or form.blank(table),
         "checked": checked,
+        "progress": progress,
         "problems": [
             {
                 **p,
@@ -314,6 +316,16 @@ def run_check(match, number: int, entry):
     return checked, problems + checked.errors
 
 
+def held_back(form, entry, problems: list) -> tuple[str, list]:
+    """A live check of an entry still being filled: (how far it got, the problems left). What
+    only says the entry is unfinished (Gou Ji's order still being tapped) is progress, shown in a
+    neutral line, not a refusal: a referee who sees red after every tap learns to ignore red.
+    The submission itself still refuses an unfinished entry. A game's form without `progress`
+    holds nothing back."""
+    progress = getattr(form, "progress", None)
+    return progress(entry, problems) if progress is not None else ("", problems)
+
+
 def _wanted_deal(request) -> int | None:
     """`?deal=N`: report deal N again (its report still awaits confirmation)."""
     value = request.GET.get("deal", "")
@@ -340,8 +352,15 @@ def _posted(request, access: Access):
 def check_deal(request, access: Access, number: int):
     match, entry = _posted(request, access)
     checked, problems = run_check(match, number, entry)
+    progress, problems = held_back(form_of(access.table.round.event), entry, problems)
     return render_table(
-        request, access, entry=entry, checked=checked, problems=problems, number=number
+        request,
+        access,
+        entry=entry,
+        checked=checked,
+        problems=problems,
+        number=number,
+        progress=progress,
     )
 
 
