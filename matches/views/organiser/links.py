@@ -27,6 +27,7 @@ def _with_urls(request, rows: list[links.EntryLink], with_qr: bool) -> list[link
             row.url = base + reverse("entry-page", args=[row.token])
             if with_qr:
                 row.qr = qr_svg(row.url)
+        row.me_urls = [base + reverse("my-page", args=[t]) if t else "" for t in row.me_tokens]
     return rows
 
 
