@@ -138,3 +138,4 @@ _.updated_by  # who saved the signup settings last
 _.input_formats  # Django's DateTimeField reads it (the datetime-local widget's format)
 ALIPAY  # payment ways the organiser may tick (models/signup.PaymentWay)
 BANK
+_.report_error  # why a feature table's deal has no report yet (templates/manage/features.html)

@@ -187,6 +187,12 @@ def index_player(event_id: int, player: Player) -> None:
         )
 
 
+def unindex_player(event_id: int, player_id: int) -> None:
+    """A registered union's member left it: their terms in the event go."""
+    SearchTerm.objects.filter(event_id=event_id, player_id=player_id).delete()
+    stamps.forget(event_id, stamps.FIND)
+
+
 def index_registration(entry: Registration) -> None:
     if entry.union is not None:
         index_union(entry.union)

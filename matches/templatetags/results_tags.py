@@ -23,6 +23,18 @@ def deal_summary(context, report, seat_names):
     return render_to_string(form.templates["summary"], context)
 
 
+@register.simple_tag(takes_context=True)
+def deal_line(context, report, seat_names) -> str:
+    """A reported result in one line (the finishing order, the scores), as its game says it:
+    shown right above the PIN boxes, so whoever confirms sees what they confirm. A "·" stays at
+    the end of its part (a no-break space), never at the start of a wrapped line. "" for a game
+    whose form has no `summary_line`."""
+    event = context.get("event") or report.deal.match.round.event
+    line = getattr(adapter_for(event).result_form, "summary_line", None)
+    parts = line(report, seat_names or {}) if line is not None else []
+    return "\u00a0· ".join(parts)
+
+
 @register.filter
 def deal_name(number, event) -> str:
     """ "第 3 局" in Gou Ji, "第 3 手" in Giog: the event's game names its deals."""

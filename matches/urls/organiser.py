@@ -11,6 +11,7 @@ from matches.views.organiser import (
     dashboard,
     entries,
     events,
+    features,
     fees,
     floor,
     links,
@@ -52,7 +53,11 @@ round_urls: list[URLPattern | URLResolver] = [
     path("clock/resume/", rounds.clock_resume, name="clock-resume"),
     path("clock/extend/", rounds.clock_extend, name="clock-extend"),
     path("tables.pdf", dashboard.table_cards, name="table-cards"),
+    path("sheets.pdf", dashboard.score_sheets, name="score-sheets"),
     path("pairings.pdf", dashboard.pairings_pdf, name="pairings-pdf"),
+    # Feature tables: shown live behind a delay (docs/live-tables.md).
+    path("features/", features.features_page, name="features"),
+    path("features/<int:table>/remove/", features.feature_remove, name="feature-remove"),
 ]
 
 #: events/<event_id>/results/…: every table's state, history, corrections, referee links

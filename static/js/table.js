@@ -231,6 +231,11 @@
     var marker = document.querySelector("[data-next]");
     var next = marker && marker.dataset.next && document.getElementById(marker.dataset.next);
     if (!next) return;
+    // A PIN box comes with the result it confirms: the report's one line above the boxes is
+    // brought into view with them.
+    var report = next.closest(".awaiting-report, #open-report");
+    var line = report && report.querySelector(".deal-line");
+    if (line) next = line;
     var top = next.getBoundingClientRect().top;
     if (top < 0 || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
   }

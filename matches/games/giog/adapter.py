@@ -78,6 +78,14 @@ class GiogAdapter(GameAdapter):
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         return results.check_hand(match, number, summary, play_log)
 
+    def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
+        # Each player is a side: the hand favours its first place (a group when seats share
+        # it); nobody when every seat shares one place.
+        places = GiogDealVerdict.from_json(report.verdict or {}).checked.places
+        if len(places) < 2:
+            return frozenset()
+        return frozenset(int(seat) for seat in places[0])
+
     def read_verdict(self, data: JSONObject) -> GiogDealVerdict:
         return GiogDealVerdict.from_json(data)
 

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.games.gouji import demo, public, results, standings, viewer
+from matches.games.gouji import demo, live, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.game import GoujiGame
@@ -178,3 +178,8 @@ class GoujiAdapter(GameAdapter):
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
         return viewer.deal_viewer(event, play_log, summary, seat_names)
+
+    def live_play(
+        self, event: Event, setup: JSONObject, actions: list[JSONObject], *, legal: bool = False
+    ) -> JSONObject | None:
+        return live.live_play(event.game_rules.rules_json, setup, actions, legal=legal)

@@ -71,6 +71,7 @@ def table_context(
     checked=None,
     problems: list | None = None,
     number: int | None = None,
+    progress: str = "",
 ) -> dict:
     """The referee's table page: the shared part, then the game's form adds its own. `number`:
     the deal the form is about when a URL names it (a check, a submission, `?deal=`)."""
@@ -99,6 +100,7 @@ def table_context(
         "can_report": False,
         "entry": entry or form.blank(table),
         "checked": checked,
+        "progress": progress,
         "problems": [
             {
                 **p,
@@ -253,8 +255,11 @@ def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
 
 def player_box(access: Access, report: DealReport | None) -> dict | None:
     """In an event confirmed by players, the PIN box under a pending report on the table's
-    phone: another player of the table agrees with their own PIN. The phone names who confirms
-    next (the seats take turns deal by deal; anyone else at the table may do it instead)."""
+    phone: another player of the table agrees with their own PIN. It offers only the seats that
+    may confirm (`permissions.player_refusals`: not the side the result favours, not the player
+    who reported it) and says why the others may not. The phone names who confirms next (the
+    seats take turns deal by deal, skipping those that may not; any other seat offered may do
+    it instead)."""
     if report is None or report.state != DealReport.State.PENDING or not access.token:
         return None
     if access.table.round.event.confirmation != Event.Confirmation.PLAYER:
@@ -262,17 +267,43 @@ def player_box(access: Access, report: DealReport | None) -> dict | None:
     seats = seats_of(access.table)
     if not seats:
         return None
-    turn = seats[report.deal.number % len(seats)]
+    refusals = permissions.player_refusals(report)
+    offered = [seat for seat in seats if seat["seat"] not in refusals]
+    start = report.deal.number % len(seats)
+    turn = next((s for s in seats[start:] + seats[:start] if s["seat"] not in refusals), None)
     error = access.pin_error or {}
     return {
         "id": f"player-pin-{report.pk}",
         "url": access.url("player-pin", report_id=report.pk),
-        "seats": seats,
+        "seats": offered,
         "next": turn,
+        "why_not": refusal_lines(refusals, offered),
         "error": error.get("text")
         if error.get("report") == report.pk and error.get("side") == "player"
         else "",
     }
+
+
+def refusal_lines(refusals: dict[int, str], offered: list[dict]) -> list[str]:
+    """Why the seats not offered in a player PIN box may not confirm, one line a reason."""
+    lines = []
+    favoured = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_FAVOURED)
+    if favoured:
+        lines.append(
+            _("成绩对第 %(seats)s 座有利，这些座位的选手不能确认。")
+            % {"seats": "-".join(map(str, favoured))}
+        )
+    reported = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_REPORTED)
+    if reported:
+        lines.append(
+            _("第 %(seats)s 座的选手自己报了这份成绩，不能再确认。")
+            % {"seats": "-".join(map(str, reported))}
+        )
+    if not favoured:
+        lines.append(_("平局：哪一方的选手都可以确认。"))
+    if not offered:
+        lines.append(_("本桌没有选手可以确认：请裁判或组织者确认。"))
+    return lines
 
 
 def run_check(match, number: int, entry):
@@ -283,6 +314,16 @@ def run_check(match, number: int, entry):
     except ResultError as exc:
         return None, problems + exc.problems()
     return checked, problems + checked.errors
+
+
+def held_back(form, entry, problems: list) -> tuple[str, list]:
+    """A live check of an entry still being filled: (how far it got, the problems left). What
+    only says the entry is unfinished (Gou Ji's order still being tapped) is progress, shown in a
+    neutral line, not a refusal: a referee who sees red after every tap learns to ignore red.
+    The submission itself still refuses an unfinished entry. A game's form without `progress`
+    holds nothing back."""
+    progress = getattr(form, "progress", None)
+    return progress(entry, problems) if progress is not None else ("", problems)
 
 
 def _wanted_deal(request) -> int | None:
@@ -311,8 +352,15 @@ def _posted(request, access: Access):
 def check_deal(request, access: Access, number: int):
     match, entry = _posted(request, access)
     checked, problems = run_check(match, number, entry)
+    progress, problems = held_back(form_of(access.table.round.event), entry, problems)
     return render_table(
-        request, access, entry=entry, checked=checked, problems=problems, number=number
+        request,
+        access,
+        entry=entry,
+        checked=checked,
+        problems=problems,
+        number=number,
+        progress=progress,
     )
 
 
