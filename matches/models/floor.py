@@ -155,6 +155,11 @@ class Announcement(models.Model):
     withdrawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # How long it shows, set when sent: through round N (gone once round N is closed or a later
+    # round is published), until a time, or (both blank) until withdrawn. Old news does not
+    # stay on top of the next round.
+    ends_with_round = models.PositiveSmallIntegerField(_("显示到第几轮结束"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("撤下时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -115,10 +115,16 @@ def announcements_page(request, event_id: int):
     projector, and see every one sent (who, when, withdrawn by whom). Assistants may not."""
     event = organised_event(request, event_id)
     error, text = "", ""
+    in_play = announcements.round_in_play(event)
+    # By default a message ends with the round being played: old news does not stay on top.
+    ending = announcements.ENDS_WITH_ROUND if in_play else announcements.ENDS_WHEN_WITHDRAWN
+    until = ""
     if request.method == "POST":
         text = request.POST.get("text", "")
+        ending = request.POST.get("ending", ending)
+        until = request.POST.get("until", "")
         try:
-            announcements.send(event, request.user, text)
+            announcements.send(event, request.user, text, ending=ending, until=until)
         except announcements.AnnouncementRefused as refused:
             error = str(refused)
         else:
@@ -133,6 +139,9 @@ def announcements_page(request, event_id: int):
             "error": error,
             "text": text,
             "most": Announcement.MAX_LENGTH,
+            "in_play": in_play,
+            "ending": ending,
+            "until": until,
         },
         status=400 if error else 200,
     )
