@@ -59,3 +59,14 @@ def announce_standings_refreshed(event_id: int, from_round: int) -> None:
 def request_derived_check(event_id: int) -> None:
     """Send `derived_check_requested` once the current transaction commits."""
     transaction.on_commit(lambda: derived_check_requested.send(sender=None, event_id=event_id))
+
+
+live_deal_completed = Signal()  # kwargs: deal_id: int; seconds: float (until its delay passed)
+
+
+def announce_live_deal(deal_id: int, seconds: float) -> None:
+    """Send `live_deal_completed` once the current transaction commits: a feature table's deal
+    is over and its report is due in `seconds` (matches/results/live.py)."""
+    transaction.on_commit(
+        lambda: live_deal_completed.send(sender=None, deal_id=deal_id, seconds=seconds)
+    )

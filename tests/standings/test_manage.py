@@ -24,6 +24,7 @@ def urls(event_id):
         ("get", reverse("manage:register", args=[event_id])),
         ("get", reverse("manage:import", args=[event_id])),
         ("get", reverse("manage:table-cards", args=[event_id, 1])),
+        ("get", reverse("manage:score-sheets", args=[event_id, 1])),
         ("get", reverse("manage:pairings-pdf", args=[event_id, 1])),
         ("get", reverse("manage:export", args=[event_id, "standings", "csv"])),
         ("post", reverse("manage:draw", args=[event_id])),

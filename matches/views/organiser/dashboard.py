@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors, signals
 from matches.draw import entrants as draw_entrants
-from matches.draw import printing
+from matches.draw import printing, sheet_printing
 from matches.draw import service as draw
 from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
@@ -296,6 +296,14 @@ def table_cards(request, event_id: int, number: int):
     links = printing.referee_links(round_, user=request.user)
     urls = {table_id: staff_url(request, f"/ref/{token}/") for table_id, token in links.items()}
     return _pdf(printing.table_cards_pdf(round_, urls), f"round-{number}-tables.pdf")
+
+
+@login_required
+def score_sheets(request, event_id: int, number: int):
+    """The readable score sheets: one per table, photographed and read back (docs/scoresheets.md)."""
+    event = running_event(request, event_id)
+    round_ = _round(event, number)
+    return _pdf(sheet_printing.score_sheets_pdf(round_), f"round-{number}-sheets.pdf")
 
 
 @login_required

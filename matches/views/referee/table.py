@@ -44,7 +44,7 @@ def deal_state_words() -> str:
 def next_deal(rows: list[dict], wanted: int | None = None) -> tuple[int, list[DealReport]]:
     """(the deal the form reports, the reports waiting for their confirmation before it).
 
-    The form moves on past deals whose report awaits its confirmation (issue 28: a deal may be
+    The form moves on past deals whose report awaits its confirmation (a deal may be
     reported while the one before awaits its captains); it stops at the first deal with no
     report or a disputed one. `wanted`: a deal asked for by its URL (to report a pending deal
     again, or the deal a check or submission was about), when it has no final result."""
@@ -88,7 +88,7 @@ def table_context(
         "match": match,
         "seats": seats_of(table),
         "round_open": round_.state == Round.State.PUBLISHED,
-        # The organiser's announcements (issue 37), refetched on the table's live notices.
+        # The organiser's announcements, refetched on the table's live notices.
         "announcements": announcements.active(event.pk),
         "announcements_url": access.url("announcements"),
         "live_stream": reverse("live:link", args=[access.token])
@@ -255,8 +255,11 @@ def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
 
 def player_box(access: Access, report: DealReport | None) -> dict | None:
     """In an event confirmed by players, the PIN box under a pending report on the table's
-    phone: another player of the table agrees with their own PIN. The phone names who confirms
-    next (the seats take turns deal by deal; anyone else at the table may do it instead)."""
+    phone: another player of the table agrees with their own PIN. It offers only the seats that
+    may confirm (`permissions.player_refusals`: not the side the result favours, not the player
+    who reported it) and says why the others may not. The phone names who confirms next (the
+    seats take turns deal by deal, skipping those that may not; any other seat offered may do
+    it instead)."""
     if report is None or report.state != DealReport.State.PENDING or not access.token:
         return None
     if access.table.round.event.confirmation != Event.Confirmation.PLAYER:
@@ -264,17 +267,43 @@ def player_box(access: Access, report: DealReport | None) -> dict | None:
     seats = seats_of(access.table)
     if not seats:
         return None
-    turn = seats[report.deal.number % len(seats)]
+    refusals = permissions.player_refusals(report)
+    offered = [seat for seat in seats if seat["seat"] not in refusals]
+    start = report.deal.number % len(seats)
+    turn = next((s for s in seats[start:] + seats[:start] if s["seat"] not in refusals), None)
     error = access.pin_error or {}
     return {
         "id": f"player-pin-{report.pk}",
         "url": access.url("player-pin", report_id=report.pk),
-        "seats": seats,
+        "seats": offered,
         "next": turn,
+        "why_not": refusal_lines(refusals, offered),
         "error": error.get("text")
         if error.get("report") == report.pk and error.get("side") == "player"
         else "",
     }
+
+
+def refusal_lines(refusals: dict[int, str], offered: list[dict]) -> list[str]:
+    """Why the seats not offered in a player PIN box may not confirm, one line a reason."""
+    lines = []
+    favoured = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_FAVOURED)
+    if favoured:
+        lines.append(
+            _("成绩对第 %(seats)s 座有利，这些座位的选手不能确认。")
+            % {"seats": "-".join(map(str, favoured))}
+        )
+    reported = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_REPORTED)
+    if reported:
+        lines.append(
+            _("第 %(seats)s 座的选手自己报了这份成绩，不能再确认。")
+            % {"seats": "-".join(map(str, reported))}
+        )
+    if not favoured:
+        lines.append(_("平局：哪一方的选手都可以确认。"))
+    if not offered:
+        lines.append(_("本桌没有选手可以确认：请裁判或组织者确认。"))
+    return lines
 
 
 def run_check(match, number: int, entry):

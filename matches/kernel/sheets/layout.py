@@ -1,0 +1,115 @@
+"""Where everything sits on the readable score sheet, in millimetres from the page's top-left
+corner: the printer (`matches/draw/sheet_printing.py`) draws from it and the reader
+(`reader.py`) looks there. Pure Python: no Django, no image library.
+
+The four corners carry the same small QR code (the table's key and the corner's number): a
+reader that finds them knows whose sheet it is and where the page's corners are, so one kind
+of mark does both jobs. One box per digit: a seat number per place of the finishing order, the
+seats that opened a point, the burns as burner → burned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PAGE_W, PAGE_H = 210.0, 297.0
+#: a corner QR's side and the centres of the four (top-left, top-right, bottom-right,
+#: bottom-left: the corner number in its text)
+CORNER_QR = 20.0
+_C = 10.0 + CORNER_QR / 2
+CORNER_CENTRES = ((_C, _C), (PAGE_W - _C, _C), (PAGE_W - _C, PAGE_H - _C), (_C, PAGE_H - _C))
+BOX = 9.0  # a digit's box, square
+PITCH = 10.0  # from one box to the next in a group
+POINT_BOXES = 4
+BURN_PAIRS = 2
+ROWS_TOP = 70.0
+ROWS_BOTTOM = 255.0
+MAX_ROW = 16.0
+FINISH_X = 24.0
+MAGIC = "GJS1"
+
+
+@dataclass(frozen=True)
+class SheetKey:
+    """Whose sheet: the event, the round's number, the table's number; and its shape (seats,
+    deal rows) so a reader knows the boxes without asking the database."""
+
+    event: int
+    round: int
+    table: int
+    seats: int
+    rows: int
+
+    def text(self, corner: int) -> str:
+        return f"{MAGIC}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
+
+    @classmethod
+    def parse(cls, text: str) -> tuple[SheetKey, int] | None:
+        """(the key, the corner) of a corner QR's text; None for any other text."""
+        parts = text.split("/")
+        if len(parts) != 7 or parts[0] != MAGIC:
+            return None
+        values = []
+        for part, letter in zip(parts[1:], "ertsdc"):
+            if part[:1] != letter or not part[1:].isdigit() or len(part) > 10:
+                return None
+            values.append(int(part[1:]))
+        *fields, corner = values
+        if corner > 3 or fields[3] not in (6, 8) or not 1 <= fields[4] <= 20:
+            return None
+        return cls(*fields), corner
+
+
+@dataclass(frozen=True)
+class Box:
+    """One digit's box: the field it fills ("finish", "point", "burner", "burned"), the deal
+    row, its index in the field (place - 1, nth point, nth burn), and where it is."""
+
+    field: str
+    row: int
+    index: int
+    x: float
+    y: float
+
+    @property
+    def name(self) -> str:
+        return f"{self.row}.{self.field}.{self.index}"
+
+
+def row_height(rows: int) -> float:
+    return min(MAX_ROW, (ROWS_BOTTOM - ROWS_TOP) / rows)
+
+
+def row_top(row: int, rows: int) -> float:
+    """The top of deal row `row` (1-based)."""
+    return ROWS_TOP + (row - 1) * row_height(rows)
+
+
+def group_x(seats: int) -> dict[str, float]:
+    """Where each group of boxes starts: the finishing order, the points, the burns."""
+    points = FINISH_X + seats * PITCH + 4.0
+    burns = points + POINT_BOXES * PITCH + 5.0
+    return {"finish": FINISH_X, "points": points, "burns": burns}
+
+
+def burn_x(seats: int, pair: int) -> tuple[float, float]:
+    """The burner's and the burned box's x of burn pair `pair` (an arrow between them)."""
+    start = group_x(seats)["burns"] + pair * (2 * BOX + 4.0 + 4.0)
+    return start, start + BOX + 4.0
+
+
+def boxes(key: SheetKey) -> list[Box]:
+    """Every digit box of the sheet, row by row."""
+    out = []
+    xs = group_x(key.seats)
+    for row in range(1, key.rows + 1):
+        y = row_top(row, key.rows) + (row_height(key.rows) - BOX) / 2
+        for place in range(key.seats):
+            out.append(Box("finish", row, place, xs["finish"] + place * PITCH, y))
+        for k in range(POINT_BOXES):
+            out.append(Box("point", row, k, xs["points"] + k * PITCH, y))
+        for pair in range(BURN_PAIRS):
+            burner, burned = burn_x(key.seats, pair)
+            out.append(Box("burner", row, pair, burner, y))
+            out.append(Box("burned", row, pair, burned, y))
+    return out
