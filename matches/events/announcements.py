@@ -1,4 +1,4 @@
-"""Announcements (赛场通知, issue 37): the organiser sends a short message to every table phone,
+"""Announcements (赛场通知): the organiser sends a short message to every table phone,
 the referees' pages and the projector of one event.
 
 Delivered by the live push that is already there (`matches.push`, docs/live.md): on commit one

@@ -189,3 +189,66 @@ def test_the_result_is_in_one_view_with_the_pin_boxes(live_server, browser, size
     settled(page)
     assert in_view(page, f"#deal-line-{report.pk}")
     assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
+
+
+# --- a refused play log says what is wrong, with the cards --------------------------------------
+
+LOG_WORDS = {
+    "zh": {
+        "log": "附牌谱",
+        "check": "检查",
+        "r52": "小王×2（重 2）管不上 大王（重 2）",
+        "bare": "成绩与牌谱回放不符",
+        "field": "成绩与牌谱回放不符：开点，成绩写的是 2, 6",
+    },
+    "en": {
+        "log": "play log",
+        "check": "Check",
+        "r52": "small joker×2 (weight 2) does not beat big joker (weight 2)",
+        "bare": "does not match the replayed play log",
+        "field": "does not match the replayed play log: Points opened, the result says 2, 6",
+    },
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_play_log_names_the_cards_and_no_bare_mismatch(live_server, browser, size, lang):
+    import json
+
+    from matches.models import Event
+    from tests.builder import EventBuilder
+    from tests.results.test_play_log_words import light_group_log, six_pack_log
+
+    b = EventBuilder(
+        unions=2, deals=2, rules={"preset": "six-decks"}, confirmation=Event.Confirmation.NONE
+    ).register()
+    b.round([(0, 1)])
+    words = LOG_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{b.people.referee_link.token}/")
+
+    def check(log: dict) -> None:
+        if not page.locator("#play_log").is_visible():
+            page.locator("details summary", has_text=words["log"]).click()
+        page.fill("#play_log", json.dumps(log))
+        page.evaluate("document.getElementById('deal-form').dataset.old = '1'")
+        page.locator("button.check-button").click()
+        page.wait_for_selector("#deal-form:not([data-old])")
+
+    # Seat 3 answers 大王 with two 小王 (weight 2 on weight 2): R52, with both groups named.
+    check(light_group_log())
+    problems = page.locator("#verdict .problem")
+    expect(problems).to_have_count(1)
+    expect(problems.first).to_contain_text("R52")
+    expect(problems.first).to_contain_text(words["r52"])
+    expect(page.locator("#verdict")).not_to_contain_text(words["bare"])
+    page.locator("#verdict").scroll_into_view_if_needed()
+    shot(page, f"p9-r52-{size}-{lang}.png")
+    # A whole, legal log whose claim leaves out points: the field and both values.
+    record = six_pack_log()
+    record["claimed"]["points"] = [2, 6]
+    check(record)
+    expect(page.locator("#verdict .problem").first).to_contain_text(words["field"])
+    page.locator("#verdict").scroll_into_view_if_needed()
+    shot(page, f"p9-mismatch-{size}-{lang}.png")

@@ -17,9 +17,8 @@ from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.ruleset import RuleSet
 from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
-from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
-from matches.kernel.games.adapter import describe_error
+from matches.games.gouji.messages import describe as describe_message
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 
@@ -226,7 +225,7 @@ def describe(errors: list[dict]) -> list[dict]:
             {
                 **error,
                 "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-                "text": describe_error(CODE_TEXT, error),
+                "text": describe_message(error),
             }
         )
     return described

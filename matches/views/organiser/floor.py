@@ -1,4 +1,4 @@
-"""The hall's floor for organisers (issue 26): referee zones, who looks after which tables, a
+"""The hall's floor for organisers: referee zones, who looks after which tables, a
 round's coverage, and answering a table's call for a referee. docs/floor.md."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def zones_page(request, event_id: int):
         except zones.ZoneError as error:
             problems = error.problems
     event_zones = list(RefereeZone.objects.filter(event=event).prefetch_related("referees"))
-    # Each referee's invitation note beside their name (issue 37: "王老师 东区").
+    # Each referee's invitation note beside their name ("王老师 东区").
     notes = {s.user_id: (s.invitation.note if s.invitation else "") for s in referees}
     for zone in event_zones:
         zone.named = [(u.get_username(), notes.get(u.pk, "")) for u in zone.referees.all()]  # type: ignore[attr-defined]
@@ -105,7 +105,7 @@ def acknowledge_call(request, event_id: int, call_id: int):
     return redirect(f"{queue}?round={call.table.round.number}")
 
 
-# --- announcements (issue 37) -----------------------------------------------------------------
+# --- announcements -----------------------------------------------------------------
 
 
 @login_required

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0037_feature_tables'),
+        ('matches', '0038_changed_at'),
     ]
 
     operations = [
