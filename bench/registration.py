@@ -10,11 +10,12 @@ and the per-address limit stays on.
 
 An event opens registration for `--places` unions (review off: a registration is accepted at
 once and becomes the entry with its union, its three new players and its fee row: the heavy
-path), `--waitlist` places on the waiting list, and `--places + --waitlist + --extra` captains
-register in an open loop at `--rate` a second whatever the server does (registrant k is due at
-t0 + k / rate; a pool of threads sends what is due). Each one does what a phone does: GET the
-form (the CSRF cookie, the signed sum), read the sum, POST the form. A share (`--double`) press
-the button twice: the same form sent again must find the same entry.
+path; `--review`: requests wait for the organiser), `--waitlist` places on the waiting list,
+and `--places + --waitlist + --extra` captains register in an open loop at `--rate` a second
+whatever the server does (registrant k is due at t0 + k / rate; a pool of threads sends what is
+due). Each one does what a phone does: GET the form (the CSRF cookie, the signed sum), read the
+sum, POST the form. A share (`--double`) press the button twice: the same form sent again must
+find the same entry.
 
 Meanwhile `--readers` people read the public standings page of another event, already running
 (`--reader-unions` unions, round 1 drawn and published), each with a think time.
@@ -52,7 +53,7 @@ CHALLENGE = re.compile(r'name="challenge" value="([^"]+)"')
 SUM = re.compile(r"(\d+) 加 (\d+)")
 
 
-def signup_event(places: int, waitlist: int):
+def signup_event(places: int, waitlist: int, review: bool):
     from django.contrib.auth.models import User
 
     from matches.models import Event, SignupSettings, Stage
@@ -70,7 +71,7 @@ def signup_event(places: int, waitlist: int):
         is_open=True,
         capacity=places,
         waitlist_limit=waitlist,
-        review=False,
+        review=review,
         fee_fen=6000,
         payment_ways=["cash", "wechat"],
         max_per_registrant=3,
@@ -253,6 +254,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="registrations due a second")
     parser.add_argument("--pool", type=int, default=48)
     parser.add_argument("--double", type=float, default=0.05, help="share pressing twice")
+    parser.add_argument(
+        "--review", action="store_true", help="requests wait for review (no entry made at once)"
+    )
     parser.add_argument("--readers", type=int, default=20)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--reader-unions", type=int, default=300)
@@ -302,7 +306,7 @@ def run(args, services, total: int) -> None:
     running, stage = build_event(args.reader_unions, 9, 4)
     round_ = draw.create_round(stage, seed=48)
     draw.publish_round(round_)
-    event = signup_event(args.places, args.waitlist)
+    event = signup_event(args.places, args.waitlist, args.review)
     connection.close()
     base = f"http://127.0.0.1:{services.http_port}"
     import requests

@@ -170,6 +170,8 @@ def test_captains_register_the_organiser_reviews_the_waiting_list_moves_up_the_d
     page.goto(f"{base}/manage/events/{event.pk}/signup/queue/?status=waitlisted")
     expect(page.locator(".queue-table tbody tr")).to_have_count(1)
     expect(page.locator(".queue-table")).to_contain_text("候补第 1 位")
+    expect(page.locator("a[data-status='accepted']")).to_contain_text("(2)")
+    expect(page.locator("a[data-status='declined']")).to_contain_text("(0)")
 
     # Captain 2 sees the entry accepted and the fee owed.
     two.goto(private_two)
@@ -215,3 +217,10 @@ def test_captains_register_the_organiser_reviews_the_waiting_list_moves_up_the_d
     two.goto(private_two)
     expect(two.locator("#signup-fee")).to_contain_text("30")
     photo(two, base, "signup-private-paid", language_now="en")
+
+    # The treasurer's page adds it up: 60 owed by the two accepted unions, 30 paid in cash.
+    page.goto(f"{base}/manage/events/{event.pk}/fees/")
+    expect(page.locator("[data-total='owed']")).to_have_text("60")
+    expect(page.locator("[data-total='paid']")).to_have_text("30")
+    expect(page.locator("#by-way")).to_contain_text("现场现金")
+    photo(page, base, "signup-treasurer")
