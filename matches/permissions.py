@@ -8,7 +8,7 @@
   the admin); an organiser enters results on any table of their events.
 - Who may confirm a reported result depends on the event's confirmation mode
   (`confirmation_role`; docs/results.md).
-- Per-event staff (`EventStaff`, issue 14): an assistant runs the event's day (entries,
+- Per-event staff (`EventStaff`): an assistant runs the event's day (entries,
   check-in, rounds, results) but never its settings or its staff; a referee enters results for
   their tables and sees no organiser page. `can_manage_event`: settings, rules, staff;
   `can_run_event`: the day's work.

@@ -1,4 +1,4 @@
-"""Live push: notices to the open pages' server-sent-event streams (issue 28).
+"""Live push: notices to the open pages' server-sent-event streams.
 
 A notice says only "what this page shows may have changed" (a channel name, a kind and, on
 public channels, the public version stamps): never data. The page answers by fetching its

@@ -51,7 +51,7 @@ def queue_settlement(
     **kwargs,
 ) -> None:
     if settled and event_id is not None:
-        # Issue 28: settled with the result (results/service.py `_settle_here`); the standings
+        # Settled with the result (matches/results/common.py `settle_here`); the standings
         # are what is left.
         queue_standings_after_settlement(
             event_id, kwargs["round_id"], kwargs["round_number"], kwargs["match_completed"]
@@ -125,7 +125,7 @@ def push_result(
     notify.changed(event_id, match_id)
 
 
-# --- the public standings as files for nginx (issue 28, matches/public/standings_files.py) -------
+# --- the public standings as files for nginx (matches/public/standings_files.py) ----------------
 
 
 @receiver(standings_refreshed, dispatch_uid="standings.files")
@@ -134,7 +134,7 @@ def write_standings_files(sender, event_id: int, **kwargs) -> None:
     standings_files.write_safely(event_id)
 
 
-# --- rules freeze when the first round is published (issue 14) ----------------------------------
+# --- rules freeze when the first round is published ----------------------------------
 
 
 @receiver(post_save, sender=Round, dispatch_uid="rules.freeze_on_publish")
@@ -146,7 +146,7 @@ def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
     )
 
 
-# --- find my table: the search terms, written when an entry is saved (issue 26) ------------------
+# --- find my table: the search terms, written when an entry is saved ------------------
 
 
 @receiver(post_save, sender=Registration, dispatch_uid="find.registration")

@@ -25,7 +25,7 @@ urlpatterns = [
         name="public-feature",
     ),
     path("public/events/<int:event_id>/standings/", public.standings, name="public-standings"),
-    # Find my table (issue 26).
+    # Find my table.
     path("events/<int:event_id>/find", public.find_table, name="find"),
     # deal results (matches/api/results.py)
     path("tables/<int:table_id>", results.table_detail, name="table-detail"),

@@ -181,7 +181,7 @@ def check_captain_pin(
 ):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
     against that union at this table, never the client's address (`client` is unused since
-    issue 27: the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
+    the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
     refused unchecked (429). `actor`: who holds the device; only the table's own device takes
     PINs (`may_take_captain_pins`), checked first."""
     if actor is not None and not may_take_captain_pins(actor, match.table):

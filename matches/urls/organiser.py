@@ -128,7 +128,7 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
     path("entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
     path("entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
-    # Every entry's private link at once (issue 37): a spreadsheet and a printed sheet.
+    # Every entry's private link at once: a spreadsheet and a printed sheet.
     path("entries/links.<str:fmt>", links.entry_links_export, name="entry-links-export"),
     path("entries/links/print/", links.entry_links_sheet, name="entry-links-sheet"),
     path("entries/paste/", entries.paste_entries, name="paste"),

@@ -1,4 +1,4 @@
-"""The server-sent-event streams of `matches.push` (issue 28): one URL per audience.
+"""The server-sent-event streams of `matches.push`: one URL per audience.
 
 - `/live/events/<event_id>/`: the event's public pages (and a player's private page).
 - `/live/tables/<match_id>/`: one table's public page (its round must be public).
@@ -193,7 +193,7 @@ def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
 @require_GET
 def link_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
     """A table phone's stream (its referee link is the authorisation): its own table's notices
-    and the event's round notices, which carry the organiser's announcements (issue 37)."""
+    and the event's round notices, which carry the organiser's announcements."""
     link = (
         RefereeLink.objects.filter(token=token, revoked_at__isnull=True)
         .select_related("table__round", "table__match")

@@ -1,8 +1,8 @@
-/* The table's phone (issue 16): what was tapped survives a reload or a lost connection, and a
+/* The table's phone: what was tapped survives a reload or a lost connection, and a
  * submission made offline is kept on the phone and sent, with its idempotency key, once the
  * connection is back (the server stores it once however often it arrives). Offline, the form
  * moves on to the next deal after a deal is queued; every queued deal of the table goes in one
- * batch request (issue 28), and a deal the server refuses is said on the page that follows.
+ * batch request, and a deal the server refuses is said on the page that follows.
  *
  * Works on any game's form marked `data-keep` (its `data-keep` value names the deal), whose
  * submit button is `[data-submit]`. Shared by every game: no game-specific fields here. */
@@ -63,7 +63,7 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  // Several deals of a table go in one request (issue 28): the phone's batch URL answers one
+  // Several deals of a table go in one request: the phone's batch URL answers one
   // result per deal; each deal is stored on its own, with its own idempotency key.
   var sending = false;
   function flush() {

@@ -189,3 +189,139 @@ def test_the_result_is_in_one_view_with_the_pin_boxes(live_server, browser, size
     settled(page)
     assert in_view(page, f"#deal-line-{report.pk}")
     assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
+
+
+# --- a refused play log says what is wrong, with the cards --------------------------------------
+
+LOG_WORDS = {
+    "zh": {
+        "log": "附牌谱",
+        "check": "检查",
+        "r52": "小王×2（重 2）管不上 大王（重 2）",
+        "bare": "成绩与牌谱回放不符",
+        "field": "成绩与牌谱回放不符：开点，成绩写的是 2, 6",
+    },
+    "en": {
+        "log": "play log",
+        "check": "Check",
+        "r52": "small joker×2 (weight 2) does not beat big joker (weight 2)",
+        "bare": "does not match the replayed play log",
+        "field": "does not match the replayed play log: Points opened, the result says 2, 6",
+    },
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_play_log_names_the_cards_and_no_bare_mismatch(live_server, browser, size, lang):
+    import json
+
+    from matches.models import Event
+    from tests.builder import EventBuilder
+    from tests.results.test_play_log_words import light_group_log, six_pack_log
+
+    b = EventBuilder(
+        unions=2, deals=2, rules={"preset": "six-decks"}, confirmation=Event.Confirmation.NONE
+    ).register()
+    b.round([(0, 1)])
+    words = LOG_WORDS[lang]
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{b.people.referee_link.token}/")
+
+    def check(log: dict) -> None:
+        if not page.locator("#play_log").is_visible():
+            page.locator("details summary", has_text=words["log"]).click()
+        page.fill("#play_log", json.dumps(log))
+        page.evaluate("document.getElementById('deal-form').dataset.old = '1'")
+        page.locator("button.check-button").click()
+        page.wait_for_selector("#deal-form:not([data-old])")
+
+    # Seat 3 answers 大王 with two 小王 (weight 2 on weight 2): R52, with both groups named.
+    check(light_group_log())
+    problems = page.locator("#verdict .problem")
+    expect(problems).to_have_count(1)
+    expect(problems.first).to_contain_text("R52")
+    expect(problems.first).to_contain_text(words["r52"])
+    expect(page.locator("#verdict")).not_to_contain_text(words["bare"])
+    page.locator("#verdict").scroll_into_view_if_needed()
+    shot(page, f"p9-r52-{size}-{lang}.png")
+    # A whole, legal log whose claim leaves out points: the field and both values.
+    record = six_pack_log()
+    record["claimed"]["points"] = [2, 6]
+    check(record)
+    expect(page.locator("#verdict .problem").first).to_contain_text(words["field"])
+    page.locator("#verdict").scroll_into_view_if_needed()
+    shot(page, f"p9-mismatch-{size}-{lang}.png")
+
+
+# --- tributes: offset point debts are said; the last deal owes nobody ---------------------------
+
+TRIBUTE_WORDS = {
+    "zh": {"owed": "下局进贡", "offset": "{a} ↔ {b}：点贡相抵 1 张", "seat": "{n}号"},
+    "en": {
+        "owed": "Tributes for the next deal",
+        "offset": "{a} ↔ {b}: point tributes offset, 1 card each",
+        "seat": "Seat {n}",
+    },
+}
+
+
+def give_pins(page, setup, report, words) -> None:
+    """Both captains agree on the phone: the report is final, its boxes gone."""
+    for side, union in (("A", setup.union_a), ("B", setup.union_b)):
+        form = page.locator(f"#pin-{report.pk}{side} form.pin-form")
+        form.locator("input[name='pin']").fill(union.captain_pin)
+        form.get_by_role("button", name=words["agree"]).click()
+        if side == "A":
+            expect(page.locator(f"#pin-{report.pk}A [data-agreed]")).to_be_visible()
+    expect(page.locator(f"#pin-{report.pk}A")).to_have_count(0)
+    settled(page)  # the page's own scroll to the next deal, before the next tap
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_offset_point_tributes_are_said_and_the_last_deal_owes_nobody(
+    live_server, browser, size, lang
+):
+    from tests.personas import make_setup
+
+    setup = make_setup(
+        deals_per_match=2, rules={"preset": "standard", "point_tributes_cancel": True}
+    )
+    words = {**WORDS[lang], **TRIBUTE_WORDS[lang]}
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+
+    def name(n: int) -> str:
+        return words["seat"].format(n=n) + " " + str(setup.table.seats.get(seat=n).player)
+
+    def report_deal() -> DealReport:
+        for seat in (1, 2, 3, 4, 5, 6):
+            tap(page, seat)
+        page.locator("input[name='point_3']").check()  # only seat 3 opened a point
+        expect(page.locator("#verdict-ok")).to_be_visible()
+        page.locator("#submit-deal").click()
+        expect(page.locator(".pin-side[data-side='A'] input[name='pin']")).to_be_attached()
+        return DealReport.objects.filter(state=DealReport.State.PENDING).get()
+
+    # Deal 1: seats 1/4 and 2/5 opened no point, so each owes its head rival one: the debts
+    # offset (R55) and the ledger keeps only seat 6's card to seat 3. Both are said.
+    first = report_deal()
+    summary = page.locator("#open-report .deal-summary")
+    expect(summary).to_contain_text(words["owed"])
+    offsets = summary.locator(".point-offset")
+    expect(offsets).to_have_count(2)
+    expect(offsets.first).to_have_text(words["offset"].format(a=name(1), b=name(4)))
+    expect(offsets.nth(1)).to_have_text(words["offset"].format(a=name(2), b=name(5)))
+    summary.scroll_into_view_if_needed()
+    shot(page, f"p9-offsets-{size}-{lang}.png")
+    give_pins(page, setup, first, words)
+    # Deal 2, the match's last: what it would owe is owed to nobody, so no 下局进贡.
+    last = report_deal()
+    assert last.deal.number == 2 and last.verdict["tributes"]
+    card = page.locator(".awaiting-report[data-deal='2'] .deal-summary")
+    expect(card).to_be_visible()
+    expect(card).not_to_contain_text(words["owed"])
+    expect(card.locator(".point-offset")).to_have_count(0)
+    card.scroll_into_view_if_needed()
+    shot(page, f"p9-last-deal-{size}-{lang}.png")

@@ -66,6 +66,10 @@ class GoujiAdapter(GameAdapter):
     def deal_name(self, number: int) -> str:
         return _("第%(n)s局") % {"n": number}
 
+    def describe_error(self, error: JSONObject) -> str:
+        """With the numbers in words first: R52's joker groups, a mismatch's field and values."""
+        return game_messages.describe(error)
+
     def read_settings(self, data: JSONObject) -> GoujiSettings:
         """The rule set must be one the engine knows (a preset and flags of the spec)."""
         return GoujiSettings.from_json(data)

@@ -44,7 +44,7 @@ def deal_state_words() -> str:
 def next_deal(rows: list[dict], wanted: int | None = None) -> tuple[int, list[DealReport]]:
     """(the deal the form reports, the reports waiting for their confirmation before it).
 
-    The form moves on past deals whose report awaits its confirmation (issue 28: a deal may be
+    The form moves on past deals whose report awaits its confirmation (a deal may be
     reported while the one before awaits its captains); it stops at the first deal with no
     report or a disputed one. `wanted`: a deal asked for by its URL (to report a pending deal
     again, or the deal a check or submission was about), when it has no final result."""
@@ -88,7 +88,7 @@ def table_context(
         "match": match,
         "seats": seats_of(table),
         "round_open": round_.state == Round.State.PUBLISHED,
-        # The organiser's announcements (issue 37), refetched on the table's live notices.
+        # The organiser's announcements, refetched on the table's live notices.
         "announcements": announcements.active(event.pk),
         "announcements_url": access.url("announcements"),
         "live_stream": reverse("live:link", args=[access.token])
