@@ -55,7 +55,7 @@ def search(event: Event, query: str = "", status: str = ""):
             )
     if status in Registration.Status.values:
         entries = entries.filter(status=status)
-    return entries.order_by("seed", "id").prefetch_related("union__members__player")
+    return entries.order_by(*Registration.SEED_ORDER).prefetch_related("union__members__player")
 
 
 def entered_players(event: Event) -> set[int]:

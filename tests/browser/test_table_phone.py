@@ -325,3 +325,102 @@ def test_offset_point_tributes_are_said_and_the_last_deal_owes_nobody(
     expect(card.locator(".point-offset")).to_have_count(0)
     card.scroll_into_view_if_needed()
     shot(page, f"p9-last-deal-{size}-{lang}.png")
+
+
+# --- the pinned announcement covers nothing -----------------------------------------------------
+
+
+def covered(page, selector: str) -> float:
+    """How far (px) the pinned announcements reach over the element's top; 0 when clear."""
+    return page.evaluate(
+        """(sel) => { const box = document.getElementById('announcements').getBoundingClientRect();
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return Math.max(0, Math.min(box.bottom, r.bottom) - Math.max(box.top, r.top)); }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pinned_announcement_covers_nothing_the_phone_brings_into_view(
+    live_server, browser, size, lang
+):
+    from matches.events import announcements
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    announcements.send(
+        setup.event, setup.organiser, "第2轮 10:30 开始，请各桌裁判到主席台领取记分卡。"
+    )
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    expect(page.locator(".announcement")).to_be_visible()
+    for seat in (1, 2, 3, 4, 5, 6):
+        tap(page, seat)
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    # Scrolled down the form, the live verdict sticks below the announcement, not under it.
+    page.locator("#play_log_file").scroll_into_view_if_needed()
+    assert covered(page, "#verdict") == 0, "the verdict slides under the announcement"
+    page.locator("#submit-deal").click()
+    report_box = page.locator(".pin-side[data-side='A'] input[name='pin']")
+    expect(report_box).to_be_attached()
+    settled(page)
+    # The phone brings the report's line and its PIN boxes into view: below the announcement.
+    report = DealReport.objects.get()
+    assert covered(page, f"#deal-line-{report.pk}") == 0, "the announcement covers the result"
+    assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
+    shot(page, f"small-announcement-{size}-{lang}.png")
+
+
+# --- the desk and the badge sheet: an unseeded union --------------------------------------------
+
+DESK_WORDS = {
+    "zh": {"ok": "签到成功", "seed": "1 号"},
+    "en": {"ok": "Checked in", "seed": "No. 1"},
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
+    live_server, browser, signed_in, size, lang
+):
+    from matches.events import scan
+    from matches.models import FloorPass, Registration
+    from matches.public import find
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(
+        unions=3,
+        names=["黄岛五队", "崂山一队", "市南联队"],
+        clubs=["黄岛俱乐部", "崂山俱乐部", "市南俱乐部"],
+    ).register(check_in=False)
+    # 崂山一队 entered without a seed (between two seeded unions).
+    Registration.objects.filter(union=b.unions[1]).update(seed=None)
+    find.ensure_passes(b.event)
+    page = context_for(browser, size, lang)
+    signed_in(page, b.organiser.username)
+
+    # The entries list and the badge sheet: one order, the unseeded union last.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/entries/")
+    listed = page.locator("table.entries tbody tr td:nth-child(2)").all_inner_texts()
+    assert [name.strip() for name in listed] == ["黄岛五队", "市南联队", "崂山一队"]
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    printed = page.locator(".badge-union .badge-name").all_inner_texts()
+    assert printed == ["黄岛五队", "市南联队", "崂山一队"]
+
+    # The desk: the unseeded union's line starts with its club, no stray "·".
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+    token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    result = page.locator("#scan-result .scan-result")
+    expect(result.locator(".scan-name")).to_have_text("崂山一队")
+    expect(result.locator(".scan-meta")).to_have_text("崂山俱乐部")
+    shot(page, f"small-desk-unseeded-{size}-{lang}.png")
+    # A seeded union: its seed, then its club.
+    token = FloorPass.objects.get(event=b.event, union=b.unions[0]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("黄岛五队")
+    expect(result.locator(".scan-meta")).to_have_text(DESK_WORDS[lang]["seed"] + " · 黄岛俱乐部")
