@@ -36,6 +36,13 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_live_push(settings):
+    """No push thread reading SQLite's shared test database (a stream left open by one test
+    locked a table the next one set up): the pages poll, as with /live/ cut."""
+    settings.LIVE_ENABLED = False
+
+
 def context_for(browser, size: str, lang: str):
     phone = size == "390"
     context = browser.new_context(
