@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from matches.draw import explanations, hand_swaps, history
+from matches.draw import explanations, hand_swaps, history, refusals
 from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.pairing import types as flags
@@ -46,7 +46,7 @@ def test_swiss_event_has_three_closed_rounds_without_rematches(swiss_event):
 def test_a_round_waits_for_the_previous_one_to_close(swiss_event):
     stage = swiss_event.stages.get()
     round4 = draw.create_round(stage, seed=4)
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.create_round(stage)
     assert round4.state == "draft" and round4.number == 4
 
@@ -66,10 +66,10 @@ def test_the_same_seed_redraws_the_same_round(swiss_event):
 def test_published_rounds_cannot_be_redrawn_or_swapped(swiss_event):
     stage = swiss_event.stages.get()
     round4 = draw.publish_round(draw.create_round(stage, seed=5))
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.redraw_round(round4)
     a, b = [m.union_a for m in round4.matches.all()[:2]]
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         hand_swaps.swap_unions(round4, a, b)
 
 
@@ -135,7 +135,7 @@ def test_odd_field_gives_a_bye_worth_a_win(build):
 
 def test_closing_needs_every_result(swiss):
     round4 = swiss.draw(seed=3)
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.close_round(round4)
     swiss.report_all(round4).settle(round4)
     assert draw.close_round(round4).state == "closed"
@@ -173,7 +173,7 @@ def test_swiss_then_knockout_of_the_best_four(swiss, swiss_event):
         swiss.final(m, 1, DRAW)  # a tie: an extra deal must decide
     swiss.settle(semi)
     assert not semi.matches.filter(points_a__isnull=False).exists()
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.close_round(semi)
     for m in swiss.matches(semi):
         assert m.deals.get(number=2).is_extra
@@ -196,7 +196,7 @@ def test_a_tied_knockout_match_on_record_is_refused_by_the_next_draw(swiss):
     swiss.close(semi)
     # Written around the results service on purpose: the corrupt row this test is about.
     semi.matches.update(points_a=1, points_b=1, completed_at=timezone.now())
-    with pytest.raises(draw.SeatingRefused, match="加赛"):
+    with pytest.raises(refusals.SeatingRefused, match="加赛"):
         draw.create_round(knockout, seed=2)
 
 
@@ -210,7 +210,7 @@ def test_round_robin_stage_plays_everyone_once(build):
         r = b.draw_round(seed=None).report_all().close().latest
         met.update(frozenset(p) for p in pairs_of(r))
     assert len(met) == 6 and set(met.values()) == {1}
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.create_round(stage)
 
 
@@ -278,7 +278,7 @@ def test_team_player_swap_stays_inside_a_union(swiss_event):
     m = round4.matches.order_by("table__number").first()
     a_seats = list(TableSeat.objects.filter(table=m.table, side="A").order_by("seat"))
     b_seat = TableSeat.objects.filter(table=m.table, side="B").first()
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         hand_swaps.swap_players(round4, a_seats[0].player_id, b_seat.player_id)
     hand_swaps.swap_players(round4, a_seats[0].player_id, a_seats[1].player_id)
     assert TableSeat.objects.get(table=m.table, seat=1).player_id == a_seats[1].player_id

@@ -548,7 +548,7 @@ def break_page(request, event_id: int):
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
-    except (draw.SeatingRefused, breaks.BreakRefused) as refused:
+    except (refusals.SeatingRefused, breaks.BreakRefused) as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
     stage = breaks.break_stage(event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from matches.draw import explanations, hand_swaps
+from matches.draw import explanations, hand_swaps, refusals
 from matches.draw import service as draw
 from matches.games.giog.engine.selfplay import selfplay
 from matches.kernel.reports import ResultError
@@ -345,7 +345,7 @@ def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables
 
 def test_a_giog_table_has_no_union_side_to_forfeit(giog):
     match = first_table(giog.draw())
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         forfeits.award_forfeit(match, "A")
     match.refresh_from_db()
     assert match.forfeit == "" and not match.is_complete
