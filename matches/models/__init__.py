@@ -8,6 +8,7 @@ from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundCl
 from .health import WorkerProbe
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
+from .sheet import SheetPhoto
 from .signup import EntryLog, EntryRequest, PaymentWay, SignupSettings
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, DerivedCheck, StandingsSnapshot
@@ -52,4 +53,5 @@ __all__ = [
     "Union",
     "UnionMember",
     "WorkerProbe",
+    "SheetPhoto",
 ]

@@ -350,6 +350,21 @@ class ResultForm:
         entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
         return entry
 
+    def from_sheet(self, table, row: dict) -> DealEntry:
+        """The entry a photographed sheet's row fills (matches/sheets/): the seats as read, in
+        order, a duplicate kept so that the engine refuses it rather than the form hiding it."""
+        seats = table_seats(table)
+        entry = DealEntry.blank(seats)
+        entry.finish = [s for s in row.get("finish", []) if s in seats]
+        entry.points = {s for s in row.get("points", []) if s in seats}
+        entry.burns = [
+            {"burner": b, "burned": d, "outcome": "success"}
+            for b, d in row.get("burns", [])
+            if b in seats and d in seats
+        ] + [{"burner": None, "burned": None, "outcome": "success"}]
+        entry.suffocated = [{"seat": None, "by": None}]
+        return entry
+
     def describe(self, problems: list[dict]) -> list[dict]:
         return describe(problems)
 
