@@ -57,7 +57,13 @@ demo: install
 # pyproject.toml), dead code (vulture; its whitelist is tools/vulture_whitelist.py) and the
 # dependencies (deptry: every import listed, every listed package imported) are checked before
 # the tests: docs/architecture.md says what the contracts hold.
+# Issue numbers belong in commit messages, not in the app (CONTRIBUTING.md): tests and bench may
+# name the issue a test holds, the app's code, templates and translations may not.
+APP_DIRS := matches players seasons ladders hall gouji_tournament templates static locale tools deploy
+
 lint: install
+	@if git grep -nE '[Ii]ssues? ?#?[0-9]+' -- $(APP_DIRS); then \
+	  echo "make lint: an issue number in the app (above); say why in words, the number in the commit"; exit 1; fi
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -3,7 +3,7 @@
 Everything the app caches can be recomputed: version stamps and pages kept for a second or two,
 and rate-limit counters. So while Redis is unreachable (restarting, say) a read misses, a write
 or a delete is dropped, and a counter counts from one: the request goes on without the cache
-instead of answering 500 after its result was already committed (issue 27's fault drills found
+instead of answering 500 after its result was already committed (the fault drills found
 exactly that). A dropped delete leaves a stamp at most its own timeout old. Each miss is logged.
 """
 
@@ -43,7 +43,7 @@ def _nothing(*args, **kwargs):
 class _ReusedClient(RedisCacheClient):
     """Django's Redis cache client builds a new `redis.Redis` around its connection pool on
     every cache call (a dict of some 170 response callbacks filled each time): about a tenth of
-    a referee request's CPU, three calls a request (issue 40's profile). One client per pool,
+    a referee request's CPU, three calls a request (the festival bench's profile). One client per pool,
     built once: `redis.Redis` is safe to share, its connections stay the pool's."""
 
     def __init__(self, *args, **kwargs):
@@ -81,7 +81,7 @@ class TolerantRedisCache(RedisCache):
         """Count one in a window of `window` seconds started by its first count: one round
         trip (SET NX EX, INCR in a pipeline), where `add` then `incr` take three (Django's
         `incr` asks whether the key exists first). The rate limits count every referee
-        request with this (issue 28)."""
+        request with this."""
         key = self.make_and_validate_key(key, version=version)
         client = self._cache.get_client(key, write=True)
         pipeline = client.pipeline(transaction=False)

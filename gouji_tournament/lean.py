@@ -1,4 +1,4 @@
-"""The lean request path (issue 40): a referee's deal results through a shorter middleware stack.
+"""The lean request path: a referee's deal results through a shorter middleware stack.
 
 A festival's requests are nearly all two: a referee link reports a deal, a second link confirms
 it (`POST /api/v1/tables/<id>/deals/<n>/reports`, `POST /api/v1/reports/<id>/confirm`, and the

@@ -17,7 +17,7 @@ import logging
 import re
 
 # Every route prefix followed by a secret path segment.
-TOKEN_PREFIXES = ("ref", "entry", "me", "manage/join", "live/players", "live/ref")
+TOKEN_PREFIXES = ("ref", "entry", "me", "manage/join", "live/players", "live/ref", "signup")
 
 TOKEN_PATH = re.compile(r"/(" + "|".join(re.escape(p) for p in TOKEN_PREFIXES) + r")/[^/\s?#'\"]+")
 

@@ -31,7 +31,7 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-# Off unless asked for (issue 17): a forgotten variable must not show tracebacks to the hall.
+# Off unless asked for: a forgotten variable must not show tracebacks to the hall.
 DEBUG = envbool("DEBUG", "False")
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 
@@ -101,7 +101,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI served by the app, not from a CDN (issue 17)
+    "drf_spectacular_sidecar",  # Swagger UI served by the app, not from a CDN
     "csp",
     "django_htmx",
     "players",
@@ -133,7 +133,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
 ]
 
-# The lean path's stack (issue 40): what a referee link's JSON deal results need of the list
+# The lean path's stack: what a referee link's JSON deal results need of the list
 # above, in its order; tests/api/test_lean_path.py names why each one left out is not needed.
 LEAN_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -234,7 +234,7 @@ else:
             # IMMEDIATE: a transaction takes the write lock when it begins. Deferred, a
             # transaction that read first and then wrote could not wait for another writer
             # (SQLite answers "database is locked" at once, whatever the timeout): the 503s
-            # of four phones reporting at one laptop (issue 17, finding 9).
+            # of four phones reporting at one laptop.
             "OPTIONS": {
                 "timeout": 20,
                 "transaction_mode": "IMMEDIATE",
@@ -258,7 +258,7 @@ CELERY_TASK_ACKS_LATE = True  # a task killed mid-way is redelivered, so tasks a
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task sent while the broker restarts is sent again for up to ~20 s rather than dropped: a
-# settlement that never reaches a worker would leave its match unsettled (issue 27's drills).
+# settlement that never reaches a worker would leave its match unsettled (the fault drills).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 12,
     "interval_start": 0.2,
@@ -284,7 +284,7 @@ STANDINGS_MIN_INTERVAL = float(os.environ.get("STANDINGS_MIN_INTERVAL", "2"))
 STANDINGS_DUTY_FACTOR = float(os.environ.get("STANDINGS_DUTY_FACTOR", "3"))
 # How long the public pages' version stamp may be cached (see matches/public/stamps.py).
 PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
-# Issue 28: the public standings page (each language, page and live fragment) written as files
+# The public standings page (each language, page and live fragment) written as files
 # after every standings run, for nginx to serve with gzip_static (deploy/nginx.conf,
 # matches/public/standings_files.py). The directory nginx's __STANDINGS_DIR__ names; empty: off.
 # Uploaded files kept by the app: the photographed score sheets (docs/scoresheets.md). No URL
@@ -294,7 +294,7 @@ MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media"))
 SHEET_PHOTO_RETENTION_DAYS = int(os.environ.get("SHEET_PHOTO_RETENTION_DAYS", "180"))
 STANDINGS_FILES_DIR = os.environ.get("STANDINGS_FILES_DIR", str(BASE_DIR / "var" / "standings"))
 
-# --- Live push (issue 28: matches/push.py) -----------------------------------------------
+# --- Live push (matches/push.py) -----------------------------------------------
 # Server-sent events to the open pages. LIVE_REDIS_URL (e.g. redis://127.0.0.1:6379/2) shares
 # the notices among every web process; unset, they stay in the one process (runserver).
 # LIVE_ENABLED=False: no streams (503) and no notices; the pages poll as before.
@@ -376,7 +376,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # Uploaded files (registration sheets, play-log files): a file over FILE_UPLOAD_MAX_SIZE is
 # dropped while it arrives (gouji_tournament/uploads.py), one under FILE_UPLOAD_MAX_MEMORY_SIZE
 # stays in memory. The importer's own limit is 2 MiB (matches/events/importing.py); nginx
-# refuses bodies over 4 MiB (deploy/nginx.conf). Issue 27, finding 4.
+# refuses bodies over 4 MiB (deploy/nginx.conf).
 FILE_UPLOAD_MAX_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # A phone's photo of a score sheet (matches/views/referee/sheet.py raises the cap for its own

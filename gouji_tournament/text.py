@@ -1,4 +1,4 @@
-"""Text and ids as they come in (issue 38, findings 6 and 8).
+"""Text and ids as they come in.
 
 PostgreSQL refuses a NUL in any text ("cannot contain NUL (0x00) bytes", a 500), and no name or
 search is meant to hold a control character (a zone name kept a BEL as typed). SQLite refuses an

@@ -1,4 +1,4 @@
-"""A size cap on uploaded files inside Django (issue 27, finding 4).
+"""A size cap on uploaded files inside Django.
 
 DATA_UPLOAD_MAX_MEMORY_SIZE caps a request's body except its files, and FILE_UPLOAD_MAX_MEMORY_SIZE
 only decides when a file goes to a temporary file on disk. This handler, first in

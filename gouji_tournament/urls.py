@@ -20,9 +20,9 @@ urlpatterns = [
     path("season/", include("seasons.urls")),
     path("manage/season/", include("seasons.urls_manage")),
     path("entry/<str:token>/", entry_views.entry_page, name="entry-page"),
-    # A player's or a union's own page, from the QR code of their badge (issue 26).
+    # A player's or a union's own page, from the QR code of their badge.
     path("me/<str:token>/", find_views.my_page, name="my-page"),
-    # A registrant's own page: the request's status, fee, edit and withdraw (issue 48).
+    # A registrant's own page: the request's status, fee, edit and withdraw.
     path("signup/<str:token>/", signup_views.signup_private, name="signup-page"),
     path("signup/<str:token>/edit/", signup_views.signup_edit, name="signup-edit"),
     path("signup/<str:token>/withdraw/", signup_views.signup_withdraw, name="signup-withdraw"),

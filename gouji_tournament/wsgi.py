@@ -8,7 +8,7 @@ application = get_wsgi_application()
 
 def _warm_up() -> None:
     """Import the URL configuration (every view, DRF, the games' adapters) and the template
-    engine now, in the worker's start, instead of in its first requests: issue 28's profile of
+    engine now, in the worker's start, instead of in its first requests: a profile of
     the festival bench found a fifth of gunicorn's first-round CPU in imports made while
     referees waited for their first answers. Nothing here touches the database."""
     # Besides the URL configuration: what the first referee requests still imported (issue

@@ -26,29 +26,10 @@ from hall.status import hall_state
 from matches import push
 from matches.events import notify
 from matches.models import Deal, Match, Round
-from matches.public import stamps, standings_files
+from matches.public import forgets, stamps, standings_files
 from matches.public.visibility import draw_visible, public_events
 
 log = logging.getLogger(__name__)
-
-# Tables whose change may change what the standings page shows (rewrite its files).
-STANDINGS_TABLES = frozenset(
-    {"matches.StandingsSnapshot", "matches.Round", "matches.Event", "matches.Stage"}
-)
-# Tables whose change moves find my table's answers.
-FIND_TABLES = frozenset(
-    {
-        "matches.Event",
-        "matches.Round",
-        "matches.RoundLog",
-        "matches.TableSeat",
-        "matches.SearchTerm",
-        "matches.Registration",
-        "matches.Union",
-        "matches.UnionMember",
-        "matches.RefereeZone",
-    }
-)
 
 
 @dataclass
@@ -109,13 +90,13 @@ class Listener:
             self.refresh(event_id, {"matches.Event"}, set())
 
     def refresh(self, event_id: int, tables: set[str], matches: set[int]) -> None:
-        # What the box's receivers forget there (matches/receivers.py); the standings files
-        # are written again below rather than removed.
-        what = {stamps.PAGES, stamps.STANDINGS}
-        if tables & FIND_TABLES:
-            what.add(stamps.FIND)
-        stamps.forget(event_id, what)
-        if tables & STANDINGS_TABLES:
+        # What the box forgets there, by the same map (matches/public/forgets.py); the
+        # standings files are written again below rather than removed. A table that feeds no
+        # stamp forgets none of them: a stamp is a hash of what it shows, so forgetting it
+        # when none of that moved would only make the check below recompute the same stamp.
+        what = forgets.layers_of(tables)
+        stamps.forget(event_id, what - {stamps.FILES})
+        if stamps.FILES in what:
             self.files_pending.add(event_id)
         notify.check(event_id, matches)
 

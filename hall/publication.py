@@ -25,6 +25,7 @@ from django.apps import apps
 from django.db import models
 
 from hall.status import PUBLICATION, SUBSCRIPTION
+from matches.public import forgets
 
 # The apps whose every table is published (less the exceptions below).
 PUBLISHED_APPS = ("players", "matches", "seasons", "ladders", "hall")
@@ -40,6 +41,8 @@ KEPT_MODELS = frozenset(
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
         "matches.SheetPhoto",  # a photographed score sheet: evidence for staff, never public
+        # The organisers' check of the derived rows: staff read it on the box's chain page only.
+        "matches.DerivedCheck",
     }
 )
 
@@ -86,6 +89,8 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "matches.DealReport.play_log": "the cards played, by seat",
     "matches.DealReport.verdict": "the rules engine's findings (rule ids)",
     "matches.DealTally.places": "finishing places by seat",
+    "matches.LiveDeal.setup": "a feature table's hands at the start (shown only after its delay)",
+    "matches.LiveAction.action": "a feature table's play: seat and cards (shown only after its delay)",
     "matches.DealTally.detail": "a deal's scores and tributes",
     "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
     "matches.Event.game_settings": "the rule set",
@@ -106,13 +111,15 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "seasons.MergeRequest.answers": "event and user ids, yes or no, when",
     "seasons.PlayerMerge.moved": "row ids",
     "seasons.PlayerMerge.events": "event ids",
+    "seasons.PlayerMerge.touched": "event ids: whose organisers may split the merge",
     "seasons.Series.place_points": "points by place",
     "seasons.SeriesLog.snapshot": "a deleted series' settings and event ids",
 }
 
-# The tables whose changes the mirror reacts to (public stamps, standings files, live notices),
-# with the SQL that names the row's event, its match and its round where the row knows them.
-WATCHED: dict[str, dict[str, str]] = {
+# How a row of each table the mirror reacts to names its event, its match and its round where the
+# row knows them (SQL). Which tables get a trigger is the freshness map's business
+# (`matches.public.forgets.MAP`, plus the hall's heartbeat): `watched()`.
+ROW_KEYS: dict[str, dict[str, str]] = {
     "matches.Event": {"e": "NEW.id"},
     "matches.Stage": {"e": "NEW.event_id"},
     "matches.Round": {"e": "NEW.event_id", "r": "NEW.id"},
@@ -131,6 +138,13 @@ WATCHED: dict[str, dict[str, str]] = {
     "hall.HallBeat": {},
 }
 CHANNEL = "hallbox"
+HEARTBEAT = "hall.HallBeat"
+
+
+def watched() -> list[str]:
+    """The tables whose changes the mirror hears of: exactly the freshness map's (public
+    stamps, standings files, live notices), and the heartbeat (the hall's staleness)."""
+    return [*forgets.MAP, HEARTBEAT]
 
 
 def _label(model) -> str:
@@ -242,7 +256,8 @@ def trigger_sql() -> list[str]:
     which event, round, match or deal changed. ENABLE ALWAYS: the subscription's apply worker
     runs as a replica, where ordinary triggers (and Django's signals) do not fire."""
     statements = []
-    for label, keys in WATCHED.items():
+    for label in watched():
+        keys = ROW_KEYS[label]  # a table added to the map says here how it names its event
         model = apps.get_model(label)
         table = model._meta.db_table
         function = f"hallbox_notify_{table}"

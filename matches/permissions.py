@@ -8,7 +8,7 @@
   the admin); an organiser enters results on any table of their events.
 - Who may confirm a reported result depends on the event's confirmation mode
   (`confirmation_role`; docs/results.md).
-- Per-event staff (`EventStaff`, issue 14): an assistant runs the event's day (entries,
+- Per-event staff (`EventStaff`): an assistant runs the event's day (entries,
   check-in, rounds, results) but never its settings or its staff; a referee enters results for
   their tables and sees no organiser page. `can_manage_event`: settings, rules, staff;
   `can_run_event`: the day's work.
@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from matches.kernel.games.registry import adapter_for
 from matches.models import (
     Confirmation,
     DealReport,
@@ -330,7 +331,8 @@ def confirmation_right(
     `pin_union`: a union of the match whose captain's PIN was given (checked by the caller).
     `stand_in`: a union the table's referee answers for in its captain's place.
     `pin_player`: a player whose own PIN was given (checked by the caller): in an event confirmed
-    by players, any player seated at the table but the one who reported it.
+    by players, a player seated at the table on a side the result does not favour (either side
+    on equal scores), never the one who reported it (`player_refusals`).
     """
     match = report.deal.match
     event = match.round.event
@@ -338,15 +340,15 @@ def confirmation_right(
     if mode == Event.Confirmation.NONE:
         return None
     if pin_player is not None:
-        if (
-            mode == Event.Confirmation.PLAYER
-            and match.table is not None
-            and match.table.seats.filter(player=pin_player).exists()
-            and may_take_captain_pins(actor, match.table)
-            and not _reported_by(report, pin_player)
-        ):
-            return Right(Confirmation.Role.PLAYER)
-        return None
+        table = match.table
+        if mode != Event.Confirmation.PLAYER or table is None:
+            return None
+        if not may_take_captain_pins(actor, table):
+            return None
+        seat = table.seats.filter(player=pin_player).values_list("seat", flat=True).first()
+        if seat is None or seat in player_refusals(report):
+            return None
+        return Right(Confirmation.Role.PLAYER)
     if stand_in is not None:
         if stand_in.pk in {s.union_id for s in match.union_sides} and may_stand_in(
             actor, match.table
@@ -369,11 +371,33 @@ def confirmation_right(
     return None
 
 
-def _reported_by(report: DealReport, player) -> bool:
-    """Whether this player reported the result themselves (from their own account)."""
-    if report.submitted_by_id is None:
-        return False
-    return PlayerAccount.objects.filter(user_id=report.submitted_by_id, player=player).exists()
+PLAYER_REPORTED = "player_reported"
+PLAYER_FAVOURED = "player_favoured"
+
+
+def player_refusals(report: DealReport) -> dict[int, str]:
+    """The seats of the report's table whose players may not confirm it with their PIN, each
+    with why: the player who reported it from their own account (`PLAYER_REPORTED`; a report
+    through the table's link names nobody), and the seats the result favours
+    (`PLAYER_FAVOURED`: the side that scored more, as the game's adapter says; a draw favours
+    nobody). One player alone must never make their own side's result final."""
+    match = report.deal.match
+    if match.table is None:
+        return {}  # no table, no seat: no player's PIN is taken (`check_player_pin`)
+    seats = list(match.table.seats.values_list("seat", "side", "player_id"))
+    favoured = adapter_for(match.round.event).favoured_seats(
+        report, {seat: side for seat, side, _player in seats}
+    )
+    refusals = {}
+    if report.submitted_by_id is not None:
+        reporters = set(
+            PlayerAccount.objects.filter(user_id=report.submitted_by_id).values_list(
+                "player_id", flat=True
+            )
+        )
+        refusals = {seat: PLAYER_REPORTED for seat, _side, player in seats if player in reporters}
+    # A reporter on the favoured side is refused as one of it (the message names the side).
+    return refusals | {seat: PLAYER_FAVOURED for seat in favoured}
 
 
 def player_pin_matches(registration, pin: str) -> bool:

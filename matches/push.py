@@ -1,4 +1,4 @@
-"""Live push: notices to the open pages' server-sent-event streams (issue 28).
+"""Live push: notices to the open pages' server-sent-event streams.
 
 A notice says only "what this page shows may have changed" (a channel name, a kind and, on
 public channels, the public version stamps): never data. The page answers by fetching its
@@ -62,6 +62,22 @@ def staff_table(match_id: int) -> str:
 
 def staff_rounds(event_id: int) -> str:
     return f"staff:rounds:{event_id}"
+
+
+def feature(feature_id: int) -> str:
+    """A feature table's deals. Its notices carry `at`, the moment spectators may see what
+    changed: the spectators' stream holds each one until then and passes on only the kind."""
+    return f"feature:{feature_id}"
+
+
+def feature_list(event_id: int) -> str:
+    """The event's list of feature tables (as `feature`, held until `at`)."""
+    return f"feature-list:{event_id}"
+
+
+def staff_table_live(table_id: int) -> str:
+    """A feature table's operator page: every action at once."""
+    return f"staff:live:{table_id}"
 
 
 def private_player(player_id: int) -> str:

@@ -6,12 +6,12 @@ Two mechanisms, both counted in fixed windows that start with the first event:
   window once the limit is reached;
 - `Lockout` counts failures only (a wrong referee token, a wrong password) for each key and,
   when a key reaches its limit, locks that key for a period.
-What a lock refuses differs with the secret's strength (issue 17, finding 2):
+What a lock refuses differs with the secret's strength:
 - referee-link and API tokens have 192 and 160 bits: nobody guesses one, so a lock on an
   address refuses only *wrong* tokens (a valid one is looked up first and always works). Referee
   phones share the hall's public address; one person hammering must not stop them all;
 - captain PINs (four digits) are taken only on the table's own device and lock the union at that
-  table, not an address (issue 27, finding 5: five typos at one table locked the whole hall);
+  table, not an address (five typos at one table locked the whole hall);
 - passwords can be guessed, so a locked key is refused before the password is checked. The key
   is the account *and* the address together: a guesser locks that pair, not the organiser
   everywhere, and not every account behind the hall's address.
@@ -39,7 +39,7 @@ DEFAULTS = {
     # Login form posts per client IP, right or wrong.
     "login_requests": {"limit": 30, "window": 60},
     # Wrong captain PINs (confirming a deal on the table's phone), per union at that table; never
-    # per address: the hall's phones share one (issue 27, matches/results/lockouts.py).
+    # per address: the hall's phones share one (matches/results/lockouts.py).
     "captain_pin_failures": {"limit": 5, "window": 600, "lockout": 600},
     # Wrong DRF API tokens per client IP.
     "api_token_failures": {"limit": 20, "window": 600, "lockout": 900},
@@ -81,7 +81,7 @@ def _key(name: str, subject: str, part: str) -> str:
 
 def _count(key: str, window: int) -> int:
     counter = getattr(cache, "count_in_window", None)
-    if counter is not None:  # Redis: one round trip (issue 28: every referee request counts)
+    if counter is not None:  # Redis: one round trip (every referee request counts)
         return counter(key, window)
     cache.add(key, 0, timeout=window)  # starts the window; does nothing if it runs already
     try:

@@ -124,7 +124,7 @@ def played_seats(seats: list[TableSeat]) -> list[PlayedSeat]:
 TABLE_STATES = ("waiting", "reported", "confirmed", "disputed")
 
 #: One wording for each state on every page (the referee's phone, the organiser's pages, the
-#: public pages) and in the API (`state_label`), issue 16. A deal on the table's phone is being
+#: public pages) and in the API (`state_label`), A deal on the table's phone is being
 #: entered, kept on the phone while offline, or sent; its report is then pending, final or
 #: disputed. A table takes the words of its most pressing deal: `TABLE_STATE_AS_DEAL`.
 STATE_WORDS = {
@@ -185,7 +185,7 @@ def table_states(matches) -> dict[int, dict]:
         tally = counts[match.pk]
         state = state_from_counts(tally, to_play)
         if match.forfeit or (match.stopped_after is not None and match.is_complete):
-            # Decided without all its deals (issue 15): a forfeit, or a stop by time.
+            # Decided without all its deals: a forfeit, or a stop by time.
             state = "confirmed"
         found[match.pk] = {
             "state": state,

@@ -70,3 +70,14 @@ def request_sheet_read(photo_id: int, event_id: int) -> None:
     transaction.on_commit(
         lambda: sheet_read_requested.send(sender=None, photo_id=photo_id, event_id=event_id)
     )
+
+
+live_deal_completed = Signal()  # kwargs: deal_id: int; seconds: float (until its delay passed)
+
+
+def announce_live_deal(deal_id: int, seconds: float) -> None:
+    """Send `live_deal_completed` once the current transaction commits: a feature table's deal
+    is over and its report is due in `seconds` (matches/results/live.py)."""
+    transaction.on_commit(
+        lambda: live_deal_completed.send(sender=None, deal_id=deal_id, seconds=seconds)
+    )

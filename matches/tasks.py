@@ -233,7 +233,7 @@ def queue_standings_after_settlement(
     event_id: int, round_id: int, round_number: int, match_completed: bool | None = None
 ) -> None:
     """The standings after a match was settled (here, or in the request that made its deal
-    final: issue 28). While a round's results stream in, the standings are recomputed at most
+    final). While a round's results stream in, the standings are recomputed at most
     about every `standings_interval` seconds (a run per result would keep a worker busy for
     nothing); the result that completes the round's last match asks for them at once, so the
     final standings of a round do not wait. `match_completed` False: the match is still being

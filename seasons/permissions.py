@@ -97,7 +97,7 @@ def concerned_events(user, kept: Player, merged: Player) -> set[int]:
 def may_merge_players(user, kept: Player, merged: Player) -> bool:
     """An organiser merges at once only records whose every event they run (a record in no
     event counts as theirs). Otherwise `identity.request_merge` asks the other organisers
-    (issue 38: two of another organiser's records pulled into one's own events were merged)."""
+    (two of another organiser's records pulled into one's own events were merged)."""
     if is_admin(user):
         return True
     return bool(organised(user)) and not concerned_events(user, kept, merged)

@@ -165,7 +165,7 @@ class SeriesLine:
 def event_finished(event: Event) -> bool:
     """Whether an event's standings are final for a series: the organiser ended it, or every
     planned round is closed (`matches.public.standings.is_live`). An event still being played
-    counts only provisionally, marked in the series table (issue 37)."""
+    counts only provisionally, marked in the series table."""
     return event.concluded_at is not None or not public_standings.is_live(event)
 
 

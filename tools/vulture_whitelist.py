@@ -61,6 +61,7 @@ _.required
 _.min_value
 
 # --- model fields and choices: rows hold them (the admin, exports and the ORM by name) --------
+abstract  # a model Meta option (matches/models/stamped.py: a base of rows, no table)
 default_rules  # named in matches' migrations
 validate_rules
 default_place_points
@@ -117,7 +118,7 @@ _.merged_number  # a merge request's columns: the record a merge deleted, kept b
 _.merged_name  # ... and by name, for its page
 _._class  # Django's RedisCache reads it: the client class (gouji_tournament/cache.py)
 
-# --- issue 37: invitations that place their referee ---------------------------------------------
+# --- invitations that place their referee ---------------------------------------------
 _.label_from_instance  # ModelChoiceField's hook: a zone offered as "东区 1-120"
 _.field_order  # Django's form attribute: the role first
 _.already  # the check-in desk's answer (matches/events/scan.py): manage/checkin/_scan_result.html reads it
@@ -126,7 +127,7 @@ _.already  # the check-in desk's answer (matches/events/scan.py): manage/checkin
 _.has_account  # seasons/templates/seasons/_merge_side.html reads it (seasons.identity.Side)
 _.shown  # a merge request answered on the players page: the two records (manage_players.html)
 
-# --- issue 37: template reads -------------------------------------------------------------------
+# --- template reads -------------------------------------------------------------------
 _.tables_final  # public/_standings_state.html and projector_standings.html read it
 
 # --- the hall box's beat marks ------------------------------------------------------------------
@@ -141,3 +142,4 @@ BANK
 _.uploaded_by  # who sent a score sheet's photo (the staff's table page shows it)
 _.uploaded_at  # when (the staff's table page; the retention)
 _.MEDIA_ROOT  # the tests keep their photos in a folder of their own
+_.report_error  # why a feature table's deal has no report yet (templates/manage/features.html)

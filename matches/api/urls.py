@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.api import batch, public, results, rules
+from matches.api import batch, live, public, results, rules
 
 app_name = "api"
 
@@ -19,8 +19,13 @@ urlpatterns = [
         public.pairings,
         name="public-pairings",
     ),
+    path(
+        "public/events/<int:event_id>/features/<int:feature_id>/",
+        live.feature_json,
+        name="public-feature",
+    ),
     path("public/events/<int:event_id>/standings/", public.standings, name="public-standings"),
-    # Find my table (issue 26).
+    # Find my table.
     path("events/<int:event_id>/find", public.find_table, name="find"),
     # deal results (matches/api/results.py)
     path("tables/<int:table_id>", results.table_detail, name="table-detail"),
@@ -29,6 +34,9 @@ urlpatterns = [
         results.submit_deal_report,
         name="deal-report-submit",
     ),
+    # feature tables, action by action (matches/api/live.py)
+    path("tables/<int:table_id>/deals/<int:number>/hands", live.deal_hands, name="live-hands"),
+    path("tables/<int:table_id>/deals/<int:number>/actions", live.deal_action, name="live-actions"),
     path("tables/<int:table_id>/reports/batch", batch.submit_batch, name="deal-report-batch"),
     path("reports/<int:report_id>", results.report_detail, name="report-detail"),
     path("reports/<int:report_id>/confirm", results.confirm_deal_report, name="report-confirm"),

@@ -1,4 +1,4 @@
-"""The hall's clock (issue 26): a round's timer, started, paused, resumed and extended by the
+"""The hall's clock: a round's timer, started, paused, resumed and extended by the
 organiser on the round page, shown on the projector and the table phones.
 
 The server keeps the deadline (or, paused, the seconds left); pages count down in the browser

@@ -23,6 +23,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
+from matches.draw.seat_drawing import draw_seats
 from matches.models import RefereeLink, RefereeZone, Round, TableSeat
 from matches.models.round import SIDE_A
 
@@ -147,6 +148,7 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
                 f"{match.union_a.name} ({_side_seats(shape, 'A')})  —  "
                 f"{match.union_b.name} ({_side_seats(shape, 'B')})",
             )
+        pdf.drawString(MARGIN, top - 27 * mm, _("规则：") + event.adapter.rules_line(event))
         url = referee_urls.get(table.pk, "")
         if url:
             _qr(pdf, url, WIDTH - MARGIN - 32 * mm, top - 32 * mm, 32 * mm)
@@ -156,13 +158,13 @@ def table_cards_pdf(round_: Round, referee_urls: dict[int, str]) -> bytes:
         y = top - 44 * mm
         pdf.setFont(FONT, 12)
         pdf.drawString(MARGIN, y, _("座位"))
-        for seat in table_seats:
-            y -= 7 * mm
-            side = "A" if seat.side == SIDE_A else "B"
-            pdf.drawString(MARGIN, y, f"{seat.seat}")
-            if not per_seat:
-                pdf.drawString(MARGIN + 10 * mm, y, f"{side} · {seat.union.name}")
-            pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
+        if per_seat:
+            for seat in table_seats:
+                y -= 7 * mm
+                pdf.drawString(MARGIN, y, f"{seat.seat}")
+                pdf.drawString(MARGIN + 70 * mm, y, seat.player.name)
+        else:  # two unions: the seats drawn around the table, head rivals opposite
+            y = draw_seats(pdf, FONT, event, table_seats, table.number, y, WIDTH)
         # Score sheet: one row per deal, down to the signatures at the foot of the page (the
         # rows grow to fill the A4; a running total per side for the two-union sheet).
         y -= 12 * mm

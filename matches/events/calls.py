@@ -1,4 +1,4 @@
-"""Call the referee (呼叫裁判, issue 26): a table's phone calls its referees; the call shows on
+"""Call the referee (呼叫裁判): a table's phone calls its referees; the call shows on
 their home list and on the organiser's queue until a referee or an organiser acknowledges it.
 
 A second press while a call is open returns that call (the database holds one open call per

@@ -63,8 +63,9 @@ def yuan(fen: int) -> str:
 
 
 def settings_of(event: Event) -> SignupSettings:
-    signup, _made = SignupSettings.objects.get_or_create(event=event)
-    return signup
+    """The event's registration and fee settings; the defaults, unsaved, for an event whose
+    organiser never opened them (a page that only reads them writes nothing)."""
+    return SignupSettings.objects.filter(event=event).first() or SignupSettings(event=event)
 
 
 def default_owed(event: Event, signup: SignupSettings, registration: Registration) -> int:

@@ -196,7 +196,7 @@ def club_notes(rows: list[dict]) -> list[list[str]]:
     return notes
 
 
-# Issue 27, finding 4: every limit is checked while the sheet is read, never after. A 186 KiB
+# Every limit is checked while the sheet is read, never after. A 186 KiB
 # .xlsx used to unpack 300,000 rows (24 s, 110 MiB) before the row count was looked at.
 MAX_ROWS = 5000
 #: Lines read at most: the header, the entries and as many blank lines again.

@@ -1,5 +1,6 @@
-"""Handing out the private links (issue 37): every entry's private link, and every open staff
-invitation, as rows for a spreadsheet (CSV/XLSX) or a printed sheet with QR codes, to paste into
+"""Handing out the private links: every entry's private link with its players' own pages
+(`/me/`, the badges' QR codes), and every open staff invitation, as rows for a spreadsheet
+(CSV/XLSX) or a printed sheet with QR codes, to paste into
 a WeChat group or hand out on paper. The organiser's only (the views check it).
 
 An entry's token is made on first use, like the entry's link page (`checkin.private_token`), and
@@ -18,8 +19,18 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from matches.events import zones
-from matches.models import Event, Registration, Round, StaffInvitation, TableSeat, UnionMember
+from matches.models import (
+    Event,
+    FloorPass,
+    Registration,
+    Round,
+    StaffInvitation,
+    TableSeat,
+    UnionMember,
+)
 from matches.models.digest import token_digest
+from matches.public import find
+from players.models import Player
 
 
 @dataclass
@@ -32,6 +43,10 @@ class EntryLink:
     token: str  # "" when the link cannot be shown again (see the module's note)
     url: str = ""
     qr: str = field(default="", repr=False)
+    # Each player's own page (`/me/<token>/`, the badge's QR code), in member order: the
+    # token ("" when it stayed on the hall box), and the caller's URL for it.
+    me_tokens: list[str] = field(default_factory=list)
+    me_urls: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -92,15 +107,21 @@ def entry_links(event: Event, entries=None) -> list[EntryLink]:
     """One row per entry (withdrawn ones left out), in seed order: its union or player, club,
     players, the table of the drawn round and the private token. `url` is the caller's."""
     ensure_entry_tokens(event)
+    find.ensure_passes(event)  # the players' own pages, as the badge sheet makes them
     entries = list(entries if entries is not None else entries_in_order(event))
     union_ids = [e.union_id for e in entries if e.union_id]
-    members: dict[int, list[str]] = {}
+    members: dict[int, list[Player]] = {}
     for m in (
         UnionMember.objects.filter(union_id__in=union_ids)
         .select_related("player")
         .order_by("union_id", "order")
     ):
-        members.setdefault(m.union_id, []).append(str(m.player))
+        members.setdefault(m.union_id, []).append(m.player)
+    passes = dict(
+        FloorPass.objects.filter(event=event, player__isnull=False).values_list(
+            "player_id", "token"
+        )
+    )
     round_ = drawn_round(event)
     by_union: dict[int, int] = {}
     by_player: dict[int, int] = {}
@@ -116,14 +137,18 @@ def entry_links(event: Event, entries=None) -> list[EntryLink]:
         if entry.union_id:
             union = entry.union
             name, club = union.name, str(union.club or "")
-            players = members.get(union.pk, [])
+            people = members.get(union.pk, [])
             table = by_union.get(union.pk)
         else:
             player = entry.player
             name, club = str(player), str(player.club or "")
-            players = [str(player)]
+            people = [player]
             table = by_player.get(player.pk)
-        rows.append(EntryLink(entry.pk, name, club, players, table, entry.private_token or ""))
+        row = EntryLink(
+            entry.pk, name, club, [str(p) for p in people], table, entry.private_token or ""
+        )
+        row.me_tokens = [passes.get(p.pk) or "" for p in people]
+        rows.append(row)
     return rows
 
 
@@ -131,15 +156,29 @@ def entry_table(event: Event, rows: list[EntryLink]) -> tuple[list[str], list[li
     """The rows as a spreadsheet: header and cells."""
     round_ = drawn_round(event)
     table_title = _("桌号（第%(n)d轮）") % {"n": round_.number} if round_ is not None else _("桌号")
+    kept = _("链接留在赛场主机上")
+    own_pages = max((len(r.me_urls) for r in rows), default=1 if not event.is_team else 0)
     header = [
         _("联邦") if event.is_team else _("选手"),
         _("俱乐部"),
         _("队员"),
         table_title,
         _("链接"),
+        *(
+            _("队员%(n)d个人页") % {"n": n} if event.is_team else _("选手个人页")
+            for n in range(1, own_pages + 1)
+        ),
     ]
     cells = [
-        [r.name, r.club, "、".join(r.players), r.table or "", r.url or _("链接留在赛场主机上")]
+        [
+            r.name,
+            r.club,
+            "、".join(r.players),
+            r.table or "",
+            r.url or kept,
+            *(url or kept for url in r.me_urls),
+            *([""] * (own_pages - len(r.me_urls))),
+        ]
         for r in rows
     ]
     return header, cells

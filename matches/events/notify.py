@@ -1,4 +1,4 @@
-"""Who hears of a change, and when (issue 28): the notices of `matches.push`.
+"""Who hears of a change, and when: the notices of `matches.push`.
 
 - The staff channel of an event hears of every committed report, tally, snapshot and round
   change at once: organisers and referees may see held data anyway.
@@ -143,7 +143,7 @@ def _claim(key: str, seconds: float) -> bool:
     """True for the first process to ask in `seconds` (a fraction of a second included). On
     Redis (gouji_tournament/cache.py `claim`): Django's `add` rounds a Redis timeout down to
     whole seconds and 0 means "delete at once", so `add` for 0.5 s set the key and deleted it
-    and every process won: each checked every interval (issue 40: at the festival bench, three
+    and every process won: each checked every interval (at the festival bench, three
     gunicorn and two Celery workers computed the event's stamp up to ten times a second). The
     local-memory cache keeps fractions."""
     taker = getattr(cache, "claim", None)

@@ -65,7 +65,8 @@ def erase_contacts(signup: SignupSettings, by=None) -> int:
         .update(contact="", contact_key="")
     )
     signup.personal_data_erased_at = timezone.now()
-    signup.save(update_fields=["personal_data_erased_at"])
+    # The settings may be the unsaved defaults (never opened): the first save writes the row.
+    signup.save(update_fields=None if signup._state.adding else ["personal_data_erased_at"])
     EntryLog.objects.create(
         event_id=signup.event_id, action="contacts_erased", note=str(erased), by=by
     )

@@ -56,15 +56,16 @@ def window(signup: SignupSettings, now: dt.datetime | None = None) -> str:
     return "open"
 
 
-def places_taken(event: Event) -> int:
-    """Requests holding a place, and the entries the organiser typed in (not withdrawn)."""
+def places_taken(event: Event, making: int | None = None) -> int:
+    """Requests holding a place, and the entries the organiser typed in (not withdrawn);
+    `making`: the entry a registration is making, not yet linked to its request."""
     held = EntryRequest.objects.filter(event=event, status__in=EntryRequest.HOLDING).count()
-    typed_in = (
-        event.registrations.exclude(status=Registration.Status.WITHDRAWN)
-        .filter(entry_request__isnull=True)
-        .count()
+    typed_in = event.registrations.exclude(status=Registration.Status.WITHDRAWN).filter(
+        entry_request__isnull=True
     )
-    return held + typed_in
+    if making is not None:
+        typed_in = typed_in.exclude(pk=making)
+    return held + typed_in.count()
 
 
 def waiting(event: Event):
@@ -82,12 +83,12 @@ def waitlist_place(request: EntryRequest) -> int | None:
 
 
 def _lock(event: Event) -> SignupSettings:
-    settings_of(event)
+    SignupSettings.objects.get_or_create(event=event)  # the row whose lock is taken
     return SignupSettings.objects.select_for_update().get(event=event)
 
 
-def _has_room(event: Event, signup: SignupSettings) -> bool:
-    return signup.capacity is None or places_taken(event) < signup.capacity
+def _has_room(event: Event, signup: SignupSettings, making: int | None = None) -> bool:
+    return signup.capacity is None or places_taken(event, making) < signup.capacity
 
 
 def _waitlist_has_room(event: Event, signup: SignupSettings) -> bool:
@@ -129,15 +130,16 @@ def _check_duplicates(
     contact: str,
     signup: SignupSettings,
     exclude_pk: int | None,
+    making: Registration | None = None,
 ) -> None:
     live = live_requests(event)
     if exclude_pk:
         live = live.exclude(pk=exclude_pk)
     if union_name:
-        if (
-            live.filter(union_name=union_name).exists()
-            or event.unions.filter(round__isnull=True, name=union_name).exists()
-        ):
+        unions = event.unions.filter(round__isnull=True, name=union_name)
+        if making is not None and making.union_id is not None:
+            unions = unions.exclude(pk=making.union_id)
+        if live.filter(union_name=union_name).exists() or unions.exists():
             raise SignupRefused(
                 _("联邦名称“%(n)s”已被报名") % {"n": union_name}, "duplicate", "union_name"
             )
@@ -157,6 +159,10 @@ def _check_duplicates(
 
 def _new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+class _PlaceGone(Exception):
+    """The entry made before the lock has no place after all: start again without it."""
 
 
 def submit(
@@ -179,45 +185,90 @@ def submit(
         raise SignupRefused(_("报名未开放或已截止"), "closed")
     if event.is_team and not union_name:
         raise SignupRefused(_("请填写联邦名称"), "bad", "union_name")
+    fields = {
+        "union_name": union_name if event.is_team else "",
+        "club_name": club_name,
+        "players": players,
+        "captain": captain,
+        "contact": contact,
+    }
+    # Without review a request is accepted at once and becomes the entry: dozens of writes
+    # (players, union, search terms). Every registration of the event waits for the settings
+    # row's lock, so the entry is made before it is taken, and the lock is held only to count
+    # the places and write the request. Should the last place go meanwhile, all of it is rolled
+    # back and the request is made again without an entry (waiting list or full).
+    early = not signup.review and _has_room(event, signup)
     try:
-        with transaction.atomic():
-            signup = _lock(event)
-            found = EntryRequest.objects.filter(event=event, form_key=form_key).first()
-            if found is not None:
-                return found, False
-            # Checked under the lock: two forms of one union sent at once make one request.
-            _check_duplicates(event, union_name, players, contact, signup, None)
-            if _has_room(event, signup):
-                status = Status.PENDING if signup.review else Status.ACCEPTED
-            elif _waitlist_has_room(event, signup):
-                status = Status.WAITLISTED
-            else:
-                raise SignupRefused(_("名额已满，候补也已满"), "full")
-            now = timezone.now()
-            request = EntryRequest(
-                event=event,
-                form_key=form_key,
-                token=_new_token(),
-                status=status,
-                union_name=union_name if event.is_team else "",
-                club_name=club_name,
-                players=players,
-                captain=captain,
-                contact=contact,
-                contact_key=privacy.contact_key(contact),
-                waitlisted_at=now if status == Status.WAITLISTED else None,
-                created_at=now,
-                updated_at=now,
-            )
-            _save_new(request)
-            log(request, "submitted", note=status)
-            if status == Status.ACCEPTED:
-                _enter(request, signup)
-            return request, True
+        try:
+            return _submit(event, form_key, fields, early)
+        except _PlaceGone:
+            return _submit(event, form_key, fields, early=False)
     except IntegrityError as error:  # a union of that name typed in by the organiser meanwhile
         raise SignupRefused(
             _("联邦名称“%(n)s”已被报名") % {"n": union_name}, "duplicate", "union_name"
         ) from error
+
+
+def _submit(event: Event, form_key: str, fields: dict, early: bool) -> tuple[EntryRequest, bool]:
+    with transaction.atomic():
+        entry = None
+        if early:
+            try:
+                entry = _make_entry(event, **_entry_fields(fields))
+            except (registering.RegistrationRefused, entries.EntryRefused) as error:
+                # A union of the same name committed meanwhile: the same form sent twice at
+                # once finds the first's request; another form is a duplicate.
+                found = EntryRequest.objects.filter(event=event, form_key=form_key).first()
+                if found is not None:
+                    transaction.set_rollback(True)  # the players made early are not wanted
+                    return found, False
+                raise SignupRefused(
+                    _("联邦名称“%(n)s”已被报名") % {"n": fields["union_name"]},
+                    "duplicate",
+                    "union_name",
+                ) from error
+        signup = _lock(event)
+        found = EntryRequest.objects.filter(event=event, form_key=form_key).first()
+        if found is not None:
+            transaction.set_rollback(True)  # the entry made early, if any, is not wanted
+            return found, False
+        # Checked under the lock: two forms of one union sent at once make one request.
+        _check_duplicates(
+            event,
+            fields["union_name"],
+            fields["players"],
+            fields["contact"],
+            signup,
+            None,
+            making=entry,
+        )
+        if _has_room(event, signup, making=entry.pk if entry else None):
+            status = Status.PENDING if signup.review else Status.ACCEPTED
+        elif _waitlist_has_room(event, signup):
+            status = Status.WAITLISTED
+        else:
+            status = None
+        if entry is not None and status != Status.ACCEPTED:
+            raise _PlaceGone
+        if status is None:
+            raise SignupRefused(_("名额已满，候补也已满"), "full")
+        now = timezone.now()
+        request = EntryRequest(
+            event=event,
+            form_key=form_key,
+            token=_new_token(),
+            status=status,
+            contact_key=privacy.contact_key(fields["contact"]),
+            waitlisted_at=now if status == Status.WAITLISTED else None,
+            created_at=now,
+            updated_at=now,
+            **fields,
+        )
+        _save_new(request)
+        log(request, "submitted", note=status)
+        if status == Status.ACCEPTED:
+            _enter(request, signup, entry=entry)
+        return request, True
 
 
 def _save_new(request: EntryRequest) -> None:
@@ -235,39 +286,73 @@ def _save_new(request: EntryRequest) -> None:
     request.save()
 
 
-def _enter(request: EntryRequest, signup: SignupSettings, known=frozenset(), by=None) -> None:
-    """The accepted request becomes the event's entry (a `Registration`), with its fee row. New
-    player records unless the organiser confirmed a known one (`known`, the ownership rules of
-    docs/security.md)."""
-    event = request.event
+def _entry_fields(fields: dict) -> dict:
+    return {k: fields[k] for k in ("union_name", "club_name", "players", "captain")}
+
+
+def _make_entry(
+    event: Event,
+    *,
+    union_name: str,
+    club_name: str,
+    players: list[dict],
+    captain: int,
+    known=frozenset(),
+    by=None,
+) -> Registration:
+    """The event's entry (a `Registration`) for a request: new player records unless the
+    organiser confirmed a known one (`known`, the ownership rules of docs/security.md)."""
     if known:
-        entry = entries.add(
+        return entries.add(
             event,
-            players=request.player_names,
-            name=request.union_name,
-            club=request.club_name,
-            captain=request.captain,
+            players=[p.get("name", "") for p in players],
+            name=union_name,
+            club=club_name,
+            captain=captain,
             user=by,
             known=known,
         )
-    else:
-        club = clubs.get_or_create(request.club_name)
-        people = [
-            Player.objects.create(
-                name=p["name"], club=club, member_number=p.get("member_number", "")
-            )
-            for p in request.players
-        ]
-        if event.is_team:
-            entry = registering.register_union(
-                event,
-                request.union_name,
-                people,
-                captain=people[request.captain - 1],
-                club=club,
-            )
-        else:
-            entry = registering.register_player(event, people[0])
+    club = _club(club_name)
+    people = [
+        Player.objects.create(name=p["name"], club=club, member_number=p.get("member_number", ""))
+        for p in players
+    ]
+    if event.is_team:
+        return registering.register_union(
+            event, union_name, people, captain=people[captain - 1], club=club
+        )
+    return registering.register_player(event, people[0])
+
+
+def _club(name: str):
+    """The typed club, or a new one; made before the lock, the same new club may be committed
+    by another registration meanwhile (its name is unique): then that one."""
+    try:
+        with transaction.atomic():
+            return clubs.get_or_create(name)
+    except IntegrityError:
+        return clubs.get_or_create(name)
+
+
+def _enter(
+    request: EntryRequest,
+    signup: SignupSettings,
+    known=frozenset(),
+    by=None,
+    entry: Registration | None = None,
+) -> None:
+    """The accepted request becomes the event's entry (made now unless given), with its fee
+    row."""
+    if entry is None:
+        entry = _make_entry(
+            request.event,
+            union_name=request.union_name,
+            club_name=request.club_name,
+            players=request.players,
+            captain=request.captain,
+            known=known,
+            by=by,
+        )
     # The registrant's link opens the entry's page (check-in) too: one link to keep.
     entry.private_token = request.token
     entry.save(update_fields=["private_token"])

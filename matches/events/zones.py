@@ -1,4 +1,4 @@
-"""Referee zones of the hall (issue 26): define zones as table-number ranges, give referees
+"""Referee zones of the hall: define zones as table-number ranges, give referees
 zones and single tables in bulk, and read a round's referee coverage. docs/floor.md.
 
 Zones of one event never overlap: a table is one place in the hall and lies in one zone (the

@@ -1,4 +1,4 @@
-"""Issue 25, problem 7: the break used to write the stage name 淘汰赛 in Chinese, which then showed
+"""The break used to write the stage name 淘汰赛 in Chinese, which then showed
 on English pages. A stage the app named leaves its name blank: pages show the format's name, or
 the knockout round's name, in the reader's language. Names organisers typed are kept."""
 

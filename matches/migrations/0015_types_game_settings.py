@@ -1,5 +1,5 @@
 # Event.rules (Gou Ji's rule set) and Event.place_points (Giog's points per place) become one
-# document, Event.game_settings, that the event's game reads through its adapter (issue 24).
+# document, Event.game_settings, that the event's game reads through its adapter.
 
 from django.db import migrations, models
 

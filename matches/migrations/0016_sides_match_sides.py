@@ -1,4 +1,4 @@
-"""Sides as rows (issue 24): `RoundEntry` becomes `MatchSide` (a union or a single player),
+"""Sides as rows: `RoundEntry` becomes `MatchSide` (a union or a single player),
 `Match.union_a/union_b` go (the sides hold them), the Gou Ji seat-parity check leaves the
 database for the game's adapter, and `Match.completed_at` says a match is over.
 

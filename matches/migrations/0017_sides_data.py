@@ -1,4 +1,4 @@
-"""Sides as rows, the data (issue 24): every match was complete when its `points_a` was set.
+"""Sides as rows, the data: every match was complete when its `points_a` was set.
 Giog tables were written with two placeholder unions each and a 0 : 0 result: they get one side
 per seated player, their seats lose the placeholder union and side, the placeholder unions go,
 and the fake score is cleared (the tallies keep the hands)."""

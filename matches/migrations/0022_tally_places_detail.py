@@ -1,6 +1,6 @@
 # DealTally keeps what every game has (the places, best first, and the two sides' scores, now
 # empty in a game whose sides score nothing) plus one document of the game's own, `detail`, that
-# the game's adapter reads into its engine's tally type (issue 24). The Gou Ji-shaped columns
+# the game's adapter reads into its engine's tally type. The Gou Ji-shaped columns
 # (finish, points, burners, strung, streak, tributes) move into it and go.
 
 from django.db import migrations, models

@@ -6,6 +6,7 @@ from .fees import EntryFee, FeePayment
 from .find import FloorPass, SearchTerm
 from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
+from .live import FeatureTable, LiveAction, LiveDeal
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .sheet import SheetPhoto
@@ -54,4 +55,7 @@ __all__ = [
     "UnionMember",
     "WorkerProbe",
     "SheetPhoto",
+    "FeatureTable",
+    "LiveAction",
+    "LiveDeal",
 ]

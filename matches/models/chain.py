@@ -1,4 +1,4 @@
-"""The tamper-evident record of an event's results (issue 27): a hash chain, one entry per
+"""The tamper-evident record of an event's results: a hash chain, one entry per
 accepted result, confirmation, correction and forfeit, written by matches/store/chain.py in
 the transaction that writes the result itself."""
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches.kernel.games.registry import adapter_for, default_game, game_choices
+from matches.models.stamped import ChangedAt
 
 #: tie-breaks an event may order (matches/standings/ranking.py ranks unions by them).
 TIE_BREAKS = (
@@ -59,7 +60,7 @@ def validate_place_points(value) -> None:
         )
 
 
-class Event(models.Model):
+class Event(ChangedAt):
     class ClubPolicy(models.TextChoices):
         AVOID = "avoid", _("尽量避开同俱乐部")
         IGNORE = "ignore", _("不考虑俱乐部")

@@ -1,4 +1,4 @@
-"""Find my table (issue 26): the search terms of an event's unions and players, and the private
+"""Find my table: the search terms of an event's unions and players, and the private
 passes that open each one's own page ("my page", from the QR code on a badge).
 
 A search is one indexed prefix lookup on `SearchTerm(event, term)`: the terms of a union or a

@@ -1,4 +1,4 @@
-"""The hall's floor (issue 26): referee zones, single-table assignments and calls for a referee.
+"""The hall's floor: referee zones, single-table assignments and calls for a referee.
 
 Tables are physical places: table 17 is the same spot in the hall every round, so zones and
 single assignments are table *numbers* of the event, not rows of one round's `Table`. A
@@ -101,7 +101,7 @@ class RefereeCall(models.Model):
 
 
 class RoundClock(models.Model):
-    """The hall's clock for one round (issue 26): the organiser starts it with a duration,
+    """The hall's clock for one round: the organiser starts it with a duration,
     pauses, resumes and extends it (`matches.draw.clock`). Running, it holds the `deadline`;
     paused, the seconds that were left. Pages show the time left, counted down in the browser
     from the seconds the server says remain (`static/js/clock.js`)."""
@@ -137,7 +137,7 @@ class RoundClock(models.Model):
 
 class Announcement(models.Model):
     """A short message from the event's organiser to every table phone, the referees' pages and
-    the projector (issue 37, `matches.events.announcements`). Pushed on the live streams, shown
+    the projector (`matches.events.announcements`). Pushed on the live streams, shown
     until each device dismisses it (in the browser) or the organiser withdraws it. The rows are
     the log: who sent what when, who withdrew it when."""
 
@@ -155,6 +155,11 @@ class Announcement(models.Model):
     withdrawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # How long it shows, set when sent: through round N (gone once round N is closed or a later
+    # round is published), until a time, or (both blank) until withdrawn. Old news does not
+    # stay on top of the next round.
+    ends_with_round = models.PositiveSmallIntegerField(_("显示到第几轮结束"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("撤下时间"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -80,7 +80,7 @@ class DealReport(models.Model):
     )
     idempotency_key = models.CharField(max_length=100, blank=True)
     # sha256 of the request the key came with (kind, documents, reason): the same key with another
-    # request is refused (422), never answered with this report (issue 17). Empty on older rows.
+    # request is refused (422), never answered with this report. Empty on older rows.
     request_digest = models.CharField(max_length=64, blank=True, default="")
     reason = models.TextField(_("更正原因"), blank=True)
     # The final report a correction replaced (history reads as a chain).
@@ -99,7 +99,7 @@ class DealReport(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["deal_id", "created_at", "id"]
         verbose_name = _("牌局成绩")
         verbose_name_plural = _("牌局成绩")

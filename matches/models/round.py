@@ -14,11 +14,13 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from matches.models.stamped import ChangedAt
+
 SIDE_A = "A"  # Gou Ji: seats 1-3-5 at six seats, 1-4 at eight (the game's table_shape)
 SIDE_B = "B"  # seats 2-4-6 at six seats, 5-8 at eight
 
 
-class Round(models.Model):
+class Round(ChangedAt):
     class State(models.TextChoices):
         DRAFT = "draft", _("草稿")
         PUBLISHED = "published", _("已公布")
@@ -320,7 +322,7 @@ class Deal(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["match_id", "number"]
         verbose_name = _("牌局")
         verbose_name_plural = _("牌局")
@@ -357,7 +359,7 @@ class RoundLog(models.Model):
         LATE_CHANGE = "late_change", _("临时变动")
         FORFEIT = "forfeit", _("判弃权")
         STOPPED = "stopped", _("超时中止")
-        # A captain-PIN lock lifted by an organiser (issue 27, matches/results/lockouts.py).
+        # A captain-PIN lock lifted by an organiser (matches/results/lockouts.py).
         PIN_UNLOCK = "pin_unlock", _("解除队长密码锁定")
         # The table's referee confirmed a deal in a union's captain's place.
         STAND_IN = "stand_in", _("裁判代队长确认")
@@ -370,7 +372,7 @@ class RoundLog(models.Model):
         REOPEN = "reopen", _("重新开启")
         ARCHIVE = "archive", _("归档")
         RESTORE = "restore", _("恢复")
-        # The hall's clock (issue 26, matches/draw/clock.py).
+        # The hall's clock (matches/draw/clock.py).
         CLOCK_START = "clock_start", _("开始计时")
         CLOCK_PAUSE = "clock_pause", _("暂停计时")
         CLOCK_RESUME = "clock_resume", _("继续计时")

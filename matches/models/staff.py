@@ -70,7 +70,7 @@ class StaffInvitation(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
     code = models.CharField(max_length=16, unique=True, default=new_invitation_code)
     note = models.CharField(_("备注"), max_length=120, blank=True)
-    # Where an invited referee lands at sign-up (issue 37): one zone of the hall and/or single
+    # Where an invited referee lands at sign-up: one zone of the hall and/or single
     # table numbers ("5, 17, 30-32", as the zones page takes them). Editable later: a referee
     # already signed up through the invitation follows the change (events/staff.py).
     zone = models.ForeignKey(

@@ -37,7 +37,7 @@ class DealTally(models.Model):
 
     class Meta:
         # Order by the foreign key's column, not the related model's own ordering: that one
-        # made every `.first()` join the whole chain up to the event (issue 8's profile).
+        # made every `.first()` join the whole chain up to the event (a profile found it).
         ordering = ["match_id", "deal__number"]
 
 
@@ -61,7 +61,7 @@ class StandingsSnapshot(models.Model):
     # Matches still without a result in the round when this was computed (0 = final).
     unfinished = models.PositiveIntegerField(default=0)
     # The round's matches at a table (byes not counted) when this was computed: with
-    # `unfinished`, the "live: N of M tables final" of a round still being played (issue 37).
+    # `unfinished`, the "live: N of M tables final" of a round still being played.
     # 0 in a snapshot written before the field existed.
     tables = models.PositiveIntegerField(default=0)
     computed_at = models.DateTimeField(auto_now=True)

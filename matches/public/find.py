@@ -1,4 +1,4 @@
-"""Find my table (issue 26): search an event's unions and players by name, club, entry number
+"""Find my table: search an event's unions and players by name, club, entry number
 or pinyin (full or initials: `hdwd` finds 黄岛五队), answer the current round's table, seat,
 side and opponents; the entry card (every round); the private pages ("my page") and their passes.
 
@@ -185,6 +185,12 @@ def index_player(event_id: int, player: Player) -> None:
         SearchTerm.objects.bulk_create(
             _rows(event_id, _player_terms(player, seed), player_id=player.pk)
         )
+
+
+def unindex_player(event_id: int, player_id: int) -> None:
+    """A registered union's member left it: their terms in the event go."""
+    SearchTerm.objects.filter(event_id=event_id, player_id=player_id).delete()
+    stamps.forget(event_id, stamps.FIND)
 
 
 def index_registration(entry: Registration) -> None:
@@ -669,7 +675,7 @@ def card(event: Event, union: Union | None = None, player: Player | None = None)
         me = union.pk if union is not None else player.pk  # type: ignore[union-attr]
         row = next((r for r in snapshot.rows if r.get(key) == me), None)
         # No rank before the entry's first result ("1/180" before a game said nothing true);
-        # a shared rank is marked "=" (issue 37, `matches.public.ranks`).
+        # a shared rank is marked "=" (`matches.public.ranks`).
         if row and rank_rules.has_result(row):
             ranks[snapshot.round_id] = (
                 rank_rules.label(row, rank_rules.shared(snapshot.rows)),

@@ -1,4 +1,4 @@
-"""How a rank is shown (issue 37): no rank before an entry's first result, and a shared rank
+"""How a rank is shown: no rank before an entry's first result, and a shared rank
 marked "=" so a tie is visible.
 
 The standings rows are the snapshots' JSON (`matches.standings`, each game's own player rows).

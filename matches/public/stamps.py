@@ -7,7 +7,10 @@ Each layer that keeps something of an event's public face is named here (docs/pu
   the API answer `If-None-Match` with 304, and the shared caches keep their bytes under it
   (`matches.public.caching`). Kept in the cache: its aggregates scan every report and tally of
   the event (60,000 deals at a festival), too much for each of hundreds of readers a second.
-  `PUBLIC_VERSION_SECONDS` bounds how long a write that bypasses `save()` goes unseen.
+  `PUBLIC_VERSION_SECONDS` bounds how long a write that bypasses `save()` goes unseen. The
+  event's and the visible rounds' rows count by their `changed_at` (`matches.models.stamped`),
+  which a queryset `.update()` does not move: one that writes a field the public sees sets
+  `changed_at` too (tests/public/test_natural_stamps.py holds it).
 - `STANDINGS`: `standings_version`, the same for the standings pages (it moves with the
   snapshots, not with every report).
 - `FIND`: `find_version`, an explicit counter moved by every change a search's answer shows
@@ -36,7 +39,6 @@ from django.db.models import Count, Max
 
 from matches.models import DealReport, DealTally, Event, StandingsSnapshot
 from matches.public.visibility import (
-    release_stamp,
     results_visible_round_ids,
     standings_visible_round_ids,
     visible_rounds,
@@ -129,9 +131,16 @@ class _Now:
 # --- the pages' stamps --------------------------------------------------------------------------
 
 
-def _visible_rounds_stamp(event: Event) -> list:
-    """The rows of the rounds whose draw the public sees: a held round moves no stamp."""
-    return list(visible_rounds(event).values_list("number", "state", "silent", "published_at"))
+def _shown_rows_stamp(event: Event) -> tuple:
+    """The natural stamps (`changed_at`) of the rows the pages show of the event itself: the
+    event's, and those of the rounds whose draw the public sees (a held round moves no stamp).
+    Every save of them moves `changed_at`, whatever field it wrote, so a field shown later on a
+    page needs no entry here. A queryset `.update()` bypasses it: none of Event or Round
+    writes a field the public sees (the rules' freeze, `rules_frozen_at`, is the staff's
+    business, and a held first result must not move the stamp). A save of the event moves
+    the stamp whatever it wrote, a private setting too: that tells nothing held."""
+    rounds = list(visible_rounds(event).values_list("pk", "changed_at"))
+    return (event.pk, event.changed_at, rounds)
 
 
 def _version_key(event_id: int, what: str = "event") -> str:
@@ -146,24 +155,10 @@ def standings_version(event: Event) -> str:
     key = _version_key(event.pk, "standings")
     version = cache.get(key)
     if version is None:
-        rounds = _visible_rounds_stamp(event)
         snapshots = StandingsSnapshot.objects.filter(
             event=event, round__in=standings_visible_round_ids(event)
         ).aggregate(n=Count("id"), last=Max("computed_at"))
-        raw = repr(
-            (
-                event.pk,
-                event.created_at,
-                event.name,
-                event.venue,
-                event.start_date,
-                event.end_date,
-                event.published,
-                rounds,
-                snapshots,
-                release_stamp(event),
-            )
-        )
+        raw = repr((_shown_rows_stamp(event), snapshots))
         version = hashlib.sha1(raw.encode()).hexdigest()[:20]
         cache.set(key, version, getattr(settings, "PUBLIC_VERSION_SECONDS", 2))
     return version
@@ -186,7 +181,6 @@ def compute_event_version(event: Event) -> str:
     """Made of what the public may read only (`matches.public.visibility`): a held draw, held results
     or held standings must not change it, or a changing ETag would tell their progress. A
     round's own row changes it when what it holds is released."""
-    rounds = _visible_rounds_stamp(event)
     shown = results_visible_round_ids(event)
     reports = DealReport.objects.filter(deal__match__round__in=shown).aggregate(
         n=Count("id"), last=Max("id"), changed=Max("state_changed_at")
@@ -197,22 +191,7 @@ def compute_event_version(event: Event) -> str:
     snapshots = StandingsSnapshot.objects.filter(
         event=event, round__in=standings_visible_round_ids(event)
     ).aggregate(last=Max("computed_at"))
-    raw = repr(
-        (
-            event.pk,
-            event.created_at,
-            event.name,
-            event.venue,
-            event.start_date,
-            event.end_date,
-            event.published,
-            rounds,
-            reports,
-            tallies,
-            snapshots,
-            release_stamp(event),
-        )
-    )
+    raw = repr((_shown_rows_stamp(event), reports, tallies, snapshots))
     return hashlib.sha1(raw.encode()).hexdigest()[:20]
 
 

@@ -1,7 +1,7 @@
 """What the public may read: one rule, asked by every public reader (the public pages, the
 projector, the games' public pages, the public API, the results API for anyone who is not the
 table's own people, the deal viewer) and by the public version stamps (`matches.public.stamps`),
-so an ETag moves only when something the public may read moved (issue 27).
+so an ETag moves only when something the public may read moved.
 
 The rule is a chain, each step holding back at least what the one before holds back:
 
@@ -98,7 +98,7 @@ def standings_visible(round_: Round) -> bool:
 def _rounds(event: Event) -> list[Round]:
     """The event's rounds with their stages. An event loaded for one public request
     (`public_event_or_404`) keeps them for that request: the draw, results and standings steps
-    of the rule and the version stamps read them once, not three times (issue 28). Any other
+    of the rule and the version stamps read them once, not three times. Any other
     event object reads them afresh, so a service that changes a round and asks again sees the
     change."""
     memo = getattr(event, "_rounds_memo", None)

@@ -171,7 +171,7 @@ def notify(deal: Deal, settled: Match | None = None) -> None:
 
 
 def settle_here(deal: Deal, report: DealReport) -> Match | None:
-    """Issue 28: settle the deal that `report` makes final in this very transaction (its tally,
+    """Settle the deal that `report` makes final in this very transaction (its tally,
     the next deal's tributes, the match's result: a few rows), instead of a task per deal; the
     result and its settlement then commit together or not at all. In a savepoint: when the
     settlement fails, the result is still stored and the settlement task does it (as it does

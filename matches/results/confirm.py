@@ -17,6 +17,7 @@ from matches.permissions import (
     may_take_captain_pins,
     pin_matches,
     player_pin_matches,
+    player_refusals,
 )
 from matches.results.common import forbidden, notify, require_open_round, settle_here
 from matches.store.statements import locked_report
@@ -180,7 +181,7 @@ def check_captain_pin(
 ):
     """The union (side "A" or "B") of the match whose captain's PIN this is. A wrong PIN counts
     against that union at this table, never the client's address (`client` is unused since
-    issue 27: the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
+    the hall shares one; matches/results/lockouts.py); while it is locked every PIN is
     refused unchecked (429). `actor`: who holds the device; only the table's own device takes
     PINs (`may_take_captain_pins`), checked first."""
     if actor is not None and not may_take_captain_pins(actor, match.table):
@@ -212,16 +213,33 @@ def check_captain_pin(
     return union
 
 
-def check_player_pin(match: Match, seat: int, pin: str, actor: Actor):
-    """The player on `seat` of the match's table whose own PIN this is (individual events). A
+def check_player_pin(report: DealReport, seat: int, pin: str, actor: Actor):
+    """The player on `seat` of the report's table whose own PIN this is (individual events). A
     wrong PIN counts against that player at this table (as a captain's, lockouts.py); only the
-    table's own device takes PINs."""
+    table's own device takes PINs. A seat that may not confirm this report (the side its result
+    favours, the player who reported it: `player_refusals`) is refused before its PIN is read,
+    saying why and which seats may."""
+    match = report.deal.match
     table = match.table
     if table is None or not may_take_captain_pins(actor, table):
         raise forbidden("players' PINs are given on their table's device only", "confirm")
     seated = table.seats.filter(seat=seat).select_related("player").first()
     if seated is None:
         raise ResultError("bad_side", "no player sits on that seat")
+    refusals = player_refusals(report)
+    if seat in refusals:
+        others = [n for n in table.seats.values_list("seat", flat=True) if n not in refusals]
+        why = refusals[seat]
+        raise ResultError(
+            why,
+            f"seat {seat} may not confirm this result ({why}); seats that may: {others}",
+            status=403,
+            params={
+                "seat": seat,
+                "seats": "-".join(str(n) for n in sorted(refusals) if refusals[n] == why),
+                "others": "-".join(str(n) for n in others),
+            },
+        )
     subject = lockouts.player_subject(seated.player_id, match.table_id)
     wait = ratelimit.CAPTAIN_PIN_FAILURES.locked_for(subject)
     if not wait:
@@ -237,7 +255,7 @@ def check_player_pin(match: Match, seat: int, pin: str, actor: Actor):
             raise ResultError("wrong_player_pin", "this is not that player's PIN", status=403)
     minutes = max(1, (wait + 59) // 60)
     raise ResultError(
-        "pin_locked",
+        "player_pin_locked",
         f"too many wrong PINs: try again in {minutes} min",
         status=429,
         retry_after=wait,

@@ -122,7 +122,7 @@ def _correct(
             )
         deal.match.round.event.freeze_rules()
         # Last write of the transaction: the chain's head is held until commit, so nothing
-        # may wait for another row after it (issue 27).
+        # may wait for another row after it.
         chain.append_result(report)
         notify(deal)
         return report
@@ -198,7 +198,7 @@ def uphold_report(report: DealReport, actor: Actor, note: str = "") -> DealRepor
             report.save(update_fields=["state", "state_changed_at"])
             deal.match.round.event.freeze_rules()
             settled = settle_here(deal, report)
-            chain.append_confirmation(confirmation, report)  # issue 27: the last write
+            chain.append_confirmation(confirmation, report)  # the last write
             notify(deal, settled)
             return report
     except IntegrityError:

@@ -48,7 +48,7 @@ def award_forfeit(match: Match, side: str, *, user=None) -> Match:
     match.forfeit = side
     match.save(update_fields=["forfeit"])
     standings.settle_match(match.pk)
-    # Late in the transaction (issue 27): the chain's head stays taken until commit.
+    # Late in the transaction: the chain's head stays taken until commit.
     chain.append_forfeit(match)
     RoundLog.objects.create(
         round=match.round,
@@ -85,7 +85,7 @@ def clear_forfeit(match: Match, *, user=None) -> Match:
         score_a=None, score_b=None, points_a=None, points_b=None
     )
     standings.settle_match(match.pk)
-    chain.append_forfeit(match)  # issue 27
+    chain.append_forfeit(match)  # a forfeit is a result too: chained
     RoundLog.objects.create(
         round=match.round,
         action=RoundLog.Action.FORFEIT,

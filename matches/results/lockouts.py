@@ -1,5 +1,4 @@
-"""Captain-PIN lockouts: per union *on that table's device*, never per address (issue 27,
-finding 5).
+"""Captain-PIN lockouts: per union *on that table's device*, never per address.
 
 A captain types the union's four-digit PIN into the table's own phone (the referee link or a
 referee's account at that table: `may_take_captain_pins`). Wrong PINs count against the union at

@@ -17,7 +17,20 @@ from matches.kernel.games.adapter import fill
 REFUSALS = {
     "wrong_pin": _("队长密码不对。"),
     "wrong_player_pin": _("选手密码不对。"),
-    "pin_locked": _("队长密码错误次数过多，请 %(minutes)s 分钟后再试，或请组织者确认。"),
+    "player_favoured": _(
+        "这份成绩对第 %(seats)s 座有利，这些座位的选手不能确认：请第 %(others)s 座的选手输入密码。"
+    ),
+    "player_reported": _(
+        "第 %(seat)s 座的选手自己报了这份成绩，不能再确认：请第 %(others)s 座的选手输入密码。"
+    ),
+    # Who can help, as the table phone's lock note says it (templates/referee/_pin_confirm.html).
+    "pin_locked": _(
+        "队长密码输错太多次，已锁定 %(minutes)s 分钟。本桌裁判或组织者可以解锁，裁判也可以代队长确认。"
+    ),
+    "player_pin_locked": _(
+        "这名选手的密码输错太多次，已锁定 %(minutes)s 分钟。同桌其他可以确认的选手可以确认，"
+        "组织者也可以在“待处理的成绩”中确认本桌的成绩。"
+    ),
     "permission_denied": _("你无权这样做。"),
     "permission_denied:enter": _("你不是这张牌桌的裁判，不能提交成绩。"),
     "permission_denied:confirm": _("你无权确认这份成绩。"),

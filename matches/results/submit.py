@@ -101,7 +101,7 @@ def _submit(
             _require_referee(actor, match)
             # One query for every check on the deal's earlier reports (usually there are none)
             # and, where deals follow on (R35), for the previous deal's final result or its
-            # report still waiting for its confirmation (issue 28: the table plays on while
+            # report still waiting for its confirmation (the table plays on while
             # the captains have not confirmed yet; the settlement writes this deal's tributes
             # once that one is final).
             reports = DealReport.objects.filter(deal=deal)
@@ -188,7 +188,7 @@ def _submit(
                         at=now,
                     )
             event.freeze_rules()
-            chain.append_confirmation(own, report)  # the result when final now (issue 27)
+            chain.append_confirmation(own, report)  # the result when final now
             if final_now:
                 # Settled by the task: a batch of such deals keeps its query budget
                 # (tests/results/test_batch.py); a confirmation settles its deal itself.

@@ -303,7 +303,7 @@ def snapshot_round(round_: Round) -> None:
             ):
                 # A table becoming final moves `unfinished` even when no row changes: the save
                 # moves the standings stamp (receivers: forget STANDINGS) and the files are
-                # rewritten, so "N of M tables final" follows every result (issue 37).
+                # rewritten, so "N of M tables final" follows every result.
                 snapshot.rows, snapshot.unfinished, snapshot.tables = rows, unfinished, tables
                 snapshot.save(update_fields=["rows", "unfinished", "tables", "computed_at"])
 

@@ -1,4 +1,4 @@
-"""Tamper-evident results (issue 27): each event's accepted results, confirmations, corrections
+"""Tamper-evident results: each event's accepted results, confirmations, corrections
 and forfeits form a hash chain.
 
 Entry n holds the canonical JSON of what was accepted (`payload`) and
@@ -12,7 +12,7 @@ Concurrency: appending reads the head and inserts after it; the unique (event, s
 refuses a second writer that read the same head (on PostgreSQL it waits for the first to
 commit), and the append is retried in a savepoint with the new head. Two queries an append,
 the head's compiled once and the insert written once (`matches.store.statements`), rather than
-compiled by the ORM each time (issue 28).
+compiled by the ORM each time.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The hall's floor on other pages (issue 26), each placed with one line so the pages that
+"""The hall's floor on other pages, each placed with one line so the pages that
 carry them (the dashboard, the results queue, the table's phone) need no view change."""
 
 from __future__ import annotations

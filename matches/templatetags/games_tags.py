@@ -1,4 +1,5 @@
-"""{% site_title event %} and {% column_note event %}: the game's own name and column notes."""
+"""{% site_title event %}, {% column_note event %}, {% rules_line event %}: the game's own name,
+column notes and rule set in one line."""
 
 from __future__ import annotations
 
@@ -34,3 +35,9 @@ def side_seats(event, side: str) -> str:
 def strings_label(event) -> str:
     """The union standings' string column: 串三户, or 串四户 at an eight-seat table."""
     return event.adapter.strings_of_three_label(event)
+
+
+@register.inclusion_tag("manage/_rules_line.html")
+def rules_line(event):
+    """The event's rule set in one line (the game's `rules_line`), linked to its rules tab."""
+    return {"event": event, "line": event.adapter.rules_line(event)}

@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 
 from matches import selectors
 from matches.kernel.games.registry import adapter_for
+from matches.results import deals
 
 register = template.Library()
 
@@ -20,7 +21,21 @@ def deal_summary(context, report, seat_names):
     event = context.get("event") or report.deal.match.round.event
     form = adapter_for(event).result_form
     context = form.summary_context(report, seat_names or {})
+    # What a deal owes goes to the next deal of its match: after the last, to nobody.
+    context["last_deal"] = deals.is_last_deal(report.deal, event)
     return render_to_string(form.templates["summary"], context)
+
+
+@register.simple_tag(takes_context=True)
+def deal_line(context, report, seat_names) -> str:
+    """A reported result in one line (the finishing order, the scores), as its game says it:
+    shown right above the PIN boxes, so whoever confirms sees what they confirm. A "·" stays at
+    the end of its part (a no-break space), never at the start of a wrapped line. "" for a game
+    whose form has no `summary_line`."""
+    event = context.get("event") or report.deal.match.round.event
+    line = getattr(adapter_for(event).result_form, "summary_line", None)
+    parts = line(report, seat_names or {}) if line is not None else []
+    return "\u00a0· ".join(parts)
 
 
 @register.filter

@@ -1,4 +1,4 @@
-"""The standings on a phone (issue 26): which of a game's player columns a 390 px screen shows."""
+"""The standings on a phone: which of a game's player columns a 390 px screen shows."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches.views import live
+from matches.views import live, live_features
 
 app_name = "live"
 
@@ -13,4 +13,11 @@ urlpatterns = [
     path("referee/", live.referee_stream, name="referee"),
     path("ref/<str:token>/", live.link_stream, name="link"),
     path("players/<str:token>/", live.player_stream, name="player"),
+    # Feature tables: notices held until the table's delay has passed.
+    path("events/<int:event_id>/features/", live_features.features_stream, name="features"),
+    path(
+        "events/<int:event_id>/features/<int:feature_id>/",
+        live_features.feature_stream,
+        name="feature",
+    ),
 ]

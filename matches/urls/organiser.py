@@ -11,6 +11,7 @@ from matches.views.organiser import (
     dashboard,
     entries,
     events,
+    features,
     fees,
     floor,
     links,
@@ -55,6 +56,9 @@ round_urls: list[URLPattern | URLResolver] = [
     path("tables.pdf", dashboard.table_cards, name="table-cards"),
     path("sheets.pdf", dashboard.score_sheets, name="score-sheets"),
     path("pairings.pdf", dashboard.pairings_pdf, name="pairings-pdf"),
+    # Feature tables: shown live behind a delay (docs/live-tables.md).
+    path("features/", features.features_page, name="features"),
+    path("features/<int:table>/remove/", features.feature_remove, name="feature-remove"),
 ]
 
 #: events/<event_id>/results/…: every table's state, history, corrections, referee links
@@ -127,7 +131,7 @@ event_urls: list[URLPattern | URLResolver] = [
     path("entries/<int:entry_id>/withdraw/", entries.withdraw_entry, name="entry-withdraw"),
     path("entries/<int:entry_id>/reinstate/", entries.reinstate_entry, name="entry-reinstate"),
     path("entries/<int:entry_id>/link/", checkin.entry_link, name="entry-link"),
-    # Every entry's private link at once (issue 37): a spreadsheet and a printed sheet.
+    # Every entry's private link at once: a spreadsheet and a printed sheet.
     path("entries/links.<str:fmt>", links.entry_links_export, name="entry-links-export"),
     path("entries/links/print/", links.entry_links_sheet, name="entry-links-sheet"),
     path("entries/paste/", entries.paste_entries, name="paste"),

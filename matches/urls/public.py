@@ -3,7 +3,7 @@ event (`<event_id>/`) and one round of it (`rounds/<number>/`)."""
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from matches.views import find, projector, public, signup
+from matches.views import find, live_features, projector, public, signup
 
 app_name = "public"
 
@@ -31,6 +31,9 @@ event_urls: list[URLPattern | URLResolver] = [
     path("card/players/<int:player_id>/", find.player_card, name="card-player"),
     # Registration from the players themselves (matches/views/signup.py).
     path("signup/", signup.signup_page, name="signup"),
+    # Feature tables, behind their delay (matches/views/live_features.py).
+    path("live/", live_features.features_page, name="features"),
+    path("live/<int:feature_id>/", live_features.feature_page, name="feature"),
 ]
 
 urlpatterns = [path("<int:event_id>/", include(event_urls))]

@@ -4,7 +4,7 @@ both routes to it (`matches/views/referee/access.py`, `at_table`)."""
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from matches.views.referee import batch, confirm, floor, sheet, table, union, viewer
+from matches.views.referee import batch, confirm, floor, live, sheet, table, union, viewer
 
 app_name = "referee"
 
@@ -23,6 +23,11 @@ link_urls: list[URLPattern | URLResolver] = [
     path("deals/batch", batch.submit_batch, name="link-batch"),
     path("photo", sheet.upload_photo, name="link-photo"),
     path("photos/<int:photo_id>.jpg", sheet.photo_image, name="link-photo-image"),
+    # A feature table's operator (matches/views/referee/live.py).
+    path("live/", live.operator_page, name="link-live"),
+    path("live/deals/<int:number>/hands", live.operator_hands, name="link-live-hands"),
+    path("live/deals/<int:number>/actions", live.operator_action, name="link-live-action"),
+    path("live/deals/<int:number>/undo", live.operator_undo, name="link-live-undo"),
 ]
 
 #: referee/tables/<table_id>/…: a table of a signed-in referee or captain

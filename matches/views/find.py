@@ -1,5 +1,5 @@
-"""Find my table, the entry card, a player's or a union's own page and the badge sheet
-(issue 26). The search and the cards read only what the public may (`matches.public.visibility`); my
+"""Find my table, the entry card, a player's or a union's own page and the badge sheet.
+The search and the cards read only what the public may (`matches.public.visibility`); my
 page is reached by an unguessable token (`FloorPass`) and shows its owner's seat the moment the
 round is published. docs/floor.md."""
 

@@ -1,4 +1,4 @@
-"""The server-sent-event streams of `matches.push` (issue 28): one URL per audience.
+"""The server-sent-event streams of `matches.push`: one URL per audience.
 
 - `/live/events/<event_id>/`: the event's public pages (and a player's private page).
 - `/live/tables/<match_id>/`: one table's public page (its round must be public).
@@ -91,7 +91,11 @@ async def _async_stream(channels: list[str], end_on: str = ""):
         push.hub.unsubscribe(channels, sink)
 
 
-def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | StreamingHttpResponse:
+def stream(
+    request, channels: list[str], end_on: str = "", content=None
+) -> HttpResponse | StreamingHttpResponse:
+    """`content`: the stream's own generator (a feature table's holds its notices,
+    matches/views/live_features.py); by default the channels' notices as they come."""
     if not getattr(settings, "LIVE_ENABLED", True) or not push.hub.available():
         response = HttpResponse("live updates unavailable", status=503, content_type="text/plain")
         response["Retry-After"] = "10"
@@ -99,7 +103,9 @@ def stream(request, channels: list[str], end_on: str = "") -> HttpResponse | Str
     refused, closed = limits.open_stream(request)
     if refused is not None:
         return refused
-    if isinstance(request, ASGIRequest):
+    if content is not None:
+        pass
+    elif isinstance(request, ASGIRequest):
         content = _async_stream(channels, end_on)
     else:
         content = _sync_stream(channels, end_on)
@@ -187,7 +193,7 @@ def referee_stream(request) -> HttpResponse | StreamingHttpResponse:
 @require_GET
 def link_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
     """A table phone's stream (its referee link is the authorisation): its own table's notices
-    and the event's round notices, which carry the organiser's announcements (issue 37)."""
+    and the event's round notices, which carry the organiser's announcements."""
     link = (
         RefereeLink.objects.filter(token=token, revoked_at__isnull=True)
         .select_related("table__round", "table__match")
@@ -201,6 +207,8 @@ def link_stream(request, token: str) -> HttpResponse | StreamingHttpResponse:
     match = getattr(link.table, "match", None)
     if match is not None:
         channels.append(push.staff_table(match.pk))
+    # A feature table's operator page: another phone's action at once (no delay for staff).
+    channels.append(push.staff_table_live(link.table_id))
     return stream(request, channels)
 
 

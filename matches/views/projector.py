@@ -2,7 +2,7 @@
 numbers) and one for the standings, paging themselves. No sign-in: they show what the public
 pages show, under the same release settings (`matches.public.visibility`).
 
-For a big event (issue 26) the pages go dense (at least 30 rows at 1920x1080; more than
+For a big event the pages go dense (at least 30 rows at 1920x1080; more than
 `DENSE_ROWS` rows, or `?dense=1`), a round's pairings come one page per referee zone
 (`?zone=<id>`, zones from `matches.models.floor`), and a side panel shows the round's clock and
 the find-my-table address with its QR code (inline SVG, the sheets' `matches.views.qr`)."""
@@ -28,7 +28,7 @@ DENSE_ROWS = 30
 
 
 def find_path(event) -> str:
-    """The public find-my-table page (issue 26)."""
+    """The public find-my-table page."""
     return f"/events/{event.pk}/find/"
 
 
@@ -43,7 +43,7 @@ def _hall(request, event, clock_round) -> dict:
     """The side panel: the round's clock and the find-my-table address with its QR code."""
     url = public_url(request, find_path(event))
     return {
-        # The organiser's announcements (issue 37): on the projector of this event only.
+        # The organiser's announcements: on the projector of this event only.
         "announcements": announcements.active(event.pk),
         "clock_round": clock_round,
         "find_url": url,
@@ -106,7 +106,7 @@ def standings_projector(request, event_id: int):
             "event": event,
             "kind": kind,
             "snapshot": snapshot,
-            # Each rank as shown: none before a result, "=" when shared (issue 37).
+            # Each rank as shown: none before a result, "=" when shared.
             "rows": ranks.labelled(snapshot.rows, ranks.shared(snapshot.rows)) if snapshot else [],
             "dense": _dense(request, len(snapshot.rows) if snapshot else 0),
             "seconds": _seconds(request),

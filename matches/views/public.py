@@ -68,7 +68,7 @@ def event_page(request, event_id: int):
         "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
     if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
-        from matches.store import chain  # (here: a merge-friendly import, issue 27)
+        from matches.store import chain  # (here: a merge-friendly import)
 
         context["chain_head"] = chain.public_head(event)
     return render_public(request, "public/event.html", "public/_event_live.html", context)

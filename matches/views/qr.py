@@ -1,5 +1,5 @@
 """A QR code as inline SVG (segno: no image library, no file), for the printed sheets (private
-links, issue 37; badges; staff invitations) and the projector's find-my-table panel. No width or
+links; badges; staff invitations) and the projector's find-my-table panel. No width or
 height of its own: it scales with its box. A room of its own so the organiser's pages need not
 import the public ones."""
 

@@ -29,7 +29,8 @@ def keep_private(response):
 def page_number(request) -> int:
     """?page=N of a sheet printed in batches; anything but a plain small number is page 1."""
     value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
+    number = int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 4 else 1
+    return max(number, 1)  # ?page=0 is page 1, not a slice from -per_page
 
 
 def batch(count: int, per_page: int, request) -> tuple[int, int, slice]:

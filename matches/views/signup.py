@@ -192,6 +192,10 @@ def signup_edit(request, token: str):
 @require_POST
 def signup_withdraw(request, token: str):
     entry = _request_of(token)
+    if request.POST.get("confirm") != "yes":
+        # One tap on a phone must not give the place away: the box is ticked first.
+        messages.error(request, _("请先勾选确认：撤回后名额让给候补，不能恢复"))
+        return redirect("signup-page", token)
     try:
         signup.withdraw(entry)
     except signup.SignupRefused as refused:

@@ -1,4 +1,4 @@
-// The organiser's announcements (issue 37, matches/events/announcements.py): each one shows
+// The organiser's announcements (matches/events/announcements.py): each one shows
 // until this device dismisses it. Dismissed ids are kept in the browser (localStorage), so a
 // reload or a refetched fragment keeps them hidden; a new announcement has a new id and shows.
 (function () {

@@ -1,4 +1,4 @@
-// The hall's clock (issue 26): counts down the seconds the server said were left when the page
+// The hall's clock: counts down the seconds the server said were left when the page
 // was served (so a phone's wrong clock does not matter), and asks the round's clock URL again
 // every 30 seconds for a pause, a resumption or an extension. Loaded once per page.
 (function () {

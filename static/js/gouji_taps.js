@@ -1,4 +1,4 @@
-/* Gou Ji's deal form on the phone (issue 28): the seat taps (the finishing order) and the extra
+/* Gou Ji's deal form on the phone: the seat taps (the finishing order) and the extra
  * burn and suffocation rows are kept and drawn here, so they work with no connection at all.
  *
  * The form stays a plain form: without JavaScript every tap posts it and the server draws the

@@ -1,4 +1,4 @@
-// Live push (issue 28): the page's stream of notices (<meta name="live-stream">, server-sent
+// Live push: the page's stream of notices (<meta name="live-stream">, server-sent
 // events from matches/views/live.py). A notice carries no data: this script fires a `live`
 // event on <body> (at most one a second), and the page's fragments refetch themselves by the
 // views they poll (hx-trigger="every Ns, live from:body"). While the stream is up, every other

@@ -1,8 +1,8 @@
-/* The table's phone (issue 16): what was tapped survives a reload or a lost connection, and a
+/* The table's phone: what was tapped survives a reload or a lost connection, and a
  * submission made offline is kept on the phone and sent, with its idempotency key, once the
  * connection is back (the server stores it once however often it arrives). Offline, the form
  * moves on to the next deal after a deal is queued; every queued deal of the table goes in one
- * batch request (issue 28), and a deal the server refuses is said on the page that follows.
+ * batch request, and a deal the server refuses is said on the page that follows.
  *
  * Works on any game's form marked `data-keep` (its `data-keep` value names the deal), whose
  * submit button is `[data-submit]`. Shared by every game: no game-specific fields here. */
@@ -63,7 +63,7 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  // Several deals of a table go in one request (issue 28): the phone's batch URL answers one
+  // Several deals of a table go in one request: the phone's batch URL answers one
   // result per deal; each deal is stored on its own, with its own idempotency key.
   var sending = false;
   function flush() {
@@ -231,14 +231,35 @@
     var marker = document.querySelector("[data-next]");
     var next = marker && marker.dataset.next && document.getElementById(marker.dataset.next);
     if (!next) return;
+    // A PIN box comes with the result it confirms: the report's one line above the boxes is
+    // brought into view with them.
+    var report = next.closest(".awaiting-report, #open-report");
+    var line = report && report.querySelector(".deal-line");
+    if (line) next = line;
     var top = next.getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
+    var cover = pinned();
+    if (top < cover || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
   }
+
+  // The organiser's announcements stay pinned at the top of the screen: what the phone brings
+  // into view, and the form's sticky verdict, stop below them (--pinned, read by referee.css as
+  // scroll-padding-top and the verdict's top), however tall they are or once dismissed.
+  var watched = null;
+  var sizes = window.ResizeObserver ? new ResizeObserver(pinned) : null;
+  function pinned() {
+    var box = document.getElementById("announcements");
+    if (sizes && box && box !== watched) { sizes.observe(box); watched = box; }
+    var height = box ? box.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--pinned", Math.ceil(height) + "px");
+    return height;
+  }
+  document.body.addEventListener("htmx:afterSettle", pinned);
 
   window.addEventListener("online", flush);
   // Again after load: the browser's own jump to the URL's #anchor takes the focus away.
   window.addEventListener("load", function () { setTimeout(showNext, 0); });
   document.addEventListener("DOMContentLoaded", function () {
+    pinned();
     showNext();
     var f = form();
     if (f) initial = fields(f);

@@ -1073,7 +1073,9 @@ def sux_world(request):
     rated); a ladder season of ten teams with its first session drawn and three results in."""
     import datetime
 
-    from ladders import service as ladders
+    from ladders.service.results import record_result
+    from ladders.service.season import add_teams, create_season, seed
+    from ladders.service.sessions import start_session
     from matches.events import entries
     from players.models import Player
     from seasons.models import PlayerRating
@@ -1091,14 +1093,14 @@ def sux_world(request):
     kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
     Player.objects.filter(pk=merged.pk).update(member_number="QD-0007")
     PlayerRating.objects.create(player=kept, mu=27.4, sigma=4.1, ordinal=15.1, rounds=6, events=1)
-    season = ladders.create_season(user, "2027 青岛擂台赛")
+    season = create_season(user, "2027 青岛擂台赛")
     names = [f"守擂{i}队" for i in range(1, 9)] + ["黄岛攻擂队", "市南攻擂队"]
-    ladders.add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
+    add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
     ids = dict(season.teams.values_list("name", "pk"))
-    ladders.seed(season, user, [ids[n] for n in names[:8]])
-    session = ladders.start_session(season, user, seed=7)
+    seed(season, user, [ids[n] for n in names[:8]])
+    session = start_session(season, user, seed=7)
     for challenge in list(session.challenges.order_by("pk"))[:3]:
-        ladders.record_result(challenge.pk, user, SUX_WIN)
+        record_result(challenge.pk, user, SUX_WIN)
     return {"kept": kept, "merged": merged, "season": season}
 
 

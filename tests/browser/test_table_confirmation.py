@@ -120,7 +120,7 @@ def test_a_report_agreed_only_by_the_reporters_union_stays_pending_and_wrong_pin
     # right PIN is refused.
     for _ in range(5):
         pin(page, "B", "1111")
-    expect(page.locator("form.pin-form[data-side='B'] .pin-error")).to_contain_text("错误次数过多")
+    expect(page.locator("form.pin-form[data-side='B'] .pin-error")).to_contain_text("输错太多次")
     expect(page.locator("form.pin-form[data-side='B'] .pin-lock-note")).to_be_visible()
     expect(page.locator("form.pin-form[data-side='B'] input[name='pin']")).to_have_count(0)
     answer = page.request.post(

@@ -190,7 +190,7 @@ def test_numbers_are_filled_in_in_both_languages():
         assert str(adapter.rule_names["D11"]) == "烧牌者的名次"
         assert adapter.describe_error({**error, "action": 11}).startswith("牌谱第 12 步：")
         assert refusal_text("pin_locked", {"minutes": 3}) == (
-            "队长密码错误次数过多，请 3 分钟后再试，或请组织者确认。"
+            "队长密码输错太多次，已锁定 3 分钟。本桌裁判或组织者可以解锁，裁判也可以代队长确认。"
         )
     with translation.override("en"):
         text = adapter.describe_error(error)

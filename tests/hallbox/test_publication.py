@@ -10,6 +10,7 @@ import re
 from django.apps import apps
 
 from hall import publication
+from matches.public import forgets
 
 SECRET_LOOKING = re.compile(r"token|pin|password|secret|key|code|email|digest", re.I)
 # What a person gives the organiser and nobody else: never on the public mirror.
@@ -150,10 +151,21 @@ def test_kept_tables_and_djangos_own_are_not_published():
 
 def test_every_watched_table_gets_an_always_trigger():
     sql = "\n".join(publication.trigger_sql())
-    for label in publication.WATCHED:
+    for label in publication.watched():
         table = apps.get_model(label)._meta.db_table
         assert f'ALTER TABLE "{table}" ENABLE ALWAYS TRIGGER hallbox_notify' in sql
-    assert sql.count("pg_notify('hallbox'") == len(publication.WATCHED)
+    assert sql.count("pg_notify('hallbox'") == len(publication.watched())
+
+
+def test_subscribe_puts_triggers_on_exactly_the_freshness_maps_tables():
+    """The mirror hears of the tables the box forgets by (matches/public/forgets.py), and the
+    heartbeat: a table added to the map gets its trigger, one taken out loses it."""
+    sql = "\n".join(publication.trigger_sql())
+    triggered = set(re.findall(r"CREATE TRIGGER hallbox_notify .* ON \"(\w+)\"", sql))
+    tables = {apps.get_model(label)._meta.db_table for label in forgets.MAP}
+    assert triggered == tables | {apps.get_model(publication.HEARTBEAT)._meta.db_table}
+    # Each names its event the way the listener resolves it (no row keys left over either).
+    assert set(publication.ROW_KEYS) == set(forgets.MAP) | {publication.HEARTBEAT}
 
 
 def test_the_mirror_takes_rows_without_the_secret_columns():

@@ -16,7 +16,14 @@ from openpyxl import load_workbook
 
 from matches.events import links, zones
 from matches.events import staff as staff_service
-from matches.models import EventStaff, RefereeTable, RefereeZone, Registration, StaffInvitation
+from matches.models import (
+    EventStaff,
+    FloorPass,
+    RefereeTable,
+    RefereeZone,
+    Registration,
+    StaffInvitation,
+)
 from tests.builder import EventBuilder
 from tests.personas import make_user
 
@@ -274,7 +281,7 @@ def test_every_entrys_private_link_exports_with_its_club_players_and_table(hall)
     assert response.status_code == 200 and response.content.startswith("\ufeff".encode())
     assert response["Cache-Control"] == "private, no-store"
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["联邦", "俱乐部", "队员", "桌号（第1轮）", "链接"]
+    assert rows[0][:5] == ["联邦", "俱乐部", "队员", "桌号（第1轮）", "链接"]
     assert len(rows) == 1 + event.registrations.count()
     union = entry.union
     first = rows[1]
@@ -301,9 +308,50 @@ def test_the_entry_links_export_as_xlsx_in_english_for_an_individual_event():
         [c.value for c in row]
         for row in load_workbook(io.BytesIO(response.content)).active.iter_rows()
     ]
-    assert values[0] == ["Player", "Club", "Members", "Table", "Link"]
+    assert values[0] == ["Player", "Club", "Members", "Table", "Link", "Player's own page"]
     assert len(values) == 7 and all(v[4].startswith("http://testserver/entry/") for v in values[1:])
     assert all(v[3] is None for v in values[1:])  # nothing drawn yet
+    # Each player's own page (the badge's QR code) beside the entry's link (issue 46).
+    assert all(v[5].startswith("http://testserver/me/") for v in values[1:])
+    for name, _club, _members, _table, _link, own in values[1:]:
+        page = Client().get(own.removeprefix("http://testserver"))
+        assert page.status_code == 200 and name in page.content.decode()
+
+
+def test_the_export_gives_each_union_members_own_page_in_member_order(hall):
+    """Issue 46 (smaller): the union's link and each member's `/me/` link, the same token the
+    badge prints, in one row; a pass that stayed on the hall box says so."""
+    event = hall.event
+    response = client_for(hall.organiser).get(
+        reverse("manage:entry-links-export", args=[event.pk, "csv"])
+    )
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][5:] == ["队员1个人页", "队员2个人页", "队员3个人页"]
+    entry = event.registrations.order_by("seed", "id").first()
+    members = [m.player for m in entry.union.members.order_by("order")]
+    passes = {
+        p.player_id: p.token for p in FloorPass.objects.filter(event=event, player__in=members)
+    }
+    assert rows[1][5:] == [f"http://testserver/me/{passes[p.pk]}/" for p in members]
+    for player, url in zip(members, rows[1][5:], strict=True):
+        page = Client().get(url.removeprefix("http://testserver"))
+        assert page.status_code == 200 and player.name in page.content.decode()
+    # The badge sheet prints the same links: nothing new is made by either.
+    count = FloorPass.objects.filter(event=event).count()
+    client_for(hall.organiser).get(reverse("manage:badges", args=[event.pk]))
+    again = client_for(hall.organiser).get(
+        reverse("manage:entry-links-export", args=[event.pk, "csv"])
+    )
+    assert FloorPass.objects.filter(event=event).count() == count
+    assert list(csv.reader(io.StringIO(again.content.decode("utf-8-sig"))))[1] == rows[1]
+    FloorPass.objects.filter(player=members[0], event=event).update(token="")
+    kept = client_for(hall.organiser).get(
+        reverse("manage:entry-links-export", args=[event.pk, "csv"])
+    )
+    assert (
+        list(csv.reader(io.StringIO(kept.content.decode("utf-8-sig"))))[1][5]
+        == "链接留在赛场主机上"
+    )
 
 
 def test_a_link_whose_token_stayed_on_the_hall_box_is_not_replaced(hall):

@@ -22,6 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from matches.events import staff as staff_service
 from matches.models import (
     Announcement,
+    EntryRequest,
     EventStaff,
     RefereeCall,
     RefereeLink,
@@ -152,6 +153,22 @@ RIGHTS = {
     "chain-derived": (ORGANISER, 200, 302),
     # The rules: everyone of the staff reads them, only the organiser changes them.
     "rules": ("rules", 200, 302),
+    # Registration from the players themselves: the organiser opens it and erases contacts;
+    # the staff review the requests (an empty POST is refused with a message, 302).
+    "signup-settings": (ORGANISER, 200, 200),  # an empty POST: the form again
+    "signup-erase": (ORGANISER, 405, 302),
+    "signup-queue": (STAFF, 200, None),
+    "signup-export": (STAFF, 200, None),
+    **{
+        f"signup-{step}": (STAFF, 405, 302)
+        for step in ("accept", "accept-many", "decline", "waitlist", "withdraw-for", "promote")
+    },
+    # Entry fees: the staff take payments at the desk; an empty payment is the form again (400).
+    "fees": (STAFF, 200, None),
+    "fees-export": (STAFF, 200, None),
+    "fee-entry": (STAFF, 200, None),
+    "fee-pay": (STAFF, 405, 400),
+    "fee-owed": (STAFF, 405, 400),
 }
 
 # The API's routes for the table's staff (JSON; a refusal is 403, nobody signed in 401).
@@ -193,6 +210,10 @@ def world(eager_tasks):
     open_invitation = staff_service.invite(b.event, StaffRole.REFEREE, by=b.organiser)
     link = RefereeLink.objects.create(table=match.table, created_by=b.organiser)
     e = b.event.pk
+    entry = b.event.registrations.first()
+    request = EntryRequest.objects.create(
+        event=b.event, form_key="rights", union_name="候选", players=[{"name": "甲"}]
+    )
     args = {
         "events": [],
         "new-event": [],
@@ -241,6 +262,16 @@ def world(eager_tasks):
         "import-template": [e, "csv"],
         "call-acknowledge": [e, RefereeCall.objects.create(table=match.table).pk],
         "announcements": [e],
+        **{
+            name: [e, request.pk]
+            for name in RIGHTS
+            if name.startswith("signup-")
+            and name not in ("signup-settings", "signup-erase", "signup-queue", "signup-export")
+            and name not in ("signup-accept-many", "signup-promote")
+        },
+        "signup-export": [e, "csv"],
+        **{name: [e, entry.pk] for name in ("fee-entry", "fee-pay", "fee-owed")},
+        "fees-export": [e, "payments", "csv"],
         "announcement-withdraw": [
             e,
             Announcement.objects.create(event=b.event, text="通知", author=b.organiser).pk,
@@ -503,9 +534,9 @@ def test_every_ladder_route_has_a_row():
 
 
 def test_the_ladder_rights_table(world):
-    from ladders import service as ladders
+    from ladders.service.season import create_season
 
-    season = ladders.create_season(world["b"].organiser, "擂台赛")
+    season = create_season(world["b"].organiser, "擂台赛")
     args = {"season": [season.pk]}
     wrong = app_table_errors("ladders-manage", LADDER_RIGHTS, args, world)
     assert not wrong, "\n".join(wrong)

@@ -89,9 +89,9 @@ def test_a_preset_is_applied_through_the_games_settings_form(client, organiser, 
 
     class PresetForm(GiogSettingsForm):
         @classmethod
-        def from_preset(cls, preset):
+        def preset_values(cls, preset):
             asked.append(preset)
-            return cls.from_values({"place_points": [9, 5, 2, 0]})
+            return {"place_points": [9, 5, 2, 0]}
 
     monkeypatch.setattr(
         "matches.views.organiser.events.settings_form_class", lambda game: PresetForm

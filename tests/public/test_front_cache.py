@@ -108,6 +108,20 @@ def _routes(patterns, prefix=""):
             yield prefix + str(entry.pattern), entry.callback
 
 
+def _uncached_patterns(conf: str) -> list[re.Pattern[str]]:
+    """The regular-expression locations that pass to the app without the cache (nginx tries
+    them before the prefix locations): a route they match is served from the app, whoever asks."""
+    found = []
+    for match in re.finditer(r"location\s+~\s+(\S+)\s*\{([^}]*)\}", conf):
+        if "proxy_pass" in match.group(2) and "proxy_cache" not in match.group(2):
+            found.append(re.compile(match.group(1).replace("(?<", "(?P<")))  # PCRE to Python
+    return found
+
+
+def _sample_path(route: str) -> str:
+    return re.sub(r"<int:[^>]+>", "1", re.sub(r"<(str|slug):[^>]+>", "x", "/" + route))
+
+
 def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
     """A referee, organiser or writing URL added under /events/ or /api/v1/public/ later would
     otherwise be served to strangers from nginx's cache."""
@@ -119,17 +133,23 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
     assert conf.count("@gouji_standings_app") == 2
     assert "location ~ ^/events/(?<gouji_event>[0-9]+)/standings/$ {" in conf
     locations.remove("@gouji_standings_app")
-    covered = []
+    uncached = _uncached_patterns(conf)
+    covered, served_by_the_app = [], []
     for route, callback in _routes(get_resolver().url_patterns):
         path = "/" + route
         if any(
             path == loc[1:] if loc.startswith("=") else path.startswith(loc) for loc in locations
         ):
+            if any(pattern.match(_sample_path(route)) for pattern in uncached):
+                served_by_the_app.append(route)
+                continue
             assert getattr(callback, "front_cacheable", False), route
             covered.append(route)
     # home, matches/urls/public.py (projectors, the round clock, bracket, find my table and the
     # cards), the ladder (ladders/urls.py), API
     assert len(covered) == 1 + 14 + 1 + 5
+    # The public registration form, kept out of the cache by its own location.
+    assert served_by_the_app == ["events/<int:event_id>/signup/"]
 
 
 def test_the_cookie_names_in_nginx_conf_are_the_ones_django_uses():

@@ -116,10 +116,32 @@ def test_tapping_seats_builds_the_order_in_a_fragment(setup):
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert 'name="finish" value="3,1"' in html
-    # The order is not complete yet: the engine names rule R30.
-    assert 'data-rule="R30"' in html and "finish_not_permutation" in html
+    # The order is not complete yet: how many seats are left, in a neutral line, not R30.
+    assert 'id="verdict-progress"' in html and "还需点 4 个座位" in html
+    assert "R30" not in html and "与规则不符" not in html
     undo = Client().post(link_url(setup, "deals/1/check"), {"finish": "3,1", "tap": "undo"}, **HX)
     assert 'name="finish" value="3"' in undo.content.decode()
+
+
+def test_an_unfinished_order_is_progress_but_a_real_refusal_beside_it_stays(setup):
+    # A tick before any tap: the order is still to come, nothing to refuse.
+    blank = {**GOOD_FORM, "finish": ""}
+    html = Client().post(link_url(setup, "deals/1/check"), blank, **HX).content.decode()
+    assert "还需点 6 个座位" in html and 'class="problems"' not in html
+    # A seat burning itself is wrong whatever the order: red beside the progress.
+    form = {**GOOD_FORM, "finish": "1,2", "burn_0_burner": "1", "burn_0_burned": "1"}
+    html = Client().post(link_url(setup, "deals/1/check"), form, **HX).content.decode()
+    assert "还需点 4 个座位" in html and 'data-code="burn_self"' in html
+    assert 'data-rule="R30"' not in html
+    # A seat posted twice is no start of an order: R30 says so.
+    twice = {**GOOD_FORM, "finish": "1,1,2"}
+    html = Client().post(link_url(setup, "deals/1/check"), twice, **HX).content.decode()
+    assert 'data-rule="R30"' in html and "verdict-progress" not in html
+    # Submitting an unfinished order is refused with R30, as before.
+    form = {**GOOD_FORM, "finish": "1,2"}
+    html = Client().post(link_url(setup, "deals/1/submit"), form, **HX).content.decode()
+    assert 'data-rule="R30"' in html and "verdict-progress" not in html
+    assert not DealReport.objects.exists()
 
 
 def test_a_live_check_of_a_consistent_entry_shows_the_scores(setup):
@@ -404,8 +426,11 @@ def test_the_correction_form_refreshes_its_verdict_partial(setup):
         f"/manage/events/{setup.event.pk}/results/tables/{setup.table.pk}/deals/1/correct"
         "?check=1&part=verdict"
     )
-    html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
+    html = client.post(url, {"finish": "1,2,1", "reason": "x"}, **HX).content.decode().strip()
     assert html.startswith('<div id="verdict"') and 'data-rule="R30"' in html
+    # An order being tapped again is progress there too, not a refusal.
+    html = client.post(url, {"finish": "1,2,3", "reason": "x"}, **HX).content.decode().strip()
+    assert "还需点 3 个座位" in html and "R30" not in html
 
 
 def test_one_card_is_singular_in_english(setup, settings):

@@ -12,6 +12,7 @@ from django.db import connection
 
 from matches.events import signup
 from matches.models import EntryRequest, Registration
+from players.models import Club, Player
 from tests.signup.helpers import open_event, union
 
 pytestmark = [
@@ -76,10 +77,28 @@ def test_one_union_sent_from_two_forms_at_once_is_entered_once():
     event = b.event
     results = _at_once(4, lambda k: signup.submit(event, form_key=f"phone-{k}", **union(1))[0].pk)
     made = [r for r in results if isinstance(r, int)]
-    assert len(made) == 1
+    assert len(made) == 1, results
     assert all(
         isinstance(r, signup.SignupRefused) and r.code == "duplicate"
         for r in results
         if r not in made
     )
     assert Registration.objects.filter(event=event).count() == 1
+
+
+def test_unions_of_one_new_club_registering_at_once_make_one_club():
+    """Without review the entry is made before the event's lock is taken (the lock is held
+    only to count places): the same new club typed by several captains at once is one club."""
+    b = open_event(capacity=3, waitlist_limit=5, review=False)
+    event = b.event
+    results = _at_once(
+        6,
+        lambda k: (
+            signup.submit(event, form_key=f"club-{k}", **union(k + 1, club="新开俱乐部"))[0].status
+        ),
+    )
+    assert sorted(results) == [Status.ACCEPTED] * 3 + [Status.WAITLISTED] * 3, results
+    assert Club.objects.filter(name="新开俱乐部").count() == 1
+    entries = Registration.objects.filter(event=event)
+    assert entries.count() == 3 and {e.union.club.name for e in entries} == {"新开俱乐部"}
+    assert Player.objects.filter(name__startswith="报名").count() == 9

@@ -185,7 +185,10 @@ def test_the_registrant_edits_and_withdraws_from_the_private_page():
     assert edited.status_code == 302
     assert EntryRequest.objects.get(token=token).registration.union.name == "新名字"
     assert "候补第 1 位" in waiting.get(waiting_page).content.decode()
-    client.post(reverse("signup-withdraw", args=[token]))
+    unconfirmed = client.post(reverse("signup-withdraw", args=[token]), follow=True)
+    assert "请先勾选确认" in unconfirmed.content.decode()
+    assert EntryRequest.objects.get(token=token).status == EntryRequest.Status.ACCEPTED
+    client.post(reverse("signup-withdraw", args=[token]), {"confirm": "yes"})
     body = waiting.get(waiting_page).content.decode()
     assert 'data-status="accepted"' in body and 'id="signup-promoted"' in body
     assert 'data-status="withdrawn"' in client.get(location).content.decode()

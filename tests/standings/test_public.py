@@ -199,3 +199,38 @@ def test_live_fragments_are_shared_from_the_cache_and_full_pages_are_not(client,
     b.final(b.match(r1, 1), 1, A_BY_TWO)
     standings.recompute_event(b.event.pk)
     assert client.get(url, HTTP_HX_REQUEST="true").content != fragment  # a new ETag, a new page
+
+
+def head_rival_cells(html: str) -> list[str]:
+    import re
+
+    cells = re.findall(r'<td class="head-rival">(.*?)</td>', html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+
+
+def test_the_event_s_player_page_names_each_round_s_head_rival(client, played):
+    """Issue 46 (smaller): the seat facing the player's (R2), round by round, with a link to
+    their page; a round whose draw is not public (round 3, a draft) shows none."""
+    b, r1, r2, _r3 = played
+    player = b.unions[0].players_in_order()[0]  # seat 1 at table 1 of rounds 1 and 2
+    rival_1 = r1.tables.get(number=1).seats.get(seat=4).player
+    rival_2 = r2.tables.get(number=1).seats.get(seat=4).player
+    assert rival_1 == b.unions[1].players_in_order()[1]
+    html = client.get(reverse("public:player", args=[b.event.pk, player.pk])).content.decode()
+    assert head_rival_cells(html) == [f"4 {rival_1.name}", f"4 {rival_2.name}"]
+    assert reverse("public:player", args=[b.event.pk, rival_1.pk]) in html
+    assert "本轮对头" in html
+    client.cookies["django_language"] = "en"
+    english = client.get(reverse("public:player", args=[b.event.pk, player.pk])).content.decode()
+    assert "Head rival" in english
+
+
+def test_at_eight_seats_the_head_rival_sits_four_seats_on(client, build):
+    b = build(unions=2, deals=1, rules={"preset": "eight-players"})
+    r1 = b.round([(0, 1)])
+    table = r1.tables.get()
+    assert table.seats.count() == 8
+    player = table.seats.get(seat=2).player
+    rival = table.seats.get(seat=6).player  # R45: 2 faces 6
+    html = client.get(reverse("public:player", args=[b.event.pk, player.pk])).content.decode()
+    assert head_rival_cells(html) == [f"6 {rival.name}"]

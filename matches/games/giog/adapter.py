@@ -53,6 +53,13 @@ class GiogAdapter(GameAdapter):
     def read_settings(self, data: JSONObject) -> GiogSettings:
         return GiogSettings.from_json(data)
 
+    def rules_line(self, event: Event) -> str:
+        """ "Giog · 2-4 人一桌 · 名次分 3/2/1/0" (G4, G11): the table and its place points."""
+        points = "/".join(str(p) for p in event.game_rules.place_points)
+        return " · ".join(
+            (str(self.label), _("2-4 人一桌"), _("名次分 %(points)s") % {"points": points})
+        )
+
     def validate_event(self, event: Event) -> dict[str, Any]:
         if event.entry_type not in self.entry_types:
             return {"entry_type": _("Giog 赛事只能个人报名")}
@@ -70,6 +77,14 @@ class GiogAdapter(GameAdapter):
 
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         return results.check_hand(match, number, summary, play_log)
+
+    def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
+        # Each player is a side: the hand favours its first place (a group when seats share
+        # it); nobody when every seat shares one place.
+        places = GiogDealVerdict.from_json(report.verdict or {}).checked.places
+        if len(places) < 2:
+            return frozenset()
+        return frozenset(int(seat) for seat in places[0])
 
     def read_verdict(self, data: JSONObject) -> GiogDealVerdict:
         return GiogDealVerdict.from_json(data)

@@ -40,9 +40,13 @@ class GiogSettingsForm(forms.Form):
         return cls(data, place_points=list(event.game_rules.place_points), frozen=frozen)
 
     @classmethod
-    def from_preset(cls, preset: str | None):
+    def preset_values(cls, preset: str | None) -> dict:
         """Giog has no presets: its one 'preset' is the default table."""
-        return cls.from_values(None)
+        return {}
+
+    @classmethod
+    def from_preset(cls, preset: str | None):
+        return cls.from_values(cls.preset_values(preset))
 
     def clean(self):
         data = super().clean()

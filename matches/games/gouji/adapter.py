@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.games.gouji import demo, public, results, standings, viewer
+from matches.games.gouji import demo, live, public, results, standings, viewer
 from matches.games.gouji import messages as game_messages
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.game import GoujiGame
@@ -26,6 +26,7 @@ from matches.games.gouji.engine.verdict import (
 )
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
+from matches.games.gouji.settings_form import rules_line
 from matches.games.gouji.table import shape_for
 from matches.kernel.engine_errors import JSONObject
 from matches.kernel.engine_types import PlayedSeat, PublicTable, TableShape, Tally
@@ -64,6 +65,10 @@ class GoujiAdapter(GameAdapter):
 
     def deal_name(self, number: int) -> str:
         return _("第%(n)s局") % {"n": number}
+
+    def describe_error(self, error: JSONObject) -> str:
+        """With the numbers in words first: R52's joker groups, a mismatch's field and values."""
+        return game_messages.describe(error)
 
     def read_settings(self, data: JSONObject) -> GoujiSettings:
         """The rule set must be one the engine knows (a preset and flags of the spec)."""
@@ -119,6 +124,10 @@ class GoujiAdapter(GameAdapter):
         """R47, D22: at eight seats a union strings four (串四户), at six three (串三户)."""
         return _("串四户") if self.table_shape(event).union_size == 4 else _("串三户")
 
+    def rules_line(self, event: Event) -> str:
+        """ "八人够级 · 四副牌 · 串四户 24": seats, decks, the string's score, from the rules."""
+        return rules_line(event.game_rules.rules)
+
     def standings_rows(self, event: Event, rounds: list[Round], scope: str) -> list[JSONObject]:
         return standings.standings_rows(event, rounds, scope)
 
@@ -173,3 +182,8 @@ class GoujiAdapter(GameAdapter):
         seat_names: Mapping[int, str] | None = None,
     ) -> JSONObject | None:
         return viewer.deal_viewer(event, play_log, summary, seat_names)
+
+    def live_play(
+        self, event: Event, setup: JSONObject, actions: list[JSONObject], *, legal: bool = False
+    ) -> JSONObject | None:
+        return live.live_play(event.game_rules.rules_json, setup, actions, legal=legal)

@@ -10,8 +10,12 @@ give.
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+from matches.kernel.games.adapter import describe_error
 
 #: Short names of the rules (and the project's decisions, D…) a report can break.
 RULE_NAMES = {
@@ -112,7 +116,82 @@ MESSAGES = {
     "too_many_cards": _("有一种牌发出了 %(dealt)s 张，整副牌只有 %(deck)s 张"),
     "uneven_deal": _("整副发完时每个座位应有 %(per_seat)s 张，%(seat)s 号座有 %(held)s 张"),
     # the service and the form
-    "play_log_mismatch": _("成绩与牌谱回放不符"),
+    "play_log_mismatch": _(
+        "成绩与牌谱回放不符：%(field)s，成绩写的是 %(claimed)s，牌谱回放得出 %(replayed)s"
+    ),
     "play_log_incomplete": _("牌谱未打完"),
     "incomplete_row": _("有一行未填完整"),
 }
+
+#: A code one rule's call says more precisely than the others (its call gives more numbers):
+#: R52's joker groups name both groups and their weights; R10–R12 share the code and give none.
+BY_RULE = {
+    ("R52", "does_not_beat"): _("%(cards)s（重 %(weight)s）管不上 %(top_cards)s（重 %(top)s）"),
+}
+
+#: The report's fields a play log's replay is compared with (`results.py`), in words.
+FIELDS = {
+    "finish": _("出完顺序"),
+    "points": _("开点"),
+    "burns": _("烧牌"),
+    "suffocated": pgettext_lazy("field", "闷"),
+    "union_scores": _("本局得分"),
+    "declarations": _("宣点"),
+    "revolution": _("革命"),
+}
+
+
+def joker_words(cards: str) -> str:
+    """A joker group (R5 notation, "BBR") in words: "小王×2 大王"."""
+    words = []
+    for char, label in (("B", pgettext("card", "小王")), ("R", pgettext("card", "大王"))):
+        count = cards.count(char)
+        if count:
+            words.append(f"{label}×{count}" if count > 1 else str(label))
+    return " ".join(words) or "—"
+
+
+def _seats(value: Any) -> str:
+    return ", ".join(map(str, value)) if value else "—"
+
+
+def _value(field: str, value: Any) -> str:
+    """What a report or a replay says of a field, short, in the page's language."""
+    if not value:
+        return "—"
+    if field == "burns" and isinstance(value, list):
+        return "; ".join(
+            f"{b.get('burner')}→{b.get('burned')}" for b in value if isinstance(b, dict)
+        )
+    if field == "suffocated" and isinstance(value, list):
+        return "; ".join(
+            gettext("%(by)s 闷 %(seat)s") % {"by": s.get("by"), "seat": s.get("seat")}
+            for s in value
+            if isinstance(s, dict)
+        )
+    if field == "union_scores" and isinstance(value, dict):
+        return " · ".join(f"{side} {value[side]:+d}" for side in ("A", "B") if side in value)
+    if field == "declarations" and isinstance(value, dict):
+        return ", ".join(f"{seat}: {kind}" for seat, kind in value.items())
+    return _seats(value) if isinstance(value, list) else str(value)
+
+
+def describe(error: Mapping[str, Any]) -> str:
+    """One engine error for a person (`describe_error`), its numbers in words first: R52's
+    joker groups as cards, a replay mismatch's field and both values."""
+    params = dict(error.get("params") or {})
+    messages: Mapping[str, Any] = MESSAGES
+    code = error.get("code") or ""
+    special = BY_RULE.get((error.get("rule") or "", code))
+    if special is not None and {"cards", "top_cards"} <= params.keys():
+        params["cards"] = joker_words(str(params["cards"]))
+        params["top_cards"] = joker_words(str(params["top_cards"]))
+        messages = {code: special}
+    if code == "play_log_mismatch" and "field" in params:
+        field = str(params["field"])
+        params["claimed"] = _value(field, params.get("claimed"))
+        params["replayed"] = _value(field, params.get("replayed"))
+        params["field"] = str(FIELDS.get(field, field))
+    elif code == "play_log_mismatch":
+        messages = {code: _("成绩与牌谱回放不符")}  # stored before mismatches named their field
+    return describe_error(messages, {**error, "params": params})

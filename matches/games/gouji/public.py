@@ -3,10 +3,14 @@ two unions' scores and the tributes owed before it; a player's places deal by de
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.urls import reverse
 
+from matches.games.gouji.engine.seating import head_rival
 from matches.games.gouji.referee_form import seat_name, tribute_kind
 from matches.games.gouji.standings import read_tally
+from matches.models import TableSeat
 
 
 def _seat_label(seats: dict, seat: int | None) -> str:
@@ -69,9 +73,25 @@ def table(event, round_, match, read) -> tuple[str, str, dict]:
     return "gouji/public/table.html", "gouji/public/_table_deals.html", context
 
 
+def head_rivals(seats: list) -> dict[int, TableSeat | None]:
+    """Table id -> the seat facing the player's there (their head rival, R2/R45: opposite at
+    six or eight seats), for the player's seats in public rounds; one query."""
+    mine = {played.seat.table_id: played.seat.seat for played in seats}
+    at: dict[int, dict[int, TableSeat]] = defaultdict(dict)
+    for other in TableSeat.objects.filter(table_id__in=mine).select_related("player"):
+        at[other.table_id][other.seat] = other
+    return {
+        table: at[table].get(head_rival(seat, len(at[table])))
+        for table, seat in mine.items()
+        if at[table] and len(at[table]) % 2 == 0
+    }
+
+
 def player(event, player, seats: list) -> tuple[str, dict]:
-    """(template, context) of a player's public page: places and points opened per round."""
+    """(template, context) of a player's public page: per round, the head rival faced (part of
+    the draw, shown with it) and the places and points opened."""
     rows, totals = [], {"place_points": 0, "points": 0, "deals": 0}
+    rivals = head_rivals(seats)
     place_points = event.game_rules.rules.place_points
     for played in seats:
         seat, visible = played.seat, played.visible
@@ -86,7 +106,15 @@ def player(event, player, seats: list) -> tuple[str, dict]:
                     if seat.seat in tally.detail.points:
                         opened += 1
                         totals["points"] += 1
-        rows.append({"seat": seat, "visible": visible, "places": places, "opened": opened})
+        rows.append(
+            {
+                "seat": seat,
+                "rival": rivals.get(seat.table_id),
+                "visible": visible,
+                "places": places,
+                "opened": opened,
+            }
+        )
     return "gouji/public/player.html", {"rows": rows, "totals": totals}
 
 

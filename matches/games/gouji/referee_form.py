@@ -10,16 +10,21 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.games.gouji.engine.settle import (
+    BURN_OUTCOMES,
+    DECLARATIONS,
+    OUTCOME_FORMAT,
+    point_offsets,
+)
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
-from matches.games.gouji.messages import MESSAGES as CODE_TEXT
 from matches.games.gouji.messages import RULE_NAMES
-from matches.kernel.games.adapter import describe_error
+from matches.games.gouji.messages import describe as describe_message
+from matches.kernel.engine_errors import BadDocument
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 
@@ -226,7 +231,7 @@ def describe(errors: list[dict]) -> list[dict]:
             {
                 **error,
                 "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-                "text": describe_error(CODE_TEXT, error),
+                "text": describe_message(error),
             }
         )
     return described
@@ -308,7 +313,34 @@ def summary_context(report, names: dict) -> dict:
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
         "union_scores": verdict.settled.union_scores,
         "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names, players),
+        "point_offsets": [
+            {"a": seat_name(names, a), "b": seat_name(names, b), "cards": cards}
+            for a, b, cards in _point_offsets(summary)
+        ],
     }
+
+
+def _point_offsets(summary: dict) -> list[tuple[int, int, int]]:
+    """R55's offset pairs of a stored summary; none when it cannot be read (an old document)."""
+    try:
+        return point_offsets(summary)
+    except BadDocument:
+        return []
+
+
+def summary_line(report, names: dict) -> list[str]:
+    """A Gou Ji result in one line, its parts: "1号 何娟 第1", …, "A +24", "B −24" (a real
+    minus sign)."""
+    summary = report.summary or {}
+    parts = [
+        pgettext("one line", "%(seat)s 第%(place)s")
+        % {"seat": seat_name(names, seat), "place": place}
+        for place, seat in enumerate(summary.get("finish") or [], 1)
+    ]
+    a, b = GoujiDealVerdict.from_json(report.verdict or {}).side_scores()
+    if a is not None and b is not None:
+        parts += [f"A\u00a0{a:+d}".replace("-", "\u2212"), f"B\u00a0{b:+d}".replace("-", "\u2212")]
+    return parts
 
 
 def _owed_rows(tributes, seat_names: dict, players: int = DEFAULT_PLAYERS) -> dict:
@@ -371,9 +403,27 @@ class ResultForm:
     def summary_context(self, report, seat_names: dict) -> dict:
         return summary_context(report, seat_names)
 
+    def summary_line(self, report, seat_names: dict) -> list[str]:
+        return summary_line(report, seat_names)
+
     #: the ids of the form, its submit button and its deal's heading (the page's script and tests
     #: find them)
     form_ids = {"form": "deal-form", "submit": "submit-deal", "title": "deal-title"}
+
+    def progress(self, entry: DealEntry, problems: list[dict]) -> tuple[str, list[dict]]:
+        """A finishing order still being tapped (a start of the order, no seat twice, no play
+        log): how many seats are left, and the problems without its R30. The engine checks
+        nothing that needs the whole order until it is whole, so what stays is a real refusal."""
+        finish, seats = entry.finish, entry.seats
+        if (
+            entry.play_log_text.strip()
+            or len(set(finish)) != len(finish)
+            or len(finish) >= len(seats)
+        ):
+            return "", problems
+        left = len(seats) - len(finish)
+        text = ngettext("还需点 %(n)s 个座位", "还需点 %(n)s 个座位", left) % {"n": left}
+        return text, [p for p in problems if p.get("code") != "finish_not_permutation"]
 
     def verdict_line(self, checked) -> str:
         """The verdict of a consistent report in a line: the two unions' scores."""

@@ -108,6 +108,10 @@ def _replay(
                 "message": "the play log stops before the deal is over",
             }
         )
+    if errors:
+        # The replay stopped (an illegal play, or the log ends early): what it reached is no
+        # outcome to hold the report's fields against, and the refusal above says why.
+        return replay_verdict, errors
     for mismatch in replay_verdict.mismatches:
         errors.append(
             {
@@ -115,6 +119,11 @@ def _replay(
                 "code": "play_log_mismatch",
                 "message": f"{mismatch.field}: the report says {mismatch.claimed}, "
                 f"the play log gives {mismatch.replayed}",
+                "params": {
+                    "field": mismatch.field,
+                    "claimed": mismatch.claimed,
+                    "replayed": mismatch.replayed,
+                },
             }
         )
     return replay_verdict, errors
@@ -142,6 +151,7 @@ def _setup_mismatches(summary: dict, play_log: dict) -> list[dict]:
                     "rule": "R34" if name == "declarations" else "R29",
                     "code": "play_log_mismatch",
                     "message": f"{name}: the report says {said}, the play log says {logged or '—'}",
+                    "params": {"field": name, "claimed": said, "replayed": logged},
                 }
             )
     return errors

@@ -253,6 +253,21 @@ def rules_of(value) -> RuleSet:
         return PRESETS["standard"]
 
 
+def rules_line(rules: RuleSet) -> str:
+    """The rule set in one line: seats (R1/R44), decks (R3, short or not), the string's score
+    (R32/R47), and hold-three when played (R26): what a table must know before the first deal."""
+    parts = [
+        _("八人够级") if rules.players == 8 else _("六人够级"),
+        (_("六副牌") if rules.decks == 6 else _("四副牌"))
+        + (str(_("（短牌）")) if rules.short_deck else ""),
+        (_("串四户 %(score)s") if rules.union_size == 4 else _("串三户 %(score)s"))
+        % {"score": rules.string_three_score},
+    ]
+    if rules.hold_three:
+        parts.append(_("憋三"))
+    return " · ".join(str(part) for part in parts)
+
+
 class RulesForm(forms.Form):
     """Preset plus every flag. `frozen`: read-only (after round 1 is published)."""
 
@@ -465,9 +480,14 @@ class RulesForm(forms.Form):
         return cls(data, rules=event.game_rules.rules_json, frozen=frozen)
 
     @classmethod
+    def preset_values(cls, preset: str | None) -> dict:
+        """The stored values of a named preset, unchanged (an unknown name: the standard)."""
+        return {"rules": {"preset": preset if preset in PRESETS else "standard"}}
+
+    @classmethod
     def from_preset(cls, preset: str | None):
         """The form refilled from a named preset (the organiser picked another one)."""
-        return cls.from_values({"rules": {"preset": preset}})
+        return cls.from_values(cls.preset_values(preset))
 
     def values(self) -> dict:
         """The event fields this form sets."""

@@ -127,7 +127,7 @@ def settle_match(match: Match) -> None:
 
 
 def settle_new_deal(match: Match, deals: list[Deal], reports: dict, rows: dict, deal: Deal) -> bool:
-    """Issue 28: the deal just final settled by itself, in the confirmation's transaction: its
+    """The deal just final settled by itself, in the confirmation's transaction: its
     tally from the stored tally of the deal before it (the adapter's `settle_new_deal` says
     when this is called), then what `settle_match` writes after the tallies, from the same
     numbers. False when its report cannot be read (the whole settlement logs why)."""
@@ -167,7 +167,7 @@ def _after_tallies(match: Match, deals: list[Deal], tallies: dict, reports=None,
 
 
 def _flag_streaks_to_recheck(deals, tallies, reports=None) -> None:
-    """A deal reported while the deal before awaited its captains (issue 28) was checked with
+    """A deal reported while the deal before awaited its captains was checked with
     the R40 streak the final deals gave then; when the settled streak differs, the organiser
     rechecks it (results.recheck_deal), as after a correction of an earlier deal. `reports`:
     deal id -> final report, when the caller has them."""

@@ -161,7 +161,8 @@ class GameAdapter:
     #: dotted path of the organiser's form for the game's settings (the rule set). What the
     #: wizard and the rules page ask of it, whatever the game: `from_values(values, data)` (the
     #: wizard's stored values), `for_event(event, data, frozen)`, `from_preset(preset)`
-    #: (refilled from a preset the organiser picked; a game without presets ignores it),
+    #: (refilled from a preset the organiser picked; a game without presets ignores it) and
+    #: `preset_values(preset)` (the values it is refilled from, which the wizard keeps),
     #: `values()` (what `Event.game_settings` stores), and for the page `groups()`,
     #: `preset_rows()` and `diff()`. The shared views never look inside the values: they are
     #: the game's document.
@@ -203,11 +204,28 @@ class GameAdapter:
             return {"game_settings": str(error)}
         return {}
 
+    def rules_line(self, event: Event) -> str:
+        """The event's rule set in one line of the page's language, for the pages that name
+        it beside the event (the dashboard, entries, check-in, the table card): a game says
+        what it plays by in its own words. The default: the game's name."""
+        return str(self.label)
+
     # --- results ----------------------------------------------------------------------------
     def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
         """The engine's reading of a report for deal `number` (a `Checked`); raises
         `ResultError` when a document cannot be read. Nothing is stored."""
         raise NotImplementedError
+
+    def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
+        """The seats whose players this report's result favours (`sides`: seat -> "A"/"B"): in
+        an event confirmed by players, none of them may be the one to confirm it. Two sides
+        with a score each: the seats of the side that scored more; none on equal scores (a
+        draw: either side checks it)."""
+        a, b = report.score_a, report.score_b
+        if a is None or b is None or a == b:
+            return frozenset()
+        ahead = "A" if a > b else "B"
+        return frozenset(seat for seat, side in sides.items() if side == ahead)
 
     def read_verdict(self, data: JSONObject) -> DealVerdict:
         """A stored `DealReport.verdict` as the game's verdict type."""
@@ -423,4 +441,15 @@ class GameAdapter:
         the log and `summary` disagree, or None) and its `disagreement_text`, `error` (an
         illegal action) and `complete`. None when the game has no viewer or the log cannot be
         read."""
+        return None
+
+    def live_play(
+        self, event: Event, setup: JSONObject, actions: list[JSONObject], *, legal: bool = False
+    ) -> JSONObject | None:
+        """Where a deal played live stands after `actions` (its hands and start in `setup`):
+        `error` (the first action refused: `action` index, `rule`, `code`, `message`; or None),
+        `accepted` (how many actions stand), `complete`, `turn`, `finish`, `places`, `points`,
+        `burns`, `left` and `hands` per seat, `record` (the play log of the accepted actions),
+        and with `legal` the actions the engine accepts now. None when the game has no live
+        play."""
         return None

@@ -1,4 +1,4 @@
-"""Write the find-my-table search terms of events afresh (issue 26): after an upgrade (events
+"""Write the find-my-table search terms of events afresh: after an upgrade (events
 registered before the terms existed) or a bulk load that bypassed the registration service.
 
     manage.py find_reindex            # every event

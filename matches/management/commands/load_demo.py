@@ -15,7 +15,7 @@ class Command(BaseCommand):
         from matches.kernel.games.registry import ADAPTERS
 
         if not settings.DEBUG:
-            # A superuser demo/demo on a reachable server is an open door (issue 17).
+            # A superuser demo/demo on a reachable server is an open door.
             raise CommandError(
                 "load_demo creates the superuser demo/demo: it runs with DEBUG=True "
                 "only, on a machine of your own (make demo does so)"

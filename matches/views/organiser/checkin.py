@@ -25,19 +25,19 @@ from players.models import Club
 UNDO_KEY = "checkin-undo-{}"
 
 
-def desk_dues(event, ids) -> dict[int, int]:
+def desk_dues(event, ids, signup=None) -> dict[int, int]:
     """What each listed entry still owes (the desk takes it there); {} when the event charges
     nothing."""
-    signup = fees.settings_of(event)
+    signup = signup or fees.settings_of(event)
     if not signup.fee_fen and not EntryFee.objects.filter(event=event).exists():
         return {}
     fees.ensure_accounts(event)
     return fees.outstanding_by_entry(event, ids)
 
 
-def desk_payment_context(event, back: str) -> dict:
+def desk_payment_context(event, back: str, signup=None) -> dict:
     """The desk's payment form: the event's ways, and where the payment sends the desk back."""
-    ways = fees.settings_of(event).payment_ways
+    ways = (signup or fees.settings_of(event)).payment_ways
     return {"pay_ways": [(k, v) for k, v in PaymentWay.choices if k in ways], "pay_back": back}
 
 
@@ -51,7 +51,8 @@ def _context(request, event) -> dict:
         .filter(pk__in=[r.pk for r in page])
         .values_list("pk", flat=True)
     )
-    dues = desk_dues(event, [r.pk for r in page])
+    signup = fees.settings_of(event)
+    dues = desk_dues(event, [r.pk for r in page], signup)
     for r in page:
         r.present = r.pk in present
         r.due = dues.get(r.pk, 0)
@@ -77,7 +78,7 @@ def _context(request, event) -> dict:
             initial={"carry_over": "yes" if service.carries_over(event, number) else "no"}
         ),
         "undo": bool(request.session.get(UNDO_KEY.format(event.pk))),
-        **desk_payment_context(event, reverse("manage:checkin", args=[event.pk])),
+        **desk_payment_context(event, reverse("manage:checkin", args=[event.pk]), signup),
     }
 
 

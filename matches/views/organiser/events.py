@@ -8,6 +8,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -148,6 +149,10 @@ def new_event(request):
         url = reverse("manage:dashboard", args=[made.pk])
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     index = STEPS.index(step)
+    if step == "rules" and (request.POST.get("back") or request.POST.get("keep_rules")):
+        _keep_rules(request)
+        if not request.POST.get("back"):  # the page's script keeps step 3 as it is changed
+            return HttpResponse(status=204)
     if request.POST.get("back") and index > 0:
         previous = STEPS[index - 1]
         return _render_step(request, previous, _step_form(previous, request))
@@ -155,9 +160,10 @@ def new_event(request):
         form_class = settings_form_class(
             _stored(request).get("basics", {}).get("game", default_game())
         )
-        return _render_step(
-            request, step, form_class.from_preset(request.POST.get("preset", "standard"))
-        )
+        # Kept at once: a reload of step 3 shows the preset picked, not the default again.
+        values = form_class.preset_values(request.POST.get("preset", "standard"))
+        _store(request, "rules", values)
+        return _render_step(request, step, form_class.from_values(values))
     form = _step_form(step, request, request.POST)
     if not form.is_valid():
         return _render_step(request, step, form, status=400)
@@ -168,6 +174,16 @@ def new_event(request):
         _store(request, "format", form.cleaned_data)
         return _render_step(request, "rules", _step_form("rules", request))
     return _create(request, form)
+
+
+def _keep_rules(request) -> None:
+    """Step 3 as posted, kept when the game's form takes it (else the last kept values stay):
+    a reload or the way back and forth returns to the rule set chosen, not to the default."""
+    if "basics" not in _stored(request):
+        return
+    form = _step_form("rules", request, request.POST)
+    if form.is_valid():
+        _store(request, "rules", form.values())
 
 
 def _already_made(request) -> Event | None:

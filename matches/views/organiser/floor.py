@@ -1,4 +1,4 @@
-"""The hall's floor for organisers (issue 26): referee zones, who looks after which tables, a
+"""The hall's floor for organisers: referee zones, who looks after which tables, a
 round's coverage, and answering a table's call for a referee. docs/floor.md."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def zones_page(request, event_id: int):
         except zones.ZoneError as error:
             problems = error.problems
     event_zones = list(RefereeZone.objects.filter(event=event).prefetch_related("referees"))
-    # Each referee's invitation note beside their name (issue 37: "王老师 东区").
+    # Each referee's invitation note beside their name ("王老师 东区").
     notes = {s.user_id: (s.invitation.note if s.invitation else "") for s in referees}
     for zone in event_zones:
         zone.named = [(u.get_username(), notes.get(u.pk, "")) for u in zone.referees.all()]  # type: ignore[attr-defined]
@@ -105,7 +105,7 @@ def acknowledge_call(request, event_id: int, call_id: int):
     return redirect(f"{queue}?round={call.table.round.number}")
 
 
-# --- announcements (issue 37) -----------------------------------------------------------------
+# --- announcements -----------------------------------------------------------------
 
 
 @login_required
@@ -115,10 +115,16 @@ def announcements_page(request, event_id: int):
     projector, and see every one sent (who, when, withdrawn by whom). Assistants may not."""
     event = organised_event(request, event_id)
     error, text = "", ""
+    in_play = announcements.round_in_play(event)
+    # By default a message ends with the round being played: old news does not stay on top.
+    ending = announcements.ENDS_WITH_ROUND if in_play else announcements.ENDS_WHEN_WITHDRAWN
+    until = ""
     if request.method == "POST":
         text = request.POST.get("text", "")
+        ending = request.POST.get("ending", ending)
+        until = request.POST.get("until", "")
         try:
-            announcements.send(event, request.user, text)
+            announcements.send(event, request.user, text, ending=ending, until=until)
         except announcements.AnnouncementRefused as refused:
             error = str(refused)
         else:
@@ -133,6 +139,9 @@ def announcements_page(request, event_id: int):
             "error": error,
             "text": text,
             "most": Announcement.MAX_LENGTH,
+            "in_play": in_play,
+            "ending": ending,
+            "until": until,
         },
         status=400 if error else 200,
     )

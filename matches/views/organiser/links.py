@@ -1,4 +1,4 @@
-"""Sending the private links (issue 37): every entry's private link as CSV/XLSX (to paste into
+"""Sending the private links: every entry's private link as CSV/XLSX (to paste into
 a WeChat group) and as an A4 sheet with a QR code per entry. The organiser's only: the links
 open each entry's own page. docs/pages.md, docs/floor.md."""
 
@@ -27,6 +27,7 @@ def _with_urls(request, rows: list[links.EntryLink], with_qr: bool) -> list[link
             row.url = base + reverse("entry-page", args=[row.token])
             if with_qr:
                 row.qr = qr_svg(row.url)
+        row.me_urls = [base + reverse("my-page", args=[t]) if t else "" for t in row.me_tokens]
     return rows
 
 

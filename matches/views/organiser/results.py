@@ -38,7 +38,7 @@ from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
 from matches.views.referee.access import seats_of
 from matches.views.referee.sheet import photo_rows
-from matches.views.referee.table import render_form, run_check
+from matches.views.referee.table import held_back, render_form, run_check
 
 #: Refusals of a correction as such (not of the result it gives): shown as one message.
 CORRECTION_REFUSALS = {"reason_required", "same_as_report", "same_as_final"}
@@ -162,7 +162,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     ]
     templates = {"page": form.templates["correct"], "form": form.templates["form"]}
 
-    def page(entry, checked=None, problems=None, status=200, refused=None):
+    def page(entry, checked=None, problems=None, status=200, refused=None, progress=""):
         context = {
             "event": event,
             "table": table,
@@ -175,6 +175,7 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
             else None,
             "entry": entry,
             "checked": checked,
+            "progress": progress,
             "seats": seats_of(table),
             "seat_names": {s["seat"]: s["player"] for s in seats_of(table)},
             "problems": form.describe(problems or []),
@@ -196,7 +197,8 @@ def correct_deal(request, event_id: int, table_id: int, number: int):
     entry.reason = (request.POST.get("reason") or "")[:2000]
     if request.GET.get("check"):
         checked, problems = run_check(match, number, entry)
-        return page(entry, checked, problems)
+        progress, problems = held_back(form, entry, problems)
+        return page(entry, checked, problems, progress=progress)
     problems = entry.problems()
     if not problems:
         try:

@@ -191,7 +191,7 @@ def _too_many(request, wait: int):
 def join(request, token: str | None = None):
     """/manage/join/<token>/ (the link) or /manage/join/ (type the code).
 
-    Issue 27, finding 6: a link's token (192 bits) is looked up *before* the address lock, so a
+    A link's token (192 bits) is looked up *before* the address lock, so a
     guesser behind the hall's address never stops a valid link; only a wrong token is refused by
     the lock and counts against it. A typed code is short: a locked address is refused before
     the code is looked at."""

@@ -1,4 +1,4 @@
-"""Undo pages (issue 25): delete a draft round, reopen the last closed round, archive, restore or
+"""Undo pages: delete a draft round, reopen the last closed round, archive, restore or
 delete an event, and copy an event's settings into a new one.
 
 Each action is a confirmation page (GET) and its POST; a refusal is a message on the page.
@@ -86,7 +86,7 @@ def reopen_round(request, event_id: int, number: int):
                 _("第 %(n)s 轮已重新开启：在下方各桌点局号更正成绩，然后再结束本轮")
                 % {"n": number},
             )
-            # Straight to the tables, each with its deals' correction links (issue 37).
+            # Straight to the tables, each with its deals' correction links.
             return redirect(reverse("manage:round", args=[event.pk, number]) + "#tables")
     return _confirm(
         request,

@@ -53,7 +53,7 @@ def _batch_deals(request) -> list[dict] | None:
 @at_table(["POST"])
 def submit_batch(request, access: Access):
     """Several deals of the table in one request, as the phone sends what it queued while
-    offline (issue 28): each deal goes through the results service on its own, with its own
+    offline: each deal goes through the results service on its own, with its own
     idempotency key, in order of deal number (all or nothing per deal, never across deals).
     The answer lists one result per deal in the order sent: its status (201 stored, 200
     replayed, or the refusal's), the report's state, or the refusal's words."""

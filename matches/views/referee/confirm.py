@@ -124,7 +124,7 @@ def player_pin(request, access: Access, report_id: int):
     seat = request.POST.get("seat", "")
     try:
         player = check_player_pin(
-            report.deal.match,
+            report,
             int(seat) if seat.isdigit() and len(seat) < 3 else 0,
             request.POST.get("pin", ""),
             access.actor,

@@ -45,7 +45,7 @@ def deal_state_words() -> str:
 def next_deal(rows: list[dict], wanted: int | None = None) -> tuple[int, list[DealReport]]:
     """(the deal the form reports, the reports waiting for their confirmation before it).
 
-    The form moves on past deals whose report awaits its confirmation (issue 28: a deal may be
+    The form moves on past deals whose report awaits its confirmation (a deal may be
     reported while the one before awaits its captains); it stops at the first deal with no
     report or a disputed one. `wanted`: a deal asked for by its URL (to report a pending deal
     again, or the deal a check or submission was about), when it has no final result."""
@@ -72,6 +72,7 @@ def table_context(
     checked=None,
     problems: list | None = None,
     number: int | None = None,
+    progress: str = "",
     sheet_checked: list[str] | None = None,
 ) -> dict:
     """The referee's table page: the shared part, then the game's form adds its own. `number`:
@@ -89,7 +90,7 @@ def table_context(
         "match": match,
         "seats": seats_of(table),
         "round_open": round_.state == Round.State.PUBLISHED,
-        # The organiser's announcements (issue 37), refetched on the table's live notices.
+        # The organiser's announcements, refetched on the table's live notices.
         "announcements": announcements.active(event.pk),
         "announcements_url": access.url("announcements"),
         "live_stream": reverse("live:link", args=[access.token])
@@ -101,6 +102,7 @@ def table_context(
         "can_report": False,
         "entry": entry or form.blank(table),
         "checked": checked,
+        "progress": progress,
         "problems": _described(form, problems or []),
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
@@ -151,6 +153,7 @@ def table_context(
             # The photo's row fills the form; the engine's answer shows at once, as after a check.
             context["entry"] = form.from_sheet(table, row)
             context["checked"], found = run_check(match, number, context["entry"])
+            context["progress"], found = held_back(form, context["entry"], found)
             context["problems"] = _described(form, found)
         context["deal_state"] = open_report.state if open_report else "entering"
         context["deal_state_words"] = deal_state_words()
@@ -266,8 +269,11 @@ def pin_sides(access: Access, report: DealReport | None) -> list[dict]:
 
 def player_box(access: Access, report: DealReport | None) -> dict | None:
     """In an event confirmed by players, the PIN box under a pending report on the table's
-    phone: another player of the table agrees with their own PIN. The phone names who confirms
-    next (the seats take turns deal by deal; anyone else at the table may do it instead)."""
+    phone: another player of the table agrees with their own PIN. It offers only the seats that
+    may confirm (`permissions.player_refusals`: not the side the result favours, not the player
+    who reported it) and says why the others may not. The phone names who confirms next (the
+    seats take turns deal by deal, skipping those that may not; any other seat offered may do
+    it instead)."""
     if report is None or report.state != DealReport.State.PENDING or not access.token:
         return None
     if access.table.round.event.confirmation != Event.Confirmation.PLAYER:
@@ -275,17 +281,43 @@ def player_box(access: Access, report: DealReport | None) -> dict | None:
     seats = seats_of(access.table)
     if not seats:
         return None
-    turn = seats[report.deal.number % len(seats)]
+    refusals = permissions.player_refusals(report)
+    offered = [seat for seat in seats if seat["seat"] not in refusals]
+    start = report.deal.number % len(seats)
+    turn = next((s for s in seats[start:] + seats[:start] if s["seat"] not in refusals), None)
     error = access.pin_error or {}
     return {
         "id": f"player-pin-{report.pk}",
         "url": access.url("player-pin", report_id=report.pk),
-        "seats": seats,
+        "seats": offered,
         "next": turn,
+        "why_not": refusal_lines(refusals, offered),
         "error": error.get("text")
         if error.get("report") == report.pk and error.get("side") == "player"
         else "",
     }
+
+
+def refusal_lines(refusals: dict[int, str], offered: list[dict]) -> list[str]:
+    """Why the seats not offered in a player PIN box may not confirm, one line a reason."""
+    lines = []
+    favoured = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_FAVOURED)
+    if favoured:
+        lines.append(
+            _("成绩对第 %(seats)s 座有利，这些座位的选手不能确认。")
+            % {"seats": "-".join(map(str, favoured))}
+        )
+    reported = sorted(seat for seat, why in refusals.items() if why == permissions.PLAYER_REPORTED)
+    if reported:
+        lines.append(
+            _("第 %(seats)s 座的选手自己报了这份成绩，不能再确认。")
+            % {"seats": "-".join(map(str, reported))}
+        )
+    if not favoured:
+        lines.append(_("平局：哪一方的选手都可以确认。"))
+    if not offered:
+        lines.append(_("本桌没有选手可以确认：请裁判或组织者确认。"))
+    return lines
 
 
 def run_check(match, number: int, entry):
@@ -296,6 +328,16 @@ def run_check(match, number: int, entry):
     except ResultError as exc:
         return None, problems + exc.problems()
     return checked, problems + checked.errors
+
+
+def held_back(form, entry, problems: list) -> tuple[str, list]:
+    """A live check of an entry still being filled: (how far it got, the problems left). What
+    only says the entry is unfinished (Gou Ji's order still being tapped) is progress, shown in a
+    neutral line, not a refusal: a referee who sees red after every tap learns to ignore red.
+    The submission itself still refuses an unfinished entry. A game's form without `progress`
+    holds nothing back."""
+    progress = getattr(form, "progress", None)
+    return progress(entry, problems) if progress is not None else ("", problems)
 
 
 def _wanted_deal(request) -> int | None:
@@ -324,6 +366,7 @@ def _posted(request, access: Access):
 def check_deal(request, access: Access, number: int):
     match, entry = _posted(request, access)
     checked, problems = run_check(match, number, entry)
+    progress, problems = held_back(form_of(access.table.round.event), entry, problems)
     return render_table(
         request,
         access,
@@ -331,6 +374,7 @@ def check_deal(request, access: Access, number: int):
         checked=checked,
         problems=problems,
         number=number,
+        progress=progress,
         sheet_checked=request.POST.getlist("sheet_checked"),
     )
 

@@ -29,7 +29,7 @@ from operator import sub
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from matches.games.gouji.engine import seating
-from matches.games.gouji.engine.cards import BIG, SMALL, TWO
+from matches.games.gouji.engine.cards import BIG, SMALL, TWO, format_cards
 from matches.games.gouji.engine.hands import (
     JOKERS,
     Hand,
@@ -664,13 +664,16 @@ def _why_not_beaten(hand: Hand, top: Hand, rules: RuleSet) -> RuleViolation:
     hand's joker class)."""
     if rules.joker_groups and hand.kind == JOKERS and top.kind == JOKERS:
         weight, top_weight = joker_weight(hand), joker_weight(top)
+        cards, top_cards = format_cards(hand.cards), format_cards(top.cards)
         return RuleViolation(
             "R52",
             "does_not_beat",
-            f"a joker group of weight {weight} does not outweigh the group of weight "
-            f"{top_weight} on top (a small joker weighs 1, a big joker 2)",
+            f"a joker group {cards} of weight {weight} does not outweigh the group {top_cards} "
+            f"of weight {top_weight} on top (a small joker weighs 1, a big joker 2)",
             weight=weight,
             top=top_weight,
+            cards=cards,
+            top_cards=top_cards,
         )
     if hand.size != top.size:
         return RuleViolation(

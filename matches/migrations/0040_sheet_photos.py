@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0036_derived_check'),
+        ('matches', '0039_announcement_expiry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,305 @@
+"""A feature table's deals, action by action (docs/live-tables.md).
+
+The operator's page and a digital table's API send a deal's hands, then its actions one at a
+time, each with its sequence number. The engine checks each one the moment it arrives (through
+the event's adapter, `live_play`): an illegal action is refused with its rule id and nothing is
+stored; the same action sent again with the same number is answered as the first time; after
+the deal's end every action is refused.
+
+When the deal completes, its play log becomes the deal's report through the normal path
+(`submit.submit_deal_report`, confirmation as the event says) once the table's delay has passed,
+so that no result, score or standings row gives away a deal spectators have not seen yet.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from matches import push
+from matches.kernel.games.registry import adapter_for
+from matches.kernel.reports import ResultError
+from matches.models import FeatureTable, LiveAction, LiveDeal, Table
+from matches.permissions import Actor, can_enter_results
+from matches.results import submit
+from matches.results.common import forbidden, require_open_round
+from matches.signals import announce_live_deal
+
+SETUP_KEYS = ("hands", "leader", "declarations", "revolution")
+ACTION_KEYS = ("seat", "cards", "pass", "yield")
+
+
+def feature_of(table: Table) -> FeatureTable:
+    feature = FeatureTable.objects.select_related("table__round__event", "operator_link").filter(
+        table=table
+    )
+    found = feature.first()
+    if found is None:
+        raise ResultError("not_featured", "this table is not a feature table", status=404)
+    return found
+
+
+def _require_operator(actor: Actor, feature: FeatureTable) -> None:
+    """The operator's link, the table's referees and the event's organisers record plays."""
+    if not can_enter_results(actor, feature.table):
+        raise forbidden("you do not operate this table", "enter")
+
+
+def _play(feature: FeatureTable, setup: dict, actions: list[dict], legal: bool = False) -> dict:
+    event = feature.table.round.event
+    play = adapter_for(event).live_play(event, setup, actions, legal=legal)
+    if play is None:
+        raise ResultError("no_live_play", "this game has no live play", status=409)
+    return play
+
+
+def _refusal(error: dict, seq: int | None = None) -> ResultError:
+    if error["code"] == "bad_document":
+        return ResultError("bad_document", error["message"])
+    params = {**error.get("params", {}), **({"seq": seq} if seq is not None else {})}
+    return ResultError(
+        error["code"], error["message"], status=422, rule=error.get("rule"), params=params
+    )
+
+
+def _locked_deal(feature: FeatureTable, number: int) -> LiveDeal | None:
+    return LiveDeal.objects.select_for_update().filter(feature=feature, number=number).first()
+
+
+def read_setup(body: Any) -> dict:
+    if not isinstance(body, dict):
+        raise ResultError("malformed", "the hands must be a JSON object")
+    unknown = set(body) - set(SETUP_KEYS)
+    if unknown:
+        raise ResultError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
+    if "hands" not in body or "leader" not in body:
+        raise ResultError("malformed", "give the hands and the leader")
+    return {key: body[key] for key in SETUP_KEYS if key in body}
+
+
+def set_hands(feature: FeatureTable, number: int, body: Any, actor: Actor) -> tuple[LiveDeal, bool]:
+    """The deal's hands at the start of play. The same hands again answer the deal as it is;
+    other hands replace them only while no action was recorded."""
+    _require_operator(actor, feature)
+    setup = read_setup(body)
+    if not 1 <= number <= 999:
+        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+    with transaction.atomic():
+        require_open_round(feature.table.round)
+        deal = _locked_deal(feature, number)
+        if deal is not None and deal.setup == setup:
+            return deal, False
+        if deal is not None and deal.actions.exists():
+            raise ResultError(
+                "deal_started", "actions were recorded: the hands can no longer change", status=409
+            )
+        play = _play(feature, setup, [])
+        if play["error"] is not None:
+            raise _refusal(play["error"])
+        if deal is None:
+            deal = LiveDeal.objects.create(
+                feature=feature, number=number, setup=setup, started_at=timezone.now()
+            )
+        else:
+            deal.setup, deal.started_at = setup, timezone.now()
+            deal.save(update_fields=["setup", "started_at"])
+        _announce(feature, deal)
+        return deal, True
+
+
+def read_action(body: Any) -> tuple[int, dict]:
+    if not isinstance(body, dict):
+        raise ResultError("malformed", "the action must be a JSON object")
+    unknown = set(body) - {"seq", *ACTION_KEYS}
+    if unknown:
+        raise ResultError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
+    seq = body.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise ResultError("malformed", "seq must be the action's number: 1, 2, 3 …")
+    return seq, {key: body[key] for key in ACTION_KEYS if key in body}
+
+
+def add_action(
+    feature: FeatureTable, number: int, body: Any, actor: Actor
+) -> tuple[LiveAction, bool, dict]:
+    """Record action `seq` of deal `number`. Returns (row, created, where the deal stands)."""
+    _require_operator(actor, feature)
+    seq, action = read_action(body)
+    with transaction.atomic():
+        deal = _locked_deal(feature, number)
+        if deal is None:
+            raise ResultError("no_hands", f"send deal {number}'s hands first", status=409)
+        rows = list(deal.actions.all())
+        actions = [row.action for row in rows]
+        if seq <= len(rows):
+            if rows[seq - 1].action == action:  # a retry: answered as the first time
+                return rows[seq - 1], False, _play(feature, deal.setup, actions[:seq])
+            raise ResultError(
+                "seq_taken",
+                f"action {seq} was already recorded as another action",
+                status=409,
+                params={"seq": seq},
+            )
+        if deal.completed_at is not None:
+            raise ResultError(
+                "deal_over", "the deal is over: no more actions", status=409, rule="R30"
+            )
+        if seq != len(rows) + 1:
+            raise ResultError(
+                "out_of_order",
+                f"action {seq} arrived before action {len(rows) + 1}",
+                status=409,
+                params={"seq": seq, "expected": len(rows) + 1},
+            )
+        require_open_round(feature.table.round)
+        play = _play(feature, deal.setup, [*actions, action])
+        if play["error"] is not None:
+            raise _refusal(play["error"], seq)
+        now = timezone.now()
+        row = LiveAction.objects.create(deal=deal, seq=seq, action=action, at=now)
+        if play["complete"]:
+            deal.completed_at = now
+            deal.save(update_fields=["completed_at"])
+        _announce(feature, deal, row)
+    if deal.completed_at is not None:
+        submit_when_due(deal, feature)
+    elif seq == 1:
+        submit_due_reports(feature)  # the deal before, if its task did not run
+    return row, True, play
+
+
+def undo_last(feature: FeatureTable, number: int, actor: Actor) -> LiveAction | None:
+    """Take back the deal's last action (the operator's wrong tap), while its report is not
+    submitted. Returns the action taken back, or None when there was none."""
+    _require_operator(actor, feature)
+    with transaction.atomic():
+        deal = _locked_deal(feature, number)
+        if deal is None:
+            return None
+        if deal.report_id is not None:
+            raise ResultError(
+                "already_reported",
+                "the deal's report was submitted: correct it instead",
+                status=409,
+            )
+        last = deal.actions.order_by("-seq").first()
+        if last is None:
+            return None
+        last.delete()
+        if deal.completed_at is not None:
+            deal.completed_at = None
+            deal.save(update_fields=["completed_at"])
+        _announce(feature, deal)
+        return last
+
+
+def standing(feature: FeatureTable, deal: LiveDeal, legal: bool = False) -> dict:
+    """Where `deal` stands now, for its staff (every action, no delay)."""
+    actions = [row.action for row in deal.actions.all()]
+    return _play(feature, deal.setup, actions, legal=legal)
+
+
+def _announce(feature: FeatureTable, deal: LiveDeal, row: LiveAction | None = None) -> None:
+    """On commit: the staff's pages at once; the spectators' streams hold the notice until the
+    delay has passed (matches/views/live.py)."""
+    at = (row.at if row is not None else timezone.now()) + feature.delay
+    table_id, event_id = feature.table_id, feature.table.round.event_id
+
+    def send() -> None:
+        push.send(push.staff_table_live(table_id), "live")
+        push.send(push.feature(feature.pk), "feature", at=at.timestamp())
+        push.send(push.feature_list(event_id), "feature", at=at.timestamp())
+
+    transaction.on_commit(send)
+
+
+# --- the deal's report, once its delay has passed ------------------------------------------
+
+
+def due_at(deal: LiveDeal, feature: FeatureTable) -> datetime | None:
+    if deal.completed_at is None:
+        return None
+    return deal.completed_at + feature.delay
+
+
+def submit_when_due(deal: LiveDeal, feature: FeatureTable) -> None:
+    """Submit the report now when the delay has passed; otherwise ask for it to be submitted
+    then (`live_deal_completed`: a task after the delay)."""
+    due = due_at(deal, feature)
+    if due is None:
+        return
+    now = timezone.now()
+    if due <= now:
+        submit_report(deal.pk)
+    else:
+        announce_live_deal(deal.pk, (due - now).total_seconds())
+
+
+def submit_report(deal_id: int) -> LiveDeal | None:
+    """The completed deal's play log as its report, if its delay has passed and it has none."""
+    deal = (
+        LiveDeal.objects.select_related(
+            "feature__table__round__event", "feature__table__match", "feature__operator_link"
+        )
+        .filter(pk=deal_id)
+        .first()
+    )
+    if deal is None or deal.report_id is not None:
+        return deal
+    feature = deal.feature
+    due = due_at(deal, feature)
+    if due is None or due > timezone.now():
+        return deal
+    link = feature.operator_link
+    if link is None or not link.is_active:
+        deal.report_error = "the operator's link was revoked"
+        deal.save(update_fields=["report_error"])
+        return deal
+    play = standing(feature, deal)
+    try:
+        report, _created = submit.submit_deal_report(
+            feature.table.match,
+            deal.number,
+            None,
+            play["record"],
+            Actor.from_link(link),
+            f"live-{deal.pk}",
+        )
+    except ResultError as exc:
+        deal.report_error = f"{exc.code}: {exc.message}"[:300]
+        deal.save(update_fields=["report_error"])
+        return deal
+    deal.report, deal.report_error = report, ""
+    deal.save(update_fields=["report", "report_error"])
+    return deal
+
+
+@shared_task(acks_late=True)
+def submit_report_task(deal_id: int) -> None:
+    """`submit_report` after the delay (queued with a countdown by `matches/receivers.py`).
+    It lives beside the service because `matches/tasks.py` sits in the results' own layer and
+    may not import it; it takes an id and may run twice (a report is submitted once)."""
+    submit_report(deal_id)
+
+
+def submit_due_reports(feature: FeatureTable | None = None) -> int:
+    """Every completed deal whose delay has passed and whose report is not submitted (a sweep:
+    the management command; a feature table's own after each of its actions). Returns how many
+    were submitted."""
+    now = timezone.now()
+    waiting = LiveDeal.objects.filter(
+        completed_at__isnull=False, report__isnull=True, report_error=""
+    ).select_related("feature")
+    if feature is not None:
+        waiting = waiting.filter(feature=feature)
+    count = 0
+    for deal in waiting:
+        due = due_at(deal, deal.feature)
+        if due is not None and due <= now:
+            done = submit_report(deal.pk)
+            count += bool(done and done.report_id)
+    return count

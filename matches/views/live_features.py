@@ -1,0 +1,204 @@
+"""Feature tables for spectators (docs/live-tables.md): the event's list, one table's page and
+its board fragment, their streams, and the public JSON.
+
+Everything here reads `matches.public.live.spectator_view`, which keeps only what arrived at
+least the table's delay ago. The streams get a notice the moment a row arrives, with the moment
+it may be seen (`at`); they hold it until then and pass on only `{"kind":"feature"}`, so not even
+the timing of a play reaches a spectator before its delay. A stream opened late reads the moments
+of rows already stored (never the rows) and holds those too.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import time
+
+from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from matches import push
+from matches.public import live
+from matches.public.visibility import public_event_or_404
+from matches.views import live as streams
+
+FEATURE_FRAME = 'data: {"kind":"feature"}\n\n'
+
+
+def _moment(message: str) -> float | None:
+    try:
+        at = json.loads(message).get("at")
+    except (ValueError, AttributeError):
+        return None
+    return float(at) if isinstance(at, (int, float)) else None
+
+
+def _next_wait(heap: list[float], last: float) -> tuple[float, bool]:
+    """(seconds to wait, whether a ping is due now)."""
+    now = time.time()
+    heartbeat = streams._heartbeat()
+    if now - last >= heartbeat:
+        return 0.0, True
+    wait = heartbeat - (now - last)
+    if heap:
+        wait = min(wait, heap[0] - now)
+    return max(wait, 0.01), False
+
+
+def _release(heap: list[float]) -> bool:
+    released = False
+    now = time.time()
+    while heap and heap[0] <= now:
+        heapq.heappop(heap)
+        released = True
+    return released
+
+
+def _held_sync(channels: list[str], moments: list[float]):
+    sink = push._ThreadSink()
+    push.hub.subscribe(channels, sink)
+    heap = list(moments)
+    heapq.heapify(heap)
+    try:
+        yield streams.HELLO
+        last = time.time()
+        end = time.monotonic() + streams._lifetime()
+        while time.monotonic() < end:
+            if _release(heap):
+                last = time.time()
+                yield FEATURE_FRAME
+                continue
+            wait, ping = _next_wait(heap, last)
+            if ping:
+                last = time.time()
+                yield ": ping\n\n"
+                continue
+            message = sink.get(wait)
+            if message == push.CLOSE:
+                return
+            at = _moment(message) if message is not None else None
+            if at is not None:
+                heapq.heappush(heap, at)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+async def _held_async(channels: list[str], moments: list[float]):
+    sink = push._AsyncSink()
+    push.hub.subscribe(channels, sink)
+    heap = list(moments)
+    heapq.heapify(heap)
+    try:
+        yield streams.HELLO
+        last = time.time()
+        end = time.monotonic() + streams._lifetime()
+        while time.monotonic() < end:
+            if _release(heap):
+                last = time.time()
+                yield FEATURE_FRAME
+                continue
+            wait, ping = _next_wait(heap, last)
+            if ping:
+                last = time.time()
+                yield ": ping\n\n"
+                continue
+            message = await sink.get(wait)
+            if message == push.CLOSE:
+                return
+            at = _moment(message) if message is not None else None
+            if at is not None:
+                heapq.heappush(heap, at)
+    finally:
+        push.hub.unsubscribe(channels, sink)
+
+
+def _held_stream(request, channels: list[str], moments: list[float]):
+    if isinstance(request, ASGIRequest):
+        return streams.stream(request, channels, content=_held_async(channels, moments))
+    return streams.stream(request, channels, content=_held_sync(channels, moments))
+
+
+#: Seconds the streams opening on one feature table share its reading (a hall's screens open
+#: theirs at once: one database read, not one each, as `live._check_public_event` does).
+OPENING_SECONDS = 2
+
+
+def _opening(key: str, read) -> tuple[bool, float, list[float]]:
+    """(public, delay in seconds, the moments of the rows stored), shared for a moment."""
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = read()
+        except Http404:
+            found = (False, 0.0, [])
+        cache.set(key, found, OPENING_SECONDS)
+    return found
+
+
+def _held(request, key: str, channel: str, read):
+    public, delay, moments = _opening(key, read)
+    if not public:
+        raise Http404("no such feature table")
+    # A row may arrive between the reading (shared, or just made) and the subscription: it is
+    # visible by this moment at the latest, so one notice then covers it (a spare one costs a
+    # 304).
+    if delay:
+        moments = sorted([*moments, time.time() + delay])
+    return _held_stream(request, [channel], moments)
+
+
+@require_GET
+def feature_stream(request, event_id: int, feature_id: int):
+    def read():
+        feature = live.public_feature_or_404(public_event_or_404(event_id), feature_id)
+        return True, feature.delay.total_seconds(), live.pending_moments(feature)
+
+    key = f"live-feature-opening:{event_id}:{feature_id}"
+    return _held(request, key, push.feature(feature_id), read)
+
+
+@require_GET
+def features_stream(request, event_id: int):
+    def read():
+        rows = live.public_features(public_event_or_404(event_id))
+        moments = sorted(m for feature in rows for m in live.pending_moments(feature))
+        delay = max((feature.delay.total_seconds() for feature in rows), default=0.0)
+        return True, delay, moments
+
+    return _held(request, f"live-features-opening:{event_id}", push.feature_list(event_id), read)
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+@require_GET
+def features_page(request, event_id: int):
+    event = public_event_or_404(event_id)
+    rows = live.public_features(event)
+    boards = [{"feature": row, "view": live.spectator_view(row)} for row in rows]
+    etag = live.view_etag({"rows": [b["view"] for b in boards]})
+    return live.conditional(
+        request,
+        etag,
+        lambda: render(request, "public/features.html", {"event": event, "boards": boards}),
+    )
+
+
+@require_GET
+def feature_page(request, event_id: int, feature_id: int):
+    event = public_event_or_404(event_id)
+    feature = live.public_feature_or_404(event, feature_id)
+    view = live.board(feature)
+    template = (
+        "public/_feature_board.html" if request.headers.get("HX-Request") else "public/feature.html"
+    )
+    response = live.conditional(
+        request,
+        live.view_etag(view),
+        lambda: render(request, template, {"event": event, "feature": feature, "view": view}),
+    )
+    response["Vary"] = "HX-Request"  # the page and its board fragment share the view's ETag
+    return response
