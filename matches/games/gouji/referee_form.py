@@ -231,7 +231,8 @@ def describe(errors: list[dict]) -> list[dict]:
             {
                 **error,
                 "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-                "text": describe_message(error),
+                # A problem that brings its own words (a photo's unchecked boxes) keeps them.
+                "text": error.get("text") or describe_message(error),
             }
         )
     return described

@@ -257,9 +257,10 @@ def _same_sheet(key: SheetKey, expected: SheetKey) -> None:
         raise Refused("old_sheet", "this sheet was printed before the event's deals changed")
 
 
-#: a box read with less confidence than this is marked for a person (bench/scoresheets.py
-#: measured where it must sit for no wrong digit to pass unmarked)
-TRUST = 0.9
+#: a box read with less confidence than this is marked for a person. bench/scoresheets.py:
+#: 0.9 left 54 wrong digits of 17,438 boxes unmarked, 0.99 fewer at a few points more marked;
+#: none of the thresholds tried reached 0 (docs/scoresheets.md)
+TRUST = 0.99
 
 
 @dataclass
