@@ -370,3 +370,57 @@ def test_the_pinned_announcement_covers_nothing_the_phone_brings_into_view(
     assert covered(page, f"#deal-line-{report.pk}") == 0, "the announcement covers the result"
     assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
     shot(page, f"small-announcement-{size}-{lang}.png")
+
+
+# --- the desk and the badge sheet: an unseeded union --------------------------------------------
+
+DESK_WORDS = {
+    "zh": {"ok": "签到成功", "seed": "1 号"},
+    "en": {"ok": "Checked in", "seed": "No. 1"},
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
+    live_server, browser, signed_in, size, lang
+):
+    from matches.events import scan
+    from matches.models import FloorPass, Registration
+    from matches.public import floor_passes
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(
+        unions=3,
+        names=["黄岛五队", "崂山一队", "市南联队"],
+        clubs=["黄岛俱乐部", "崂山俱乐部", "市南俱乐部"],
+    ).register(check_in=False)
+    # 崂山一队 entered without a seed (between two seeded unions).
+    Registration.objects.filter(union=b.unions[1]).update(seed=None)
+    floor_passes.ensure_passes(b.event)
+    page = context_for(browser, size, lang)
+    signed_in(page, b.organiser.username)
+
+    # The entries list and the badge sheet: one order, the unseeded union last.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/entries/")
+    listed = page.locator("table.entries tbody tr td:nth-child(2)").all_inner_texts()
+    assert [name.strip() for name in listed] == ["黄岛五队", "市南联队", "崂山一队"]
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    printed = page.locator(".badge-union .badge-name").all_inner_texts()
+    assert printed == ["黄岛五队", "市南联队", "崂山一队"]
+
+    # The desk: the unseeded union's line starts with its club, no stray "·".
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+    token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    result = page.locator("#scan-result .scan-result")
+    expect(result.locator(".scan-name")).to_have_text("崂山一队")
+    expect(result.locator(".scan-meta")).to_have_text("崂山俱乐部")
+    shot(page, f"small-desk-unseeded-{size}-{lang}.png")
+    # A seeded union: its seed, then its club.
+    token = FloorPass.objects.get(event=b.event, union=b.unions[0]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("黄岛五队")
+    expect(result.locator(".scan-meta")).to_have_text(DESK_WORDS[lang]["seed"] + " · 黄岛俱乐部")
