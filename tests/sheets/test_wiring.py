@@ -219,3 +219,26 @@ def test_photos_past_the_retention_are_deleted_with_their_files(
     call_command("purge_sheet_photos", "--days", "1", stdout=io.StringIO())
     assert not SheetPhoto.objects.exists()
     assert not os.path.exists(path)
+
+
+def test_the_desk_sends_a_tables_photo_and_lands_on_its_filled_page(
+    client, build, django_capture_on_commit_callbacks
+):
+    b = build(unions=4, deals=2)
+    round_ = b.round([(0, 1), (2, 3)])
+    match = b.match(round_, 2)
+    client.force_login(b.organiser)
+    desk = client.get(reverse("manage:results-sheets", args=[b.event.pk])).content.decode()
+    upload = reverse("referee:table-photo", args=[match.table_id])
+    assert 'id="desk-table-1"' in desk and 'id="desk-table-2"' in desk and upload in desk
+    data, _ = photo_of(match, seed=8)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(upload, {"photo": io.BytesIO(data)})
+    table_page = reverse("referee:table-table", args=[match.table_id])
+    assert response.status_code == 302 and response["Location"] == table_page
+    assert SheetPhoto.objects.get(match=match).uploaded_by == b.organiser
+    assert 'data-state="read"' in client.get(table_page).content.decode()
+    desk = client.get(reverse("manage:results-sheets", args=[b.event.pk])).content.decode()
+    assert 'data-state="read"' in desk
+    client.force_login(b.people.other_organiser)
+    assert client.get(reverse("manage:results-sheets", args=[b.event.pk])).status_code == 403

@@ -51,7 +51,7 @@ def upload_photo(request, access: Access):
         messages.error(request, refusal_words("too_large") if too_large else _("请选择一张照片。"))
         return redirect(access.url("table"))
     try:
-        sheets.accept_photo(match, upload.read(), access.actor)
+        sheets.accept_photo(match, upload.read(), access.actor.user)
     except sheets.PhotoRefused as exc:
         messages.error(request, refusal_words(exc.code))
     return redirect(access.url("table"))
