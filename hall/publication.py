@@ -40,6 +40,7 @@ KEPT_MODELS = frozenset(
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
+        "matches.SheetPhoto",  # a photographed score sheet: evidence for staff, never public
         # The organisers' check of the derived rows: staff read it on the box's chain page only.
         "matches.DerivedCheck",
     }
