@@ -13,7 +13,7 @@ names it shows, except what the public never needs and the secrets:
   The private pages are found on the mirror by the tokens' SHA-256 digests
   (`matches/models/digest.py`), which are published.
 
-This file is the one place that decides. tests/hallbox/test_publication.py fails when a
+This file is the one place that decides. tests/hall/test_publication.py fails when a
 published column's name looks secret (token, pin, password, key, code, ...) or personal (id
 number, contact, phone, address, birth, ...), or a published JSON column (a copy of anything) is
 added, until it is listed here: private, or public with a reason.
