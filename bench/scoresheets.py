@@ -40,7 +40,7 @@ def make(photos: int, seed: int) -> None:
     import django
 
     django.setup()
-    from matches.kernel.sheets.layout import SheetKey
+    from matches.paper.layout import SheetKey
     from tests.sheets.photos import sheet_photo
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -56,8 +56,8 @@ def make(photos: int, seed: int) -> None:
 
 def read() -> dict:
     """In its own process: nothing of the generator in its memory."""
-    from matches.kernel.sheets import reader
-    from matches.kernel.sheets.layout import SheetKey
+    from matches.paper import reader
+    from matches.paper.layout import SheetKey
 
     totals: dict[str, float] = {
         "boxes": 0,

@@ -1,10 +1,10 @@
-"""Train the score sheets' digit model (matches/kernel/sheets/digits.npz).
+"""Train the score sheets' digit model (matches/paper/digits.npz).
 
     .venv/bin/python tools/train_digits.py [photos]
 
 Writes the even half of scikit-learn's bundled handwritten digits into the project's own
 printed sheet, photographs it in software (tests/sheets/photos.py), cuts the boxes out the way
-the reader does (matches/kernel/sheets/reader.py) and fits a small network (scikit-learn's
+the reader does (matches/paper/reader.py) and fits a small network (scikit-learn's
 MLPClassifier) on what the reader sees; its weights are saved for numpy to run. The odd half
 never reaches the model: the tests and bench/scoresheets.py write with it. Seeded: the same
 run gives the same file. Needs the dev requirements (scikit-learn); the app does not.
@@ -25,8 +25,8 @@ django.setup()
 
 from sklearn.neural_network import MLPClassifier  # noqa: E402
 
-from matches.kernel.sheets import digits, layout, reader  # noqa: E402
-from matches.kernel.sheets.layout import SheetKey  # noqa: E402
+from matches.paper import digits, layout, reader  # noqa: E402
+from matches.paper.layout import SheetKey  # noqa: E402
 from tests.sheets.photos import sheet_photo  # noqa: E402
 
 

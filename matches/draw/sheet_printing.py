@@ -1,5 +1,5 @@
 """The readable score sheet: one A4 per table of two unions, made to be photographed and read
-back (`matches/kernel/sheets/`): a QR in each corner (whose sheet, and where its corners are),
+back (`matches/paper/`): a QR in each corner (whose sheet, and where its corners are),
 one box per digit (the finishing order as seat numbers, the seats that opened a point, the
 burns), and boxes for the captains' initials. It stays a paper sheet: a pen fills it, and the
 table phone or the desk types it as before when no photo is taken. docs/scoresheets.md."""
@@ -13,9 +13,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 from matches.draw.printing import FONT, HEIGHT, _canvas, _qr, _seats, _shape
-from matches.kernel.sheets import layout
-from matches.kernel.sheets.layout import SheetKey
 from matches.models import Round
+from matches.paper import layout
+from matches.paper.layout import SheetKey
 
 #: the boxes' lines: a light grey the reader's threshold drops, dark enough to write into
 BOX_GREY = 0.62

@@ -16,9 +16,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches import signals
-from matches.kernel.sheets import reader
-from matches.kernel.sheets.layout import SheetKey
 from matches.models import Match, SheetPhoto
+from matches.paper import reader
+from matches.paper.layout import SheetKey
 
 
 class PhotoRefused(Exception):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from matches.kernel.sheets import layout
 from matches.models import DealReport, SheetPhoto
+from matches.paper import layout
 from matches.sheets import service as sheets
 from tests.sheets.photos import sheet_photo
 

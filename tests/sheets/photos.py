@@ -20,9 +20,9 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 from sklearn.datasets import load_digits
 
-from matches.kernel.sheets import layout
-from matches.kernel.sheets.layout import SheetKey
-from matches.kernel.sheets.reader import homography
+from matches.paper import layout
+from matches.paper.layout import SheetKey
+from matches.paper.reader import homography
 
 DPI = 150
 PX = DPI / 25.4  # page pixels a millimetre

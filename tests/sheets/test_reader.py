@@ -1,4 +1,4 @@
-"""The reader (matches/kernel/sheets/reader.py) on generated photos of the project's own sheet
+"""The reader (matches/paper/reader.py) on generated photos of the project's own sheet
 (tests/sheets/photos.py): a filled sheet reads back, every digit it gets wrong is marked for a
 person, and photos that are not this table's sheet of this round are refused by name."""
 
@@ -11,8 +11,8 @@ import zlib
 import pytest
 from PIL import Image
 
-from matches.kernel.sheets import reader
-from matches.kernel.sheets.layout import SheetKey
+from matches.paper import reader
+from matches.paper.layout import SheetKey
 from tests.sheets.photos import sheet_photo
 
 KEY = SheetKey(event=7, round=3, table=12, seats=6, rows=4)

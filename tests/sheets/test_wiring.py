@@ -18,8 +18,8 @@ from PIL import Image
 
 from hall import publication
 from matches.draw.sheet_printing import sheet_key
-from matches.kernel.sheets import layout, reader
 from matches.models import DealReport, SheetPhoto
+from matches.paper import layout, reader
 from matches.sheets import service as sheets
 from tests.sheets.photos import sheet_photo
 from tests.sheets.test_reader import bomb

@@ -20,8 +20,8 @@ import segno
 import zxingcpp
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
-from matches.kernel.sheets import digits, layout
-from matches.kernel.sheets.layout import SheetKey
+from matches.paper import digits, layout
+from matches.paper.layout import SheetKey
 
 #: a photo's limits: bytes (a phone's JPEG is 2-6 MB), and pixels before anything is decoded
 #: (a 12 MP phone is 12; a decompression bomb claims hundreds of millions in a few bytes)
