@@ -1,9 +1,11 @@
-"""The digit classifier: one box's ink → the probability of each digit 0-9.
+"""The digit classifiers: one box's ink → the probability of each digit 0-9, twice.
 
-A small network (196 inputs, one hidden layer, 10 outputs) whose weights are `digits.npz`
-beside this file, made by `tools/train_digits.py` from scikit-learn's bundled handwritten
-digits (one half; the test photos write with the other) drawn on the project's own sheet and
-photographed in software. Nothing is downloaded: the file ships with the code.
+Two small networks (196 inputs, one hidden layer, 10 outputs), built and trained differently
+so that they are seldom wrong the same way: `digits.npz` learned from whole photos of the
+project's own sheet written with scikit-learn's bundled handwritten digits (one half; the test
+photos write with the other), `digits_boxes.npz` from single boxes made the same way without
+the page (many more of them) and sees each digit with its slant taken out (`upright`). Both
+are made by `tools/train_digits.py`. Nothing is downloaded: the files ship with the code.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 WEIGHTS = Path(__file__).with_name("digits.npz")
+SECOND = Path(__file__).with_name("digits_boxes.npz")
 SIDE = 28  # the ink is fitted into 20×20 and centred in 28×28, then halved: 14×14 inputs
 FIT = 20
 
@@ -39,15 +42,35 @@ def features(ink: np.ndarray) -> np.ndarray:
     return canvas.reshape(SIDE // 2, 2, SIDE // 2, 2).mean(axis=(1, 3)).ravel()
 
 
+def upright(ink: np.ndarray) -> np.ndarray:
+    """The ink sheared so that its main axis stands vertical (from its second moments): a
+    slanted hand and an upright one give the second network the same digit."""
+    total = float(ink.sum())
+    if total <= 0:
+        return ink
+    height, width = ink.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    cy, cx = float((ys * ink).sum()) / total, float((xs * ink).sum()) / total
+    spread = float(((ys - cy) ** 2 * ink).sum()) / total
+    slant = float(((ys - cy) * (xs - cx) * ink).sum()) / total / spread if spread else 0.0
+    image = Image.fromarray((ink * 255).astype(np.uint8)).transform(
+        (width, height),
+        Image.Transform.AFFINE,
+        (1, slant, -slant * cy, 0, 1, 0),
+        Image.Resampling.BILINEAR,
+    )
+    return np.asarray(image, dtype=np.float32) / 255.0
+
+
 @functools.cache
-def _weights() -> tuple[np.ndarray, ...]:
-    with np.load(WEIGHTS) as data:
+def _weights(path: Path) -> tuple[np.ndarray, ...]:
+    with np.load(path) as data:
         return tuple(data[name] for name in ("w1", "b1", "w2", "b2"))
 
 
-def classify(inputs: np.ndarray) -> np.ndarray:
+def classify(inputs: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
     """Rows of features → rows of ten probabilities (softmax)."""
-    w1, b1, w2, b2 = _weights()
+    w1, b1, w2, b2 = _weights(weights)
     hidden = np.maximum(inputs @ w1 + b1, 0.0)
     logits = hidden @ w2 + b2
     logits -= logits.max(axis=1, keepdims=True)

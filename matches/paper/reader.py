@@ -10,7 +10,9 @@ person, and the summary built from the boxes goes through the rules engine like 
 
 from __future__ import annotations
 
+import functools
 import io
+import itertools
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -48,10 +50,13 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Field:
-    """One box: its digit (None: left blank) and how sure the reader is (0-1)."""
+    """One box: its digit (None: left blank), how sure the reader is (0-1), and the
+    probability of each digit 0-9 (empty for a blank box)."""
 
     value: int | None
     confidence: float
+    probabilities: tuple[float, ...] = ()
+    faint: bool = False  # so little ink that it may be a stray mark: never trusted
 
 
 @dataclass
@@ -220,10 +225,18 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
             written.append((box.name, 1.0))
             crops.append(ink)
     if crops:
-        probabilities = digits.classify(np.stack([digits.features(c) for c in crops]))
-        for (name, trust), row in zip(written, probabilities):
+        # The second network (upright boxes) reads better; the first must agree, or the box
+        # is not trusted: each is sure of some digits it gets wrong, seldom of the same ones.
+        second = digits.classify(
+            np.stack([digits.features(digits.upright(c)) for c in crops]), digits.SECOND
+        )
+        first = digits.classify(np.stack([digits.features(c) for c in crops]))
+        for (name, trust), row, other in zip(written, second, first):
             best = int(row.argmax())
-            fields[name] = Field(best, round(float(row[best]) * trust, 3))
+            sure = float(row[best]) * trust if int(other.argmax()) == best else 0.0
+            fields[name] = Field(
+                best, round(sure, 6), tuple(round(float(p), 6) for p in row), trust < 1.0
+            )
     return fields
 
 
@@ -257,10 +270,10 @@ def _same_sheet(key: SheetKey, expected: SheetKey) -> None:
         raise Refused("old_sheet", "this sheet was printed before the event's deals changed")
 
 
-#: a box read with less confidence than this is marked for a person. bench/scoresheets.py:
-#: 0.9 left 54 wrong digits of 17,438 boxes unmarked, 0.99 fewer at a few points more marked;
-#: none of the thresholds tried reached 0 (docs/scoresheets.md)
-TRUST = 0.99
+#: a box read with less confidence than this is marked for a person. bench/scoresheets.py on
+#: 200 photos: 0.999 left 7 wrong digits of 17,438 boxes unmarked, 0.9999 5 at two points
+#: more marked; those are digits both networks read the same wrong way (docs/scoresheets.md)
+TRUST = 0.999
 
 
 @dataclass
@@ -280,14 +293,15 @@ class Row:
 
 
 def rows(reading: Reading, trust: float | None = None) -> list[Row]:
-    """The sheet's rows; a box is unsure below `trust` (TRUST), or when its digit is no seat of
-    the table (0, 9, or 7 at six seats)."""
+    """The sheet's rows; a box is unsure below `trust` (TRUST: its own confidence, or in a
+    finishing order written in full the order's, `best_order`), or when its digit is no seat
+    of the table (0, 9, or 7 at six seats)."""
     trust = TRUST if trust is None else trust
     key = reading.key
     out = []
     for number in range(1, key.rows + 1):
         unsure: list[str] = []
-        finish = [_value(reading, number, f"finish.{p}", unsure, trust) for p in range(key.seats)]
+        finish = _finish(reading, number, unsure, trust)
         if any(seat is not None for seat in finish):
             # A played row with a place left blank, or a seat read in two places (one of them
             # is wrong, the reader cannot tell which): a person says.
@@ -316,6 +330,51 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
             )
         )
     return out
+
+
+@functools.cache
+def _orders(seats: int) -> np.ndarray:
+    """Every finishing order of `seats` seats as seat indexes, one per line (8! = 40,320)."""
+    return np.array(list(itertools.permutations(range(seats))), dtype=np.int8)
+
+
+def best_order(probabilities: np.ndarray) -> tuple[list[int], list[float]]:
+    """The most probable finishing order of a row whose every place is written, and for each
+    place the probability that it holds that seat given that the row is an order (each seat
+    once): `probabilities[place, seat - 1]` are the boxes' own, taken as independent. An exact
+    search over every order (720 at six seats, 40,320 at eight), no solver needed."""
+    seats = len(probabilities)
+    orders = _orders(seats)
+    logs = np.log(np.maximum(probabilities, 1e-12))
+    scores = logs[np.arange(seats), orders].sum(axis=1)
+    weights = np.exp(scores - scores.max())
+    best = orders[int(scores.argmax())]
+    shares = [
+        float(weights[orders[:, place] == best[place]].sum() / weights.sum())
+        for place in range(seats)
+    ]
+    return [int(seat) + 1 for seat in best], shares
+
+
+def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> list[int | None]:
+    """A row's finishing order. Written in full, it is read as a whole: the most probable order
+    of the seats (each seat once) and, for each place, how probable its seat is given the others,
+    instead of each box alone; a place is then unsure when that probability is under `trust`,
+    and keeps what its own box reads: a seat written twice stays twice for a person to see (and
+    for the engine to refuse), not mended into an order nobody wrote."""
+    seats = reading.key.seats
+    read = [reading.fields[f"{number}.finish.{place}"] for place in range(seats)]
+    if not all(box.value is not None and box.probabilities for box in read):
+        return [_value(reading, number, f"finish.{p}", unsure, trust) for p in range(seats)]
+    odds = np.array([box.probabilities[1 : seats + 1] for box in read])
+    order, shares = best_order(odds / np.maximum(odds.sum(axis=1, keepdims=True), 1e-12))
+    finish: list[int | None] = []
+    for place, (box, seat, share) in enumerate(zip(read, order, shares)):
+        sure = share * (0.5 if box.faint else 1.0) >= trust
+        if not sure:
+            unsure.append(f"finish.{place}")
+        finish.append(seat if sure else box.value)
+    return finish
 
 
 def _value(reading: Reading, number: int, name: str, unsure: list[str], trust: float) -> int | None:

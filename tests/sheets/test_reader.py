@@ -8,6 +8,7 @@ import io
 import struct
 import zlib
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -18,14 +19,19 @@ from tests.sheets.photos import sheet_photo
 KEY = SheetKey(event=7, round=3, table=12, seats=6, rows=4)
 
 
+def read(reading) -> dict:
+    """Each box's value as the form gets it: the finishing order as its row reads it whole."""
+    values = {name: box.value for name, box in reading.fields.items()}
+    for row in reader.rows(reading):
+        values.update({f"{row.number}.finish.{p}": s for p, s in enumerate(row.finish)})
+    return values
+
+
 def wrong_and_unmarked(reading, values) -> list[str]:
     """Boxes read wrong that no person is asked to check (`rows`' unsure boxes)."""
     unsure = {f"{row.number}.{name}" for row in reader.rows(reading) for name in row.unsure}
-    return [
-        name
-        for name, want in values.items()
-        if reading.fields[name].value != want and name not in unsure
-    ]
+    got = read(reading)
+    return [name for name, want in values.items() if got[name] != want and name not in unsure]
 
 
 @pytest.mark.parametrize("seed, key", [(1, KEY), (2, SheetKey(7, 3, 12, 8, 6))])
@@ -35,8 +41,9 @@ def test_a_filled_photo_reads_back(seed, key):
     assert reading.key == key
     assert wrong_and_unmarked(reading, values) == []  # no silent error
     unsure = {f"{row.number}.{name}" for row in reader.rows(reading) for name in row.unsure}
-    right = sum(reading.fields[n].value == v and n not in unsure for n, v in values.items())
-    assert right / len(values) >= 0.85, right  # the bench: 90 % on average
+    got = read(reading)
+    right = sum(got[n] == v and n not in unsure for n, v in values.items())
+    assert right / len(values) >= 0.9, right  # the bench: 97 % on average
     # The rows: a played row has an order of seats; the blank row after the last deal is blank.
     rows = reader.rows(reading)
     written = [r for r in rows if any(values[f"{r.number}.finish.{p}"] for p in range(key.seats))]
@@ -109,3 +116,27 @@ def test_broken_bytes_are_refused():
     assert refused(b"not an image at all") == "not_an_image"
     assert refused(photo[: len(photo) // 3]) == "not_an_image"  # cut off mid-transfer
     assert refused(b"\xff" * (reader.MAX_BYTES + 1)) == "too_large"
+
+
+def test_a_finishing_order_is_read_as_a_whole():
+    """Place 3's box looks more like a 2 than a 3, but seat 2 is surely at place 2 and no
+    other place can hold seat 3: the row reads 1 2 3 4 5 6, place 3 only fairly sure."""
+    odds = np.full((6, 6), 0.001)
+    for place in range(6):
+        odds[place, place] = 0.995
+    odds[2] = [0.001, 0.6, 0.397, 0.001, 0.001, 0.001]
+    order, shares = reader.best_order(odds)
+    assert order == [1, 2, 3, 4, 5, 6]
+    assert min(shares[:2] + shares[3:]) > 0.99
+    assert 0.9 < shares[2] < 0.999  # below TRUST: a person checks it
+
+
+def test_two_places_that_could_be_swapped_are_both_unsure():
+    odds = np.full((6, 6), 0.001)
+    for place in range(6):
+        odds[place, place] = 0.995
+    odds[0, :2] = odds[1, :2] = [0.5, 0.5]
+    order, shares = reader.best_order(odds)
+    assert sorted(order) == [1, 2, 3, 4, 5, 6]
+    assert shares[0] == pytest.approx(0.5, abs=1e-3) and shares[1] == pytest.approx(0.5, abs=1e-3)
+    assert min(shares[2:]) > reader.TRUST

@@ -93,7 +93,7 @@ def test_each_unsure_box_must_be_ticked_before_the_deal_goes_in(
     client, table, django_capture_on_commit_callbacks, monkeypatch
 ):
     b, match, url = table
-    monkeypatch.setattr(reader, "TRUST", 0.999999)  # nearly every box unsure
+    monkeypatch.setattr(reader, "TRUST", 1.01)  # every box unsure
     data, _values = photo_of(match, seed=2)
     send(client, url, data, django_capture_on_commit_callbacks)
     photo = SheetPhoto.objects.get(match=match)
