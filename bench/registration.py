@@ -206,6 +206,46 @@ class Readers(threading.Thread):
             t.join()
 
 
+def in_process(event_id: int, count: int) -> dict:
+    """Registrations through Django's whole stack in this process, one at a time (no network,
+    no queueing, no other registrant): CPU milliseconds of the form's GET and of the POST. On
+    a loaded machine the CPU figures are the steady ones."""
+    from django.test import Client
+
+    gets, posts = [], []
+    url = f"/events/{event_id}/signup/"
+    for k in range(count):
+        client = Client(HTTP_HOST="127.0.0.1", REMOTE_ADDR=f"10.200.{k // 256}.{k % 256}")
+        c0 = time.process_time()
+        text = client.get(url).content.decode()
+        c1 = time.process_time()
+        token, question = CHALLENGE.search(text), SUM.search(text)
+        assert token and question, text[:300]
+        a, b = question.groups()
+        answer = client.post(
+            url,
+            {
+                "challenge": token.group(1),
+                "answer": str(int(a) + int(b)),
+                "union_name": f"试算联邦{k}",
+                "player1": f"试算{k}甲",
+                "player2": f"试算{k}乙",
+                "player3": f"试算{k}丙",
+                "captain": "1",
+                "contact": f"138{k:08d}",
+            },
+        )
+        c2 = time.process_time()
+        assert answer.status_code == 302, answer.content.decode()[:300]
+        gets.append((c1 - c0) * 1000)
+        posts.append((c2 - c1) * 1000)
+    return {
+        "get_p50": percentile(gets, 50),
+        "post_p50": percentile(posts, 50),
+        "post_p95": percentile(posts, 95),
+    }
+
+
 def checks(event, rush: Rush, places: int, waitlist: int) -> dict:
     """What the database holds against what the registrants were told."""
     from matches.models import EntryFee, EntryRequest, Registration, UnionMember
@@ -257,6 +297,7 @@ def main() -> None:
     parser.add_argument(
         "--review", action="store_true", help="requests wait for review (no entry made at once)"
     )
+    parser.add_argument("--in-process", type=int, default=100, help="registrations timed alone")
     parser.add_argument("--readers", type=int, default=20)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--reader-unions", type=int, default=300)
@@ -307,6 +348,14 @@ def run(args, services, total: int) -> None:
     round_ = draw.create_round(stage, seed=48)
     draw.publish_round(round_)
     event = signup_event(args.places, args.waitlist, args.review)
+    trial = signup_event(args.places, args.waitlist, args.review)
+    alone = in_process(trial.pk, args.in_process)
+    print(
+        f"in process, one at a time ({args.in_process} registrations, another event): CPU form "
+        f"GET p50={alone['get_p50']:.1f}ms, POST p50={alone['post_p50']:.1f}ms "
+        f"p95={alone['post_p95']:.1f}ms",
+        flush=True,
+    )
     connection.close()
     base = f"http://127.0.0.1:{services.http_port}"
     import requests

@@ -1,6 +1,6 @@
 """The 擂台赛 challenge ladder's rows: a club league's season of quarterly sessions in which
 challengers take on the holders of eight titles. The rules are `ladders/rules.py`;
-`ladders/service.py` moves results between these rows and the rules; docs/ladder.md.
+`ladders/service/` moves results between these rows and the rules; docs/ladder.md.
 
 The tables keep the names they had when the ladder lived in the matches app (`db_table`):
 moving the models into this app moved no row (migrations/0001_initial.py)."""

@@ -1,6 +1,6 @@
 """The 擂台赛 ladder's pages: the organiser's season page (teams, seeding, sessions, results,
 no-shows, reschedules) and the public ladder (titles, challenge history, points). The rules
-and every write: `ladders/service.py`."""
+and every write: `ladders/service/`."""
 
 from __future__ import annotations
 
@@ -18,9 +18,29 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ladders import permissions, rules, service
+from ladders import permissions, rules
 from ladders.models import LadderChallenge, LadderLog, LadderSeason
-from ladders.service import LadderProblem
+from ladders.service.points import points_table
+from ladders.service.results import record_no_show, record_result, reschedule, undo_no_show
+from ladders.service.season import (
+    add_teams,
+    create_season,
+    edit_team,
+    reinstate_team,
+    remove_team,
+    rename_season,
+    seed,
+    set_published,
+    withdraw_team,
+)
+from ladders.service.sessions import (
+    cancel_session,
+    cancellable,
+    close_session,
+    reopen_session,
+    start_session,
+)
+from ladders.service.shared import LadderProblem, holders, open_session
 from matches.draw.listing import name_key
 from matches.public.front_cache import front_cacheable
 
@@ -79,7 +99,7 @@ SLOT_KEY = re.compile(r"\b(?:chief|vice|vanguard)-\d\b")
 
 
 def _title_rows(season: LadderSeason) -> list[dict]:
-    held = service.holders(season)
+    held = holders(season)
     return [
         {"slot": slot, "rank": RANK_NAMES[slot.rank], "team": held.get(slot)}
         for slot in rules.SLOTS
@@ -221,7 +241,7 @@ def season_list(request):
             if raw and previous is None:
                 # Not one of this organiser's seasons: say so rather than start without it.
                 raise LadderProblem(_("找不到所选的上赛季（只能选择自己的赛季）"))
-            season = service.create_season(
+            season = create_season(
                 request.user,
                 request.POST.get("name", ""),
                 previous,
@@ -234,7 +254,7 @@ def season_list(request):
 
 
 def _open_session(season: LadderSeason):
-    current = service.open_session(season)
+    current = open_session(season)
     if current is None:
         raise LadderProblem(_("没有进行中的一期"))
     return current
@@ -256,10 +276,10 @@ def _post(request, season: LadderSeason) -> str:
     ):
         raise LadderProblem(_("找不到这场挑战"))
     if action == "rename-season":
-        service.rename_season(season, request.user, request.POST.get("name", ""))
+        rename_season(season, request.user, request.POST.get("name", ""))
         return _("赛季名称已保存")
     if action == "edit-team":
-        service.edit_team(
+        edit_team(
             season,
             request.user,
             team_id,
@@ -269,53 +289,53 @@ def _post(request, season: LadderSeason) -> str:
         )
         return _("队伍已保存")
     if action == "remove-team":
-        service.remove_team(season, request.user, team_id)
+        remove_team(season, request.user, team_id)
         return _("队伍已删除")
     if action == "withdraw":
-        service.withdraw_team(season, request.user, team_id)
+        withdraw_team(season, request.user, team_id)
         return _("已记录退出")
     if action == "reinstate":
-        service.reinstate_team(season, request.user, team_id)
+        reinstate_team(season, request.user, team_id)
         return _("已恢复参赛")
     if action == "undo-no-show":
-        service.undo_no_show(challenge_id, request.user, request.POST.get("side", ""))
+        undo_no_show(challenge_id, request.user, request.POST.get("side", ""))
         return _("已撤销一次缺席")
     if action == "cancel-session":
-        service.cancel_session(_open_session(season).pk, request.user)
+        cancel_session(_open_session(season).pk, request.user)
         return _("本期抽签已撤销")
     if action == "reopen":
-        if service.open_session(season) is not None:
+        if open_session(season) is not None:
             raise LadderProblem(_("有进行中的一期：先结束它或撤销它的抽签，才能重开上一期"))
         last = season.sessions.order_by("-number").first()
         if last is None:
             raise LadderProblem(_("还没有结束的一期"))
-        service.reopen_session(last.pk, request.user)
+        reopen_session(last.pk, request.user)
         return _("本期已重新开放，擂主已恢复")
     if action == "teams":
-        added = service.add_teams(season, request.user, request.POST.get("teams", ""))
+        added = add_teams(season, request.user, request.POST.get("teams", ""))
         return _("已添加 %(n)d 支队伍") % {"n": len(added)}
     if action == "seed":
         if request.POST.get("from_previous"):
-            service.seed(season, request.user)
+            seed(season, request.user)
         else:
             ranking = [int(v) for v in request.POST.getlist("rank") if v.isascii() and v.isdigit()]
-            service.seed(season, request.user, ranking)
+            seed(season, request.user, ranking)
         return _("擂主已排定")
     if action == "start":
-        session = service.start_session(season, request.user)
+        session = start_session(season, request.user)
         return _("第 %(n)d 期开始") % {"n": session.number}
     if action == "result":
-        service.record_result(challenge_id, request.user, request.POST.get("games", ""))
+        record_result(challenge_id, request.user, request.POST.get("games", ""))
         return _("比分已保存")
     if action == "no-show":
-        service.record_no_show(challenge_id, request.user, request.POST.get("side", ""))
+        record_no_show(challenge_id, request.user, request.POST.get("side", ""))
         return _("缺席已记录")
     if action == "reschedule":
         try:
             day = datetime.date.fromisoformat(request.POST.get("day", ""))
         except ValueError:
             raise LadderProblem(_("请填写新的日期"))
-        service.reschedule(
+        reschedule(
             challenge_id,
             request.user,
             day,
@@ -324,10 +344,10 @@ def _post(request, season: LadderSeason) -> str:
         )
         return _("已改期")
     if action == "close":
-        service.close_session(_open_session(season).pk, request.user)
+        close_session(_open_session(season).pk, request.user)
         return _("本期结束，擂主已更新")
     if action == "publish":
-        service.set_published(season, request.user, not season.published)
+        set_published(season, request.user, not season.published)
         return _("已公开") if season.published else _("已取消公开")
     raise ValueError(action)
 
@@ -363,7 +383,7 @@ def season_page(request, season_id: int):
 
 
 def _session_tab(request, season: LadderSeason) -> dict:
-    current = service.open_session(season)
+    current = open_session(season)
     challenges = (
         list(current.challenges.select_related("challenger", "defender")) if current else []
     )
@@ -382,12 +402,12 @@ def _session_tab(request, season: LadderSeason) -> dict:
         # The seeding form shows the titles as they stand, so redoing it is one change.
         "seats": [(n, seeded_at.get(slot.key)) for n, slot in enumerate(rules.SLOTS, 1)],
         "reopenable": last if last and last.closed_at and not current else None,
-        "cancellable": current is not None and service.cancellable(current),
+        "cancellable": current is not None and cancellable(current),
     }
 
 
 def _titles_tab(request, season: LadderSeason) -> dict:
-    return {"titles": _title_rows(season), "points": service.points_table(season)}
+    return {"titles": _title_rows(season), "points": points_table(season)}
 
 
 def _teams_tab(request, season: LadderSeason) -> dict:
@@ -436,7 +456,7 @@ def public_ladder(request, season_id: int):
         {
             "season": season,
             "titles": _title_rows(season),
-            "points": service.points_table(season),
+            "points": points_table(season),
             "history": _challenge_rows(decided),
         },
     )

@@ -43,7 +43,7 @@ def active_registrations(event: Event, round_number: int) -> list[Registration]:
 
 
 def in_seed_order(registrations):
-    return registrations.select_related("union", "player").order_by("seed", "id")
+    return registrations.select_related("union", "player").order_by(*Registration.SEED_ORDER)
 
 
 def missing_from_draft(round_) -> list[Registration]:

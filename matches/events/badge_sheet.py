@@ -23,7 +23,9 @@ def badge_entries(event: Event, order: str) -> tuple[QuerySet[Registration], Rou
         entries = entries.annotate(
             club_name=Coalesce(F("union__club__name"), F("player__club__name"), Value(""))
         ).order_by(
-            Case(When(club_name="", then=Value(1)), default=Value(0)), "club_name", "seed", "id"
+            Case(When(club_name="", then=Value(1)), default=Value(0)),
+            "club_name",
+            *Registration.SEED_ORDER,
         )
     elif order == "table":
         seating = (
@@ -39,7 +41,7 @@ def badge_entries(event: Event, order: str) -> tuple[QuerySet[Registration], Rou
                 Subquery(seats.filter(union=OuterRef("union")).values("table__number")[:1]),
                 Subquery(seats.filter(player=OuterRef("player")).values("table__number")[:1]),
             )
-        ).order_by(F("table_no").asc(nulls_last=True), "seed", "id")
+        ).order_by(F("table_no").asc(nulls_last=True), *Registration.SEED_ORDER)
     else:
-        entries = entries.order_by("seed", "id")
+        entries = entries.order_by(*Registration.SEED_ORDER)
     return entries, seating

@@ -388,6 +388,11 @@ class UnionMember(models.Model):
 class Registration(models.Model):
     """An entry: a union (team events) or a player (individual events)."""
 
+    #: Entries in seed order, the same on every database and every page (the entries list, the
+    #: badge sheet, the check-in desk): the seeded by seed, then the unseeded as entered.
+    #: SQLite sorts a NULL seed first, PostgreSQL last: said once, here.
+    SEED_ORDER = (F("seed").asc(nulls_last=True), "id")
+
     class Status(models.TextChoices):
         REGISTERED = "registered", _("已报名")
         CHECKED_IN = "checked_in", _("已签到")

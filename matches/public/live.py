@@ -20,7 +20,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from matches.kernel.games.registry import adapter_for
-from matches.models import Event, FeatureTable, LiveAction, LiveDeal
+from matches.models import DealReport, Event, FeatureTable, LiveAction, LiveDeal
 from matches.public import visibility
 
 
@@ -76,6 +76,11 @@ def spectator_view(feature: FeatureTable, now: datetime | None = None) -> dict:
         .values_list("deal_id", "action")
     ):
         actions[deal_id].append(action)
+    final = set(
+        DealReport.objects.final()
+        .filter(deal__match__table=feature.table_id, deal__number__in=[d.number for d in deals])
+        .values_list("deal__number", flat=True)
+    )
     shown = []
     totals = {"A": 0, "B": 0}
     for deal in deals:
@@ -96,6 +101,8 @@ def spectator_view(feature: FeatureTable, now: datetime | None = None) -> dict:
             "burns": play.get("burns", []),
             "left": play.get("left", {}),
             "union_scores": scores or None,
+            # afterwards the deal opens in the deal viewer, once its result is final
+            "viewer": deal.number in final,
         }
         if feature.shows == FeatureTable.Shows.HANDS:
             item["hands"] = {

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches.kernel.reports import ResultError
-from matches.models import Deal, DealReport, Match, Round, Stage
+from matches.models import Deal, DealReport, Event, Match, Round, Stage
 
 
 def deal_for(match: Match, number: int) -> Deal:
@@ -97,6 +97,13 @@ def deal_allowed(match: Match, number: int) -> bool:
     return Deal.objects.filter(match=match, number=number).exists() or _extra_deal_allowed(
         match, number
     )
+
+
+def is_last_deal(deal: Deal, event: Event) -> bool:
+    """No deal of its match follows `deal` (of `event`, which the caller has at hand): what it
+    owes is owed to nobody, since a ledger carries only within a match (R35–R42). A knockout's
+    level match goes on into extra deals."""
+    return deal.number >= event.deals_per_match and not deal_allowed(deal.match, deal.number + 1)
 
 
 def _extra_deal_allowed(match: Match, number: int) -> bool:

@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 
 from matches import selectors
 from matches.kernel.games.registry import adapter_for
+from matches.results import deals
 
 register = template.Library()
 
@@ -20,6 +21,8 @@ def deal_summary(context, report, seat_names):
     event = context.get("event") or report.deal.match.round.event
     form = adapter_for(event).result_form
     context = form.summary_context(report, seat_names or {})
+    # What a deal owes goes to the next deal of its match: after the last, to nobody.
+    context["last_deal"] = deals.is_last_deal(report.deal, event)
     return render_to_string(form.templates["summary"], context)
 
 

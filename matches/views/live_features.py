@@ -14,7 +14,9 @@ import heapq
 import json
 import time
 
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -119,18 +121,54 @@ def _held_stream(request, channels: list[str], moments: list[float]):
     return streams.stream(request, channels, content=_held_sync(channels, moments))
 
 
+#: Seconds the streams opening on one feature table share its reading (a hall's screens open
+#: theirs at once: one database read, not one each, as `live._check_public_event` does).
+OPENING_SECONDS = 2
+
+
+def _opening(key: str, read) -> tuple[bool, float, list[float]]:
+    """(public, delay in seconds, the moments of the rows stored), shared for a moment."""
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = read()
+        except Http404:
+            found = (False, 0.0, [])
+        cache.set(key, found, OPENING_SECONDS)
+    return found
+
+
+def _held(request, key: str, channel: str, read):
+    public, delay, moments = _opening(key, read)
+    if not public:
+        raise Http404("no such feature table")
+    # A row may arrive between the reading (shared, or just made) and the subscription: it is
+    # visible by this moment at the latest, so one notice then covers it (a spare one costs a
+    # 304).
+    if delay:
+        moments = sorted([*moments, time.time() + delay])
+    return _held_stream(request, [channel], moments)
+
+
 @require_GET
 def feature_stream(request, event_id: int, feature_id: int):
-    event = public_event_or_404(event_id)
-    feature = live.public_feature_or_404(event, feature_id)
-    return _held_stream(request, [push.feature(feature.pk)], live.pending_moments(feature))
+    def read():
+        feature = live.public_feature_or_404(public_event_or_404(event_id), feature_id)
+        return True, feature.delay.total_seconds(), live.pending_moments(feature)
+
+    key = f"live-feature-opening:{event_id}:{feature_id}"
+    return _held(request, key, push.feature(feature_id), read)
 
 
 @require_GET
 def features_stream(request, event_id: int):
-    event = public_event_or_404(event_id)
-    moments = [m for feature in live.public_features(event) for m in live.pending_moments(feature)]
-    return _held_stream(request, [push.feature_list(event.pk)], sorted(moments))
+    def read():
+        rows = live.public_features(public_event_or_404(event_id))
+        moments = sorted(m for feature in rows for m in live.pending_moments(feature))
+        delay = max((feature.delay.total_seconds() for feature in rows), default=0.0)
+        return True, delay, moments
+
+    return _held(request, f"live-features-opening:{event_id}", push.feature_list(event_id), read)
 
 
 # --- pages ------------------------------------------------------------------------------------

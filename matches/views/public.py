@@ -16,7 +16,7 @@ from django.views.decorators.http import condition
 
 from matches import selectors
 from matches.draw import bracket
-from matches.models import Match, Stage, Union
+from matches.models import FeatureTable, Match, Stage, Union
 from matches.public import ranks, stamps, standings, visibility
 from matches.public.caching import (
     cacheable,
@@ -68,6 +68,11 @@ def event_page(request, event_id: int):
         "has_bracket": any(r.stage.format == Stage.Format.SINGLE_ELIMINATION for r in rounds),
     }
     if not request.headers.get("HX-Request"):  # the full page only, not the polled fragment
+        # A link to the feature tables (docs/live-tables.md): that a table is shown live is
+        # the organiser's setting, not play.
+        context["has_features"] = FeatureTable.objects.filter(
+            table__round__in=[r.pk for r in rounds if visibility.results_visible(r)]
+        ).exists()
         from matches.store import chain  # (here: a merge-friendly import)
 
         context["chain_head"] = chain.public_head(event)

@@ -237,13 +237,29 @@
     var line = report && report.querySelector(".deal-line");
     if (line) next = line;
     var top = next.getBoundingClientRect().top;
-    if (top < 0 || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
+    var cover = pinned();
+    if (top < cover || top > window.innerHeight * 0.4) next.scrollIntoView({block: "start"});
   }
+
+  // The organiser's announcements stay pinned at the top of the screen: what the phone brings
+  // into view, and the form's sticky verdict, stop below them (--pinned, read by referee.css as
+  // scroll-padding-top and the verdict's top), however tall they are or once dismissed.
+  var watched = null;
+  var sizes = window.ResizeObserver ? new ResizeObserver(pinned) : null;
+  function pinned() {
+    var box = document.getElementById("announcements");
+    if (sizes && box && box !== watched) { sizes.observe(box); watched = box; }
+    var height = box ? box.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--pinned", Math.ceil(height) + "px");
+    return height;
+  }
+  document.body.addEventListener("htmx:afterSettle", pinned);
 
   window.addEventListener("online", flush);
   // Again after load: the browser's own jump to the URL's #anchor takes the focus away.
   window.addEventListener("load", function () { setTimeout(showNext, 0); });
   document.addEventListener("DOMContentLoaded", function () {
+    pinned();
     showNext();
     var f = form();
     if (f) initial = fields(f);

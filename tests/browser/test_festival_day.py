@@ -619,11 +619,11 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
 
     from matches.events import scan
     from matches.models import FloorPass, Registration
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     b = EventBuilder(unions=3, names=["黄岛五队", "崂山一队", "市南联队"]).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     entries = {r.union_id: r for r in b.event.registrations.all()}
     words = SCAN_WORDS[lang]
     page = context_for(browser, size, lang)
@@ -742,12 +742,12 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
     import re
 
     from matches.models import FloorPass, Registration
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS
     from tests.builder import EventBuilder
 
     b = EventBuilder(unions=2, names=["黄岛五队", "崂山一队"]).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
     film = tmp_path / "badge.y4m"
     scan_camera_film(film, f"{live_server.url}/me/{token}/")  # what the badge's QR code holds
@@ -1073,7 +1073,9 @@ def sux_world(request):
     rated); a ladder season of ten teams with its first session drawn and three results in."""
     import datetime
 
-    from ladders import service as ladders
+    from ladders.service.results import record_result
+    from ladders.service.season import add_teams, create_season, seed
+    from ladders.service.sessions import start_session
     from matches.events import entries
     from players.models import Player
     from seasons.models import PlayerRating
@@ -1091,14 +1093,14 @@ def sux_world(request):
     kept, merged = one.union.players_in_order()[0], two.union.players_in_order()[0]
     Player.objects.filter(pk=merged.pk).update(member_number="QD-0007")
     PlayerRating.objects.create(player=kept, mu=27.4, sigma=4.1, ordinal=15.1, rounds=6, events=1)
-    season = ladders.create_season(user, "2027 青岛擂台赛")
+    season = create_season(user, "2027 青岛擂台赛")
     names = [f"守擂{i}队" for i in range(1, 9)] + ["黄岛攻擂队", "市南攻擂队"]
-    ladders.add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
+    add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
     ids = dict(season.teams.values_list("name", "pk"))
-    ladders.seed(season, user, [ids[n] for n in names[:8]])
-    session = ladders.start_session(season, user, seed=7)
+    seed(season, user, [ids[n] for n in names[:8]])
+    session = start_session(season, user, seed=7)
     for challenge in list(session.challenges.order_by("pk"))[:3]:
-        ladders.record_result(challenge.pk, user, SUX_WIN)
+        record_result(challenge.pk, user, SUX_WIN)
     return {"kept": kept, "merged": merged, "season": season}
 
 
@@ -1225,7 +1227,7 @@ def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
     live_server, browser, signed_in, settings, size, lang
 ):
     from matches.models import Announcement, Event, RefereeLink
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     def opened(size, lang):
@@ -1269,7 +1271,7 @@ def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
     shot(public, f"livenums-projector-live-{size}-{lang}.png")
 
     # The private page of a union still playing its first match: no rank ("1/4" before).
-    token = find.pass_token(b.event, union=second.union_a)
+    token = floor_passes.pass_token(b.event, union=second.union_a)
     public.goto(f"{live_server.url}/me/{token}/")
     rank = public.locator("tr[data-round='1'] td[data-rank]")
     expect(rank).to_have_text("–")

@@ -168,3 +168,33 @@ def test_a_spectator_sees_nothing_before_the_delay(live_server, browser, feature
     expect(page.locator("#feature-delay")).to_contain_text(re.compile("minutes behind"))
     _shot(page, "spectator-after-en-1280")
     context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_pages_fit_a_phone_and_a_projector(
+    live_server, browser, feature_table, record, width, language
+):
+    """The spectators' page and the operator's page, played a little, in both languages."""
+    b, feature = feature_table(delay=0)
+    actor = Actor.from_link(feature.operator_link)
+    live.set_hands(feature, 1, {"hands": record["hands"], "leader": record["leader"]}, actor)
+    for seq, action in enumerate(record["actions"][:30], start=1):
+        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    context = browser.new_context(
+        locale="zh-CN", viewport={"width": width, "height": 900 if width > 400 else 844}
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    for name, path, ready in (
+        ("spectator", f"/events/{b.event.pk}/live/{feature.pk}/", "[data-play]"),
+        ("operator", f"/ref/{feature.operator_link.token}/live/", "#live-choices-h"),
+    ):
+        page.goto(f"{live_server.url}/lang/?language={language}&next={path}")
+        expect(page.locator(ready).first).to_be_visible()
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, (name, width, language)
+        _shot(page, f"{name}-{language}-{width}")
+    context.close()

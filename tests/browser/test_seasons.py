@@ -13,8 +13,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from ladders import service as ladder_service
 from ladders.models import LadderSeason
+from ladders.service.season import create_season
 from seasons import selectors
 from seasons.models import PlayerRating, RatingStep, Series, SeriesEvent
 from tests.seasons.helpers import pool, rated_event
@@ -380,7 +380,7 @@ def test_an_unpublished_ladder_is_not_public_and_another_account_cannot_run_it(
 ):
     owner = get_user_model().objects.create_user("laoli", password="pw-laoli")
     get_user_model().objects.create_user("xiaowang", password="pw-xiaowang")
-    season = ladder_service.create_season(owner, "内部擂台赛")
+    season = create_season(owner, "内部擂台赛")
     response = page.goto(f"{live_server.url}/events/ladders/{season.pk}/")
     assert response.status == 404
     signed_in(page, "xiaowang")

@@ -252,3 +252,175 @@ def test_a_refused_play_log_names_the_cards_and_no_bare_mismatch(live_server, br
     expect(page.locator("#verdict .problem").first).to_contain_text(words["field"])
     page.locator("#verdict").scroll_into_view_if_needed()
     shot(page, f"p9-mismatch-{size}-{lang}.png")
+
+
+# --- tributes: offset point debts are said; the last deal owes nobody ---------------------------
+
+TRIBUTE_WORDS = {
+    "zh": {"owed": "下局进贡", "offset": "{a} ↔ {b}：点贡相抵 1 张", "seat": "{n}号"},
+    "en": {
+        "owed": "Tributes for the next deal",
+        "offset": "{a} ↔ {b}: point tributes offset, 1 card each",
+        "seat": "Seat {n}",
+    },
+}
+
+
+def give_pins(page, setup, report, words) -> None:
+    """Both captains agree on the phone: the report is final, its boxes gone."""
+    for side, union in (("A", setup.union_a), ("B", setup.union_b)):
+        form = page.locator(f"#pin-{report.pk}{side} form.pin-form")
+        form.locator("input[name='pin']").fill(union.captain_pin)
+        form.get_by_role("button", name=words["agree"]).click()
+        if side == "A":
+            expect(page.locator(f"#pin-{report.pk}A [data-agreed]")).to_be_visible()
+    expect(page.locator(f"#pin-{report.pk}A")).to_have_count(0)
+    settled(page)  # the page's own scroll to the next deal, before the next tap
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_offset_point_tributes_are_said_and_the_last_deal_owes_nobody(
+    live_server, browser, size, lang
+):
+    from tests.personas import make_setup
+
+    setup = make_setup(
+        deals_per_match=2, rules={"preset": "standard", "point_tributes_cancel": True}
+    )
+    words = {**WORDS[lang], **TRIBUTE_WORDS[lang]}
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+
+    def name(n: int) -> str:
+        return words["seat"].format(n=n) + " " + str(setup.table.seats.get(seat=n).player)
+
+    def report_deal() -> DealReport:
+        for seat in (1, 2, 3, 4, 5, 6):
+            tap(page, seat)
+        page.locator("input[name='point_3']").check()  # only seat 3 opened a point
+        expect(page.locator("#verdict-ok")).to_be_visible()
+        page.locator("#submit-deal").click()
+        expect(page.locator(".pin-side[data-side='A'] input[name='pin']")).to_be_attached()
+        return DealReport.objects.filter(state=DealReport.State.PENDING).get()
+
+    # Deal 1: seats 1/4 and 2/5 opened no point, so each owes its head rival one: the debts
+    # offset (R55) and the ledger keeps only seat 6's card to seat 3. Both are said.
+    first = report_deal()
+    summary = page.locator("#open-report .deal-summary")
+    expect(summary).to_contain_text(words["owed"])
+    offsets = summary.locator(".point-offset")
+    expect(offsets).to_have_count(2)
+    expect(offsets.first).to_have_text(words["offset"].format(a=name(1), b=name(4)))
+    expect(offsets.nth(1)).to_have_text(words["offset"].format(a=name(2), b=name(5)))
+    summary.scroll_into_view_if_needed()
+    shot(page, f"p9-offsets-{size}-{lang}.png")
+    give_pins(page, setup, first, words)
+    # Deal 2, the match's last: what it would owe is owed to nobody, so no 下局进贡.
+    last = report_deal()
+    assert last.deal.number == 2 and last.verdict["tributes"]
+    card = page.locator(".awaiting-report[data-deal='2'] .deal-summary")
+    expect(card).to_be_visible()
+    expect(card).not_to_contain_text(words["owed"])
+    expect(card.locator(".point-offset")).to_have_count(0)
+    card.scroll_into_view_if_needed()
+    shot(page, f"p9-last-deal-{size}-{lang}.png")
+
+
+# --- the pinned announcement covers nothing -----------------------------------------------------
+
+
+def covered(page, selector: str) -> float:
+    """How far (px) the pinned announcements reach over the element's top; 0 when clear."""
+    return page.evaluate(
+        """(sel) => { const box = document.getElementById('announcements').getBoundingClientRect();
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return Math.max(0, Math.min(box.bottom, r.bottom) - Math.max(box.top, r.top)); }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pinned_announcement_covers_nothing_the_phone_brings_into_view(
+    live_server, browser, size, lang
+):
+    from matches.events import announcements
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    announcements.send(
+        setup.event, setup.organiser, "第2轮 10:30 开始，请各桌裁判到主席台领取记分卡。"
+    )
+    page = context_for(browser, size, lang)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    expect(page.locator(".announcement")).to_be_visible()
+    for seat in (1, 2, 3, 4, 5, 6):
+        tap(page, seat)
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    # Scrolled down the form, the live verdict sticks below the announcement, not under it.
+    page.locator("#play_log_file").scroll_into_view_if_needed()
+    assert covered(page, "#verdict") == 0, "the verdict slides under the announcement"
+    page.locator("#submit-deal").click()
+    report_box = page.locator(".pin-side[data-side='A'] input[name='pin']")
+    expect(report_box).to_be_attached()
+    settled(page)
+    # The phone brings the report's line and its PIN boxes into view: below the announcement.
+    report = DealReport.objects.get()
+    assert covered(page, f"#deal-line-{report.pk}") == 0, "the announcement covers the result"
+    assert in_view(page, f"#pin-{report.pk}B input[name='pin']")
+    shot(page, f"small-announcement-{size}-{lang}.png")
+
+
+# --- the desk and the badge sheet: an unseeded union --------------------------------------------
+
+DESK_WORDS = {
+    "zh": {"ok": "签到成功", "seed": "1 号"},
+    "en": {"ok": "Checked in", "seed": "No. 1"},
+}
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
+    live_server, browser, signed_in, size, lang
+):
+    from matches.events import scan
+    from matches.models import FloorPass, Registration
+    from matches.public import floor_passes
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(
+        unions=3,
+        names=["黄岛五队", "崂山一队", "市南联队"],
+        clubs=["黄岛俱乐部", "崂山俱乐部", "市南俱乐部"],
+    ).register(check_in=False)
+    # 崂山一队 entered without a seed (between two seeded unions).
+    Registration.objects.filter(union=b.unions[1]).update(seed=None)
+    floor_passes.ensure_passes(b.event)
+    page = context_for(browser, size, lang)
+    signed_in(page, b.organiser.username)
+
+    # The entries list and the badge sheet: one order, the unseeded union last.
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/entries/")
+    listed = page.locator("table.entries tbody tr td:nth-child(2)").all_inner_texts()
+    assert [name.strip() for name in listed] == ["黄岛五队", "市南联队", "崂山一队"]
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/badges/")
+    printed = page.locator(".badge-union .badge-name").all_inner_texts()
+    assert printed == ["黄岛五队", "市南联队", "崂山一队"]
+
+    # The desk: the unseeded union's line starts with its club, no stray "·".
+    page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
+    token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    result = page.locator("#scan-result .scan-result")
+    expect(result.locator(".scan-name")).to_have_text("崂山一队")
+    expect(result.locator(".scan-meta")).to_have_text("崂山俱乐部")
+    shot(page, f"small-desk-unseeded-{size}-{lang}.png")
+    # A seeded union: its seed, then its club.
+    token = FloorPass.objects.get(event=b.event, union=b.unions[0]).token
+    page.locator("#scan-code").fill(scan.desk_code(token))
+    page.keyboard.press("Enter")
+    expect(result.locator(".scan-name")).to_have_text("黄岛五队")
+    expect(result.locator(".scan-meta")).to_have_text(DESK_WORDS[lang]["seed"] + " · 黄岛俱乐部")

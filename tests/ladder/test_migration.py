@@ -158,13 +158,12 @@ def test_a_season_written_before_the_move_is_whole_after_it_and_after_a_reverse(
         leaf()
 
     # Today's code reads the season the old app wrote: its titles and points.
-    from ladders import service
     from ladders.models import LadderSeason
+    from ladders.service.points import points_table
+    from ladders.service.shared import holders
 
     season = LadderSeason.objects.get(pk=ids["season"])
     assert season.organisers.get().username == "ladder-organiser"
-    assert {slot.key: team.name for slot, team in service.holders(season).items()} == {
-        "chief-1": "守擂1队"
-    }
-    points = {row.team.name: row.points for row in service.points_table(season)}
+    assert {slot.key: team.name for slot, team in holders(season).items()} == {"chief-1": "守擂1队"}
+    points = {row.team.name: row.points for row in points_table(season)}
     assert points["攻擂队"] == 6  # the chief's title challenge won (rules.POINTS)

@@ -13,9 +13,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ladders import service
 from ladders.models import LadderChallenge, LadderLog, LadderSeason, LadderSession
 from ladders.rules import CHIEF, VANGUARDS
+from ladders.service.points import points_table
+from ladders.service.season import add_teams, create_season, seed
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db
@@ -27,11 +28,11 @@ LOSE = "0:10 0:10 0:10 0:10\n0:10 0:10 0:10 0:10"
 @pytest.fixture
 def ladder():
     user = make_user("laoli")
-    season = service.create_season(user, "2027 擂台赛")
+    season = create_season(user, "2027 擂台赛")
     names = [f"守{i}" for i in range(1, 9)] + [f"攻{i}" for i in range(1, 6)]
-    service.add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
+    add_teams(season, user, "\n".join(f"{n} / 黄岛 / 甲、乙、丙" for n in names))
     teams = {t.name: t for t in season.teams.all()}
-    service.seed(season, user, [teams[f"守{i}"].pk for i in range(1, 9)])
+    seed(season, user, [teams[f"守{i}"].pk for i in range(1, 9)])
     client = Client()
     client.force_login(user)
     season.user, season.by_name, season.client = user, teams, client
@@ -107,7 +108,7 @@ def test_a_title_holder_that_withdraws_between_sessions_passes_its_title_on(ladd
     post(ladder, action="close")
     chief = ladder.teams.get(title=CHIEF.key)
     assert chief.name == "攻2"
-    untitled = [r.team for r in service.points_table(ladder) if not r.team.title]
+    untitled = [r.team for r in points_table(ladder) if not r.team.title]
     assert post(ladder, action="withdraw", team=chief.pk).status_code == 302
     chief.refresh_from_db()
     assert chief.title == "" and chief.withdrawn
@@ -127,7 +128,7 @@ def test_a_withdrawn_challenger_keeps_its_points_but_takes_no_title(ladder):
     post(ladder, action="close")
     hero.refresh_from_db()
     assert hero.title == ""
-    points = {r.team.name: r.points for r in service.points_table(ladder)}
+    points = {r.team.name: r.points for r in points_table(ladder)}
     assert points["攻3"] == len(VANGUARDS)
 
 
@@ -287,7 +288,7 @@ def test_the_next_season_takes_last_seasons_teams_and_is_seeded_from_its_points(
     assert "攻4" not in names and len(names) == 12
     url = reverse("ladders-manage:season", args=[following.pk])
     assert ladder.client.post(url, {"action": "seed", "from_previous": "1"}).status_code == 302
-    table = [r.team.name for r in service.points_table(ladder) if r.team.name in names]
+    table = [r.team.name for r in points_table(ladder) if r.team.name in names]
     seeded = [following.teams.get(title=s).name for s in ("chief-1", "vice-1", "vice-2")]
     assert seeded == table[:3] and seeded[0] == "攻5"
 
@@ -346,8 +347,8 @@ def test_an_unpublished_ladder_leaks_nowhere(ladder, client):
 
 
 def test_seeding_from_last_season_without_its_teams_says_what_is_missing(ladder):
-    following = service.create_season(ladder.user, "2028 擂台赛", previous=ladder)
-    service.add_teams(following, ladder.user, "新队1\n新队2\n守1")
+    following = create_season(ladder.user, "2028 擂台赛", previous=ladder)
+    add_teams(following, ladder.user, "新队1\n新队2\n守1")
     url = reverse("ladders-manage:season", args=[following.pk])
     response = ladder.client.post(url, {"action": "seed", "from_previous": "1"})
     assert response.status_code == 400
@@ -357,7 +358,7 @@ def test_seeding_from_last_season_without_its_teams_says_what_is_missing(ladder)
 def test_teams_level_on_points_go_by_the_title_they_hold_not_their_name(ladder):
     order = [ladder.by_name[f"守{i}"].pk for i in (8, 7, 6, 5, 4, 3, 2, 1)]
     post(ladder, action="seed", rank=order)
-    table = [r.team.name for r in service.points_table(ladder)]
+    table = [r.team.name for r in points_table(ladder)]
     assert table[:8] == [f"守{i}" for i in (8, 7, 6, 5, 4, 3, 2, 1)]
 
 

@@ -15,6 +15,8 @@ pytestmark = pytest.mark.django_db
 
 def hands_form(record) -> dict:
     form = {"leader": str(record["leader"])}
+    for seat in record.get("revolution", []):
+        form[f"rev{seat}"] = "1"
     for seat, cards in record["hands"].items():
         for char in RANK_CHARS:
             count = cards.count(char)
@@ -70,3 +72,36 @@ def test_a_table_that_is_not_featured_has_no_operator_page(client, featured):
         client.get(reverse("referee:link-live", args=[feature.operator_link.token])).status_code
         == 404
     )
+
+
+def test_an_eight_seat_deal_in_english(client, build):
+    """R44: eight seats, 27 cards each: the hands form has eight seats, the engine's plays come
+    from the eight-seat rules, and the whole deal becomes the table's report."""
+    from matches.events import features
+    from matches.games.gouji.engine.selfplay import selfplay
+    from matches.models import DealReport
+
+    b = build(unions=4, deals=1, rules={"preset": "eight-players"})
+    round_ = b.round([(0, 1), (2, 3)])
+    feature = features.feature_table(b.match(round_, 1).table, 0, "hands", b.organiser)
+    record = next(iter(selfplay(1, 7, rules="eight-players")))
+    assert len(record["hands"]) == 8 and record["revolution"] == [8]  # seat 8 declared (R29)
+    token = feature.operator_link.token
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("referee:link-live", args=[token]), HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    assert 'data-seat="8"' in text and "Leads first" in text
+    done = client.post(reverse("referee:link-live-hands", args=[token, 1]), hands_form(record))
+    assert done.status_code == 302
+    action_url = reverse("referee:link-live-action", args=[token, 1])
+    for seq, action in enumerate(record["actions"], start=1):
+        form = {"seq": str(seq), "seat": str(action["seat"])}
+        if "cards" in action:
+            form["cards"] = action["cards"]
+        else:
+            form["kind"] = "pass" if action.get("pass") else "yield"
+        assert client.post(action_url, form).status_code == 302, (seq, action)
+    final = client.get(reverse("referee:link-live", args=[token]) + "?deal=1").content.decode()
+    assert 'id="live-complete"' in final and "The deal is over" in final
+    report = DealReport.objects.get(deal__match=feature.table.match, deal__number=1)
+    assert report.summary["finish"] == record["claimed"]["finish"]

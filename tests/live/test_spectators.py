@@ -188,3 +188,18 @@ def test_the_mirror_serves_the_spectators_pages_with_the_same_delay():
         assert mirror_serves(name, name.split(":")[0], "GET")
     assert not mirror_serves("api:live-actions", "api", "POST")
     assert not mirror_serves("api:live-hands", "api", "POST")
+
+
+def test_afterwards_the_deal_opens_in_the_viewer(client, featured, deal_record):
+    from matches.models import Event
+
+    b, feature = featured(delay=0, confirmation=Event.Confirmation.NONE)
+    record_some(feature, deal_record, len(deal_record["actions"]))
+    assert DealReport.objects.get().state == DealReport.State.FINAL
+    page = client.get(urls(b, feature)["page"]).content.decode()
+    round_ = feature.table.round
+    viewer = reverse("public:deal", args=[b.event.pk, round_.number, feature.table.number, 1])
+    assert f'href="{viewer}"' in page
+    assert client.get(viewer).status_code == 200
+    event_page = client.get(reverse("public:event", args=[b.event.pk])).content.decode()
+    assert urls(b, feature)["list"] in event_page

@@ -534,9 +534,9 @@ def test_every_ladder_route_has_a_row():
 
 
 def test_the_ladder_rights_table(world):
-    from ladders import service as ladders
+    from ladders.service.season import create_season
 
-    season = ladders.create_season(world["b"].organiser, "擂台赛")
+    season = create_season(world["b"].organiser, "擂台赛")
     args = {"season": [season.pk]}
     wrong = app_table_errors("ladders-manage", LADDER_RIGHTS, args, world)
     assert not wrong, "\n".join(wrong)

@@ -15,10 +15,16 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.games.gouji.engine import seating
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.settle import BURN_OUTCOMES, DECLARATIONS, OUTCOME_FORMAT
+from matches.games.gouji.engine.settle import (
+    BURN_OUTCOMES,
+    DECLARATIONS,
+    OUTCOME_FORMAT,
+    point_offsets,
+)
 from matches.games.gouji.engine.verdict import GoujiDealVerdict, ledger_to_json
 from matches.games.gouji.messages import RULE_NAMES
 from matches.games.gouji.messages import describe as describe_message
+from matches.kernel.engine_errors import BadDocument
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
 
@@ -307,7 +313,19 @@ def summary_context(report, names: dict) -> dict:
         "revolution": [seat_name(names, seat) for seat in summary.get("revolution") or []],
         "union_scores": verdict.settled.union_scores,
         "tributes": tribute_rows(ledger_to_json(verdict.settled.tributes), names, players),
+        "point_offsets": [
+            {"a": seat_name(names, a), "b": seat_name(names, b), "cards": cards}
+            for a, b, cards in _point_offsets(summary)
+        ],
     }
+
+
+def _point_offsets(summary: dict) -> list[tuple[int, int, int]]:
+    """R55's offset pairs of a stored summary; none when it cannot be read (an old document)."""
+    try:
+        return point_offsets(summary)
+    except BadDocument:
+        return []
 
 
 def summary_line(report, names: dict) -> list[str]:
@@ -321,7 +339,7 @@ def summary_line(report, names: dict) -> list[str]:
     ]
     a, b = GoujiDealVerdict.from_json(report.verdict or {}).side_scores()
     if a is not None and b is not None:
-        parts += [f"A {a:+d}".replace("-", "\u2212"), f"B {b:+d}".replace("-", "\u2212")]
+        parts += [f"A\u00a0{a:+d}".replace("-", "\u2212"), f"B\u00a0{b:+d}".replace("-", "\u2212")]
     return parts
 
 

@@ -110,6 +110,7 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
             {
                 "seat": s,
                 "who": names.get(s),
+                "rebel": bool(request.POST.get(f"rev{s}")),
                 "inputs": [
                     {
                         "name": f"h{s}_{char}",
@@ -175,7 +176,13 @@ def operator_hands(request, token: str, number: int):
             cards += char * count
         hands[str(seat)] = cards
     leader = request.POST.get("leader", "")
-    setup = {"hands": hands, "leader": int(leader) if leader.isascii() and leader.isdigit() else 0}
+    setup: dict = {
+        "hands": hands,
+        "leader": int(leader) if leader.isascii() and leader.isdigit() else 0,
+    }
+    rebels = [seat for seat in adapter.table_shape(event).seats if request.POST.get(f"rev{seat}")]
+    if rebels:  # R29: declared revolution (holds cards, never acts)
+        setup["revolution"] = rebels
     try:
         live.set_hands(feature, number, setup, access.actor)
     except ResultError as exc:

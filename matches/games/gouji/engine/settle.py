@@ -643,6 +643,32 @@ def point_tributes(outcome: Outcome, rules: RuleSet) -> list[Tribute]:
     ]
 
 
+def point_offsets(doc: Any) -> list[tuple[int, int, int]]:
+    """R55 for the pages: the head-rival pairs of a settled summary whose two point debts
+    offset, each (lower seat, its head rival, the cards taken off each debt). The ledger shows
+    only what is left, so a pair that cancels out would otherwise vanish without a word. None
+    without `point_tributes_cancel`, or when no point tribute is owed at all (R43, R40's
+    amnesty, a string of three that waives all). Raises BadDocument."""
+    outcome, rules = parse_outcome(doc)
+    strung = outcome.string_three_union
+    if (
+        not rules.point_tributes_cancel
+        or not rules.tributes
+        or sorted(outcome.finish) != list(outcome.seats)
+        or (strung and rules.string_three_amnesty and outcome.string_three_streak >= 2)
+        or (strung and rules.string_three_waives == "all")
+    ):
+        return []
+    offsets = []
+    for seat in outcome.seats:
+        rival = head_rival(seat, outcome.players)
+        if seat < rival:
+            cards = min(_point_debt(outcome, rules, seat), _point_debt(outcome, rules, rival))
+            if cards:
+                offsets.append((seat, rival, cards))
+    return offsets
+
+
 def _point_debt(outcome: Outcome, rules: RuleSet, payer: int) -> int:
     """R35/R34/D12: what `payer` owes its head rival in point tributes."""
     success, failure = _POINT_AMOUNTS[rules.declaration_tributes]
