@@ -37,11 +37,6 @@ def shot(page, name: str) -> None:
         page.screenshot(path=os.path.join(SHOTS, name))
 
 
-@pytest.fixture(autouse=True)
-def no_live_push(settings):
-    settings.LIVE_ENABLED = False  # the page polls: no push thread on SQLite's test database
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_box_offers_only_the_side_the_result_does_not_favour(live_server, browser, lang):
     from tests.builder import EventBuilder
