@@ -45,7 +45,7 @@ def context_for(browser, size: str, lang: str, downloads: bool = False):
         accept_downloads=downloads,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     return page
 
 
@@ -768,7 +768,7 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
         )
         context.grant_permissions(["camera"], origin=live_server.url)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(30_000)
         page.add_init_script(SCAN_CSP_WATCH)
         signed_in(page, b.organiser.username)
         page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
@@ -1009,7 +1009,7 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
 
     # The phone learns it by itself (its call box asks every few seconds), with no reload.
     expect(phone.locator("#call-referee .call-answered")).to_contain_text(
-        words["answered"], timeout=12_000
+        words["answered"], timeout=30_000
     )
     expect(phone.locator("#call-referee")).not_to_contain_text(words["coming"])
     assert phone.evaluate("() => window.pcNotReloaded === true"), "the phone was reloaded"

@@ -75,7 +75,7 @@ def test_zones_a_referee_s_tables_and_a_call(live_server, browser, phone_page, f
     base = live_server.url
     desk = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     organiser = desk.new_page()
-    organiser.set_default_timeout(10_000)
+    organiser.set_default_timeout(30_000)
     try:
         define_and_assign(organiser, base, floor, signed_in)
 

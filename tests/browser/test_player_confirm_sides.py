@@ -63,7 +63,7 @@ def test_the_box_offers_only_the_side_the_result_does_not_favour(live_server, br
         has_touch=True,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     page.goto(f"{live_server.url}/ref/{link.token}/")
     for seat in (1, 3, 5, 2, 4, 6):  # union A goes out first: "A wins"
         page.locator(f"button.tap[data-seat='{seat}']").click()
