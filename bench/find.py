@@ -4,7 +4,7 @@
     /work/main/.venv/bin/python bench/find.py --unions 300 --seconds 10   # a short try
 
 Builds the festival's event with `bench/festival.py`'s builder (its unions 联邦k, players 选手k),
-writes its search terms (`matches.public.find.reindex_event`, as a bulk import would), draws
+writes its search terms (`matches.public.find_terms.reindex_event`, as a bulk import would), draws
 and publishes round 1 (the draw service), and runs the app as `bench/festival.py` does
 (gunicorn gthread workers, Redis, two Celery workers, a scratch PostgreSQL database).
 
@@ -42,7 +42,7 @@ from festival import Services, build_event, percentile  # noqa: E402  (this scri
 def queries(event, count: int, seed: int) -> list[str]:
     """Queries as people type them: names, pinyin (full, initials), numbers, prefixes."""
     from matches.models import Registration, UnionMember
-    from matches.public.find import _syllables
+    from matches.public.find_terms import _syllables
 
     rng = random.Random(seed)
     unions = list(event.registrations.values_list("union__name", "seed"))
@@ -288,13 +288,13 @@ def run(args, services) -> None:
     from django.db import connection
 
     from matches.draw import service as draw
-    from matches.public import find
+    from matches.public import find_terms
 
     t0 = time.perf_counter()
     event, stage = build_event(args.unions, 9, 4)
     built = time.perf_counter() - t0
     t0 = time.perf_counter()
-    terms = find.reindex_event(event)
+    terms = find_terms.reindex_event(event)
     indexed = time.perf_counter() - t0
     t0 = time.perf_counter()
     round_ = draw.create_round(stage, seed=1001)

@@ -144,7 +144,7 @@ def build_event(tables: int, deals: int):
 
     from matches.events import checkin
     from matches.models import Event, Registration, StaffInvitation, StaffRole
-    from matches.public import find
+    from matches.public import floor_passes
 
     event, stage = festival_event(2 * tables, 1, deals)
     organiser = User.objects.get(username="festival-organiser")
@@ -153,7 +153,7 @@ def build_event(tables: int, deals: int):
     organiser.save()
     # Private links handed out before the round: they must open on the mirror (by digest), and
     # their tokens must not reach it.
-    find.ensure_passes(event)
+    floor_passes.ensure_passes(event)
     for entry in Registration.objects.filter(event=event)[:50]:
         checkin.private_token(entry)
     Event.objects.filter(pk=event.pk).update(creation_token="wizard-" + os.urandom(8).hex())
@@ -563,7 +563,7 @@ def rehearse(box: Side, mirror: Side, link: Link, event, stage) -> None:
 
     from matches.draw import service as draw
     from matches.models import RefereeLink, Table, UnionMember
-    from matches.public import find
+    from matches.public import floor_passes
 
     round_ = draw.create_round(stage, seed=2026)
     draw.publish_round(round_)
@@ -575,7 +575,7 @@ def rehearse(box: Side, mirror: Side, link: Link, event, stage) -> None:
     organiser.save()
     members = iter(UnionMember.objects.filter(event=event).order_by("pk").select_related("player"))
     first = next(members)
-    badge = find.pass_token(event, player=first.player)
+    badge = floor_passes.pass_token(event, player=first.player)
     connection.close()
     box_base = f"http://127.0.0.1:{box.http_port}"
     mirror_base = f"http://127.0.0.1:{mirror.http_port}"
@@ -610,7 +610,7 @@ the mirror (the public site): {mirror_base}/events/{event.pk}/
             except StopIteration:
                 print("every player has a badge already", flush=True)
                 continue
-            token = find.pass_token(event, player=member.player)
+            token = floor_passes.pass_token(event, player=member.player)
             connection.close()
             print(f"made on the box: {box_base}/me/{token}/", flush=True)
             print(f"on the mirror:   {mirror_base}/me/{token}/", flush=True)

@@ -19,7 +19,7 @@ from matches.models import (
     Union,
     UnionMember,
 )
-from matches.public import find, forgets, stamps, standings_files
+from matches.public import find_terms, forgets, stamps, standings_files
 from matches.results import live
 from matches.signals import (
     PUBLISHED,
@@ -152,7 +152,7 @@ def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
 @receiver(post_save, sender=Registration, dispatch_uid="find.registration")
 def index_new_entry(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
     if created and not raw:
-        find.index_registration(instance)
+        find_terms.index_registration(instance)
 
 
 def _names_may_have_changed(update_fields) -> bool:
@@ -172,20 +172,20 @@ def index_renamed_union(
         and instance.round_id is None
         and _names_may_have_changed(update_fields)
     ):
-        find.index_union(instance)
+        find_terms.index_union(instance)
 
 
 @receiver(post_save, sender=UnionMember, dispatch_uid="find.member")
 def index_new_member(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
     if not raw and instance.round_id is None:
         if Registration.objects.filter(union_id=instance.union_id).exists():
-            find.index_player(instance.event_id, instance.player)
+            find_terms.index_player(instance.event_id, instance.player)
 
 
 @receiver(post_delete, sender=UnionMember, dispatch_uid="find.member_gone")
 def unindex_member(sender, instance, **kwargs) -> None:
     if instance.round_id is None:
-        find.unindex_player(instance.event_id, instance.player_id)
+        find_terms.unindex_player(instance.event_id, instance.player_id)
 
 
 @receiver(post_save, sender=Player, dispatch_uid="find.player")
@@ -193,7 +193,7 @@ def index_renamed_player(
     sender, instance, created: bool, raw: bool = False, update_fields=None, **kwargs
 ) -> None:
     if not created and not raw and _names_may_have_changed(update_fields):
-        find.reindex_player(instance)
+        find_terms.reindex_player(instance)
 
 
 @receiver(post_save, sender=Club, dispatch_uid="find.club")
@@ -201,9 +201,9 @@ def index_renamed_club(sender, instance, created: bool, raw: bool = False, **kwa
     if created or raw:
         return
     for union in Union.objects.filter(club=instance, round__isnull=True):
-        find.index_union(union)
+        find_terms.index_union(union)
     for player in Player.objects.filter(club=instance):
-        find.reindex_player(player)
+        find_terms.reindex_player(player)
 
 
 # --- connected last: a row's index receivers above have written its terms when find forgets --

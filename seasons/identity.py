@@ -23,7 +23,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.permissions import is_admin
-from matches.public import find
+from matches.public import find_terms
 from matches.signals import request_recompute
 from players.models import Club, Player
 from seasons import permissions, selectors
@@ -306,7 +306,7 @@ def _reindex(event_ids: list[int], *players: Player) -> None:
     their names now (and the events' cached searches forgotten)."""
     for event_id in event_ids:
         for player in players:
-            find.index_player(event_id, player)
+            find_terms.index_player(event_id, player)
 
 
 def _recompute(event_ids: list[int]) -> None:

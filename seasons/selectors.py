@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 
 from matches.kernel.games.registry import adapter_named
 from matches.models import Event, Registration, SearchTerm, TableSeat, UnionMember
-from matches.public import find, visibility
+from matches.public import find_terms, visibility
 from matches.public import standings as public_standings
 from players.models import Player
 from seasons.engine import ordinal
@@ -30,15 +30,15 @@ def rating_list(query: str = "", club_id: int | None = None):
             | Q(player__name_zh__icontains=query)
             | Q(player__club__name__icontains=query)
         )
-        term = find.normalise(query)
+        term = find_terms.normalise(query)
         if term and not term.isdigit():  # digits alone are entry numbers there, not names
             # Pinyin in full or by initials (`hxm` finds 黄晓明), as find-my-table: the terms
-            # its index holds for each player of a public event (matches/public/find.py).
+            # its index holds for each player of a public event (matches/public/find_terms.py).
             found |= Q(
                 player_id__in=SearchTerm.objects.filter(
                     event__in=visibility.public_events(),
                     player__isnull=False,
-                    term__startswith=term[: find.TERM_LENGTH],
+                    term__startswith=term[: find_terms.TERM_LENGTH],
                 ).values("player_id")
             )
         rows = rows.filter(found)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from matches.events import registration as registering
 from matches.events.known import own_events, sources
 from matches.models import Event, FloorPass, MatchSide, Registration, TableSeat, UnionMember
-from matches.public import find
+from matches.public import find_terms
 from matches.signals import request_recompute
 from players import clubs
 from players.identity import find_existing, find_or_create, seen_in
@@ -189,8 +189,8 @@ def fork(event: Event, player: Player, name: str, club) -> Player:
         FloorPass.objects.filter(event=event, player=player),
     ):
         moved += rows.update(player=own)
-    find.index_player(event.pk, player)
-    find.index_player(event.pk, own)
+    find_terms.index_player(event.pk, player)
+    find_terms.index_player(event.pk, own)
     if moved:
         transaction.on_commit(lambda: request_recompute(event.pk))
     return own

@@ -26,7 +26,7 @@ from matches.events.known import known_rows, lookup, wanted
 from matches.events.registration import union_size
 from matches.kernel.punctuation import listed
 from matches.models import Event, Registration, Union, UnionMember
-from matches.public import find
+from matches.public import find_terms
 from players import clubs
 from players.models import Player
 
@@ -485,5 +485,5 @@ def import_rows(
     UnionMember.objects.bulk_create(members)
     Registration.objects.bulk_create(entries)  # no save(): no private token to digest yet
     # bulk_create sends no post_save: the new entries' search terms are written here.
-    find.index_entries(event.pk, entries, members)
+    find_terms.index_entries(event.pk, entries, members)
     return len(rows)

@@ -29,7 +29,7 @@ from matches.models import (
     UnionMember,
 )
 from matches.models.digest import token_digest
-from matches.public import find
+from matches.public import floor_passes
 from players.models import Player
 
 
@@ -107,7 +107,7 @@ def entry_links(event: Event, entries=None) -> list[EntryLink]:
     """One row per entry (withdrawn ones left out), in seed order: its union or player, club,
     players, the table of the drawn round and the private token. `url` is the caller's."""
     ensure_entry_tokens(event)
-    find.ensure_passes(event)  # the players' own pages, as the badge sheet makes them
+    floor_passes.ensure_passes(event)  # the players' own pages, as the badge sheet makes them
     entries = list(entries if entries is not None else entries_in_order(event))
     union_ids = [e.union_id for e in entries if e.union_id]
     members: dict[int, list[Player]] = {}

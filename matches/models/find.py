@@ -2,7 +2,7 @@
 passes that open each one's own page ("my page", from the QR code on a badge).
 
 A search is one indexed prefix lookup on `SearchTerm(event, term)`: the terms of a union or a
-player are written when it is saved or registered (`matches.public.find`), never at query time.
+player are written when it is saved or registered (`matches.public.find_terms`), never at query time.
 """
 
 from __future__ import annotations

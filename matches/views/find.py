@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from matches.events import badge_sheet, checkin
 from matches.events.scan import desk_code
 from matches.models import FloorPass, Union, UnionMember
-from matches.public import find, limits, stamps, visibility
+from matches.public import entry_card, find, floor_passes, limits, seats, stamps, visibility
 from matches.public.front_cache import front_cacheable
 from matches.views.addresses import public_url
 from matches.views.live import player_stream_url
@@ -111,7 +111,7 @@ def find_page(request, event_id: int):
 
 
 def _card(request, event, union=None, player=None):
-    rows = find.card(event, union=union, player=player)
+    rows = entry_card.card(event, union=union, player=player)
     context = {"event": event, "union": union, "player": player, "rows": rows}
     if player is not None:
         membership = (
@@ -156,11 +156,11 @@ def player_card(request, event_id: int, player_id: int):
 
 @require_http_methods(["GET", "POST"])
 def my_page(request, token: str):
-    floor_pass = find.pass_owner(token)
+    floor_pass = floor_passes.pass_owner(token)
     if floor_pass is None or floor_pass.event.archived_at is not None:
         raise Http404("no such page")
     event = floor_pass.event
-    entry = find.entry_of(floor_pass)
+    entry = floor_passes.entry_of(floor_pass)
     if request.method == "POST":
         if entry is None:
             messages.error(request, _("本页不能签到"))
@@ -175,10 +175,10 @@ def my_page(request, token: str):
                 )
         return redirect("my-page", token)
     union, player = floor_pass.union, floor_pass.player
-    round_ = find.current_round(event, private=True)
+    round_ = seats.current_round(event, private=True)
     place = None
     if round_ is not None:
-        by_union, by_player = find.places(
+        by_union, by_player = seats.places(
             round_, {union.pk} if union else set(), {player.pk} if player else set()
         )
         place = by_union.get(union.pk) if union else by_player.get(player.pk)  # type: ignore[union-attr]
@@ -201,7 +201,7 @@ def my_page(request, token: str):
         "player_union": membership.union if membership else None,
         "round": round_,
         "place": place,
-        "rows": find.card(event, union=union, player=player) if event.published else [],
+        "rows": entry_card.card(event, union=union, player=player) if event.published else [],
         "entry": entry,
         "check_in_round": number,
         "present": present,
@@ -245,7 +245,7 @@ def badges(request, event_id: int):
     """A4 sheet of badges, cut per person: name, union, club and the QR code of my page; in a
     team event each union's captain card (the union's page) comes first."""
     event = running_event(request, event_id)
-    find.ensure_passes(event)
+    floor_passes.ensure_passes(event)
     order = request.GET.get("order", "")
     order = order if order in badge_sheet.BADGE_ORDERS else "seed"
     entries, seating = badge_sheet.badge_entries(event, order)

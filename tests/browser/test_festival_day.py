@@ -619,11 +619,11 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
 
     from matches.events import scan
     from matches.models import FloorPass, Registration
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     b = EventBuilder(unions=3, names=["黄岛五队", "崂山一队", "市南联队"]).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     entries = {r.union_id: r for r in b.event.registrations.all()}
     words = SCAN_WORDS[lang]
     page = context_for(browser, size, lang)
@@ -742,12 +742,12 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
     import re
 
     from matches.models import FloorPass, Registration
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS
     from tests.builder import EventBuilder
 
     b = EventBuilder(unions=2, names=["黄岛五队", "崂山一队"]).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     token = FloorPass.objects.get(event=b.event, union=b.unions[1]).token
     film = tmp_path / "badge.y4m"
     scan_camera_film(film, f"{live_server.url}/me/{token}/")  # what the badge's QR code holds
@@ -1227,7 +1227,7 @@ def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
     live_server, browser, signed_in, settings, size, lang
 ):
     from matches.models import Announcement, Event, RefereeLink
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     def opened(size, lang):
@@ -1271,7 +1271,7 @@ def test_livenums_corrections_live_counts_no_early_rank_and_an_announcement(
     shot(public, f"livenums-projector-live-{size}-{lang}.png")
 
     # The private page of a union still playing its first match: no rank ("1/4" before).
-    token = find.pass_token(b.event, union=second.union_a)
+    token = floor_passes.pass_token(b.event, union=second.union_a)
     public.goto(f"{live_server.url}/me/{token}/")
     rank = public.locator("tr[data-round='1'] td[data-rank]")
     expect(rank).to_have_text("–")

@@ -185,7 +185,7 @@ PLAYERS = [
 def hall(transactional_db):
     """Round 1 played and closed, round 2 published: 黄岛五队 at table 2 against 李沧三队."""
     from matches.models import RefereeZone
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     b = EventBuilder(
@@ -203,7 +203,7 @@ def hall(transactional_db):
         "b": b,
         "event": b.event,
         "player": player,
-        "token": find.pass_token(b.event, player=player),
+        "token": floor_passes.pass_token(b.event, player=player),
     }
 
 

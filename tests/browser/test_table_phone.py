@@ -387,7 +387,7 @@ def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
 ):
     from matches.events import scan
     from matches.models import FloorPass, Registration
-    from matches.public import find
+    from matches.public import floor_passes
     from tests.builder import EventBuilder
 
     b = EventBuilder(
@@ -397,7 +397,7 @@ def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
     ).register(check_in=False)
     # 崂山一队 entered without a seed (between two seeded unions).
     Registration.objects.filter(union=b.unions[1]).update(seed=None)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     page = context_for(browser, size, lang)
     signed_in(page, b.organiser.username)
 

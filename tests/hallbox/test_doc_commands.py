@@ -272,7 +272,7 @@ from festival import build_event
 from matches.draw import service as draw
 from matches.events import checkin
 from matches.models import Registration
-from matches.public import find
+from matches.public import floor_passes
 from players.models import Player
 from seasons import identity
 
@@ -288,7 +288,7 @@ identity.merge(kept, gone, None)
 entry = Registration.objects.filter(event=event).order_by("pk").first()
 print(json.dumps({
     "event": event.pk,
-    "badge": "/me/%s/" % find.pass_token(event, player=one),
+    "badge": "/me/%s/" % floor_passes.pass_token(event, player=one),
     "entry": "/entry/%s/" % checkin.private_token(entry),
     "personal": ["370202198805050505", "13900139000", "370202199001011234", "13800138000",
                  "370202199001019999", "wx-zhang-merge"],
@@ -298,11 +298,11 @@ print(json.dumps({
 # During the cut: a badge printed in the hall (a player's own page made now).
 BADGE_DURING_CUT = """
 from matches.models import Event
-from matches.public import find
+from matches.public import floor_passes
 from players.models import Player
 
 event = Event.objects.get(pk=%d)
-print("/me/%%s/" %% find.pass_token(event, player=Player.objects.get(name="选手2")))
+print("/me/%%s/" %% floor_passes.pass_token(event, player=Player.objects.get(name="选手2")))
 """
 
 

@@ -17,7 +17,7 @@ from hall.guard import REFUSED_CODE
 from hall.routes import PUBLIC_NAMES, PURE_POSTS, mirror_serves
 from matches.events import checkin
 from matches.models import DealReport, Registration
-from matches.public import find
+from matches.public import floor_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -207,7 +207,7 @@ def test_private_pages_are_found_by_the_digest_alone(mirror):
     setup, _ids = mirror
     entry = Registration.objects.filter(event=setup.event).first()
     token = checkin.private_token(entry)
-    pass_token = find.pass_token(setup.event, union=setup.union_a)
+    pass_token = floor_passes.pass_token(setup.event, union=setup.union_a)
     # As on the mirror: the token columns are empty, the digests are there.
     Registration.objects.filter(pk=entry.pk).update(private_token=None)
     from matches.models import FloorPass

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from matches.events import entries
 from matches.models import SearchTerm
-from matches.public import find
+from matches.public import find, find_terms
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_an_import_writes_the_search_terms_one_entry_at_a_time_would(client, kno
         entries.add(one_by_one.event, players=row[2:], name=row[0], club=row[1])
     written = terms(imported.event)
     assert written and written == terms(one_by_one.event)
-    find.reindex_event(imported.event)
+    find_terms.reindex_event(imported.event)
     assert terms(imported.event) == written
     # And find my table answers with them.
     found = find.lookup(imported.event, find.parse_query("人4-1")).hits

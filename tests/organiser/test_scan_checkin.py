@@ -16,7 +16,7 @@ from django.utils import timezone
 from matches.events import checkin, scan
 from matches.events import staff as staff_service
 from matches.models import Event, FloorPass, Registration, RoundLog, StaffRole
-from matches.public import find
+from matches.public import floor_passes
 from players.models import Player
 from tests.builder import EventBuilder
 from tests.personas import make_user
@@ -29,7 +29,7 @@ SCANNER = "https://hall.example/me/{}/"  # what a badge's QR code holds (the pub
 @pytest.fixture
 def team():
     b = EventBuilder(unions=3).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     return b
 
 
@@ -145,7 +145,7 @@ def test_an_entrys_private_link_checks_it_in():
 
 def test_an_individual_players_badge_checks_the_player_in():
     b = EventBuilder("giog", players=4).register(check_in=False)
-    find.ensure_passes(b.event)
+    floor_passes.ensure_passes(b.event)
     token = pass_of(b.event, player=b.players[1]).token
     answer = post_scan(desk(b.organiser), b.event, SCANNER.format(token))
     assert answer.status_code == 200
@@ -187,7 +187,7 @@ def test_without_script_the_page_comes_back_with_the_answer(team):
 
 def test_another_events_badge_is_refused_by_url_desk_code_and_private_link(team):
     other = EventBuilder(unions=2, name="别的比赛").register(check_in=False)
-    find.ensure_passes(other.event)
+    floor_passes.ensure_passes(other.event)
     other.event.organisers.add(team.organiser)  # even its own organiser: the desk is per event
     token = pass_of(other.event, union=other.unions[0]).token
     entry_token = checkin.private_token(other.event.registrations.first())

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import Event, FloorPass, RefereeZone, Registration, SearchTerm
-from matches.public import find
+from matches.public import find, find_terms, floor_passes
 from matches.views.live import player_stream_url
 from tests.builder import EventBuilder
 
@@ -138,7 +138,7 @@ def test_renaming_reindexes(b):
     player.name = "欧阳修"
     player.save()
     assert first(api(b.event, "oyx"))["name"] == "欧阳修"
-    assert find.reindex_event(b.event) == SearchTerm.objects.filter(event=b.event).count()
+    assert find_terms.reindex_event(b.event) == SearchTerm.objects.filter(event=b.event).count()
 
 
 def test_a_save_that_leaves_names_alone_writes_no_terms(b, django_assert_num_queries):
@@ -236,7 +236,7 @@ def test_the_card_shows_released_results_only(b):
 def test_my_page_shows_the_seat_the_moment_the_round_is_published(b):
     Event.objects.filter(pk=b.event.pk).update(release_draw=Event.Release.AFTER_CLOSE)
     player = b.unions[0].players_in_order()[2]
-    token = find.pass_token(b.event, player=player)
+    token = floor_passes.pass_token(b.event, player=player)
     url = reverse("my-page", args=[token])
     round_ = b.round([(0, 1), (2, 3)], publish=False)
     text = Client().get(url).content.decode()
@@ -255,8 +255,8 @@ def test_my_page_shows_the_seat_the_moment_the_round_is_published(b):
 
 
 def test_the_token_boundary(b):
-    token = find.pass_token(b.event, union=b.unions[0])
-    assert find.pass_token(b.event, union=b.unions[0]) == token  # made once
+    token = floor_passes.pass_token(b.event, union=b.unions[0])
+    assert floor_passes.pass_token(b.event, union=b.unions[0]) == token  # made once
     assert len(token) >= 24
     client = Client()
     for bad in ("x", token[:-1], token + "x", token.upper() if token.upper() != token else "y"):
@@ -267,13 +267,13 @@ def test_the_token_boundary(b):
     assert client.get("/me/%00abc/").status_code == 404
     assert client.get("/me/%E9%BB%84/").status_code == 404
     # A pass opens its own page only: another union's page is another token.
-    other = find.pass_token(b.event, union=b.unions[1])
+    other = floor_passes.pass_token(b.event, union=b.unions[1])
     assert other != token and "市北一队" in client.get(f"/me/{other}/").content.decode()
 
 
 def test_self_check_in_from_my_page_where_the_event_allows(eager_tasks):
     b = EventBuilder(unions=2, names=["黄岛五队", "市北一队"]).register(check_in=False)
-    token = find.pass_token(b.event, union=b.unions[0])
+    token = floor_passes.pass_token(b.event, union=b.unions[0])
     client = Client()
     client.post(f"/me/{token}/")
     entry = Registration.objects.get(union=b.unions[0])
@@ -286,7 +286,7 @@ def test_self_check_in_from_my_page_where_the_event_allows(eager_tasks):
     assert Registration.objects.get(union=b.unions[1]).status == Registration.Status.REGISTERED
     # A player's badge in a team event has no entry of its own to check in.
     player = b.unions[1].players_in_order()[0]
-    client.post(f"/me/{find.pass_token(b.event, player=player)}/")
+    client.post(f"/me/{floor_passes.pass_token(b.event, player=player)}/")
     assert Registration.objects.get(union=b.unions[1]).status == Registration.Status.REGISTERED
 
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from matches.public import find, stamps
+from matches.public import floor_passes, stamps
 from matches.standings import service as standings
 from tests.builder import EventBuilder
 
@@ -113,7 +113,7 @@ def test_the_private_page_shows_no_rank_before_the_first_result(
     with django_capture_on_commit_callbacks(execute=True):
         standings.recompute_event(b.event.pk)
     union = b.match(round_, 1).union_a
-    url = reverse("my-page", args=[find.pass_token(b.event, union=union)])
+    url = reverse("my-page", args=[floor_passes.pass_token(b.event, union=union)])
     page = Client().get(url).content.decode()
     assert '<span class="muted">/4</span>' not in page  # was "1/4" before any game
     assert 'title="还没有成绩"' in page

@@ -136,14 +136,14 @@ def test_a_merge_keeps_the_merged_records_pass_and_find_terms_and_a_split_gives_
     """The merged record's own page (its token on a printed badge) and find-my-table in its
     event: a merge that deleted the record cascaded both away."""
     from matches.models import FloorPass, SearchTerm
-    from matches.public import find
+    from matches.public import find, floor_passes
 
     user = get_user_model().objects.create_user("org")
     people = pool(12)
     rated_event(people, 0, unions=2, day=1)
     copy = Player.objects.create(name="新名字", club=people[0].club)
     second = rated_event(people[6:12] + [copy] + people[1:6], 6, unions=2, day=8)
-    token = find.pass_token(second.event, player=copy)
+    token = floor_passes.pass_token(second.event, player=copy)
     assert find.search(second.event, "xmz")[1][0].id == copy.pk  # by pinyin initials
 
     log = identity.merge(people[0], copy, user)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.models import Event
-from matches.public import find
+from matches.public import find_terms
 
 
 class Command(BaseCommand):
@@ -27,5 +27,5 @@ class Command(BaseCommand):
             if missing:
                 raise CommandError(f"no event with id {sorted(missing)}")
         for event in events:
-            rows = find.reindex_event(event)
+            rows = find_terms.reindex_event(event)
             self.stdout.write(f"event {event.pk}: {rows} search terms")
