@@ -118,9 +118,19 @@ def index_union(union: Union) -> None:
     if entry is None and not Registration.objects.filter(union=union).exists():
         return
     rows = _rows(union.event_id, _union_terms(union, entry), union_id=union.pk)
+    # Its players are listed through it: their terms are rewritten here in one go (one delete,
+    # one insert: a registration rush writes a union a registration), as `index_player` would.
+    players = [m.player for m in union.members.select_related("player__club")]
+    SearchTerm.objects.filter(event_id=union.event_id, player__in=players).delete()
+    seeds = dict(
+        Registration.objects.filter(event_id=union.event_id, player__in=players).values_list(
+            "player_id", "seed"
+        )
+    )
+    for player in players:
+        terms = _player_terms(player, seeds.get(player.pk))
+        rows += _rows(union.event_id, terms, player_id=player.pk)
     SearchTerm.objects.bulk_create(rows)
-    for member in union.members.select_related("player__club"):
-        index_player(union.event_id, member.player)
 
 
 @transaction.atomic
