@@ -23,7 +23,7 @@ from django.utils import timezone
 from matches import push
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.models import FeatureTable, LiveAction, LiveDeal, Table
+from matches.models import FeatureTable, LiveAction, LiveDeal, LiveNote, Table
 from matches.permissions import Actor, can_enter_results
 from matches.results import submit
 from matches.results.common import forbidden, require_open_round
@@ -87,7 +87,9 @@ def set_hands(feature: FeatureTable, number: int, body: Any, actor: Actor) -> tu
     _require_operator(actor, feature)
     setup = read_setup(body)
     if not 1 <= number <= 999:
-        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+        raise ResultError(
+            "no_such_deal", f"deal {number} does not exist", status=404, params={"n": number}
+        )
     with transaction.atomic():
         require_open_round(feature.table.round)
         deal = _locked_deal(feature, number)
@@ -132,7 +134,9 @@ def add_action(
     with transaction.atomic():
         deal = _locked_deal(feature, number)
         if deal is None:
-            raise ResultError("no_hands", f"send deal {number}'s hands first", status=409)
+            raise ResultError(
+                "no_hands", f"send deal {number}'s hands first", status=409, params={"n": number}
+            )
         rows = list(deal.actions.all())
         actions = [row.action for row in rows]
         if seq <= len(rows):
@@ -195,6 +199,24 @@ def undo_last(feature: FeatureTable, number: int, actor: Actor) -> LiveAction | 
             deal.save(update_fields=["completed_at"])
         _announce(feature, deal)
         return last
+
+
+def add_note(feature: FeatureTable, text: Any, actor: Actor) -> LiveNote:
+    """A commentary line for spectators (behind the delay, like the plays)."""
+    _require_operator(actor, feature)
+    line = " ".join(str(text or "").split())
+    if not line or len(line) > LiveNote.MAX_LENGTH:
+        raise ResultError(
+            "bad_note",
+            f"a commentary line is 1 to {LiveNote.MAX_LENGTH} characters",
+            params={"most": LiveNote.MAX_LENGTH},
+        )
+    with transaction.atomic():
+        note = LiveNote.objects.create(feature=feature, text=line, at=timezone.now())
+        at = note.at + feature.delay
+        channel = push.feature(feature.pk)
+        transaction.on_commit(lambda: push.send(channel, "feature", at=at.timestamp()))
+    return note
 
 
 def standing(feature: FeatureTable, deal: LiveDeal, legal: bool = False) -> dict:
