@@ -1047,6 +1047,7 @@ def run(args, services: Services) -> None:
     django.setup()
     from django.db import connection
 
+    from matches.draw import refusals
     from matches.draw import service as draw
     from matches.models import RefereeLink, Table
 
@@ -1182,7 +1183,7 @@ def run(args, services: Services) -> None:
             print("\n".join(drill.report()), flush=True)
         try:
             draw.close_round(round_)
-        except draw.SeatingRefused as refused:
+        except refusals.SeatingRefused as refused:
             print(f"   round {number} not closed: {refused}", flush=True)
             break
         if "error" in read or read.get("non2xx") or read.get("errors"):

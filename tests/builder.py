@@ -29,6 +29,7 @@ import random
 from matches import permissions
 from matches.demo import builder as demo
 from matches.draw import service as draw
+from matches.draw import union_tables
 from matches.events import registration
 from matches.kernel.pairing.types import Pairing
 from matches.models import DealReport, Event, Round, Stage
@@ -240,7 +241,7 @@ class EventBuilder:
             seed=number,
             silent=silent,
         )
-        draw._write_team_draw(
+        union_tables.write_team_draw(
             round_,
             [
                 Pairing(a=self.unions[a].id, b=None if b is None else self.unions[b].id)

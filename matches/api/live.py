@@ -21,6 +21,7 @@ from matches.kernel.reports import ResultError
 from matches.models import Table
 from matches.permissions import Actor
 from matches.public import live as public_live
+from matches.public.front_cache import front_cacheable
 from matches.public.visibility import public_event_or_404
 from matches.results import live
 
@@ -101,6 +102,7 @@ def deal_action(request, table_id: int, number: int):
     return response
 
 
+@front_cacheable  # a shared copy is older, never earlier, than the delay allows
 @require_GET
 def feature_json(request, event_id: int, feature_id: int):
     """A feature table as spectators may see it (`matches.public.live`): the page's view as

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.draw.service import SeatingRefused
+from matches.draw.refusals import SeatingRefused
 from matches.models import Round, RoundClock, RoundLog
 
 #: Longest round and longest single extension the form accepts, in minutes.

@@ -1,7 +1,7 @@
 """Draw control on a draft round: the organiser's edits before publishing (an individual
-event's: `move_player` here and `service.swap_players`).
+event's: `move_player` here and `hand_swaps.swap_players`).
 
-Every edit is built from one primitive, exchanging two unions' places (`service.swap_places`), plus
+Every edit is built from one primitive, exchanging two unions' places (`hand_swaps.swap_places`), plus
 exchanging the sides of one table. After each edit the changed tables are flagged again by the
 engine's own `annotate` (rematch, same club, seat balance, score-group moves) and the edit is
 written to the round's audit log (`RoundLog`, action "edit"); the function returns the changed
@@ -13,14 +13,14 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from matches.draw import service
-from matches.draw.service import SeatingRefused
+from matches.draw import explanations, hand_swaps, refusals
+from matches.draw.refusals import SeatingRefused
 from matches.models import Match, MatchSide, Round, RoundLog, TableSeat, Union
 
 
 def _locked_draft(round_: Round) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    service.require_draft(round_)
+    refusals.require_draft(round_)
     if not round_.event.is_team:
         raise SeatingRefused(_("个人赛请调换选手"))
     return round_
@@ -51,8 +51,8 @@ def _occupant(match: Match, side: str) -> Union:
 
 def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: dict) -> list[dict]:
     matches = Match.objects.with_sides().filter(pk__in=list(touched)).select_related("table")
-    service.require_valid_seats(round_, matches)
-    service.reflag_team(round_, matches)
+    hand_swaps.require_valid_seats(round_, matches)
+    hand_swaps.reflag_team(round_, matches)
     RoundLog.objects.create(
         round=round_,
         action=RoundLog.Action.EDIT,
@@ -61,10 +61,10 @@ def _finish(round_: Round, kind: str, touched: dict, before: list, user, extra: 
             "edit": kind,
             **extra,
             "before": before,
-            "after": service.describe_matches(matches),
+            "after": hand_swaps.describe_matches(matches),
         },
     )
-    return service.explain_tables(round_, matches)
+    return explanations.explain_tables(round_, matches)
 
 
 @transaction.atomic
@@ -78,7 +78,7 @@ def move_union(round_: Round, union: Union, table_number: int, side: str, *, use
     target = _occupant(_match_at(round_, table_number), side)
     if target.pk == union.pk:
         raise SeatingRefused(_("该联邦已在此位置"))
-    touched, before = service.swap_places(round_, union, target)
+    touched, before = hand_swaps.swap_places(round_, union, target)
     return _finish(
         round_,
         "move",
@@ -95,7 +95,7 @@ def swap_sides(round_: Round, table_number: int, *, user=None):
     round_ = _locked_draft(round_)
     match = _match_at(round_, table_number)
     first, second = _occupant(match, "A"), _occupant(match, "B")
-    touched, before = service.swap_places(round_, first, second)
+    touched, before = hand_swaps.swap_places(round_, first, second)
     return _finish(round_, "swap_sides", touched, before, user, {"table": table_number})
 
 
@@ -112,7 +112,7 @@ def pair_by_hand(round_: Round, table_number: int, union_a: Union, union_b: Unio
         match = _match_at(round_, table_number)
         target = _occupant(match, side)
         if target.pk != union.pk:
-            changed, was = service.swap_places(round_, union, target)
+            changed, was = hand_swaps.swap_places(round_, union, target)
             touched.update(changed)
             before += [b for b in was if b not in before]
     if not touched:
@@ -137,7 +137,7 @@ def give_bye(round_: Round, union: Union, *, user=None):
     if holder.union_id == union.pk:
         raise SeatingRefused(_("该联邦已轮空"))
     _entry(round_, union)
-    touched, before = service.swap_places(round_, holder.union, union)
+    touched, before = hand_swaps.swap_places(round_, holder.union, union)
     return _finish(
         round_, "bye", touched, before, user, {"union": union.pk, "from": holder.union_id}
     )
@@ -147,9 +147,9 @@ def give_bye(round_: Round, union: Union, *, user=None):
 def move_player(round_: Round, player_id: int, table_number: int, seat: int, *, user=None):
     """Individual events: put a player in `seat` of table `table_number`; the player sitting
     there takes the mover's place (their seat, or sitting out). One exchange of two players,
-    checked, re-flagged and logged as `service.swap_players` does."""
+    checked, re-flagged and logged as `hand_swaps.swap_players` does."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    service.require_draft(round_)
+    refusals.require_draft(round_)
     if round_.event.is_team:
         raise SeatingRefused(_("团体赛请移动联邦"))
     occupant = TableSeat.objects.filter(round=round_, table__number=table_number, seat=seat).first()
@@ -157,4 +157,4 @@ def move_player(round_: Round, player_id: int, table_number: int, seat: int, *, 
         raise SeatingRefused(_("本轮没有第 %(n)s 桌第 %(s)s 座") % {"n": table_number, "s": seat})
     if occupant.player_id == player_id:
         raise SeatingRefused(_("该选手已在此座位"))
-    return service.swap_players(round_, player_id, occupant.player_id, user=user)
+    return hand_swaps.swap_players(round_, player_id, occupant.player_id, user=user)

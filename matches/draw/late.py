@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.service import SeatingRefused, describe_matches, reflag_team
+from matches.draw.hand_swaps import describe_matches, reflag_team
+from matches.draw.refusals import SeatingRefused
 from matches.kernel.pairing import types as flags
 from matches.models import (
     DealReport,

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.service import SeatingRefused, clear_round
+from matches.draw.refusals import SeatingRefused
+from matches.draw.service import clear_round
 from matches.models import Round, RoundLog
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from matches import signals
-from matches.draw.service import SeatingRefused
+from matches.draw.refusals import SeatingRefused
 from matches.models import DealReport, Match, Round, RoundLog, Union
 from matches.standings import service as standings
 from matches.store import chain

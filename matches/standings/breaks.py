@@ -7,7 +7,7 @@ adds a second stage. The standings are the event's own (its tie-break order,
 the cut before anything is written: which unions are level on match points across the cut, the
 tie-break that separated the last union in from the first union out, and for every union why it
 is in or out. It lives with the standings because it is their cut; the draw reads only its result
-(`Stage.break_unions`): the knockout draw (`matches.draw.service`) seeds from the confirmed field;
+(`Stage.break_unions`): the knockout draw (`matches.draw.union_tables`) seeds from the confirmed field;
 tied knockout matches get extra deals (`standings.service._write_match_result`).
 """
 

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from matches import push
 from matches.public import live
+from matches.public.front_cache import front_cacheable
 from matches.public.visibility import public_event_or_404
 from matches.views import live as streams
 
@@ -174,6 +175,9 @@ def features_stream(request, event_id: int):
 # --- pages ------------------------------------------------------------------------------------
 
 
+# Shared by nginx for a second, as the other public pages: a copy is older, never earlier, than
+# what the delay allows.
+@front_cacheable
 @require_GET
 def features_page(request, event_id: int):
     event = public_event_or_404(event_id)
@@ -187,6 +191,7 @@ def features_page(request, event_id: int):
     )
 
 
+@front_cacheable
 @require_GET
 def feature_page(request, event_id: int, feature_id: int):
     event = public_event_or_404(event_id)

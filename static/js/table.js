@@ -43,6 +43,14 @@
     if (!kept || !blank || !window.htmx) return;
     var values = {};
     kept.fields.forEach(function (p) { if (p[0] !== "csrfmiddlewaretoken") values[p[0]] = p[1]; });
+    // What was kept of a blank form (any swap on the page keeps the form, blank too) brings
+    // nothing back: no check of an empty form, whose verdict would only say it is empty.
+    var now = {};
+    fields(f).forEach(function (p) { now[p[0]] = p[1]; });
+    var entered = Object.keys(values).some(function (name) {
+      return name !== "idempotency_key" && (values[name] || "") !== (now[name] || "");
+    });
+    if (!entered) return;
     // The server re-renders the form from what was kept (taps, ticks, the idempotency key).
     htmx.ajax("POST", f.getAttribute("hx-post"), {source: f, target: f, swap: "outerHTML",
                                                   values: values});

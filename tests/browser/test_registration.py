@@ -224,3 +224,5 @@ def test_captains_register_the_organiser_reviews_the_waiting_list_moves_up_the_d
     expect(page.locator("[data-total='paid']")).to_have_text("30")
     expect(page.locator("#by-way")).to_contain_text("现场现金")
     photo(page, base, "signup-treasurer")
+    for phone_page in (one, two, three):
+        phone_page.context.close()  # before the live server stops: no request left in flight

@@ -36,6 +36,13 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def no_live_push(settings):
+    """No push thread reading SQLite's shared test database (a stream left open by one test
+    locked a table the next one set up): the pages poll, as with /live/ cut."""
+    settings.LIVE_ENABLED = False
+
+
 def context_for(browser, size: str, lang: str):
     phone = size == "390"
     context = browser.new_context(
@@ -424,3 +431,32 @@ def test_an_unseeded_union_at_the_desk_and_on_the_badge_sheet(
     page.keyboard.press("Enter")
     expect(result.locator(".scan-name")).to_have_text("黄岛五队")
     expect(result.locator(".scan-meta")).to_have_text(DESK_WORDS[lang]["seed"] + " · 黄岛俱乐部")
+
+
+@pytest.mark.parametrize("size", ["390", "1280"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_blank_next_deal_form_is_not_checked_on_load(live_server, browser, size, lang):
+    """Any swap on the page (the announcements' refresh) keeps the form, blank too; a blank
+    form kept brings nothing back on the next load: no check, no verdict at all."""
+    from tests.personas import make_setup
+
+    setup = make_setup()
+    page = context_for(browser, size, lang)
+    checks: list[str] = []
+    page.on("request", lambda r: checks.append(r.url) if "/check" in r.url else None)
+    page.goto(f"{live_server.url}/ref/{setup.link.token}/")
+    # The form as the page keeps it after a swap: blank.
+    page.evaluate(
+        """() => { const f = document.querySelector('form[data-keep]'); const out = [];
+        new FormData(f).forEach((v, k) => { if (typeof v === 'string') out.push([k, v]); });
+        localStorage.setItem('gouji-entry:' + f.dataset.keep, JSON.stringify({fields: out})); }"""
+    )
+    page.reload()
+    page.wait_for_load_state("networkidle")
+    assert checks == []
+    expect(page.locator("#verdict")).to_have_text("")
+    # What was tapped comes back after a reload, as before.
+    tap(page, 2)
+    page.wait_for_load_state("networkidle")
+    page.reload()
+    expect(page.locator("button.tap[data-seat='2'] .place")).to_be_visible()

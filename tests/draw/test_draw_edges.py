@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from matches.draw import entrants as draw_entrants
+from matches.draw import refusals, stages, undo
 from matches.draw import service as draw
-from matches.draw import stages, undo
 from matches.events import checkin, entries
 from matches.models import EventStaff, Registration, Round, RoundLog, Stage
 from matches.standings import breaks
@@ -70,7 +70,7 @@ def test_a_knockout_waits_for_its_break(client, build):
     b, knockout = swiss_then_knockout(build, swiss_rounds=1)
     b.draw_round(seed=2).report_all().close()
     assert stages.next_stage(b.event) == knockout and stages.needs_break(knockout)
-    with pytest.raises(draw.SeatingRefused, match="晋级名单"):
+    with pytest.raises(refusals.SeatingRefused, match="晋级名单"):
         draw.create_round(knockout)
     login(client, b)
     english(client)
@@ -106,7 +106,7 @@ def test_a_draft_is_deleted_by_an_assistant_and_logged(client, build):
 def test_a_published_round_is_not_deleted(client, build):
     b = build(unions=4)
     b.draw_round()
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         undo.delete_draft(b.latest)
     login(client, b)
     english(client)

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from matches.draw import control, late
+from matches.draw import control, hand_swaps, late
 from matches.draw import service as draw
 from matches.events import registration
 from matches.models import Event, Match, Stage, TableSeat, UnionMember
@@ -101,7 +101,7 @@ def test_hand_edits_keep_the_eight_seat_layout(build):
     matches = list(round_.matches.with_sides().order_by("table__number"))
     first = matches[0].union_a
     other = matches[1].union_b
-    draw.swap_unions(round_, first, other)
+    hand_swaps.swap_unions(round_, first, other)
     assert_unions_of_four_together(round_)
     control.swap_sides(round_, 1)
     assert_unions_of_four_together(round_)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from matches.draw import control
+from matches.draw import control, refusals
 from matches.draw import service as draw
 from matches.models import Event, RoundLog, TableSeat
 
@@ -66,9 +66,9 @@ def test_swapping_and_moving_players_is_checked_and_logged(client, individual):
         follow=True,
     )
     assert "本轮没有第 9 桌第 1 座" in response.content.decode()
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         control.move_player(round_, mover, 1, 6)
     # After publishing: refused.
     draw.publish_round(round_)
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         control.move_player(round_, mover, 1, 1)

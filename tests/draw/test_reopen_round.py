@@ -9,8 +9,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from matches.draw import refusals, undo
 from matches.draw import service as draw
-from matches.draw import undo
 from matches.models import ComputationRun, EventStaff, Round, RoundLog
 from matches.standings import service as standings
 
@@ -71,12 +71,12 @@ def test_only_the_last_round_reopens_and_a_later_draft_is_named(build):
     b.draw_round().report_all().close()
     first = b.latest
     draft = draw.create_round(b.stage, seed=2)
-    with pytest.raises(draw.SeatingRefused, match="第 2 轮已有草稿"):
+    with pytest.raises(refusals.SeatingRefused, match="第 2 轮已有草稿"):
         undo.reopen_round(first, reason="x")
     draw.publish_round(draft)
-    with pytest.raises(draw.SeatingRefused, match="只能重新开启最后一轮"):
+    with pytest.raises(refusals.SeatingRefused, match="只能重新开启最后一轮"):
         undo.reopen_round(first, reason="x")
-    with pytest.raises(draw.SeatingRefused, match="只能重新开启已结束的轮次"):
+    with pytest.raises(refusals.SeatingRefused, match="只能重新开启已结束的轮次"):
         undo.reopen_round(draft, reason="x")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.draw import control, late
+from matches.draw import control, late, refusals
 from matches.draw import service as draw
 from matches.events import checkin
 from matches.kernel.pairing import types as flags
@@ -92,12 +92,12 @@ def test_hand_pairing_of_clubmates_is_flagged_same_club(build):
 def test_edits_are_refused_after_publishing_and_bad_input_is_explained(build):
     b = build(unions=4)
     round_ = draw.create_round(b.stage, seed=1)
-    with pytest.raises(draw.SeatingRefused, match="本轮没有轮空"):
+    with pytest.raises(refusals.SeatingRefused, match="本轮没有轮空"):
         control.give_bye(round_, b.unions[0])
-    with pytest.raises(draw.SeatingRefused, match="本轮没有第 9 桌"):
+    with pytest.raises(refusals.SeatingRefused, match="本轮没有第 9 桌"):
         control.move_union(round_, b.unions[0], 9, "A")
     draw.publish_round(round_)
-    with pytest.raises(draw.SeatingRefused, match="只能在公布前调整编排"):
+    with pytest.raises(refusals.SeatingRefused, match="只能在公布前调整编排"):
         control.swap_sides(round_, 1)
 
 
@@ -110,7 +110,7 @@ def test_unpublish_only_while_no_result_is_in(build):
     assert RoundLog.objects.filter(round=round_, action=RoundLog.Action.UNPUBLISH).exists()
     draw.publish_round(round_)
     b.final(b.match(round_, 1), 1, A_BY_TWO)
-    with pytest.raises(draw.SeatingRefused, match="本轮已有成绩"):
+    with pytest.raises(refusals.SeatingRefused, match="本轮已有成绩"):
         late.unpublish_round(round_)
 
 
@@ -145,7 +145,7 @@ def test_late_arrival_without_a_bye_sits_out_and_no_table_changes(build):
     assert change == {"tables": [], "bye": True}
     bye = round_.matches.get(table__isnull=True)
     assert bye.union_a_id == b.unions[4].pk and bye.points_a == b.event.points_bye
-    with pytest.raises(draw.SeatingRefused, match="已在本轮"):
+    with pytest.raises(refusals.SeatingRefused, match="已在本轮"):
         late.late_add(round_, b.unions[4])
 
 
@@ -153,7 +153,7 @@ def test_late_withdrawal_keeps_reported_tables_and_reseats_one(build):
     b = build(unions=5)
     round_ = b.round([(0, 1), (2, 3), (4, None)])
     b.final(b.match(round_, 1), 1, A_BY_TWO)
-    with pytest.raises(draw.SeatingRefused, match="成绩保留"):
+    with pytest.raises(refusals.SeatingRefused, match="成绩保留"):
         late.late_withdraw(round_, b.unions[0])
     change = late.late_withdraw(round_, b.unions[2])
     assert change["tables"] == [2] and change["opponent"] == b.unions[4].pk
@@ -185,7 +185,7 @@ def test_forfeit_scores_from_the_event_and_shows_in_the_standings(build):
     # A table with a final deal keeps its result.
     other = b.round([(0, 2), (1, 3)])
     b.final(b.match(other, 1), 1, A_BY_TWO)
-    with pytest.raises(draw.SeatingRefused, match="已有最终成绩"):
+    with pytest.raises(refusals.SeatingRefused, match="已有最终成绩"):
         forfeits.award_forfeit(b.match(other, 1), "B")
 
 
@@ -219,7 +219,7 @@ def test_a_match_stopped_by_time_is_scored_from_the_deals_played(build):
     assert match.points_a == b.event.points_win and match.score_a > match.score_b
     b.event.score_stopped_matches = False
     b.event.save()
-    with pytest.raises(draw.SeatingRefused, match="未设置"):
+    with pytest.raises(refusals.SeatingRefused, match="未设置"):
         forfeits.stop_by_time(b.match(round_, 2), 1)
 
 
@@ -228,7 +228,7 @@ def test_closing_names_the_tables_without_a_result(build):
     round_ = b.round([(0, 1), (2, 3), (4, 5)])
     forfeits.award_forfeit(b.match(round_, 2), "A")
     assert draw.unfinished_tables(round_) == [1, 3]
-    with pytest.raises(draw.SeatingRefused, match="第 1 桌、第 3 桌"):
+    with pytest.raises(refusals.SeatingRefused, match="第 1 桌、第 3 桌"):
         draw.close_round(round_)
 
 
@@ -245,7 +245,7 @@ def test_withdrawn_union_is_out_of_later_draws_and_its_matches_stand(build):
     assert b.unions[0].pk not in set(following.sides.values_list("union_id", flat=True))
     assert following.matches.filter(table__isnull=True).count() == 1
     assert b.match(round_, 1).points_a == b.event.points_win  # still stands
-    with pytest.raises(draw.SeatingRefused, match="已退赛"):
+    with pytest.raises(refusals.SeatingRefused, match="已退赛"):
         late.withdraw_union(b.event, b.unions[0])
 
 

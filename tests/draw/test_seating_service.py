@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from matches.draw import history
+from matches.draw import explanations, hand_swaps, history, refusals
 from matches.draw import service as draw
 from matches.events import registration
 from matches.kernel.pairing import types as flags
@@ -46,7 +46,7 @@ def test_swiss_event_has_three_closed_rounds_without_rematches(swiss_event):
 def test_a_round_waits_for_the_previous_one_to_close(swiss_event):
     stage = swiss_event.stages.get()
     round4 = draw.create_round(stage, seed=4)
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.create_round(stage)
     assert round4.state == "draft" and round4.number == 4
 
@@ -66,11 +66,11 @@ def test_the_same_seed_redraws_the_same_round(swiss_event):
 def test_published_rounds_cannot_be_redrawn_or_swapped(swiss_event):
     stage = swiss_event.stages.get()
     round4 = draw.publish_round(draw.create_round(stage, seed=5))
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.redraw_round(round4)
     a, b = [m.union_a for m in round4.matches.all()[:2]]
-    with pytest.raises(draw.SeatingRefused):
-        draw.swap_unions(round4, a, b)
+    with pytest.raises(refusals.SeatingRefused):
+        hand_swaps.swap_unions(round4, a, b)
 
 
 def test_hand_swap_of_unions_is_checked_flagged_and_audited(swiss, swiss_event):
@@ -80,7 +80,7 @@ def test_hand_swap_of_unions_is_checked_flagged_and_audited(swiss, swiss_event):
     m1, m2 = round4.matches.order_by("table__number")[:2]
     # Swap m1's B union with m2's A union.
     x, y = m1.union_b, m2.union_a
-    draw.swap_unions(round4, x, y, user=user)
+    hand_swaps.swap_unions(round4, x, y, user=user)
     m1.refresh_from_db()
     m2.refresh_from_db()
     assert m1.union_b_id == y.pk and m2.union_a_id == x.pk
@@ -109,14 +109,14 @@ def test_a_swap_into_a_rematch_is_flagged(swiss_event):
         .first()
         .union
     )
-    changed = draw.swap_unions(round4, first.union_b, met)
+    changed = hand_swaps.swap_unions(round4, first.union_b, met)
     assert any("由手动调整造成" in reason for line in changed for reason in line["reasons"])
     first.refresh_from_db()
     assert flags.REMATCH_FORCED in first.flags
     round4.refresh_from_db()
     flagged = sum(flags.REMATCH_FORCED in m.flags for m in round4.matches.all())
     assert round4.quality["rematches"] == flagged >= 1
-    reasons = draw.explain_round(round4)[0]["reasons"]
+    reasons = explanations.explain_round(round4)[0]["reasons"]
     assert any("重复交手" in r for r in reasons)
 
 
@@ -127,7 +127,7 @@ def test_odd_field_gives_a_bye_worth_a_win(build):
         assert bye.table is None and bye.points_a == event.points_bye
         assert flags.BYE in bye.flags
         assert r.sides.filter(position="bye").count() == 1
-        bye_line = [line for line in draw.explain_round(r) if line["table"] is None]
+        bye_line = [line for line in explanations.explain_round(r) if line["table"] is None]
         assert bye_line and "轮空" in bye_line[0]["reasons"][0]
     takers = [r.matches.get(table__isnull=True).union_a_id for r in event.rounds.all()]
     assert len(set(takers)) == 2
@@ -135,7 +135,7 @@ def test_odd_field_gives_a_bye_worth_a_win(build):
 
 def test_closing_needs_every_result(swiss):
     round4 = swiss.draw(seed=3)
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.close_round(round4)
     swiss.report_all(round4).settle(round4)
     assert draw.close_round(round4).state == "closed"
@@ -173,7 +173,7 @@ def test_swiss_then_knockout_of_the_best_four(swiss, swiss_event):
         swiss.final(m, 1, DRAW)  # a tie: an extra deal must decide
     swiss.settle(semi)
     assert not semi.matches.filter(points_a__isnull=False).exists()
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.close_round(semi)
     for m in swiss.matches(semi):
         assert m.deals.get(number=2).is_extra
@@ -196,7 +196,7 @@ def test_a_tied_knockout_match_on_record_is_refused_by_the_next_draw(swiss):
     swiss.close(semi)
     # Written around the results service on purpose: the corrupt row this test is about.
     semi.matches.update(points_a=1, points_b=1, completed_at=timezone.now())
-    with pytest.raises(draw.SeatingRefused, match="加赛"):
+    with pytest.raises(refusals.SeatingRefused, match="加赛"):
         draw.create_round(knockout, seed=2)
 
 
@@ -210,7 +210,7 @@ def test_round_robin_stage_plays_everyone_once(build):
         r = b.draw_round(seed=None).report_all().close().latest
         met.update(frozenset(p) for p in pairs_of(r))
     assert len(met) == 6 and set(met.values()) == {1}
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         draw.create_round(stage)
 
 
@@ -248,7 +248,7 @@ def test_player_swap_in_an_individual_round_moves_union_membership(build):
     t1, t2 = round2.tables.order_by("number")[:2]
     x = TableSeat.objects.get(table=t1, seat=1)
     y = TableSeat.objects.get(table=t2, seat=2)
-    draw.swap_players(round2, x.player_id, y.player_id)
+    hand_swaps.swap_players(round2, x.player_id, y.player_id)
     assert TableSeat.objects.get(table=t1, seat=1).player_id == y.player_id
     assert TableSeat.objects.get(table=t2, seat=2).player_id == x.player_id
     assert y.player_id in [p.pk for p in Union.objects.get(pk=x.union_id).players_in_order()]
@@ -263,7 +263,7 @@ def test_a_player_who_sits_out_can_take_a_seat_by_hand(build):
     (waiting,) = round1.quality["sitting_out"]
     seat = TableSeat.objects.filter(round=round1).order_by("table__number", "seat").first()
     leaving = seat.player_id
-    changed = draw.swap_players(round1, leaving, waiting)
+    changed = hand_swaps.swap_players(round1, leaving, waiting)
     round1.refresh_from_db()
     assert round1.quality["sitting_out"] == [leaving]
     assert TableSeat.objects.get(pk=seat.pk).player_id == waiting
@@ -278,9 +278,9 @@ def test_team_player_swap_stays_inside_a_union(swiss_event):
     m = round4.matches.order_by("table__number").first()
     a_seats = list(TableSeat.objects.filter(table=m.table, side="A").order_by("seat"))
     b_seat = TableSeat.objects.filter(table=m.table, side="B").first()
-    with pytest.raises(draw.SeatingRefused):
-        draw.swap_players(round4, a_seats[0].player_id, b_seat.player_id)
-    draw.swap_players(round4, a_seats[0].player_id, a_seats[1].player_id)
+    with pytest.raises(refusals.SeatingRefused):
+        hand_swaps.swap_players(round4, a_seats[0].player_id, b_seat.player_id)
+    hand_swaps.swap_players(round4, a_seats[0].player_id, a_seats[1].player_id)
     assert TableSeat.objects.get(table=m.table, seat=1).player_id == a_seats[1].player_id
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from matches.draw import clock
-from matches.draw.service import SeatingRefused
+from matches.draw.refusals import SeatingRefused
 from matches.models import RefereeLink, RefereeZone, RoundClock, RoundLog
 from matches.views.qr import qr_svg
 from tests.builder import EventBuilder

@@ -105,6 +105,11 @@ RIGHTS = {
     "round-end": (STAFF, 405, 302),
     "round-delete": (STAFF, 200, 400),
     "table-cards": (STAFF, 200, None),
+    "score-sheets": (STAFF, 200, None),
+    # Feature tables: the staff mark and unmark them; an empty POST names no table (404), and
+    # the fixture's round has no feature table to remove (404).
+    "features": (STAFF, 200, 404),
+    "feature-remove": (STAFF, 405, 404),
     "pairings-pdf": (STAFF, 200, None),
     "checkin": (STAFF, 200, None),
     "checkin-toggle": (STAFF, 405, 302),
@@ -236,6 +241,9 @@ def world(eager_tasks):
         "round-delete": [e, 1],
         "round-reopen": [e, 1],
         "table-cards": [e, 1],
+        "score-sheets": [e, 1],
+        "features": [e, 1],
+        "feature-remove": [e, 1, 1],
         "pairings-pdf": [e, 1],
         "checkin-toggle": [e, b.event.registrations.first().pk],
         "entry": [e, b.event.registrations.first().pk],

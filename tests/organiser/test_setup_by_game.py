@@ -132,7 +132,7 @@ def test_a_draw_with_too_few_entrants_is_refused_in_the_organisers_language():
     """The pairing code's reasons are English; the organiser reads them in zh-hans or English."""
     from django.utils import translation
 
-    from matches.draw.service import seating_reason
+    from matches.draw.refusals import seating_reason
     from matches.kernel.pairing.types import SeatingError
 
     too_few = SeatingError("a round needs at least two unions", code="too_few", at_least=2)

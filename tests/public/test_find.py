@@ -420,12 +420,12 @@ def test_two_players_exchanging_seats_in_a_published_round_show_at_once(b, setti
 
 
 def test_a_swap_in_the_draft_shows_when_the_round_is_published(b):
-    from matches.draw import service as draw
+    from matches.draw import hand_swaps
 
     b.report_all(b.round([(0, 1), (2, 3)])).close()
     second = b.round([(0, 2), (1, 3)], publish=False)
     assert first(api(b.event, "hdwd"))["place"]["round"] == 1  # warm, round 2 held
-    draw.swap_unions(second, b.unions[2], b.unions[3])
+    hand_swaps.swap_unions(second, b.unions[2], b.unions[3])
     assert first(api(b.event, "hdwd"))["place"]["round"] == 1  # a draft is not public
     b.publish(second)
     assert first(api(b.event, "hdwd"))["place"]["opponents"] == ["李沧三队"]

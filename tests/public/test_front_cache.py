@@ -146,8 +146,9 @@ def test_every_route_under_a_cached_location_is_a_front_cacheable_view():
             assert getattr(callback, "front_cacheable", False), route
             covered.append(route)
     # home, matches/urls/public.py (projectors, the round clock, bracket, find my table and the
-    # cards), the ladder (ladders/urls.py), API
-    assert len(covered) == 1 + 14 + 1 + 5
+    # cards, the feature tables' list and page), the ladder (ladders/urls.py), the API (a
+    # feature table's JSON among them)
+    assert len(covered) == 1 + 16 + 1 + 6
     # The public registration form, kept out of the cache by its own location.
     assert served_by_the_app == ["events/<int:event_id>/signup/"]
 

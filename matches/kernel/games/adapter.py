@@ -327,7 +327,7 @@ class GameAdapter:
         raise NotImplementedError
 
     # --- the draw ---------------------------------------------------------------------------
-    #: False: the shared draw seats the round (`matches.draw.service`: two unions a table,
+    #: False: the shared draw seats the round (`matches.draw.union_tables`: two unions a table,
     #: paired by the stage's format, or an individual field drawn into unions). True: the game
     #: seats its own tables (`draw_round`, `reflag_tables`), writing them with
     #: `matches.kernel.draw_rows`; the draw service calls it with the round's field.

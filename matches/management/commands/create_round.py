@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.draw import explanations, refusals
 from matches.draw import service as draw
 from matches.models import Event
 
@@ -29,9 +30,9 @@ class Command(BaseCommand):
             raise CommandError("the event has no such stage")
         try:
             round_ = draw.create_round(chosen, seed=seed, silent=silent, user=user_named(user))
-        except draw.SeatingRefused as error:
+        except refusals.SeatingRefused as error:
             raise CommandError(str(error)) from error
         self.stdout.write(describe(round_))
-        for line in draw.explain_round(round_):
+        for line in explanations.explain_round(round_):
             if line["reasons"]:
                 self.stdout.write(f"  table {line['table']}: {'; '.join(line['reasons'])}")

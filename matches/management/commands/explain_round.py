@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from matches.draw import service as draw
+from matches.draw import explanations
 
 from ._seating import describe, round_by_id
 
@@ -16,7 +16,7 @@ class Command(BaseCommand):
     def handle(self, round_id, **options):
         round_ = round_by_id(round_id)
         self.stdout.write(describe(round_))
-        for line in draw.explain_round(round_):
+        for line in explanations.explain_round(round_):
             where = f"table {line['table']}" if line["table"] else "bye"
             versus = (
                 f"{line['union_a']} – {line['union_b']}" if line["union_b"] else line["union_a"]

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from matches import selectors, signals
 from matches.draw import entrants as draw_entrants
-from matches.draw import printing, sheet_printing
+from matches.draw import explanations, printing, refusals, sheet_printing
 from matches.draw import service as draw
 from matches.draw.stages import needs_break, next_stage
 from matches.events import checkin as checkin_service
@@ -157,7 +157,7 @@ def dashboard(request, event_id: int):
             "registrations": event.registrations.count(),
             "checked_in": event.registrations.filter(status=Registration.Status.CHECKED_IN).count(),
             "can_draw": not event.rounds.exclude(state=Round.State.CLOSED).exists(),
-            "explain": draw.explain_round(context["current"])
+            "explain": explanations.explain_round(context["current"])
             if context["current"] and context["current"].is_draft
             else [],
             "checkin": checkin_service.summary(event),
@@ -209,7 +209,7 @@ def draw_round(request, event_id: int):
         round_ = draw.create_round(
             stage, user=request.user, silent=request.POST.get("silent") == "on"
         )
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         return _refused(request, event, error)
     messages.success(request, _("第 %(n)s 轮已编排（草稿）") % {"n": round_.number})
     return _back(event)
@@ -224,7 +224,7 @@ def round_redraw(request, event_id: int, number: int):
     arriving = draw_entrants.missing_from_draft(round_)
     try:
         draw.redraw_round(round_, user=request.user)
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         return _refused(request, event, error)
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已重新编排"))
     if arriving:
@@ -239,7 +239,7 @@ def round_publish(request, event_id: int, number: int):
     event = running_event(request, event_id)
     try:
         draw.publish_round(_round(event, number), user=request.user)
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         return _refused(request, event, error)
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已公布"))
     return _back(event, request)
@@ -253,7 +253,7 @@ def round_end(request, event_id: int, number: int):
     event = running_event(request, event_id)
     try:
         draw.close_round(_round(event, number), user=request.user)
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
         return redirect("manage:round-close", event.pk, number)
     messages.success(request, _("第 %(n)s 轮") % {"n": number} + " " + _("已结束"))

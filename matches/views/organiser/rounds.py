@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from matches.draw import bracket, clock, control, late
+from matches.draw import bracket, clock, control, explanations, hand_swaps, late, refusals
 from matches.draw import entrants as draw_entrants
 from matches.draw import service as draw
 from matches.kernel import punctuation
@@ -58,14 +58,14 @@ def _union(event: Event, value) -> Union:
     try:
         return Union.objects.get(pk=int(value), event=event, round__isnull=True)
     except (TypeError, ValueError, Union.DoesNotExist):
-        raise draw.SeatingRefused(_("请选择联邦"))
+        raise refusals.SeatingRefused(_("请选择联邦"))
 
 
 def _int(value, message: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise draw.SeatingRefused(message)
+        raise refusals.SeatingRefused(message)
 
 
 def _explained_message(lines: list[dict]) -> str:
@@ -89,7 +89,7 @@ def _explained_message(lines: list[dict]) -> str:
 def round_page(request, event_id: int, number: int):
     event = running_event(request, event_id)
     round_ = _round(event, number)
-    explain = draw.explain_round(round_)
+    explain = explanations.explain_round(round_)
     by_match = {line["match"]: line for line in explain}
     progress = {row["match"].pk: row for row in table_progress(round_)}
     tables = []
@@ -153,7 +153,7 @@ def round_page(request, event_id: int, number: int):
         and not event.rounds.filter(number__gt=round_.number).exists(),
         "deals": range(1, event.deals_per_match + 1),
         "seated": seated,
-        # An individual draft: who sits out, to swap in (service.swap_players).
+        # An individual draft: who sits out, to swap in (hand_swaps.swap_players).
         "sitting_out": Player.objects.filter(
             pk__in=round_.quality.get("sitting_out", []) if isinstance(round_.quality, dict) else []
         ).order_by("name"),
@@ -171,7 +171,7 @@ def _draft_edit(request, event_id: int, number: int, edit) -> HttpResponse:
     round_ = _round(event, number)
     try:
         lines = edit(event, round_, request.POST, request.user)
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
         return _to_round(event, number, "#edit")
     messages.success(request, _("已调整：") + _explained_message(lines))
@@ -185,7 +185,7 @@ def edit_swap(request, event_id: int, number: int):
 
     def edit(event, round_, post, user):
         first, second = _union(event, post.get("first")), _union(event, post.get("second"))
-        return draw.swap_unions(round_, first, second, user=user)
+        return hand_swaps.swap_unions(round_, first, second, user=user)
 
     return _draft_edit(request, event_id, number, edit)
 
@@ -261,7 +261,7 @@ def edit_seats(request, event_id: int, number: int):
 
     def edit(event, round_, post, user):
         first = _int(post.get("first"), _("请选择选手"))
-        return draw.swap_players(
+        return hand_swaps.swap_players(
             round_, first, _int(post.get("second"), _("请选择选手")), user=user
         )
 
@@ -275,7 +275,7 @@ def _late_change(request, event_id: int, number: int, change) -> HttpResponse:
     round_ = _round(event, number)
     try:
         messages.success(request, change(event, round_, request.POST, request.user))
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#late")
 
@@ -338,7 +338,7 @@ def _table_step(request, event_id: int, number: int, table: int, step) -> HttpRe
         said, to_close = step(match, request.POST, request.user)
         messages.success(request, said)
         back = back or to_close
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
     if back:
         return redirect(reverse("manage:round-close", args=[event.pk, number]) + f"#table-{table}")
@@ -406,7 +406,7 @@ def _clock_step(request, event_id: int, number: int, step) -> HttpResponse:
     round_ = _round(event, number)
     try:
         messages.success(request, step(round_, request.POST, request.user))
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
     return _to_round(event, number, "#clock")
 
@@ -466,7 +466,7 @@ def close_page(request, event_id: int, number: int):
     if request.method == "POST":
         try:
             draw.close_round(round_, user=request.user)
-        except draw.SeatingRefused as error:
+        except refusals.SeatingRefused as error:
             messages.error(request, str(error))
             return redirect("manage:round-close", event.pk, number)
         messages.success(request, _("第 %(n)s 轮已结束") % {"n": number})
@@ -520,7 +520,7 @@ def withdraw(request, event_id: int):
         )
         if event.rounds.filter(state=Round.State.DRAFT).exists():
             messages.warning(request, _("有草稿轮次：请重新编排"))
-    except draw.SeatingRefused as error:
+    except refusals.SeatingRefused as error:
         messages.error(request, str(error))
     if number and number.isdigit():
         return _to_round(event, int(number), "#withdraw")
@@ -548,7 +548,7 @@ def break_page(request, event_id: int):
             )
             return redirect("manage:dashboard", event.pk)
         proposal = breaks.propose_break(event, size_n, after_n)
-    except (draw.SeatingRefused, breaks.BreakRefused) as refused:
+    except (refusals.SeatingRefused, breaks.BreakRefused) as refused:
         error = str(refused)
     closed = list(event.rounds.filter(state=Round.State.CLOSED).values_list("number", flat=True))
     stage = breaks.break_stage(event)

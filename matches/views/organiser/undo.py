@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.draw import undo
-from matches.draw.service import SeatingRefused
+from matches.draw.refusals import SeatingRefused
 from matches.events import lifecycle
 from matches.events.forms import DATE
 from matches.models import Round, StaffRole

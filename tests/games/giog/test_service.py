@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from matches.draw import explanations, hand_swaps, refusals
 from matches.draw import service as draw
 from matches.games.giog.engine.selfplay import selfplay
 from matches.kernel.reports import ResultError
@@ -252,7 +253,7 @@ def test_a_hand_swap_before_publishing_reflags_the_tables(db):
     tables = list(second.tables.order_by("number"))
     x = tables[0].seats.get(seat=1).player_id
     y = tables[1].seats.get(seat=1).player_id
-    explained = draw.swap_players(second, x, y)
+    explained = hand_swaps.swap_players(second, x, y)
     assert {row["table"] for row in explained} == {1, 2}
     assert all("hand_swap" in m.flags for m in second.matches.all())
     assert TableSeat.objects.get(round=second, player_id=x).table_id == tables[1].pk
@@ -284,7 +285,7 @@ def test_a_position_is_not_a_tournament_hand(giog):
 def test_the_explanation_of_a_giog_draw_names_the_players(db):
     builder = EventBuilder("giog", players=6).register()
     round_ = builder.draw(publish=False)
-    lines = draw.explain_round(round_)
+    lines = explanations.explain_round(round_)
     assert [line["table"] for line in lines] == [1, 2]
     for line, table in zip(lines, round_.tables.order_by("number")):
         names = list(table.seats.order_by("seat").values_list("player__name", flat=True))
@@ -344,7 +345,7 @@ def test_an_old_giog_event_set_to_captain_confirmation_still_finishes_its_tables
 
 def test_a_giog_table_has_no_union_side_to_forfeit(giog):
     match = first_table(giog.draw())
-    with pytest.raises(draw.SeatingRefused):
+    with pytest.raises(refusals.SeatingRefused):
         forfeits.award_forfeit(match, "A")
     match.refresh_from_db()
     assert match.forfeit == "" and not match.is_complete
