@@ -1,6 +1,6 @@
 """The hall box drill (docs/hall-box.md): the hall's uplink drops in the middle of a round.
 
-    .venv/bin/python bench/hallbox.py --quick          # 40 tables, a 15 s cut (CI: tests/hallbox)
+    .venv/bin/python bench/hallbox.py --quick          # 40 tables, a 15 s cut (CI: tests/hall)
     .venv/bin/python bench/hallbox.py                  # 300 tables, a 30-minute cut
     .venv/bin/python bench/hallbox.py --cut 300        # 300 tables, a 5-minute cut
 

@@ -287,6 +287,11 @@ PUBLIC_VERSION_SECONDS = float(os.environ.get("PUBLIC_VERSION_SECONDS", "2"))
 # The public standings page (each language, page and live fragment) written as files
 # after every standings run, for nginx to serve with gzip_static (deploy/nginx.conf,
 # matches/public/standings_files.py). The directory nginx's __STANDINGS_DIR__ names; empty: off.
+# Uploaded files kept by the app: the photographed score sheets (docs/scoresheets.md). No URL
+# serves MEDIA_ROOT: a photo is sent by a view that checks who asks, never by nginx.
+MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "var" / "media"))
+#: how many days a score sheet's photo is kept (`manage.py purge_sheet_photos`)
+SHEET_PHOTO_RETENTION_DAYS = int(os.environ.get("SHEET_PHOTO_RETENTION_DAYS", "180"))
 STANDINGS_FILES_DIR = os.environ.get("STANDINGS_FILES_DIR", str(BASE_DIR / "var" / "standings"))
 
 # --- Live push (matches/push.py) -----------------------------------------------
@@ -374,6 +379,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # refuses bodies over 4 MiB (deploy/nginx.conf).
 FILE_UPLOAD_MAX_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# A phone's photo of a score sheet (matches/views/referee/sheet.py raises the cap for its own
+# route; nginx lets such a body through on that route only).
+SHEET_PHOTO_MAX_BYTES = 15 * 1024 * 1024
 FILE_UPLOAD_HANDLERS = [
     "gouji_tournament.uploads.CappedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",

@@ -20,7 +20,9 @@ class CappedUploadHandler(FileUploadHandler):
 
     def receive_data_chunk(self, raw_data, start):
         self.received += len(raw_data)
-        if self.received > settings.FILE_UPLOAD_MAX_SIZE:
+        # A view may allow more before it reads the files (a score sheet's photo).
+        limit = getattr(self.request, "upload_max_size", settings.FILE_UPLOAD_MAX_SIZE)
+        if self.received > limit:
             self.request.upload_too_large = True
             raise SkipFile
         return raw_data  # the next handler (memory or temporary file) keeps it

@@ -13,7 +13,7 @@ names it shows, except what the public never needs and the secrets:
   The private pages are found on the mirror by the tokens' SHA-256 digests
   (`matches/models/digest.py`), which are published.
 
-This file is the one place that decides. tests/hallbox/test_publication.py fails when a
+This file is the one place that decides. tests/hall/test_publication.py fails when a
 published column's name looks secret (token, pin, password, key, code, ...) or personal (id
 number, contact, phone, address, birth, ...), or a published JSON column (a copy of anything) is
 added, until it is listed here: private, or public with a reason.
@@ -40,6 +40,7 @@ KEPT_MODELS = frozenset(
         "matches.StaffInvitation",  # a one-time token and code make staff
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
+        "matches.SheetPhoto",  # a photographed score sheet: evidence for staff, never public
         # The organisers' check of the derived rows: staff read it on the box's chain page only.
         "matches.DerivedCheck",
     }

@@ -28,12 +28,14 @@ from matches.signals import (
     live_deal_completed,
     recompute_requested,
     round_changed,
+    sheet_read_requested,
     standings_refreshed,
 )
 from matches.tasks import (
     check_derived,
     enqueue,
     queue_standings_after_settlement,
+    read_sheet_photo,
     recompute_event,
     settle_deal,
     update_standings,
@@ -204,6 +206,11 @@ def index_renamed_club(sender, instance, created: bool, raw: bool = False, **kwa
         find_terms.index_union(union)
     for player in Player.objects.filter(club=instance):
         find_terms.reindex_player(player)
+
+
+@receiver(sheet_read_requested, dispatch_uid="sheets.read_photo")
+def queue_sheet_read(sender, photo_id: int, event_id: int, **kwargs) -> None:
+    enqueue(read_sheet_photo, event_id, f"sheet-photo:{photo_id}", {"photo_id": photo_id})
 
 
 # --- connected last: a row's index receivers above have written its terms when find forgets --

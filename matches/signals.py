@@ -19,6 +19,9 @@ matches (the rating list, seasons/) starts from it.
 `recompute_requested` (kwargs: `event_id`) asks for every computation of an event again (the
 organiser's "recompute" button).
 
+`sheet_read_requested` (kwargs: `photo_id`, `event_id`) asks for a score sheet's photo to be
+read (matches/sheets/service.py).
+
 `derived_check_requested` (kwargs: `event_id`) asks for the check of the event's derived rows
 against a recompute (the chain page's button; matches/standings/verify.py).
 """
@@ -31,6 +34,7 @@ round_changed = Signal()  # kwargs: round_id, event_id, number: int; action: str
 recompute_requested = Signal()  # kwargs: event_id: int
 standings_refreshed = Signal()  # kwargs: event_id, from_round: int
 derived_check_requested = Signal()  # kwargs: event_id: int
+sheet_read_requested = Signal()  # kwargs: photo_id, event_id: int
 
 #: the `action` of `round_changed`
 PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
@@ -59,6 +63,13 @@ def announce_standings_refreshed(event_id: int, from_round: int) -> None:
 def request_derived_check(event_id: int) -> None:
     """Send `derived_check_requested` once the current transaction commits."""
     transaction.on_commit(lambda: derived_check_requested.send(sender=None, event_id=event_id))
+
+
+def request_sheet_read(photo_id: int, event_id: int) -> None:
+    """Send `sheet_read_requested` (a score sheet's photo to read) once the transaction commits."""
+    transaction.on_commit(
+        lambda: sheet_read_requested.send(sender=None, photo_id=photo_id, event_id=event_id)
+    )
 
 
 live_deal_completed = Signal()  # kwargs: deal_id: int; seconds: float (until its delay passed)

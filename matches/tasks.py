@@ -18,7 +18,17 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from matches.models import ComputationRun, Deal, DealReport, DealTally, Event, Match, WorkerProbe
+from matches.models import (
+    ComputationRun,
+    Deal,
+    DealReport,
+    DealTally,
+    Event,
+    Match,
+    SheetPhoto,
+    WorkerProbe,
+)
+from matches.sheets import service as sheets
 from matches.standings import service as standings
 from matches.standings import verify
 from matches.store import statements
@@ -324,3 +334,19 @@ def check_derived(self, event_id: int) -> None:
     by match, its progress and answer on the event's `DerivedCheck` row. It writes nothing
     else; run again, it checks again from the start."""
     run_tracked(self, event_id, "derived", lambda: verify.run_check(event_id))
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def read_sheet_photo(self, photo_id: int) -> None:
+    """Read a photographed score sheet into its rows (idempotent: a photo read stays read)."""
+    photo = SheetPhoto.objects.filter(pk=photo_id).values("match__round__event_id").first()
+    if photo is None:
+        return
+    event_id = photo["match__round__event_id"]
+    run_tracked(
+        self,
+        event_id,
+        f"sheet-photo:{photo_id}",
+        lambda: sheets.read_photo(photo_id),
+        {"photo_id": photo_id},
+    )

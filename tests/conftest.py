@@ -74,8 +74,8 @@ SAME_ON_EVERY_BACKEND = (
     "tests/draw/generator/",
     "tests/test_pages_doc.py",
     "tests/test_translations.py",
-    "tests/hallbox/test_drill.py",
-    "tests/hallbox/test_doc_commands.py",
+    "tests/hall/test_drill.py",
+    "tests/hall/test_doc_commands.py",
 )
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
 

@@ -139,4 +139,7 @@ _.updated_by  # who saved the signup settings last
 _.input_formats  # Django's DateTimeField reads it (the datetime-local widget's format)
 ALIPAY  # payment ways the organiser may tick (models/signup.PaymentWay)
 BANK
+_.uploaded_by  # who sent a score sheet's photo (the staff's table page shows it)
+_.uploaded_at  # when (the staff's table page; the retention)
+_.MEDIA_ROOT  # the tests keep their photos in a folder of their own
 _.report_error  # why a feature table's deal has no report yet (templates/manage/features.html)

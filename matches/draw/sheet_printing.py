@@ -1,5 +1,5 @@
 """The readable score sheet: one A4 per table of two unions, made to be photographed and read
-back (`matches/kernel/sheets/`): a QR in each corner (whose sheet, and where its corners are),
+back (`matches/paper/`): a QR in each corner (whose sheet, and where its corners are),
 one box per digit (the finishing order as seat numbers, the seats that opened a point, the
 burns), and boxes for the captains' initials. It stays a paper sheet: a pen fills it, and the
 table phone or the desk types it as before when no photo is taken. docs/scoresheets.md."""
@@ -13,9 +13,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 from matches.draw.printing import FONT, HEIGHT, _canvas, _qr, _seats, _shape
-from matches.kernel.sheets import layout
-from matches.kernel.sheets.layout import SheetKey
 from matches.models import Round
+from matches.paper import layout
+from matches.paper.layout import SheetKey
 
 #: the boxes' lines: a light grey the reader's threshold drops, dark enough to write into
 BOX_GREY = 0.62
@@ -23,8 +23,14 @@ BOX_GREY = 0.62
 
 def sheet_key(round_: Round, table, seats: int) -> SheetKey:
     event = round_.event
-    rows = event.deals_per_match + (event.tie_break_deals or 0)
-    return SheetKey(event.pk, round_.number, table.number, seats, min(rows, 20))
+    return SheetKey.of_table(
+        event.pk,
+        round_.number,
+        table.number,
+        seats,
+        event.deals_per_match,
+        event.tie_break_deals or 0,
+    )
 
 
 def _at(x: float, y: float) -> tuple[float, float]:
@@ -56,7 +62,14 @@ def score_sheets_pdf(round_: Round) -> bytes:
     for match in matches.order_by("table__number"):
         table = match.table
         key = sheet_key(round_, table, len(shape.seats))
-        _page(pdf, event, round_, match, key, sorted(seats.get(table.pk, []), key=lambda s: s.seat))
+        lines = []
+        for seat in sorted(seats.get(table.pk, []), key=lambda s: s.seat):
+            side = "A" if seat.side == "A" else "B"
+            union = seat.union.name if seat.union_id else ""
+            lines.append(f"{seat.seat} · {side} · {union} · {seat.player.name}"[:48])
+        subtitle = f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number}
+        unions = (match.union_a.name, match.union_b.name)
+        _page(pdf, key, subtitle, lines, unions, event.deals_per_match)
         pages += 1
     if not pages:
         pdf.setFont(FONT, 14)
@@ -66,7 +79,24 @@ def score_sheets_pdf(round_: Round) -> bytes:
     return buffer.getvalue()
 
 
-def _page(pdf: canvas.Canvas, event, round_: Round, match, key: SheetKey, table_seats) -> None:
+def blank_sheet_pdf(key: SheetKey, deals_per_match: int) -> bytes:
+    """One sheet for `key` with no names on it: what the test photos are made from."""
+    buffer = io.BytesIO()
+    pdf = _canvas(buffer, _("记分表"))
+    lines = [f"{seat} · {'AB'[(seat - 1) % 2]}" for seat in range(1, key.seats + 1)]
+    _page(pdf, key, "", lines, ("", ""), deals_per_match)
+    pdf.save()
+    return buffer.getvalue()
+
+
+def _page(
+    pdf: canvas.Canvas,
+    key: SheetKey,
+    subtitle: str,
+    seat_lines: list[str],
+    unions: tuple[str, str],
+    deals_per_match: int,
+) -> None:
     size = layout.CORNER_QR
     for corner, (cx, cy) in enumerate(layout.CORNER_CENTRES):
         left, top = _at(cx - size / 2, cy - size / 2)
@@ -75,17 +105,13 @@ def _page(pdf: canvas.Canvas, event, round_: Round, match, key: SheetKey, table_
     pdf.setFont(FONT, 18)
     pdf.drawString(*_at(36, 19), _("第 %(n)s 桌") % {"n": key.table} + " · " + _("记分表"))
     pdf.setFont(FONT, 10)
-    pdf.drawString(*_at(36, 26), f"{event.name} · " + _("第 %(n)s 轮") % {"n": round_.number})
+    pdf.drawString(*_at(36, 26), subtitle)
     pdf.setFont(FONT, 9)
     # The seats with their players, two columns: the referee writes seat numbers, not names.
-    for k, seat in enumerate(table_seats):
-        column, line = divmod(k, (len(table_seats) + 1) // 2)
-        side = "A" if seat.side == "A" else "B"
-        union = seat.union.name if seat.union_id else ""
-        pdf.drawString(
-            *_at(14 + column * 92, 38 + line * 5),
-            f"{seat.seat} · {side} · {union} · {seat.player.name}"[:48],
-        )
+    per_column = (len(seat_lines) + 1) // 2
+    for k, line in enumerate(seat_lines):
+        column, row = divmod(k, per_column)
+        pdf.drawString(*_at(14 + column * 92, 38 + row * 5), line)
     xs = layout.group_x(key.seats)
     pdf.setFont(FONT, 9)
     pdf.drawString(
@@ -104,11 +130,7 @@ def _page(pdf: canvas.Canvas, event, round_: Round, match, key: SheetKey, table_
         top = layout.row_top(row, key.rows)
         pdf.setFillColorRGB(0, 0, 0)
         pdf.setFont(FONT, 11)
-        label = (
-            str(row)
-            if row <= event.deals_per_match
-            else _("加%(n)s") % {"n": row - event.deals_per_match}
-        )
+        label = str(row) if row <= deals_per_match else _("加%(n)s") % {"n": row - deals_per_match}
         pdf.drawString(*_at(12, top + height / 2 + 1.5), label)
         box_y = top + (height - layout.BOX) / 2
         for pair in range(layout.BURN_PAIRS):
@@ -125,8 +147,8 @@ def _page(pdf: canvas.Canvas, event, round_: Round, match, key: SheetKey, table_
     # The captains' initials and the referee's: not read by the machine, kept on the photo.
     pdf.setFont(FONT, 9)
     signers = (
-        _("A 队长缩写") + f" {match.union_a.name}"[:14],
-        _("B 队长缩写") + f" {match.union_b.name}"[:14],
+        _("A 队长缩写") + f" {unions[0]}"[:14],
+        _("B 队长缩写") + f" {unions[1]}"[:14],
         _("裁判"),
     )
     for k, who in enumerate(signers):

@@ -12,7 +12,7 @@ readers, so the rule is written once:
 
 A model with `receiver=False` is forgotten on the box by the code that writes it (find's index
 functions write the search terms and forget `FIND`); the mirror only sees its rows arrive.
-tests/public/test_forgets.py checks docs/public.md against this map; tests/hallbox checks the
+tests/public/test_forgets.py checks docs/public.md against this map; tests/hall checks the
 triggers.
 """
 

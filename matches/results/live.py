@@ -87,7 +87,9 @@ def set_hands(feature: FeatureTable, number: int, body: Any, actor: Actor) -> tu
     _require_operator(actor, feature)
     setup = read_setup(body)
     if not 1 <= number <= 999:
-        raise ResultError("no_such_deal", f"deal {number} does not exist", status=404)
+        raise ResultError(
+            "no_such_deal", f"deal {number} does not exist", status=404, params={"n": number}
+        )
     with transaction.atomic():
         require_open_round(feature.table.round)
         deal = _locked_deal(feature, number)
@@ -132,7 +134,9 @@ def add_action(
     with transaction.atomic():
         deal = _locked_deal(feature, number)
         if deal is None:
-            raise ResultError("no_hands", f"send deal {number}'s hands first", status=409)
+            raise ResultError(
+                "no_hands", f"send deal {number}'s hands first", status=409, params={"n": number}
+            )
         rows = list(deal.actions.all())
         actions = [row.action for row in rows]
         if seq <= len(rows):

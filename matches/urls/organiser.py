@@ -18,6 +18,7 @@ from matches.views.organiser import (
     results,
     rounds,
     scan,
+    sheet_desk,
     signup,
     staff,
     undo,
@@ -64,6 +65,8 @@ round_urls: list[URLPattern | URLResolver] = [
 results_urls: list[URLPattern | URLResolver] = [
     path("", results.event_results, name="results"),
     path("queue/", results.queue, name="results-queue"),
+    path("sheets/", sheet_desk.desk, name="results-sheets"),
+    path("photos/<int:photo_id>.jpg", sheet_desk.photo, name="sheet-photo"),
     path("reports/<int:report_id>/decide", results.decide_report, name="results-decide"),
     path("tables/<int:table_id>/accept", results.accept_table, name="results-accept-table"),
     path(

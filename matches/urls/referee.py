@@ -4,7 +4,7 @@ both routes to it (`matches/views/referee/access.py`, `at_table`)."""
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from matches.views.referee import batch, confirm, floor, live, table, union, viewer
+from matches.views.referee import batch, confirm, floor, live, sheet, table, union, viewer
 
 app_name = "referee"
 
@@ -21,6 +21,8 @@ link_urls: list[URLPattern | URLResolver] = [
     path("call", floor.call_referee, name="link-call"),
     path("announcements", floor.table_announcements, name="link-announcements"),
     path("deals/batch", batch.submit_batch, name="link-batch"),
+    path("photo", sheet.upload_photo, name="link-photo"),
+    path("photos/<int:photo_id>.jpg", sheet.photo_image, name="link-photo-image"),
     # A feature table's operator (matches/views/referee/live.py).
     path("live/", live.operator_page, name="link-live"),
     path("live/deals/<int:number>/hands", live.operator_hands, name="link-live-hands"),
@@ -35,6 +37,8 @@ table_urls: list[URLPattern | URLResolver] = [
     path("deals/<int:number>/check", table.check_deal, name="table-check"),
     path("deals/<int:number>/submit", table.submit_deal, name="table-submit"),
     path("deals/batch", batch.submit_batch, name="table-batch"),
+    path("photo", sheet.upload_photo, name="table-photo"),
+    path("photos/<int:photo_id>.jpg", sheet.photo_image, name="table-photo-image"),
     path("announcements", floor.table_announcements, name="table-announcements"),
     path("reports/<int:report_id>/play", viewer.deal_viewer, name="table-viewer"),
     path("reports/<int:report_id>/stand-in", confirm.stand_in, name="table-stand-in"),

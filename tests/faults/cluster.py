@@ -1,6 +1,6 @@
 """A throw-away PostgreSQL server of its own, for the tests and drills that restart one, and
 the hall box's pieces (`LogicalCluster`, a `Link` that can be cut: bench/hallbox.py,
-tests/hallbox/test_doc_commands.py).
+tests/hall/test_doc_commands.py).
 
 Restarting the machine's shared server would disturb everything else running on it, so
 `tests/faults/test_postgres_restart.py` and `bench/festival.py --faults` each start a private

@@ -12,8 +12,8 @@ from django.urls import reverse
 from PIL import Image
 
 from matches.draw.sheet_printing import score_sheets_pdf
-from matches.kernel.sheets import layout
-from matches.kernel.sheets.layout import SheetKey
+from matches.paper import layout
+from matches.paper.layout import SheetKey
 
 EIGHT = {"preset": "eight-players"}
 

@@ -231,7 +231,8 @@ def describe(errors: list[dict]) -> list[dict]:
             {
                 **error,
                 "rule_name": RULE_NAMES.get(error.get("rule") or "", ""),
-                "text": describe_message(error),
+                # A problem that brings its own words (a photo's unchecked boxes) keeps them.
+                "text": error.get("text") or describe_message(error),
             }
         )
     return described
@@ -380,6 +381,21 @@ class ResultForm:
         entry.special_failed = set(summary.get("special_failed") or [])
         entry.burns = [dict(b) for b in summary.get("burns") or []] + [{}]
         entry.suffocated = [dict(s) for s in summary.get("suffocated") or []] + [{}]
+        return entry
+
+    def from_sheet(self, table, row: dict) -> DealEntry:
+        """The entry a photographed sheet's row fills (matches/sheets/): the seats as read, in
+        order, a duplicate kept so that the engine refuses it rather than the form hiding it."""
+        seats = table_seats(table)
+        entry = DealEntry.blank(seats)
+        entry.finish = [s for s in row.get("finish", []) if s in seats]
+        entry.points = {s for s in row.get("points", []) if s in seats}
+        entry.burns = [
+            {"burner": b, "burned": d, "outcome": "success"}
+            for b, d in row.get("burns", [])
+            if b in seats and d in seats
+        ] + [{"burner": None, "burned": None, "outcome": "success"}]
+        entry.suffocated = [{"seat": None, "by": None}]
         return entry
 
     def describe(self, problems: list[dict]) -> list[dict]:

@@ -37,6 +37,7 @@ from matches.views.addresses import staff_url
 from matches.views.deal_viewer import render_viewer
 from matches.views.organiser.access import running_event
 from matches.views.referee.access import seats_of
+from matches.views.referee.sheet import photo_rows
 from matches.views.referee.table import held_back, render_form, run_check
 
 #: Refusals of a correction as such (not of the result it gives): shown as one message.
@@ -119,6 +120,8 @@ def table_results(request, event_id: int, table_id: int):
             "deal_rows": rows,
             "links": links,
             "state": selectors.table_state(table),
+            # The photographed sheets: evidence beside the reports (disputes, corrections).
+            "sheet_photos": photo_rows(event, match.sheet_photos.all()) if match else [],
         },
     )
 

@@ -12,6 +12,7 @@ from matches.results.deals import deal_for
 from matches.results.messages import refusal_text
 from matches.results.submit import submit_report
 from matches.views.referee.access import Access, at_table, form_of, result_message
+from matches.views.referee.sheet import unchecked_problems
 
 MAX_BATCH = 64  # more deals than any match has (as the API's batch)
 
@@ -69,7 +70,9 @@ def submit_batch(request, access: Access):
     for index in sorted(range(len(deals)), key=lambda k: deals[k]["number"]):
         number = deals[index]["number"]
         entry = form.from_post(access.table, deals[index]["data"], None)
-        problems = form.describe(entry.problems())
+        problems = form.describe(
+            entry.problems() + unchecked_problems(match, number, deals[index]["data"])
+        )
         if problems:
             first = problems[0]
             text = first.get("text") or refusal_text(

@@ -24,6 +24,7 @@ from matches.results.deals import deal_allowed, deal_for, match_deals
 from matches.results.messages import refusal_text
 from matches.results.submit import submit_report
 from matches.views.referee.access import PIN_ERROR, Access, at_table, form_of, seats_of
+from matches.views.referee.sheet import sheet_context, unchecked_problems
 
 DEAL_STATES = ("entering", "queued", "sent", "pending", "final", "disputed")
 
@@ -72,6 +73,7 @@ def table_context(
     problems: list | None = None,
     number: int | None = None,
     progress: str = "",
+    sheet_checked: list[str] | None = None,
 ) -> dict:
     """The referee's table page: the shared part, then the game's form adds its own. `number`:
     the deal the form is about when a URL names it (a check, a submission, `?deal=`)."""
@@ -101,16 +103,7 @@ def table_context(
         "entry": entry or form.blank(table),
         "checked": checked,
         "progress": progress,
-        "problems": [
-            {
-                **p,
-                "text": p.get("text")
-                or refusal_text(
-                    p.get("code"), {"detail": p.get("message", ""), **(p.get("params") or {})}
-                ),
-            }
-            for p in form.describe(problems or [])
-        ],
+        "problems": _described(form, problems or []),
         "confirmable": [],
         "dispute_reasons": Confirmation.Reason.choices,
         "pin_sides": [],
@@ -154,6 +147,14 @@ def table_context(
             }
             for report in awaiting
         ]
+        context["sheet"] = sheet_context(access, match, context["deal_number"], sheet_checked or [])
+        row = context["sheet"]["row"]
+        if entry is None and row and context["can_report"] and hasattr(form, "from_sheet"):
+            # The photo's row fills the form; the engine's answer shows at once, as after a check.
+            context["entry"] = form.from_sheet(table, row)
+            context["checked"], found = run_check(match, number, context["entry"])
+            context["progress"], found = held_back(form, context["entry"], found)
+            context["problems"] = _described(form, found)
         context["deal_state"] = open_report.state if open_report else "entering"
         context["deal_state_words"] = deal_state_words()
         if playable:
@@ -173,6 +174,19 @@ def table_context(
     context.update(form.context(context))
     context["next_input"] = next_input(context)
     return context
+
+
+def _described(form, problems: list) -> list[dict]:
+    return [
+        {
+            **p,
+            "text": p.get("text")
+            or refusal_text(
+                p.get("code"), {"detail": p.get("message", ""), **(p.get("params") or {})}
+            ),
+        }
+        for p in form.describe(problems)
+    ]
 
 
 def next_input(context: dict) -> str:
@@ -361,16 +375,24 @@ def check_deal(request, access: Access, number: int):
         problems=problems,
         number=number,
         progress=progress,
+        sheet_checked=request.POST.getlist("sheet_checked"),
     )
 
 
 @at_table(["POST"])
 def submit_deal(request, access: Access, number: int):
     match, entry = _posted(request, access)
-    problems = entry.problems()
+    problems = entry.problems() + unchecked_problems(match, number, request.POST)
+    sheet_checked = request.POST.getlist("sheet_checked")
     if problems:
         return render_table(
-            request, access, status=422, entry=entry, problems=problems, number=number
+            request,
+            access,
+            status=422,
+            entry=entry,
+            problems=problems,
+            number=number,
+            sheet_checked=sheet_checked,
         )
     try:
         deal = deal_for(match, number)
@@ -385,6 +407,7 @@ def submit_deal(request, access: Access, number: int):
             entry=entry,
             problems=exc.problems(),
             number=number,
+            sheet_checked=sheet_checked,
         )
     deal_name = adapter_for(access.table.round.event).deal_name(number)
     if report.state == DealReport.State.FINAL:

@@ -40,6 +40,13 @@ class SheetKey:
     seats: int
     rows: int
 
+    @classmethod
+    def of_table(
+        cls, event: int, round_: int, table: int, seats: int, deals: int, tie_breaks: int
+    ) -> SheetKey:
+        """A table's sheet: a row per deal and tie-break deal (at most 20 on one page)."""
+        return cls(event, round_, table, seats, min(deals + tie_breaks, 20))
+
     def text(self, corner: int) -> str:
         return f"{MAGIC}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
 

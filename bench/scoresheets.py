@@ -1,0 +1,155 @@
+"""Photographed score sheets: how many boxes the reader gets right without a person, how many
+it gets wrong without marking them (silent errors: must be 0), the time per sheet and the
+reader's memory.
+
+    .venv/bin/python bench/scoresheets.py [--photos 200] [--seed 1] [--again]
+
+Makes `--photos` test photos of the project's own sheet (tests/sheets/photos.py: the held-out
+half of scikit-learn's handwritten digits, perspective, light, shadow, blur, JPEG, phone
+resolutions, every tenth with a thumb over a corner; six and eight seats, 4-8 deal rows), not
+timed, into bench/out/scoresheets/. Then a fresh process reads them as the Celery worker does
+(`read_sheet` against the table's key, then `rows`) and reports, per box:
+
+- right: read right and sure (no person needed);
+- marked: below the confidence threshold, or no seat of the table: a person must check it;
+- silent: read wrong and sure. Of those, the ones whose deal row is no finishing order of the
+  table's seats (rule R30) are refused by the rules engine before anyone can confirm them;
+  the rest would reach the captains unmarked;
+
+and the wall time per sheet (p50, p95, max) and the reading process's peak memory (RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out" / "scoresheets"
+sys.path.insert(0, str(ROOT))
+
+
+def make(photos: int, seed: int) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+    import django
+
+    django.setup()
+    from matches.paper.layout import SheetKey
+    from tests.sheets.photos import sheet_photo
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*"):
+        old.unlink()
+    for k in range(photos):
+        key = SheetKey(1, 2, 3 + k, 8 if k % 3 == 2 else 6, 4 + k % 5)
+        data, values = sheet_photo(key, seed * 100_000 + k, thumb=k % 10 == 9)
+        (OUT / f"{k:04d}.jpg").write_bytes(data)
+        truth = {"key": key.__dict__, "values": values}
+        (OUT / f"{k:04d}.json").write_text(json.dumps(truth))
+
+
+def read() -> dict:
+    """In its own process: nothing of the generator in its memory."""
+    from matches.paper import reader
+    from matches.paper.layout import SheetKey
+
+    totals: dict[str, float] = {
+        "boxes": 0,
+        "right": 0,
+        "marked": 0,
+        "silent": 0,
+        "engine": 0,
+        "refused": 0,
+    }
+    seconds = []
+    for path in sorted(OUT.glob("*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())
+        key = SheetKey(**truth["key"])
+        values = truth["values"]
+        started = time.perf_counter()
+        try:
+            reading = reader.read_sheet(path.read_bytes(), expected=key)
+        except reader.Refused:
+            totals["refused"] += 1
+            seconds.append(time.perf_counter() - started)
+            continue
+        rows = reader.rows(reading)
+        seconds.append(time.perf_counter() - started)
+        for row in rows:
+            # What a person then sees in the form: the sure boxes as read, the unsure ones
+            # checked; the engine refuses an order that is no order of the seats (R30).
+            finish = [
+                values[f"{row.number}.finish.{p}"] if f"finish.{p}" in row.unsure else seat
+                for p, seat in enumerate(row.finish)
+            ]
+            written = [s for s in finish if s is not None]
+            not_an_order = bool(written) and sorted(written) != list(range(1, key.seats + 1))
+            for name, want in values.items():
+                if not name.startswith(f"{row.number}."):
+                    continue
+                box = name.split(".", 1)[1]
+                got = reading.fields[name].value
+                totals["boxes"] += 1
+                if box in row.unsure:
+                    totals["marked"] += 1
+                elif got == want:
+                    totals["right"] += 1
+                elif box.startswith("finish") and not_an_order:
+                    totals["engine"] += 1
+                else:
+                    totals["silent"] += 1
+    seconds.sort()
+    totals["sheets"] = len(seconds)
+    totals["p50"] = seconds[len(seconds) // 2]
+    totals["p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+    totals["max"] = seconds[-1]
+    totals["rss_mb"] = peak_rss_mb()
+    return totals
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. Not getrusage's ru_maxrss: a child started by
+    fork and exec keeps its parent's (the generator's) high-water mark; VmHWM starts afresh."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--photos", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--read-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--again", action="store_true", help="read the photos made last time")
+    args = parser.parse_args()
+    if args.read_only:
+        print(json.dumps(read()))
+        return
+    if not args.again:
+        started = time.perf_counter()
+        make(args.photos, args.seed)
+        print(f"made {args.photos} photos in {time.perf_counter() - started:.0f} s")
+    answer = subprocess.run(
+        [sys.executable, __file__, "--read-only"], check=True, capture_output=True, text=True
+    )
+    t = json.loads(answer.stdout.strip().splitlines()[-1])
+    boxes = t["boxes"] or 1
+    print(f"sheets read: {t['sheets']}, refused: {t['refused']}")
+    print(f"boxes: {t['boxes']}")
+    print(f"  right without a person: {t['right']} ({100 * t['right'] / boxes:.2f}%)")
+    print(f"  marked for a person:    {t['marked']} ({100 * t['marked'] / boxes:.2f}%)")
+    print(f"  wrong, refused by R30:  {t['engine']}")
+    print(f"  silent errors:          {t['silent']}")
+    print(f"time a sheet: p50 {t['p50']:.2f} s, p95 {t['p95']:.2f} s, max {t['max']:.2f} s")
+    print(f"reader process peak RSS: {t['rss_mb']:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""A photo of a table's score sheet: accepted (checked, EXIF stripped, stored under MEDIA_ROOT,
+the same photo twice is one), read by a worker (`read_photo`, the Celery task's body), and
+its rows handed to the result form. Nothing here decides a result: the form fills, a person
+checks every box the reader was unsure of, and the summary goes through the rules engine as a
+typed one does."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from matches import signals
+from matches.models import Match, SheetPhoto
+from matches.paper import reader
+from matches.paper.layout import SheetKey
+
+
+class PhotoRefused(Exception):
+    """A photo not kept: `code` and a message for the person who sent it."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def expected_key(match: Match) -> SheetKey:
+    """The sheet printed for the match's table (matches/draw/sheet_printing.py)."""
+    round_ = match.round
+    event = round_.event
+    assert match.table is not None  # a played match: accept_photo refuses a bye
+    seats = len(event.adapter.table_shape(event).seats)
+    return SheetKey.of_table(
+        event.pk,
+        round_.number,
+        match.table.number,
+        seats,
+        event.deals_per_match,
+        event.tie_break_deals or 0,
+    )
+
+
+def accept_photo(match: Match, data: bytes, user=None) -> SheetPhoto:
+    """Keep a photo of the match's sheet and ask for its reading (after commit). Refuses what
+    is no picture or too large before anything is stored; the same bytes again give the row
+    they gave before."""
+    if match.table_id is None or match.round.event.adapter.seats_own_tables:
+        raise PhotoRefused("no_sheet", "this table has no score sheet to photograph")
+    digest = hashlib.sha256(data).hexdigest()
+    kept = SheetPhoto.objects.filter(match=match, digest=digest).first()
+    if kept is not None:
+        return kept
+    try:
+        clean = reader.clean_copy(data)
+    except reader.Refused as exc:
+        raise PhotoRefused(exc.code, exc.message)
+    photo = SheetPhoto(
+        match=match,
+        digest=digest,
+        uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    photo.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(clean), save=False)
+    try:
+        with transaction.atomic():
+            photo.save()
+    except IntegrityError:  # the same photo, sent twice at once
+        photo.image.delete(save=False)
+        return SheetPhoto.objects.get(match=match, digest=digest)
+    signals.request_sheet_read(photo.pk, match.round.event_id)
+    return photo
+
+
+def read_photo(photo_id: int) -> None:
+    """Read a queued photo and keep what was read, or why it was refused. Again on a photo
+    already read does nothing (a task run twice)."""
+    photo = (
+        SheetPhoto.objects.select_related("match__round__event", "match__table")
+        .filter(pk=photo_id)
+        .first()
+    )
+    if photo is None or photo.state != SheetPhoto.State.QUEUED:
+        return
+    with photo.image.open("rb") as stored:
+        data = stored.read()
+    try:
+        reading = reader.read_sheet(data, expected=expected_key(photo.match))
+    except reader.Refused as exc:
+        photo.state, photo.refusal, photo.message = (
+            SheetPhoto.State.REFUSED,
+            exc.code,
+            exc.message[:300],
+        )
+    else:
+        photo.state = SheetPhoto.State.READ
+        photo.reading = {
+            "seconds": round(reading.seconds, 3),
+            "corners": reading.corners,
+            "rows": [
+                {
+                    "number": row.number,
+                    "finish": row.finish,
+                    "points": row.points,
+                    "burns": [list(pair) for pair in row.burns],
+                    "unsure": row.unsure,
+                    "read": {
+                        name: reading.fields[f"{row.number}.{name}"].value for name in row.unsure
+                    },
+                    "confidence": {
+                        name: reading.fields[f"{row.number}.{name}"].confidence
+                        for name in row.unsure
+                    },
+                }
+                for row in reader.rows(reading)
+            ],
+        }
+    photo.save(update_fields=["state", "refusal", "message", "reading"])
+
+
+def latest(match: Match) -> SheetPhoto | None:
+    return match.sheet_photos.order_by("-uploaded_at", "-id").first()
+
+
+def row_of(photo: SheetPhoto | None, number: int) -> dict | None:
+    """What the photo read in deal `number`'s row; None when unread, refused or left blank."""
+    if photo is None or photo.state != SheetPhoto.State.READ or not photo.reading:
+        return None
+    for row in photo.reading.get("rows", []):
+        if row["number"] == number:
+            blank = not (any(row["finish"]) or row["points"] or row["burns"] or row["unsure"])
+            return None if blank else row
+    return None
+
+
+def unchecked(photo: SheetPhoto | None, number: int, checked: list[str]) -> list[str]:
+    """The boxes of deal `number` the reader was unsure of that nobody ticked as checked."""
+    row = row_of(photo, number)
+    return [name for name in (row or {}).get("unsure", []) if name not in checked]
+
+
+def purge(days: int | None = None) -> int:
+    """Delete the photos older than the retention (SHEET_PHOTO_RETENTION_DAYS); how many."""
+    keep = settings.SHEET_PHOTO_RETENTION_DAYS if days is None else days
+    old = SheetPhoto.objects.filter(uploaded_at__lt=timezone.now() - datetime.timedelta(days=keep))
+    count = 0
+    for photo in old:
+        photo.image.delete(save=False)
+        photo.delete()
+        count += 1
+    return count

@@ -1,0 +1,192 @@
+"""Test photos of the project's own score sheet: the printed PDF (`blank_sheet_pdf`) rasterised
+by poppler, its boxes filled with handwritten digits (scikit-learn's bundled digits, the real
+handwriting of 43 people; the odd-numbered half writes the test photos, the even half trained
+the reader), then photographed in software: perspective, rotation, a table around it, uneven
+light and a shadow, blur, sensor noise, JPEG, phone resolutions, sometimes a thumb over a
+corner. All from a seed: the same seed is the same photo.
+
+Used by tests/sheets/, bench/scoresheets.py and tools/train_digits.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+from sklearn.datasets import load_digits
+
+from matches.paper import layout
+from matches.paper.layout import SheetKey
+from matches.paper.reader import homography
+
+DPI = 150
+PX = DPI / 25.4  # page pixels a millimetre
+
+
+@functools.cache
+def _digits() -> tuple[np.ndarray, np.ndarray]:
+    data = load_digits()
+    return data.images, data.target
+
+
+def digit_samples(half: str) -> dict[int, list[np.ndarray]]:
+    """The 8×8 handwritten samples of each digit, of one half ("train": even rows, "test": odd)."""
+    images, targets = _digits()
+    start = 0 if half == "train" else 1
+    samples: dict[int, list[np.ndarray]] = {d: [] for d in range(10)}
+    for image, target in zip(images[start::2], targets[start::2]):
+        samples[int(target)].append(image)
+    return samples
+
+
+@functools.cache
+def blank_page(key: SheetKey, deals_per_match: int) -> Image.Image:
+    """The printed sheet as paper, DPI dots an inch (RGB)."""
+    from matches.draw.sheet_printing import blank_sheet_pdf
+
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = Path(folder) / "sheet.pdf"
+        pdf.write_bytes(blank_sheet_pdf(key, deals_per_match))
+        subprocess.run(
+            ["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(pdf), str(pdf.with_suffix(""))],
+            check=True,
+        )
+        return Image.open(pdf.with_suffix(".png")).convert("RGB")
+
+
+def random_values(key: SheetKey, rng: np.random.Generator, played: int | None = None) -> dict:
+    """What a referee writes: per played deal row a finishing order of every seat, 0-2 seats
+    that opened a point, 0-2 burns; the rows after `played` (default: every row but a tie-break
+    row half the time) and the unused boxes left blank. Box name -> digit or None."""
+    values: dict[str, int | None] = {box.name: None for box in layout.boxes(key)}
+    if played is None:
+        played = key.rows if rng.random() < 0.5 else max(1, key.rows - 1)
+    seats = np.arange(1, key.seats + 1)
+    for row in range(1, played + 1):
+        for place, seat in enumerate(rng.permutation(seats)):
+            values[f"{row}.finish.{place}"] = int(seat)
+        for k, seat in enumerate(sorted(rng.choice(seats, rng.integers(0, 3), replace=False))):
+            values[f"{row}.point.{k}"] = int(seat)
+        for pair in range(int(rng.integers(0, 3))):
+            burner, burned = rng.choice(seats, 2, replace=False)
+            values[f"{row}.burner.{pair}"] = int(burner)
+            values[f"{row}.burned.{pair}"] = int(burned)
+    return values
+
+
+def glyph(sample: np.ndarray, rng: np.random.Generator, size: int) -> Image.Image:
+    """One handwritten digit as ink coverage (L, 0-255), `size` pixels high: the 8×8 sample
+    smoothed up, slanted and turned a little, its stroke made thinner or bolder."""
+    image = Image.fromarray((sample / 16.0 * 255).astype(np.uint8)).resize(
+        (32, 32), Image.Resampling.BICUBIC
+    )
+    shear = rng.uniform(-0.25, 0.25)
+    image = image.transform(
+        (32, 32),
+        Image.Transform.AFFINE,
+        (1, shear, -16 * shear, 0, 1, 0),
+        Image.Resampling.BILINEAR,
+    )
+    image = image.rotate(rng.uniform(-10, 10), Image.Resampling.BILINEAR)
+    level = rng.uniform(0.3, 0.6)
+    ink = np.clip((np.asarray(image) / 255.0 - level) / 0.12, 0, 1)
+    width = max(8, round(size * rng.uniform(0.7, 1.0)))
+    return Image.fromarray((ink * 255).astype(np.uint8)).resize(
+        (width, size), Image.Resampling.BILINEAR
+    )
+
+
+def fill(page: Image.Image, key: SheetKey, values: dict, rng: np.random.Generator, half: str):
+    """The page with each value written into its box in ball-pen ink."""
+    samples = digit_samples(half)
+    page = page.copy()
+    pen = tuple(int(c) for c in rng.choice([(25, 35, 110), (20, 20, 25), (30, 50, 140)]))
+    ink_layer = Image.new("RGB", page.size, pen)
+    boxes = {box.name: box for box in layout.boxes(key)}
+    for name, digit in values.items():
+        if digit is None:
+            continue
+        box = boxes[name]
+        choices = samples[digit]
+        sample = choices[int(rng.integers(len(choices)))]
+        size = round(layout.BOX * PX * rng.uniform(0.6, 0.85))
+        mark = glyph(sample, rng, size)
+        room_x = layout.BOX * PX - mark.width
+        room_y = layout.BOX * PX - mark.height
+        x = round(box.x * PX + room_x * rng.uniform(0.25, 0.75))
+        y = round(box.y * PX + room_y * rng.uniform(0.25, 0.75))
+        page.paste(ink_layer.crop((x, y, x + mark.width, y + mark.height)), (x, y), mark)
+    return page
+
+
+def photograph(page: Image.Image, rng: np.random.Generator, thumb: bool = False) -> bytes:
+    """The filled page as a phone photographs it on a table: a JPEG."""
+    width = int(rng.choice([1200, 1600, 2000, 2448]))
+    height = width * 4 // 3
+    fraction = rng.uniform(0.72, 0.9)
+    page_h = height * fraction
+    page_w = page_h * layout.PAGE_W / layout.PAGE_H
+    cx = width / 2 + rng.uniform(-0.04, 0.04) * width
+    cy = height / 2 + rng.uniform(-0.04, 0.04) * height
+    angle = np.radians(rng.uniform(-7, 7))
+    corners = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x, y = sx * page_w / 2, sy * page_h / 2
+        x, y = x * np.cos(angle) - y * np.sin(angle), x * np.sin(angle) + y * np.cos(angle)
+        jitter = rng.uniform(-0.045, 0.045, 2) * width  # the phone not held square: perspective
+        corners.append((cx + x + jitter[0], cy + y + jitter[1]))
+    source = [(0, 0), (page.width, 0), (page.width, page.height), (0, page.height)]
+    to_page = homography(corners, source)
+    coefficients = tuple((to_page / to_page[2, 2]).flatten()[:8])
+    table = Image.new("RGB", (width, height), tuple(int(c) for c in rng.integers(60, 140, 3)))
+    shot = page.transform(
+        (width, height), Image.Transform.PERSPECTIVE, coefficients, Image.Resampling.BILINEAR
+    )
+    mask = Image.new("L", page.size, 255).transform(
+        (width, height), Image.Transform.PERSPECTIVE, coefficients, Image.Resampling.BILINEAR
+    )
+    table.paste(shot, (0, 0), mask)
+    pixels = np.asarray(table, dtype=np.float32)
+    # Uneven light: brighter on one side; a soft shadow of the phone or a hand.
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    direction = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(direction) * xx / width + np.sin(direction) * yy / height + 1) / 2
+    light = rng.uniform(0.6, 0.85) + rng.uniform(0.1, 0.3) * ramp
+    spot_x, spot_y = rng.uniform(0, width), rng.uniform(0, height)
+    radius = rng.uniform(0.15, 0.35) * width
+    shadow = 1 - rng.uniform(0.15, 0.35) * np.exp(
+        -((xx - spot_x) ** 2 + (yy - spot_y) ** 2) / radius**2
+    )
+    pixels *= (light * shadow)[..., None]
+    pixels += rng.normal(0, rng.uniform(2, 6), pixels.shape)
+    photo = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8))
+    if thumb:  # a thumb over one corner's code: the other three still find the page
+        corner = corners[int(rng.integers(4))]
+        draw = ImageDraw.Draw(photo)
+        r = width * 0.07
+        draw.ellipse((corner[0] - r, corner[1] - r, corner[0] + r, corner[1] + r), (205, 160, 140))
+    photo = photo.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.2)))
+    out = io.BytesIO()
+    photo.save(out, "JPEG", quality=int(rng.integers(60, 90)))
+    return out.getvalue()
+
+
+def sheet_photo(
+    key: SheetKey,
+    seed: int,
+    deals_per_match: int | None = None,
+    values: dict | None = None,
+    half: str = "test",
+    thumb: bool = False,
+) -> tuple[bytes, dict]:
+    """(a JPEG of `key`'s sheet filled in, what was written in each box)."""
+    rng = np.random.default_rng(seed)
+    if values is None:
+        values = random_values(key, rng)
+    page = blank_page(key, deals_per_match or key.rows)
+    return photograph(fill(page, key, values, rng, half), rng, thumb=thumb), values

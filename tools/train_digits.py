@@ -1,0 +1,81 @@
+"""Train the score sheets' digit model (matches/paper/digits.npz).
+
+    .venv/bin/python tools/train_digits.py [photos]
+
+Writes the even half of scikit-learn's bundled handwritten digits into the project's own
+printed sheet, photographs it in software (tests/sheets/photos.py), cuts the boxes out the way
+the reader does (matches/paper/reader.py) and fits a small network (scikit-learn's
+MLPClassifier) on what the reader sees; its weights are saved for numpy to run. The odd half
+never reaches the model: the tests and bench/scoresheets.py write with it. Seeded: the same
+run gives the same file. Needs the dev requirements (scikit-learn); the app does not.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import django
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+django.setup()
+
+from sklearn.neural_network import MLPClassifier  # noqa: E402
+
+from matches.paper import digits, layout, reader  # noqa: E402
+from matches.paper.layout import SheetKey  # noqa: E402
+from tests.sheets.photos import sheet_photo  # noqa: E402
+
+
+def samples(photos: int) -> tuple[np.ndarray, np.ndarray]:
+    inputs, labels = [], []
+    for seed in range(photos):
+        key = SheetKey(1, 1, 1, 6 if seed % 2 else 8, 4 + seed % 5)
+        data, values = sheet_photo(key, 10_000 + seed, half="train", thumb=seed % 7 == 0)
+        image = reader.open_photo(data)
+        try:
+            found, page, photo = reader.find_corners(image)
+        except reader.Refused as exc:
+            print(f"photo {seed}: {exc.code}", flush=True)
+            continue
+        shares = reader.brightness(reader.straighten(image, page, photo))
+        for box in layout.boxes(found):
+            value = values[box.name]
+            if value is not None:
+                inputs.append(digits.features(reader.box_pixels(shares, box)))
+                labels.append(value)
+        if seed % 20 == 19:
+            print(f"{seed + 1} photos, {len(labels)} boxes", flush=True)
+    return np.array(inputs), np.array(labels)
+
+
+def main() -> None:
+    photos = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    inputs, labels = samples(photos)
+    model = MLPClassifier(hidden_layer_sizes=(96,), alpha=1e-3, max_iter=400, random_state=0)
+    model.fit(inputs, labels)
+    print(
+        f"{len(labels)} boxes from {photos} photos; training accuracy {model.score(inputs, labels):.4f}"
+    )
+    # classes_ are 0-9 only when every digit was written: seats 1-8 never write 0 or 9, so the
+    # network's outputs are spread back onto ten, the absent digits at zero weight.
+    w2 = np.zeros((model.coefs_[1].shape[0], 10))
+    b2 = np.full(10, -30.0)
+    for column, digit in enumerate(model.classes_):
+        w2[:, digit] = model.coefs_[1][:, column]
+        b2[digit] = model.intercepts_[1][column]
+    np.savez_compressed(
+        digits.WEIGHTS,
+        w1=model.coefs_[0].astype(np.float32),
+        b1=model.intercepts_[0].astype(np.float32),
+        w2=w2.astype(np.float32),
+        b2=b2.astype(np.float32),
+    )
+    print(f"wrote {digits.WEIGHTS} ({digits.WEIGHTS.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()
