@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0039_announcement_expiry'),
+        ('matches', '0040_sheet_photos'),
     ]
 
     operations = [
