@@ -6,7 +6,7 @@ from .fees import EntryFee, FeePayment
 from .find import FloorPass, SearchTerm
 from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
-from .live import FeatureTable, LiveAction, LiveDeal
+from .live import FeatureTable, LiveAction, LiveDeal, LiveNote
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
 from .sheet import SheetPhoto, StackSheet
@@ -59,4 +59,5 @@ __all__ = [
     "FeatureTable",
     "LiveAction",
     "LiveDeal",
+    "LiveNote",
 ]
