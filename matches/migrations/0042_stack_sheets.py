@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0040_sheet_photos'),
+        ('matches', '0041_live_notes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
