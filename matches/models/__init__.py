@@ -9,7 +9,7 @@ from .health import WorkerProbe
 from .live import FeatureTable, LiveAction, LiveDeal, LiveNote
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
-from .sheet import SheetPhoto
+from .sheet import SheetPhoto, StackSheet
 from .signup import EntryLog, EntryRequest, PaymentWay, SignupSettings
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, DerivedCheck, StandingsSnapshot
@@ -55,6 +55,7 @@ __all__ = [
     "UnionMember",
     "WorkerProbe",
     "SheetPhoto",
+    "StackSheet",
     "FeatureTable",
     "LiveAction",
     "LiveDeal",
