@@ -567,7 +567,13 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     sheet = load_workbook(io.BytesIO(open(got.value.path(), "rb").read())).active
     values = [[c.value for c in line] for line in sheet.iter_rows()]
     assert len(values) == 1 + b.event.registrations.count()
-    assert all("/entry/" in v[-1] for v in values[1:])
+    # The union's private link, then each member's own page (the badge's QR), in member order.
+    member_page = {"zh": "队员{n}个人页", "en": "Member {n}'s own page"}[lang]
+    members = [m.player for m in b.unions[0].members.order_by("order")]
+    assert values[0][5:] == [member_page.format(n=n) for n in range(1, len(members) + 1)]
+    assert all("/entry/" in v[4] for v in values[1:])
+    assert all(len(v[5:]) == len(members) and all("/me/" in u for u in v[5:]) for v in values[1:])
+    first = next(v for v in values[1:] if v[0] == b.unions[0].name)
     desk.locator("#entry-links-sheet").click()
     expect(desk.locator("#entry-links-sheet .slip")).to_have_count(8)
     expect(desk.locator("#entry-links-sheet .slip svg").first).to_be_visible()
@@ -578,6 +584,10 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     other = context_for(browser, "390", lang, downloads=True)
     other.goto(url)
     expect(other.locator("main")).to_contain_text(values[1][0])
+    # A member's own page from the export opens that member's page.
+    for player, own in zip(members, first[5:], strict=True):
+        other.goto(own)
+        expect(other.locator("main")).to_contain_text(player.name)
 
 
 # --- check-in by scanning (the check-in desk) -------------------------------------------------
