@@ -77,6 +77,8 @@ def shoot(page, name: str) -> None:
 def work(page, order: list[int], table: int | None) -> None:
     """One sheet from the keyboard, as a person reading the photo: the table's number where it
     is asked, the right digit in each box the focus lands on, Enter on anything else."""
+    # The page's script has put the focus where a person is needed.
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
     if table is not None:
         expect(page.locator("#stack-table")).to_be_focused()
         page.keyboard.type(str(table))
@@ -148,6 +150,16 @@ def test_the_desk_works_through_a_stack_of_five_from_the_keyboard(
     expect(page.locator(".messages")).to_contain_text("5")
     shoot(page, f"queue-done-1280-{lang}")
     assert [s.state for s in StackSheet.objects.order_by("id")] == ["done"] * 5
+    # On a phone's width the photo comes above the boxes, nothing wider than the screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#stack-queue a").nth(3).click()
+    expect(page.locator("#stack-done")).to_be_visible()
+    expect(page.locator("input[name='d1.finish.5']")).to_have_value(str(ORDERS[4][5]))
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    shoot(page, f"sheet-done-390-{lang}")
     for table, order in ORDERS.items():
         report = DealReport.objects.get(deal__match=b.match(second, table))
         assert report.summary["finish"] == order, table
