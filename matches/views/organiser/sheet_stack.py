@@ -136,8 +136,8 @@ def sheet_page(request, event_id: int, sheet_id: int):
         round__event=event,
     )
     if request.method != "POST":
-        done = sheet.state == StackSheet.State.DONE and sheet.match is not None
-        values = _report_values(sheet.match) if done else _read_values(sheet)
+        entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
+        values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
     values = {k: v.strip()[:1] for k, v in request.POST.items() if k.startswith("d")}
