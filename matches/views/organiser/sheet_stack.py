@@ -139,6 +139,9 @@ def sheet_page(request, event_id: int, sheet_id: int):
         entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
         values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
+    if not hasattr(adapter_for(event).result_form, "from_sheet"):  # a game with no sheet
+        problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
+        return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
     values = {k: v.strip()[:1] for k, v in request.POST.items() if k.startswith("d")}
     checked = request.POST.getlist("checked")
