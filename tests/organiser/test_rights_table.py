@@ -143,9 +143,6 @@ RIGHTS = {
     "results-correct": (STAFF, 200, 422),
     "results-recheck": (STAFF, 405, 302),
     "results-viewer": (STAFF, 404, None),
-    # The score-sheet desk; a kept photo (none in the fixture: 404 for the staff).
-    "results-sheets": (STAFF, 200, None),
-    "sheet-photo": (STAFF, 404, None),
     "link-create": (STAFF, 405, 302),
     "link-revoke": (STAFF, 405, 302),
     "link-qr": (STAFF, 200, None),
@@ -255,7 +252,6 @@ def world(eager_tasks):
         "round-reopen": [e, 1],
         "table-cards": [e, 1],
         "score-sheets": [e, 1],
-        "sheet-photo": [e, 999999],
         "features": [e, 1],
         "feature-remove": [e, 1, 1],
         "pairings-pdf": [e, 1],
