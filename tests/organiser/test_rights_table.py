@@ -132,9 +132,11 @@ RIGHTS = {
     "export": (STAFF, 200, None),
     "results": (STAFF, 200, None),
     "results-queue": (STAFF, 200, None),
-    # The desk's stack of score sheets (issue 49): an empty POST sends no photo (back to the
-    # queue); one sheet of it (an empty POST names no table for the unread sheet: 422) and its
-    # photo (no file kept here: 404).
+    # Score sheets' photos (issue 49): the desk's page, a photo (none with that id: 404), the
+    # desk's stack (an empty POST sends no photo: back to the queue), one sheet of it (an empty
+    # POST names no table for the unread sheet: 422) and its photo (no file kept here: 404).
+    "results-sheets": (STAFF, 200, None),
+    "sheet-photo": (STAFF, 404, None),
     "results-stack": (STAFF, 200, 302),
     "results-stack-sheet": (STAFF, 200, 422),
     "results-stack-photo": (STAFF, 404, None),
@@ -267,6 +269,7 @@ def world(eager_tasks):
         "entry-links-export": [e, "xlsx"],
         "export": [e, "results", "csv"],
         "results-decide": [e, report.pk],
+        "sheet-photo": [e, 999_999],
         "results-stack-sheet": [e, stack_sheet.pk],
         "results-stack-photo": [e, stack_sheet.pk],
         "results-table": [e, match.table_id],
