@@ -136,7 +136,12 @@ def sheet_page(request, event_id: int, sheet_id: int):
         round__event=event,
     )
     if request.method != "POST":
-        return _render(request, sheet, sheet.match, _read_values(sheet), [], [])
+        entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
+        values = _report_values(sheet.match) if entered else _read_values(sheet)
+        return _render(request, sheet, sheet.match, values, [], [])
+    if not hasattr(adapter_for(event).result_form, "from_sheet"):  # a game with no sheet
+        problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
+        return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
     values = {k: v.strip()[:1] for k, v in request.POST.items() if k.startswith("d")}
     checked = request.POST.getlist("checked")
@@ -335,6 +340,24 @@ def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -
             "text": _("请对照照片核对：%(boxes)s") % {"boxes": labels},
         }
     ]
+
+
+def _report_values(match) -> dict[str, str]:
+    """A done sheet's boxes as its deals went in (the reports in force or waiting)."""
+    values = {}
+    reports = DealReport.objects.filter(
+        deal__match=match, state__in=[DealReport.State.FINAL, DealReport.State.PENDING]
+    ).select_related("deal")
+    for report in reports:
+        summary, number = report.summary or {}, report.deal.number
+        for place, seat in enumerate(summary.get("finish") or []):
+            values[f"d{number}.finish.{place}"] = str(seat)
+        for k, seat in enumerate((summary.get("points") or [])[:POINT_BOXES]):
+            values[f"d{number}.point.{k}"] = str(seat)
+        for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
+            values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
+            values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
+    return values
 
 
 def _read_values(sheet: StackSheet) -> dict[str, str]:
