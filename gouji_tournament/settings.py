@@ -382,6 +382,9 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # A phone's photo of a score sheet (matches/views/referee/sheet.py raises the cap for its own
 # route; nginx lets such a body through on that route only).
 SHEET_PHOTO_MAX_BYTES = 15 * 1024 * 1024
+# The desk's stack of sheets: files in one form (Django's own cap on a request's files).
+SHEET_STACK_MAX_FILES = 100
+DATA_UPLOAD_MAX_NUMBER_FILES = SHEET_STACK_MAX_FILES
 FILE_UPLOAD_HANDLERS = [
     "gouji_tournament.uploads.CappedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",

@@ -41,6 +41,7 @@ KEPT_MODELS = frozenset(
         "matches.WorkerProbe",  # the box's own health check
         "hall.BeatMark",  # where the box's heartbeats are in its own WAL
         "matches.SheetPhoto",  # a photographed score sheet: evidence for staff, never public
+        "matches.StackSheet",  # a desk stack's photographed sheet: like SheetPhoto
         # The organisers' check of the derived rows: staff read it on the box's chain page only.
         "matches.DerivedCheck",
     }

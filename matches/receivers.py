@@ -29,6 +29,7 @@ from matches.signals import (
     recompute_requested,
     round_changed,
     sheet_read_requested,
+    stack_read_requested,
     standings_refreshed,
 )
 from matches.tasks import (
@@ -36,6 +37,7 @@ from matches.tasks import (
     enqueue,
     queue_standings_after_settlement,
     read_sheet_photo,
+    read_stack_sheet,
     recompute_event,
     settle_deal,
     update_standings,
@@ -211,6 +213,11 @@ def index_renamed_club(sender, instance, created: bool, raw: bool = False, **kwa
 @receiver(sheet_read_requested, dispatch_uid="sheets.read_photo")
 def queue_sheet_read(sender, photo_id: int, event_id: int, **kwargs) -> None:
     enqueue(read_sheet_photo, event_id, f"sheet-photo:{photo_id}", {"photo_id": photo_id})
+
+
+@receiver(stack_read_requested, dispatch_uid="sheets.read_stack")
+def queue_stack_read(sender, sheet_id: int, event_id: int, **kwargs) -> None:
+    enqueue(read_stack_sheet, event_id, f"stack-sheet:{sheet_id}", {"sheet_id": sheet_id})
 
 
 # --- connected last: a row's index receivers above have written its terms when find forgets --

@@ -20,7 +20,8 @@ matches (the rating list, seasons/) starts from it.
 organiser's "recompute" button).
 
 `sheet_read_requested` (kwargs: `photo_id`, `event_id`) asks for a score sheet's photo to be
-read (matches/sheets/service.py).
+read (matches/sheets/service.py); `stack_read_requested` (kwargs: `sheet_id`, `event_id`) one of
+the desk's stack (matches/sheets/stack.py).
 
 `derived_check_requested` (kwargs: `event_id`) asks for the check of the event's derived rows
 against a recompute (the chain page's button; matches/standings/verify.py).
@@ -35,6 +36,7 @@ recompute_requested = Signal()  # kwargs: event_id: int
 standings_refreshed = Signal()  # kwargs: event_id, from_round: int
 derived_check_requested = Signal()  # kwargs: event_id: int
 sheet_read_requested = Signal()  # kwargs: photo_id, event_id: int
+stack_read_requested = Signal()  # kwargs: sheet_id, event_id: int
 
 #: the `action` of `round_changed`
 PUBLISHED, CLOSED, UNPUBLISHED, RESULTS = "published", "closed", "unpublished", "results"
@@ -69,6 +71,14 @@ def request_sheet_read(photo_id: int, event_id: int) -> None:
     """Send `sheet_read_requested` (a score sheet's photo to read) once the transaction commits."""
     transaction.on_commit(
         lambda: sheet_read_requested.send(sender=None, photo_id=photo_id, event_id=event_id)
+    )
+
+
+def request_stack_read(sheet_id: int, event_id: int) -> None:
+    """Send `stack_read_requested` (a sheet of the desk's stack to read) once the transaction
+    commits."""
+    transaction.on_commit(
+        lambda: stack_read_requested.send(sender=None, sheet_id=sheet_id, event_id=event_id)
     )
 
 

@@ -26,9 +26,11 @@ from matches.models import (
     Event,
     Match,
     SheetPhoto,
+    StackSheet,
     WorkerProbe,
 )
 from matches.sheets import service as sheets
+from matches.sheets import stack as sheet_stack
 from matches.standings import service as standings
 from matches.standings import verify
 from matches.store import statements
@@ -349,4 +351,19 @@ def read_sheet_photo(self, photo_id: int) -> None:
         f"sheet-photo:{photo_id}",
         lambda: sheets.read_photo(photo_id),
         {"photo_id": photo_id},
+    )
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def read_stack_sheet(self, sheet_id: int) -> None:
+    """Read a sheet of the desk's stack and give it to its match (idempotent: read stays read)."""
+    sheet = StackSheet.objects.filter(pk=sheet_id).values("round__event_id").first()
+    if sheet is None:
+        return
+    run_tracked(
+        self,
+        sheet["round__event_id"],
+        f"stack-sheet:{sheet_id}",
+        lambda: sheet_stack.read(sheet_id),
+        {"sheet_id": sheet_id},
     )

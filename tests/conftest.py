@@ -1,8 +1,10 @@
 """Shared fixtures. Events are made by tests/builder.py, people by tests/personas.py (whose
 fixtures are imported here). Browser fixtures live in tests/browser/conftest.py."""
 
+import contextlib
 import os
 import sys
+import tempfile
 import traceback
 
 import pytest
@@ -93,6 +95,42 @@ def pytest_collection_modifyitems(config, items):
     if again:
         config.hook.pytest_deselected(items=again)
         items[:] = [item for item in items if not _runs_the_same_on_every_backend(item)]
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request):
+    """On SQLite the test database is a file of this process (in /dev/shm where there is one),
+    not Django's default shared-cache in-memory database.
+
+    A live server (tests/browser, tests/live, tests/public/test_nginx.py) serves each request
+    in a thread of its own, and the live push's public check (matches/events/notify.py) reads
+    in another. pytest-django hands the test's own connection to the server's threads only when
+    the in-memory database exists as the server starts, and the session-scoped `live_server` is
+    set up before the test database: each of these threads opened a connection of its own to
+    the shared cache. There a read holds a lock on its tables, and a write from another
+    connection to one of them fails at once with "database table is locked: matches_stage"
+    (SQLITE_LOCKED: no busy timeout retries it), a test's write beside a request still being
+    served, or a page's read beside a test's write: now and then, more often the more loaded
+    the machine. (Handing every thread one connection instead would mix their transactions.)
+    A file gives each thread a connection of its own with the settings' WAL, IMMEDIATE
+    transactions and busy timeout, as the embedded default runs: a reader never waits, a
+    writer waits for the other writer to commit. pytest-xdist's processes have pids of their
+    own, so each has its own file."""
+    from django.conf import settings
+
+    # pytest-django's own fixture of this name: pytest-xdist's suffix to the database's name.
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        yield
+        return
+    folder = "/dev/shm" if os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+    name = os.path.join(folder, f"gouji-test-{os.getpid()}.sqlite3")
+    database.setdefault("TEST", {})["NAME"] = name
+    yield
+    for path in (name, f"{name}-wal", f"{name}-shm"):  # Django removes only the first
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
 
 
 @pytest.fixture
@@ -200,7 +238,7 @@ def eager_tasks_behind_a_live_server(request):
 def quiet_live_checks(request):
     """A test whose commits are real (a live server, a transactional database) leaves the live
     push's public check thread (matches/events/notify.py) idle before its database is emptied:
-    on SQLite's shared in-memory database a read in that thread makes the flush fail."""
+    no check of this test's events runs on into the next test, reading tables being emptied."""
     if not {"live_server", "transactional_db"} & set(request.fixturenames):
         yield
         return

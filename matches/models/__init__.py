@@ -6,10 +6,10 @@ from .fees import EntryFee, FeePayment
 from .find import FloorPass, SearchTerm
 from .floor import Announcement, RefereeCall, RefereeTable, RefereeZone, RoundClock
 from .health import WorkerProbe
-from .live import FeatureTable, LiveAction, LiveDeal
+from .live import FeatureTable, LiveAction, LiveDeal, LiveNote
 from .result import Confirmation, DealReport, PlayerAccount, RefereeLink
 from .round import Deal, Match, MatchSide, Round, RoundLog, Table, TableSeat
-from .sheet import SheetPhoto
+from .sheet import SheetPhoto, StackSheet
 from .signup import EntryLog, EntryRequest, PaymentWay, SignupSettings
 from .staff import CheckInRound, EventStaff, StaffInvitation, StaffRole
 from .standings import ComputationRun, DealTally, DerivedCheck, StandingsSnapshot
@@ -55,7 +55,9 @@ __all__ = [
     "UnionMember",
     "WorkerProbe",
     "SheetPhoto",
+    "StackSheet",
     "FeatureTable",
     "LiveAction",
     "LiveDeal",
+    "LiveNote",
 ]

@@ -99,3 +99,17 @@ class LiveAction(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["deal", "seq"], name="live_action_unique"),
         ]
+
+
+class LiveNote(models.Model):
+    """A commentary line an operator or commentator writes; spectators read it behind the
+    table's delay like a play (it may speak of one)."""
+
+    MAX_LENGTH = 200
+
+    feature = models.ForeignKey(FeatureTable, on_delete=models.CASCADE, related_name="notes")
+    text = models.CharField(_("解说"), max_length=MAX_LENGTH)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["feature_id", "at", "id"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from .round import Match
+from .round import Match, Round
 
 
 class SheetPhoto(models.Model):
@@ -41,3 +41,48 @@ class SheetPhoto(models.Model):
 
     def __str__(self) -> str:
         return f"sheet photo {self.pk} of match {self.match_id}"
+
+
+class StackSheet(models.Model):
+    """A sheet of a stack photographed at the desk for a round (several photos at once, or a
+    scanner's PDF a page each): read by a worker, which finds whose sheet it is from its corner
+    codes and keeps a `SheetPhoto` of that match with what was read; the desk then works
+    through the round's queue a sheet at a time. A sheet the reader refused stays in the queue
+    with its reason: the desk picks the table and types it by hand."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "queued"
+        READ = "read", "read"
+        REFUSED = "refused", "refused"
+        DONE = "done", "done"  # its deals went in
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="stack_sheets")
+    image = models.FileField(upload_to="sheet-stacks/%Y/%m/", max_length=200)
+    #: SHA-256 of the photo as it arrived: the same photo in two stacks of a round is one row
+    digest = models.CharField(max_length=64)
+    #: the uploaded file's name (a PDF's page: "scan.pdf p. 3"), shown in the queue
+    name = models.CharField(max_length=120, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    refusal = models.CharField(max_length=30, blank=True)
+    message = models.CharField(max_length=300, blank=True)
+    #: whose sheet: read from its codes, or chosen at the desk for a refused one
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: the match's copy of the photo, with the reading (the evidence the staff see)
+    photo = models.ForeignKey(
+        SheetPhoto, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["round", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "digest"], name="stack_sheet_once_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"stack sheet {self.pk} of round {self.round_id}"

@@ -20,7 +20,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from matches.kernel.games.registry import adapter_for
-from matches.models import DealReport, Event, FeatureTable, LiveAction, LiveDeal
+from matches.models import DealReport, Event, FeatureTable, LiveAction, LiveDeal, LiveNote
 from matches.public import visibility
 
 
@@ -109,7 +109,9 @@ def spectator_view(feature: FeatureTable, now: datetime | None = None) -> dict:
                 seat: _cards_text(cards, labels) for seat, cards in play.get("hands", {}).items()
             }
         shown.append(item)
+    notes = LiveNote.objects.filter(feature=feature, at__lte=since).order_by("-at", "-id")
     return {
+        "notes": [note.text for note in notes[:5]],
         "table": feature.table.number,
         "round": feature.table.round.number,
         "delay_minutes": feature.delay_minutes,
@@ -149,7 +151,8 @@ def pending_moments(feature: FeatureTable, now: datetime | None = None) -> list[
     arrived = LiveAction.objects.filter(deal__feature=feature, at__gt=since).values_list(
         "at", flat=True
     )
-    return sorted((moment + delay).timestamp() for moment in [*started, *arrived])
+    written = LiveNote.objects.filter(feature=feature, at__gt=since).values_list("at", flat=True)
+    return sorted((moment + delay).timestamp() for moment in [*started, *arrived, *written])
 
 
 def conditional(request, etag: str, answer):

@@ -23,7 +23,7 @@ from django.utils import timezone
 from matches import push
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.models import FeatureTable, LiveAction, LiveDeal, Table
+from matches.models import FeatureTable, LiveAction, LiveDeal, LiveNote, Table
 from matches.permissions import Actor, can_enter_results
 from matches.results import submit
 from matches.results.common import forbidden, require_open_round
@@ -199,6 +199,24 @@ def undo_last(feature: FeatureTable, number: int, actor: Actor) -> LiveAction | 
             deal.save(update_fields=["completed_at"])
         _announce(feature, deal)
         return last
+
+
+def add_note(feature: FeatureTable, text: Any, actor: Actor) -> LiveNote:
+    """A commentary line for spectators (behind the delay, like the plays)."""
+    _require_operator(actor, feature)
+    line = " ".join(str(text or "").split())
+    if not line or len(line) > LiveNote.MAX_LENGTH:
+        raise ResultError(
+            "bad_note",
+            f"a commentary line is 1 to {LiveNote.MAX_LENGTH} characters",
+            params={"most": LiveNote.MAX_LENGTH},
+        )
+    with transaction.atomic():
+        note = LiveNote.objects.create(feature=feature, text=line, at=timezone.now())
+        at = note.at + feature.delay
+        channel = push.feature(feature.pk)
+        transaction.on_commit(lambda: push.send(channel, "feature", at=at.timestamp()))
+    return note
 
 
 def standing(feature: FeatureTable, deal: LiveDeal, legal: bool = False) -> dict:

@@ -58,6 +58,7 @@ REFUSALS = {
     "deal_over": _("本局已结束，不能再录入出牌。"),
     "out_of_order": _("第 %(seq)s 步来早了：应先录入第 %(expected)s 步。"),
     "already_reported": _("本局成绩已提交：请改用更正。"),
+    "bad_note": _("解说一行须为 1 到 %(most)s 个字。"),
     "deal_gone": _("这一局已不存在（本轮可能已重新编排），请重新打开本桌。"),
     "table_gone": _("这张牌桌已不存在（本轮可能已重新编排），请重新打开本桌。"),
     "reason_required": _("更正成绩须写明原因。"),

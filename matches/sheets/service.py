@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches import signals
-from matches.models import Match, SheetPhoto
+from matches.models import Match, SheetPhoto, StackSheet
 from matches.paper import reader
 from matches.paper.layout import SheetKey
 
@@ -98,28 +98,36 @@ def read_photo(photo_id: int) -> None:
         )
     else:
         photo.state = SheetPhoto.State.READ
-        photo.reading = {
-            "seconds": round(reading.seconds, 3),
-            "corners": reading.corners,
-            "rows": [
-                {
-                    "number": row.number,
-                    "finish": row.finish,
-                    "points": row.points,
-                    "burns": [list(pair) for pair in row.burns],
-                    "unsure": row.unsure,
-                    "read": {
-                        name: reading.fields[f"{row.number}.{name}"].value for name in row.unsure
-                    },
-                    "confidence": {
-                        name: reading.fields[f"{row.number}.{name}"].confidence
-                        for name in row.unsure
-                    },
-                }
-                for row in reader.rows(reading)
-            ],
-        }
+        photo.reading = reading_json(reading)
     photo.save(update_fields=["state", "refusal", "message", "reading"])
+
+
+def reading_json(reading: reader.Reading) -> dict:
+    """What is kept of a reading: per deal row what the form needs, the boxes to check with
+    what was read and how sure, and every box's digit by name ("finish.2": the desk's fields)."""
+    return {
+        "seconds": round(reading.seconds, 3),
+        "corners": reading.corners,
+        "rows": [
+            {
+                "number": row.number,
+                "finish": row.finish,
+                "points": row.points,
+                "burns": [list(pair) for pair in row.burns],
+                "unsure": row.unsure,
+                "read": {name: reading.fields[f"{row.number}.{name}"].value for name in row.unsure},
+                "confidence": {
+                    name: reading.fields[f"{row.number}.{name}"].confidence for name in row.unsure
+                },
+                "boxes": {
+                    name.split(".", 1)[1]: read.value
+                    for name, read in reading.fields.items()
+                    if name.split(".", 1)[0] == str(row.number)
+                },
+            }
+            for row in reader.rows(reading)
+        ],
+    }
 
 
 def latest(match: Match) -> SheetPhoto | None:
@@ -144,12 +152,14 @@ def unchecked(photo: SheetPhoto | None, number: int, checked: list[str]) -> list
 
 
 def purge(days: int | None = None) -> int:
-    """Delete the photos older than the retention (SHEET_PHOTO_RETENTION_DAYS); how many."""
+    """Delete the photos older than the retention (SHEET_PHOTO_RETENTION_DAYS), the desk's
+    stacks' too; how many."""
     keep = settings.SHEET_PHOTO_RETENTION_DAYS if days is None else days
-    old = SheetPhoto.objects.filter(uploaded_at__lt=timezone.now() - datetime.timedelta(days=keep))
+    before = timezone.now() - datetime.timedelta(days=keep)
     count = 0
-    for photo in old:
-        photo.image.delete(save=False)
-        photo.delete()
-        count += 1
+    for model in (StackSheet, SheetPhoto):
+        for photo in model.objects.filter(uploaded_at__lt=before):
+            photo.image.delete(save=False)
+            photo.delete()
+            count += 1
     return count

@@ -19,6 +19,7 @@ from matches.views.organiser import (
     rounds,
     scan,
     sheet_desk,
+    sheet_stack,
     signup,
     staff,
     undo,
@@ -67,6 +68,10 @@ results_urls: list[URLPattern | URLResolver] = [
     path("queue/", results.queue, name="results-queue"),
     path("sheets/", sheet_desk.desk, name="results-sheets"),
     path("photos/<int:photo_id>.jpg", sheet_desk.photo, name="sheet-photo"),
+    # The desk's stack: many sheets at once, worked through from the keyboard.
+    path("sheets/stack/", sheet_stack.queue, name="results-stack"),
+    path("sheets/stack/<int:sheet_id>/", sheet_stack.sheet_page, name="results-stack-sheet"),
+    path("sheets/stack/<int:sheet_id>.jpg", sheet_stack.image, name="results-stack-photo"),
     path("reports/<int:report_id>/decide", results.decide_report, name="results-decide"),
     path("tables/<int:table_id>/accept", results.accept_table, name="results-accept-table"),
     path(

@@ -28,6 +28,7 @@ link_urls: list[URLPattern | URLResolver] = [
     path("live/deals/<int:number>/hands", live.operator_hands, name="link-live-hands"),
     path("live/deals/<int:number>/actions", live.operator_action, name="link-live-action"),
     path("live/deals/<int:number>/undo", live.operator_undo, name="link-live-undo"),
+    path("live/note", live.operator_note, name="link-live-note"),
 ]
 
 #: referee/tables/<table_id>/…: a table of a signed-in referee or captain

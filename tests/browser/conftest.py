@@ -17,6 +17,7 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PAGE_TIMEOUT = 30_000  # ms: see `patient_expectations`
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -56,11 +57,22 @@ def _close_leftover_contexts(browser):
         context.close()
 
 
+@pytest.fixture(autouse=True)
+def patient_expectations():
+    """Playwright's expectations give up after 5 s and the pages' actions (the fixtures below)
+    after 10 s: enough on a quiet machine, not on this shared one under load, where one page
+    load took longer. Both wait for their condition, so a passing test waits no longer; only
+    a failing one is told later. (A module may set its own, as the same fixture.)"""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=20_000)
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="zh-CN")
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PAGE_TIMEOUT)
     yield page
     context.close()
 
@@ -72,7 +84,7 @@ def phone_page(browser):
         locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PAGE_TIMEOUT)
     yield page
     context.close()
 

@@ -28,7 +28,7 @@ def test_htmx_pages_work_under_the_policy(live_server, page, events):
     console = _watched(page)
     url = f"{live_server.url}/events/{events.team.event.pk}/standings/"
     with page.expect_response(
-        lambda r: r.request.headers.get("hx-request") == "true", timeout=15000
+        lambda r: r.request.headers.get("hx-request") == "true", timeout=30_000
     ):
         page.goto(url)  # the standings poll themselves with htmx every few seconds
     assert page.evaluate("window.__csp") == [] and console == []
@@ -43,7 +43,7 @@ def test_api_docs_render_offline(live_server, page):
     requested = []
     page.on("request", lambda r: requested.append(r.url))
     page.goto(live_server.url + "/api/docs/")
-    page.wait_for_selector(".swagger-ui .info .title", timeout=15000)
+    page.wait_for_selector(".swagger-ui .info .title", timeout=30_000)
     assert "gouji-tournament API" in page.locator(".swagger-ui .info .title").inner_text()
     assert all(u.startswith(live_server.url) or u.startswith("data:") for u in requested), requested
     assert page.evaluate("window.__csp") == [] and console == []

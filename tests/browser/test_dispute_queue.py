@@ -49,7 +49,7 @@ def test_a_dispute_with_a_reason_is_decided_from_the_queue(
     # The organiser, at a desk: the queue shows the dispute with its reason; uphold it.
     context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     desk = context.new_page()
-    desk.set_default_timeout(10_000)
+    desk.set_default_timeout(30_000)
     signed_in(desk, "organiser", next=f"/manage/events/{table_setup['event'].pk}/results/queue/")
     item = desk.locator(f"li.queue-item[data-report='{report.pk}']")
     expect(item.locator(".dispute-reason")).to_contain_text("烧牌")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from matches.models import DealReport, RoundLog
@@ -44,7 +45,7 @@ def context_for(browser, size: str, lang: str, downloads: bool = False):
         accept_downloads=downloads,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     return page
 
 
@@ -60,13 +61,9 @@ def no_overflow(page) -> bool:
     return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
-def in_view(page, selector: str) -> bool:
-    """The element's box lies inside the viewport (what a person sees without scrolling)."""
-    return page.evaluate(
-        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }""",
-        selector,
-    )
+IN_VIEW = """(sel) => { const e = document.querySelector(sel); if (!e) return false;
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }"""
 
 
 def report_gouji_deal(page, url):
@@ -107,9 +104,9 @@ def test_a_wrong_pin_is_said_at_its_box_and_a_lock_is_lifted_by_the_tables_refer
     give_pin(phone, "B", "0000", words)
     error = "form.pin-form[data-side='B'] .pin-error"
     expect(phone.locator(error)).to_contain_text(words["wrong"])
-    assert in_view(phone, error), "the refusal is out of view"
+    assert seen(phone, error), "the refusal is out of view"
     phone.wait_for_function("() => document.activeElement && document.activeElement.name === 'pin'")
-    assert in_view(phone, error), "the refusal is out of view"
+    assert seen(phone, error), "the refusal is out of view"
     assert phone.evaluate("document.activeElement.closest('form').dataset.side") == "B"
     shot(phone, f"p2-wrong-pin-{size}-{lang}.png")
 
@@ -118,7 +115,7 @@ def test_a_wrong_pin_is_said_at_its_box_and_a_lock_is_lifted_by_the_tables_refer
     note = phone.locator("form.pin-form[data-side='B'] .pin-lock-note")
     expect(note).to_contain_text(words["locked"])
     expect(note).to_contain_text(setup.referee.username)  # who can lift it
-    assert in_view(phone, "form.pin-form[data-side='B'] .pin-lock-note")
+    assert seen(phone, "form.pin-form[data-side='B'] .pin-lock-note")
     shot(phone, f"p2-locked-phone-{size}-{lang}.png")
 
     # The table's referee sees the lock on their list and lifts it there (logged).
@@ -168,10 +165,15 @@ def test_a_bare_link_cannot_answer_in_a_captains_place(live_server, browser):
 
 
 def seen(page, selector: str) -> bool:
-    """In view now, as the page left it (the test scrolls nothing itself)."""
+    """In view as the page leaves it (the test scrolls nothing itself). The page scrolls
+    (or htmx focuses) right after it loads or swaps, later on a busy machine: wait for the
+    element to come into view, up to the page's timeout, rather than for a fixed time."""
     page.wait_for_load_state("load")
-    page.wait_for_timeout(100)  # the page's own scroll runs right after load
-    return in_view(page, selector)
+    try:
+        page.wait_for_function(IN_VIEW, arg=selector)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
@@ -189,10 +191,10 @@ def test_the_next_input_of_a_deal_is_always_in_view(live_server, browser, size, 
         assert seen(page, first_tap), f"deal {deal}: the seat grid is out of view"
         measured.append(page.evaluate("() => window.scrollY"))
         for seat in (1, 2, 3, 4, 5, 6):
-            assert in_view(page, f"button.tap[data-seat='{seat}']")
+            assert seen(page, f"button.tap[data-seat='{seat}']")
             page.locator(f"button.tap[data-seat='{seat}']").click()
             expect(page.locator(f"button.tap[data-seat='{seat}'] .place")).to_be_visible()
-        assert in_view(page, "#submit-deal")
+        assert seen(page, "#submit-deal")
         page.locator("#submit-deal").click()
         expect(page.locator(".pin-side[data-side='B'] input[name='pin']")).to_be_attached()
         box = f"#pin-{DealReport.objects.get(deal__number=deal).pk}"
@@ -565,7 +567,13 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     sheet = load_workbook(io.BytesIO(open(got.value.path(), "rb").read())).active
     values = [[c.value for c in line] for line in sheet.iter_rows()]
     assert len(values) == 1 + b.event.registrations.count()
-    assert all("/entry/" in v[-1] for v in values[1:])
+    # The union's private link, then each member's own page (the badge's QR), in member order.
+    member_page = {"zh": "队员{n}个人页", "en": "Member {n}'s own page"}[lang]
+    members = [m.player for m in b.unions[0].members.order_by("order")]
+    assert values[0][5:] == [member_page.format(n=n) for n in range(1, len(members) + 1)]
+    assert all("/entry/" in v[4] for v in values[1:])
+    assert all(len(v[5:]) == len(members) and all("/me/" in u for u in v[5:]) for v in values[1:])
+    first = next(v for v in values[1:] if v[0] == b.unions[0].name)
     desk.locator("#entry-links-sheet").click()
     expect(desk.locator("#entry-links-sheet .slip")).to_have_count(8)
     expect(desk.locator("#entry-links-sheet .slip svg").first).to_be_visible()
@@ -576,6 +584,10 @@ def test_an_invitation_with_a_zone_lands_its_referee_there_and_links_export(
     other = context_for(browser, "390", lang, downloads=True)
     other.goto(url)
     expect(other.locator("main")).to_contain_text(values[1][0])
+    # A member's own page from the export opens that member's page.
+    for player, own in zip(members, first[5:], strict=True):
+        other.goto(own)
+        expect(other.locator("main")).to_contain_text(player.name)
 
 
 # --- check-in by scanning (the check-in desk) -------------------------------------------------
@@ -698,7 +710,7 @@ def test_the_desk_checks_badges_in_by_picture_and_by_usb_scanner_with_undo(
     page.keyboard.press("Enter")
     error = page.locator("#scan-result .scan-error")
     expect(error).to_contain_text(words["bad"])
-    assert in_view(page, "#scan-result .scan-error")
+    assert seen(page, "#scan-result .scan-error")
     assert scan_focused(page)
     shot(page, f"scan-desk-error-{size}-{lang}.png", full=True)
 
@@ -766,7 +778,7 @@ def test_the_desks_camera_reads_a_badge_held_before_it(live_server, browser, sig
         )
         context.grant_permissions(["camera"], origin=live_server.url)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(30_000)
         page.add_init_script(SCAN_CSP_WATCH)
         signed_in(page, b.organiser.username)
         page.goto(f"{live_server.url}/manage/events/{b.event.pk}/checkin/scan/")
@@ -827,7 +839,7 @@ def test_a_refused_tick_on_the_check_in_list_says_why_on_its_row(
     page.locator(f"#checkin-{gone.pk} button[type=submit]").click()
     refusal = page.locator(f"#checkin-refused-{gone.pk}")
     expect(refusal).to_contain_text("已退赛" if lang == "zh" else "Withdrawn")
-    assert in_view(page, f"#checkin-refused-{gone.pk}") and no_overflow(page)
+    assert seen(page, f"#checkin-refused-{gone.pk}") and no_overflow(page)
     # The row shows the union as it now is, with nothing left to tick.
     expect(page.locator(f"#checkin-{gone.pk} .state")).to_contain_text(
         "已退赛" if lang == "zh" else "Withdrawn"
@@ -927,9 +939,8 @@ def test_papercuts_wizard_keeps_its_step_on_reload_and_confirms_a_same_name(
 
     page.get_by_role("button", name=words["create"]).click()  # not confirmed: refused
     expect(page.locator("#same-name-error")).to_be_visible()
-    page.wait_for_timeout(100)  # htmx settles and focuses the box
-    assert in_view(page, "#same-name-error"), "the refusal is out of view"
-    assert in_view(page, "#confirm-same-name"), "the box to tick is out of view"
+    assert seen(page, "#same-name-error"), "the refusal is out of view"
+    assert seen(page, "#confirm-same-name"), "the box to tick is out of view"
     assert Event.objects.filter(name="市北杯").count() == 1
     shot(page, f"pc-wizard-same-name-{size}-{lang}.png")
     page.get_by_label(words["confirm"]).check()
@@ -1008,7 +1019,7 @@ def test_papercuts_the_phone_drops_the_referee_is_coming_when_acknowledged(
 
     # The phone learns it by itself (its call box asks every few seconds), with no reload.
     expect(phone.locator("#call-referee .call-answered")).to_contain_text(
-        words["answered"], timeout=12_000
+        words["answered"], timeout=30_000
     )
     expect(phone.locator("#call-referee")).not_to_contain_text(words["coming"])
     assert phone.evaluate("() => window.pcNotReloaded === true"), "the phone was reloaded"
@@ -1171,7 +1182,7 @@ def test_sux_the_ladder_page_is_split_for_a_phone(
     signed_in(page, "laoli", next=f"/manage/ladders/{season.pk}/")
     heights = {"session": sux_height(page)}
     # The first screen: the tabs and the first challenge to score, without scrolling.
-    assert in_view(page, "#ladder-tabs") and in_view(page, "article.ladder-challenge h3")
+    assert seen(page, "#ladder-tabs") and seen(page, "article.ladder-challenge h3")
     shot(page, f"p9-ladder-session-{size}-{lang}.png", full=True)
     for tab in ("titles", "teams", "log"):
         page.locator(f"#ladder-tabs a[data-tab='{tab}']").click()

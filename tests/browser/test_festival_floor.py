@@ -75,7 +75,7 @@ def test_zones_a_referee_s_tables_and_a_call(live_server, browser, phone_page, f
     base = live_server.url
     desk = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     organiser = desk.new_page()
-    organiser.set_default_timeout(10_000)
+    organiser.set_default_timeout(30_000)
     try:
         define_and_assign(organiser, base, floor, signed_in)
 
@@ -320,8 +320,14 @@ def test_the_clock_runs_on_the_projector_and_the_table_phone(live_server, browse
     expect(clock).to_have_text(re.compile(r"^[12]:\d\d$"))
     first = seconds_shown(clock)
     assert 100 < first <= 120
-    time.sleep(2.2)
-    assert seconds_shown(clock) <= first - 2  # counted down in the browser
+    # Counted down in the browser: wait for two seconds less to show, not for a time (on a
+    # busy machine the browser's timer runs late).
+    projector.wait_for_function(
+        """(limit) => { const t = document.querySelector('.p-side .clock-time').textContent;
+        const s = (t.match(/\\d+/g) || []).reduce((total, p) => total * 60 + Number(p), 0);
+        return s > 0 && s <= limit; }""",
+        arg=first - 2,
+    )
     # Dense: at least 30 rows on the first page at 1920x1080, the QR code and the address.
     visible = projector.locator("tr[data-row]:not([hidden])").count()
     assert visible >= 30, visible
@@ -354,7 +360,7 @@ def test_the_clock_runs_on_the_projector_and_the_table_phone(live_server, browse
         deadline=timezone.now() + timedelta(seconds=3)
     )
     projector.reload()
-    expect(clock).to_have_text("时间到", timeout=8_000)
+    expect(clock).to_have_text("时间到", timeout=30_000)  # three seconds, on a busy machine
     expect(projector.locator(".p-side .round-clock")).to_have_attribute("data-state", "over")
 
     # The close page names the tables still playing (every table: nothing is reported).

@@ -47,7 +47,7 @@ def _whole_page(page, event) -> None:
 def test_enter_after_typing_gives_the_whole_page(live_server, browser, hall, submit):  # noqa: F811
     context = browser.new_context(locale="zh-CN", **PHONE)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     event = hall["event"]
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/")
@@ -79,7 +79,7 @@ def test_enter_after_typing_gives_the_whole_page(live_server, browser, hall, sub
 def test_without_htmx_the_form_still_answers(live_server, browser, hall):  # noqa: F811
     context = browser.new_context(locale="zh-CN", java_script_enabled=False, **PHONE)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     event = hall["event"]
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/")
@@ -96,7 +96,7 @@ def test_a_query_typed_before_htmx_loads_is_answered(live_server, browser, hall)
     in the box is asked for, with no key pressed again."""
     context = browser.new_context(locale="zh-CN", **PHONE)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     held = []
     page.route("**/vendor/htmx-*.js", lambda route: held.append(route))
     event = hall["event"]
@@ -133,7 +133,7 @@ def test_enter_at_once_after_typing_sends_no_live_search(live_server, browser, h
     (the page says so on its console), not for a time."""
     context = browser.new_context(locale="zh-CN", **PHONE)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     event = hall["event"]
     held = []
     try:
@@ -174,7 +174,7 @@ def test_back_to_a_typed_search_gives_the_whole_page(live_server, browser, hall)
     comes back whole (htmx restores its own history entry; a reload of it is the page too)."""
     context = browser.new_context(locale="zh-CN", **PHONE)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     event = hall["event"]
     try:
         page.goto(f"{live_server.url}/events/{event.pk}/find/", timeout=30_000)  # may be first

@@ -33,7 +33,7 @@ def test_offline_search_greys_the_old_answer_and_says_so(
     words, language = WORDS[locale]
     context = browser.new_context(locale=locale, viewport={"width": width, "height": 844})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     event = hall["event"]
     page.goto(f"{live_server.url}/events/{event.pk}/find/")
     if language == "en":

@@ -50,7 +50,7 @@ def test_a_giog_event_from_draw_to_standings(live_server, browser, page, event, 
             locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
         )
         phone = context.new_page()
-        phone.set_default_timeout(10_000)
+        phone.set_default_timeout(30_000)
         phone.goto(f"{base}/ref/{link.token}/")
         expect(phone.locator("#hand-title")).to_contain_text("第1手")
         # A wrong total first: the live check names the rule.

@@ -34,7 +34,7 @@ def phone(browser):
         locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     return context, page
 
 

@@ -128,7 +128,7 @@ def test_a_spectator_sees_nothing_before_the_delay(live_server, browser, feature
     started = time.time()
     context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     loads = []
     page.on("request", lambda r: r.resource_type == "document" and loads.append(r.url))
     page.goto(f"{live_server.url}/events/{b.event.pk}/live/{feature.pk}/")
@@ -185,7 +185,7 @@ def test_the_pages_fit_a_phone_and_a_projector(
         locale="zh-CN", viewport={"width": width, "height": 900 if width > 400 else 844}
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     for name, path, ready in (
         ("spectator", f"/events/{b.event.pk}/live/{feature.pk}/", "[data-play]"),
         ("operator", f"/ref/{feature.operator_link.token}/live/", "#live-choices-h"),

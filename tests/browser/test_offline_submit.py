@@ -43,7 +43,7 @@ def test_taps_survive_a_reload_and_an_offline_submission_arrives_once(
     assert DealReport.objects.count() == 0
     page.wait_for_timeout(1500)
     page.context.set_offline(False)
-    expect(page.locator("#open-report")).to_contain_text("等待确认", timeout=15_000)
+    expect(page.locator("#open-report")).to_contain_text("等待确认", timeout=30_000)
     assert DealReport.objects.count() == 1
     # The queue is empty: nothing is sent again, even after another reload and a few seconds.
     page.reload()
@@ -102,7 +102,7 @@ def test_several_hands_queued_offline_go_in_one_batch(live_server, phone_page, g
     assert DealReport.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=15_000)
+    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=30_000)
     expect(page.locator(".queue-refused")).to_contain_text("第3手")
     assert len(batches) == 1
     reports = DealReport.objects.filter(deal__match=match).order_by("deal__number")
@@ -185,7 +185,7 @@ def test_gouji_deals_tapped_offline_go_in_one_batch(live_server, phone_page, tab
     assert DealReport.objects.count() == 0
 
     page.context.set_offline(False)
-    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=15_000)
+    expect(page.locator(".queue-refused li[data-deal='3']")).to_be_visible(timeout=30_000)
     assert len(batches) == 1
     reports = DealReport.objects.filter(deal__match=match).order_by("deal__number")
     assert [(r.deal.number, r.state, r.summary["finish"]) for r in reports] == [

@@ -117,7 +117,7 @@ def test_an_invited_assistant_signs_up_lands_signed_in_and_meets_a_styled_403(li
     base = live_server.url
     context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     page.goto(f"{base}/manage/join/{invitation.token}/")
     page.fill("#id_username", "xiaowang")
     page.fill("#id_password1", "a-long-pass-2026")

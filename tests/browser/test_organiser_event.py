@@ -49,7 +49,7 @@ def referee_reports_deal_one(browser, base, token):
         locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     phone = context.new_page()
-    phone.set_default_timeout(10_000)
+    phone.set_default_timeout(30_000)
     phone.goto(f"{base}/ref/{token}/")
     for seat in (1, 2, 3, 4, 5, 6):
         phone.locator(f"button.tap[data-seat='{seat}']").click()

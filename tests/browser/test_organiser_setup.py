@@ -127,7 +127,7 @@ def invite_referee(browser, page, base, visits, event) -> str:
     # The referee, on a phone, opens the link, makes an account and takes the role.
     context = browser.new_context(locale="zh-CN", viewport={"width": 390, "height": 844})
     phone = context.new_page()
-    phone.set_default_timeout(10_000)
+    phone.set_default_timeout(30_000)
     phone.on("request", lambda request: visits.urls.append(request.url))
     phone.goto(link)
     expect(phone.locator("main")).to_contain_text(event.name)

@@ -19,7 +19,6 @@ SIZES = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height":
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.LIVE_ENABLED = False  # no push thread reading SQLite's shared test database
 
 
 def context_for(browser, size: str, lang: str):
@@ -31,7 +30,7 @@ def context_for(browser, size: str, lang: str):
         has_touch=phone,
     )
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
     return page
 
 

@@ -37,11 +37,6 @@ def shot(page, name: str) -> None:
         page.screenshot(path=os.path.join(SHOTS, name))
 
 
-@pytest.fixture(autouse=True)
-def no_live_push(settings):
-    settings.LIVE_ENABLED = False  # the page polls: no push thread on SQLite's test database
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_box_offers_only_the_side_the_result_does_not_favour(live_server, browser, lang):
     from tests.builder import EventBuilder
@@ -63,7 +58,7 @@ def test_the_box_offers_only_the_side_the_result_does_not_favour(live_server, br
         has_touch=True,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     page.goto(f"{live_server.url}/ref/{link.token}/")
     for seat in (1, 3, 5, 2, 4, 6):  # union A goes out first: "A wins"
         page.locator(f"button.tap[data-seat='{seat}']").click()

@@ -75,7 +75,7 @@ def test_referee_enters_a_deal_on_a_phone_and_the_other_captain_confirms(
         locale="zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     captain = context.new_page()
-    captain.set_default_timeout(10_000)
+    captain.set_default_timeout(30_000)
     signed_in(captain, "captain_b", next="/referee/")
     captain.get_by_role("link", name=re.compile("第1局")).click()
     expect(captain.locator(".finish-list li").first).to_contain_text("1号")

@@ -35,7 +35,7 @@ def look(browser, base, url, width, language):
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": base}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     page.goto(url)
     return context, page
 

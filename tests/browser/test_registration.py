@@ -58,7 +58,7 @@ def phone(browser, base, language):
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": base}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     return page
 
 

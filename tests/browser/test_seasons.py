@@ -27,16 +27,10 @@ LANGUAGES = (("zh-CN", "zh-hans"), ("en-GB", "en"))
 
 @pytest.fixture
 def season(eager_tasks):
-    from django.test import override_settings
-
-    # No live-push notices while the season is built: their thread reads the database while
-    # this one writes, which SQLite's shared in-memory database refuses ("database table is
-    # locked", now and then). No page is open yet to hear them.
-    with override_settings(LIVE_ENABLED=False):
-        people = pool(18)
-        events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
-        for b in events:
-            b.play_rounds(2)  # each close refreshes the standings, which queue the rating
+    people = pool(18)
+    events = [rated_event(people, 3 * k, unions=4, day=1 + 7 * k) for k in range(3)]
+    for b in events:
+        b.play_rounds(2)  # each close refreshes the standings, which queue the rating
     series = Series.objects.create(
         name="岛城联赛", place_points=[10, 6, 3, 1], best_of=2, published=True
     )

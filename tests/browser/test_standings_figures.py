@@ -34,7 +34,7 @@ def test_the_standings_show_what_the_sheet_says(live_server, browser, played, wi
     context = browser.new_context(locale="zh-CN", viewport={"width": width, "height": 844})
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
     event = played.event
     a, b = played.unions
     page.goto(f"{live_server.url}/events/{event.pk}/unions/{a.pk}/")

@@ -52,7 +52,7 @@ def context_for(browser, size: str, lang: str):
         has_touch=phone,
     )
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)
     return page
 
 

@@ -196,5 +196,13 @@ def test_django_and_nginx_cap_upload_sizes():
     conf = (Path(settings.BASE_DIR) / "deploy" / "nginx.conf").read_text()
     import re
 
+    # The server's own cap is 4 MB; only the score sheets' photo routes take more: one photo
+    # (SHEET_PHOTO_MAX_BYTES and a form's fields) or the desk's stack of them.
+    server = re.findall(r"^    client_max_body_size\s+(\d+)m;", conf, re.M)
+    assert server == ["4"]
+    photo = -(-settings.SHEET_PHOTO_MAX_BYTES // (1024 * 1024)) + 1
+    larger = re.findall(r"location ~ (\S+) \{\s*client_max_body_size\s+(\d+)m;", conf)
+    assert {int(size) for _, size in larger} <= {photo, 200}, larger
+    assert all("photo" in where or "sheets/stack" in where for where, _ in larger), larger
     sizes = re.findall(r"^\s*client_max_body_size\s+(\d+)m;", conf, re.M)
-    assert sizes and all(int(s) <= 4 for s in sizes)
+    assert len(sizes) == 1 + len(larger)  # no other cap anywhere

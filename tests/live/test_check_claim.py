@@ -23,9 +23,23 @@ def test_djangos_add_for_half_a_second_does_not_hold_on_redis(claims):
     assert claims.add("live-check:1", 1, 0.5) is True
 
 
+def claimed_twice(claim, key: str, seconds: float) -> tuple[bool, bool]:
+    """Two claims of `key` in a row, from inside one interval: a busy machine may pause this
+    thread between them for longer than the interval, and then the second claim rightly
+    wins. Such a pair is no evidence either way: the key's claim ends and they are asked
+    again (up to ten times)."""
+    for _ in range(10):
+        started = time.monotonic()
+        first, second = claim(key, seconds), claim(key, seconds)
+        if time.monotonic() - started < seconds:
+            return first, second
+        time.sleep(seconds)
+    pytest.fail(f"ten pairs of claims each took longer than {seconds} s")
+
+
 def test_a_claim_holds_for_its_fraction_of_a_second_on_redis(claims):
-    assert claims.claim("live-check:2", 0.4) is True
-    assert claims.claim("live-check:2", 0.4) is False  # another process, same interval
+    # the second: another process, same interval
+    assert claimed_twice(claims.claim, "live-check:2", 0.4) == (True, False)
     time.sleep(0.5)
     assert claims.claim("live-check:2", 0.4) is True  # the next interval
 
@@ -44,8 +58,7 @@ def test_the_live_check_takes_one_claim_an_interval_whatever_the_cache():
     from django.core.cache import cache
 
     cache.delete("live-check:99")
-    assert notify._claim("live-check:99", 0.4) is True
-    assert notify._claim("live-check:99", 0.4) is False
+    assert claimed_twice(notify._claim, "live-check:99", 0.4) == (True, False)
     time.sleep(0.5)
     assert notify._claim("live-check:99", 0.4) is True
     cache.delete("live-check:99")

@@ -169,3 +169,21 @@ def test_the_report_waits_for_the_delay(client, featured, deal_record, settings)
     LiveDeal.objects.update(completed_at=deal.completed_at - feature.delay)
     assert live.submit_due_reports() == 1
     assert DealReport.objects.get().play_log["actions"] == deal_record["actions"]
+
+
+def test_a_deal_already_reported_by_hand_keeps_the_reason(client, featured, deal_record):
+    """The referee reported the deal by hand meanwhile: the log is not submitted over it, the
+    reason is kept and shown to the organiser."""
+    b, feature = featured(delay=0)
+    b.final(feature.table.match, 1, [1, 3, 5, 2, 4, 6])
+    send_hands(client, feature, deal_record)
+    _, actions_url = urls(feature)
+    token = feature.operator_link.token
+    for seq, action in enumerate(deal_record["actions"], start=1):
+        assert post(client, actions_url, {"seq": seq, **action}, token).status_code == 201
+    deal = LiveDeal.objects.get()
+    assert deal.report is None and deal.report_error.startswith("already_final")
+    assert DealReport.objects.filter(play_log__isnull=False).count() == 0
+    client.force_login(b.organiser)
+    page = client.get(reverse("manage:features", args=[b.event.pk, b.latest.number]))
+    assert "already_final" in page.content.decode()

@@ -203,3 +203,25 @@ def test_afterwards_the_deal_opens_in_the_viewer(client, featured, deal_record):
     assert client.get(viewer).status_code == 200
     event_page = client.get(reverse("public:event", args=[b.event.pk])).content.decode()
     assert urls(b, feature)["list"] in event_page
+
+
+def test_a_commentary_line_waits_for_the_delay_too(client, featured, deal_record):
+    b, feature = featured(delay=10)
+    record_some(feature, deal_record, 3)
+    token = feature.operator_link.token
+    posted = client.post(
+        reverse("referee:link-live-note", args=[token]), {"text": "  2号 烧 3号！ "}
+    )
+    assert posted.status_code == 302
+    empty = client.post(reverse("referee:link-live-note", args=[token]), {"text": "  "})
+    assert empty.status_code == 400
+    where = urls(b, feature)
+    client.cookies.clear()
+    assert "2号 烧 3号！" not in client.get(where["page"]).content.decode()
+    assert client.get(where["api"]).json()["notes"] == []
+    from matches.models import LiveNote
+
+    age(10.01)
+    LiveNote.objects.update(at=LiveNote.objects.get().at - timedelta(minutes=10.01))
+    assert "2号 烧 3号！" in client.get(where["page"]).content.decode()
+    assert client.get(where["api"]).json()["notes"] == ["2号 烧 3号！"]

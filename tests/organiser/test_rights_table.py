@@ -26,6 +26,7 @@ from matches.models import (
     EventStaff,
     RefereeCall,
     RefereeLink,
+    StackSheet,
     StaffRole,
     Union,
     UnionMember,
@@ -131,6 +132,14 @@ RIGHTS = {
     "export": (STAFF, 200, None),
     "results": (STAFF, 200, None),
     "results-queue": (STAFF, 200, None),
+    # Score sheets' photos (issue 49): the desk's page, a photo (none with that id: 404), the
+    # desk's stack (an empty POST sends no photo: back to the queue), one sheet of it (an empty
+    # POST names no table for the unread sheet: 422) and its photo (no file kept here: 404).
+    "results-sheets": (STAFF, 200, None),
+    "sheet-photo": (STAFF, 404, None),
+    "results-stack": (STAFF, 200, 302),
+    "results-stack-sheet": (STAFF, 200, 422),
+    "results-stack-photo": (STAFF, 404, None),
     "results-decide": (STAFF, 405, 302),
     "results-table": (STAFF, 200, None),
     "results-correct": (STAFF, 200, 422),
@@ -214,6 +223,9 @@ def world(eager_tasks):
     match.table.referees.add(people["referee"])
     open_invitation = staff_service.invite(b.event, StaffRole.REFEREE, by=b.organiser)
     link = RefereeLink.objects.create(table=match.table, created_by=b.organiser)
+    stack_sheet = StackSheet.objects.create(
+        round=match.round, image="sheet-stacks/none.jpg", digest="0" * 64, state="refused"
+    )
     e = b.event.pk
     entry = b.event.registrations.first()
     request = EntryRequest.objects.create(
@@ -257,6 +269,9 @@ def world(eager_tasks):
         "entry-links-export": [e, "xlsx"],
         "export": [e, "results", "csv"],
         "results-decide": [e, report.pk],
+        "sheet-photo": [e, 999_999],
+        "results-stack-sheet": [e, stack_sheet.pk],
+        "results-stack-photo": [e, stack_sheet.pk],
         "results-table": [e, match.table_id],
         "results-correct": [e, match.table_id, 1],
         "results-recheck": [e, match.table_id, 1],

@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -206,21 +205,17 @@ def test_allowances_per_address_hold_in_front(live_server, tmp_path, event):
         api_status, api_headers, _ = front.get(f"/api/v1/events/{b.event.pk}/find?q=x")
         assert api_status == 429 and api_headers["Retry-After"] == "10"
         assert front.get(reverse("public:event", args=[b.event.pk]))[0] == 200
-        # One stream held open from this address; the second is refused by nginx. On SQLite's
-        # shared in-memory test database the held stream's server thread goes on reading after
-        # nginx stops, and the next test's writes fail with "table is locked": that half runs
-        # on PostgreSQL (CI's second pass runs this file there).
-        if connection.vendor != "sqlite":
-            stream = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
-            stream.request("GET", reverse("live:event", args=[b.event.pk]))
-            opened = stream.getresponse()
-            try:
-                assert opened.status == 200, opened.status
-                status, headers, body = front.get(reverse("live:event", args=[b.event.pk]))
-                assert status == 503 and headers["Retry-After"] == "10"
-                assert "Too many live streams" in body
-            finally:
-                stream.close()
+        # One stream held open from this address; the second is refused by nginx.
+        stream = http.client.HTTPConnection("127.0.0.1", front.port, timeout=30)
+        stream.request("GET", reverse("live:event", args=[b.event.pk]))
+        opened = stream.getresponse()
+        try:
+            assert opened.status == 200, opened.status
+            status, headers, body = front.get(reverse("live:event", args=[b.event.pk]))
+            assert status == 503 and headers["Retry-After"] == "10"
+            assert "Too many live streams" in body
+        finally:
+            stream.close()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "rate=300r/s" in conf and "burst=3000" in conf and "gouji_streams 4000;" in conf
 
@@ -436,33 +431,32 @@ def test_one_address_using_up_its_allowance_leaves_the_others_theirs(live_server
         assert statuses == [200, 200, 200, 429]
         assert _get_from(front, neighbour, url)[0] == 200
         # A player's own live stream (/live/players/<token>/) counts against the address's
-        # streams too: it had no limit_conn. (Held streams: PostgreSQL only, see above.)
-        if connection.vendor != "sqlite":
-            from matches.models import UnionMember
-            from matches.views.live import player_stream_url
+        # streams too: it had no limit_conn.
+        from matches.models import UnionMember
+        from matches.views.live import player_stream_url
 
-            path = player_stream_url(UnionMember.objects.filter(event=b.event).first().player_id)
-            stream = http.client.HTTPConnection(
-                "127.0.0.1", front.port, timeout=30, source_address=(script, 0)
+        path = player_stream_url(UnionMember.objects.filter(event=b.event).first().player_id)
+        stream = http.client.HTTPConnection(
+            "127.0.0.1", front.port, timeout=30, source_address=(script, 0)
+        )
+        stream.request("GET", path)
+        opened = stream.getresponse()
+        try:
+            assert opened.status == 200, opened.status
+            status, headers, body = _get_from(front, script, path)
+            assert status == 503 and headers["Retry-After"] == "10"
+            assert "Too many live streams" in body
+            assert _get_from(front, script, reverse("live:event", args=[b.event.pk]))[0] == 503
+            neighbour_stream = http.client.HTTPConnection(
+                "127.0.0.1", front.port, timeout=30, source_address=(neighbour, 0)
             )
-            stream.request("GET", path)
-            opened = stream.getresponse()
+            neighbour_stream.request("GET", path)
             try:
-                assert opened.status == 200, opened.status
-                status, headers, body = _get_from(front, script, path)
-                assert status == 503 and headers["Retry-After"] == "10"
-                assert "Too many live streams" in body
-                assert _get_from(front, script, reverse("live:event", args=[b.event.pk]))[0] == 503
-                neighbour_stream = http.client.HTTPConnection(
-                    "127.0.0.1", front.port, timeout=30, source_address=(neighbour, 0)
-                )
-                neighbour_stream.request("GET", path)
-                try:
-                    assert neighbour_stream.getresponse().status == 200
-                finally:
-                    neighbour_stream.close()
+                assert neighbour_stream.getresponse().status == 200
             finally:
-                stream.close()
+                neighbour_stream.close()
+        finally:
+            stream.close()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     players = conf.split("location /live/players/ {", 1)[1].split("}", 1)[0]
     assert "limit_conn gouji_streams 4000;" in players

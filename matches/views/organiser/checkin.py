@@ -115,9 +115,14 @@ def toggle(request, event_id: int, entry_id: int):
             "summary": service.summary(event, number),
             **desk_payment_context(event, reverse("manage:checkin", args=[event.pk])),
         }
-        return render(
+        response = render(
             request, "manage/checkin/_row.html", {**context, "oob": True, "refused": refused}
         )
+        if refused:
+            # The row grows by its reason, which a phone can push below the screen: the whole
+            # row is brought into view. (A tick that went through scrolls nothing.)
+            response["HX-Reswap"] = f"outerHTML show:#checkin-{entry.pk}:bottom"
+        return response
     if refused:
         messages.error(request, refused)
     return _back(event, request)

@@ -225,3 +225,19 @@ def operator_undo(request, token: str, number: int):
         event = feature.table.round.event
         return _render(request, access, feature, number, _error_text(exc, event), exc.status)
     return redirect(_page_url(token, number))
+
+
+@require_POST
+def operator_note(request, token: str):
+    """A commentary line from the operator's page (or a commentator holding the link)."""
+    found = _operator(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    access, feature = found
+    number = _deal_number(request, feature)
+    try:
+        live.add_note(feature, request.POST.get("text", ""), access.actor)
+    except ResultError as exc:
+        event = feature.table.round.event
+        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
+    return redirect(_page_url(token, number))

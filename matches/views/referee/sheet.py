@@ -29,6 +29,7 @@ REFUSALS = {
     "other_table": gettext_lazy("这是另一张桌子的记分表。"),
     "old_sheet": gettext_lazy("这张记分表是赛事局数改动前打印的，请重新打印。"),
     "no_sheet": gettext_lazy("这张桌子没有可拍照的记分表。"),
+    "no_pdf_tool": gettext_lazy("服务器上没有打开 PDF 的工具（pdftoppm），请上传照片。"),
 }
 
 
@@ -100,6 +101,11 @@ def sheet_context(access: Access, match, number: int | None, checked: list[str])
         "row": row,
         "unsure": unsure,
     }
+
+
+def box_label(name: str) -> str:
+    """A box of a deal's row in words: "finish.5" -> 第6名."""
+    return _box_label(*_split(name))
 
 
 def _box_label(field: str, index: int) -> str:

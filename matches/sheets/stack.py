@@ -1,0 +1,163 @@
+"""A stack of score sheets photographed at the desk for a round (docs/scoresheets.md, "The
+desk's stack"): each photo (or each page of a scanner's PDF) is kept as a `StackSheet`, a
+worker reads it and learns from its corner codes whose sheet it is, and the match gets the
+photo with what was read, as if its table had sent it. The desk then works through the queue
+(matches/views/organiser/sheet_stack.py sends a sheet's deals down the table phone's result
+path). A sheet refused by the reader stays in the queue with its reason."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+
+from matches import signals
+from matches.models import Match, Round, SheetPhoto, StackSheet
+from matches.paper import reader
+from matches.sheets.service import PhotoRefused, expected_key, reading_json
+
+#: a scanner's PDF: at most this many pages, each rasterised at this resolution (an A4 page at
+#: 200 dpi is 1654 px wide: the reader wants about 1200 or more)
+PDF_MAX_PAGES = 60
+PDF_DPI = 200
+PDF_SECONDS = 120
+
+
+def pdf_pages(data: bytes) -> list[bytes]:
+    """A PDF's pages as PNG images (poppler's pdftoppm). Refused in words when there is no
+    pdftoppm, the file is no PDF, or it has too many pages."""
+    tool = shutil.which("pdftoppm")
+    if tool is None:
+        raise PhotoRefused("no_pdf_tool", "this server cannot open PDF files (no pdftoppm)")
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "scan.pdf"
+        source.write_bytes(data)
+        try:
+            subprocess.run(
+                [
+                    tool,
+                    "-r",
+                    str(PDF_DPI),
+                    "-png",
+                    "-l",
+                    str(PDF_MAX_PAGES + 1),
+                    str(source),
+                    str(Path(folder) / "page"),
+                ],
+                check=True,
+                capture_output=True,
+                timeout=PDF_SECONDS,
+            )
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            raise PhotoRefused("not_an_image", "this PDF cannot be opened")
+        pages = sorted(Path(folder).glob("page-*.png"))
+        if len(pages) > PDF_MAX_PAGES:
+            raise PhotoRefused("too_large", f"a PDF of more than {PDF_MAX_PAGES} pages")
+        return [page.read_bytes() for page in pages]
+
+
+def accept(round_: Round, data: bytes, name: str, user=None) -> StackSheet:
+    """Keep one photo of a round's stack (EXIF stripped, as a table's photo is) and ask for its
+    reading after commit. The same bytes again give the row they gave before."""
+    digest = hashlib.sha256(data).hexdigest()
+    kept = StackSheet.objects.filter(round=round_, digest=digest).first()
+    if kept is not None:
+        return kept
+    try:
+        clean = reader.clean_copy(data)
+    except reader.Refused as exc:
+        raise PhotoRefused(exc.code, exc.message)
+    sheet = StackSheet(
+        round=round_,
+        digest=digest,
+        name=name[:120],
+        uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    sheet.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(clean), save=False)
+    try:
+        with transaction.atomic():
+            sheet.save()
+    except IntegrityError:  # the same photo, sent twice at once
+        sheet.image.delete(save=False)
+        return StackSheet.objects.get(round=round_, digest=digest)
+    signals.request_stack_read(sheet.pk, round_.event_id)
+    return sheet
+
+
+def match_of(round_: Round, key) -> Match:
+    """The round's match whose printed sheet `key` is; refused by name otherwise."""
+    if key.event != round_.event_id:
+        raise reader.Refused("other_event", "this is a score sheet of another event")
+    if key.round != round_.number:
+        raise reader.Refused(
+            "other_round",
+            f"this is the score sheet of round {key.round}, not of round {round_.number}",
+        )
+    match = (
+        round_.matches.played()
+        .select_related("round__event", "table")
+        .filter(table__number=key.table)
+        .first()
+    )
+    if match is None:
+        raise reader.Refused("other_table", f"round {round_.number} has no table {key.table}")
+    wanted = expected_key(match)
+    if (key.seats, key.rows) != (wanted.seats, wanted.rows):
+        raise reader.Refused("old_sheet", "this sheet was printed before the event's deals changed")
+    return match
+
+
+def read(sheet_id: int) -> None:
+    """The worker's part: read a queued sheet, find its match, give the match the photo with
+    what was read (the same photo a match already has is that row). A sheet read or refused
+    stays so (a task run twice)."""
+    sheet = StackSheet.objects.select_related("round__event").filter(pk=sheet_id).first()
+    if sheet is None or sheet.state != StackSheet.State.QUEUED:
+        return
+    with sheet.image.open("rb") as stored:
+        data = stored.read()
+    try:
+        reading = reader.read_sheet(data)
+        match = match_of(sheet.round, reading.key)
+    except reader.Refused as exc:
+        sheet.state, sheet.refusal, sheet.message = (
+            StackSheet.State.REFUSED,
+            exc.code,
+            exc.message[:300],
+        )
+        sheet.save(update_fields=["state", "refusal", "message"])
+        return
+    photo = SheetPhoto.objects.filter(match=match, digest=sheet.digest).first()
+    if photo is None:
+        photo = SheetPhoto(
+            match=match,
+            digest=sheet.digest,
+            uploaded_by=sheet.uploaded_by,
+            state=SheetPhoto.State.READ,
+            reading=reading_json(reading),
+        )
+        photo.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(data), save=False)
+        photo.save()
+    sheet.state, sheet.match, sheet.photo = StackSheet.State.READ, match, photo
+    sheet.save(update_fields=["state", "match", "photo"])
+
+
+def queue(round_: Round):
+    return StackSheet.objects.filter(round=round_).select_related("match__table").order_by("id")
+
+
+def next_sheet(sheet: StackSheet) -> StackSheet | None:
+    """The next sheet of the round's queue still to be worked (read or refused), after this one
+    and then from the start."""
+    waiting = (
+        queue(sheet.round)
+        .filter(state__in=[StackSheet.State.READ, StackSheet.State.REFUSED])
+        .exclude(pk=sheet.pk)
+    )
+    return waiting.filter(pk__gt=sheet.pk).first() or waiting.first()
