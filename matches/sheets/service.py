@@ -119,15 +119,23 @@ def reading_json(reading: reader.Reading) -> dict:
                 "confidence": {
                     name: reading.fields[f"{row.number}.{name}"].confidence for name in row.unsure
                 },
-                "boxes": {
-                    name.split(".", 1)[1]: read.value
-                    for name, read in reading.fields.items()
-                    if name.split(".", 1)[0] == str(row.number)
-                },
+                "boxes": _boxes(reading, row),
             }
             for row in reader.rows(reading)
         ],
     }
+
+
+def _boxes(reading: reader.Reading, row: reader.Row) -> dict:
+    """Every box of the row by name; a finishing order as the row reads it whole (a box alone
+    may read another seat than its place holds in the most probable order)."""
+    boxes = {
+        name.split(".", 1)[1]: read.value
+        for name, read in reading.fields.items()
+        if name.split(".", 1)[0] == str(row.number)
+    }
+    boxes.update({f"finish.{place}": seat for place, seat in enumerate(row.finish)})
+    return boxes
 
 
 def latest(match: Match) -> SheetPhoto | None:
