@@ -46,6 +46,15 @@ def expected_key(match: Match) -> SheetKey:
     )
 
 
+def clean_photo(data: bytes) -> bytes:
+    """The photo re-encoded without EXIF or location, or a refusal in the service's words
+    (not a picture, too large, a decompression bomb)."""
+    try:
+        return reader.clean_copy(data)
+    except reader.Refused as exc:
+        raise PhotoRefused(exc.code, exc.message)
+
+
 def accept_photo(match: Match, data: bytes, user=None) -> SheetPhoto:
     """Keep a photo of the match's sheet and ask for its reading (after commit). Refuses what
     is no picture or too large before anything is stored; the same bytes again give the row
@@ -56,10 +65,7 @@ def accept_photo(match: Match, data: bytes, user=None) -> SheetPhoto:
     kept = SheetPhoto.objects.filter(match=match, digest=digest).first()
     if kept is not None:
         return kept
-    try:
-        clean = reader.clean_copy(data)
-    except reader.Refused as exc:
-        raise PhotoRefused(exc.code, exc.message)
+    clean = clean_photo(data)
     photo = SheetPhoto(
         match=match,
         digest=digest,

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from matches import signals
 from matches.models import Match, Round, SheetPhoto, StackSheet
 from matches.paper import reader
-from matches.sheets.service import PhotoRefused, expected_key, reading_json
+from matches.sheets.service import PhotoRefused, clean_photo, expected_key, reading_json
 
 #: a scanner's PDF: at most this many pages, each rasterised at this resolution (an A4 page at
 #: 200 dpi is 1654 px wide: the reader wants about 1200 or more)
@@ -69,10 +69,7 @@ def accept(round_: Round, data: bytes, name: str, user=None) -> StackSheet:
     kept = StackSheet.objects.filter(round=round_, digest=digest).first()
     if kept is not None:
         return kept
-    try:
-        clean = reader.clean_copy(data)
-    except reader.Refused as exc:
-        raise PhotoRefused(exc.code, exc.message)
+    clean = clean_photo(data)
     sheet = StackSheet(
         round=round_,
         digest=digest,
