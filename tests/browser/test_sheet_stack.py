@@ -78,7 +78,8 @@ def work(page, order: list[int], table: int | None) -> None:
     """One sheet from the keyboard, as a person reading the photo: the table's number where it
     is asked, the right digit in each box the focus lands on, Enter on anything else."""
     # The page's script has put the focus where a person is needed.
-    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
+    # (A locator, not wait_for_function: the page's CSP forbids the eval that one polls with.)
+    expect(page.locator(":focus")).to_have_count(1)
     if table is not None:
         expect(page.locator("#stack-table")).to_be_focused()
         page.keyboard.type(str(table))
