@@ -31,14 +31,17 @@ def signup_settings(request, event_id: int):
     before = (current.fee_fen, current.fee_per, current.capacity, current.waitlist_limit)
     form = SignupSettingsForm(request.POST or None, instance=current)
     if request.method == "POST" and form.is_valid():
-        saved = form.save(commit=False)
-        saved.updated_by, saved.updated_at = request.user, timezone.now()
-        saved.save()
-        if (saved.fee_fen, saved.fee_per) != before[:2]:
-            fees.reprice(event)
-        if (saved.capacity, saved.waitlist_limit) != before[2:]:
-            signup.promote(event, by=request.user)
-        EntryLog.objects.create(event=event, action="settings", by=request.user)
+        # One transaction: the settings, the fees repriced and the waiting list moved up (under
+        # the settings row's lock) are written together or not at all.
+        with transaction.atomic():
+            saved = form.save(commit=False)
+            saved.updated_by, saved.updated_at = request.user, timezone.now()
+            saved.save()
+            if (saved.fee_fen, saved.fee_per) != before[:2]:
+                fees.reprice(event)
+            if (saved.capacity, saved.waitlist_limit) != before[2:]:
+                signup.promote(event, by=request.user)
+            EntryLog.objects.create(event=event, action="settings", by=request.user)
         messages.success(request, _("报名设置已保存"))
         return redirect("manage:signup-settings", event.pk)
     context = {
