@@ -37,52 +37,57 @@ def _moment(message: str) -> float | None:
     return float(at) if isinstance(at, (int, float)) else None
 
 
-def _next_wait(heap: list[float], last: float) -> tuple[float, bool]:
-    """(seconds to wait, whether a ping is due now)."""
-    now = time.time()
-    heartbeat = streams._heartbeat()
-    if now - last >= heartbeat:
-        return 0.0, True
-    wait = heartbeat - (now - last)
-    if heap:
-        wait = min(wait, heap[0] - now)
-    return max(wait, 0.01), False
+class _Hold:
+    """What a spectator's stream holds back: the moments at which notices may be passed on,
+    each released as a bare frame when its moment comes; a ping when nothing was sent for a
+    heartbeat. The same for the thread's and the event loop's streams."""
 
+    def __init__(self, moments: list[float]):
+        self.heap = list(moments)
+        heapq.heapify(self.heap)
+        self.last = time.time()
+        self.end = time.monotonic() + streams._lifetime()
 
-def _release(heap: list[float]) -> bool:
-    released = False
-    now = time.time()
-    while heap and heap[0] <= now:
-        heapq.heappop(heap)
-        released = True
-    return released
+    def alive(self) -> bool:
+        return time.monotonic() < self.end
+
+    def due(self) -> tuple[str | None, float]:
+        """(the frame to send now, or None and how long to wait for a notice)."""
+        now = time.time()
+        released = False
+        while self.heap and self.heap[0] <= now:
+            heapq.heappop(self.heap)
+            released = True
+        heartbeat = streams._heartbeat()
+        if released or now - self.last >= heartbeat:
+            self.last = now
+            return (FEATURE_FRAME if released else ": ping\n\n"), 0.0
+        wait = heartbeat - (now - self.last)
+        if self.heap:
+            wait = min(wait, self.heap[0] - now)
+        return None, max(wait, 0.01)
+
+    def heard(self, message: str | None) -> None:
+        at = _moment(message) if message is not None else None
+        if at is not None:
+            heapq.heappush(self.heap, at)
 
 
 def _held_sync(channels: list[str], moments: list[float]):
     sink = push._ThreadSink()
     push.hub.subscribe(channels, sink)
-    heap = list(moments)
-    heapq.heapify(heap)
     try:
         yield streams.HELLO
-        last = time.time()
-        end = time.monotonic() + streams._lifetime()
-        while time.monotonic() < end:
-            if _release(heap):
-                last = time.time()
-                yield FEATURE_FRAME
-                continue
-            wait, ping = _next_wait(heap, last)
-            if ping:
-                last = time.time()
-                yield ": ping\n\n"
+        hold = _Hold(moments)
+        while hold.alive():
+            frame, wait = hold.due()
+            if frame is not None:
+                yield frame
                 continue
             message = sink.get(wait)
             if message == push.CLOSE:
                 return
-            at = _moment(message) if message is not None else None
-            if at is not None:
-                heapq.heappush(heap, at)
+            hold.heard(message)
     finally:
         push.hub.unsubscribe(channels, sink)
 
@@ -90,28 +95,18 @@ def _held_sync(channels: list[str], moments: list[float]):
 async def _held_async(channels: list[str], moments: list[float]):
     sink = push._AsyncSink()
     push.hub.subscribe(channels, sink)
-    heap = list(moments)
-    heapq.heapify(heap)
     try:
         yield streams.HELLO
-        last = time.time()
-        end = time.monotonic() + streams._lifetime()
-        while time.monotonic() < end:
-            if _release(heap):
-                last = time.time()
-                yield FEATURE_FRAME
-                continue
-            wait, ping = _next_wait(heap, last)
-            if ping:
-                last = time.time()
-                yield ": ping\n\n"
+        hold = _Hold(moments)
+        while hold.alive():
+            frame, wait = hold.due()
+            if frame is not None:
+                yield frame
                 continue
             message = await sink.get(wait)
             if message == push.CLOSE:
                 return
-            at = _moment(message) if message is not None else None
-            if at is not None:
-                heapq.heappush(heap, at)
+            hold.heard(message)
     finally:
         push.hub.unsubscribe(channels, sink)
 
