@@ -33,7 +33,9 @@ SETUP_KEYS = ("hands", "dealt", "returns", "plays_only", "leader", "declarations
 ACTION_KEYS = ("seat", "cards", "pass", "yield", "last")
 
 
-def feature_of(table: Table) -> FeatureTable:
+def feature_of(table: Table | int) -> FeatureTable:
+    """The feature table at `table` (a table or its id), with its table, round and event in the
+    same query (the API's accept path reads nothing else before the deal)."""
     feature = FeatureTable.objects.select_related("table__round__event", "operator_link").filter(
         table=table
     )

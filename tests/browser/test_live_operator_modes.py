@@ -179,3 +179,47 @@ def test_the_hands_form_with_tributes_fits(live_server, browser, feature_table, 
     expect(page.locator("#live-hands")).to_be_visible()
     _shot(page, f"operator-plays-form-{language}-{width}")
     context.close()
+
+
+def test_an_eight_seat_deal_in_en(live_server, browser, transactional_db):
+    """An operator enters a whole eight-seat deal (八人够级, 27 cards a seat) on a 390 px phone
+    in en: the hands, every play (two burns on the way), the finish."""
+    from matches.events import features
+    from matches.games.gouji.engine.selfplay import selfplay
+    from matches.models import Event
+    from tests.builder import EventBuilder
+
+    b = EventBuilder(unions=4, deals=1, rules={"preset": "eight-players"}).register()
+    Event.objects.filter(pk=b.event.pk).update(published=True)
+    round_ = b.round([(0, 1), (2, 3)])
+    feature = features.feature_table(b.match(round_, 1).table, 0, "hands", b.organiser)
+    record = next(iter(selfplay(1, 9, rules="eight-players")))  # 266 actions, two burns
+    context = browser.new_context(
+        locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    path = f"/ref/{feature.operator_link.token}/live/"
+    page.goto(f"{live_server.url}/lang/?language=en&next={path}")
+    expect(page.locator("#live-hands fieldset.live-seat")).to_have_count(8)
+    for seat, cards in record["hands"].items():
+        _fill(page, f"h{seat}", cards)
+    page.select_option("#live-leader", str(record["leader"]))
+    page.locator("#live-hands-save").click()
+    expect(page.locator("#live-choices-h")).to_contain_text(f"Seat {record['leader']}")
+    for seq, action in enumerate(record["actions"], start=1):
+        _tap(page, action)
+        if seq < len(record["actions"]):
+            expect(page.locator("#live-choices-h")).to_be_visible()
+        if seq == 100:
+            _shot(page, "operator-eight-seats-en-390")
+    expect(page.locator("#live-complete")).to_contain_text("Result submitted")
+    deal = LiveDeal.objects.get()
+    assert len(live.standing(feature, deal)["burns"]) == 2
+    report = DealReport.objects.get(deal__match=feature.table.match, deal__number=1)
+    assert report.summary["finish"] == record["claimed"]["finish"]
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    context.close()
