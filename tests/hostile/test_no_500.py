@@ -126,6 +126,19 @@ def test_checkin_with_a_registration_that_is_not_a_number(setup):
         assert response.status_code == 404, value
 
 
+def test_a_round_number_that_is_a_digit_but_not_a_number(setup):
+    # "²".isdigit() is True but int("²") raises: the withdrawal's way back to its round and the
+    # break's "after round" read such a value as no number (the URL fuzzer found the first).
+    client = _organiser(setup)
+    base = f"/manage/events/{setup.event.pk}"
+    for value in ("²", "٣", "1²"):
+        response = client.post(f"{base}/withdraw/", {"union": "", "round": value})
+        assert response.status_code == 302, value
+        assert response.url == f"{base}/", value
+        response = client.get(f"{base}/break/", {"after": value})
+        assert response.status_code < 500, value
+
+
 def test_register_with_a_seed_that_is_not_a_small_number(setup):
     individual = Event.objects.create(
         name="个人赛", start_date=setup.event.start_date, entry_type=Event.EntryType.INDIVIDUAL

@@ -522,7 +522,7 @@ def withdraw(request, event_id: int):
             messages.warning(request, _("有草稿轮次：请重新编排"))
     except refusals.SeatingRefused as error:
         messages.error(request, str(error))
-    if number and number.isdigit():
+    if number and number.isascii() and number.isdigit():  # "²" is a digit int() refuses
         return _to_round(event, int(number), "#withdraw")
     return redirect("manage:dashboard", event.pk)
 
@@ -538,7 +538,7 @@ def break_page(request, event_id: int):
     proposal, error = None, None
     try:
         size_n = _int(size, _("请填写晋级名额"))
-        after_n = int(after) if after.isdigit() else None
+        after_n = int(after) if after.isascii() and after.isdigit() else None
         if request.method == "POST":
             confirmed = breaks.confirm_break(event, size_n, after_n, user=request.user)
             messages.success(

@@ -265,7 +265,7 @@ def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], lis
         if not any(boxes.values()):
             continue
         for name, value in boxes.items():
-            if value and not (value.isdigit() and int(value) in seats):
+            if value and not (value.isascii() and value.isdigit() and int(value) in seats):
                 problems.append(
                     {
                         "rule": None,
@@ -278,7 +278,7 @@ def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], lis
 
         def seat(name: str, boxes: dict = boxes) -> int | None:
             value = boxes[name]
-            return int(value) if value.isdigit() else None
+            return int(value) if value.isascii() and value.isdigit() else None
 
         burns = []
         for pair in range(BURN_PAIRS):

@@ -125,7 +125,7 @@ def player_pin(request, access: Access, report_id: int):
     try:
         player = check_player_pin(
             report,
-            int(seat) if seat.isdigit() and len(seat) < 3 else 0,
+            int(seat) if seat.isascii() and seat.isdigit() and len(seat) < 3 else 0,
             request.POST.get("pin", ""),
             access.actor,
         )
