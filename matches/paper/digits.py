@@ -1,11 +1,12 @@
-"""The digit classifiers: one box's ink → the probability of each digit 0-9, twice.
+"""The digit readers: one box's ink → the probability of each digit 0-9, three times.
 
 Two small networks (196 inputs, one hidden layer, 10 outputs), built and trained differently
 so that they are seldom wrong the same way: `digits.npz` learned from whole photos of the
 project's own sheet written with scikit-learn's bundled handwritten digits (one half; the test
 photos write with the other), `digits_boxes.npz` from single boxes made the same way without
 the page (many more of them) and sees each digit with its slant taken out (`upright`). Both
-are made by `tools/train_digits.py`. Nothing is downloaded: the files ship with the code.
+are made by `tools/train_digits.py`, as is the third reader's (`neighbours`): the vote of the
+nearest boxes of the same half. Nothing is downloaded: the files ship with the code.
 """
 
 from __future__ import annotations

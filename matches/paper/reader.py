@@ -1,7 +1,7 @@
 """Reads a photo of the readable score sheet (`layout.py`): finds the corner QR codes, learns
 from them whose sheet it is and where its corners are, straightens the page (a perspective
 warp), and reads each digit box with a confidence. Pure Python over Pillow, numpy and
-zxing-cpp: no Django, nothing downloaded (the digit model's weights are `digits.npz`, beside
+zxing-cpp: no Django, nothing downloaded (the digit readers' files are `digits*.npz`, beside
 this file; `tools/train_digits.py` makes them).
 
 What it does not do: decide. A box read below the confidence a caller asks for is marked for a
