@@ -180,3 +180,22 @@ def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
     assert votes.shape == (2, 10)
     assert np.allclose(votes.sum(axis=1), 1.0)
     assert votes[:, 0].sum() == votes[:, 9].sum() == 0  # no seat is 0 or 9: never trained
+
+
+def test_a_box_the_neighbours_split_on_is_for_a_person(monkeypatch):
+    """Both networks sure of a box are not enough: where the third reader's neighbours are split
+    between two digits, every written point and burn box is marked (their mean is under TRUST)."""
+    values = {name: None for name in sheet_photo(KEY, 5)[1]}
+    values.update({"1.point.0": 2, "1.burner.0": 4, "1.burned.0": 6})
+    data, _ = sheet_photo(KEY, 5, values=values)
+    assert reader.rows(reader.read_sheet(data, expected=KEY))[0].unsure == []
+
+    def split(inputs):
+        votes = np.zeros((len(inputs), 10))
+        votes[:, 1] = votes[:, 7] = 0.5  # half 1, half 7: neither the digit written
+        return votes
+
+    monkeypatch.setattr(digits, "neighbours", split)
+    row = reader.rows(reader.read_sheet(data, expected=KEY))[0]
+    assert sorted(row.unsure) == ["burned.0", "burner.0", "point.0"]
+    assert (row.points, row.burns) == ([2], [(4, 6)])  # still the networks' digits, to be checked
