@@ -4,6 +4,8 @@ reader's memory.
 
     .venv/bin/python bench/scoresheets.py [--photos 200] [--seed 1] [--again]
 
+(each seed's photos are kept in their own folder: `--again --seed 2` reads seed 2's again)
+
 Makes `--photos` test photos of the project's own sheet (tests/sheets/photos.py: the held-out
 half of scikit-learn's handwritten digits, perspective, light, shadow, blur, JPEG, phone
 resolutions, every tenth with a thumb over a corner; six and eight seats, 4-8 deal rows), not
@@ -32,6 +34,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "scoresheets"
+
+
+def folder(seed: int) -> Path:
+    """Where a seed's photos are kept: seed 1 in bench/out/scoresheets, seed n in …-n."""
+    return OUT if seed == 1 else OUT.with_name(f"scoresheets-{seed}")
+
+
 sys.path.insert(0, str(ROOT))
 
 
@@ -43,18 +52,19 @@ def make(photos: int, seed: int) -> None:
     from matches.paper.layout import SheetKey
     from tests.sheets.photos import sheet_photo
 
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*"):
+    out = folder(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*"):
         old.unlink()
     for k in range(photos):
         key = SheetKey(1, 2, 3 + k, 8 if k % 3 == 2 else 6, 4 + k % 5)
         data, values = sheet_photo(key, seed * 100_000 + k, thumb=k % 10 == 9)
-        (OUT / f"{k:04d}.jpg").write_bytes(data)
+        (out / f"{k:04d}.jpg").write_bytes(data)
         truth = {"key": key.__dict__, "values": values}
-        (OUT / f"{k:04d}.json").write_text(json.dumps(truth))
+        (out / f"{k:04d}.json").write_text(json.dumps(truth))
 
 
-def read() -> dict:
+def read(seed: int) -> dict:
     """In its own process: nothing of the generator in its memory."""
     from matches.paper import reader
     from matches.paper.layout import SheetKey
@@ -68,7 +78,7 @@ def read() -> dict:
         "refused": 0,
     }
     seconds = []
-    for path in sorted(OUT.glob("*.jpg")):
+    for path in sorted(folder(seed).glob("*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())
         key = SheetKey(**truth["key"])
         values = truth["values"]
@@ -132,14 +142,17 @@ def main() -> None:
     parser.add_argument("--again", action="store_true", help="read the photos made last time")
     args = parser.parse_args()
     if args.read_only:
-        print(json.dumps(read()))
+        print(json.dumps(read(args.seed)))
         return
     if not args.again:
         started = time.perf_counter()
         make(args.photos, args.seed)
         print(f"made {args.photos} photos in {time.perf_counter() - started:.0f} s")
     answer = subprocess.run(
-        [sys.executable, __file__, "--read-only"], check=True, capture_output=True, text=True
+        [sys.executable, __file__, "--read-only", "--seed", str(args.seed)],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     t = json.loads(answer.stdout.strip().splitlines()[-1])
     boxes = t["boxes"] or 1

@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/train_digits.py [photos]          # the first network, digits.npz
     .venv/bin/python tools/train_digits.py --boxes [boxes]  # the second, digits_boxes.npz
+    .venv/bin/python tools/train_digits.py --neighbours [boxes]  # the third, digits_neighbours.npz
 
 The first: writes the even half of scikit-learn's bundled handwritten digits into the project's own
 printed sheet, photographs it in software (tests/sheets/photos.py), cuts the boxes out the way
@@ -10,7 +11,8 @@ MLPClassifier) on what the reader sees; its weights are saved for numpy to run. 
 never reaches the model: the tests and bench/scoresheets.py write with it. The second: the same
 even half written into single boxes (tests/sheets/photos.py `box_crop`: forty thousand in a few
 minutes, where the photos give six thousand in half an hour), seen upright (`digits.upright`),
-another seed: the reader trusts a box only where the two agree. Seeded: the same run gives the
+another seed: the reader trusts a box only where the two agree. The third: more such boxes (a
+third seed), kept as examples (their 40 main axes) for a vote of the nearest. Seeded: the same run gives the
 same file. Needs the dev requirements (scikit-learn); the app does not.
 """
 
@@ -56,9 +58,9 @@ def samples(photos: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(inputs), np.array(labels)
 
 
-def box_samples(count: int) -> tuple[np.ndarray, np.ndarray]:
+def box_samples(count: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """`count` single boxes, digits 1-8 (the seats) of the even half, features upright."""
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed)
     written = digit_samples("train")
     inputs, labels = [], []
     for _ in range(count):
@@ -69,7 +71,25 @@ def box_samples(count: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(inputs), np.array(labels)
 
 
+def save_neighbours(count: int) -> None:
+    """The third reader's examples: `count` boxes projected on their 40 main axes (float16)."""
+    inputs, labels = box_samples(count, seed=3)
+    mean = inputs.mean(axis=0)
+    axes = np.linalg.svd(inputs - mean, full_matrices=False)[2][:40].T
+    np.savez_compressed(
+        digits.THIRD,
+        mean=mean.astype(np.float32),
+        axes=axes.astype(np.float32),
+        examples=((inputs - mean) @ axes).astype(np.float16),
+        labels=labels.astype(np.int8),
+    )
+    print(f"wrote {digits.THIRD} ({digits.THIRD.stat().st_size} bytes)")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--neighbours"]:
+        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 30_000)
+        return
     if sys.argv[1:2] == ["--boxes"]:
         count = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000
         inputs, labels = box_samples(count)

@@ -1,11 +1,12 @@
-"""The digit classifiers: one box's ink → the probability of each digit 0-9, twice.
+"""The digit readers: one box's ink → the probability of each digit 0-9, three times.
 
 Two small networks (196 inputs, one hidden layer, 10 outputs), built and trained differently
 so that they are seldom wrong the same way: `digits.npz` learned from whole photos of the
 project's own sheet written with scikit-learn's bundled handwritten digits (one half; the test
 photos write with the other), `digits_boxes.npz` from single boxes made the same way without
 the page (many more of them) and sees each digit with its slant taken out (`upright`). Both
-are made by `tools/train_digits.py`. Nothing is downloaded: the files ship with the code.
+are made by `tools/train_digits.py`, as is the third reader's (`neighbours`): the vote of the
+nearest boxes of the same half. Nothing is downloaded: the files ship with the code.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from PIL import Image
 
 WEIGHTS = Path(__file__).with_name("digits.npz")
 SECOND = Path(__file__).with_name("digits_boxes.npz")
+THIRD = Path(__file__).with_name("digits_neighbours.npz")
+NEIGHBOURS = 15  # the third reader's vote: the digits of the nearest written boxes
 SIDE = 28  # the ink is fitted into 20×20 and centred in 28×28, then halved: 14×14 inputs
 FIT = 20
 
@@ -76,3 +79,22 @@ def classify(inputs: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     return odds / odds.sum(axis=1, keepdims=True)
+
+
+@functools.cache
+def _examples() -> tuple[np.ndarray, ...]:
+    with np.load(THIRD) as data:
+        examples = data["examples"].astype(np.float32)
+        return data["mean"], data["axes"], examples, (examples**2).sum(axis=1), data["labels"]
+
+
+def neighbours(inputs: np.ndarray) -> np.ndarray:
+    """Rows of (upright) features → rows of ten shares: how many of the NEIGHBOURS nearest
+    written boxes of the training half (in the 40 main axes of their features) are each digit.
+    Nothing learned but the axes: a box between two digits gets a split vote, where a network
+    trained to certainty may not."""
+    mean, axes, examples, norms, labels = _examples()
+    projected = (inputs - mean) @ axes
+    distances = norms[None, :] - 2.0 * projected @ examples.T
+    nearest = labels[np.argpartition(distances, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]]
+    return np.stack([(nearest == digit).mean(axis=1) for digit in range(10)], axis=1)

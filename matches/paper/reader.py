@@ -1,7 +1,7 @@
 """Reads a photo of the readable score sheet (`layout.py`): finds the corner QR codes, learns
 from them whose sheet it is and where its corners are, straightens the page (a perspective
 warp), and reads each digit box with a confidence. Pure Python over Pillow, numpy and
-zxing-cpp: no Django, nothing downloaded (the digit model's weights are `digits.npz`, beside
+zxing-cpp: no Django, nothing downloaded (the digit readers' files are `digits*.npz`, beside
 this file; `tools/train_digits.py` makes them).
 
 What it does not do: decide. A box read below the confidence a caller asks for is marked for a
@@ -225,17 +225,23 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
             written.append((box.name, 1.0))
             crops.append(ink)
     if crops:
-        # The second network (upright boxes) reads better; the first must agree, or the box
-        # is not trusted: each is sure of some digits it gets wrong, seldom of the same ones.
-        second = digits.classify(
-            np.stack([digits.features(digits.upright(c)) for c in crops]), digits.SECOND
-        )
-        first = digits.classify(np.stack([digits.features(c) for c in crops]))
-        for (name, trust), row, other in zip(written, second, first):
+        # Three readers built differently, each seldom sure of the same wrong digit as the
+        # others: the second network (upright boxes), the first (whole photos), and the vote
+        # of the nearest training boxes. A box's probabilities are their mean: it is sure only
+        # where all three are, a split vote of the neighbours is enough to make it unsure.
+        upright = np.stack([digits.features(digits.upright(c)) for c in crops])
+        mean = (
+            digits.classify(upright, digits.SECOND)
+            + digits.classify(np.stack([digits.features(c) for c in crops]))
+            + digits.neighbours(upright)
+        ) / 3
+        for (name, trust), row in zip(written, mean):
             best = int(row.argmax())
-            sure = float(row[best]) * trust if int(other.argmax()) == best else 0.0
             fields[name] = Field(
-                best, round(sure, 6), tuple(round(float(p), 6) for p in row), trust < 1.0
+                best,
+                round(float(row[best]) * trust, 6),
+                tuple(round(float(p), 6) for p in row),
+                trust < 1.0,
             )
     return fields
 
@@ -271,9 +277,12 @@ def _same_sheet(key: SheetKey, expected: SheetKey) -> None:
 
 
 #: a box read with less confidence than this is marked for a person. bench/scoresheets.py on
-#: 200 photos: 0.999 left 7 wrong digits of 17,438 boxes unmarked, 0.9999 5 at two points
-#: more marked; those are digits both networks read the same wrong way (docs/scoresheets.md)
-TRUST = 0.999
+#: 200 photos each of two seeds (docs/scoresheets.md): 0 and 2 wrong digits of ~17,500 boxes
+#: left unmarked, both single boxes the three readers read the same wrong way, sure of it
+TRUST = 0.98
+#: a place whose box reads its own digit at least this sure, mended by the order into another
+#: seat, makes every box of the row reading that digit unsure
+MENDED = 0.8
 
 
 @dataclass
@@ -368,9 +377,17 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
         return [_value(reading, number, f"finish.{p}", unsure, trust) for p in range(seats)]
     odds = np.array([box.probabilities[1 : seats + 1] for box in read])
     order, shares = best_order(odds / np.maximum(odds.sum(axis=1, keepdims=True), 1e-12))
+    # A place the order gives another seat than its box reads: the digit its box reads is
+    # then read twice in the row, and either box may be the wrong one (a sure misreading
+    # elsewhere mends a right box into a wrong seat): every box reading that digit is unsure.
+    mended = {
+        box.value
+        for box, seat in zip(read, order)
+        if box.value != seat and box.value is not None and box.probabilities[box.value] >= MENDED
+    }
     finish: list[int | None] = []
     for place, (box, seat, share) in enumerate(zip(read, order, shares)):
-        sure = share * (0.5 if box.faint else 1.0) >= trust
+        sure = share * (0.5 if box.faint else 1.0) >= trust and box.value not in mended
         if not sure:
             unsure.append(f"finish.{place}")
         finish.append(seat if sure else box.value)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from matches.paper import reader
+from matches.paper import digits, layout, reader
 from matches.paper.layout import SheetKey
 from tests.sheets.photos import sheet_photo
 
@@ -120,7 +120,7 @@ def test_broken_bytes_are_refused():
 
 def test_a_finishing_order_is_read_as_a_whole():
     """Place 3's box looks more like a 2 than a 3, but seat 2 is surely at place 2 and no
-    other place can hold seat 3: the row reads 1 2 3 4 5 6, place 3 only fairly sure."""
+    other place can hold seat 3: the row reads 1 2 3 4 5 6, place 3 less sure but sure enough."""
     odds = np.full((6, 6), 0.001)
     for place in range(6):
         odds[place, place] = 0.995
@@ -128,7 +128,7 @@ def test_a_finishing_order_is_read_as_a_whole():
     order, shares = reader.best_order(odds)
     assert order == [1, 2, 3, 4, 5, 6]
     assert min(shares[:2] + shares[3:]) > 0.99
-    assert 0.9 < shares[2] < 0.999  # below TRUST: a person checks it
+    assert reader.TRUST < shares[2] < 0.999  # the seat left over: no person needed
 
 
 def test_two_places_that_could_be_swapped_are_both_unsure():
@@ -140,3 +140,62 @@ def test_two_places_that_could_be_swapped_are_both_unsure():
     assert sorted(order) == [1, 2, 3, 4, 5, 6]
     assert shares[0] == pytest.approx(0.5, abs=1e-3) and shares[1] == pytest.approx(0.5, abs=1e-3)
     assert min(shares[2:]) > reader.TRUST
+
+
+def reading_of(finish: list[dict[int, float]]) -> reader.Reading:
+    """A one-row reading of six seats whose finishing boxes read `finish` (digit → probability)
+    and whose other boxes are blank."""
+    key = SheetKey(7, 3, 12, 6, 1)
+    fields = {box.name: reader.Field(None, 1.0) for box in layout.boxes(key)}
+    for place, odds in enumerate(finish):
+        probabilities = tuple(odds.get(digit, 0.0) for digit in range(10))
+        best = max(odds, key=odds.__getitem__)
+        fields[f"1.finish.{place}"] = reader.Field(best, odds[best], probabilities)
+    return reader.Reading(key, fields, 4)
+
+
+def test_a_place_mended_by_the_order_makes_its_digit_unsure_everywhere():
+    """Place 6's box reads a 5, fairly sure, and place 1's a 5, surer: the order mends place 6
+    into the seat left over (6). Either box may be the wrong 5 (an 8 that looks like a 5 is
+    read sure of it), so both places are for a person; the others stay sure."""
+    sure = [{seat: 0.9999, 5: 0.0001} for seat in (2, 3, 4, 1)]
+    row = reader.rows(reading_of([{5: 0.99999, 6: 0.00001}, *sure, {5: 0.9, 6: 0.1}]))[0]
+    assert sorted(row.unsure) == ["finish.0", "finish.5"]
+    assert row.finish == [5, 2, 3, 4, 1, 5]  # as the boxes read: the engine refuses it as is
+
+
+def test_a_box_unsure_of_its_own_digit_is_mended_without_doubt():
+    """Place 6's box hesitates between 5 and 6 (its 5 under MENDED): seat 5 is surely at place
+    1, so place 6 is the seat left over, sure, and nothing is marked."""
+    sure = [{seat: 0.9999, 5: 0.0001} for seat in (2, 3, 4, 1)]
+    row = reader.rows(reading_of([{5: 0.99999, 6: 0.00001}, *sure, {5: 0.6, 6: 0.4}]))[0]
+    assert row.unsure == []
+    assert row.finish == [5, 2, 3, 4, 1, 6]
+
+
+def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
+    """The third reader: the share of each digit among the nearest training boxes."""
+    inputs = np.zeros((2, 196), dtype=np.float32)
+    votes = digits.neighbours(inputs)
+    assert votes.shape == (2, 10)
+    assert np.allclose(votes.sum(axis=1), 1.0)
+    assert votes[:, 0].sum() == votes[:, 9].sum() == 0  # no seat is 0 or 9: never trained
+
+
+def test_a_box_the_neighbours_split_on_is_for_a_person(monkeypatch):
+    """Both networks sure of a box are not enough: where the third reader's neighbours are split
+    between two digits, every written point and burn box is marked (their mean is under TRUST)."""
+    values = {name: None for name in sheet_photo(KEY, 5)[1]}
+    values.update({"1.point.0": 2, "1.burner.0": 4, "1.burned.0": 6})
+    data, _ = sheet_photo(KEY, 5, values=values)
+    assert reader.rows(reader.read_sheet(data, expected=KEY))[0].unsure == []
+
+    def split(inputs):
+        votes = np.zeros((len(inputs), 10))
+        votes[:, 1] = votes[:, 7] = 0.5  # half 1, half 7: neither the digit written
+        return votes
+
+    monkeypatch.setattr(digits, "neighbours", split)
+    row = reader.rows(reader.read_sheet(data, expected=KEY))[0]
+    assert sorted(row.unsure) == ["burned.0", "burner.0", "point.0"]
+    assert (row.points, row.burns) == ([2], [(4, 6)])  # still the networks' digits, to be checked
