@@ -104,6 +104,9 @@ def spectator_view(feature: FeatureTable, now: datetime | None = None) -> dict:
             # afterwards the deal opens in the deal viewer, once its result is final
             "viewer": deal.number in final,
         }
+        if deal.summary is not None and deal.completed_at and deal.completed_at <= since:
+            # plays without hands, ended by the operator's finishing order (after the delay)
+            item.update(complete=True, turn=None, top=None, finish=deal.summary["finish"])
         if feature.shows == FeatureTable.Shows.HANDS:
             item["hands"] = {
                 seat: _cards_text(cards, labels) for seat, cards in play.get("hands", {}).items()

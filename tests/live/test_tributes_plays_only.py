@@ -199,3 +199,42 @@ def test_the_operator_ends_plays_without_hands_with_a_finishing_order(featured):
     with pytest.raises(ResultError) as over:
         live.add_action(feature, 1, {"seq": 11, "seat": 1, "pass": True}, actor)
     assert over.value.code == "deal_over"
+
+
+def test_spectators_see_a_finishing_order_only_after_the_delay(featured):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.public.live import spectator_view
+
+    b, feature = featured(delay=5)
+    actor = Actor.from_link(feature.operator_link)
+    record = played_deal(3)
+    live.set_hands(feature, 1, {"plays_only": True, "leader": record["leader"]}, actor)
+    for seq, action in enumerate(with_last_marks(record)[:6], start=1):
+        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    deal = live.end_deal(feature, 1, record["claimed"]["finish"], actor)
+    assert not DealReport.objects.exists()  # the result waits for the delay too
+    soon = spectator_view(feature, deal.completed_at + timedelta(minutes=4))
+    assert soon["deals"] == []  # nothing before the delay
+    later = spectator_view(feature, timezone.now() + timedelta(minutes=6))
+    shown = later["deals"][0]
+    assert shown["complete"] and shown["finish"] == record["claimed"]["finish"]
+    assert len(shown["plays"]) == 6 and "hands" in shown and shown["hands"] == {}
+
+
+def test_undo_takes_back_the_finishing_order_first(featured):
+    b, feature = featured(delay=5)
+    actor = Actor.from_link(feature.operator_link)
+    record = played_deal(3)
+    live.set_hands(feature, 1, {"plays_only": True, "leader": record["leader"]}, actor)
+    marked = with_last_marks(record)
+    for seq, action in enumerate(marked[:4], start=1):
+        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    live.end_deal(feature, 1, record["claimed"]["finish"], actor)
+    assert live.undo_last(feature, 1, actor) is None  # the order, not a play
+    deal = LiveDeal.objects.get()
+    assert deal.completed_at is None and deal.summary is None and deal.actions.count() == 4
+    live.add_action(feature, 1, {"seq": 5, **marked[4]}, actor)  # play goes on
+    assert live.undo_last(feature, 1, actor).seq == 5
