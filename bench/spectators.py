@@ -10,9 +10,14 @@ feature tables (delay `--delay` minutes, all hands shown) each play a real six-s
 engine's bots) through the API, one action every `--pace` seconds per table, as a digital table
 or an operator's phone sends them (`POST …/deals/<n>/actions`, the operator link's token);
 `--streams` spectators, spread over the tables, hold `/live/events/<e>/features/<f>/` open.
+Meanwhile the hall reports results: `--hall` other tables of the same round (no feature) each
+submit `--hall-deals` deal summaries through the API (`POST …/deals/<n>/reports`, a referee
+link's token), spread over the time the feature tables play, each going through the whole
+chain (settlement, tallies, standings) as on the day.
 
 Printed, and the goals of the issue:
-- the operator's accept time: the POST of an action, request to answer, p50/p95 (<= 150 ms);
+- the operator's accept time: the POST of an action, request to answer, p50/p95 (<= 150 ms),
+  while the hall reports (its reports' own answer times are printed too);
 - each action's arrival on every spectator's stream beyond its delay: the first notice at or
   after the moment it may be seen, measured from the latest that moment can be (the answer's
   arrival + the delay), p50/p95/max (p95 <= 1 s), and the streams that missed one;
@@ -67,15 +72,15 @@ def start_api(services: Services) -> int:
     return port
 
 
-def setup(tables: int, delay: int):
+def setup(tables: int, delay: int, hall: int, hall_deals: int):
     from matches.events import features
     from matches.games.gouji.engine.selfplay import selfplay
-    from matches.models import Event
+    from matches.models import Event, RefereeLink
     from tests.builder import EventBuilder
 
-    b = EventBuilder(unions=2 * tables, deals=1).register()
+    b = EventBuilder(unions=2 * (tables + hall), deals=max(hall_deals, 1)).register()
     Event.objects.filter(pk=b.event.pk).update(published=True)
-    round_ = b.round([(2 * k, 2 * k + 1) for k in range(tables)])
+    round_ = b.round([(2 * k, 2 * k + 1) for k in range(tables + hall)])
     rows = []
     records = selfplay(tables, 50)
     for k, record in zip(range(tables), records):
@@ -84,7 +89,47 @@ def setup(tables: int, delay: int):
         link = feature.operator_link
         assert link is not None  # made with the feature table
         rows.append((feature.pk, table.pk, link.token, record))
-    return b.event.pk, rows
+    hall_rows = []
+    for k in range(tables, tables + hall):
+        table = b.match(round_, k + 1).table
+        link = RefereeLink.objects.create(table=table, label="bench hall")
+        hall_rows.append((table.pk, link.token))
+    return b.event.pk, rows, hall_rows
+
+
+def report_table(port: int, table_id: int, token: str, summaries: list, span: float, out: list):
+    """One hall table's referee: its deals' summaries spread over `span` seconds; `out` gets
+    (request start, answer, status) per report."""
+    import random
+
+    rng = random.Random(table_id)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    gap = span / max(len(summaries), 1)
+    time.sleep(rng.uniform(0, gap))
+    for deal, summary in enumerate(summaries, start=1):
+        headers = {
+            "Authorization": f"Referee {token}",
+            "Content-Type": "application/json",
+            "Idempotency-Key": f"hall-{table_id}-{deal}",
+        }
+        path = f"/api/v1/tables/{table_id}/deals/{deal}/reports"
+        start = time.time()
+        status = 0
+        for _attempt in range(5):
+            try:
+                conn.request("POST", path, body=json.dumps({"summary": summary}), headers=headers)
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+                if status not in (429, 502, 503):
+                    break
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            time.sleep(0.3)
+        out.append((start, time.time(), status))
+        time.sleep(max(gap - (time.time() - start), 0.0))
+    conn.close()
 
 
 retries: list[str] = []
@@ -124,7 +169,12 @@ def play_table(port: int, table_id: int, token: str, record: dict, args, out: li
 
 async def run(args, services: Services) -> None:
     api_port = start_api(services)
-    event_id, rows = await asyncio.to_thread(setup, args.tables, args.delay)
+    event_id, rows, hall_rows = await asyncio.to_thread(
+        setup, args.tables, args.delay, args.hall, args.hall_deals
+    )
+    from festival import documents
+
+    _logs, summaries = documents(max(args.hall_deals * 4, 8), 77)
     delay = 60.0 * args.delay
     paths = [
         f"/live/events/{event_id}/features/{rows[k % len(rows)][0]}/" for k in range(args.streams)
@@ -145,6 +195,23 @@ async def run(args, services: Services) -> None:
         )
         for feature, table_id, token, record in rows
     ]
+    hall_sent: list = []
+    span = args.actions * args.pace
+    threads += [
+        threading.Thread(
+            target=report_table,
+            args=(
+                api_port,
+                table_id,
+                token,
+                [summaries[(k + d) % len(summaries)] for d in range(args.hall_deals)],
+                span,
+                hall_sent,
+            ),
+            daemon=True,
+        )
+        for k, (table_id, token) in enumerate(hall_rows)
+    ]
     # The streams' clock is monotonic; the actions' is the wall clock: one offset joins them.
     offset = time.time() - time.monotonic()
     for thread in threads:
@@ -160,6 +227,8 @@ async def run(args, services: Services) -> None:
         if kind == "action"
     ]
     refused = [s for rows_ in sent.values() for _k, _a, _b, s in rows_ if s not in (200, 201)]
+    hall_ms = [1000 * (end - start) for start, end, _s in hall_sent]
+    hall_refused = [s for _a, _b, s in hall_sent if s not in (200, 201)]
     lateness: list[float] = []
     early = missed = spare = 0
     for stream, path in zip(streams, paths):
@@ -187,6 +256,9 @@ async def run(args, services: Services) -> None:
         f"  operator's action accepted: p50 {percentile(accepts, 50):.0f} ms, "
         f"p95 {percentile(accepts, 95):.0f} ms, max {max(accepts):.0f} ms; refused {len(refused)}, "
         f"sent again after a lost connection {len(retries)}\n"
+        f"  the hall meanwhile: {len(hall_sent)} reports from {len(hall_rows)} tables, "
+        f"answered p50 {percentile(hall_ms, 50):.0f} ms, p95 {percentile(hall_ms, 95):.0f} ms; "
+        f"refused {len(hall_refused)} {sorted(set(hall_refused))}\n"
         f"  on the streams beyond the delay: p50 {1000 * percentile(lateness, 50):.0f} ms, "
         f"p95 {1000 * percentile(lateness, 95):.0f} ms, max {1000 * max(lateness or [0]):.0f} ms; "
         f"missed {missed}; early {early} (spare notices a delay after a stream opened: {spare})",
@@ -201,6 +273,8 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=40, help="actions played per table")
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's actions")
     parser.add_argument("--delay", type=int, default=1, help="minutes (0-60)")
+    parser.add_argument("--hall", type=int, default=40, help="other tables reporting results")
+    parser.add_argument("--hall-deals", type=int, default=3, help="reports per hall table")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers")
     parser.add_argument("--batch", type=int, default=500, help="streams opened at once")
     parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres")

@@ -127,6 +127,11 @@ class _AsyncSink:
             return None
 
 
+def _put_all(sinks: list[_AsyncSink], message: str) -> None:
+    for sink in sinks:
+        sink._put(message)
+
+
 class Hub:
     """The process's open streams by channel, and its one Redis subscription."""
 
@@ -180,10 +185,21 @@ class Hub:
             self._redis = None
 
     def deliver(self, channel: str, message: str) -> None:
+        """To every stream of `channel`: the event loop's streams in one wake-up of their loop
+        (a hall's 1,000 screens on one table cost one call, not 1,000), the threads' one each."""
         with self.lock:
             sinks = list(self.sinks.get(channel, ()))
+        by_loop: dict[asyncio.AbstractEventLoop, list[_AsyncSink]] = {}
         for sink in sinks:
-            sink.put(message)
+            if isinstance(sink, _AsyncSink):
+                by_loop.setdefault(sink.loop, []).append(sink)
+            else:
+                sink.put(message)
+        for loop, group in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_put_all, group, message)
+            except RuntimeError:  # the loop is closed
+                pass
 
     # --- receiving ----------------------------------------------------------------------
     def start(self) -> None:

@@ -42,6 +42,7 @@ from matches.tasks import (
     settle_deal,
     update_standings,
 )
+from players import clubs
 from players.models import Club, Player
 
 
@@ -155,7 +156,8 @@ def freeze_rules_on_publish(sender, instance, **kwargs) -> None:
 
 @receiver(post_save, sender=Registration, dispatch_uid="find.registration")
 def index_new_entry(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    if created and not raw:
+    # `terms_written`: its maker writes them (registration.register_new_union).
+    if created and not raw and not instance.terms_written:
         find_terms.index_registration(instance)
 
 
@@ -208,6 +210,13 @@ def index_renamed_club(sender, instance, created: bool, raw: bool = False, **kwa
         find_terms.index_union(union)
     for player in Player.objects.filter(club=instance):
         find_terms.reindex_player(player)
+
+
+@receiver(post_save, sender=Club, dispatch_uid="clubs.names_saved")
+@receiver(post_delete, sender=Club, dispatch_uid="clubs.names_deleted")
+def forget_club_names(sender, **kwargs) -> None:
+    """The list of clubs drawn on the registration form is drawn again (players/clubs.py)."""
+    clubs.forget_names()
 
 
 @receiver(sheet_read_requested, dispatch_uid="sheets.read_photo")

@@ -11,11 +11,13 @@ or a close spelling."""
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 import opencc
+from django.core.cache import cache
 from pypinyin import Style, pinyin
 
 from players.models import Club
@@ -170,3 +172,24 @@ def get_or_create(name: str) -> Club | None:
 
 def all_names() -> list[str]:
     return list(Club.objects.order_by("name").values_list("name", flat=True))
+
+
+#: The cache key of `names_stamp`, and how long a stamp lives at most (a write that sends no
+#: signal, e.g. a queryset's update, is seen after this at the latest).
+NAMES_STAMP = "clubs:names-stamp"
+NAMES_STAMP_SECONDS = 300
+
+
+def names_stamp() -> str:
+    """A token that changes whenever the list of clubs may have: what is drawn from
+    `all_names` can be kept under it (the public registration form's list of clubs)."""
+    stamp = cache.get(NAMES_STAMP)
+    if stamp is None:
+        cache.add(NAMES_STAMP, secrets.token_hex(6), NAMES_STAMP_SECONDS)
+        stamp = cache.get(NAMES_STAMP) or "none"
+    return stamp
+
+
+def forget_names() -> None:
+    """A club saved or deleted (matches/receivers.py): the next `names_stamp` is a new one."""
+    cache.delete(NAMES_STAMP)

@@ -87,13 +87,15 @@ def deal_hands(request, table_id: int, number: int):
 @permission_classes([AllowAny])
 def deal_action(request, table_id: int, number: int):
     actor = _actor(request)
-    table = _table(table_id)
     body = read_json_document(request)
     try:
-        feature = live.feature_of(table)
+        feature = live.feature_of(table_id)  # one query: the feature, its table, round, event
+    except ResultError as exc:
+        return _error(exc, _table(table_id).round.event)  # 404 for a table that does not exist
+    try:
         row, created, play = live.add_action(feature, number, body, actor)
     except ResultError as exc:
-        return _error(exc, table.round.event)
+        return _error(exc, feature.table.round.event)
     response = Response(
         {"deal": number, "seq": row.seq, **_where(play)}, status=201 if created else 200
     )

@@ -76,10 +76,18 @@ def default_owed(event: Event, signup: SignupSettings, registration: Registratio
     return signup.fee_fen
 
 
-def open_account(registration: Registration, signup: SignupSettings | None = None) -> EntryFee:
+def open_account(
+    registration: Registration, signup: SignupSettings | None = None, new: bool = False
+) -> EntryFee:
+    """The entry's fee row (made unless there; `new`: the entry was made in this transaction,
+    it has none yet)."""
     event = registration.event
     signup = signup or settings_of(event)
     owed = default_owed(event, signup, registration)
+    if new:
+        return EntryFee.objects.create(
+            registration=registration, event=event, owed_fen=owed, outstanding_fen=owed
+        )
     fee, _made = EntryFee.objects.get_or_create(
         registration=registration,
         defaults={"event": event, "owed_fen": owed, "outstanding_fen": owed},

@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from matches.models import Event, Registration, Union, UnionMember
+from matches.public import find_terms
 
 
 class RegistrationRefused(Exception):
@@ -72,15 +73,58 @@ def register_union(
         raise RegistrationRefused(_("联邦名称或种子序号已被占用")) from error
 
 
+def register_new_union(
+    event: Event, name: str, players: list, *, captain: int = 1, club=None, private_token=None
+) -> Registration:
+    """`register_union` for players just made (a registration from the public page): they can
+    be in no union yet, so their members are written in one insert. No post_save receiver of
+    a member has work for a union not yet entered (find's terms come with the entry's save).
+    Call inside a transaction; a union of the same name is RegistrationRefused."""
+    if not event.is_team:
+        raise RegistrationRefused(_("个人赛按选手报名"))
+    size = union_size(event)
+    if len(players) != size or len({p.pk for p in players}) != size:
+        raise RegistrationRefused(_("联邦须由 %(n)s 名不同选手组成") % {"n": size})
+    joins = _joins_round(event)
+    try:
+        with transaction.atomic():
+            union = Union.objects.create(event=event, name=name, club=club)
+            UnionMember.objects.bulk_create(
+                UnionMember(
+                    union=union,
+                    event_id=event.pk,
+                    player=player,
+                    order=order,
+                    is_captain=order == captain,
+                )
+                for order, player in enumerate(players, start=1)
+            )
+            entry = Registration(
+                event=event, union=union, joins_round=joins, private_token=private_token
+            )
+            entry.terms_written = True  # below, in one go (matches/receivers.py)
+            entry.save(force_insert=True)
+            find_terms.index_new_union(union, players)
+            return entry
+    except IntegrityError as error:
+        raise RegistrationRefused(_("联邦名称或种子序号已被占用")) from error
+
+
 @transaction.atomic
-def register_player(event: Event, player, *, seed: int | None = None) -> Registration:
+def register_player(
+    event: Event, player, *, seed: int | None = None, private_token=None
+) -> Registration:
     if event.is_team:
         raise RegistrationRefused(_("团体赛按联邦报名"))
     joins = _joins_round(event)
     try:
         with transaction.atomic():
             return Registration.objects.create(
-                event=event, player=player, seed=seed, joins_round=joins
+                event=event,
+                player=player,
+                seed=seed,
+                joins_round=joins,
+                private_token=private_token,
             )
     except IntegrityError as error:
         raise RegistrationRefused(_("该选手已报名或种子序号已被占用")) from error

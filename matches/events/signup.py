@@ -15,13 +15,13 @@ import datetime as dt
 import logging
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches.events import entries, fees, privacy
 from matches.events import registration as registering
-from matches.models import EntryLog, EntryRequest, Event, Registration, SignupSettings
+from matches.models import EntryLog, EntryRequest, Event, Registration, SignupSettings, Union
 from matches.models.signup import names_key
 from players import clubs
 from players.models import Player
@@ -58,14 +58,36 @@ def window(signup: SignupSettings, now: dt.datetime | None = None) -> str:
 
 def places_taken(event: Event, making: int | None = None) -> int:
     """Requests holding a place, and the entries the organiser typed in (not withdrawn);
-    `making`: the entry a registration is making, not yet linked to its request."""
-    held = EntryRequest.objects.filter(event=event, status__in=EntryRequest.HOLDING).count()
-    typed_in = event.registrations.exclude(status=Registration.Status.WITHDRAWN).filter(
-        entry_request__isnull=True
+    `making`: the entry a registration is making, not yet linked to its request. One query
+    (each registration counts the places, twice)."""
+    return places(event, making)[0]
+
+
+def places(event: Event, making: int | None = None) -> tuple[int, int]:
+    """(`places_taken`, requests on the waiting list) in one query."""
+    requests = connection.ops.quote_name(EntryRequest._meta.db_table)
+    entries = connection.ops.quote_name(Registration._meta.db_table)
+    holding = ", ".join(["%s"] * len(EntryRequest.HOLDING))
+    sql = (
+        f"SELECT (SELECT COUNT(*) FROM {requests} WHERE event_id = %s AND status IN ({holding}))"
+        f" + (SELECT COUNT(*) FROM {entries} e WHERE e.event_id = %s AND e.status <> %s"
+        f" AND e.id <> %s AND NOT EXISTS"
+        f" (SELECT 1 FROM {requests} r WHERE r.registration_id = e.id)),"
+        f" (SELECT COUNT(*) FROM {requests} WHERE event_id = %s AND status = %s)"
     )
-    if making is not None:
-        typed_in = typed_in.exclude(pk=making)
-    return held + typed_in.count()
+    params: list[int | str] = [
+        event.pk,
+        *EntryRequest.HOLDING,
+        event.pk,
+        Registration.Status.WITHDRAWN,
+        making or 0,
+        event.pk,
+        Status.WAITLISTED,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        taken, waiting_ = cursor.fetchone()
+    return taken, waiting_
 
 
 def waiting(event: Event):
@@ -83,8 +105,13 @@ def waitlist_place(request: EntryRequest) -> int | None:
 
 
 def _lock(event: Event) -> SignupSettings:
-    SignupSettings.objects.get_or_create(event=event)  # the row whose lock is taken
-    return SignupSettings.objects.select_for_update().get(event=event)
+    """The settings row, locked (made first for an event that has none)."""
+    locked = SignupSettings.objects.select_for_update()
+    try:
+        return locked.get(event=event)
+    except SignupSettings.DoesNotExist:
+        SignupSettings.objects.get_or_create(event=event)  # the row whose lock is taken
+        return locked.get(event=event)
 
 
 def _has_room(event: Event, signup: SignupSettings, making: int | None = None) -> bool:
@@ -132,29 +159,68 @@ def _check_duplicates(
     exclude_pk: int | None,
     making: Registration | None = None,
 ) -> None:
-    live = live_requests(event)
-    if exclude_pk:
-        live = live.exclude(pk=exclude_pk)
-    if union_name:
-        unions = event.unions.filter(round__isnull=True, name=union_name)
-        if making is not None and making.union_id is not None:
-            unions = unions.exclude(pk=making.union_id)
-        if live.filter(union_name=union_name).exists() or unions.exists():
-            raise SignupRefused(
-                _("联邦名称“%(n)s”已被报名") % {"n": union_name}, "duplicate", "union_name"
-            )
-    same_people = live.filter(names_key=names_key([p["name"] for p in players])).first()
+    key = privacy.contact_key(contact)
+    people = names_key([p["name"] for p in players])
+    found = _same_as(event, union_name, people, key, exclude_pk, making)
+    if found["union"]:
+        raise SignupRefused(
+            _("联邦名称“%(n)s”已被报名") % {"n": union_name}, "duplicate", "union_name"
+        )
+    live = live_requests(event).exclude(pk=exclude_pk or 0)
+    same_people = live.filter(names_key=people).first() if found["people"] else None
     if same_people is not None:
         raise SignupRefused(
             _("这些选手已经报过名（报名码 %(c)s）") % {"c": same_people.code}, "duplicate"
         )
-    key = privacy.contact_key(contact)
-    if key and live.filter(contact_key=key).count() >= signup.max_per_registrant:
+    if key and found["contact"] >= signup.max_per_registrant:
         raise SignupRefused(
             _("同一联系方式最多报名 %(n)s 次") % {"n": signup.max_per_registrant},
             "contact_limit",
             "contact",
         )
+
+
+def _same_as(
+    event: Event,
+    union_name: str,
+    people: str,
+    contact_key: str,
+    exclude_pk: int | None,
+    making: Registration | None,
+) -> dict[str, int]:
+    """How many live requests (but `exclude_pk`) have the union's name (and unions of the
+    event have it, but the one `making` made), the same players, the same contact: one query,
+    under the lock, in every registration."""
+    requests = connection.ops.quote_name(EntryRequest._meta.db_table)
+    unions = connection.ops.quote_name(Union._meta.db_table)
+    sql = (
+        "SELECT COALESCE(SUM(CASE WHEN union_name = %s AND %s <> '' THEN 1 ELSE 0 END), 0)"
+        f" + (SELECT COUNT(*) FROM {unions} WHERE event_id = %s AND round_id IS NULL"
+        " AND name = %s AND %s <> '' AND id <> %s),"
+        " COALESCE(SUM(CASE WHEN names_key = %s THEN 1 ELSE 0 END), 0),"
+        " COALESCE(SUM(CASE WHEN contact_key = %s AND %s <> '' THEN 1 ELSE 0 END), 0)"
+        f" FROM {requests} WHERE event_id = %s AND status NOT IN (%s, %s) AND id <> %s"
+    )
+    making_union = making.union_id if making is not None and making.union_id else 0
+    params: list[int | str] = [
+        union_name,
+        union_name,
+        event.pk,
+        union_name,
+        union_name,
+        making_union,
+        people,
+        contact_key,
+        contact_key,
+        event.pk,
+        Status.DECLINED,
+        Status.WITHDRAWN,
+        exclude_pk or 0,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        union, same_people, same_contact = cursor.fetchone()
+    return {"union": union, "people": same_people, "contact": same_contact}
 
 
 def _new_token() -> str:
@@ -174,13 +240,15 @@ def submit(
     players: list[dict],
     captain: int = 1,
     contact: str = "",
+    signup: SignupSettings | None = None,
 ) -> tuple[EntryRequest, bool]:
     """A request from the public page; (the request, whether it is new). The same form sent
-    twice finds the request the first made."""
+    twice finds the request the first made. `signup`: the event's settings when read already
+    (the capacity is counted again under their row's lock)."""
     found = EntryRequest.objects.filter(event=event, form_key=form_key).first()
     if found is not None:
         return found, False
-    signup = settings_of(event)
+    signup = signup or settings_of(event)
     if window(signup) != "open":
         raise SignupRefused(_("报名未开放或已截止"), "closed")
     if event.is_team and not union_name:
@@ -210,11 +278,13 @@ def submit(
 
 
 def _submit(event: Event, form_key: str, fields: dict, early: bool) -> tuple[EntryRequest, bool]:
+    token = _new_token()
     with transaction.atomic():
         entry = None
         if early:
             try:
-                entry = _make_entry(event, **_entry_fields(fields))
+                # The entry's link is the request's (one link to keep): written with it.
+                entry = _make_entry(event, **_entry_fields(fields), private_token=token)
             except (registering.RegistrationRefused, entries.EntryRefused) as error:
                 # A union of the same name committed meanwhile: the same form sent twice at
                 # once finds the first's request; another form is a duplicate.
@@ -256,7 +326,7 @@ def _submit(event: Event, form_key: str, fields: dict, early: bool) -> tuple[Ent
         request = EntryRequest(
             event=event,
             form_key=form_key,
-            token=_new_token(),
+            token=token,
             status=status,
             contact_key=privacy.contact_key(fields["contact"]),
             waitlisted_at=now if status == Status.WAITLISTED else None,
@@ -264,10 +334,15 @@ def _submit(event: Event, form_key: str, fields: dict, early: bool) -> tuple[Ent
             updated_at=now,
             **fields,
         )
+        if entry is not None:
+            # Made early: the request is written accepted with its entry, the fee row new.
+            request.registration = entry
         _save_new(request)
         log(request, "submitted", note=status)
-        if status == Status.ACCEPTED:
-            _enter(request, signup, entry=entry)
+        if entry is not None:
+            fees.open_account(entry, signup, new=True)
+        elif status == Status.ACCEPTED:
+            _enter(request, signup)
         return request, True
 
 
@@ -299,6 +374,7 @@ def _make_entry(
     captain: int,
     known=frozenset(),
     by=None,
+    private_token: str | None = None,
 ) -> Registration:
     """The event's entry (a `Registration`) for a request: new player records unless the
     organiser confirmed a known one (`known`, the ownership rules of docs/security.md)."""
@@ -313,20 +389,22 @@ def _make_entry(
             known=known,
         )
     club = _club(club_name)
-    people = [
-        Player.objects.create(name=p["name"], club=club, member_number=p.get("member_number", ""))
-        for p in players
-    ]
+    # New records, written in one insert (no receiver of a Player has work for a new one).
+    people = Player.objects.bulk_create(
+        Player(name=p["name"], club=club, member_number=p.get("member_number", "")) for p in players
+    )
     if event.is_team:
-        return registering.register_union(
-            event, union_name, people, captain=people[captain - 1], club=club
+        return registering.register_new_union(
+            event, union_name, people, captain=captain, club=club, private_token=private_token
         )
-    return registering.register_player(event, people[0])
+    return registering.register_player(event, people[0], private_token=private_token)
 
 
 def _club(name: str):
     """The typed club, or a new one; made before the lock, the same new club may be committed
     by another registration meanwhile (its name is unique): then that one."""
+    if not (name or "").strip():
+        return None
     try:
         with transaction.atomic():
             return clubs.get_or_create(name)
@@ -354,8 +432,9 @@ def _enter(
             by=by,
         )
     # The registrant's link opens the entry's page (check-in) too: one link to keep.
-    entry.private_token = request.token
-    entry.save(update_fields=["private_token"])
+    if entry.private_token != request.token:
+        entry.private_token = request.token
+        entry.save(update_fields=["private_token"])
     request.registration = entry
     request.status, request.reviewed = Status.ACCEPTED, request.reviewed or by is not None
     request.updated_at = timezone.now()

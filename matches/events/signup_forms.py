@@ -5,6 +5,7 @@ message at the field, and everything typed comes back with it."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from matches.events import fees
@@ -155,9 +156,27 @@ class SignupForm(forms.Form):
         self.fields["contact"].widget.attrs.update({"autocomplete": "tel", "inputmode": "tel"})
         order = ["union_name", *name_fields, "captain", "club", "new_club", "contact"]
         self.order_fields([f for f in order if f in self.fields])
-        self.club_choices = clubs.all_names()
         self.club_near: list[str] = []
         self.club_notes: list[str] = []
+
+    @cached_property
+    def club_choices(self) -> list[str]:
+        """The known clubs (read when the page draws them or a typed club is checked)."""
+        return clubs.all_names()
+
+    def layout(self) -> str:
+        """What the empty form's fields depend on (views/signup.py keeps them drawn)."""
+        signup = self.signup
+        return "-".join(
+            str(part)
+            for part in (
+                self.members,
+                int(self.event.is_team),
+                signup.ask_club,
+                signup.ask_reach,
+                signup.ask_member_number,
+            )
+        )
 
     def clean(self):
         data = super().clean()

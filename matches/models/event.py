@@ -428,6 +428,10 @@ class Registration(models.Model):
     private_token_digest = models.CharField(max_length=64, unique=True, null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
+    #: Not a column: set by a maker that writes find my table's terms itself, in one go, so
+    #: that the receiver of the new entry's save does not (matches/receivers.py).
+    terms_written = False
+
     class Meta:
         ordering = ["event_id", "seed", "id"]
         verbose_name = _("报名")

@@ -75,6 +75,9 @@ class LiveDeal(models.Model):
     setup = models.JSONField(default=dict)
     started_at = models.DateTimeField()
     completed_at = models.DateTimeField(null=True, blank=True)
+    # Plays without hands: the outcome summary (gouji-outcome/1) the deal ended with; its report
+    # is this summary, not the play log.
+    summary = models.JSONField(null=True, blank=True)
     # The deal's report, once its log went through the result service.
     report = models.ForeignKey(
         "matches.DealReport", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

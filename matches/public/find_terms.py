@@ -156,6 +156,26 @@ def index_player(event_id: int, player: Player) -> None:
         )
 
 
+def index_new_union(union: Union, players: list[Player]) -> None:
+    """The terms of a union entered just now with `players`, new records made with it (a
+    registration from the public page): none of them has a term or a seed yet, so they are
+    written in one insert, with what `index_union` would write, and nothing to delete first."""
+    rows: list[tuple[int, str, int, int | None, int | None]] = [
+        (union.event_id, t, w, union.pk, None) for t, w in _union_terms(union, None).items()
+    ]
+    for player in players:
+        rows += [(union.event_id, t, w, None, player.pk) for t, w in _player_terms(player).items()]
+    # One statement of a few dozen rows (a prepared INSERT run per row costs a round trip each).
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(SearchTerm._meta.db_table)} "
+        "(event_id, term, weight, union_id, player_id) VALUES "
+        + ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])
+    stamps.forget(union.event_id, stamps.FIND)
+
+
 def unindex_player(event_id: int, player_id: int) -> None:
     """A registered union's member left it: their terms in the event go."""
     SearchTerm.objects.filter(event_id=event_id, player_id=player_id).delete()

@@ -23,17 +23,19 @@ from django.utils import timezone
 from matches import push
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
-from matches.models import FeatureTable, LiveAction, LiveDeal, LiveNote, Table
+from matches.models import Deal, FeatureTable, LiveAction, LiveDeal, LiveNote, Table
 from matches.permissions import Actor, can_enter_results
 from matches.results import submit
 from matches.results.common import forbidden, require_open_round
 from matches.signals import announce_live_deal
 
-SETUP_KEYS = ("hands", "leader", "declarations", "revolution")
-ACTION_KEYS = ("seat", "cards", "pass", "yield")
+SETUP_KEYS = ("hands", "dealt", "returns", "plays_only", "leader", "declarations", "revolution")
+ACTION_KEYS = ("seat", "cards", "pass", "yield", "last")
 
 
-def feature_of(table: Table) -> FeatureTable:
+def feature_of(table: Table | int) -> FeatureTable:
+    """The feature table at `table` (a table or its id), with its table, round and event in the
+    same query (the API's accept path reads nothing else before the deal)."""
     feature = FeatureTable.objects.select_related("table__round__event", "operator_link").filter(
         table=table
     )
@@ -76,9 +78,51 @@ def read_setup(body: Any) -> dict:
     unknown = set(body) - set(SETUP_KEYS)
     if unknown:
         raise ResultError("malformed", f"unknown field(s): {', '.join(sorted(unknown))}")
-    if "hands" not in body or "leader" not in body:
-        raise ResultError("malformed", "give the hands and the leader")
+    given = [key for key in ("hands", "dealt", "plays_only") if body.get(key)]
+    if len(given) != 1 or "leader" not in body:
+        raise ResultError(
+            "malformed",
+            "give the leader and one of: the hands, the hands as dealt (with the returns of "
+            "the tributes), or plays_only",
+        )
+    if "returns" in body and "dealt" not in body:
+        raise ResultError("malformed", "returns go with the hands as dealt")
+    if "plays_only" in body and body["plays_only"] is not True:
+        raise ResultError("malformed", "plays_only is true or absent")
     return {key: body[key] for key in SETUP_KEYS if key in body}
+
+
+def tributes_owed(feature: FeatureTable, number: int) -> list[dict] | None:
+    """The ledger deal `number` starts with: none for the first deal; the deal before's, from
+    its final result at the table or, while that is not submitted (the delay), from the deal
+    recorded here (with the match's R40 streak); None while it is unknown."""
+    if number <= 1:
+        return []
+    table = feature.table
+    event = table.round.event
+    adapter = adapter_for(event)
+    owed = Deal.objects.filter(match=table.match, number=number).first()
+    if owed is not None and owed.tributes_owed is not None:  # the deal before is final
+        return adapter.tributes_owed(owed)
+    live_before = LiveDeal.objects.filter(
+        feature=feature, number=number - 1, completed_at__isnull=False
+    ).first()
+    if live_before is None:
+        return None
+    summary, play_log = _report_documents(feature, live_before)
+    try:
+        checked = adapter.check_report(table.match, number - 1, summary, play_log)
+    except ResultError:
+        return None
+    return list(checked.verdict.report_json().get("tributes") or [])
+
+
+def _report_documents(feature: FeatureTable, deal: LiveDeal) -> tuple[dict | None, dict | None]:
+    """(summary, play log) of a completed deal's report: the play log, or for plays without
+    hands the summary they ended with."""
+    if deal.summary is not None:
+        return deal.summary, None
+    return None, standing(feature, deal)["record"]
 
 
 def set_hands(feature: FeatureTable, number: int, body: Any, actor: Actor) -> tuple[LiveDeal, bool]:
@@ -93,6 +137,16 @@ def set_hands(feature: FeatureTable, number: int, body: Any, actor: Actor) -> tu
     with transaction.atomic():
         require_open_round(feature.table.round)
         deal = _locked_deal(feature, number)
+        if "dealt" in setup:  # the tributes are the deal before's, never the sender's
+            owed = tributes_owed(feature, number)
+            if owed is None:
+                raise ResultError(
+                    "tributes_unknown",
+                    "the deal before is not complete here: give the hands after the tributes",
+                    status=409,
+                )
+            setup["tributes"] = owed
+            setup.setdefault("returns", [])
         if deal is not None and deal.setup == setup:
             return deal, False
         if deal is not None and deal.actions.exists():
@@ -160,6 +214,8 @@ def add_action(
                 params={"seq": seq, "expected": len(rows) + 1},
             )
         require_open_round(feature.table.round)
+        if "last" in action and (action["last"] is not True or not deal.setup.get("plays_only")):
+            raise ResultError("malformed", "last: true marks a seat's last hand in plays only")
         play = _play(feature, deal.setup, [*actions, action])
         if play["error"] is not None:
             raise _refusal(play["error"], seq)
@@ -167,7 +223,9 @@ def add_action(
         row = LiveAction.objects.create(deal=deal, seq=seq, action=action, at=now)
         if play["complete"]:
             deal.completed_at = now
-            deal.save(update_fields=["completed_at"])
+            if deal.setup.get("plays_only"):
+                deal.summary = _summary_of(deal, play)
+            deal.save(update_fields=["completed_at", "summary"])
         _announce(feature, deal, row)
     if deal.completed_at is not None:
         submit_when_due(deal, feature)
@@ -191,14 +249,91 @@ def undo_last(feature: FeatureTable, number: int, actor: Actor) -> LiveAction | 
                 status=409,
             )
         last = deal.actions.order_by("-seq").first()
+        if last is None and deal.summary is not None:  # a summary entered before any play
+            deal.completed_at, deal.summary = None, None
+            deal.save(update_fields=["completed_at", "summary"])
+            _announce(feature, deal)
+            return None
         if last is None:
+            return None
+        if deal.summary is not None and not standing(feature, deal)["complete"]:
+            # the finishing order entered by hand is taken back first
+            deal.completed_at, deal.summary = None, None
+            deal.save(update_fields=["completed_at", "summary"])
+            _announce(feature, deal)
             return None
         last.delete()
         if deal.completed_at is not None:
-            deal.completed_at = None
-            deal.save(update_fields=["completed_at"])
+            deal.completed_at, deal.summary = None, None
+            deal.save(update_fields=["completed_at", "summary"])
         _announce(feature, deal)
         return last
+
+
+def _summary_of(deal: LiveDeal, play: dict, finish: list | None = None) -> dict:
+    """The outcome summary (gouji-outcome/1) of plays without hands: the finishing order (the
+    engine's, or the operator's), the points and the decided burns the engine saw."""
+    setup = deal.setup
+    return {
+        "format": "gouji-outcome/1",
+        "finish": list(finish if finish is not None else play["finish"]),
+        "points": list(play["points"]),
+        "declarations": dict(setup.get("declarations") or {}),
+        "burns": [burn for burn in play["burns"] if burn["outcome"]],
+        "suffocated": [],
+        "revolution": list(setup.get("revolution") or []),
+    }
+
+
+def end_deal(feature: FeatureTable, number: int, finish: Any, actor: Actor) -> LiveDeal:
+    """Plays without hands: the operator ends the deal with its finishing order; the points and
+    burns are those the engine saw in the plays. The summary is checked by the engine (R29,
+    R30, D11 …) and becomes the deal's report after the delay, like a play log."""
+    _require_operator(actor, feature)
+    if not isinstance(finish, list) or not all(type(seat) is int for seat in finish):
+        raise ResultError("malformed", "the finishing order is a list of seats")
+    with transaction.atomic():
+        deal = _locked_deal(feature, number)
+        if deal is None:
+            raise ResultError(
+                "no_hands", f"start deal {number} first", status=409, params={"n": number}
+            )
+        if not deal.setup.get("plays_only"):
+            raise ResultError(
+                "has_hands", "a deal with its hands ends when the engine says so", status=409
+            )
+        if deal.completed_at is not None:
+            raise ResultError(
+                "deal_over", "the deal is over: no more actions", status=409, rule="R30"
+            )
+        require_open_round(feature.table.round)
+        play = standing(feature, deal)
+        summary = _summary_of(deal, play, finish)
+        gone = play["finish"]
+        if list(finish[: len(gone)]) != list(gone):
+            raise ResultError(
+                "finish_contradicts",
+                "the finishing order must begin with the seats the plays put out",
+                status=422,
+                rule="R30",
+                params={"finish": ", ".join(map(str, gone))},
+            )
+        event = feature.table.round.event
+        checked = adapter_for(event).check_report(feature.table.match, number, summary, None)
+        if checked.errors:
+            first = checked.errors[0]
+            raise ResultError(
+                first.get("code") or "invalid",
+                first.get("message") or "the summary is refused",
+                status=422,
+                rule=first.get("rule"),
+                params=dict(first.get("params") or {}),
+            )
+        deal.completed_at, deal.summary = timezone.now(), summary
+        deal.save(update_fields=["completed_at", "summary"])
+        _announce(feature, deal)
+    submit_when_due(deal, feature)
+    return deal
 
 
 def add_note(feature: FeatureTable, text: Any, actor: Actor) -> LiveNote:
@@ -281,13 +416,13 @@ def submit_report(deal_id: int) -> LiveDeal | None:
         deal.report_error = "the operator's link was revoked"
         deal.save(update_fields=["report_error"])
         return deal
-    play = standing(feature, deal)
+    summary, play_log = _report_documents(feature, deal)
     try:
         report, _created = submit.submit_deal_report(
             feature.table.match,
             deal.number,
-            None,
-            play["record"],
+            summary,
+            play_log,
             Actor.from_link(link),
             f"live-{deal.pk}",
         )

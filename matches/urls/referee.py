@@ -28,6 +28,8 @@ link_urls: list[URLPattern | URLResolver] = [
     path("live/deals/<int:number>/hands", live.operator_hands, name="link-live-hands"),
     path("live/deals/<int:number>/actions", live.operator_action, name="link-live-action"),
     path("live/deals/<int:number>/undo", live.operator_undo, name="link-live-undo"),
+    path("live/deals/<int:number>/end", live.operator_end, name="link-live-end"),
+    path("live/deals/<int:number>/board", live.operator_board, name="link-live-board"),
     path("live/note", live.operator_note, name="link-live-note"),
 ]
 

@@ -9,9 +9,13 @@ hall box's public mirror the page shows but every post is refused (hall/guard.py
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,6 +27,7 @@ from matches.models.digest import token_digest
 from matches.views.addresses import public_url
 from matches.views.qr import qr_svg
 from matches.views.sheets import keep_private
+from players import clubs
 
 SIGNUP_POSTS = ratelimit.Limit("signup_posts")
 
@@ -30,19 +35,26 @@ SIGNUP_POSTS = ratelimit.Limit("signup_posts")
 def _event(event_id: int) -> tuple[Event, SignupSettings]:
     """The event's page is there once the organiser has opened registration (even before the
     event itself is published: the form is how it is announced)."""
-    event = get_object_or_404(Event, pk=event_id, archived_at__isnull=True)
-    found = SignupSettings.objects.filter(event=event).first()
-    if found is None or not (found.is_open or event.published):
+    event = get_object_or_404(
+        Event.objects.select_related("signup"), pk=event_id, archived_at__isnull=True
+    )
+    try:
+        found = event.signup
+    except SignupSettings.DoesNotExist:
+        raise Http404 from None
+    if not (found.is_open or event.published):
         raise Http404
     return event, found
 
 
 def _page(request, event, settings_, form, guard, status=200, error="", code=""):
+    state = signup.window(settings_)
     context = {
         "event": event,
         "signup": settings_,
-        "state": signup.window(settings_),
+        "state": state,
         "form": form,
+        "fields_html": _fresh_fields(event, form) if not form.is_bound and state == "open" else "",
         "guard": guard,
         "error": error,
         "error_code": code,
@@ -55,9 +67,32 @@ def _page(request, event, settings_, form, guard, status=200, error="", code="")
 
 
 def _places(event, settings_) -> dict:
-    taken = signup.places_taken(event)
+    taken, waiting = signup.places(event)
     left = None if settings_.capacity is None else max(0, settings_.capacity - taken)
-    return {"left": left, "waiting": signup.waiting(event).count()}
+    return {"left": left, "waiting": waiting}
+
+
+#: How long the drawn fields of an empty form are kept (a deployment's new template shows
+#: after this at the latest; a change of the settings or of the known clubs at once).
+FIELDS_SECONDS = 300
+
+
+def _fresh_fields(event, form: SignupForm) -> str:
+    """The fields of a form nobody has typed in yet and the known clubs to pick from: the same
+    for every registrant until the organiser changes the fields asked or a club is added, so
+    drawn once (per language) and kept in the cache. Every registrant of a rush draws this
+    page; its fields were most of its CPU."""
+    key = "signup-fields:%s:%s:%s:%s" % (
+        event.pk,
+        get_language(),
+        form.layout(),
+        clubs.names_stamp(),
+    )
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("signup/_fields.html", {"form": form})
+        cache.set(key, html, FIELDS_SECONDS)
+    return mark_safe(html)  # noqa: S308 - drawn by the template above, escaped there
 
 
 def _guard(form_key: str | None = None, error: str = "") -> dict:
@@ -103,7 +138,7 @@ def signup_page(request, event_id: int):
     if not form.is_valid():
         return _page(request, event, settings_, form, guard, 400, code="bad")
     try:
-        entry, _new = signup.submit(event, form_key=form_key, **form.entry())
+        entry, _new = signup.submit(event, form_key=form_key, signup=settings_, **form.entry())
     except signup.SignupRefused as refused:
         if refused.field and refused.field in form.fields:
             form.add_error(refused.field, str(refused))

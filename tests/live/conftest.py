@@ -29,7 +29,7 @@ def featured(build):
     """(builder, feature table) at table 1 of a published round, no delay, all hands shown."""
 
     def make(delay: int = 0, shows: str = "hands", **event):
-        b = build(unions=4, deals=1, **event)
+        b = build(**{"unions": 4, "deals": 1, **event})
         round_ = b.round([(0, 1), (2, 3)])
         table = b.match(round_, 1).table
         return b, features.feature_table(table, delay, shows, b.organiser)

@@ -329,3 +329,36 @@ def test_live_streams_per_address_have_an_allowance(client, event, settings):
     last = hall.get(url)
     assert last.status_code == 200  # every place given back
     last.close()
+
+
+def test_a_notice_wakes_each_event_loop_once_for_all_its_streams():
+    """A hall's screens on one table: the notice reaches every stream of the channel, and the
+    event loop serving them is woken once, not once a stream (bench/spectators.py)."""
+    import asyncio
+
+    hub = push.Hub()
+    channel = "feature-test-batch"
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        wakes = []
+        plain = loop.call_soon_threadsafe
+
+        def counted(callback, *args):
+            if getattr(callback, "__name__", "") in ("_put_all", "_put"):  # a delivery's wake-up
+                wakes.append(callback)
+            return plain(callback, *args)
+
+        loop.call_soon_threadsafe = counted
+        sinks = [push._AsyncSink() for _ in range(50)]
+        thread_sink = push._ThreadSink()
+        hub.subscribe([channel], thread_sink)
+        for sink in sinks:
+            hub.subscribe([channel], sink)
+        await asyncio.to_thread(hub.deliver, channel, "hello-all")
+        got = [await sink.get(2) for sink in sinks]
+        return wakes, got, thread_sink.get(2)
+
+    wakes, got, threaded = asyncio.run(main())
+    assert got == ["hello-all"] * 50 and threaded == "hello-all"
+    assert len(wakes) == 1

@@ -43,6 +43,7 @@ RULE_NAMES = {
     "R30": _("名次"),
     "R34": _("宣点"),
     "R35": _("点贡"),
+    "R38": _("落贡"),
     "R44": _("八人座位"),
     "R46": _("八人用牌"),
     "R47": _("八人名次"),
@@ -115,6 +116,14 @@ MESSAGES = {
     "size_mismatch": _("出的张数（%(size)s）与桌上这手牌（%(top)s）不同"),
     "too_many_cards": _("有一种牌发出了 %(dealt)s 张，整副牌只有 %(deck)s 张"),
     "uneven_deal": _("整副发完时每个座位应有 %(per_seat)s 张，%(seat)s 号座有 %(held)s 张"),
+    # the tribute exchange and plays without hands (feature tables)
+    "dealt_not_whole": _("发牌须是整副牌：有一种牌发出了 %(dealt)s 张，整副牌有 %(deck)s 张"),
+    "played_too_many": _("%(seat)s 号座已出 %(held)s 张，每家只发 %(per_seat)s 张"),
+    "pooled_tribute": _("按贡牌进贡（合贡）不在这里换牌：请录入进贡之后的手牌"),
+    "bad_tribute": _("进贡的张数不对"),
+    "returns_missing": _("应还贡 %(owed)s 次，只填了 %(given)s 次"),
+    "return_size": _("%(seat)s 号座收了 %(payer)s 号座 %(cards)s 张贡牌，还了 %(returned)s 张"),
+    "return_not_held": _("%(seat)s 号座手中没有要还给 %(payer)s 号座的牌（%(cards)s）"),
     # the service and the form
     "play_log_mismatch": _(
         "成绩与牌谱回放不符：%(field)s，成绩写的是 %(claimed)s，牌谱回放得出 %(replayed)s"

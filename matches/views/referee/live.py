@@ -77,6 +77,10 @@ def _grouped(legal: list[dict], labels: dict) -> list[dict]:
     return [{**s, "ranks": list(s["ranks"].values())} for _seat, s in sorted(seats.items())]
 
 
+MODES = ("dealt", "after", "plays")
+DECLARATIONS = ("clear", "unclear", "special")
+
+
 @never_cache
 @require_GET
 def operator_page(request, token: str):
@@ -87,7 +91,34 @@ def operator_page(request, token: str):
     return _render(request, access, feature, _deal_number(request, feature))
 
 
-def _render(request, access, feature, number: int, error: str = "", status: int = 200):
+@never_cache
+@require_GET
+def operator_board(request, token: str, number: int):
+    """The page's board alone, refetched when the stream says an action arrived (another phone,
+    the API). While the page still shows the hands' form and the deal has started, the whole
+    page reloads (htmx: HX-Refresh)."""
+    found = _operator(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    access, feature = found
+    deal = LiveDeal.objects.filter(feature=feature, number=number).first()
+    if request.GET.get("form") == "hands":
+        if deal is None:
+            return HttpResponse(status=204)  # nothing to swap: the typed hands stay
+        response = HttpResponse("")
+        response["HX-Refresh"] = "true"
+        return response
+    if deal is not None and request.GET.get("v") == _version(deal):
+        return HttpResponse(status=204)  # unchanged: an open group of plays stays open
+    return _render(request, access, feature, number, board=True)
+
+
+def _version(deal: LiveDeal) -> str:
+    """What the board shows changes only with these: its actions, its end, its report."""
+    return f"{deal.actions.count()}.{int(deal.completed_at is not None)}.{deal.report_id or 0}"
+
+
+def _render(request, access, feature, number: int, error: str = "", status: int = 200, board=False):
     event = feature.table.round.event
     adapter = adapter_for(event)
     deal = LiveDeal.objects.filter(feature=feature, number=number).first()
@@ -102,34 +133,82 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
         "deal": deal,
         "error": error,
         "live_stream": reverse("live:link", args=[access.token]),
+        "board_url": reverse("referee:link-live-board", args=[access.token, number]),
     }
     if deal is None:
         labels = (adapter.live_play(event, {}, []) or {}).get("labels", {})
+        owed = live.tributes_owed(feature, number)
+        mode = request.POST.get("mode") or request.GET.get("mode") or ""
+        if mode not in MODES:
+            mode = "dealt" if owed else "after"
+        if mode == "dealt" and owed is None:
+            mode = "after"
+        typed = request.POST
+
+        def grid(prefix: str) -> list[dict]:
+            return [
+                {
+                    "name": f"{prefix}_{char}",
+                    "label": label,
+                    "value": typed.get(f"{prefix}_{char}", ""),
+                }
+                for char, label in labels.items()
+            ]
+
         # a refused form comes back with what was typed (nothing is lost)
         context["seat_rows"] = [
             {
                 "seat": s,
                 "who": names.get(s),
-                "rebel": bool(request.POST.get(f"rev{s}")),
-                "inputs": [
-                    {
-                        "name": f"h{s}_{char}",
-                        "label": label,
-                        "value": request.POST.get(f"h{s}_{char}", ""),
-                    }
-                    for char, label in labels.items()
-                ],
+                "rebel": bool(typed.get(f"rev{s}")),
+                "declared": typed.get(f"dec{s}", ""),
+                "inputs": grid(f"h{s}"),
             }
             for s in seats
         ]
+        context.update(
+            {
+                "mode": mode,
+                "owed": owed,
+                "declarations": [
+                    ("clear", _("明点")),
+                    ("unclear", _("暗点")),
+                    ("special", _("特点")),
+                ],
+                "tributes": [
+                    {**row, "index": i, "inputs": grid(f"r{i}")} for i, row in enumerate(owed or [])
+                ],
+            }
+        )
         return render(request, "referee/live_hands.html", context, status=status)
     play = live.standing(feature, deal, legal=True)
+    if deal.summary is not None:  # plays without hands, ended with the finishing order
+        play.update(complete=True, finish=deal.summary["finish"], turn=None)
     labels = play.get("labels", {})
+    finish = list(play["finish"])
+    context["board_url"] += f"?v={_version(deal)}"
     context.update(
         {
             "play": play,
+            "board": board,
             "seq": play["accepted"] + 1,
             "choices": _grouped(play.get("legal", []), labels),
+            "plays_only": play.get("plays_only", False),
+            "rank_options": [(c, labels.get(c, c)) for c in "3456789TJQKA2"],
+            "finish_rows": [
+                {"place": i + 1, "seat": seat}
+                for i, seat in enumerate(
+                    finish
+                    + [
+                        s
+                        for s in seats
+                        if s not in finish and s not in (deal.setup.get("revolution") or [])
+                    ]
+                    + list(deal.setup.get("revolution") or [])
+                )
+            ],
+            "seats": list(seats),
+            "ended": (deal.summary or {}).get("finish"),
             "recent": [
                 {**row.action, "seq": row.seq, "text": _text(row.action, labels)}
                 for row in deal.actions.order_by("-seq")[:12]
@@ -147,7 +226,8 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
             ],
         }
     )
-    return render(request, "referee/live_operator.html", context, status=status)
+    template = "referee/_live_board.html" if board else "referee/live_operator.html"
+    return render(request, template, context, status=status)
 
 
 def _text(action: dict, labels: dict) -> str:
@@ -165,24 +245,46 @@ def operator_hands(request, token: str, number: int):
     event = feature.table.round.event
     adapter = adapter_for(event)
     labels = (adapter.live_play(event, {}, []) or {}).get("labels", {})
-    hands = {}
-    for seat in adapter.table_shape(event).seats:
+    seats = adapter.table_shape(event).seats
+    mode = request.POST.get("mode", "after")
+    if mode not in MODES:
+        mode = "after"
+
+    def cards_of(prefix: str) -> str | None:
         cards = ""
         for char in labels:
-            value = request.POST.get(f"h{seat}_{char}", "").strip() or "0"
+            value = request.POST.get(f"{prefix}_{char}", "").strip() or "0"
             count = int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
             if count < 0:
-                return _render(request, access, feature, number, _("张数须为整数"), 400)
+                return None
             cards += char * count
-        hands[str(seat)] = cards
+        return cards
+
     leader = request.POST.get("leader", "")
-    setup: dict = {
-        "hands": hands,
-        "leader": int(leader) if leader.isascii() and leader.isdigit() else 0,
-    }
-    rebels = [seat for seat in adapter.table_shape(event).seats if request.POST.get(f"rev{seat}")]
+    setup: dict = {"leader": int(leader) if leader.isascii() and leader.isdigit() else 0}
+    if mode == "plays":
+        setup["plays_only"] = True
+    else:
+        hands = {str(seat): cards_of(f"h{seat}") for seat in seats}
+        if any(cards is None for cards in hands.values()):
+            return _render(request, access, feature, number, _("张数须为整数"), 400)
+        setup["dealt" if mode == "dealt" else "hands"] = hands
+        if mode == "dealt":
+            owed = live.tributes_owed(feature, number) or []
+            returns = [cards_of(f"r{i}") for i in range(len(owed))]
+            if any(cards is None for cards in returns):
+                return _render(request, access, feature, number, _("张数须为整数"), 400)
+            setup["returns"] = returns
+    rebels = [seat for seat in seats if request.POST.get(f"rev{seat}")]
     if rebels:  # R29: declared revolution (holds cards, never acts)
         setup["revolution"] = rebels
+    declared = {
+        str(seat): request.POST[f"dec{seat}"]
+        for seat in seats
+        if request.POST.get(f"dec{seat}") in DECLARATIONS
+    }
+    if declared:  # R34
+        setup["declarations"] = declared
     try:
         live.set_hands(feature, number, setup, access.actor)
     except ResultError as exc:
@@ -204,8 +306,22 @@ def operator_action(request, token: str, number: int):
     body: dict = {"seq": int(seq), "seat": int(seat)}
     if kind in ("pass", "yield"):
         body[kind] = True
+    elif kind == "built":  # plays without hands: a rank and a count, 2s and jokers added
+        rank = request.POST.get("rank", "")
+        counts = []
+        for name in ("count", "twos", "small", "big"):
+            value = request.POST.get(name, "").strip() or "0"
+            counts.append(
+                int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
+            )
+        if rank not in "3456789TJQKA2" or len(rank) != 1 or min(counts) < 0:
+            return _render(request, access, feature, number, _("张数须为整数"), 400)
+        count, twos, small, big = counts
+        body["cards"] = rank * count + "2" * twos + "B" * small + "R" * big
     else:
         body["cards"] = request.POST.get("cards", "").strip().upper()
+    if request.POST.get("last") and "cards" in body:
+        body["last"] = True
     try:
         live.add_action(feature, number, body, access.actor)
     except ResultError as exc:
@@ -221,6 +337,23 @@ def operator_undo(request, token: str, number: int):
     access, feature = found
     try:
         live.undo_last(feature, number, access.actor)
+    except ResultError as exc:
+        event = feature.table.round.event
+        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
+    return redirect(_page_url(token, number))
+
+
+@require_POST
+def operator_end(request, token: str, number: int):
+    """Plays without hands: the deal ends with its finishing order (place 1, 2, … a seat each)."""
+    found = _operator(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    access, feature = found
+    values = request.POST.getlist("place")
+    finish = [int(v) if v.isascii() and v.isdigit() else 0 for v in values]
+    try:
+        live.end_deal(feature, number, finish, access.actor)
     except ResultError as exc:
         event = feature.table.round.event
         return _render(request, access, feature, number, _error_text(exc, event), exc.status)
