@@ -9,6 +9,8 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 # Test processes (pytest-xdist); a file's tests stay in one process (--dist loadfile).
 TEST_WORKERS ?= 2
+# `make test` lints first; `make test LINT=` runs the suite alone (.ci/run lints once for both passes).
+LINT ?= lint
 
 .PHONY: demo test check lint install chromium nginx fonts serve clean
 
@@ -71,7 +73,7 @@ lint: install
 	$(VENV)/bin/deptry .
 	$(VENV)/bin/mypy
 
-test: install chromium nginx fonts lint
+test: install chromium nginx fonts $(LINT)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The fast lane (CONTRIBUTING.md): lint, then every test but the browser tests; installs nothing

@@ -1,5 +1,6 @@
 """CI's second pass (PostgreSQL, Redis, real workers) leaves out only the tests that cannot tell
-one backend from another: a test that touches the database always runs in both passes."""
+one backend from another: a test that touches the database always runs there. The first pass
+(the embedded default) leaves out only database tests of code that runs the same on SQLite."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_an_engine_test_runs_once():
     assert _runs_the_same_on_every_backend(item("tests/test_pages_doc.py::test_x[a]"))
 
 
-def test_a_test_that_touches_the_database_runs_in_both_passes():
+def test_a_test_that_touches_the_database_runs_in_the_second_pass():
     assert not _runs_the_same_on_every_backend(
         item("tests/games/gouji/test_adapter.py::test_x", django_db=True)
     )
@@ -38,3 +39,33 @@ def test_a_test_elsewhere_runs_in_both_passes_even_without_the_database():
     # The rate limiter's and the settings' tests read the cache and broker the pass configures.
     assert not _runs_the_same_on_every_backend(item("tests/results/test_rate_window.py::test_x"))
     assert not _runs_the_same_on_every_backend(item("tests/test_foundation.py::test_x"))
+
+
+def test_the_first_pass_leaves_only_database_tests_of_code_the_same_on_sqlite_to_the_second():
+    from tests.conftest import _left_to_the_database_pass as left
+
+    organiser_page = item("tests/organiser/test_setup.py::test_x", fixtures=["client", "db"])
+    assert left(organiser_page)
+    assert left(item("tests/ladders/test_pages.py::test_x", django_db=True))
+    # What differs on SQLite, eager Celery and the local-memory cache runs in both passes.
+    assert not left(item("tests/store/test_statements.py::test_x", fixtures=["db"]))
+    assert not left(item("tests/hostile/test_every_url.py::test_x", django_db=True))
+    assert not left(item("tests/live/test_push.py::test_x", fixtures=["live_server"]))
+    assert not left(item("tests/ladders/test_migration.py::test_x", django_db=True))
+    assert not left(item("tests/seasons/test_ratings.py::test_x", fixtures=["db"]))
+    # A test without the database always runs in the first pass.
+    assert not left(item("tests/organiser/test_bulk_paste.py::test_x"))
+    assert not left(item("tests/games/gouji/engine/test_replay.py::test_x"))
+
+
+def test_no_test_is_left_out_of_both_passes():
+    from tests.conftest import _left_to_the_database_pass as left
+
+    for path in (
+        "tests/games/x/test_a.py",
+        "tests/organiser/test_a.py",
+        "tests/hall/test_drill.py",
+    ):
+        for fixtures in ((), ("db",), ("live_server",)):
+            one = item(f"{path}::test_x", fixtures=fixtures)
+            assert not (left(one) and _runs_the_same_on_every_backend(one)), (path, fixtures)
