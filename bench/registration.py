@@ -214,8 +214,8 @@ def in_process(event_id: int, count: int) -> dict:
     One handler for all, as a worker process has: each registrant its own cookies and address;
     the CPU of this thread only. (Until 7 December a new test Client each, whose first request
     loaded the middleware again, WhiteNoise listing every static file: about 12 ms no served
-    request pays, counted in the form's GET; and the process's CPU, which counted the live
-    notices' thread too, busy then with the seats of the readers' round just published.)"""
+    request pays, counted in the form's GET; and while the live notices' thread of this process
+    was busy with the seats of the readers' round just published.)"""
     from http.cookies import SimpleCookie
 
     from django.test import Client
@@ -360,6 +360,11 @@ def run(args, services, total: int) -> None:
     draw.publish_round(round_)
     event = signup_event(args.places, args.waitlist, args.review)
     trial = signup_event(args.places, args.waitlist, args.review)
+    from matches.events import notify
+
+    # This process's live notices' thread is still telling the readers' round's 900 players
+    # where they sit: measured meanwhile, the form's GET took four times its CPU.
+    notify.quiesce(60)
     alone = in_process(trial.pk, args.in_process)
     print(
         f"in process, one at a time ({args.in_process} registrations, another event): CPU form "
