@@ -363,8 +363,10 @@ def run(args, services, total: int) -> None:
     from matches.events import notify
 
     # This process's live notices' thread is still telling the readers' round's 900 players
-    # where they sit: measured meanwhile, the form's GET took four times its CPU.
+    # where they sit: measured at once, the form's GET took four times its CPU (21 ms, 5 ms
+    # five seconds later).
     notify.quiesce(60)
+    time.sleep(5)
     alone = in_process(trial.pk, args.in_process)
     print(
         f"in process, one at a time ({args.in_process} registrations, another event): CPU form "
