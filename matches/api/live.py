@@ -104,6 +104,31 @@ def deal_action(request, table_id: int, number: int):
     return response
 
 
+@extend_schema(
+    summary='A feature table\'s deal of plays without hands: its end, `{"finish": [seats in '
+    "finishing order]}`, checked by the engine; the summary becomes the deal's report",
+    request=OpenApiTypes.OBJECT,
+    responses=_responses,
+)
+@api_view(["POST"])
+@authentication_classes(AUTHENTICATION)
+@permission_classes([AllowAny])
+def deal_finish(request, table_id: int, number: int):
+    actor = _actor(request)
+    body = read_json_document(request)
+    try:
+        feature = live.feature_of(table_id)
+    except ResultError as exc:
+        return _error(exc, _table(table_id).round.event)
+    try:
+        if not isinstance(body, dict) or set(body) != {"finish"}:
+            raise ResultError("malformed", 'send {"finish": [seats in finishing order]}')
+        deal = live.end_deal(feature, number, body["finish"], actor)
+    except ResultError as exc:
+        return _error(exc, feature.table.round.event)
+    return Response({"deal": number, "complete": True, "summary": deal.summary}, status=201)
+
+
 @front_cacheable  # a shared copy is older, never earlier, than the delay allows
 @require_GET
 def feature_json(request, event_id: int, feature_id: int):

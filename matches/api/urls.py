@@ -37,6 +37,7 @@ urlpatterns = [
     # feature tables, action by action (matches/api/live.py)
     path("tables/<int:table_id>/deals/<int:number>/hands", live.deal_hands, name="live-hands"),
     path("tables/<int:table_id>/deals/<int:number>/actions", live.deal_action, name="live-actions"),
+    path("tables/<int:table_id>/deals/<int:number>/finish", live.deal_finish, name="live-finish"),
     path("tables/<int:table_id>/reports/batch", batch.submit_batch, name="deal-report-batch"),
     path("reports/<int:report_id>", results.report_detail, name="report-detail"),
     path("reports/<int:report_id>/confirm", results.confirm_deal_report, name="report-confirm"),

@@ -29,7 +29,16 @@ from matches.results import submit
 from matches.results.common import forbidden, require_open_round
 from matches.signals import announce_live_deal
 
-SETUP_KEYS = ("hands", "dealt", "returns", "plays_only", "leader", "declarations", "revolution")
+SETUP_KEYS = (
+    "hands",
+    "whole",
+    "dealt",
+    "returns",
+    "plays_only",
+    "leader",
+    "declarations",
+    "revolution",
+)
 ACTION_KEYS = ("seat", "cards", "pass", "yield", "last")
 
 

@@ -187,3 +187,28 @@ def test_a_deal_already_reported_by_hand_keeps_the_reason(client, featured, deal
     client.force_login(b.organiser)
     page = client.get(reverse("manage:features", args=[b.event.pk, b.latest.number]))
     assert "already_final" in page.content.decode()
+
+
+def test_plays_without_hands_over_the_api_end_with_a_finishing_order(client, featured):
+    from tests.live.conftest import played_deal
+    from tests.live.test_tributes_plays_only import with_last_marks
+
+    b, feature = featured()
+    token = feature.operator_link.token
+    record = played_deal(3)
+    hands_url, actions_url = urls(feature)
+    started = post(client, hands_url, {"plays_only": True, "leader": record["leader"]}, token)
+    assert started.status_code == 201
+    for seq, action in enumerate(with_last_marks(record)[:5], start=1):
+        assert post(client, actions_url, {"seq": seq, **action}, token).status_code == 201
+    finish_url = reverse("api:live-finish", args=[feature.table_id, 1])
+    bad = post(client, finish_url, {"finish": [1, 1, 2, 3, 4, 5]}, token)
+    assert bad.status_code == 422 and bad.json()["error"]["rule"]
+    assert post(client, finish_url, {"order": [1]}, token).status_code == 400
+    done = post(client, finish_url, {"finish": record["claimed"]["finish"]}, token)
+    assert (
+        done.status_code == 201 and done.json()["summary"]["finish"] == record["claimed"]["finish"]
+    )
+    assert DealReport.objects.get().summary["finish"] == record["claimed"]["finish"]
+    again = post(client, finish_url, {"finish": record["claimed"]["finish"]}, token)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "deal_over"

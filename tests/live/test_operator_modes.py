@@ -116,3 +116,14 @@ def test_the_board_is_refetched_only_when_the_deal_moved(client, featured, deal_
     text = fresh.content.decode()
     assert fresh.status_code == 200 and 'id="live-board"' in text and "<html" not in text
     assert f'hx-get="{board}?v=1.0.0"' in text and text.count("<li value=") == 1
+
+
+def test_the_page_wants_the_whole_deck(client, featured, deal_record):
+    b, feature = featured()
+    token = feature.operator_link.token
+    form = hands_form(deal_record)
+    seat, char = next((s, c) for s, cards in deal_record["hands"].items() for c in cards[:1])
+    form[f"h{seat}_{char}"] = str(int(form[f"h{seat}_{char}"]) - 1)  # a seat typed one short
+    refused = client.post(reverse("referee:link-live-hands", args=[token, 1]), form)
+    assert refused.status_code == 422 and "R3" in refused.content.decode()
+    assert not LiveDeal.objects.exists()

@@ -20,7 +20,7 @@ from matches.games.gouji.engine.cards import (
     full_deck,
     parse_cards,
 )
-from matches.games.gouji.engine.exchange import exchange
+from matches.games.gouji.engine.exchange import exchange, whole_deal_error
 from matches.games.gouji.engine.record import FORMAT, read_record, setup_error, write_action
 from matches.games.gouji.engine.replay import initial_state, replay_verdict
 from matches.games.gouji.engine.ruleset import RuleSet
@@ -47,10 +47,18 @@ def _plain(action: JSONObject) -> JSONObject:
 
 
 def dealt_hands(rules: JSONObject, setup: JSONObject) -> JSONObject:
-    """`setup` with the hands play starts with: given as they are, or the hands as dealt
+    """`setup` with the hands play starts with: given as they are (with `whole`, they must be the
+    whole deck, as an operator's page sends them), or the hands as dealt
     (`dealt`) after the exchange of the tributes owed (`tributes`, the deal before's ledger) and
     the receivers' returns (`returns`, one per tribute). Raises RuleViolation or BadDocument."""
     if "dealt" not in setup:
+        if setup.get("whole") and isinstance(setup.get("hands"), dict):  # the whole deck dealt
+            ruleset = RuleSet.from_json(rules)
+            hands = setup["hands"]
+            counts = {seat: parse_cards(hands.get(str(seat), "")) for seat in ruleset.seats}
+            problem = whole_deal_error(ruleset, counts)
+            if problem is not None:
+                raise problem
         return setup
     ruleset = RuleSet.from_json(rules)
     dealt, returns = setup["dealt"], setup.get("returns") or []

@@ -269,6 +269,8 @@ def operator_hands(request, token: str, number: int):
         if any(cards is None for cards in hands.values()):
             return _render(request, access, feature, number, _("张数须为整数"), 400)
         setup["dealt" if mode == "dealt" else "hands"] = hands
+        if mode == "after":
+            setup["whole"] = True  # a deal at a table: the whole deck (R3), a share each (D10)
         if mode == "dealt":
             owed = live.tributes_owed(feature, number) or []
             returns = [cards_of(f"r{i}") for i in range(len(owed))]
