@@ -92,6 +92,7 @@ PUBLIC_JSON_FIELDS: dict[str, str] = {
     "matches.DealTally.places": "finishing places by seat",
     "matches.LiveDeal.setup": "a feature table's hands at the start (shown only after its delay)",
     "matches.LiveAction.action": "a feature table's play: seat and cards (shown only after its delay)",
+    "matches.LiveDeal.summary": "a deal of plays without hands: its outcome summary (seats, order, scores)",
     "matches.DealTally.detail": "a deal's scores and tributes",
     "matches.EntryRequest.players": "a registrant's names and member numbers, in seat order (read on the mirror only through its private link)",
     "matches.Event.game_settings": "the rule set",
