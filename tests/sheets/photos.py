@@ -59,23 +59,72 @@ def blank_page(key: SheetKey, deals_per_match: int) -> Image.Image:
         return Image.open(pdf.with_suffix(".png")).convert("RGB")
 
 
+#: the rules a table's sheet is judged by: the standard rule set, eight seats' own preset (R44)
+RULES = {6: {"preset": "standard"}, 8: {"preset": "eight-players"}}
+
+
+def refusals(row: dict, seats: int) -> list[dict]:
+    """Why the app refuses the summary a sheet's row fills in, [] when it takes it: the form
+    filled from the row as the table's page fills it (`DealEntry.from_sheet_row`), its own
+    problems and the rules engine's answer under the table's rules (`settle_summary`, the call
+    `check_report` makes; the first deal of a match: no R40 streak before it)."""
+    from matches.games.gouji.referee_form import DealEntry
+    from matches.games.gouji.results import settle_summary
+    from matches.kernel.reports import ResultError
+
+    entry = DealEntry.from_sheet_row(row, tuple(range(1, seats + 1)))
+    try:
+        _, verdict = settle_summary(entry.summary() or {}, RULES[seats])
+    except ResultError as exc:
+        return entry.problems() + exc.problems()
+    return entry.problems() + [error.to_json() for error in verdict.errors]
+
+
+def sheet_row(values: dict, number: int, seats: int) -> dict:
+    """Deal row `number` of a sheet's boxes (box name -> digit or None) as `reader.rows` gives
+    it to the form: the finishing order, the points written, the burns (burner, burned)."""
+    return {
+        "finish": [values.get(f"{number}.finish.{p}") for p in range(seats)],
+        "points": [
+            v for k in range(layout.POINT_BOXES) if (v := values.get(f"{number}.point.{k}"))
+        ],
+        "burns": [
+            (values.get(f"{number}.burner.{pair}"), values.get(f"{number}.burned.{pair}"))
+            for pair in range(layout.BURN_PAIRS)
+            if (values.get(f"{number}.burner.{pair}"), values.get(f"{number}.burned.{pair}"))
+            != (None, None)
+        ],
+    }
+
+
 def random_values(key: SheetKey, rng: np.random.Generator, played: int | None = None) -> dict:
     """What a referee writes: per played deal row a finishing order of every seat, 0-2 seats
     that opened a point, 0-2 burns; the rows after `played` (default: every row but a tie-break
-    row half the time) and the unused boxes left blank. Box name -> digit or None."""
+    row half the time) and the unused boxes left blank. Box name -> digit or None.
+
+    As on a real sheet, each row is a result the rules engine accepts (`refusals`): a burner
+    finishes before the seat it burned, among the places a burner can take (D11: 1st-2nd at
+    six seats, 1st-4th at eight), and is not its head rival (R21). A row is drawn again, from
+    the same generator, until it is one; how many points and burns it has is drawn once."""
     values: dict[str, int | None] = {box.name: None for box in layout.boxes(key)}
     if played is None:
         played = key.rows if rng.random() < 0.5 else max(1, key.rows - 1)
     seats = np.arange(1, key.seats + 1)
     for row in range(1, played + 1):
-        for place, seat in enumerate(rng.permutation(seats)):
-            values[f"{row}.finish.{place}"] = int(seat)
-        for k, seat in enumerate(sorted(rng.choice(seats, rng.integers(0, 3), replace=False))):
-            values[f"{row}.point.{k}"] = int(seat)
-        for pair in range(int(rng.integers(0, 3))):
-            burner, burned = rng.choice(seats, 2, replace=False)
-            values[f"{row}.burner.{pair}"] = int(burner)
-            values[f"{row}.burned.{pair}"] = int(burned)
+        points, burns = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+        while True:
+            written: dict[str, int] = {}
+            for place, seat in enumerate(rng.permutation(seats)):
+                written[f"{row}.finish.{place}"] = int(seat)
+            for k, seat in enumerate(sorted(rng.choice(seats, points, replace=False))):
+                written[f"{row}.point.{k}"] = int(seat)
+            for pair in range(burns):
+                burner, burned = rng.choice(seats, 2, replace=False)
+                written[f"{row}.burner.{pair}"] = int(burner)
+                written[f"{row}.burned.{pair}"] = int(burned)
+            if not refusals(sheet_row(written, row, key.seats), key.seats):
+                break
+        values.update(written)
     return values
 
 

@@ -87,6 +87,22 @@ class DealEntry:
         return cls(burns=[{}], suffocated=[{}], idempotency_key=uuid.uuid4().hex, seats=seats)
 
     @classmethod
+    def from_sheet_row(cls, row: dict, seats: tuple[int, ...] = SEATS) -> DealEntry:
+        """The entry a photographed sheet's row fills (`ResultForm.from_sheet`; the bench
+        bench/scoresheets.py checks its reads the same way): the seats as read, in order, a
+        duplicate kept so that the engine refuses it rather than the form hiding it."""
+        entry = cls.blank(seats)
+        entry.finish = [s for s in row.get("finish", []) if s in seats]
+        entry.points = {s for s in row.get("points", []) if s in seats}
+        entry.burns = [
+            {"burner": b, "burned": d, "outcome": "success"}
+            for b, d in row.get("burns", [])
+            if b in seats and d in seats
+        ] + [{"burner": None, "burned": None, "outcome": "success"}]
+        entry.suffocated = [{"seat": None, "by": None}]
+        return entry
+
+    @classmethod
     def from_post(cls, data, files=None, seats: tuple[int, ...] = SEATS) -> DealEntry:
         entry = cls(seats=seats)
 
@@ -386,17 +402,7 @@ class ResultForm:
     def from_sheet(self, table, row: dict) -> DealEntry:
         """The entry a photographed sheet's row fills (matches/sheets/): the seats as read, in
         order, a duplicate kept so that the engine refuses it rather than the form hiding it."""
-        seats = table_seats(table)
-        entry = DealEntry.blank(seats)
-        entry.finish = [s for s in row.get("finish", []) if s in seats]
-        entry.points = {s for s in row.get("points", []) if s in seats}
-        entry.burns = [
-            {"burner": b, "burned": d, "outcome": "success"}
-            for b, d in row.get("burns", [])
-            if b in seats and d in seats
-        ] + [{"burner": None, "burned": None, "outcome": "success"}]
-        entry.suffocated = [{"seat": None, "by": None}]
-        return entry
+        return DealEntry.from_sheet_row(row, table_seats(table))
 
     def describe(self, problems: list[dict]) -> list[dict]:
         return describe(problems)

@@ -54,20 +54,29 @@ def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
             errors.extend(_setup_mismatches(summary, play_log))
         else:
             summary = sequence.outcome_from_replay(play_log, replay_verdict)
-    summary = dict(summary)
-    summary.setdefault("format", OUTCOME_FORMAT)
-    summary["rules"] = rules
-    summary["string_three_streak"] = string_three_streak(match, number, summary.get("finish"))
-    try:
-        settled = settle_verdict(summary)
-    except BadDocument as exc:
-        raise ResultError("bad_document", f"summary: {exc.message}")
+    summary, settled = settle_summary(
+        summary, rules, string_three_streak(match, number, summary.get("finish"))
+    )
     if replay_verdict is not None:
         verdict = _judged_by_replay(settled, replay_verdict, summary, rules, errors)
     else:
         verdict = GoujiDealVerdict(settled)
         errors.extend(error.to_json() for error in settled.errors)
     return Checked(summary=summary, play_log=play_log, verdict=verdict, errors=errors)
+
+
+def settle_summary(summary: dict, rules: Any, streak: int = 0) -> tuple[dict, SettleVerdict]:
+    """A summary judged by the engine under the event's `rules`, `streak` deals strung three
+    just before (R40): (the summary as judged, the verdict). No database: `check_report`'s and
+    the score-sheet bench's (bench/scoresheets.py) one engine call. Raises ResultError (400)."""
+    summary = dict(summary)
+    summary.setdefault("format", OUTCOME_FORMAT)
+    summary["rules"] = rules
+    summary["string_three_streak"] = streak
+    try:
+        return summary, settle_verdict(summary)
+    except BadDocument as exc:
+        raise ResultError("bad_document", f"summary: {exc.message}")
 
 
 def _replay(
