@@ -100,7 +100,7 @@ def read(seed: int) -> dict:
             # What the form then holds: the sure boxes as read, the unsure ones checked by a
             # person (so as written).
             form: dict[str, int | None] = {}
-            wrong = 0
+            wrong: list[str] = []
             for name, want in values.items():
                 if not name.startswith(f"{row.number}."):
                     continue
@@ -117,7 +117,7 @@ def read(seed: int) -> dict:
                 if got == want:
                     totals["right"] += 1
                 else:
-                    wrong += 1
+                    wrong.append(f"{path.stem} {name}: {want} read {got}")
             if wrong:
                 wrong_rows.append((key.seats, row.number, form, wrong))
     seconds.sort()
@@ -135,13 +135,17 @@ def read(seed: int) -> dict:
     from tests.sheets.photos import refusals, sheet_row
 
     rules: dict[str, float] = {}
+    silent: list[str] = []
     for seats, number, form, wrong in wrong_rows:
         found = refusals(sheet_row(form, number, seats), seats)
-        totals["engine" if found else "silent"] += wrong
+        totals["engine" if found else "silent"] += len(wrong)
+        if not found:
+            silent += wrong
         for error in found[:1]:
             rule = str(error.get("rule") or error.get("code"))
-            rules[rule] = rules.get(rule, 0) + wrong
+            rules[rule] = rules.get(rule, 0) + len(wrong)
     totals["engine_rules"] = rules  # type: ignore[assignment]
+    totals["silent_boxes"] = silent  # type: ignore[assignment]
     return totals
 
 
@@ -182,6 +186,8 @@ def main() -> None:
     print(f"  marked for a person:    {t['marked']} ({100 * t['marked'] / boxes:.2f}%)")
     print(f"  wrong, refused by the engine: {t['engine']} {t['engine_rules']}")
     print(f"  silent errors:          {t['silent']}")
+    for box in t["silent_boxes"]:
+        print(f"    photo {box}")
     print(f"time a sheet: p50 {t['p50']:.2f} s, p95 {t['p95']:.2f} s, max {t['max']:.2f} s")
     print(f"reader process peak RSS: {t['rss_mb']:.0f} MB")
 
