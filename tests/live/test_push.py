@@ -1,6 +1,7 @@
 """Live push (issue 28): who may open which stream, what a stream carries, and that the public
 channel hears only of what the public may read (matches/push.py, matches/events/notify.py)."""
 
+import concurrent.futures
 import json
 
 import pytest
@@ -359,6 +360,9 @@ def test_a_notice_wakes_each_event_loop_once_for_all_its_streams():
         got = [await sink.get(2) for sink in sinks]
         return wakes, got, thread_sink.get(2)
 
-    wakes, got, threaded = asyncio.run(main())
+    # In a thread of its own: a browser test earlier in this process leaves Playwright's event
+    # loop running in the main thread, where asyncio.run() refuses to start another.
+    with concurrent.futures.ThreadPoolExecutor(1) as own_thread:
+        wakes, got, threaded = own_thread.submit(asyncio.run, main()).result()
     assert got == ["hello-all"] * 50 and threaded == "hello-all"
     assert len(wakes) == 1
