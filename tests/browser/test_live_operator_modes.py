@@ -89,13 +89,35 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
     _shot(page, "operator-tributes-zh-hans-390")
     page.locator("#live-hands-save").click()
     expect(page.locator("#live-choices-h")).to_contain_text(f"轮到 {record['leader']}号")
+    _shot(page, "operator-play-zh-hans-390")
     deal = LiveDeal.objects.get(number=2)
     assert deal.setup["tributes"] == ledger and deal.setup["declarations"] == {"2": "clear"}
+    # A wrong typed play (a seat out of turn): the rule id, nothing stored.
+    page.locator(".live-typed > summary").click()
+    page.select_option("#live-typed select[name=seat]", str(record["leader"] % 6 + 1))
+    page.fill("#live-typed input[name=cards]", "3")
+    page.locator("#live-typed button").click()
+    expect(page.locator("#live-error")).to_contain_text("R15")
+    _shot(page, "operator-wrong-tap-zh-hans-390")
+    assert not deal.actions.exists()
+    # The first play, tapped, then taken back, then every play of the deal.
+    _tap(page, record["actions"][0])
+    expect(page.locator("#live-recent li")).to_have_count(1)
+    page.locator("#live-undo").click()
+    expect(page.locator("#live-recent li")).to_have_count(0)
     for seq, action in enumerate(record["actions"], start=1):
         _tap(page, action)
         if seq < len(record["actions"]):
             expect(page.locator("#live-choices-h")).to_be_visible()
+        if seq == 60:
+            _shot(page, "operator-mid-deal-zh-hans-390")
     expect(page.locator("#live-complete")).to_contain_text("成绩已提交")
+    _shot(page, "operator-complete-zh-hans-390")
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    assert [row.action for row in deal.actions.all()] == record["actions"]
     assert len(live.standing(feature, deal)["burns"]) >= 1
     report = DealReport.objects.get(deal__match=feature.table.match, deal__number=2)
     assert report.summary["finish"] == record["claimed"]["finish"]

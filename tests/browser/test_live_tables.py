@@ -1,10 +1,10 @@
 """Feature tables in the browser (issue 50).
 
-An operator enters a whole six-seat deal on a 390 px phone in zh-hans through the operator's
-link (hands as counts per rank, then every play by tapping what the engine offers, two burns on
-the way, a wrong typed play answered with its rule id, an undo); the deal becomes the table's
-report. A spectator's page at 1280 px with a one-minute delay shows nothing (page and stream
-read) before the delay, then the plays once it has passed, pushed without a reload.
+A spectator's page at 1280 px with a one-minute delay shows nothing (page and stream read)
+before the delay, then the plays once it has passed, pushed without a reload. The operator's
+whole deals on a phone (every play tapped, a wrong typed play answered with its rule id, an
+undo, the burns, the report) are in test_live_operator_modes.py; this module keeps the helpers
+both use (`_tap`, `_shot`).
 
 With SHOTS_DIR set, the screens are saved at 390 and 1280 px."""
 
@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from matches.events import features
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.selfplay import selfplay
-from matches.models import DealReport, Event, LiveAction, LiveDeal
+from matches.models import Event
 from matches.permissions import Actor
 from matches.results import live
 from tests.builder import EventBuilder
@@ -70,55 +70,6 @@ def _tap(page, action: dict) -> None:
     else:
         kind = "pass" if action.get("pass") else "yield"
         seat.locator(f'.live-buttons > form button[data-kind="{kind}"]').first.click()
-
-
-def test_an_operator_enters_a_whole_deal_on_a_phone(live_server, phone_page, feature_table, record):
-    b, feature = feature_table(delay=0)
-    page = phone_page
-    token = feature.operator_link.token
-    page.goto(f"{live_server.url}/ref/{token}/live/")
-    expect(page.locator("#live-hands")).to_be_visible()
-    _shot(page, "operator-hands-zh-hans-390")
-    for seat, cards in record["hands"].items():
-        for char in RANK_CHARS:
-            if cards.count(char):
-                page.fill(f'input[name="h{seat}_{char}"]', str(cards.count(char)))
-    page.select_option("#live-leader", str(record["leader"]))
-    page.locator("#live-hands-save").click()
-    expect(page.locator("#live-choices-h")).to_contain_text(f"轮到 {record['leader']}号")
-    _shot(page, "operator-play-zh-hans-390")
-    # A wrong typed play: the rule id, nothing stored.
-    page.locator(".live-typed > summary").click()
-    wrong_seat = record["leader"] % 6 + 1
-    page.select_option("#live-typed select[name=seat]", str(wrong_seat))
-    page.fill("#live-typed input[name=cards]", "3")
-    page.locator("#live-typed button").click()
-    expect(page.locator("#live-error")).to_contain_text("R15")
-    _shot(page, "operator-wrong-tap-zh-hans-390")
-    assert not LiveAction.objects.exists()
-    # The first play, tapped, then taken back, then every play of the deal.
-    _tap(page, record["actions"][0])
-    expect(page.locator("#live-recent li")).to_have_count(1)
-    page.locator("#live-undo").click()
-    expect(page.locator("#live-recent li")).to_have_count(0)
-    for seq, action in enumerate(record["actions"], start=1):
-        _tap(page, action)
-        if seq < len(record["actions"]):
-            expect(page.locator("#live-choices-h")).to_be_visible()
-        if seq == 60:
-            _shot(page, "operator-mid-deal-zh-hans-390")
-    expect(page.locator("#live-complete")).to_be_visible()
-    expect(page.locator("#live-complete")).to_contain_text("成绩已提交")
-    _shot(page, "operator-complete-zh-hans-390")
-    overflow = page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0
-    deal = LiveDeal.objects.get()
-    assert [row.action for row in deal.actions.all()] == record["actions"]
-    assert len(live.standing(feature, deal)["burns"]) == 2
-    report = DealReport.objects.get(deal__match=feature.table.match, deal__number=1)
-    assert report.summary["finish"] == record["claimed"]["finish"]
 
 
 def test_a_spectator_sees_nothing_before_the_delay(live_server, browser, feature_table, record):
