@@ -72,15 +72,20 @@ def box_samples(count: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
 
 
 def save_neighbours(count: int) -> None:
-    """The third reader's examples: `count` boxes projected on their 40 main axes (float16)."""
+    """The third reader's examples: `count` boxes projected on their 40 main axes, each axis
+    stored as int8 with its scale (float16 made the file 2.3 MB; int8 errs by at most half a step,
+    ~0.012 on axes spanning about ±3, far below the distances between digits)."""
     inputs, labels = box_samples(count, seed=3)
     mean = inputs.mean(axis=0)
     axes = np.linalg.svd(inputs - mean, full_matrices=False)[2][:40].T
+    examples = (inputs - mean) @ axes
+    scale = np.abs(examples).max(axis=0) / 127
     np.savez_compressed(
         digits.THIRD,
         mean=mean.astype(np.float32),
         axes=axes.astype(np.float32),
-        examples=((inputs - mean) @ axes).astype(np.float16),
+        examples=np.round(examples / scale).astype(np.int8),
+        scale=scale.astype(np.float32),
         labels=labels.astype(np.int8),
     )
     print(f"wrote {digits.THIRD} ({digits.THIRD.stat().st_size} bytes)")
