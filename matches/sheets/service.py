@@ -65,21 +65,29 @@ def accept_photo(match: Match, data: bytes, user=None) -> SheetPhoto:
     kept = SheetPhoto.objects.filter(match=match, digest=digest).first()
     if kept is not None:
         return kept
-    clean = clean_photo(data)
     photo = SheetPhoto(
         match=match,
         digest=digest,
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    photo.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(clean), save=False)
+    kept = keep_once(photo, clean_photo(data), match=match, digest=digest)
+    if kept is photo:
+        signals.request_sheet_read(photo.pk, match.round.event_id)
+    return kept
+
+
+def keep_once(row, clean: bytes, **identity):
+    """Save `row` (a table's photo or a stack's sheet) with its cleaned image; the same photo
+    sent twice at once finds the row the other request kept (`identity`: its unique key), and
+    this one's image file is deleted."""
+    row.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(clean), save=False)
     try:
         with transaction.atomic():
-            photo.save()
-    except IntegrityError:  # the same photo, sent twice at once
-        photo.image.delete(save=False)
-        return SheetPhoto.objects.get(match=match, digest=digest)
-    signals.request_sheet_read(photo.pk, match.round.event_id)
-    return photo
+            row.save()
+    except IntegrityError:
+        row.image.delete(save=False)
+        return type(row).objects.get(**identity)
+    return row
 
 
 def read_photo(photo_id: int) -> None:

@@ -15,12 +15,17 @@ import uuid
 from pathlib import Path
 
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
 
 from matches import signals
 from matches.models import Match, Round, SheetPhoto, StackSheet
 from matches.paper import reader
-from matches.sheets.service import PhotoRefused, clean_photo, expected_key, reading_json
+from matches.sheets.service import (
+    PhotoRefused,
+    clean_photo,
+    expected_key,
+    keep_once,
+    reading_json,
+)
 
 #: a scanner's PDF: at most this many pages, each rasterised at this resolution (an A4 page at
 #: 200 dpi is 1654 px wide: the reader wants about 1200 or more)
@@ -69,22 +74,16 @@ def accept(round_: Round, data: bytes, name: str, user=None) -> StackSheet:
     kept = StackSheet.objects.filter(round=round_, digest=digest).first()
     if kept is not None:
         return kept
-    clean = clean_photo(data)
     sheet = StackSheet(
         round=round_,
         digest=digest,
         name=name[:120],
         uploaded_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    sheet.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(clean), save=False)
-    try:
-        with transaction.atomic():
-            sheet.save()
-    except IntegrityError:  # the same photo, sent twice at once
-        sheet.image.delete(save=False)
-        return StackSheet.objects.get(round=round_, digest=digest)
-    signals.request_stack_read(sheet.pk, round_.event_id)
-    return sheet
+    kept = keep_once(sheet, clean_photo(data), round=round_, digest=digest)
+    if kept is sheet:
+        signals.request_stack_read(sheet.pk, round_.event_id)
+    return kept
 
 
 def match_of(round_: Round, key) -> Match:
