@@ -24,7 +24,6 @@ import time
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -129,20 +128,20 @@ PUBLIC_CHECK_SECONDS = 5
 
 def _check_public_event(event_id: int) -> None:
     """Http404 unless the event is public, answered from the shared cache when another stream
-    asked within `PUBLIC_CHECK_SECONDS`. Under ASGI each request's sync code runs in a thread
-    of its own, so a hall's pages opening their streams at once each opened a database
-    connection for this one read, beyond PostgreSQL's limit (503s). A stream carries notices,
-    never data, so a few seconds' delay on an unpublished event costs nothing."""
-    key = f"live-public-event:{event_id}"
-    public = cache.get(key)
-    if public is None:
+    asked within `PUBLIC_CHECK_SECONDS` (one reading for a burst of openings:
+    `limits.shared_reading`). Under ASGI each request's sync code runs in a thread of its own,
+    so a hall's pages opening their streams at once each opened a database connection for
+    this one read, beyond PostgreSQL's limit (503s). A stream carries notices, never data, so
+    a few seconds' delay on an unpublished event costs nothing."""
+
+    def read() -> bool:
         try:
             public_event_or_404(event_id)
-            public = True
         except Http404:
-            public = False
-        cache.set(key, public, PUBLIC_CHECK_SECONDS)
-    if not public:
+            return False
+        return True
+
+    if not limits.shared_reading(f"live-public-event:{event_id}", PUBLIC_CHECK_SECONDS, read):
         raise Http404("no such event")
 
 

@@ -14,14 +14,13 @@ import heapq
 import json
 import time
 
-from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from matches import push
-from matches.public import live
+from matches.public import limits, live
 from matches.public.front_cache import front_cacheable
 from matches.public.visibility import public_event_or_404
 from matches.views import live as streams
@@ -123,15 +122,16 @@ OPENING_SECONDS = 2
 
 
 def _opening(key: str, read) -> tuple[bool, float, list[float]]:
-    """(public, delay in seconds, the moments of the rows stored), shared for a moment."""
-    found = cache.get(key)
-    if found is None:
+    """(public, delay in seconds, the moments of the rows stored), shared for a moment and read
+    once for a burst of openings (`limits.shared_reading`)."""
+
+    def reading() -> tuple[bool, float, list[float]]:
         try:
-            found = read()
+            return read()
         except Http404:
-            found = (False, 0.0, [])
-        cache.set(key, found, OPENING_SECONDS)
-    return found
+            return (False, 0.0, [])
+
+    return limits.shared_reading(key, OPENING_SECONDS, reading)
 
 
 def _held(request, key: str, channel: str, read):
