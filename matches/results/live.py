@@ -34,6 +34,7 @@ SETUP_KEYS = (
     "whole",
     "dealt",
     "returns",
+    "picks",
     "plays_only",
     "leader",
     "declarations",
@@ -94,8 +95,8 @@ def read_setup(body: Any) -> dict:
             "give the leader and one of: the hands, the hands as dealt (with the returns of "
             "the tributes), or plays_only",
         )
-    if "returns" in body and "dealt" not in body:
-        raise ResultError("malformed", "returns go with the hands as dealt")
+    if ("returns" in body or "picks" in body) and "dealt" not in body:
+        raise ResultError("malformed", "returns and picks go with the hands as dealt")
     if "plays_only" in body and body["plays_only"] is not True:
         raise ResultError("malformed", "plays_only is true or absent")
     return {key: body[key] for key in SETUP_KEYS if key in body}

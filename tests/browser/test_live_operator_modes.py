@@ -245,3 +245,54 @@ def test_an_eight_seat_deal_in_en(live_server, browser, transactional_db):
     )
     assert overflow <= 0
     context.close()
+
+
+def test_a_pooled_place_tribute_on_the_phone(live_server, browser, transactional_db):
+    """R38 `pool` at 390 px in zh-hans: the payers put in, the 1st picks from the pool, the 2nd
+    leaves its pick empty (the rest), each returns to its payer; the deal starts. The same form
+    in en and at 1280 px is only looked at (SHOTS_DIR)."""
+    from matches.events import features
+    from matches.models import Event
+    from tests.builder import EventBuilder
+    from tests.live.test_pool_and_buy_three import POOL, _pool_setup
+
+    b = EventBuilder(unions=4, deals=2, rules=POOL).register()
+    Event.objects.filter(pk=b.event.pk).update(published=True)
+    round_ = b.round([(0, 1), (2, 3)])
+    feature = features.feature_table(b.match(round_, 1).table, 0, "hands", b.organiser)
+    actor = Actor.from_link(feature.operator_link)
+    first = played_deal(3)
+    live.set_hands(feature, 1, {"hands": first["hands"], "leader": first["leader"]}, actor)
+    for seq, action in enumerate(first["actions"], start=1):
+        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    owed = live.tributes_owed(feature, 2)
+    dealt = _dealt(11)
+    pool, returns = _pool_setup(owed, dealt)
+    path = f"/ref/{feature.operator_link.token}/live/"
+    for width, language in [(1280, "en"), (390, "en"), (1280, "zh-hans"), (390, "zh-hans")]:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{live_server.url}/lang/?language={language}&next={path}")
+        expect(page.locator("#live-tributes")).to_be_visible()
+        if language == "zh-hans" and width == 390:
+            break
+        _shot(page, f"operator-pool-{language}-{width}")
+        context.close()
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    expect(page.locator("#live-tributes")).to_contain_text("贡牌池")
+    for seat, cards in dealt.items():
+        _fill(page, f"h{seat}", cards)
+    first_pick = next(i for i, row in enumerate(owed) if row.get("pool") == "pick")
+    _fill(page, f"p{first_pick}", pool[:2])
+    for i, back in enumerate(returns):
+        if back:
+            _fill(page, f"r{i}", back)
+    _shot(page, "operator-pool-zh-hans-390")
+    page.click("#live-hands-save")
+    expect(page.locator("#live-choices-h")).to_contain_text("轮到 1号")
+    assert LiveDeal.objects.get(feature=feature, number=2).setup["picks"] == [pool[:2]]
+    context.close()

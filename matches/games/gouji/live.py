@@ -20,7 +20,12 @@ from matches.games.gouji.engine.cards import (
     full_deck,
     parse_cards,
 )
-from matches.games.gouji.engine.exchange import exchange, whole_deal_error
+from matches.games.gouji.engine.exchange import (
+    buy_threes,
+    buys_threes,
+    exchange,
+    whole_deal_error,
+)
 from matches.games.gouji.engine.record import FORMAT, read_record, setup_error, write_action
 from matches.games.gouji.engine.replay import initial_state, replay_verdict
 from matches.games.gouji.engine.ruleset import RuleSet
@@ -49,8 +54,10 @@ def _plain(action: JSONObject) -> JSONObject:
 def dealt_hands(rules: JSONObject, setup: JSONObject) -> JSONObject:
     """`setup` with the hands play starts with: given as they are (with `whole`, they must be the
     whole deck, as an operator's page sends them), or the hands as dealt
-    (`dealt`) after the exchange of the tributes owed (`tributes`, the deal before's ledger) and
-    the receivers' returns (`returns`, one per tribute). Raises RuleViolation or BadDocument."""
+    (`dealt`) after the exchange of the tributes owed (`tributes`, the deal before's ledger),
+    the receivers' returns (`returns`, one per tribute), the cards picked from a pooled place
+    tribute (`picks`, R38) and R28's purchases of a 3 (listed in `bought`). Raises
+    RuleViolation or BadDocument."""
     if "dealt" not in setup:
         if setup.get("whole") and isinstance(setup.get("hands"), dict):  # the whole deck dealt
             ruleset = RuleSet.from_json(rules)
@@ -62,12 +69,25 @@ def dealt_hands(rules: JSONObject, setup: JSONObject) -> JSONObject:
         return setup
     ruleset = RuleSet.from_json(rules)
     dealt, returns = setup["dealt"], setup.get("returns") or []
-    if not isinstance(dealt, dict) or not isinstance(returns, list):
-        raise BadDocument("dealt: seat -> cards; returns: a list of cards")
+    picks = setup.get("picks") or []
+    if not isinstance(dealt, dict) or not isinstance(returns, list) or not isinstance(picks, list):
+        raise BadDocument("dealt: seat -> cards; returns and picks: lists of cards")
+    if not all(isinstance(cards, str) for cards in [*returns, *picks]):
+        raise BadDocument("returns and picks: lists of cards")
     counts = {seat: parse_cards(dealt.get(str(seat), "")) for seat in ruleset.seats}
     ledger = setup.get("tributes") or []
-    after = exchange(ruleset, counts, ledger, [parse_cards(back) for back in returns])
-    return {**setup, "hands": {str(seat): format_cards(after[seat]) for seat in ruleset.seats}}
+    after = exchange(
+        ruleset,
+        counts,
+        ledger,
+        [parse_cards(back) for back in returns],
+        [parse_cards(cards) for cards in picks],
+    )
+    bought: list = []
+    if buys_threes(ruleset):  # R28: after the tributes, a seat without a 3 buys one
+        after, bought = buy_threes(after, ruleset)
+    hands = {str(seat): format_cards(after[seat]) for seat in ruleset.seats}
+    return {**setup, "hands": hands, "bought": bought}
 
 
 def unknown_hands(rules: JSONObject, setup: JSONObject, actions: list[JSONObject]) -> JSONObject:
@@ -187,6 +207,7 @@ def live_play(
         answer["union_scores"] = scores.to_json() if scores is not None else None
         answer["tributes"] = [tribute.to_json() for tribute in verdict.tributes]  # R35-R42
     answer["setup_hands"] = setup.get("hands") if not plays_only else None
+    answer["bought"] = setup.get("bought") or []  # R28's purchases, as the engine made them
     return answer
 
 

@@ -119,7 +119,9 @@ MESSAGES = {
     # the tribute exchange and plays without hands (feature tables)
     "dealt_not_whole": _("发牌须是整副牌：有一种牌发出了 %(dealt)s 张，整副牌有 %(deck)s 张"),
     "played_too_many": _("%(seat)s 号座已出 %(held)s 张，每家只发 %(per_seat)s 张"),
-    "pooled_tribute": _("按贡牌进贡（合贡）不在这里换牌：请录入进贡之后的手牌"),
+    "pool_picks": _("贡牌池要拿 %(owed)s 次，填了 %(given)s 次"),
+    "pick_size": _("%(seat)s 号座从贡牌池拿 %(cards)s 张，不是 %(picked)s 张"),
+    "pick_not_in_pool": _("贡牌池里是 %(pool)s，%(seat)s 号座拿不到 %(cards)s"),
     "bad_tribute": _("进贡的张数不对"),
     "returns_missing": _("应还贡 %(owed)s 次，只填了 %(given)s 次"),
     "return_size": _("%(seat)s 号座收了 %(payer)s 号座 %(cards)s 张贡牌，还了 %(returned)s 张"),

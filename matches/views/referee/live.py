@@ -175,9 +175,7 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
                     ("unclear", _("暗点")),
                     ("special", _("特点")),
                 ],
-                "tributes": [
-                    {**row, "index": i, "inputs": grid(f"r{i}")} for i, row in enumerate(owed or [])
-                ],
+                "tributes": _tribute_rows(owed or [], grid),
             }
         )
         return render(request, "referee/live_hands.html", context, status=status)
@@ -208,6 +206,10 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
                 )
             ],
             "seats": list(seats),
+            "bought": [  # R28: the engine's purchases of a 3, before play
+                {**row, "paid": labels.get(row["paid"], row["paid"])}
+                for row in play.get("bought") or []
+            ],
             "ended": (deal.summary or {}).get("finish"),
             "recent": [
                 {**row.action, "seq": row.seq, "text": _text(row.action, labels)}
@@ -228,6 +230,21 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
     )
     template = "referee/_live_board.html" if board else "referee/live_operator.html"
     return render(request, template, context, status=status)
+
+
+def _tribute_rows(owed: list[dict], grid) -> list[dict]:
+    """The exchange's rows for the form: a tribute's return (还贡); a pooled place tribute's
+    payers put in (no input), its pickers pick (`p<i>`) and return to the k-th payer."""
+    putters = [row.get("from") for row in owed if row.get("pool") == "put"]
+    pickers = [i for i, row in enumerate(owed) if row.get("pool") == "pick"]
+    rows = []
+    for i, row in enumerate(owed):
+        item = {**row, "index": i, "inputs": grid(f"r{i}")}
+        if row.get("pool") == "pick":
+            k = pickers.index(i)
+            item.update(payer=putters[k] if k < len(putters) else None, picks=grid(f"p{i}"))
+        rows.append(item)
+    return rows
 
 
 def _text(action: dict, labels: dict) -> str:
@@ -273,10 +290,17 @@ def operator_hands(request, token: str, number: int):
             setup["whole"] = True  # a deal at a table: the whole deck (R3), a share each (D10)
         if mode == "dealt":
             owed = live.tributes_owed(feature, number) or []
-            returns = [cards_of(f"r{i}") for i in range(len(owed))]
-            if any(cards is None for cards in returns):
+            returns = [
+                "" if row.get("pool") == "put" else cards_of(f"r{i}") for i, row in enumerate(owed)
+            ]
+            picks = [cards_of(f"p{i}") for i, row in enumerate(owed) if row.get("pool") == "pick"]
+            if any(cards is None for cards in [*returns, *picks]):
                 return _render(request, access, feature, number, _("张数须为整数"), 400)
             setup["returns"] = returns
+            if picks and not picks[-1]:
+                picks.pop()  # the last picker takes what is left in the pool (R38)
+            if picks:
+                setup["picks"] = picks
     rebels = [seat for seat in seats if request.POST.get(f"rev{seat}")]
     if rebels:  # R29: declared revolution (holds cards, never acts)
         setup["revolution"] = rebels

@@ -12,6 +12,7 @@ import json
 import random
 from typing import Any, Iterable, Iterator, Protocol
 
+from matches.games.gouji.engine import exchange
 from matches.games.gouji.engine import play as engine
 from matches.games.gouji.engine.cards import BIG, SMALL, TWO, full_deck
 from matches.games.gouji.engine.hands import beats, opens_point
@@ -19,7 +20,6 @@ from matches.games.gouji.engine.play import (
     NO_CARDS,
     PASS,
     PLAY,
-    THREE,
     YIELD,
     Action,
     Counts,
@@ -29,7 +29,7 @@ from matches.games.gouji.engine.play import (
 from matches.games.gouji.engine.record import DealRecord, write_record
 from matches.games.gouji.engine.replay import _finish, initial_state, outcome_of
 from matches.games.gouji.engine.ruleset import RuleSet
-from matches.games.gouji.engine.seating import head_rival, mates
+from matches.games.gouji.engine.seating import head_rival
 from matches.games.gouji.engine.settle import union_scores
 from matches.kernel.engine_errors import EngineBug, RuleViolation
 
@@ -56,33 +56,10 @@ def deal_hands(rules: RuleSet, rng: random.Random) -> Hands:
 
 
 def buy_threes(dealt: Hands, rules: RuleSet | None = None) -> Hands:
-    """R28 (hold-3, `no_three = "buy"`): a seat dealt no 3 buys one from its head rival, else a
-    union mate, else a mate's head rival (R51/D27: mates in playing order from the buyer), from
-    a seller that keeps a 3 of its own. The buyer always pays (a 2, else a small joker, else a
-    big one, else its highest card), so that every seat keeps its share of a full deal (D10)."""
-    players = rules.players if rules is not None else len(dealt) - 1
-    hands = [list(counts) for counts in dealt]
-    for buyer in range(1, players + 1):
-        if hands[buyer][THREE]:
-            continue
-        own = mates(buyer, players)
-        sellers = [
-            head_rival(buyer, players),
-            *own,
-            *(head_rival(mate, players) for mate in own),
-        ]
-        seller = next((s for s in sellers if hands[s][THREE] >= 2), None)
-        if seller is None:
-            continue  # nobody can sell: the seat plays without a 3 (no hold-3 obligation)
-        held = hands[buyer]
-        payment = next((r for r in (TWO, SMALL, BIG) if held[r]), None)
-        if payment is None:
-            payment = max(r for r in range(15) if held[r])
-        held[payment] -= 1
-        held[THREE] += 1
-        hands[seller][THREE] -= 1
-        hands[seller][payment] += 1
-    return tuple(tuple(counts) for counts in hands)
+    """R28 on a fresh deal (`exchange.buy_threes`): a seat dealt no 3 buys one."""
+    rules = rules if rules is not None else RuleSet()
+    after, _bought = exchange.buy_threes({seat: dealt[seat] for seat in rules.seats}, rules)
+    return (dealt[0], *(after[seat] for seat in rules.seats))
 
 
 def _choose_lead(state: engine.State, seat: int, rng: random.Random) -> tuple[Action, engine.State]:
