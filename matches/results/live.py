@@ -121,10 +121,25 @@ def tributes_owed(feature: FeatureTable, number: int) -> list[dict] | None:
         return None
     summary, play_log = _report_documents(feature, live_before)
     try:
-        checked = adapter.check_report(table.match, number - 1, summary, play_log)
+        checked = adapter.check_report(
+            table.match, number - 1, summary, play_log, _outcomes_before(feature, number - 1)
+        )
     except ResultError:
         return None
     return list(checked.verdict.report_json().get("tributes") or [])
+
+
+def _outcomes_before(feature: FeatureTable, number: int) -> dict[int, dict]:
+    """The finishing orders of the deals before `number` completed here, final or not: a deal
+    behind the table's delay has no final result yet, and the next deal's tributes still
+    depend on it (R40's streak: the third string of three in a row owes none)."""
+    outcomes = {}
+    for deal in LiveDeal.objects.filter(
+        feature=feature, number__lt=number, completed_at__isnull=False
+    ):
+        finish = (deal.summary or {}).get("finish") or standing(feature, deal).get("finish")
+        outcomes[deal.number] = {"finish": list(finish or [])}
+    return outcomes
 
 
 def _report_documents(feature: FeatureTable, deal: LiveDeal) -> tuple[dict | None, dict | None]:

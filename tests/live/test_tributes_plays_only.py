@@ -238,3 +238,22 @@ def test_undo_takes_back_the_finishing_order_first(featured):
     assert deal.completed_at is None and deal.summary is None and deal.actions.count() == 4
     live.add_action(feature, 1, {"seq": 5, **marked[4]}, actor)  # play goes on
     assert live.undo_last(feature, 1, actor).seq == 5
+
+
+@pytest.mark.parametrize("second", [[1, 3, 5, 2, 4, 6], [2, 1, 3, 4, 5, 6]])
+def test_r40_counts_the_deals_still_behind_the_delay(featured, second):
+    """Three strings of three in a row by one union, all entered here and none final yet (the
+    delay): the fourth deal owes no tributes (R40 amnesty). With the second deal not strung,
+    the streak is broken and the fourth owes the third's string-three tributes."""
+    b, feature = featured(delay=10, deals=4)
+    actor = Actor.from_link(feature.operator_link)
+    for number, finish in enumerate([[1, 3, 5, 2, 4, 6], second, [3, 1, 5, 4, 2, 6]], start=1):
+        live.set_hands(feature, number, {"plays_only": True, "leader": 1}, actor)
+        live.end_deal(feature, number, finish, actor)
+    assert not DealReport.objects.filter(deal__match=feature.table.match).exists()
+    owed = live.tributes_owed(feature, 4)
+    if second[:3] == [1, 3, 5]:
+        assert owed == []
+    else:
+        assert owed and {row["kind"] for row in owed} == {"string_three"}
+        assert {row["from"] for row in owed} == {2, 4, 6}

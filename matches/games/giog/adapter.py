@@ -75,8 +75,15 @@ class GiogAdapter(GameAdapter):
             raise ValueError("a match without a table has no hand to play")
         return demo.random_hand(match.table.seats.count(), number, rng)
 
-    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
-        return results.check_hand(match, number, summary, play_log)
+    def check_report(
+        self,
+        match: Match,
+        number: int,
+        summary: Any,
+        play_log: Any,
+        earlier: Mapping[int, JSONObject] | None = None,
+    ) -> Checked:
+        return results.check_hand(match, number, summary, play_log)  # each hand stands alone
 
     def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
         # Each player is a side: the hand favours its first place (a group when seats share

@@ -82,8 +82,15 @@ class GoujiAdapter(GameAdapter):
     ) -> tuple[JSONObject | None, JSONObject | None]:
         return demo.random_outcome(rng, self.table_shape(match.round.event).seats), None
 
-    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
-        return results.check_report(match, number, summary, play_log)
+    def check_report(
+        self,
+        match: Match,
+        number: int,
+        summary: Any,
+        play_log: Any,
+        earlier: Mapping[int, JSONObject] | None = None,
+    ) -> Checked:
+        return results.check_report(match, number, summary, play_log, earlier)
 
     def read_verdict(self, data: JSONObject) -> GoujiDealVerdict:
         return GoujiDealVerdict.from_json(data)

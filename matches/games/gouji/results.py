@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping
 
 from matches.games.gouji.engine import sequence
 from matches.games.gouji.engine.replay import replay_verdict as replay_engine
@@ -25,10 +25,11 @@ DEAL_FORMAT = "gouji-deal/1"
 CLAIMABLE = ("finish", "points", "burns", "suffocated")
 
 
-def string_three_streak(match, number: int, finish) -> int:
+def string_three_streak(match, number: int, finish, earlier: Mapping | None = None) -> int:
     """R40: how many final deals in a row just before deal `number` were strung three by the
     union that strings three in this deal (whose finishing order is `finish`); 0 when this deal
-    strings no three."""
+    strings no three. `earlier`: outcomes of deals played but not final yet (a feature table's
+    behind its delay), read where no final result says otherwise."""
     union = sequence.strung_by(finish)
     if union is None:
         return 0
@@ -38,10 +39,15 @@ def string_three_streak(match, number: int, finish) -> int:
         .filter(deal__match=match, deal__number__lt=number)
         .values_list("deal__number", "summary")
     }
+    for deal_number, outcome in (earlier or {}).items():
+        if deal_number < number:
+            strung.setdefault(deal_number, sequence.strung_by((outcome or {}).get("finish")))
     return sequence.streak_before(strung, number, union)
 
 
-def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
+def check_report(
+    match, number: int, summary: Any, play_log: Any, earlier: Mapping | None = None
+) -> Checked:
     """Run the engine on a report for deal `number` of `match`; nothing is stored. Raises
     ResultError (400) when a document cannot be read; `errors` are every reason to refuse it."""
     require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
@@ -55,7 +61,7 @@ def check_report(match, number: int, summary: Any, play_log: Any) -> Checked:
         else:
             summary = sequence.outcome_from_replay(play_log, replay_verdict)
     summary, settled = settle_summary(
-        summary, rules, string_three_streak(match, number, summary.get("finish"))
+        summary, rules, string_three_streak(match, number, summary.get("finish"), earlier)
     )
     if replay_verdict is not None:
         verdict = _judged_by_replay(settled, replay_verdict, summary, rules, errors)

@@ -211,9 +211,19 @@ class GameAdapter:
         return str(self.label)
 
     # --- results ----------------------------------------------------------------------------
-    def check_report(self, match: Match, number: int, summary: Any, play_log: Any) -> Checked:
+    def check_report(
+        self,
+        match: Match,
+        number: int,
+        summary: Any,
+        play_log: Any,
+        earlier: Mapping[int, JSONObject] | None = None,
+    ) -> Checked:
         """The engine's reading of a report for deal `number` (a `Checked`); raises
-        `ResultError` when a document cannot be read. Nothing is stored."""
+        `ResultError` when a document cannot be read. Nothing is stored. `earlier`: the
+        outcomes (summaries) of deals before `number` played at the table but not final yet
+        (a feature table's deals behind its delay); a game whose deals follow on reads them
+        where no final result says otherwise."""
         raise NotImplementedError
 
     def favoured_seats(self, report: DealReport, sides: Mapping[int, str]) -> frozenset[int]:
