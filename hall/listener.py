@@ -8,6 +8,8 @@ match or deal changed. It does on the mirror what the box's signal receivers do 
 - rewrites the public standings files (the page nginx serves) after a standings snapshot;
 - sends the live notices of the public channels when the public stamps moved, and each seated
   player their seat when a round's draw becomes public;
+- sends a feature table's held notices for its replicated rows, each carrying the moment it may
+  be seen (the row's arrival on the box + the table's delay), as the box's service does;
 and it watches the hall's heartbeat: when the hall stops (or starts again) reporting, the open
 public pages hear of it and show (or clear) "最后更新 14:05 · 赛场网络中断".
 """
@@ -21,11 +23,11 @@ from dataclasses import dataclass, field
 
 from django.db import close_old_connections, connection
 
-from hall.publication import CHANNEL
+from hall.publication import CHANNEL, LIVE_ROWS
 from hall.status import hall_state
 from matches import push
 from matches.events import notify
-from matches.models import Deal, Match, Round
+from matches.models import Deal, FeatureTable, LiveDeal, Match, Round
 from matches.public import forgets, stamps, standings_files
 from matches.public.visibility import draw_visible, public_events
 
@@ -40,11 +42,15 @@ class Batch:
     matches: dict[int, set[int]] = field(default_factory=dict)  # event -> match ids
     rounds: set[int] = field(default_factory=set)
     beat: bool = False
+    live: list[dict] = field(default_factory=list)  # a feature table's rows
 
     def add(self, payload: dict) -> None:
         label = payload.get("t", "")
         if label == "hall.HallBeat":
             self.beat = True
+            return
+        if label in LIVE_ROWS:
+            self.live.append(payload)
             return
         self._pending.append(payload)
 
@@ -100,7 +106,38 @@ class Listener:
             self.files_pending.add(event_id)
         notify.check(event_id, matches)
 
+    def announce_live(self, rows: list[dict]) -> None:
+        """A feature table's replicated rows: its spectators' streams (and the event's list)
+        hear of each, held until the row's arrival on the box + the table's delay; a row taken
+        back (an undo) or a deal's own change counts from now, as on the box. Never earlier
+        than the box's own notice."""
+        if not rows:
+            return
+        deals = {p["ld"] for p in rows if p.get("ld")}
+        deal_feature = dict(LiveDeal.objects.filter(pk__in=deals).values_list("pk", "feature_id"))
+        wanted = set(deal_feature.values()) | {p["lf"] for p in rows if p.get("lf")}
+        features = {
+            f.pk: (f.delay.total_seconds(), f.table.round.event_id)
+            for f in FeatureTable.objects.filter(pk__in=wanted).select_related("table__round")
+        }
+        now = time.time()
+        notices: set[tuple[int, int, float]] = set()
+        for p in rows:
+            found = features.get(p.get("lf") or deal_feature.get(p.get("ld") or 0) or 0)
+            if found is None:
+                continue  # deleted meanwhile
+            delay, event_id = found
+            arrived = p.get("at")
+            if p.get("op") == "DELETE" or not isinstance(arrived, (int, float)):
+                arrived = now
+            feature_id = p.get("lf") or deal_feature[p["ld"]]
+            notices.add((feature_id, event_id, float(arrived) + delay))
+        for feature_id, event_id, at in sorted(notices):
+            push.send(push.feature(feature_id), "feature", at=at)
+            push.send(push.feature_list(event_id), "feature", at=at)
+
     def handle(self, batch: Batch) -> None:
+        self.announce_live(batch.live)
         batch.resolve()
         for event_id, tables in batch.tables.items():
             self.refresh(event_id, tables, batch.matches.get(event_id, set()))

@@ -138,15 +138,25 @@ ROW_KEYS: dict[str, dict[str, str]] = {
     "matches.RoundClock": {"r": "NEW.round_id"},
     "matches.TableSeat": {"r": "NEW.round_id"},
     "hall.HallBeat": {},
+    # A feature table's deal, action and commentary: the live deal or the feature, the moment
+    # the row arrived on the box (an action's, a note's) and whether it was taken back.
+    "matches.LiveDeal": {"ld": "NEW.id", "op": "TG_OP"},
+    "matches.LiveAction": {"ld": "NEW.deal_id", "at": "extract(epoch from NEW.at)", "op": "TG_OP"},
+    "matches.LiveNote": {"lf": "NEW.feature_id", "at": "extract(epoch from NEW.at)", "op": "TG_OP"},
 }
 CHANNEL = "hallbox"
 HEARTBEAT = "hall.HallBeat"
+# A feature table's rows (docs/live-tables.md): they feed no stamp (its pages read the rows
+# behind the delay themselves), but the mirror's spectators' streams hear of each one, held
+# until the moment it may be seen, as the box's do (hall/listener.py `announce_live`).
+LIVE_ROWS = ("matches.LiveDeal", "matches.LiveAction", "matches.LiveNote")
 
 
 def watched() -> list[str]:
     """The tables whose changes the mirror hears of: exactly the freshness map's (public
-    stamps, standings files, live notices), and the heartbeat (the hall's staleness)."""
-    return [*forgets.MAP, HEARTBEAT]
+    stamps, standings files, live notices), the heartbeat (the hall's staleness) and the
+    feature tables' rows."""
+    return [*forgets.MAP, HEARTBEAT, *LIVE_ROWS]
 
 
 def _label(model) -> str:

@@ -158,14 +158,18 @@ def test_every_watched_table_gets_an_always_trigger():
 
 
 def test_subscribe_puts_triggers_on_exactly_the_freshness_maps_tables():
-    """The mirror hears of the tables the box forgets by (matches/public/forgets.py), and the
-    heartbeat: a table added to the map gets its trigger, one taken out loses it."""
+    """The mirror hears of the tables the box forgets by (matches/public/forgets.py), the
+    heartbeat and the feature tables' rows: a table added to the map gets its trigger, one
+    taken out loses it."""
     sql = "\n".join(publication.trigger_sql())
     triggered = set(re.findall(r"CREATE TRIGGER hallbox_notify .* ON \"(\w+)\"", sql))
     tables = {apps.get_model(label)._meta.db_table for label in forgets.MAP}
+    tables |= {apps.get_model(label)._meta.db_table for label in publication.LIVE_ROWS}
     assert triggered == tables | {apps.get_model(publication.HEARTBEAT)._meta.db_table}
     # Each names its event the way the listener resolves it (no row keys left over either).
-    assert set(publication.ROW_KEYS) == set(forgets.MAP) | {publication.HEARTBEAT}
+    assert set(publication.ROW_KEYS) == set(forgets.MAP) | {publication.HEARTBEAT} | set(
+        publication.LIVE_ROWS
+    )
 
 
 def test_the_mirror_takes_rows_without_the_secret_columns():
