@@ -334,13 +334,21 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
         points = [
             _value(reading, number, f"point.{k}", unsure, trust) for k in range(layout.POINT_BOXES)
         ]
-        burns = [
-            (
-                _value(reading, number, f"burner.{pair}", unsure, trust),
-                _value(reading, number, f"burned.{pair}", unsure, trust),
-            )
-            for pair in range(layout.BURN_PAIRS)
-        ]
+        # A finishing order read sure says who can have burned whom: a burner finishes among
+        # the first seats - 4 places (D11, R48: fewer with a revolution), before the seat it
+        # burned. A burn box is judged among those seats only (its digit is still its own).
+        ordered = all(
+            seat is not None and f"finish.{place}" not in unsure
+            for place, seat in enumerate(finish)
+        )
+        burns = []
+        for pair in range(layout.BURN_PAIRS):
+            among = finish[: max(1, key.seats - 4)] if ordered else None
+            burner = _value(reading, number, f"burner.{pair}", unsure, trust, among)
+            if ordered:  # after the burner when its box is sure, after the first place anyway
+                sure = burner in finish and f"burner.{pair}" not in unsure
+                among = finish[finish.index(burner) + 1 if sure else 1 :]
+            burns.append((burner, _value(reading, number, f"burned.{pair}", unsure, trust, among)))
         out.append(
             Row(
                 number,
@@ -411,20 +419,30 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
     return finish
 
 
-def _own(read: Field, seats: int) -> float:
-    """How sure a box is of its digit among the table's seats alone: a doubt with a digit that
-    is no seat (a 6 or an 8 at six seats) is no doubt between seats, as long as the box is
-    fairly sure (SEATS_FLOOR) of its digit among all ten."""
-    if read.value is None or not read.probabilities or not 1 <= read.value <= seats:
+def _own(read: Field, seats: int, among: list | None = None) -> float:
+    """How sure a box is of its digit among the table's seats alone (or `among` them): a doubt
+    with a digit that is no seat (a 6 or an 8 at six seats) is no doubt between seats, as long
+    as the box is fairly sure (SEATS_FLOOR) of its digit among all ten."""
+    allowed = list(range(1, seats + 1)) if among is None else among
+    if read.value is None or not read.probabilities or read.value not in allowed:
         return read.confidence
     if read.confidence < SEATS_FLOOR * (0.5 if read.faint else 1.0):
         return read.confidence
-    return read.confidence / max(sum(read.probabilities[1 : seats + 1]), 1e-12)
+    return read.confidence / max(sum(read.probabilities[s] for s in allowed), 1e-12)
 
 
-def _value(reading: Reading, number: int, name: str, unsure: list[str], trust: float) -> int | None:
+def _value(
+    reading: Reading,
+    number: int,
+    name: str,
+    unsure: list[str],
+    trust: float,
+    among: list | None = None,
+) -> int | None:
     read = reading.fields[f"{number}.{name}"]
     seats = reading.key.seats
-    if _own(read, seats) < trust or (read.value is not None and not 1 <= read.value <= seats):
+    if _own(read, seats, among) < trust or (
+        read.value is not None and not 1 <= read.value <= seats
+    ):
         unsure.append(name)
     return read.value

@@ -209,6 +209,34 @@ def test_a_doubt_with_a_digit_that_is_no_seat_is_no_doubt():
     assert one_point({6: 0.4, 8: 0.35, 5: 0.25}).unsure == ["point.0"]  # under SEATS_FLOOR
 
 
+def burn_row(finish: list[dict[int, float]], burner: dict, burned: dict) -> reader.Row:
+    """A six-seat row whose finishing boxes read `finish` and whose first burn reads `burner`
+    burned `burned` (digit → probability each)."""
+    reading = reading_of(finish)
+    for name, odds in (("1.burner.0", burner), ("1.burned.0", burned)):
+        best = max(odds, key=odds.__getitem__)
+        probabilities = tuple(odds.get(digit, 0.0) for digit in range(10))
+        reading.fields[name] = reader.Field(best, odds[best], probabilities)
+    return reader.rows(reading)[0]
+
+
+def test_a_burn_is_judged_among_the_seats_the_order_allows():
+    """The order 3 1 2 4 5 6, read sure: only 3 or 1 (1st, 2nd) can have burned (D11), and only
+    a seat finishing after its burner can have been burned. A burner box between 1 and 4 is a
+    1, between 1 and 3 unsure; a burned box between 5 and 3 (3 finished 1st) is a 5, between 5
+    and 6 unsure. With a place of the order unsure, the same boxes are judged among every seat."""
+    order = [{seat: 0.99999} for seat in (3, 1, 2, 4, 5, 6)]
+    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
+    assert row.unsure == [] and row.burns == [(1, 5)]
+    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 3: 0.1})
+    assert row.unsure == ["burner.0"]  # nobody burns the seat that finished 1st
+    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 6: 0.1})
+    assert row.unsure == ["burner.0", "burned.0"]
+    unsure_order = [{3: 0.5, 1: 0.5}, {1: 0.5, 3: 0.5}, *order[2:]]
+    row = burn_row(unsure_order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
+    assert "burner.0" in row.unsure and "burned.0" in row.unsure
+
+
 def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
     """The third reader: the share of each digit among the nearest training boxes."""
     inputs = np.zeros((2, 196), dtype=np.float32)
