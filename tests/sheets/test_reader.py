@@ -175,6 +175,68 @@ def test_a_box_unsure_of_its_own_digit_is_mended_without_doubt():
     assert row.finish == [5, 2, 3, 4, 1, 6]
 
 
+def test_two_places_unsure_alone_do_not_settle_each_other():
+    """Places 1 and 5 each hesitate between 3 and 5 (a 5 read 3 at 0.87, a 3 read 5 at 0.94:
+    photo 0141 of the bench's seed 1). As an order the pair is 99 % sure, but only because each
+    box backs the other's doubt: a swapped pair is still an order, the engine cannot refuse it.
+    Both are for a person; the four sure places stay sure."""
+    sure = [{seat: 0.9999, 5: 0.0001} for seat in (1, 2, 4)]
+    finish = [{3: 0.87, 5: 0.1, 6: 0.03}, *sure, {5: 0.94, 3: 0.05, 6: 0.01}, {6: 0.9999}]
+    odds = np.array([[place.get(seat, 0.0) for seat in range(1, 7)] for place in finish])
+    assert min(reader.best_order(odds)[1]) > reader.TRUST  # the order alone would trust them
+    row = reader.rows(reading_of(finish))[0]
+    assert sorted(row.unsure) == ["finish.0", "finish.4"]
+    assert row.finish == [3, 1, 2, 4, 5, 6]
+
+
+def one_point(odds: dict[int, float], seats: int = 6) -> reader.Row:
+    """Deal row 1 of a sheet whose only written box is its first point box, reading `odds`."""
+    key = SheetKey(7, 3, 12, seats, 1)
+    fields = {box.name: reader.Field(None, 1.0) for box in layout.boxes(key)}
+    best = max(odds, key=odds.__getitem__)
+    probabilities = tuple(odds.get(digit, 0.0) for digit in range(10))
+    fields["1.point.0"] = reader.Field(best, odds[best], probabilities)
+    return reader.rows(reader.Reading(key, fields, 4))[0]
+
+
+def test_a_doubt_with_a_digit_that_is_no_seat_is_no_doubt():
+    """At six seats a box between 6 and 8 can only be a 6; between 6 and 5 it stays unsure, and
+    at eight seats so does 6 or 8. A digit that is no seat is marked however sure."""
+    assert one_point({6: 0.9, 8: 0.1}).unsure == []
+    assert one_point({6: 0.9, 5: 0.1}).unsure == ["point.0"]
+    assert one_point({6: 0.9, 8: 0.1}, seats=8).unsure == ["point.0"]
+    assert one_point({8: 0.999, 6: 0.001}).unsure == ["point.0"]
+    assert one_point({6: 0.4, 8: 0.35, 5: 0.25}).unsure == ["point.0"]  # under SEATS_FLOOR
+
+
+def burn_row(finish: list[dict[int, float]], burner: dict, burned: dict) -> reader.Row:
+    """A six-seat row whose finishing boxes read `finish` and whose first burn reads `burner`
+    burned `burned` (digit → probability each)."""
+    reading = reading_of(finish)
+    for name, odds in (("1.burner.0", burner), ("1.burned.0", burned)):
+        best = max(odds, key=odds.__getitem__)
+        probabilities = tuple(odds.get(digit, 0.0) for digit in range(10))
+        reading.fields[name] = reader.Field(best, odds[best], probabilities)
+    return reader.rows(reading)[0]
+
+
+def test_a_burn_is_judged_among_the_seats_the_order_allows():
+    """The order 3 1 2 4 5 6, read sure: only 3 or 1 (1st, 2nd) can have burned (D11), and only
+    a seat finishing after its burner can have been burned. A burner box between 1 and 4 is a
+    1, between 1 and 3 unsure; a burned box between 5 and 3 (3 finished 1st) is a 5, between 5
+    and 6 unsure. With a place of the order unsure, the same boxes are judged among every seat."""
+    order = [{seat: 0.99999} for seat in (3, 1, 2, 4, 5, 6)]
+    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
+    assert row.unsure == [] and row.burns == [(1, 5)]
+    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 3: 0.1})
+    assert row.unsure == ["burner.0"]  # nobody burns the seat that finished 1st
+    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 6: 0.1})
+    assert row.unsure == ["burner.0", "burned.0"]
+    unsure_order = [{3: 0.5, 1: 0.5}, {1: 0.5, 3: 0.5}, *order[2:]]
+    row = burn_row(unsure_order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
+    assert "burner.0" in row.unsure and "burned.0" in row.unsure
+
+
 def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
     """The third reader: the share of each digit among the nearest training boxes."""
     inputs = np.zeros((2, 196), dtype=np.float32)
