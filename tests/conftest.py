@@ -48,6 +48,10 @@ def pytest_configure(config):
     `XDIST_BROKER_URLS` / `XDIST_CACHE_URLS`, one URL per process, space-separated (.ci/run
     starts one Celery worker per process, each on its process's test database and broker).
     Set before the first use of either; subprocesses the tests start inherit them."""
+    # pytest-xdist hands out the files in the order collected, longest first (see
+    # `_longest_files_first`), not by their count of tests.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw"):
         return
@@ -137,11 +141,66 @@ def pytest_collection_modifyitems(config, items):
     elif os.environ.get("GOUJI_EMBEDDED_PASS") == "1":
         elsewhere = _left_to_the_database_pass
     else:
-        return
-    again = [item for item in items if elsewhere(item)]
-    if again:
-        config.hook.pytest_deselected(items=again)
-        items[:] = [item for item in items if not elsewhere(item)]
+        elsewhere = None
+    if elsewhere is not None:
+        again = [item for item in items if elsewhere(item)]
+        if again:
+            config.hook.pytest_deselected(items=again)
+            items[:] = [item for item in items if not elsewhere(item)]
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a test process of `-n 2`: see below
+        items[:] = _longest_files_first(items)
+
+
+# Under `--dist loadfile` (`make test`, `make check`, .ci/run) pytest-xdist hands each test
+# process one file at a time, the next when it has almost run out. By default it hands them out
+# by their count of tests, most first: a file of a few long tests (a whole deal tapped through
+# in the browser, the URL fuzzer, the hall box drill, a migration test) came last, and one
+# process ran it alone while the other had nothing left. The files go out instead the longest
+# first, by an estimate (the longest job first keeps two processes busy to the end): a file's
+# seconds are those measured in CI (`--durations`) when it is below, else its tests counted by
+# what each sets up (a live server and a browser page, a database emptied after the test, a
+# transaction rolled back, nothing).
+LONG_FILES = {  # seconds in CI, the longer of the two passes, on a busy machine
+    "tests/browser/test_live_operator_modes.py": 260,
+    "tests/hall/test_doc_commands.py": 215,
+    "tests/hostile/test_every_url.py": 200,
+    "tests/hall/test_drill.py": 130,
+    "tests/organiser/test_game_settings_migration.py": 105,
+    "tests/test_load_demo.py": 80,
+    "tests/models/test_tally_migration.py": 65,
+    "tests/live/test_live_api.py": 60,
+    "tests/games/test_messages.py": 50,
+    "tests/hostile/test_bodies.py": 50,
+    "tests/hostile/test_schemathesis.py": 45,
+    "tests/models/test_sides_migration.py": 45,
+    "tests/live/test_operator_page.py": 40,
+    "tests/ladders/test_migration.py": 40,
+    "tests/hall/test_mirror_guard.py": 30,
+    "tests/results/test_api_fuzz.py": 25,
+}
+SECONDS_A_TEST = {"live_server": 6.0, "transactional_db": 2.0, "db": 0.3}
+
+
+def _estimate(item) -> float:
+    fixtures = set(item.fixturenames)
+    marker = item.get_closest_marker("django_db")
+    if "live_server" in fixtures:
+        return SECONDS_A_TEST["live_server"]
+    if "transactional_db" in fixtures or (marker and marker.kwargs.get("transaction")):
+        return SECONDS_A_TEST["transactional_db"]
+    return SECONDS_A_TEST["db"] if _touches_the_database(item) else 0.05
+
+
+def _longest_files_first(items):
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    seconds = {
+        path: LONG_FILES.get(path) or sum(_estimate(item) for item in tests)
+        for path, tests in files.items()
+    }
+    order = sorted(files, key=lambda path: -seconds[path])  # stable: ties keep their order
+    return [item for path in order for item in files[path]]
 
 
 #: Written by the migrations and post_migrate (content types, permissions), which no test
