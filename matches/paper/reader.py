@@ -227,8 +227,9 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
     if crops:
         # Three readers built differently, each seldom sure of the same wrong digit as the
         # others: the second network (upright boxes), the first (whole photos), and the vote
-        # of the nearest training boxes. A box's probabilities are their mean: it is sure only
-        # where all three are, a split vote of the neighbours is enough to make it unsure.
+        # of the nearest training boxes. A box's probabilities are their weighted mean
+        # (`combine`): sure only where the three nearly agree, a split vote of the neighbours is
+        # enough to make it unsure.
         upright = np.stack([digits.features(digits.upright(c)) for c in crops])
         mean = combine(
             digits.classify(np.stack([digits.features(c) for c in crops])),
@@ -246,9 +247,17 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
     return fields
 
 
+#: the weight of each reader's probabilities in a box's (the first network, the second, the
+#: neighbours' vote): the first, the least often right alone (95.8 % of seed 11's written boxes,
+#: the others 97.8 and 97.7 %), counts least; the vote, the least often sure and wrong, most.
+#: Chosen on seed 11's photos (97.6 % unaided, 0 silent; the plain mean 97.3 %, 0 silent)
+WEIGHTS = (0.5, 1.0, 2.0)
+
+
 def combine(first: np.ndarray, second: np.ndarray, votes: np.ndarray) -> np.ndarray:
-    """The three readers' probabilities (rows of ten) → one row a box."""
-    return (first + second + votes) / 3
+    """The three readers' probabilities (rows of ten) → one row a box: their weighted mean."""
+    a, b, c = WEIGHTS
+    return (a * first + b * second + c * votes) / (a + b + c)
 
 
 def read_sheet(data: bytes, expected: SheetKey | None = None) -> Reading:

@@ -248,7 +248,7 @@ def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
 
 def test_a_box_the_neighbours_split_on_is_for_a_person(monkeypatch):
     """Both networks sure of a box are not enough: where the third reader's neighbours are split
-    between two digits, every written point and burn box is marked (their mean is under TRUST)."""
+    between two digits, every written point and burn box is marked (their weighted mean is under TRUST)."""
     values = {name: None for name in sheet_photo(KEY, 5)[1]}
     values.update({"1.point.0": 2, "1.burner.0": 4, "1.burned.0": 6})
     data, _ = sheet_photo(KEY, 5, values=values)
