@@ -22,7 +22,9 @@ Printed, and the goals of the issue:
   after the moment it may be seen, measured from the latest that moment can be (the answer's
   arrival + the delay), p50/p95/max (p95 <= 1 s), and the streams that missed one;
 - early notices: a notice before the earliest moment any action of its table may be seen (the
-  request's start + the delay). Must be none.
+  request's start + the delay). Must be none;
+- the streams refused at opening (none: a burst of openings reads the database once,
+  matches/public/limits.py `shared_reading`), and the machine's load average.
 """
 
 from __future__ import annotations
@@ -249,10 +251,13 @@ async def run(args, services: Services) -> None:
             t < first_allowed - 0.001 and not opening + delay <= t <= opened + delay + 1
             for t in frames
         )
+    refused_streams = sum(bool(s.failed) for s in streams)
     print(
         f"\n{len(rows)} feature tables x {args.actions} actions (a {args.pace} s pace), delay "
         f"{args.delay} min, {sum(not s.failed for s in streams)} spectators' streams "
-        f"({args.workers} uvicorn workers):\n"
+        f"({args.workers} uvicorn workers; {refused_streams} of {len(streams)} refused at "
+        f"opening); load average (1 min) {LOAD_AT_START:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end:\n"
         f"  operator's action accepted: p50 {percentile(accepts, 50):.0f} ms, "
         f"p95 {percentile(accepts, 95):.0f} ms, max {max(accepts):.0f} ms; refused {len(refused)}, "
         f"sent again after a lost connection {len(retries)}\n"
@@ -264,6 +269,9 @@ async def run(args, services: Services) -> None:
         f"missed {missed}; early {early} (spare notices a delay after a stream opened: {spare})",
         flush=True,
     )
+
+
+LOAD_AT_START = os.getloadavg()[0]
 
 
 def main() -> None:

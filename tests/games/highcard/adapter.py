@@ -89,7 +89,7 @@ class HighCardAdapter(GameAdapter):
     def deal_name(self, number):
         return f"card {number}"
 
-    def check_report(self, match, number, summary, play_log):
+    def check_report(self, match, number, summary, play_log, earlier=None):
         require_documents(summary, play_log, OUTCOME_FORMAT, DEAL_FORMAT)
         summary = summary or play_log
         verdict = HighCardVerdict.from_json(self.engine.check_summary(summary))
