@@ -2,21 +2,18 @@
 league night of 28 unions (14 tables): at 1920x1080 every union is on the one screen, in rows
 sized to the viewport (no 1 / 4 pages of nine rows); at 1280 and 390 px the rows still fit the
 width. The round's announcement shows with no 知道了 button and is gone from the screen once
-round 2 is published. In Chinese and in English, photographed into /work/wt/shots/festday2."""
+round 2 is published. In Chinese and in English, photographed into SHOTS_DIR when it is set."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from matches.events import announcements
+from tests.browser.shots import photograph
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/work/wt/shots/festday2"))
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
@@ -48,7 +45,6 @@ def rows_on_screen(page) -> list[dict]:
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_28_unions_fill_one_screen_and_old_news_goes(live_server, browser, league, language):
     b = league
-    SHOTS.mkdir(parents=True, exist_ok=True)
     announcements.send(
         b.event, b.organiser, "第 1 轮：请各桌队长到主席台领取记分卡", ending="round"
     )
@@ -64,7 +60,7 @@ def test_28_unions_fill_one_screen_and_old_news_goes(live_server, browser, leagu
         expect(page.locator(".announcement button")).to_have_count(0)  # no 知道了 to press
         rows = rows_on_screen(page)
         assert page.evaluate(OVERFLOW) <= 0, width
-        page.screenshot(path=str(SHOTS / f"projector-28-{language}-{width}.png"))
+        photograph(page, f"projector-28-{language}-{width}", full_page=False)
         if width == 1920:
             # Every union on the one screen, whole, in type read from the back of the hall.
             assert len(rows) == 28 and all(r["inside"] for r in rows), rows

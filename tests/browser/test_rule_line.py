@@ -1,23 +1,21 @@
 """Issue 46, problem 6 in Chromium: the wizard's step 3 keeps the preset picked and a rule
 changed through a reload, and the event made names its rule set in one line on the dashboard,
 the entries page and the check-in page; at 390 and 1280 px, in Chinese and in English, each
-page photographed into /work/wt/shots/festday2 (SHOTS_DIR overrides)."""
+page photographed into SHOTS_DIR when it is set."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from matches.models import Event
+from tests.browser.shots import photograph
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/work/wt/shots/festday2"))
 LINES = {
     "zh-hans": ("规则：", "八人够级 · 四副牌 · 串四户 30"),
     "en": ("Rules: ", "Eight players · four decks · string of four 30"),
@@ -43,10 +41,9 @@ def test_step_3_survives_a_reload_and_the_rule_line_shows(
     base = live_server.url
     signed_in(page, "org")
     page.goto(f"{base}/lang/?language={language}&next=/manage/")
-    SHOTS.mkdir(parents=True, exist_ok=True)
 
     def snap(name: str) -> None:
-        page.screenshot(path=str(SHOTS / f"rules-{name}-{language}-{width}.png"), full_page=True)
+        photograph(page, f"rules-{name}-{language}-{width}")
         overflow = page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )

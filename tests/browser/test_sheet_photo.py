@@ -2,12 +2,9 @@
 generated photo of the project's own sheet), the form fills from it, the one box the reader
 marked (a place left blank on the paper) is fixed with a tap and ticked, and both captains
 confirm with their PINs. Screenshots at 390 and 1280 px, zh-hans and en, in
-/work/wt/shots/sheets/ (SHOTS_DIR)."""
+SHOTS_DIR when it is set."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -15,11 +12,11 @@ from playwright.sync_api import expect
 from matches.models import DealReport, SheetPhoto
 from matches.paper import layout
 from matches.sheets import service as sheets
+from tests.browser.shots import photograph
 from tests.sheets.photos import sheet_photo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/work/wt/shots/sheets"))
 WRITTEN = [3, 1, 5, 2, 6]  # place 6 left blank: seat 4
 
 
@@ -29,11 +26,6 @@ def setup(transactional_db, settings, tmp_path):
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     return make_setup()
-
-
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_a_photographed_sheet_fills_the_form_the_referee_fixes_the_marked_box(
@@ -66,7 +58,7 @@ def test_a_photographed_sheet_fills_the_form_the_referee_fixes_the_marked_box(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0
-    shoot(page, "phone-390-zh-read")
+    photograph(page, "phone-390-zh-read")
 
     # Submitting before the box is checked is refused, naming it; nothing is stored.
     page.evaluate("document.getElementById('deal-form').dataset.old = '1'")
@@ -80,7 +72,7 @@ def test_a_photographed_sheet_fills_the_form_the_referee_fixes_the_marked_box(
     expect(page.locator("#finish-order")).to_contain_text("6. 4号")
     page.locator("#sheet-unsure input[name='sheet_checked']").check()
     expect(page.locator("#verdict-ok")).to_be_visible()
-    shoot(page, "phone-390-zh-fixed")
+    photograph(page, "phone-390-zh-fixed")
     page.locator("#submit-deal").click()
     expect(page.locator("#open-report")).to_contain_text("等待确认")
     report = DealReport.objects.get()
@@ -105,5 +97,5 @@ def test_a_photographed_sheet_fills_the_form_the_referee_fixes_the_marked_box(
         other.set_default_timeout(10_000)
         other.goto(url)
         expect(other.locator("#sheet-photo-title")).to_have_text("Photograph the sheet")
-        shoot(other, name)
+        photograph(other, name)
         context.close()

@@ -4,13 +4,11 @@ the queue shows the two the reader refused (an earlier round's sheet, a photo wi
 with their reasons, and sheet after sheet the focus starts where a person is needed (a box
 the reader marked, or the table's number of a refused sheet), digits and Enter do the rest.
 Each sheet's deal goes down the table phone's path: the event asks the captains to confirm,
-so each waits for them. Screenshots in /work/wt/shots/sheetsdesk/ (SHOTS_DIR)."""
+so each waits for them. Screenshots in SHOTS_DIR when it is set."""
 
 from __future__ import annotations
 
 import io
-import os
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -19,11 +17,11 @@ from playwright.sync_api import expect
 from matches.draw.sheet_printing import sheet_key
 from matches.models import DealReport, StackSheet
 from matches.paper import layout
+from tests.browser.shots import photograph
 from tests.sheets.photos import sheet_photo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/work/wt/shots/sheetsdesk"))
 ORDERS = {
     1: [3, 1, 5, 2, 6, 4],
     2: [2, 4, 6, 1, 3, 5],
@@ -67,11 +65,6 @@ def photos(b, first, second) -> list[dict]:
         {"name": f"sheet-{n}.jpg", "mimeType": "image/jpeg", "buffer": data}
         for n, data in enumerate(files, 1)
     ]
-
-
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def work(page, order: list[int], table: int | None) -> None:
@@ -131,7 +124,7 @@ def test_the_desk_works_through_a_stack_of_five_from_the_keyboard(
         "refused",
         "refused",
     ]
-    shoot(page, f"queue-1280-{lang}")
+    photograph(page, f"queue-1280-{lang}")
     expect(page.locator("#stack-start")).to_be_focused()
     page.keyboard.press("Enter")
 
@@ -142,10 +135,10 @@ def test_the_desk_works_through_a_stack_of_five_from_the_keyboard(
             # is on the first box marked (the reader may doubt another one too).
             expect(page.locator("input[name='d1.finish.5']")).to_have_attribute("data-marked", "")
             expect(page.locator(".stack-box input:focus")).to_have_attribute("data-marked", "")
-            shoot(page, f"sheet-marked-1280-{lang}")
+            photograph(page, f"sheet-marked-1280-{lang}")
         if position == 4:
             expect(page.locator("#stack-refusal[data-code='other_round']")).to_be_visible()
-            shoot(page, f"sheet-refused-1280-{lang}")
+            photograph(page, f"sheet-refused-1280-{lang}")
         if position == 5:
             # The table's number, then the arrow keys move along the row and back.
             expect(page.locator("#stack-table")).to_be_focused()
@@ -162,7 +155,7 @@ def test_the_desk_works_through_a_stack_of_five_from_the_keyboard(
         work(page, ORDERS[table], table if position == 4 else None)
     expect(page.locator("#stack-empty")).to_be_visible()
     expect(page.locator(".messages")).to_contain_text("5")
-    shoot(page, f"queue-done-1280-{lang}")
+    photograph(page, f"queue-done-1280-{lang}")
     assert [s.state for s in StackSheet.objects.order_by("id")] == ["done"] * 5
     # On a phone's width the photo comes above the boxes, nothing wider than the screen.
     page.set_viewport_size({"width": 390, "height": 844})
@@ -173,7 +166,7 @@ def test_the_desk_works_through_a_stack_of_five_from_the_keyboard(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0
-    shoot(page, f"sheet-done-390-{lang}")
+    photograph(page, f"sheet-done-390-{lang}")
     for table, order in ORDERS.items():
         report = DealReport.objects.get(deal__match=b.match(second, table))
         assert report.summary["finish"] == order, table

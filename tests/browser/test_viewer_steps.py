@@ -2,24 +2,22 @@
 in Chinese and in English, twenty taps on 下一步 reach step 20 with no request to the server
 (the first load was the only one: every step is in the page), the address says ?step=20 without
 a history entry per step, a reload shows step 20 from the server, and Back leaves the viewer.
-Screenshots into /work/wt/shots/festday2 (SHOTS_DIR overrides)."""
+Screenshots into SHOTS_DIR when it is set."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from matches.games.gouji.engine.selfplay import selfplay
 from matches.models import Event
+from tests.browser.shots import photograph
 from tests.builder import EventBuilder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/work/wt/shots/festday2"))
 WORDS = {"zh-hans": "第 20 步，共 {last} 步", "en": "Step 20 of {last}"}
 
 
@@ -65,8 +63,7 @@ def test_twenty_steps_are_one_page_load(live_server, browser, six_pack, language
     assert re.search(r"[?&]step=20\b", page.url)
     assert page.evaluate("history.length") == history  # no history entry a step
     drawn = page.locator("#viewer-step").inner_text()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"viewer-step20-{language}-{width}.png"), full_page=True)
+    photograph(page, f"viewer-step20-{language}-{width}")
     page.reload()  # the address kept the step: the server draws the same one
     expect(position).to_have_text(WORDS[language].format(last=last))
     assert page.locator("#viewer-step").inner_text() == drawn
