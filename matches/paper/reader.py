@@ -357,6 +357,8 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
             if ordered:  # after the burner when its box is sure, after the first place anyway
                 sure = burner in finish and f"burner.{pair}" not in unsure
                 among = finish[finish.index(burner) + 1 if sure else 1 :]
+                if sure:  # nor the burner's head rival, the seat opposite (R21)
+                    among = [s for s in among if s != _opposite(burner, key.seats)]
             burns.append((burner, _value(reading, number, f"burned.{pair}", unsure, trust, among)))
         out.append(
             Row(
@@ -426,6 +428,11 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
             unsure.append(f"finish.{place}")
         finish.append(seat if sure else box.value)
     return finish
+
+
+def _opposite(seat: int | None, seats: int) -> int | None:
+    """A seat's head rival: the seat opposite (R2, R45: 1↔4 at six, 1↔5 at eight)."""
+    return None if seat is None else (seat + seats // 2 - 1) % seats + 1
 
 
 def _own(read: Field, seats: int, among: list | None = None) -> float:

@@ -223,8 +223,8 @@ def burn_row(finish: list[dict[int, float]], burner: dict, burned: dict) -> read
 def test_a_burn_is_judged_among_the_seats_the_order_allows():
     """The order 3 1 2 4 5 6, read sure: only 3 or 1 (1st, 2nd) can have burned (D11), and only
     a seat finishing after its burner can have been burned. A burner box between 1 and 4 is a
-    1, between 1 and 3 unsure; a burned box between 5 and 3 (3 finished 1st) is a 5, between 5
-    and 6 unsure. With a place of the order unsure, the same boxes are judged among every seat."""
+    1, between 1 and 3 unsure; a burned box between 5 and 3 (3 finished 1st) or 4 (1's head
+    rival: R21) is a 5, between 5 and 6 or 2 unsure. With a place of the order unsure, the same boxes are judged among every seat."""
     order = [{seat: 0.99999} for seat in (3, 1, 2, 4, 5, 6)]
     row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
     assert row.unsure == [] and row.burns == [(1, 5)]
@@ -232,6 +232,10 @@ def test_a_burn_is_judged_among_the_seats_the_order_allows():
     assert row.unsure == ["burner.0"]  # nobody burns the seat that finished 1st
     row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 6: 0.1})
     assert row.unsure == ["burner.0", "burned.0"]
+    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 4: 0.1})  # 4 is 1's head rival (R21)
+    assert row.unsure == [] and row.burns == [(1, 5)]
+    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 2: 0.1})
+    assert row.unsure == ["burned.0"]
     unsure_order = [{3: 0.5, 1: 0.5}, {1: 0.5, 3: 0.5}, *order[2:]]
     row = burn_row(unsure_order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
     assert "burner.0" in row.unsure and "burned.0" in row.unsure
