@@ -76,7 +76,7 @@ def test_pytest_xdist_gets_the_longest_files_first_each_file_whole():
 
     long_file = next(iter(LONG_FILES))
     items = [
-        item(f"tests/organiser/test_many.py::test_{i}", fixtures=["db"]) for i in range(30)
+        item(f"tests/organiser/test_many.py::test_{i}", fixtures=["db"]) for i in range(15)
     ] + [
         item("tests/browser/test_walk.py::test_a", fixtures=["live_server"]),
         item("tests/games/test_pure.py::test_a"),
@@ -84,12 +84,12 @@ def test_pytest_xdist_gets_the_longest_files_first_each_file_whole():
         item("tests/browser/test_walk.py::test_b", fixtures=["live_server"]),
     ]
     order = [one.nodeid for one in _longest_files_first(items)]
-    # The file measured long, then two live-server tests (a page each) before 30 rolled-back
+    # The file measured long, then two live-server tests (a page each) before 15 rolled-back
     # database tests, the test without the database last; each file's tests together, in order.
     assert order[:3] == [
         f"{long_file}::test_a",
         "tests/browser/test_walk.py::test_a",
         "tests/browser/test_walk.py::test_b",
     ]
-    assert order[3:33] == [f"tests/organiser/test_many.py::test_{i}" for i in range(30)]
-    assert order[33:] == ["tests/games/test_pure.py::test_a"]
+    assert order[3:18] == [f"tests/organiser/test_many.py::test_{i}" for i in range(15)]
+    assert order[18:] == ["tests/games/test_pure.py::test_a"]
