@@ -163,7 +163,7 @@ def pytest_collection_modifyitems(config, items):
 LONG_FILES = {  # seconds on a quiet machine, from CI's --durations in either pass
     "tests/browser/test_live_operator_modes.py": 200,  # two whole deals tapped through
     "tests/public/test_public_walk.py": 100,  # every GET route, twice, per release setting
-    "tests/browser/test_live_tables.py": 80,  # a spectator waits out a minute's delay
+    "tests/browser/test_live_tables.py": 50,  # a spectator waits out a delay
     "tests/hostile/test_every_url.py": 80,
     "tests/hall/test_doc_commands.py": 60,
     "tests/hall/test_drill.py": 35,

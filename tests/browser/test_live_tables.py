@@ -1,10 +1,10 @@
 """Feature tables in the browser (issue 50).
 
 A spectator's page at 1280 px with a one-minute delay shows nothing (page and stream read)
-before the delay, then the plays once it has passed, pushed without a reload. The operator's
-whole deals on a phone (every play tapped, a wrong typed play answered with its rule id, an
-undo, the burns, the report) are in test_live_operator_modes.py; this module keeps the helpers
-both use (`_tap`, `_shot`).
+before the delay, then the plays once it has passed, pushed without a reload (the minute
+lasts `DELAY` seconds here). The operator's whole deals on a phone (every play tapped, a wrong
+typed play answered with its rule id, an undo, the burns, the report) are in
+test_live_operator_modes.py; this module keeps the helpers both use (`_tap`, `_shot`).
 
 With SHOTS_DIR set, the screens are saved at 390 and 1280 px."""
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -20,7 +21,7 @@ from playwright.sync_api import expect
 from matches.events import features
 from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.games.gouji.engine.selfplay import selfplay
-from matches.models import Event
+from matches.models import Event, FeatureTable
 from matches.permissions import Actor
 from matches.results import live
 from tests.builder import EventBuilder
@@ -28,6 +29,11 @@ from tests.builder import EventBuilder
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SEED = 55  # a six-seat deal of 232 actions with two burns, no revolution
+#: Seconds a minute of delay lasts in the spectator's test: every hold and release of a feature
+#: table reads `FeatureTable.delay`, so the page and the stream are the same with a shorter
+#: minute; that a delay counts in real minutes is tests/live/test_spectators.py's (the clock
+#: moved on by minutes). The page's checks before the delay take ~4 s on a loaded machine.
+DELAY = 30
 
 
 def _shot(page, name: str) -> None:
@@ -72,7 +78,11 @@ def _tap(page, action: dict) -> None:
         seat.locator(f'.live-buttons > form button[data-kind="{kind}"]').first.click()
 
 
-def test_a_spectator_sees_nothing_before_the_delay(live_server, browser, feature_table, record):
+def test_a_spectator_sees_nothing_before_the_delay(
+    live_server, browser, feature_table, record, monkeypatch
+):
+    minute = property(lambda feature: timedelta(seconds=DELAY * feature.delay_minutes))
+    monkeypatch.setattr(FeatureTable, "delay", minute)
     b, feature = feature_table(delay=1)
     actor = Actor.from_link(feature.operator_link)
     live.set_hands(feature, 1, {"hands": record["hands"], "leader": record["leader"]}, actor)
@@ -107,11 +117,11 @@ def test_a_spectator_sees_nothing_before_the_delay(live_server, browser, feature
     assert "hello" in stream and '"kind":"feature"' not in stream and '"at"' not in stream
     expect(page.locator("#feature-waiting")).to_be_visible()
     assert page.locator("[data-play]").count() == 0
-    assert "JJJ" not in page.content() and time.time() - started < 55
+    assert "JJJ" not in page.content() and time.time() - started < DELAY - 3
     _shot(page, "spectator-before-zh-hans-1280")
     # Once the minute has passed, the hands and the eight plays arrive without a reload.
-    expect(page.locator("[data-play]")).to_have_count(8, timeout=90_000)
-    assert time.time() - started >= 60
+    expect(page.locator("[data-play]")).to_have_count(8, timeout=(DELAY + 30) * 1000)
+    assert time.time() - started >= DELAY
     assert loads == []
     expect(page.locator(".seat-hand").first).to_be_visible()
     _shot(page, "spectator-after-zh-hans-1280")
