@@ -1,0 +1,154 @@
+"""The score sheets' reader replayed on boxes cut once: for choosing its thresholds and weights
+on a tuning seed (11) in seconds, then reading the bench's seeds once.
+
+    .venv/bin/python bench/scoresheets.py --photos 200 --seed 11    # the tuning seed's photos
+    .venv/bin/python bench/scoresheets_replay.py --cut 11 1 2 3     # cut the boxes (minutes)
+    .venv/bin/python bench/scoresheets_replay.py 11                 # replay (seconds a seed)
+
+`--cut` reads each photo of a seed (bench/scoresheets.py's folders) as the reader does, up to
+the boxes, and keeps each written box's three readers' probabilities apart
+(bench/out/scoresheets-replay-<seed>.pickle). A replay combines them with the reader's
+`combine` and reads the rows with its `rows`, the thresholds as they are in
+matches/paper/reader.py (edit them there, or set them in a Python session), and counts as
+bench/scoresheets.py does: right, marked, wrong and refused by the app's check, silent. It
+gives the bench's figures to a few boxes (the bench rounds each probability to 6 places).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+OUT = ROOT / "bench" / "out" / "scoresheets"
+
+
+def folder(seed: int) -> Path:
+    """A seed's photos, as bench/scoresheets.py keeps them: seed 1 in …/scoresheets, n in …-n."""
+    return OUT if seed == 1 else OUT.with_name(f"scoresheets-{seed}")
+
+
+def cached(seed: int) -> Path:
+    return OUT.with_name(f"scoresheets-replay-{seed}.pickle")
+
+
+def cut(seed: int) -> None:
+    from matches.paper import digits, layout, reader
+    from matches.paper.layout import SheetKey
+
+    sheets = []
+    for path in sorted(folder(seed).glob("*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())
+        key = SheetKey(**truth["key"])
+        sheet: dict = {"photo": path.stem, "key": key, "values": truth["values"]}
+        try:
+            image = reader.open_photo(path.read_bytes())
+            _, page, photo = reader.find_corners(image)
+        except reader.Refused as exc:
+            sheets.append({**sheet, "refused": exc.code})
+            continue
+        shares = reader.brightness(reader.straighten(image, page, photo))
+        blank, names, trusts, crops = {}, [], [], []
+        for box in layout.boxes(key):
+            ink = reader.box_pixels(shares, box)
+            inked = float((ink > 0.5).mean())
+            if inked < reader.EMPTY:
+                blank[box.name] = round(1.0 - inked / reader.EMPTY * 0.5, 3)
+            else:
+                names.append(box.name)
+                trusts.append(0.5 if inked < reader.INKED else 1.0)
+                crops.append(ink)
+        sheet.update(blank=blank, names=names, trusts=trusts)
+        if crops:
+            upright = np.stack([digits.features(digits.upright(c)) for c in crops])
+            sheet["readers"] = (
+                digits.classify(np.stack([digits.features(c) for c in crops])),
+                digits.classify(upright, digits.SECOND),
+                digits.neighbours(upright),
+            )
+        sheets.append(sheet)
+    cached(seed).write_bytes(pickle.dumps(sheets))
+    print(f"seed {seed}: {len(sheets)} sheets cut into {cached(seed)}")
+
+
+def replay(seed: int) -> dict:
+    import django
+
+    django.setup()
+    from matches.paper import reader
+    from tests.sheets.photos import refusals, sheet_row
+
+    totals = {"boxes": 0, "right": 0, "marked": 0, "engine": 0, "silent": 0, "refused": 0}
+    silent: list[str] = []
+    for sheet in pickle.loads(cached(seed).read_bytes()):
+        if "refused" in sheet:
+            totals["refused"] += 1
+            continue
+        fields = {name: reader.Field(None, sure) for name, sure in sheet["blank"].items()}
+        if sheet["names"]:
+            combined = reader.combine(*sheet["readers"])
+            for name, trust, row in zip(sheet["names"], sheet["trusts"], combined):
+                best = int(row.argmax())
+                fields[name] = reader.Field(
+                    best,
+                    round(float(row[best]) * trust, 6),
+                    tuple(round(float(p), 6) for p in row),
+                    trust < 1.0,
+                )
+        reading = reader.Reading(sheet["key"], fields, 4)
+        for row in reader.rows(reading):
+            form: dict[str, int | None] = {}
+            wrong = []
+            for name, want in sheet["values"].items():
+                if not name.startswith(f"{row.number}."):
+                    continue
+                box = name.split(".", 1)[1]
+                got = fields[name].value
+                if box.startswith("finish"):
+                    got = row.finish[int(box.split(".")[1])]
+                totals["boxes"] += 1
+                if box in row.unsure:
+                    totals["marked"] += 1
+                    form[name] = want
+                    continue
+                form[name] = got
+                if got == want:
+                    totals["right"] += 1
+                else:
+                    wrong.append(f"{sheet['photo']} {name}: {want} read {got}")
+            if wrong:
+                seats = sheet["key"].seats
+                found = refusals(sheet_row(form, row.number, seats), seats)
+                totals["engine" if found else "silent"] += len(wrong)
+                silent += [] if found else wrong
+    print(
+        f"seed {seed}: {100 * totals['right'] / max(totals['boxes'], 1):.2f} % right unaided,"
+        f" {totals['marked']} marked, {totals['engine']} refused by the app's check,"
+        f" {totals['silent']} silent, {totals['refused']} sheets refused"
+    )
+    for box in silent:
+        print(f"    silent: photo {box}")
+    return totals
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("seeds", type=int, nargs="+")
+    parser.add_argument("--cut", action="store_true", help="cut the seeds' photos first")
+    args = parser.parse_args()
+    for seed in args.seeds:
+        if args.cut:
+            cut(seed)
+        replay(seed)
+
+
+if __name__ == "__main__":
+    main()
