@@ -20,7 +20,10 @@ from PIL import Image
 WEIGHTS = Path(__file__).with_name("digits.npz")
 SECOND = Path(__file__).with_name("digits_boxes.npz")
 THIRD = Path(__file__).with_name("digits_neighbours.npz")
-NEIGHBOURS = 15  # the third reader's vote: the digits of the nearest written boxes
+#: the third reader's vote: the digits of this many nearest written boxes. Fewer make a vote
+#: unanimous (a single box's only way to be sure) more often; chosen on seed 11's photos: 15
+#: 97.7 % unaided, 9 98.1 %, 5 98.4 %, all 0 silent; 3 left a sure wrong burn unmarked
+NEIGHBOURS = 9
 SIDE = 28  # the ink is fitted into 20×20 and centred in 28×28, then halved: 14×14 inputs
 FIT = 20
 
