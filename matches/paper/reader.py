@@ -299,7 +299,8 @@ TRUST = 0.98
 MENDED = 0.8
 #: two or more places of a finishing order whose boxes are each unsure alone are settled only
 #: between themselves (a swapped pair is still an order): the order must be this sure of them
-#: (chosen on seed 11's photos: its one swapped pair, 5 and 8, sure at 0.99, is marked)
+#: (chosen on seed 11's photos: their one swapped pair, photo 0188's 8 and 5, is 0.9987 sure
+#: as an order; seed 1's photo 0141, a 5 and a 3, was 0.99)
 JOINT = 0.999
 #: a box at least this sure of its digit among all ten is judged among the table's seats only
 SEATS_FLOOR = 0.5
