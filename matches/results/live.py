@@ -18,6 +18,7 @@ from typing import Any
 
 from celery import shared_task
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from matches import push
@@ -385,14 +386,23 @@ def standing(feature: FeatureTable, deal: LiveDeal, legal: bool = False) -> dict
     return _play(feature, deal.setup, actions, legal=legal)
 
 
+def board_version(deal: LiveDeal) -> str:
+    """What the operator's board shows changes only with these: its actions (how many and the
+    newest: an undo then another play is not the board before the undo), its end, its report."""
+    rows = deal.actions.aggregate(count=Count("pk"), newest=Max("pk"))
+    ended = int(deal.completed_at is not None)
+    return f"{rows['count']}.{rows['newest'] or 0}.{ended}.{deal.report_id or 0}"
+
+
 def _announce(feature: FeatureTable, deal: LiveDeal, row: LiveAction | None = None) -> None:
     """On commit: the staff's pages at once; the spectators' streams hold the notice until the
     delay has passed (matches/views/live.py)."""
     at = (row.at if row is not None else timezone.now()) + feature.delay
     table_id, event_id = feature.table_id, feature.table.round.event_id
+    version = board_version(deal)  # the operator's page that posted it has this board already
 
     def send() -> None:
-        push.send(push.staff_table_live(table_id), "live")
+        push.send(push.staff_table_live(table_id), "live", v=version)
         push.send(push.feature(feature.pk), "feature", at=at.timestamp())
         push.send(push.feature_list(event_id), "feature", at=at.timestamp())
 

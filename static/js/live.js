@@ -4,23 +4,37 @@
 // views they poll (hx-trigger="every Ns, live from:body"). While the stream is up, every other
 // poll of elements marked data-live-poll is skipped; when it is down (the server answers 503,
 // the network drops) they poll as before and the stream is tried again every 10 s.
+//
+// A fragment that answers its own posts in place (the feature table's operator board) carries
+// data-live-version, the version of what it shows; a notice carries the version it announces
+// (`v`). A notice of the version on screen is skipped (the page's own post: its answer is the
+// board already), and so is one that comes while the fragment's post is in flight (htmx's
+// hx-sync drops the refetch); once the answer is in, a notice of another version refetches.
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="live-stream"]');
   if (!meta || !window.EventSource) { return; }
   var url = meta.getAttribute("content");
   var root = document.documentElement;
-  var source = null, pending = null, last = 0, wasDown = false;
+  var source = null, pending = null, pendingDetail = null, last = 0, wasDown = false;
 
   function state(value) { root.setAttribute("data-live", value); }
 
   function fire(detail) {
-    if (pending) { return; }
+    detail = detail || {};
+    if (pending) {
+      // Notices of two versions in one event: it says no version (every fragment refetches).
+      if (pendingDetail.v !== detail.v) { pendingDetail = { kind: pendingDetail.kind }; }
+      return;
+    }
+    pendingDetail = detail;
     var wait = Math.max(0, 1000 - (Date.now() - last));
     pending = setTimeout(function () {
+      var sent = pendingDetail;
       pending = null;
+      pendingDetail = null;
       last = Date.now();
-      document.body.dispatchEvent(new CustomEvent("live", { detail: detail || {} }));
+      document.body.dispatchEvent(new CustomEvent("live", { detail: sent }));
     }, wait);
   }
 
@@ -50,10 +64,44 @@
   // skipped: half the requests, and a notice lost on the way still shows within two periods.
   document.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail.elt;
+    var notice = event.detail.triggeringEvent;
+    if (elt && elt.hasAttribute("data-live-version") && notice && notice.type === "live") {
+      var v = notice.detail && notice.detail.v;
+      if (elt.__livePosting) {  // the answer to come shows it, or is older: see below
+        elt.__liveMissed = v && elt.__liveMissed !== "?" ? v : "?";
+        event.preventDefault();
+        return;
+      }
+      if (v && v === elt.getAttribute("data-live-version")) { event.preventDefault(); return; }
+    }
     if (root.getAttribute("data-live") !== "up" || event.detail.triggeringEvent ||
         !elt || !elt.hasAttribute("data-live-poll")) { return; }
     elt.__liveSkipped = !elt.__liveSkipped;
     if (elt.__liveSkipped) { event.preventDefault(); }
+  });
+  // A post from inside a versioned fragment (a tap on the operator's board).
+  function postingFrom(event) {
+    var elt = event.detail.elt;
+    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    var box = elt && elt.closest && elt.closest("[data-live-version]");
+    return box && box !== elt && verb && verb !== "get" ? box : null;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var box = postingFrom(event);
+    if (box) { box.__livePosting = true; box.__liveMissed = null; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var box = postingFrom(event);
+    if (!box) { return; }
+    box.__livePosting = false;
+    var missed = box.__liveMissed;
+    box.__liveMissed = null;
+    if (!missed || !window.htmx) { return; }
+    // The answer is swapped in by now (htmx swaps, then says afterRequest).
+    var shown = document.getElementById(box.id);
+    if (shown && (missed === "?" || missed !== shown.getAttribute("data-live-version"))) {
+      window.htmx.trigger(shown, "live-missed");
+    }
   });
   window.addEventListener("pagehide", function () { if (source) { source.close(); } });
   state("down");

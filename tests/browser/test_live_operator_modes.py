@@ -89,7 +89,13 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
     _shot(page, "operator-tributes-zh-hans-390")
     page.locator("#live-hands-save").click()
     expect(page.locator("#live-choices-h")).to_contain_text(f"轮到 {record['leader']}号")
+    expect(page.locator("html")).to_have_attribute("data-live", "up")
     _shot(page, "operator-play-zh-hans-390")
+    # From here every tap answers in place: no page loads, and the page's stream does not
+    # refetch the board for the notice of its own tap.
+    loads, refetches = [], []
+    page.on("request", lambda r: r.resource_type == "document" and loads.append(r.url))
+    page.on("request", lambda r: "/board" in r.url and refetches.append(r.url))
     deal = LiveDeal.objects.get(number=2)
     assert deal.setup["tributes"] == ledger and deal.setup["declarations"] == {"2": "clear"}
     # A wrong typed play (a seat out of turn): the rule id, nothing stored.
@@ -99,7 +105,8 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
     page.locator("#live-typed button").click()
     expect(page.locator("#live-error")).to_contain_text("R15")
     _shot(page, "operator-wrong-tap-zh-hans-390")
-    assert not deal.actions.exists()
+    assert not deal.actions.exists() and loads == []
+    expect(page.locator("#live-typed-cards")).to_have_value("3")  # kept to be corrected
     # The first play, tapped, then taken back, then every play of the deal.
     _tap(page, record["actions"][0])
     expect(page.locator("#live-recent li")).to_have_count(1)
@@ -113,6 +120,9 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
             _shot(page, "operator-mid-deal-zh-hans-390")
     expect(page.locator("#live-complete")).to_contain_text("成绩已提交")
     _shot(page, "operator-complete-zh-hans-390")
+    assert loads == [] and len(refetches) < len(record["actions"]) // 4, refetches
+    page.reload()  # the address is the deal's: a reload shows the same board
+    expect(page.locator("#live-complete")).to_contain_text("成绩已提交")
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )

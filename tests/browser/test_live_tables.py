@@ -66,6 +66,10 @@ def _rank(cards: str) -> str:
 
 
 def _tap(page, action: dict) -> None:
+    """One play tapped on the operator's board; back once the board has it (it answers in
+    place: the board's version changes)."""
+    board = page.locator("#live-board")
+    before = board.get_attribute("data-live-version")
     seat = page.locator(f'details[data-choices="{action["seat"]}"]')
     if seat.get_attribute("open") is None:
         seat.locator("> summary").click()
@@ -76,6 +80,7 @@ def _tap(page, action: dict) -> None:
     else:
         kind = "pass" if action.get("pass") else "yield"
         seat.locator(f'.live-buttons > form button[data-kind="{kind}"]').first.click()
+    expect(board).not_to_have_attribute("data-live-version", before)
 
 
 def test_a_spectator_sees_nothing_before_the_delay(

@@ -5,7 +5,9 @@ First the deal's hands, a count per rank for each seat; then each play in a few 
 (`matches.results.live`, through the adapter) says whose turn it is and offers the legal plays,
 grouped by seat and rank, with pass and yield; a play typed by hand is checked the same way and a
 wrong one answers its rule id; undo takes the last action back. Works without JavaScript: every
-tap is a form post that comes back to the page.
+tap is a form post that comes back to the page. With htmx a play, pass, yield, undo, the end and
+a commentary line answer in place: the same post answers the board alone (`_answer`), and the
+page's stream skips the notice of the board it has (static/js/live.js).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
@@ -108,17 +111,29 @@ def operator_board(request, token: str, number: int):
         response = HttpResponse("")
         response["HX-Refresh"] = "true"
         return response
-    if deal is not None and request.GET.get("v") == _version(deal):
+    if deal is not None and request.GET.get("v") == live.board_version(deal):
         return HttpResponse(status=204)  # unchanged: an open group of plays stays open
     return _render(request, access, feature, number, board=True)
 
 
-def _version(deal: LiveDeal) -> str:
-    """What the board shows changes only with these: its actions, its end, its report."""
-    return f"{deal.actions.count()}.{int(deal.completed_at is not None)}.{deal.report_id or 0}"
+def _answer(request, access, feature, number: int, error: str = "", status: int = 200, **extra):
+    """A tap's answer. Without JavaScript: the page again (a redirect; a refusal, the page with
+    its error line and status). For htmx: the board alone, swapped in place, and the address of
+    the deal (a reload shows the same board); a refusal too, as 200 (htmx swaps no 4xx answer),
+    its error line in the board."""
+    url = _page_url(access.token, number)
+    if not request.htmx:
+        if error:
+            return _render(request, access, feature, number, error, status, **extra)
+        return redirect(url)
+    if not LiveDeal.objects.filter(feature=feature, number=number).exists():
+        return HttpResponseClientRedirect(url)  # no board yet: the hands' page
+    response = _render(request, access, feature, number, error, board=True, **extra)
+    response["HX-Replace-Url"] = url
+    return response
 
 
-def _render(request, access, feature, number: int, error: str = "", status: int = 200, board=False):
+def _render(request, access, feature, number: int, error="", status=200, board=False, typed=None):
     event = feature.table.round.event
     adapter = adapter_for(event)
     deal = LiveDeal.objects.filter(feature=feature, number=number).first()
@@ -184,11 +199,14 @@ def _render(request, access, feature, number: int, error: str = "", status: int 
         play.update(complete=True, finish=deal.summary["finish"], turn=None)
     labels = play.get("labels", {})
     finish = list(play["finish"])
-    context["board_url"] += f"?v={_version(deal)}"
+    version = live.board_version(deal)
+    context["board_url"] += f"?v={version}"
     context.update(
         {
             "play": play,
             "board": board,
+            "version": version,
+            "typed": typed,  # a refused play typed by hand comes back to be corrected
             "seq": play["accepted"] + 1,
             "choices": _grouped(play.get("legal", []), labels),
             "plays_only": play.get("plays_only", False),
@@ -328,7 +346,7 @@ def operator_action(request, token: str, number: int):
     seq, seat = request.POST.get("seq", ""), request.POST.get("seat", "")
     kind = request.POST.get("kind", "cards")
     if not (seq.isascii() and seq.isdigit() and seat.isascii() and seat.isdigit()):
-        return _render(request, access, feature, number, _("请选择座位"), 400)
+        return _answer(request, access, feature, number, _("请选择座位"), 400)
     body: dict = {"seq": int(seq), "seat": int(seat)}
     if kind in ("pass", "yield"):
         body[kind] = True
@@ -341,7 +359,7 @@ def operator_action(request, token: str, number: int):
                 int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
             )
         if rank not in "3456789TJQKA2" or len(rank) != 1 or min(counts) < 0:
-            return _render(request, access, feature, number, _("张数须为整数"), 400)
+            return _answer(request, access, feature, number, _("张数须为整数"), 400)
         count, twos, small, big = counts
         body["cards"] = rank * count + "2" * twos + "B" * small + "R" * big
     else:
@@ -351,8 +369,12 @@ def operator_action(request, token: str, number: int):
     try:
         live.add_action(feature, number, body, access.actor)
     except ResultError as exc:
-        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
-    return redirect(_page_url(token, number))
+        typed = {"seat": body["seat"], "cards": body.get("cards", "")}
+        extra = {"typed": typed} if request.POST.get("typed") else {}
+        return _answer(
+            request, access, feature, number, _error_text(exc, event), exc.status, **extra
+        )
+    return _answer(request, access, feature, number)
 
 
 @require_POST
@@ -365,8 +387,8 @@ def operator_undo(request, token: str, number: int):
         live.undo_last(feature, number, access.actor)
     except ResultError as exc:
         event = feature.table.round.event
-        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
-    return redirect(_page_url(token, number))
+        return _answer(request, access, feature, number, _error_text(exc, event), exc.status)
+    return _answer(request, access, feature, number)
 
 
 @require_POST
@@ -382,8 +404,8 @@ def operator_end(request, token: str, number: int):
         live.end_deal(feature, number, finish, access.actor)
     except ResultError as exc:
         event = feature.table.round.event
-        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
-    return redirect(_page_url(token, number))
+        return _answer(request, access, feature, number, _error_text(exc, event), exc.status)
+    return _answer(request, access, feature, number)
 
 
 @require_POST
@@ -397,6 +419,16 @@ def operator_note(request, token: str):
     try:
         live.add_note(feature, request.POST.get("text", ""), access.actor)
     except ResultError as exc:
-        event = feature.table.round.event
-        return _render(request, access, feature, number, _error_text(exc, event), exc.status)
+        error = _error_text(exc, feature.table.round.event)
+        if request.htmx:  # the form in place, the line kept to be corrected
+            text = request.POST.get("text", "")
+            return _note_form(request, access, number, note_error=error, note_text=text)
+        return _render(request, access, feature, number, error, exc.status)
+    if request.htmx:  # the form in place, empty for the next line
+        return _note_form(request, access, number, note_posted=True)
     return redirect(_page_url(token, number))
+
+
+def _note_form(request, access, number: int, **context) -> HttpResponse:
+    context.update(token=access.token, number=number)
+    return render(request, "referee/_live_note.html", context)
