@@ -161,7 +161,7 @@ def pytest_collection_modifyitems(config, items):
 # what each sets up (a live server and a browser page, a database emptied after the test, a
 # transaction rolled back, nothing).
 LONG_FILES = {  # seconds on a quiet machine, from CI's --durations in either pass
-    "tests/browser/test_live_operator_modes.py": 200,  # two whole deals tapped through
+    "tests/browser/test_live_operator_modes.py": 90,  # two whole deals tapped through
     "tests/public/test_public_walk.py": 100,  # every GET route, twice, per release setting
     "tests/browser/test_live_tables.py": 50,  # a spectator waits out a delay
     "tests/hostile/test_every_url.py": 80,

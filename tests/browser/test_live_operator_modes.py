@@ -107,6 +107,7 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
     _shot(page, "operator-wrong-tap-zh-hans-390")
     assert not deal.actions.exists() and loads == []
     expect(page.locator("#live-typed-cards")).to_have_value("3")  # kept to be corrected
+    expect(page.locator("#live-typed-cards")).to_be_focused()
     # The first play, tapped, then taken back, then every play of the deal.
     _tap(page, record["actions"][0])
     expect(page.locator("#live-recent li")).to_have_count(1)

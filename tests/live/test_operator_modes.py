@@ -109,13 +109,15 @@ def test_the_board_is_refetched_only_when_the_deal_moved(client, featured, deal_
     started = client.get(board + "?form=hands")
     assert started.status_code == 200 and started["HX-Refresh"] == "true"
     page = client.get(reverse("referee:link-live", args=[token])).content.decode()
-    assert f'hx-get="{board}?v=0.0.0"' in page and 'hx-trigger="live from:body' in page
-    assert client.get(board + "?v=0.0.0").status_code == 204
-    live.add_action(feature, 1, {"seq": 1, **deal_record["actions"][0]}, actor)  # the API's
-    fresh = client.get(board + "?v=0.0.0")
+    assert f'hx-get="{board}?v=0.0.0.0"' in page and 'hx-trigger="live from:body' in page
+    assert client.get(board + "?v=0.0.0.0").status_code == 204
+    row, _created, _play = live.add_action(
+        feature, 1, {"seq": 1, **deal_record["actions"][0]}, actor
+    )  # the API's
+    fresh = client.get(board + "?v=0.0.0.0")
     text = fresh.content.decode()
     assert fresh.status_code == 200 and 'id="live-board"' in text and "<html" not in text
-    assert f'hx-get="{board}?v=1.0.0"' in text and text.count("<li value=") == 1
+    assert f'hx-get="{board}?v=1.{row.pk}.0.0"' in text and text.count("<li value=") == 1
 
 
 def test_the_page_wants_the_whole_deck(client, featured, deal_record):
