@@ -344,17 +344,19 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
         points = [
             _value(reading, number, f"point.{k}", unsure, trust) for k in range(layout.POINT_BOXES)
         ]
-        # A finishing order read sure says who can have burned whom: a burner finishes among
-        # the first seats - 4 places (D11, R48: fewer with a revolution), before the seat it
-        # burned. A burn box is judged among those seats only (its digit is still its own).
+        # A finishing order read sure says whom a burner can have burned: a seat finishing
+        # after it, never its head rival (R21). The burned box is judged among those seats only
+        # (its digit is still its own). The burner's box is judged among all the seats: judged
+        # among the first seats - 4 places (D11) it was lifted from 0.964 to 0.992 sure of a
+        # wrong digit on a fresh seed's photo (bench/RESULTS-scoresheets.md), a silent error.
         ordered = all(
             seat is not None and f"finish.{place}" not in unsure
             for place, seat in enumerate(finish)
         )
         burns = []
         for pair in range(layout.BURN_PAIRS):
-            among = finish[: max(1, key.seats - 4)] if ordered else None
-            burner = _value(reading, number, f"burner.{pair}", unsure, trust, among)
+            burner = _value(reading, number, f"burner.{pair}", unsure, trust)
+            among = None
             if ordered:  # after the burner when its box is sure, after the first place anyway
                 sure = burner in finish and f"burner.{pair}" not in unsure
                 among = finish[finish.index(burner) + 1 if sure else 1 :]

@@ -220,25 +220,28 @@ def burn_row(finish: list[dict[int, float]], burner: dict, burned: dict) -> read
     return reader.rows(reading)[0]
 
 
-def test_a_burn_is_judged_among_the_seats_the_order_allows():
-    """The order 3 1 2 4 5 6, read sure: only 3 or 1 (1st, 2nd) can have burned (D11), and only
-    a seat finishing after its burner can have been burned. A burner box between 1 and 4 is a
-    1, between 1 and 3 unsure; a burned box between 5 and 3 (3 finished 1st) or 4 (1's head
-    rival: R21) is a 5, between 5 and 6 or 2 unsure. With a place of the order unsure, the same boxes are judged among every seat."""
+def test_a_burned_box_is_judged_among_the_seats_the_order_allows():
+    """The order 3 1 2 4 5 6, read sure, and a burner box read 1 sure: only a seat finishing
+    after 1 can have been burned, never 4, 1's head rival (R21). A burned box between 5 and 3
+    (3 finished 1st) or 4 is a 5, between 5 and 6 or 2 unsure. The burner's own box is judged
+    among every seat: the order does not make it surer (a fresh seed's photo read an 8 as a 5
+    that way, sure and wrong). With a place of the order unsure, the burned box is judged
+    among every seat too."""
     order = [{seat: 0.99999} for seat in (3, 1, 2, 4, 5, 6)]
-    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
+    sure_one = {1: 0.999, 4: 0.001}
+    row = burn_row(order, sure_one, {5: 0.9, 3: 0.1})
     assert row.unsure == [] and row.burns == [(1, 5)]
-    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 3: 0.1})
-    assert row.unsure == ["burner.0"]  # nobody burns the seat that finished 1st
-    row = burn_row(order, {1: 0.9, 3: 0.1}, {5: 0.9, 6: 0.1})
-    assert row.unsure == ["burner.0", "burned.0"]
-    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 4: 0.1})  # 4 is 1's head rival (R21)
+    row = burn_row(order, sure_one, {5: 0.9, 4: 0.1})  # 4 is 1's head rival (R21)
     assert row.unsure == [] and row.burns == [(1, 5)]
-    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 2: 0.1})
+    row = burn_row(order, sure_one, {5: 0.9, 6: 0.1})
     assert row.unsure == ["burned.0"]
+    row = burn_row(order, sure_one, {5: 0.9, 2: 0.1})
+    assert row.unsure == ["burned.0"]
+    row = burn_row(order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})  # 4 burns nobody here (D11)...
+    assert row.unsure == ["burner.0"]  # ...but the burner box is judged alone (3 burned nobody)
     unsure_order = [{3: 0.5, 1: 0.5}, {1: 0.5, 3: 0.5}, *order[2:]]
-    row = burn_row(unsure_order, {1: 0.9, 4: 0.1}, {5: 0.9, 3: 0.1})
-    assert "burner.0" in row.unsure and "burned.0" in row.unsure
+    row = burn_row(unsure_order, sure_one, {5: 0.9, 3: 0.1})
+    assert row.unsure[-1:] == ["burned.0"] and "burner.0" not in row.unsure
 
 
 def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
