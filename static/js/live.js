@@ -23,8 +23,9 @@
   function fire(detail) {
     detail = detail || {};
     if (pending) {
-      // Notices of two versions in one event: it says no version (every fragment refetches).
-      if (pendingDetail.v !== detail.v) { pendingDetail = { kind: pendingDetail.kind }; }
+      // Notices in one event: the newest version, when each says one (they come in order on
+      // the channel that carries them); else none (every fragment refetches).
+      pendingDetail = pendingDetail.v && detail.v ? detail : { kind: pendingDetail.kind };
       return;
     }
     pendingDetail = detail;
