@@ -24,8 +24,12 @@
     detail = detail || {};
     if (pending) {
       // Notices in one event: the newest version, when each says one (they come in order on
-      // the channel that carries them); else none (every fragment refetches).
-      pendingDetail = pendingDetail.v && detail.v ? detail : { kind: pendingDetail.kind };
+      // the channel that carries them); none when one says none (every fragment refetches).
+      if (pendingDetail.v && detail.v) {
+        pendingDetail = detail;
+      } else if (pendingDetail.v || detail.v) {
+        pendingDetail = { kind: pendingDetail.kind };
+      }
       return;
     }
     pendingDetail = detail;
