@@ -8,8 +8,9 @@
 // A fragment that answers its own posts in place (the feature table's operator board) carries
 // data-live-version, the version of what it shows; a notice carries the version it announces
 // (`v`). A notice of the version on screen is skipped (the page's own post: its answer is the
-// board already), and so is one that comes while the fragment's post is in flight (htmx's
-// hx-sync drops the refetch); once the answer is in, a notice of another version refetches.
+// board already), and so is one that comes while the fragment's request (a tap, a refetch) is
+// in flight (htmx's hx-sync would drop it); once the answer is in, a notice of another version
+// than the one shown refetches.
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="live-stream"]');
@@ -84,29 +85,31 @@
     elt.__liveSkipped = !elt.__liveSkipped;
     if (elt.__liveSkipped) { event.preventDefault(); }
   });
-  // A post from inside a versioned fragment (a tap on the operator's board).
-  function postingFrom(event) {
+  // A request of a versioned fragment: its refetch, or a post from inside it (a tap).
+  function boxOf(event) {
     var elt = event.detail.elt;
-    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
-    var box = elt && elt.closest && elt.closest("[data-live-version]");
-    return box && box !== elt && verb && verb !== "get" ? box : null;
+    return elt && elt.closest ? elt.closest("[data-live-version]") : null;
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var box = postingFrom(event);
-    if (box) { box.__livePosting = true; box.__liveMissed = null; }
+    var box = boxOf(event);
+    if (box) { box.__livePosting = true; }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var box = postingFrom(event);
+    var box = boxOf(event);
     if (!box) { return; }
     box.__livePosting = false;
     var missed = box.__liveMissed;
     box.__liveMissed = null;
     if (!missed || !window.htmx) { return; }
-    // The answer is swapped in by now (htmx swaps, then says afterRequest).
-    var shown = document.getElementById(box.id);
-    if (shown && (missed === "?" || missed !== shown.getAttribute("data-live-version"))) {
-      window.htmx.trigger(shown, "live-missed");
-    }
+    // Once the answer is in (and unless a tap has just aborted this refetch: its answer is
+    // newer), a notice of another version than the one shown refetches.
+    setTimeout(function () {
+      var shown = document.getElementById(box.id);
+      if (shown && !shown.__livePosting &&
+          (missed === "?" || missed !== shown.getAttribute("data-live-version"))) {
+        window.htmx.trigger(shown, "live-missed");
+      }
+    }, 0);
   });
   window.addEventListener("pagehide", function () { if (source) { source.close(); } });
   state("down");
