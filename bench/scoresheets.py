@@ -39,6 +39,32 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "scoresheets"
 
 
+def score_row(row, values: dict, fields: dict, totals: dict, photo: str):
+    """One deal row counted into `totals` (boxes, right, marked) and what the form then holds:
+    the sure boxes as read, the unsure ones checked by a person (so as written); with the
+    wrong boxes left unmarked, each `"<photo> <box>: <written> read <read>"`."""
+    form: dict[str, int | None] = {}
+    wrong: list[str] = []
+    for name, want in values.items():
+        if not name.startswith(f"{row.number}."):
+            continue
+        box = name.split(".", 1)[1]
+        got = fields[name].value
+        if box.startswith("finish"):  # the row's order, read as a whole
+            got = row.finish[int(box.split(".")[1])]
+        totals["boxes"] += 1
+        if box in row.unsure:
+            totals["marked"] += 1
+            form[name] = want
+            continue
+        form[name] = got
+        if got == want:
+            totals["right"] += 1
+        else:
+            wrong.append(f"{photo} {name}: {want} read {got}")
+    return form, wrong
+
+
 def folder(seed: int) -> Path:
     """Where a seed's photos are kept: seed 1 in bench/out/scoresheets, seed n in …-n."""
     return OUT if seed == 1 else OUT.with_name(f"scoresheets-{seed}")
@@ -97,27 +123,7 @@ def read(seed: int) -> dict:
         rows = reader.rows(reading)
         seconds.append(time.perf_counter() - started)
         for row in rows:
-            # What the form then holds: the sure boxes as read, the unsure ones checked by a
-            # person (so as written).
-            form: dict[str, int | None] = {}
-            wrong: list[str] = []
-            for name, want in values.items():
-                if not name.startswith(f"{row.number}."):
-                    continue
-                box = name.split(".", 1)[1]
-                got = reading.fields[name].value
-                if box.startswith("finish"):  # the row's order, read as a whole
-                    got = row.finish[int(box.split(".")[1])]
-                totals["boxes"] += 1
-                if box in row.unsure:
-                    totals["marked"] += 1
-                    form[name] = want
-                    continue
-                form[name] = got
-                if got == want:
-                    totals["right"] += 1
-                else:
-                    wrong.append(f"{path.stem} {name}: {want} read {got}")
+            form, wrong = score_row(row, values, reading.fields, totals, path.stem)
             if wrong:
                 wrong_rows.append((key.seats, row.number, form, wrong))
     seconds.sort()

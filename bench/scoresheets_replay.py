@@ -24,16 +24,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from scoresheets import folder, score_row  # bench/scoresheets.py, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
 OUT = ROOT / "bench" / "out" / "scoresheets"
-
-
-def folder(seed: int) -> Path:
-    """A seed's photos, as bench/scoresheets.py keeps them: seed 1 in …/scoresheets, n in …-n."""
-    return OUT if seed == 1 else OUT.with_name(f"scoresheets-{seed}")
 
 
 def cached(seed: int) -> Path:
@@ -105,25 +101,7 @@ def replay(seed: int) -> dict:
                 )
         reading = reader.Reading(sheet["key"], fields, 4)
         for row in reader.rows(reading):
-            form: dict[str, int | None] = {}
-            wrong = []
-            for name, want in sheet["values"].items():
-                if not name.startswith(f"{row.number}."):
-                    continue
-                box = name.split(".", 1)[1]
-                got = fields[name].value
-                if box.startswith("finish"):
-                    got = row.finish[int(box.split(".")[1])]
-                totals["boxes"] += 1
-                if box in row.unsure:
-                    totals["marked"] += 1
-                    form[name] = want
-                    continue
-                form[name] = got
-                if got == want:
-                    totals["right"] += 1
-                else:
-                    wrong.append(f"{sheet['photo']} {name}: {want} read {got}")
+            form, wrong = score_row(row, sheet["values"], fields, totals, sheet["photo"])
             if wrong:
                 seats = sheet["key"].seats
                 found = refusals(sheet_row(form, row.number, seats), seats)
