@@ -21,7 +21,7 @@ from matches.models import DealReport, LiveDeal
 from matches.permissions import Actor
 from matches.results import live
 from tests.browser.test_live_tables import _shot, _tap
-from tests.live.conftest import played_deal
+from tests.live.conftest import play_first_deal, played_deal
 from tests.live.test_tributes_plays_only import _dealt, _lowest, with_last_marks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,10 +71,7 @@ def test_a_whole_deal_from_the_hands_as_dealt_with_the_tributes(
 ):
     b, feature = feature_table
     actor = Actor.from_link(feature.operator_link)
-    first = played_deal(3)
-    live.set_hands(feature, 1, {"hands": first["hands"], "leader": first["leader"]}, actor)
-    for seq, action in enumerate(first["actions"], start=1):
-        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    play_first_deal(feature, actor)
     ledger = live.tributes_owed(feature, 2)
     dealt, returns, record = _second_deal(ledger)
     page = phone_page
@@ -193,10 +190,7 @@ def test_plays_without_hands_in_en_and_the_board_follows_the_api(
 def test_the_hands_form_with_tributes_fits(live_server, browser, feature_table, width, language):
     b, feature = feature_table
     actor = Actor.from_link(feature.operator_link)
-    first = played_deal(3)
-    live.set_hands(feature, 1, {"hands": first["hands"], "leader": first["leader"]}, actor)
-    for seq, action in enumerate(first["actions"], start=1):
-        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    play_first_deal(feature, actor)
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -272,10 +266,7 @@ def test_a_pooled_place_tribute_on_the_phone(live_server, browser, transactional
     round_ = b.round([(0, 1), (2, 3)])
     feature = features.feature_table(b.match(round_, 1).table, 0, "hands", b.organiser)
     actor = Actor.from_link(feature.operator_link)
-    first = played_deal(3)
-    live.set_hands(feature, 1, {"hands": first["hands"], "leader": first["leader"]}, actor)
-    for seq, action in enumerate(first["actions"], start=1):
-        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    play_first_deal(feature, actor)
     owed = live.tributes_owed(feature, 2)
     dealt = _dealt(11)
     pool, returns = _pool_setup(owed, dealt)

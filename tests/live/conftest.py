@@ -13,6 +13,18 @@ def played_deal(seed: int = 3) -> dict:
     return next(iter(selfplay(1, seed)))
 
 
+def play_first_deal(feature, actor, seed: int = 3) -> dict:
+    """Deal 1 of `feature` entered whole through the service (its hands, then every action):
+    the deal before the one a test is about. The record played."""
+    from matches.results import live
+
+    record = played_deal(seed)
+    live.set_hands(feature, 1, {"hands": record["hands"], "leader": record["leader"]}, actor)
+    for seq, action in enumerate(record["actions"], start=1):
+        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    return record
+
+
 @pytest.fixture
 def deal_record() -> dict:
     return played_deal()

@@ -11,7 +11,7 @@ from matches.games.gouji.engine.cards import RANK_CHARS
 from matches.models import DealReport, LiveDeal
 from matches.permissions import Actor
 from matches.results import live
-from tests.live.conftest import played_deal
+from tests.live.conftest import play_first_deal, played_deal
 from tests.live.test_operator_page import hands_form
 from tests.live.test_tributes_plays_only import _dealt, _lowest, with_last_marks
 
@@ -21,10 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_the_hands_as_dealt_with_the_tributes_and_a_declaration(client, featured):
     b, feature = featured(deals=2)
     actor = Actor.from_link(feature.operator_link)
-    first = played_deal(3)
-    live.set_hands(feature, 1, {"hands": first["hands"], "leader": first["leader"]}, actor)
-    for seq, action in enumerate(first["actions"], start=1):
-        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    play_first_deal(feature, actor)
     token = feature.operator_link.token
     page = client.get(reverse("referee:link-live", args=[token]) + "?deal=2")
     text = page.content.decode()

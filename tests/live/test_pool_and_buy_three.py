@@ -18,7 +18,7 @@ from matches.kernel.reports import ResultError
 from matches.models import LiveDeal
 from matches.permissions import Actor
 from matches.results import live
-from tests.live.conftest import played_deal
+from tests.live.conftest import play_first_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -40,10 +40,7 @@ def pooled(featured):
     """Deal 1 played whole at a table whose event pools the place tribute."""
     b, feature = featured(deals=2, rules=POOL)
     actor = Actor.from_link(feature.operator_link)
-    record = played_deal(3)
-    live.set_hands(feature, 1, {"hands": record["hands"], "leader": record["leader"]}, actor)
-    for seq, action in enumerate(record["actions"], start=1):
-        live.add_action(feature, 1, {"seq": seq, **action}, actor)
+    play_first_deal(feature, actor)
     owed = live.tributes_owed(feature, 2)
     puts = [row for row in owed if row.get("pool") == "put"]
     picks = [row for row in owed if row.get("pool") == "pick"]
