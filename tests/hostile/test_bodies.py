@@ -111,26 +111,48 @@ def long_log(extra_actions: int) -> dict:
     return doc
 
 
-def test_a_10000_action_log_gets_a_verdict_quickly():
-    doc = long_log(10_000 - len(DEAL["actions"]))
-    assert len(doc["actions"]) == 10_000
-    started = time.perf_counter()
-    verdict = get_game("gouji").replay(doc)
-    elapsed = time.perf_counter() - started
-    assert verdict["valid"] is False and verdict["error"]["code"]
-    assert elapsed < 5, f"{elapsed:.2f} s for 10,000 actions"  # generous: see bench/hostile.py
+def best_seconds(measure, runs: int = 3) -> float:
+    """The fastest of a few runs: what the work costs when the shared machine lets it run."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        measure()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+# A long log must cost in proportion to its length: 10,000 actions about ten times 1,000 (here
+# 5-6 times: the replay stops at the first action after the deal's end, the document is still
+# read whole). A replay or a check that grew with the square of the log would cost 100 times.
+# Measured against each other in one run, never against seconds: CI's machine is shared and
+# loaded (bench/hostile.py has the figures).
+LINEAR = 30
+
+
+def test_a_10000_action_log_gets_a_verdict_in_proportion_to_its_length():
+    long, short = long_log(10_000 - len(DEAL["actions"])), long_log(1_000 - len(DEAL["actions"]))
+    assert len(long["actions"]) == 10_000
+    verdict = get_game("gouji").replay(long)
+    assert verdict["valid"] is False and verdict["error"]["rule"] == "R30"
+    ratio = best_seconds(lambda: get_game("gouji").replay(long)) / best_seconds(
+        lambda: get_game("gouji").replay(short)
+    )
+    print(f"\n10,000 actions: {ratio:.1f} times 1,000")
+    assert ratio < LINEAR, f"10,000 actions cost {ratio:.1f} times 1,000"
 
 
 def test_a_10000_action_log_through_the_api(setup, referee):
-    doc = long_log(10_000 - len(DEAL["actions"]))
-    started = time.perf_counter()
-    response = post(referee, submit_url(setup), {"play_log": doc})
-    elapsed = time.perf_counter() - started
+    long, short = long_log(10_000 - len(DEAL["actions"])), long_log(1_000 - len(DEAL["actions"]))
+    response = post(referee, submit_url(setup), {"play_log": long})
     assert response.status_code in (400, 422), response.content[:300]
     assert error_code(response) in ("bad_document", "inconsistent_result")
-    assert elapsed < 10, f"{elapsed:.2f} s"
+    ratio = best_seconds(lambda: post(referee, submit_url(setup), {"play_log": long})) / (
+        best_seconds(lambda: post(referee, submit_url(setup), {"play_log": short}))
+    )
+    print(f"\n10,000 actions through the API: {ratio:.1f} times 1,000")
+    assert ratio < LINEAR, f"10,000 actions cost {ratio:.1f} times 1,000 through the API"
     assert not DealReport.objects.exists()
-    response = post(APIClient(), "/api/v1/rules/replay", doc)
+    response = post(APIClient(), "/api/v1/rules/replay", long)
     assert response.status_code == 200 and response.json()["valid"] is False
 
 

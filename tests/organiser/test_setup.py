@@ -183,7 +183,7 @@ def test_rules_freeze_when_round_1_is_published_and_show_read_only(client, organ
 def festival(unions: int) -> Event:
     event = Event.objects.create(name="节日赛", start_date=datetime.date(2026, 8, 1))
     Stage.objects.create(event=event, order=1, format="swiss", planned_rounds=9)
-    club = Club.objects.create(name="大俱乐部")
+    club, _ = Club.objects.get_or_create(name="大俱乐部")
     made = Union.objects.bulk_create(
         Union(event=event, name=f"联邦{k:04d}", club=club) for k in range(1, unions + 1)
     )
@@ -201,20 +201,36 @@ def festival(unions: int) -> Event:
     return event
 
 
+def best_seconds(measure, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        measure()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def test_entries_search_and_page_at_3334_unions(client, organiser):
     event = festival(3334)
     event.organisers.add(organiser)
     url = reverse("manage:entries", args=[event.pk])
     client.get(url + "?page=2")  # templates compiled, caches warm
     with CaptureQueriesContext(connection) as queries:
-        started = time.perf_counter()
         page = client.get(url)
-        seconds = time.perf_counter() - started
     text = page.content.decode()
     assert page.status_code == 200 and "3334 / 共 3334" in text and "第 1 页，共 67 页" in text
-    print(f"\nentries page, 3334 unions: {seconds * 1000:.0f} ms, {len(queries)} queries")
-    assert len(queries) <= 15, [q["sql"][:120] for q in queries]
-    assert seconds < 3, seconds
+    count = len(queries)
+    assert count <= 15, [q["sql"][:120] for q in queries]
+    # A page of 50 costs about the same at 3,334 unions as at 60: measured against each other in
+    # one run (the fastest of three each), never against seconds, since CI's machine is shared.
+    # A page that read or drew all 3,334 unions would cost many times more.
+    small = festival(60)
+    small.organisers.add(organiser)
+    small_url = reverse("manage:entries", args=[small.pk])
+    client.get(small_url + "?page=2")
+    ratio = best_seconds(lambda: client.get(url)) / best_seconds(lambda: client.get(small_url))
+    print(f"\nentries page, 3334 unions: {ratio:.1f} times 60 unions, {count} queries")
+    assert ratio < 3, f"the page costs {ratio:.1f} times as much at 3,334 unions as at 60"
     last = client.get(url + "?page=67").content.decode()
     assert "联邦3334" in last and "联邦3284" not in last
     found = client.get(url + "?q=选手2345-2", HTTP_HX_REQUEST="true").content.decode()
