@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
@@ -89,6 +90,34 @@ def blank_sheet_pdf(key: SheetKey, deals_per_match: int) -> bytes:
     return buffer.getvalue()
 
 
+#: each event column's heading, above its first line
+EVENT_HEADINGS = {
+    "s": gettext_lazy("闷：局号 · 闷人者→被闷者"),
+    "r": gettext_lazy("革命：局号 · 座位"),
+    "d": gettext_lazy("宣点：局号 · 座位 · 1明 2暗 3特"),
+}
+
+
+def _event_strip(pdf: canvas.Canvas, key: SheetKey) -> None:
+    """The rare events, a line each (layout.EVENT_COLUMNS): the deal's row number in two
+    boxes, then the kind's seats, in the rows' grey."""
+    for kind, (x, _parts) in layout.EVENT_COLUMNS.items():
+        pdf.setFillColorRGB(0, 0, 0)
+        pdf.setFont(FONT, 6.5)
+        pdf.drawString(*_at(x, layout.EVENT_TOP - 1.2), str(EVENT_HEADINGS[kind]))
+        if kind == "s":
+            for line in range(layout.EVENT_LINES):
+                y = layout.EVENT_TOP + line * layout.EVENT_PITCH + layout.BOX / 2 + 1
+                pdf.setFont(FONT, 9)
+                pdf.drawCentredString(*_at(x + 34.5, y), "→")
+    pdf.setStrokeColorRGB(BOX_GREY, BOX_GREY, BOX_GREY)
+    pdf.setLineWidth(0.6)
+    for box in layout.event_boxes(key):
+        _box(pdf, box.x, box.y)
+    pdf.setStrokeColorRGB(0, 0, 0)
+    pdf.setLineWidth(1)
+
+
 def _page(
     pdf: canvas.Canvas,
     key: SheetKey,
@@ -105,6 +134,8 @@ def _page(
     pdf.setFont(FONT, 18)
     pdf.drawString(*_at(36, 19), _("第 %(n)s 桌") % {"n": key.table} + " · " + _("记分表"))
     pdf.setFont(FONT, 10)
+    while subtitle and pdf.stringWidth(subtitle, FONT, 10) > 72 * mm:  # clear of the initials
+        subtitle = subtitle[:-1]
     pdf.drawString(*_at(36, 26), subtitle)
     pdf.setFont(FONT, 9)
     # The seats with their players, two columns: the referee writes seat numbers, not names.
@@ -132,6 +163,9 @@ def _page(
         pdf.setFont(FONT, 11)
         label = str(row) if row <= deals_per_match else _("加%(n)s") % {"n": row - deals_per_match}
         pdf.drawString(*_at(12, top + height / 2 + 1.5), label)
+        if row > deals_per_match:  # the number an event line gives this row
+            pdf.setFont(FONT, 6)
+            pdf.drawString(*_at(12, top + height / 2 - 2.5), f"({row})")
         box_y = top + (height - layout.BOX) / 2
         for pair in range(layout.BURN_PAIRS):
             burner, burned = layout.burn_x(key.seats, pair)
@@ -144,16 +178,14 @@ def _page(
                 _box(pdf, box.x, box.y)
         pdf.setStrokeColorRGB(0, 0, 0)
         pdf.setLineWidth(1)
-    # The captains' initials and the referee's: not read by the machine, kept on the photo.
-    pdf.setFont(FONT, 9)
-    signers = (
-        _("A 队长缩写") + f" {unions[0]}"[:14],
-        _("B 队长缩写") + f" {unions[1]}"[:14],
-        _("裁判"),
-    )
+    _event_strip(pdf, key)
+    # The captains' initials and the referee's: not read by the machine, kept on the photo;
+    # at the top between the title and the top-right code (the foot holds the event strip).
+    signers = (_("A 队长") + f" {unions[0]}"[:8], _("B 队长") + f" {unions[1]}"[:8], _("裁判"))
     for k, who in enumerate(signers):
-        x = 36 + k * 47
-        pdf.drawString(*_at(x, 262), who)
-        left, top = _at(x, 264)
-        pdf.rect(left, top - 18 * mm, 42 * mm, 18 * mm, stroke=1, fill=0)
+        x = 112 + k * 22.5
+        pdf.setFont(FONT, 6.5)
+        pdf.drawString(*_at(x, 15.5), who)
+        left, top = _at(x, 17)
+        pdf.rect(left, top - 12 * mm, 20.5 * mm, 12 * mm, stroke=1, fill=0)
     pdf.showPage()

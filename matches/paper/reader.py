@@ -209,7 +209,7 @@ def box_pixels(shares: np.ndarray, box: layout.Box) -> np.ndarray:
 
 
 def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
-    boxes = layout.boxes(key)
+    boxes = layout.every_box(key)
     fields: dict[str, Field] = {}
     written, crops = [], []
     for box in boxes:
@@ -309,17 +309,31 @@ SEATS_FLOOR = 0.5
 @dataclass
 class Row:
     """One deal's row as read: the finishing order (a seat per place, None where blank), the
-    seats that opened a point, the burns (burner, burned), and the boxes a person must check."""
+    seats that opened a point, the burns (burner, burned), and the boxes a person must check;
+    with the event lines written for this deal: suffocations (seat, by), revolutions (seat),
+    declarations (seat, kind digit: `layout.DECLARATION_KINDS`). An event box's name in
+    `unsure` is its line's ("s_by.0"), not the row's."""
 
     number: int
     finish: list[int | None]
     points: list[int]
     burns: list[tuple[int | None, int | None]]
     unsure: list[str]
+    suffocated: list[tuple[int | None, int | None]] = field(default_factory=list)
+    revolution: list[int | None] = field(default_factory=list)
+    declarations: list[tuple[int | None, int | None]] = field(default_factory=list)
 
     @property
     def blank(self) -> bool:
-        return not (any(self.finish) or self.points or self.burns or self.unsure)
+        return not (
+            any(self.finish)
+            or self.points
+            or self.burns
+            or self.unsure
+            or self.suffocated
+            or self.revolution
+            or self.declarations
+        )
 
 
 def rows(reading: Reading, trust: float | None = None) -> list[Row]:
@@ -372,7 +386,58 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
                 unsure,
             )
         )
+    _events(reading, out, trust)
     return out
+
+
+#: a blank box, for an event box a reading does not have (an older sheet's, a replay's cut)
+_BLANK = Field(None, 1.0)
+
+
+def _events(reading: Reading, out: list[Row], trust: float) -> None:
+    """The event strip's lines, each given to the row of its deal. A line's deal is its two
+    boxes (a blank tens box is 0); a line written with a box left blank, a deal that is no row
+    of the sheet, a seat that is no seat of the table, a kind that is none, or any box below
+    `trust` makes the line's boxes unsure as usual. A line whose deal is no row goes to
+    its units' row (a tens box's 0 read as another digit), else the nearest row, its deal
+    boxes unsure: a person moves it."""
+    key = reading.key
+    rows_by_number = {row.number: row for row in out}
+    seats = list(range(1, key.seats + 1))
+    for kind, (_x, parts) in layout.EVENT_COLUMNS.items():
+        for line in range(layout.EVENT_LINES):
+            names = {part: f"{kind}_{part}.{line}" for part, _dx in parts}
+            read = {part: reading.fields.get(f"0.{name}", _BLANK) for part, name in names.items()}
+            if all(box.value is None for box in read.values()):
+                continue
+            unsure: list[str] = []
+
+            def digit(part: str, among: list[int]) -> int | None:
+                box = read[part]
+                if box.value is None and part != "tens":
+                    unsure.append(names[part])  # the line is written: this box may not be blank
+                elif box.value is not None and (
+                    box.value not in among or _own(box, key.seats, among) < trust
+                ):
+                    unsure.append(names[part])
+                return box.value
+
+            tens = digit("tens", list(range(key.rows // 10 + 1))) or 0
+            units = digit("units", list(range(10)))
+            number = tens * 10 + units if units is not None else 0
+            if not 1 <= number <= key.rows:
+                unsure += [n for n in (names["tens"], names["units"]) if n not in unsure]
+                if units and units <= key.rows:  # most likely a 0 in the tens read wrong
+                    number = units
+            row = rows_by_number[max(1, min(key.rows, number))]
+            if kind == "s":
+                row.suffocated.append((digit("seat", seats), digit("by", seats)))
+            elif kind == "r":
+                row.revolution.append(digit("seat", seats))
+            else:
+                kinds = list(layout.DECLARATION_KINDS)
+                row.declarations.append((digit("seat", seats), digit("kind", kinds)))
+            row.unsure += unsure
 
 
 @functools.cache

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches import signals
 from matches.models import Match, SheetPhoto, StackSheet
-from matches.paper import reader
+from matches.paper import layout, reader
 from matches.paper.layout import SheetKey
 
 
@@ -129,15 +129,26 @@ def reading_json(reading: reader.Reading) -> dict:
                 "points": row.points,
                 "burns": [list(pair) for pair in row.burns],
                 "unsure": row.unsure,
-                "read": {name: reading.fields[f"{row.number}.{name}"].value for name in row.unsure},
-                "confidence": {
-                    name: reading.fields[f"{row.number}.{name}"].confidence for name in row.unsure
-                },
+                "suffocated": [list(pair) for pair in row.suffocated],
+                "revolution": row.revolution,
+                "declarations": [list(pair) for pair in row.declarations],
+                "read": {name: _field(reading, row, name).value for name in row.unsure},
+                "confidence": {name: _field(reading, row, name).confidence for name in row.unsure},
                 "boxes": _boxes(reading, row),
             }
             for row in reader.rows(reading)
         ],
+        # The event strip's boxes by name ("s_by.0"; the desk's fields), whatever their deal.
+        "events": {
+            name.split(".", 1)[1]: read.value
+            for name, read in reading.fields.items()
+            if name.startswith("0.")
+        },
     }
+
+
+def _field(reading: reader.Reading, row: reader.Row, name: str) -> reader.Field:
+    return reading.fields.get(layout.full_name(row.number, name), reader.Field(None, 1.0))
 
 
 def _boxes(reading: reader.Reading, row: reader.Row) -> dict:
@@ -162,7 +173,8 @@ def row_of(photo: SheetPhoto | None, number: int) -> dict | None:
         return None
     for row in photo.reading.get("rows", []):
         if row["number"] == number:
-            blank = not (any(row["finish"]) or row["points"] or row["burns"] or row["unsure"])
+            written = ("points", "burns", "unsure", "suffocated", "revolution", "declarations")
+            blank = not (any(row["finish"]) or any(row.get(name) for name in written))
             return None if blank else row
     return None
 

@@ -108,7 +108,23 @@ def box_label(name: str) -> str:
     return _box_label(*_split(name))
 
 
+#: an event line's kind and the parts of its boxes, in words ("s_by.0": 闷第1行的闷人者)
+EVENT_KINDS = {"s": gettext_lazy("闷"), "r": gettext_lazy("革命"), "d": gettext_lazy("宣点")}
+EVENT_PARTS = {
+    "tens": gettext_lazy("局号十位"),
+    "units": gettext_lazy("局号个位"),
+    "by": gettext_lazy("闷人者"),
+    "seat": gettext_lazy("座位"),
+    "kind": gettext_lazy("类别"),
+}
+
+
 def _box_label(field: str, index: int) -> str:
+    kind, _sep, part = field.partition("_")
+    if part in EVENT_PARTS and kind in EVENT_KINDS:
+        said = _("被闷者") if (kind, part) == ("s", "seat") else EVENT_PARTS[part]
+        words = {"kind": EVENT_KINDS[kind], "n": index + 1, "part": said}
+        return _("%(kind)s第%(n)s行的%(part)s") % words
     if field == "finish":
         return _("第%(n)s名") % {"n": index + 1}
     if field == "point":
