@@ -412,15 +412,8 @@ def _events(reading: Reading, out: list[Row], trust: float) -> None:
                 continue
             unsure: list[str] = []
 
-            def digit(part: str, among: list[int]) -> int | None:
-                box = read[part]
-                if box.value is None and part != "tens":
-                    unsure.append(names[part])  # the line is written: this box may not be blank
-                elif box.value is not None and (
-                    box.value not in among or _own(box, key.seats, among) < trust
-                ):
-                    unsure.append(names[part])
-                return box.value
+            def digit(part: str, among: list[int], line: tuple = (read, names, unsure)):
+                return _line_digit(*line, part, among, key.seats, trust)
 
             tens = digit("tens", list(range(key.rows // 10 + 1))) or 0
             units = digit("units", list(range(10)))
@@ -496,6 +489,25 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
             unsure.append(f"finish.{place}")
         finish.append(seat if sure else box.value)
     return finish
+
+
+def _line_digit(
+    read: dict[str, Field],
+    names: dict[str, str],
+    unsure: list[str],
+    part: str,
+    among: list[int],
+    seats: int,
+    trust: float,
+) -> int | None:
+    """An event line's box: unsure when blank in a written line (a tens box may be), when its
+    digit is not `among` those the box can hold, or below `trust` among them."""
+    box = read[part]
+    if box.value is None and part != "tens":
+        unsure.append(names[part])
+    elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):
+        unsure.append(names[part])
+    return box.value
 
 
 def _opposite(seat: int | None, seats: int) -> int | None:
