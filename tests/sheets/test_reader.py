@@ -29,7 +29,7 @@ def read(reading) -> dict:
 
 def wrong_and_unmarked(reading, values) -> list[str]:
     """Boxes read wrong that no person is asked to check (`rows`' unsure boxes)."""
-    unsure = {f"{row.number}.{name}" for row in reader.rows(reading) for name in row.unsure}
+    unsure = {layout.full_name(row.number, n) for row in reader.rows(reading) for n in row.unsure}
     got = read(reading)
     return [name for name, want in values.items() if got[name] != want and name not in unsure]
 
@@ -42,7 +42,7 @@ def test_a_filled_photo_reads_back(seed, key, thumb):
     reading = reader.read_sheet(data, expected=key)
     assert reading.key == key
     assert wrong_and_unmarked(reading, values) == []  # no silent error
-    unsure = {f"{row.number}.{name}" for row in reader.rows(reading) for name in row.unsure}
+    unsure = {layout.full_name(row.number, n) for row in reader.rows(reading) for n in row.unsure}
     got = read(reading)
     right = sum(got[n] == v and n not in unsure for n, v in values.items())
     assert right / len(values) >= 0.9, right  # the bench: 97 % on average
