@@ -110,6 +110,10 @@ def _event_strip(pdf: canvas.Canvas, key: SheetKey) -> None:
                 y = layout.EVENT_TOP + line * layout.EVENT_PITCH + layout.BOX / 2 + 1
                 pdf.setFont(FONT, 9)
                 pdf.drawCentredString(*_at(x + 34.5, y), "→")
+    # A 0 is the digit the readers read worst: deals 1-9 are written in the units box alone.
+    pdf.setFont(FONT, 6)
+    pdf.drawString(*_at(12, layout.EVENT_TOP + 1.5), _("局号 1-9"))
+    pdf.drawString(*_at(12, layout.EVENT_TOP + 4.0), _("十位不填"))
     pdf.setStrokeColorRGB(BOX_GREY, BOX_GREY, BOX_GREY)
     pdf.setLineWidth(0.6)
     for box in layout.event_boxes(key):

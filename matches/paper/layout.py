@@ -29,8 +29,6 @@ ROWS_BOTTOM = 255.0
 MAX_ROW = 16.0
 FINISH_X = 24.0
 MAGIC = "GJS2"
-#: a sheet printed before the event lines (its key's text says GJS1): the same rows, no strip
-OLD_MAGIC = "GJS1"
 
 #: The event strip, at the foot of the page between the bottom corner codes (x 30-180; the
 #: rows end at ROWS_BOTTOM whatever their number, the codes start at 267), where the captains'
@@ -62,25 +60,40 @@ class SheetKey:
     table: int
     seats: int
     rows: int
-    #: printed with the event strip (every sheet printed now); False: an older sheet's key
-    events: bool = True
+    #: the key text's first word: which layout (its three letters: a game's sheet, GJS Gou Ji's)
+    #: and which version of it (GJS2: with the event strip, GJS1: printed before it)
+    magic: str = MAGIC
 
     @classmethod
     def of_table(
-        cls, event: int, round_: int, table: int, seats: int, deals: int, tie_breaks: int
+        cls,
+        event: int,
+        round_: int,
+        table: int,
+        seats: int,
+        deals: int,
+        tie_breaks: int,
+        magic: str = MAGIC,
     ) -> SheetKey:
         """A table's sheet: a row per deal and tie-break deal (at most 20 on one page)."""
-        return cls(event, round_, table, seats, min(deals + tie_breaks, 20))
+        return cls(event, round_, table, seats, min(deals + tie_breaks, 20), magic)
+
+    @property
+    def events(self) -> bool:
+        """Whether the sheet has Gou Ji's event strip (a GJS2 sheet)."""
+        return self.magic == MAGIC
 
     def text(self, corner: int) -> str:
-        magic = MAGIC if self.events else OLD_MAGIC
-        return f"{magic}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
+        return f"{self.magic}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
 
     @classmethod
     def parse(cls, text: str) -> tuple[SheetKey, int] | None:
         """(the key, the corner) of a corner QR's text; None for any other text."""
         parts = text.split("/")
-        if len(parts) != 7 or parts[0] not in (MAGIC, OLD_MAGIC):
+        magic = parts[0]
+        if len(parts) != 7 or not (
+            len(magic) == 4 and magic[:3].isalpha() and magic[:3].isupper() and magic[3].isdigit()
+        ):
             return None
         values = []
         for part, letter in zip(parts[1:], "ertsdc"):
@@ -88,9 +101,10 @@ class SheetKey:
                 return None
             values.append(int(part[1:]))
         *fields, corner = values
-        if corner > 3 or fields[3] not in (6, 8) or not 1 <= fields[4] <= 20:
+        if corner > 3 or not 2 <= fields[3] <= 8 or not 1 <= fields[4] <= 20:
             return None
-        return cls(*fields, events=parts[0] == MAGIC), corner
+        event, round_, table, seats, rows = fields
+        return cls(event, round_, table, seats, rows, magic), corner
 
 
 @dataclass(frozen=True)

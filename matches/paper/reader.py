@@ -274,7 +274,7 @@ def read_sheet(data: bytes, expected: SheetKey | None = None) -> Reading:
 
 
 def _same_sheet(key: SheetKey, expected: SheetKey) -> None:
-    if key.event != expected.event:
+    if key.event != expected.event or key.magic[:3] != expected.magic[:3]:
         raise Refused("other_event", "this is a score sheet of another event")
     if key.round != expected.round:
         raise Refused(
@@ -412,8 +412,8 @@ def _events(reading: Reading, out: list[Row], trust: float) -> None:
                 continue
             unsure: list[str] = []
 
-            def digit(part: str, among: list[int], line: tuple = (read, names, unsure)):
-                return _line_digit(*line, part, among, key.seats, trust)
+            def digit(part: str, among: list[int], read=read, names=names, unsure=unsure):
+                return _line_digit(read, names, unsure, part, among, key.seats, trust)
 
             tens = digit("tens", list(range(key.rows // 10 + 1))) or 0
             units = digit("units", list(range(10)))
@@ -501,8 +501,15 @@ def _line_digit(
     trust: float,
 ) -> int | None:
     """An event line's box: unsure when blank in a written line (a tens box may be), when its
-    digit is not `among` those the box can hold, or below `trust` among them."""
+    digit is not `among` those the box can hold, or below `trust` among them; the digit read
+    (a tens box that can only hold a 0: 0)."""
     box = read[part]
+    if among == [0] and box.value is not None:
+        # A tens box of a sheet of at most 9 rows can hold only a 0 (the readers seldom read
+        # a 0 right: they learned the seats' digits): any mark there is one, unless faint.
+        if box.faint:
+            unsure.append(names[part])
+        return 0
     if box.value is None and part != "tens":
         unsure.append(names[part])
     elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):

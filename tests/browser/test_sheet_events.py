@@ -39,7 +39,7 @@ def setup(transactional_db, settings, tmp_path):
 
 def photo(setup) -> bytes:
     key = sheets.expected_key(setup.match)
-    values = {box.name: None for box in layout.every_box(key)}
+    values: dict[str, int | None] = {box.name: None for box in layout.every_box(key)}
     for place, seat in enumerate(ORDER):
         values[f"1.finish.{place}"] = seat
     values.update({f"0.{name}": digit for name, digit in STRIP.items()})

@@ -160,7 +160,7 @@ def hold_three_table(build):
 
 def events_photo(match, seed: int, events: dict) -> bytes:
     key = sheets.expected_key(match)
-    values = {box.name: None for box in layout.every_box(key)}
+    values: dict[str, int | None] = {box.name: None for box in layout.every_box(key)}
     for place, seat in enumerate(ORDER):
         values[f"1.finish.{place}"] = seat
     values.update({f"0.{name}": digit for name, digit in events.items()})

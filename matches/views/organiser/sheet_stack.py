@@ -421,7 +421,7 @@ def _report_values(match) -> dict[str, str]:
         for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
             values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
             values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
-        events = {
+        events: dict[str, list[tuple]] = {
             "s": [(s.get("by"), s.get("seat")) for s in summary.get("suffocated") or []],
             "r": [(seat,) for seat in summary.get("revolution") or []],
             "d": [
