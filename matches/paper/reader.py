@@ -16,6 +16,7 @@ import itertools
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import segno
@@ -208,8 +209,12 @@ def box_pixels(shares: np.ndarray, box: layout.Box) -> np.ndarray:
     return np.clip((DARK + 0.25 - inside) / 0.5, 0.0, 1.0)
 
 
-def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
-    boxes = layout.every_box(key)
+def read_boxes(
+    shares: np.ndarray,
+    key: SheetKey,
+    layout_boxes: Callable[[SheetKey], list[layout.Box]] = layout.every_box,
+) -> dict[str, Field]:
+    boxes = layout_boxes(key)
     fields: dict[str, Field] = {}
     written, crops = [], []
     for box in boxes:
@@ -260,16 +265,21 @@ def combine(first: np.ndarray, second: np.ndarray, votes: np.ndarray) -> np.ndar
     return (a * first + b * second + c * votes) / (a + b + c)
 
 
-def read_sheet(data: bytes, expected: SheetKey | None = None) -> Reading:
+def read_sheet(
+    data: bytes,
+    expected: SheetKey | None = None,
+    boxes: Callable[[SheetKey], list[layout.Box]] = layout.every_box,
+) -> Reading:
     """Read a photo of a score sheet; `expected`: the sheet this photo must be (its table of
-    this round), any other is refused before a box is read."""
+    this round), any other is refused before a box is read; `boxes`: the boxes of a sheet of
+    this key (the game's layout; Gou Ji's by default)."""
     started = time.perf_counter()
     image = open_photo(data)
     key, page, photo = find_corners(image)
     if expected is not None:
         _same_sheet(key, expected)
     straight = straighten(image, page, photo)
-    fields = read_boxes(brightness(straight), key)
+    fields = read_boxes(brightness(straight), key, boxes)
     return Reading(key, fields, len(page) // 4, time.perf_counter() - started, straight)
 
 
@@ -515,6 +525,12 @@ def _line_digit(
     elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):
         unsure.append(names[part])
     return box.value
+
+
+def confidence_among(read: Field, among: list[int]) -> float:
+    """How sure a box is of its digit among `among` only (a game's box that can hold only
+    some digits: `_own`)."""
+    return _own(read, max(among), among)
 
 
 def _opposite(seat: int | None, seats: int) -> int | None:

@@ -15,6 +15,7 @@ import io
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -45,13 +46,14 @@ def digit_samples(half: str) -> dict[int, list[np.ndarray]]:
 
 
 @functools.cache
-def blank_page(key: SheetKey, deals_per_match: int) -> Image.Image:
-    """The printed sheet as paper, DPI dots an inch (RGB)."""
+def blank_page(key: SheetKey, deals_per_match: int, sheet: Any = None) -> Image.Image:
+    """The printed sheet as paper, DPI dots an inch (RGB): Gou Ji's, or the game's `sheet`."""
     from matches.draw.sheet_printing import blank_sheet_pdf
+    from matches.games.gouji.sheet import SHEET
 
     with tempfile.TemporaryDirectory() as folder:
         pdf = Path(folder) / "sheet.pdf"
-        pdf.write_bytes(blank_sheet_pdf(key, deals_per_match))
+        pdf.write_bytes(blank_sheet_pdf(key, deals_per_match, sheet or SHEET))
         subprocess.run(
             ["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(pdf), str(pdf.with_suffix(""))],
             check=True,
@@ -244,6 +246,8 @@ def fill(
     pen = tuple(int(c) for c in rng.choice([(25, 35, 110), (20, 20, 25), (30, 50, 140)]))
     ink_layer = Image.new("RGB", page.size, pen)
     boxes = {box.name: box for box in layout.every_box(key)}
+    if key.magic[:3] != layout.MAGIC[:3]:  # another game's sheet (Giog's)
+        boxes = {box.name: box for box in game_boxes(key)}
     written = [(n, d) for n, d in values.items() if d is not None and not layout.is_event(n)]
     strip = [(n, d) for n, d in values.items() if d is not None and layout.is_event(n)]
     for name, digit in written + (strip if events is not None else []):
@@ -360,3 +364,40 @@ def box_crop(sample: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     shares = np.asarray(image.resize((straight, straight), Image.Resampling.BILINEAR), np.float32)
     shares = shares / max(float(shares.max()), 40.0)
     return reader.box_pixels(shares, layout.Box("finish", 1, 0, 0.0, 0.0))
+
+
+def game_boxes(key: SheetKey) -> list:
+    """The boxes of a sheet of another game than Gou Ji (Giog's: its magic GGS)."""
+    from matches.games.giog.sheet import boxes
+
+    return boxes(key)
+
+
+def giog_values(key: SheetKey, seed: int, played: int | None = None) -> dict:
+    """What a Giog referee writes: per played hand row the pieces each seat won (tens, units;
+    under 10 the units alone) and the beheaded seats, of hands self-played by the engine's bots
+    (`giog selfplay`) and replayed: every row is a hand the engine accepts."""
+    from matches.games.giog.engine.game import game
+
+    values: dict[str, int | None] = {box.name: None for box in game_boxes(key)}
+    played = key.rows if played is None else played
+    for row, record in enumerate(game.selfplay(played, seed, players=key.seats), 1):
+        verdict = game.replay(record)
+        for seat in range(1, key.seats + 1):
+            won = verdict["won"][str(seat)]
+            values[f"{row}.won_tens.{seat - 1}"] = won // 10 if won >= 10 else None
+            values[f"{row}.won_units.{seat - 1}"] = won % 10
+        for k, seat in enumerate(sorted(verdict["beheaded"])[:2]):
+            values[f"{row}.beheaded.{k}"] = seat
+    return values
+
+
+def giog_photo(key: SheetKey, seed: int, values: dict | None = None) -> tuple[bytes, dict]:
+    """(a JPEG of a Giog table's sheet filled in, what was written in each box)."""
+    from matches.games.giog.sheet import SHEET
+
+    rng = np.random.default_rng(seed)
+    if values is None:
+        values = giog_values(key, seed)
+    page = blank_page(key, key.rows, SHEET)
+    return photograph(fill(page, key, values, rng, "test"), rng), values

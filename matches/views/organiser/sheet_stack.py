@@ -29,7 +29,7 @@ from matches.sheets import service as sheets
 from matches.sheets import stack
 from matches.views.organiser.access import running_event
 from matches.views.organiser.results import _round
-from matches.views.referee.sheet import EVENT_KINDS, box_label, refusal_words
+from matches.views.referee.sheet import box_label, refusal_words
 from matches.views.sheets import keep_private
 
 #: boxes of a deal's row on the sheet, in the order the desk moves through them
@@ -140,7 +140,7 @@ def sheet_page(request, event_id: int, sheet_id: int):
         entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
         values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
-    if not hasattr(adapter_for(event).result_form, "from_sheet"):  # a game with no sheet
+    if not getattr(adapter_for(event).score_sheet, "desk", False):  # the desk types no sheet
         problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
         return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
@@ -273,7 +273,7 @@ def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], lis
                         "code": "not_a_seat",
                         "deal": number,
                         "text": _("%(box)s：%(value)s 不是本桌的座位号")
-                        % {"box": box_label(name), "value": value},
+                        % {"box": box_label(event, name), "value": value},
                     }
                 )
 
@@ -334,7 +334,7 @@ def _posted_events(match, values: dict, finals: set[int], rows: list[dict]) -> l
         digits = {
             part: int(v) if v.isascii() and v.isdigit() else None for part, v in typed.items()
         }
-        label = _("%(kind)s第%(n)s行") % {"kind": EVENT_KINDS[kind], "n": line + 1}
+        label = adapter_for(event).score_sheet.line_label(kind, line)
         units = digits.get("units")
         number = None if units is None else (digits.get("tens") or 0) * 10 + units
         wrong = number is None or not 1 <= number <= _rows_of(event)
@@ -384,6 +384,7 @@ def _unsure(sheet: StackSheet, match) -> dict[int, list[str]]:
 
 
 def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -> list[dict]:
+    event = match.round.event
     missing = [
         (number, name)
         for number, names in _unsure(sheet, match).items()
@@ -393,7 +394,7 @@ def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -
     if not missing:
         return []
     labels = "、".join(
-        _("第%(n)s局%(box)s") % {"n": n, "box": box_label(name)} for n, name in missing
+        _("第%(n)s局%(box)s") % {"n": n, "box": box_label(event, name)} for n, name in missing
     )
     return [
         {
@@ -476,7 +477,7 @@ def _render(request, sheet, match, values, checked, problems, status=200):
                 "value": values.get(field, ""),
                 "marked": name in marked,
                 "checked": f"{number}.{name}" in checked,
-                "label": box_label(name),
+                "label": box_label(event, name),
             }
 
         rows.append(
@@ -504,14 +505,10 @@ def _render(request, sheet, match, values, checked, problems, status=200):
             "value": values.get(field, ""),
             "marked": number is not None,
             "checked": f"{number}.{name}" in checked,
-            "label": box_label(name),
+            "label": box_label(event, name),
         }
 
-    headings = {
-        "s": _("闷：局号 · 闷人者→被闷者"),
-        "r": _("革命：局号 · 座位"),
-        "d": _("宣点：局号 · 座位 · 1明 2暗 3特"),
-    }
+    headings = adapter_for(event).score_sheet.event_headings()
     events = [
         {"kind": kind, "heading": headings[kind], "lines": []} for kind in layout.EVENT_COLUMNS
     ]

@@ -86,7 +86,7 @@ def sheet_context(access: Access, match, number: int | None, checked: list[str])
     unsure = [
         {
             "name": name,
-            "label": _box_label(*_split(name)),
+            "label": box_label(match.round.event, name),
             "value": read.get(name),
             "confidence": round(100 * sure.get(name, 0)),
             "checked": name in checked,
@@ -103,35 +103,9 @@ def sheet_context(access: Access, match, number: int | None, checked: list[str])
     }
 
 
-def box_label(name: str) -> str:
-    """A box of a deal's row in words: "finish.5" -> 第6名."""
-    return _box_label(*_split(name))
-
-
-#: an event line's kind and the parts of its boxes, in words ("s_by.0": 闷第1行的闷人者)
-EVENT_KINDS = {"s": gettext_lazy("闷"), "r": gettext_lazy("革命"), "d": gettext_lazy("宣点")}
-EVENT_PARTS = {
-    "tens": gettext_lazy("局号十位"),
-    "units": gettext_lazy("局号个位"),
-    "by": gettext_lazy("闷人者"),
-    "seat": gettext_lazy("座位"),
-    "kind": gettext_lazy("类别"),
-}
-
-
-def _box_label(field: str, index: int) -> str:
-    kind, _sep, part = field.partition("_")
-    if part in EVENT_PARTS and kind in EVENT_KINDS:
-        said = _("被闷者") if (kind, part) == ("s", "seat") else EVENT_PARTS[part]
-        words = {"kind": EVENT_KINDS[kind], "n": index + 1, "part": said}
-        return _("%(kind)s第%(n)s行的%(part)s") % words
-    if field == "finish":
-        return _("第%(n)s名") % {"n": index + 1}
-    if field == "point":
-        return _("开点第%(n)s格") % {"n": index + 1}
-    if field == "burner":
-        return _("第%(n)s次烧牌的烧牌者") % {"n": index + 1}
-    return _("第%(n)s次烧牌的被烧者") % {"n": index + 1}
+def box_label(event, name: str) -> str:
+    """A box of a deal's row in words, as the event's game says it ("finish.5" -> 第6名)."""
+    return event.adapter.score_sheet.box_label(name)
 
 
 def unchecked_problems(match, number: int, data) -> list[dict]:
@@ -144,7 +118,7 @@ def unchecked_problems(match, number: int, data) -> list[dict]:
     missing = sheets.unchecked(photo, number, data.getlist("sheet_checked"))
     if not missing:
         return []
-    labels = "、".join(_box_label(*_split(name)) for name in missing)
+    labels = "、".join(box_label(match.round.event, name) for name in missing)
     return [
         {
             "rule": None,
@@ -153,11 +127,6 @@ def unchecked_problems(match, number: int, data) -> list[dict]:
             "text": _("请对照照片核对并勾选：%(boxes)s") % {"boxes": labels},
         }
     ]
-
-
-def _split(name: str) -> tuple[str, int]:
-    field, index = name.split(".")
-    return field, int(index)
 
 
 def photo_rows(event, photos) -> list[dict]:
