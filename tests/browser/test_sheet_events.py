@@ -116,3 +116,59 @@ def test_the_strips_events_fill_the_phones_form_and_the_desks_lines(
         assert overflow <= 0
         photograph(desk, f"stack-390-{lang}-events")
         context.close()
+
+
+@pytest.fixture
+def giog_setup(transactional_db, settings, tmp_path):
+    from tests.builder import EventBuilder
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    b = EventBuilder("giog", players=8).register()
+    round_ = b.draw()
+    match = round_.matches.select_related("table").order_by("table__number").first()
+    return b, match, match.table.referee_links.create()
+
+
+def test_a_giog_sheet_fills_the_hand_form_on_the_phone(
+    live_server, browser, phone_page, giog_setup
+):
+    """A Giog table's sheet, hand 1 written 12, 8, 4, 8 (32 pieces) with seat 3 beheaded: the
+    hand form holds the counts and the beheading, the engine's check agrees."""
+    from matches.games.giog.sheet import SHEET
+    from tests.sheets.photos import giog_photo
+
+    b, match, link = giog_setup
+    key = sheets.expected_key(match)
+    values: dict[str, int | None] = {box.name: None for box in SHEET.boxes(key)}
+    for seat, count in {1: 12, 2: 8, 3: 4, 4: 8}.items():
+        values[f"1.won_tens.{seat - 1}"] = count // 10 or None
+        values[f"1.won_units.{seat - 1}"] = count % 10
+    values["1.beheaded.0"] = 3
+    data = giog_photo(key, 8, values)[0]
+    page = phone_page
+    url = f"{live_server.url}/ref/{link.token}/"
+    page.goto(url)
+    upload(page, "#sheet-photo-file", data)
+    page.locator("#sheet-photo-send").click()
+    expect(page.locator("#sheet-photo [data-state='read']")).to_be_visible()
+    expect(page.locator("#won_4")).not_to_have_value("")
+    expect(page.locator("input[name='beheaded_3']")).to_be_checked()
+    photograph(page, "giog-phone-390-zh")
+    # A count read wrong makes the hand not add up: every count is marked, and the referee
+    # types the right one from the photo, ticks the marked boxes, and the engine agrees.
+    for seat, count in {1: 12, 2: 8, 3: 4, 4: 8}.items():
+        if page.locator(f"#won_{seat}").input_value() != str(count):
+            expect(page.locator("#sheet-unsure .unsure-box").first).to_be_visible()
+            page.locator(f"#won_{seat}").fill(str(count))
+    for box in page.locator("#sheet-unsure input[name='sheet_checked']").all():
+        box.check()
+    expect(page.locator("#verdict-ok")).to_be_visible()
+    photograph(page, "giog-phone-390-zh-checked")
+    for locale, lang, width in (("zh-CN", "zh", 1280), ("en-US", "en", 390), ("en-US", "en", 1280)):
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": 900})
+        other = context.new_page()
+        other.set_default_timeout(10_000)
+        other.goto(url)
+        expect(other.locator("#won_4")).not_to_have_value("")
+        photograph(other, f"giog-phone-{width}-{lang}")
+        context.close()

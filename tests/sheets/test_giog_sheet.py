@@ -61,7 +61,7 @@ def hand(written: dict[str, int | reader.Field], seats: int = 3) -> reader.Readi
     return reader.Reading(key, fields, 4)
 
 
-UNSURE_4 = reader.Field(4, 0.8, tuple(0.8 if d == 4 else 0.2 if d == 9 else 0 for d in range(10)))
+UNSURE_3 = reader.Field(3, 0.8, tuple(0.8 if d == 3 else 0.2 if d == 8 else 0 for d in range(10)))
 CASES = [
     # (boxes written in hand 1 at three seats, pieces won, beheaded, boxes for a person)
     (
@@ -79,17 +79,24 @@ CASES = [
     ),
     # a tens written without its units
     (
-        {"won_tens.0": 1, "won_units.1": 6, "won_units.2": 4},
-        {1: None, 2: 6, 3: 4},
+        {"won_tens.0": 1, "won_units.1": 6, "won_units.2": 3},
+        {1: None, 2: 6, 3: 3},
         [],
         ["won_units.0"],
     ),
-    # an unsure box in a hand that adds up (4 + 20 + 6 = 30 pieces in play)
+    # an unsure box in a hand that adds up (3 + 21 + 6 = 30 pieces in play)
     (
-        {"won_units.0": UNSURE_4, "won_tens.1": 2, "won_units.1": 0, "won_units.2": 6},
-        {1: 4, 2: 20, 3: 6},
+        {"won_units.0": UNSURE_3, "won_tens.1": 2, "won_units.1": 1, "won_units.2": 6},
+        {1: 3, 2: 21, 3: 6},
         [],
         ["won_units.0"],
+    ),
+    # counts that add up but are no multiple of the three players (a trick holds 3 of each play)
+    (
+        {"won_units.0": 4, "won_tens.1": 2, "won_units.1": 0, "won_units.2": 6},
+        {1: 4, 2: 20, 3: 6},
+        [],
+        ["won_units.0", "won_tens.1", "won_units.1"],
     ),
     # a tens no count can have (51), and the hand does not add up: every count box
     (
@@ -100,8 +107,8 @@ CASES = [
     ),
     # a beheaded seat that is no seat of the table
     (
-        {"won_tens.0": 2, "won_units.0": 0, "won_units.1": 6, "won_units.2": 4, "beheaded.1": 4},
-        {1: 20},
+        {"won_tens.0": 2, "won_units.0": 1, "won_units.1": 6, "won_units.2": 3, "beheaded.1": 4},
+        {1: 21},
         [4],
         ["beheaded.1"],
     ),

@@ -96,8 +96,13 @@ def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
                 if count is None and name not in unsure:
                     unsure.append(name)
         counts = [v for v in won.values() if v is not None]
-        if len(counts) == len(seats) and sum(counts) != IN_PLAY.get(len(seats), sum(counts)):
-            for seat in seats:
+        complete = len(counts) == len(seats)
+        wrong_total = complete and sum(counts) != IN_PLAY.get(len(seats), sum(counts))
+        for seat in seats:
+            # A trick holds as many pieces from each player (G8, G10): a seat's count is a
+            # multiple of the players; a count that is not, or a hand that does not add up,
+            # has its boxes marked.
+            if wrong_total or (won[seat] is not None and won[seat] % len(seats)):
                 for part in ("tens", "units"):
                     name = f"won_{part}.{seat - 1}"
                     written = reading.fields.get(f"{number}.{name}")
