@@ -219,3 +219,29 @@ def test_a_suffocation_read_where_the_rules_have_none_is_refused_with_its_rule(
     )
     assert sheets.row_of(SheetPhoto.objects.get(match=match), 1)["suffocated"] == [[4, 3]]
     assert 'data-code="suffocation_without_hold_three" data-rule="R27"' in html
+
+
+@pytest.mark.parametrize(
+    ("events", "rules", "rule", "code"),
+    [
+        ({"suffocated": [(4, 3)]}, {"preset": "standard"}, "R27", "suffocation_without_hold_three"),
+        ({"revolution": [3]}, {"preset": "standard"}, "R29", "revolution_place"),
+        ({"declarations": [(5, 3)]}, {"preset": "standard"}, "R34", "special_not_allowed"),
+        ({"suffocated": [(1, 3)]}, {"preset": "standard", "hold_three": True}, "R27", None),
+    ],
+)
+def test_an_event_the_rules_refuse_is_refused_with_its_rule(events, rules, rule, code):
+    """A line read as written goes to the engine as written: a suffocation without hold-three,
+    a revolutionary who finished 1st (R29 places one 4th), a 特点 the rules do not allow, a
+    suffocated seat that finished 1st (R27: the lowest open place)."""
+    from matches.games.gouji.results import settle_summary
+    from matches.kernel.reports import ResultError
+
+    row = {"finish": [3, 1, 5, 2, 6, 4], **events}
+    summary = DealEntry.from_sheet_row(row, SIX).summary()
+    try:
+        _, verdict = settle_summary(summary, rules)
+        errors = [e.to_json() for e in verdict.errors]
+    except ResultError as exc:
+        errors = exc.problems()
+    assert any(e.get("rule") == rule and code in (None, e.get("code")) for e in errors), errors
