@@ -102,7 +102,8 @@ def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
             # A trick holds as many pieces from each player (G8, G10): a seat's count is a
             # multiple of the players; a count that is not, or a hand that does not add up,
             # has its boxes marked.
-            if wrong_total or (won[seat] is not None and won[seat] % len(seats)):
+            count = won[seat]
+            if wrong_total or (count is not None and count % len(seats)):
                 for part in ("tens", "units"):
                     name = f"won_{part}.{seat - 1}"
                     written = reading.fields.get(f"{number}.{name}")
