@@ -61,6 +61,7 @@ def hand(written: dict[str, int | reader.Field], seats: int = 3) -> reader.Readi
     return reader.Reading(key, fields, 4)
 
 
+ZERO_AS_6 = reader.Field(6, 0.7, tuple(0.7 if d == 6 else 0.3 if d == 5 else 0 for d in range(10)))
 UNSURE_3 = reader.Field(3, 0.8, tuple(0.8 if d == 3 else 0.2 if d == 8 else 0 for d in range(10)))
 CASES = [
     # (boxes written in hand 1 at three seats, pieces won, beheaded, boxes for a person)
@@ -90,6 +91,20 @@ CASES = [
         {1: 3, 2: 21, 3: 6},
         [],
         ["won_units.0"],
+    ),
+    # a 0 read as a 6 (the readers' blind spot) where the hand needs a 0: mended, sure
+    (
+        {"won_units.0": ZERO_AS_6, "won_tens.1": 2, "won_units.1": 1, "won_units.2": 9},
+        {1: 0, 2: 21, 3: 9},
+        [],
+        [],
+    ),
+    # the same with another seat unsure too: not mended, both for a person
+    (
+        {"won_units.0": ZERO_AS_6, "won_tens.1": 2, "won_units.1": 1, "won_units.2": UNSURE_3},
+        {1: 6, 2: 21, 3: 3},
+        [],
+        ["won_units.0", "won_units.2"],
     ),
     # counts that add up but are no multiple of the three players (a trick holds 3 of each play)
     (

@@ -8,9 +8,11 @@ the Giog engine as a typed one (a total that is not the pieces in play: G10)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.utils.translation import gettext as _
 
 from matches.paper import layout, reader
@@ -68,6 +70,94 @@ def _digit(
     return read.value
 
 
+#: a 0's probability is never taken below this: the readers, who learned the seats' digits,
+#: read a written 0 as anything but a 0
+ZERO_FLOOR = 0.01
+
+
+def _odds(read: reader.Field | None, blank: float) -> np.ndarray:
+    """A box's probability of each digit; a blank box: a 0 with probability `blank`."""
+    if read is None or read.value is None:
+        odds = np.full(10, 1e-6)
+        odds[0] = blank
+        return odds
+    odds = np.maximum(np.array(read.probabilities or [0.1] * 10, dtype=float), 1e-6)
+    odds[0] = max(odds[0], ZERO_FLOOR)
+    return odds * (0.5 if read.faint else 1.0)
+
+
+def _whole(
+    reading: reader.Reading, number: int, seats: list[int], trust: float
+) -> tuple[dict[int, int | None], list[str]] | None:
+    """A hand whose every seat's units box is written, read as a whole: of every way to give
+    each seat a multiple of the players (a trick holds as many pieces of each, G8) adding up to
+    the pieces in play (G4), the most probable given each box's probabilities (a 0 never below
+    ZERO_FLOOR), and for each seat the probability of its count given that the hand adds up.
+    It mends one thing only, the readers' blind spot: a seat whose boxes read another digit
+    where the hand needs a 0 is that 0, sure, when every other seat is read sure as written
+    and the hand is `reader.JOINT` sure of it (mending any other digit made sure swaps that
+    still add up: silent errors). A seat read as written is sure when its boxes are (`trust`)
+    and the hand is too; an unsure seat keeps what its boxes read, its boxes marked. None: a
+    units box blank, or no way to add up."""
+    total = IN_PLAY.get(len(seats))
+    fields = reading.fields
+    names = {s: (f"won_tens.{s - 1}", f"won_units.{s - 1}") for s in seats}
+    reads = {s: tuple(fields.get(f"{number}.{n}") for n in names[s]) for s in seats}
+    if total is None or any(r[1] is None or r[1].value is None for r in reads.values()):
+        return None
+    counts = np.arange(0, total + 1, len(seats))
+    odds = []
+    for seat in seats:
+        tens, units = reads[seat]
+        p_tens, p_units = _odds(tens, 1.0), _odds(units, 1.0)
+        odds.append(p_tens[counts // 10] * p_units[counts % 10])
+    grids = np.array(list(itertools.product(range(len(counts)), repeat=len(seats))))
+    grids = grids[counts[grids].sum(axis=1) == total]
+    if not len(grids):
+        return None
+    weights = np.prod([odds[k][grids[:, k]] for k in range(len(seats))], axis=0)
+    if weights.sum() <= 0:
+        return None
+    best = grids[int(weights.argmax())]
+    won: dict[int, int | None] = {}
+    marked: list[str] = []
+    read_counts, changed, own_sure = {}, {}, {}
+    for k, seat in enumerate(seats):
+        tens, units = reads[seat]
+        assert units is not None and units.value is not None  # every units box is written
+        read_counts[seat] = (
+            tens.value if tens and tens.value is not None else 0
+        ) * 10 + units.value
+        count = int(counts[best[k]])
+        changed[seat] = [
+            digit
+            for box, digit in ((tens, count // 10), (units, count % 10))
+            if (box.value if box is not None and box.value is not None else 0) != digit
+        ]
+        own_sure[seat] = all(
+            reader.confidence_among(box, among) >= trust and box.value in among
+            for box, among in ((tens, [1, 2, 3]), (units, list(range(10))))
+            if box is not None and box.value is not None
+        )
+    for k, seat in enumerate(seats):
+        share = float(weights[grids[:, k] == best[k]].sum() / weights.sum())
+        others = all(own_sure[s] and not changed[s] for s in seats if s != seat)
+        if not changed[seat]:
+            sure = own_sure[seat] and share >= trust
+        else:  # only a 0 misread, the one doubt of the hand
+            sure = set(changed[seat]) == {0} and others and share >= max(trust, reader.JOINT)
+        if sure:
+            won[seat] = int(counts[best[k]])
+        else:
+            won[seat] = read_counts[seat]
+            marked += [
+                name
+                for name, box in zip(names[seat], reads[seat])
+                if box is not None and box.value is not None
+            ]
+    return won, marked
+
+
 def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
     """The sheet's hands. A seat's count is its two boxes (a blank tens is 0; a tens box can
     hold 1-3, as nobody wins more than 32), each unsure below `trust` among what it can hold;
@@ -95,6 +185,10 @@ def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
                 name = f"won_units.{seat - 1}"
                 if count is None and name not in unsure:
                     unsure.append(name)
+        whole = _whole(reading, number, seats, trust)
+        if whole is not None:  # the hand read as a whole: its counts add up
+            won, marked = whole
+            unsure = [name for name in unsure if not name.startswith("won_")] + marked
         counts = [v for v in won.values() if v is not None]
         complete = len(counts) == len(seats)
         wrong_total = complete and sum(counts) != IN_PLAY.get(len(seats), sum(counts))
