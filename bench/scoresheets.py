@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out" / "scoresheets"
@@ -65,15 +66,20 @@ def score_row(row, values: dict, fields: dict, totals: dict, photo: str):
     return form, wrong
 
 
-def folder(seed: int) -> Path:
-    """Where a seed's photos are kept: seed 1 in bench/out/scoresheets, seed n in …-n."""
+def folder(seed: int, game: str = "gouji", rows: str = "4-8") -> Path:
+    """Where a seed's photos are kept: seed 1 in bench/out/scoresheets, seed n in …-n (Giog's
+    in scoresheets-giog-n, Gou Ji's of other deal rows than 4-8 in scoresheets-rows10-20-n)."""
+    if game != "gouji":
+        return OUT.with_name(f"scoresheets-{game}-{seed}")
+    if rows != "4-8":
+        return OUT.with_name(f"scoresheets-rows{rows}-{seed}")
     return OUT if seed == 1 else OUT.with_name(f"scoresheets-{seed}")
 
 
 sys.path.insert(0, str(ROOT))
 
 
-def make(photos: int, seed: int) -> None:
+def make(photos: int, seed: int, rows: str = "4-8") -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
     import django
 
@@ -81,19 +87,43 @@ def make(photos: int, seed: int) -> None:
     from matches.paper.layout import SheetKey
     from tests.sheets.photos import sheet_photo
 
-    out = folder(seed)
+    out = folder(seed, "gouji", rows)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*"):
         old.unlink()
+    low, high = (int(n) for n in rows.split("-"))
     for k in range(photos):
-        key = SheetKey(1, 2, 3 + k, 8 if k % 3 == 2 else 6, 4 + k % 5)
+        key = SheetKey(1, 2, 3 + k, 8 if k % 3 == 2 else 6, low + k % (high - low + 1))
         data, values = sheet_photo(key, seed * 100_000 + k, thumb=k % 10 == 9)
         (out / f"{k:04d}.jpg").write_bytes(data)
         truth = {"key": key.__dict__, "values": values}
         (out / f"{k:04d}.json").write_text(json.dumps(truth))
 
 
-def read(seed: int) -> dict:
+def make_giog(photos: int, seed: int) -> None:
+    """Giog's photos (`giog_photo`: hands self-played by the engine's bots, every row a hand
+    the engine accepts): 2, 3 and 4 seats in turn, 4-12 hand rows, all played."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+    import django
+
+    django.setup()
+    from matches.games.giog.sheet import MAGIC
+    from matches.paper.layout import SheetKey
+    from tests.sheets.photos import giog_photo
+
+    out = folder(seed, "giog")
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*"):
+        old.unlink()
+    for k in range(photos):
+        key = SheetKey(1, 2, 3 + k, 2 + k % 3, 4 + k % 9, MAGIC)
+        data, values = giog_photo(key, seed * 100_000 + k)
+        (out / f"{k:04d}.jpg").write_bytes(data)
+        truth = {"key": key.__dict__, "values": values}
+        (out / f"{k:04d}.json").write_text(json.dumps(truth))
+
+
+def read(seed: int, deal_rows: str = "4-8") -> dict:
     """In its own process: nothing of the generator in its memory while it reads (the engine's
     check of the reads comes after, once the reader's peak memory is taken)."""
     from matches.paper import reader
@@ -112,7 +142,7 @@ def read(seed: int) -> dict:
     strip_wrong = []  # (seats, the sheet's form, the line's box read wrong and sure)
     seconds = []
     wrong_rows = []  # (seats, the row as the form gets it, how many boxes read wrong and sure)
-    for path in sorted(folder(seed).glob("*.jpg")):
+    for path in sorted(folder(seed, "gouji", deal_rows).glob("*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())
         key = SheetKey(**truth["key"])
         values = truth["values"]
@@ -133,12 +163,7 @@ def read(seed: int) -> dict:
                 wrong_rows.append((key.seats, row.number, form, wrong))
         wrong = score_strip(rows, values, reading, strip, sheet_form, path.stem)
         strip_wrong += [(key.seats, sheet_form, box) for box in wrong]
-    seconds.sort()
-    totals["sheets"] = len(seconds)
-    totals["p50"] = seconds[len(seconds) // 2]
-    totals["p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
-    totals["max"] = seconds[-1]
-    totals["rss_mb"] = peak_rss_mb()
+    totals.update(timings(seconds))  # type: ignore[arg-type]
     # A row read wrong goes to the app's own check of the summary its form makes: refused
     # (with a rule id) before anyone can confirm it, or silent.
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
@@ -176,21 +201,127 @@ def read(seed: int) -> dict:
     return totals
 
 
+def read_giog(seed: int) -> dict:
+    """Giog's photos read as the worker reads them (`read_sheet` with the game's boxes, then its
+    `rows`), in their own process. Per box written on the sheet (the blank ones too, apart):
+    right unaided (a count's boxes as the hand reads them whole), marked, or wrong and sure:
+    refused when the engine refuses the hand the form then holds (the marked boxes as a person
+    corrects them: `summary_verdict`, the check `check_hand` makes of a summary), else silent."""
+    from matches.games.giog.sheet import SHEET
+    from matches.paper import reader
+    from matches.paper.layout import SheetKey
+
+    totals: dict[str, Any] = {"boxes": 0, "written": 0, "right": 0, "marked": 0, "refused": 0}
+    totals |= {"zeros": 0, "zeros_right": 0, "nines": 0, "nines_right": 0}
+    seconds, wrong_hands = [], []
+    for path in sorted(folder(seed, "giog").glob("*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())
+        key = SheetKey(**truth["key"])
+        values = truth["values"]
+        started = time.perf_counter()
+        try:
+            reading = reader.read_sheet(path.read_bytes(), expected=key, boxes=SHEET.boxes)
+        except reader.Refused:
+            totals["refused"] += 1
+            seconds.append(time.perf_counter() - started)
+            continue
+        rows = SHEET.rows(reading)
+        seconds.append(time.perf_counter() - started)
+        for row in rows:
+            form: dict[int, int | None] = {}
+            beheaded: list[int] = []
+            wrong: list[str] = []
+            for seat in range(1, key.seats + 1):
+                names = [f"won_{part}.{seat - 1}" for part in ("tens", "units")]
+                count = row.won.get(seat)
+                read = (
+                    (count // 10 if count >= 10 else None, count % 10)
+                    if count is not None
+                    else (None, None)
+                )
+                for name, got in zip(names, read):
+                    want = values[f"{row.number}.{name}"]
+                    totals["boxes"] += 1
+                    totals["written"] += want is not None
+                    if want is not None and name.startswith("won_units"):
+                        digit = "zeros" if want == 0 else "nines" if want == 9 else None
+                        if digit:
+                            totals[digit] += 1
+                            totals[digit + "_right"] += got == want and name not in row.unsure
+                    if name in row.unsure:
+                        totals["marked"] += 1
+                    elif got == want:
+                        totals["right"] += want is not None
+                    else:
+                        wrong.append(f"{path.stem} {row.number}.{name}: {want} read {got}")
+                units = values[f"{row.number}.won_units.{seat - 1}"]
+                tens = values[f"{row.number}.won_tens.{seat - 1}"]
+                truth_count = None if units is None else (tens or 0) * 10 + units
+                marked = any(name in row.unsure for name in names)
+                form[seat] = truth_count if marked else count
+            for k in range(2):
+                name = f"beheaded.{k}"
+                want = values[f"{row.number}.{name}"]
+                got = reading.fields[f"{row.number}.{name}"].value
+                totals["boxes"] += 1
+                totals["written"] += want is not None
+                if name in row.unsure:
+                    totals["marked"] += 1
+                    got = want
+                elif got == want:
+                    totals["right"] += want is not None
+                else:
+                    wrong.append(f"{path.stem} {row.number}.{name}: {want} read {got}")
+                if got is not None:
+                    beheaded.append(got)
+            if wrong:
+                wrong_hands.append((key.seats, form, beheaded, wrong))
+    totals.update(timings(seconds))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
+    import django
+
+    django.setup()
+    from matches.games.giog.engine.outcome import OUTCOME_FORMAT, summary_verdict
+
+    totals["engine"], totals["silent"], totals["silent_boxes"] = 0, 0, []
+    for seats, form, beheaded, wrong in wrong_hands:
+        summary = {"format": OUTCOME_FORMAT, "players": seats, "beheaded": sorted(set(beheaded))}
+        summary["won"] = {str(seat): count for seat, count in form.items()}
+        try:
+            refused = bool(summary_verdict(summary).errors)
+        except Exception:  # a document the engine cannot read is refused too
+            refused = True
+        totals["engine" if refused else "silent"] += len(wrong)
+        if not refused:
+            totals["silent_boxes"] += wrong
+    return totals
+
+
+def timings(seconds: list[float]) -> dict[str, float]:
+    seconds = sorted(seconds)
+    return {
+        "sheets": len(seconds),
+        "p50": seconds[len(seconds) // 2],
+        "p95": seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))],
+        "max": seconds[-1],
+        "rss_mb": peak_rss_mb(),
+    }
+
+
 def score_strip(rows, values: dict, reading, strip: dict, form: dict, photo: str) -> list:
     """The event strip's boxes counted into `strip` (boxes, written, right, marked), the form's
     strip filled into `form` as a person leaves it (unsure boxes as written); the boxes read
-    wrong and sure: (name, "<photo> <box>: <written> read <read>"). A tens box of a sheet of
-    at most 9 rows holds a 0 when marked at all, as the reader takes it."""
+    wrong and sure: (name, "<photo> <box>: <written> read <read>")."""
     unsure = {name for row in rows for name in row.unsure}
     wrong = []
     for name, want in values.items():
         if not name.startswith("0."):
             continue
         got = reading.fields[name].value if name in reading.fields else None
-        if "_tens." in name and reading.key.rows < 10 and got is not None:
-            got = 0
         strip["boxes"] += 1
         strip["written"] += want is not None
+        if want is not None and ("_tens." in name or "_units." in name):  # a deal number's
+            strip["deal"] = strip.get("deal", 0) + 1
         if name.split(".", 1)[1] in unsure:
             strip["marked"] += 1
             form[name] = want
@@ -198,6 +329,8 @@ def score_strip(rows, values: dict, reading, strip: dict, form: dict, photo: str
         form[name] = got
         if got == want:
             strip["right"] += want is not None
+            if want is not None and ("_tens." in name or "_units." in name):
+                strip["deal_right"] = strip.get("deal_right", 0) + 1
         else:
             wrong.append((name, f"{photo} {name}: {want} read {got}"))
     return wrong
@@ -218,21 +351,34 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--read-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--again", action="store_true", help="read the photos made last time")
+    parser.add_argument("--game", choices=("gouji", "giog"), default="gouji")
+    parser.add_argument(
+        "--rows", default="4-8", help="Gou Ji: deal rows a sheet, LOW-HIGH (at most 20)"
+    )
     args = parser.parse_args()
     if args.read_only:
-        print(json.dumps(read(args.seed)))
+        print(
+            json.dumps(read_giog(args.seed) if args.game == "giog" else read(args.seed, args.rows))
+        )
         return
     if not args.again:
         started = time.perf_counter()
-        make(args.photos, args.seed)
+        if args.game == "giog":
+            make_giog(args.photos, args.seed)
+        else:
+            make(args.photos, args.seed, args.rows)
         print(f"made {args.photos} photos in {time.perf_counter() - started:.0f} s")
     answer = subprocess.run(
-        [sys.executable, __file__, "--read-only", "--seed", str(args.seed)],
+        [sys.executable, __file__, "--read-only", "--seed", str(args.seed), "--game", args.game]
+        + ["--rows", args.rows],
         check=True,
         capture_output=True,
         text=True,
     )
     t = json.loads(answer.stdout.strip().splitlines()[-1])
+    if args.game == "giog":
+        report_giog(t)
+        return
     boxes = t["boxes"] or 1
     print(f"sheets read: {t['sheets']}, refused: {t['refused']}")
     print(f"boxes: {t['boxes']}")
@@ -247,9 +393,26 @@ def main() -> None:
     print(f"event strip: {e['boxes']} boxes, {e['written']} written")
     print(f"  written, right without a person: {e['right']} ({100 * e['right'] / written:.2f}%)")
     print(f"  marked for a person:    {e['marked']}")
+    print(f"  deal numbers' written boxes: {e.get('deal', 0)}, right unaided {e.get('deal_right', 0)}")
     print(f"  wrong, refused by the engine: {e['engine']}")
     print(f"  silent errors:          {e['silent']}")
     for box in e["silent_boxes"]:
+        print(f"    photo {box}")
+    print(f"time a sheet: p50 {t['p50']:.2f} s, p95 {t['p95']:.2f} s, max {t['max']:.2f} s")
+    print(f"reader process peak RSS: {t['rss_mb']:.0f} MB")
+
+
+def report_giog(t: dict) -> None:
+    written = t["written"] or 1
+    print(f"Giog sheets read: {t['sheets']}, refused: {t['refused']}")
+    print(f"boxes: {t['boxes']}, written: {t['written']}")
+    print(f"  written, right without a person: {t['right']} ({100 * t['right'] / written:.2f}%)")
+    print(f"  marked for a person:    {t['marked']}")
+    print(f"  0s written in a units box: {t['zeros']}, right unaided {t['zeros_right']}")
+    print(f"  9s written in a units box: {t['nines']}, right unaided {t['nines_right']}")
+    print(f"  wrong, refused by the engine: {t['engine']}")
+    print(f"  silent errors:          {t['silent']}")
+    for box in t["silent_boxes"]:
         print(f"    photo {box}")
     print(f"time a sheet: p50 {t['p50']:.2f} s, p95 {t['p95']:.2f} s, max {t['max']:.2f} s")
     print(f"reader process peak RSS: {t['rss_mb']:.0f} MB")

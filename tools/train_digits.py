@@ -3,6 +3,7 @@
     .venv/bin/python tools/train_digits.py [photos]          # the first network, digits.npz
     .venv/bin/python tools/train_digits.py --boxes [boxes]  # the second, digits_boxes.npz
     .venv/bin/python tools/train_digits.py --neighbours [boxes]  # the third, digits_neighbours.npz
+    .venv/bin/python tools/train_digits.py --all [boxes]    # the 0-9 readers, digits_all*.npz
 
 The first: writes the even half of scikit-learn's bundled handwritten digits into the project's own
 printed sheet, photographs it in software (tests/sheets/photos.py), cuts the boxes out the way
@@ -58,55 +59,63 @@ def samples(photos: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(inputs), np.array(labels)
 
 
-def box_samples(count: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """`count` single boxes, digits 1-8 (the seats) of the even half, features upright."""
+def box_samples(
+    count: int, seed: int = 1, low: int = 1, high: int = 8, upright: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """`count` single boxes, digits `low`-`high` (1-8: the seats) of the even half, features
+    upright (or as written)."""
     rng = np.random.default_rng(seed)
     written = digit_samples("train")
     inputs, labels = [], []
     for _ in range(count):
-        digit = int(rng.integers(1, 9))
+        digit = int(rng.integers(low, high + 1))
         sample = written[digit][int(rng.integers(len(written[digit])))]
-        inputs.append(digits.features(digits.upright(box_crop(sample, rng))))
+        crop = box_crop(sample, rng)
+        inputs.append(digits.features(digits.upright(crop) if upright else crop))
         labels.append(digit)
     return np.array(inputs), np.array(labels)
 
 
-def save_neighbours(count: int) -> None:
+def save_neighbours(count: int, target: Path = digits.THIRD, low: int = 1) -> None:
     """The third reader's examples: `count` boxes projected on their 40 main axes, each axis
     stored as int8 with its scale (float16 made the file 2.3 MB; int8 errs by at most half a step,
     ~0.012 on axes spanning about ±3, far below the distances between digits)."""
-    inputs, labels = box_samples(count, seed=3)
+    high = 8 if low else 9
+    inputs, labels = box_samples(count, seed=3 if low else 13, low=low, high=high)
     mean = inputs.mean(axis=0)
     axes = np.linalg.svd(inputs - mean, full_matrices=False)[2][:40].T
     examples = (inputs - mean) @ axes
     scale = np.abs(examples).max(axis=0) / 127
     np.savez_compressed(
-        digits.THIRD,
+        target,
         mean=mean.astype(np.float32),
         axes=axes.astype(np.float32),
         examples=np.round(examples / scale).astype(np.int8),
         scale=scale.astype(np.float32),
         labels=labels.astype(np.int8),
     )
-    print(f"wrote {digits.THIRD} ({digits.THIRD.stat().st_size} bytes)")
+    print(f"wrote {target} ({target.stat().st_size} bytes)")
 
 
-def main() -> None:
-    if sys.argv[1:2] == ["--neighbours"]:
-        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 30_000)
-        return
-    if sys.argv[1:2] == ["--boxes"]:
-        count = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000
-        inputs, labels = box_samples(count)
-        model = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, max_iter=200, random_state=1)
-        target = digits.SECOND
-    else:
-        photos = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-        inputs, labels = samples(photos)
-        model = MLPClassifier(hidden_layer_sizes=(96,), alpha=1e-3, max_iter=400, random_state=0)
-        target = digits.WEIGHTS
-    model.fit(inputs, labels)
-    print(f"{len(labels)} boxes; training accuracy {model.score(inputs, labels):.4f}")
+def save_all(count: int) -> None:
+    """The 0-9 readers (`digits.ALL`), for the boxes that can hold a 0 or a 9 (a deal number's,
+    Giog's pieces won): the three readers made again from single boxes of every digit of the
+    even half, other seeds. The first network sees the boxes as written (the seats' first
+    learned from whole photos: half an hour), the second upright, the third is the vote."""
+    first, second, third = digits.ALL
+    for upright, target, seed in ((False, first, 21), (True, second, 11)):
+        inputs, labels = box_samples(count, seed=seed, low=0, high=9, upright=upright)
+        model = MLPClassifier(
+            hidden_layer_sizes=(128,), alpha=1e-3, max_iter=100, random_state=seed
+        )
+        model.fit(inputs, labels)
+        print(f"{len(labels)} boxes; training accuracy {model.score(inputs, labels):.4f}")
+        save(model, target)
+    save_neighbours(count, third, low=0)
+
+
+def save(model: MLPClassifier, target: Path) -> None:
+    """A network's weights for numpy (`digits.classify`), its outputs spread onto ten digits."""
     # classes_ are 0-9 only when every digit was written: seats 1-8 never write 0 or 9, so the
     # network's outputs are spread back onto ten, the absent digits at zero weight.
     w2 = np.zeros((model.coefs_[1].shape[0], 10))
@@ -122,6 +131,28 @@ def main() -> None:
         b2=b2.astype(np.float32),
     )
     print(f"wrote {target} ({target.stat().st_size} bytes)")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--all"]:
+        save_all(int(sys.argv[2]) if len(sys.argv) > 2 else 40_000)
+        return
+    if sys.argv[1:2] == ["--neighbours"]:
+        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 30_000)
+        return
+    if sys.argv[1:2] == ["--boxes"]:
+        count = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000
+        inputs, labels = box_samples(count)
+        model = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, max_iter=200, random_state=1)
+        target = digits.SECOND
+    else:
+        photos = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+        inputs, labels = samples(photos)
+        model = MLPClassifier(hidden_layer_sizes=(96,), alpha=1e-3, max_iter=400, random_state=0)
+        target = digits.WEIGHTS
+    model.fit(inputs, labels)
+    print(f"{len(labels)} boxes; training accuracy {model.score(inputs, labels):.4f}")
+    save(model, target)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,12 @@ from PIL import Image
 WEIGHTS = Path(__file__).with_name("digits.npz")
 SECOND = Path(__file__).with_name("digits_boxes.npz")
 THIRD = Path(__file__).with_name("digits_neighbours.npz")
+#: the 0-9 readers (first network, second, neighbours), for the boxes that can hold a 0 or a 9
+#: (a deal number's, Giog's pieces won): the same three made from single boxes of every digit of
+#: the even half (`tools/train_digits.py --all`); a seat's box keeps the readers above
+ALL = tuple(
+    Path(__file__).with_name(f"digits_all{part}.npz") for part in ("", "_boxes", "_neighbours")
+)
 #: the third reader's vote: the digits of this many nearest written boxes. Fewer make a vote
 #: unanimous (a single box's only way to be sure) more often; chosen on seed 11's photos: 15
 #: 97.7 % unaided, 9 98.1 %, 5 98.4 %, all 0 silent; 3 left a sure wrong burn unmarked
@@ -85,20 +91,20 @@ def classify(inputs: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
 
 
 @functools.cache
-def _examples() -> tuple[np.ndarray, ...]:
-    with np.load(THIRD) as data:
+def _examples(path: Path = THIRD) -> tuple[np.ndarray, ...]:
+    with np.load(path) as data:
         # int8 a main axis, scaled back (tools/train_digits.py: the file stays under 2 MB)
         examples = data["examples"].astype(np.float32) * data["scale"]
         return data["mean"], data["axes"], examples, (examples**2).sum(axis=1), data["labels"]
 
 
-def neighbours(inputs: np.ndarray) -> np.ndarray:
+def neighbours(inputs: np.ndarray, examples: Path = THIRD) -> np.ndarray:
     """Rows of (upright) features → rows of ten shares: how many of the NEIGHBOURS nearest
     written boxes of the training half (in the 40 main axes of their features) are each digit.
     Nothing learned but the axes: a box between two digits gets a split vote, where a network
     trained to certainty may not."""
-    mean, axes, examples, norms, labels = _examples()
+    mean, axes, kept, norms, labels = _examples(examples)
     projected = (inputs - mean) @ axes
-    distances = norms[None, :] - 2.0 * projected @ examples.T
+    distances = norms[None, :] - 2.0 * projected @ kept.T
     nearest = labels[np.argpartition(distances, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]]
     return np.stack([(nearest == digit).mean(axis=1) for digit in range(10)], axis=1)

@@ -46,6 +46,8 @@ EVENT_COLUMNS: dict[str, tuple[float, tuple[tuple[str, float], ...]]] = {
     "r": (86.0, (("tens", 0.0), ("units", PITCH), ("seat", 23.0))),
     "d": (126.0, (("tens", 0.0), ("units", PITCH), ("seat", 23.0), ("kind", 36.0))),
 }
+#: an event line's deal number, tens and units: boxes that hold a 0 or a 9
+DEAL_PARTS = ("tens", "units")
 #: a declaration's kind digit: 1 明点, 2 暗点, 3 特点
 DECLARATION_KINDS = {1: "clear", 2: "unclear", 3: "special"}
 
@@ -111,13 +113,16 @@ class SheetKey:
 class Box:
     """One digit's box: the field it fills ("finish", "point", "burner", "burned"), the deal
     row, its index in the field (place - 1, nth point, nth burn), and where it is. An event
-    line's box has row 0, the field "<kind>_<part>" ("s_by", "d_kind") and the line's index."""
+    line's box has row 0, the field "<kind>_<part>" ("s_by", "d_kind") and the line's index.
+    `any_digit`: the box can hold a 0 or a 9 (a deal number's, a count's), read by the 0-9
+    readers (`digits.ALL`); a seat's box by those who learned the seats' digits."""
 
     field: str
     row: int
     index: int
     x: float
     y: float
+    any_digit: bool = False
 
     @property
     def name(self) -> str:
@@ -171,7 +176,9 @@ def event_boxes(key: SheetKey) -> list[Box]:
     for kind, (x, parts) in EVENT_COLUMNS.items():
         for line in range(EVENT_LINES):
             y = EVENT_TOP + line * EVENT_PITCH
-            out += [Box(f"{kind}_{part}", 0, line, x + dx, y) for part, dx in parts]
+            out += [
+                Box(f"{kind}_{part}", 0, line, x + dx, y, part in DEAL_PARTS) for part, dx in parts
+            ]
     return out
 
 

@@ -216,32 +216,21 @@ def read_boxes(
 ) -> dict[str, Field]:
     boxes = layout_boxes(key)
     fields: dict[str, Field] = {}
-    written, crops = [], []
+    # written boxes by reader set: a seat's box (False) or one that can hold any digit (True)
+    written: dict[bool, list[tuple[str, float, np.ndarray]]] = {False: [], True: []}
     for box in boxes:
         ink = box_pixels(shares, box)
         inked = float((ink > 0.5).mean())
         if inked < EMPTY:
             fields[box.name] = Field(None, round(1.0 - inked / EMPTY * 0.5, 3))
-        elif inked < INKED:
-            # A stray mark or a very faint digit: read it, but never trust it.
-            written.append((box.name, 0.5))
-            crops.append(ink)
         else:
-            written.append((box.name, 1.0))
-            crops.append(ink)
-    if crops:
-        # Three readers built differently, each seldom sure of the same wrong digit as the
-        # others: the second network (upright boxes), the first (whole photos), and the vote
-        # of the nearest training boxes. A box's probabilities are their weighted mean
-        # (`combine`): sure only where the three nearly agree, a split vote of the neighbours is
-        # enough to make it unsure.
-        upright = np.stack([digits.features(digits.upright(c)) for c in crops])
-        mean = combine(
-            digits.classify(np.stack([digits.features(c) for c in crops])),
-            digits.classify(upright, digits.SECOND),
-            digits.neighbours(upright),
-        )
-        for (name, trust), row in zip(written, mean):
+            # Under INKED: a stray mark or a very faint digit: read it, but never trust it.
+            written[box.any_digit].append((box.name, 0.5 if inked < INKED else 1.0, ink))
+    for any_digit, group in written.items():
+        if not group:
+            continue
+        mean = probabilities([ink for _name, _trust, ink in group], any_digit)
+        for (name, trust, _ink), row in zip(group, mean):
             best = int(row.argmax())
             fields[name] = Field(
                 best,
@@ -250,6 +239,23 @@ def read_boxes(
                 trust < 1.0,
             )
     return fields
+
+
+def probabilities(crops: list[np.ndarray], any_digit: bool = False) -> np.ndarray:
+    """Written boxes' ink → rows of ten probabilities. Three readers built differently, each
+    seldom sure of the same wrong digit as the others: the second network (upright boxes), the
+    first (whole photos), and the vote of the nearest training boxes. A box's probabilities are
+    their weighted mean (`combine`): sure only where the three nearly agree, a split vote of the
+    neighbours is enough to make it unsure. `any_digit`: the 0-9 readers (`digits.ALL`)."""
+    first, second, third = (
+        digits.ALL if any_digit else (digits.WEIGHTS, digits.SECOND, digits.THIRD)
+    )
+    upright = np.stack([digits.features(digits.upright(c)) for c in crops])
+    return combine(
+        digits.classify(np.stack([digits.features(c) for c in crops]), first),
+        digits.classify(upright, second),
+        digits.neighbours(upright, third),
+    )
 
 
 #: the weight of each reader's probabilities in a box's (the first network, the second, the
@@ -511,15 +517,10 @@ def _line_digit(
     trust: float,
 ) -> int | None:
     """An event line's box: unsure when blank in a written line (a tens box may be), when its
-    digit is not `among` those the box can hold, or below `trust` among them; the digit read
-    (a tens box that can only hold a 0: 0)."""
+    digit is not `among` those the box can hold, or below `trust` among them; the digit read.
+    A deal's boxes are read by the 0-9 readers (`layout.DEAL_PARTS`): a tens box of a sheet of
+    at most 9 rows is a 0 only when read one (any other mark there is for a person)."""
     box = read[part]
-    if among == [0] and box.value is not None:
-        # A tens box of a sheet of at most 9 rows can hold only a 0 (the readers seldom read
-        # a 0 right: they learned the seats' digits): any mark there is one, unless faint.
-        if box.faint:
-            unsure.append(names[part])
-        return 0
     if box.value is None and part != "tens":
         unsure.append(names[part])
     elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):

@@ -92,8 +92,15 @@ CASES = [
     ({"r_seat.0": 4}, 1, {"revolution": [4]}, ["r_units.0", "r_tens.0", "r_units.0"]),
     # a deal that is no row of the sheet: the nearest row, the deal's boxes for a person
     ({"r_units.0": 9, "r_seat.0": 4}, 4, {"revolution": [4]}, ["r_tens.0", "r_units.0"]),
-    # a tens box's 0 read as a 6: on a sheet of at most 9 rows any mark there is a 0
-    ({"r_tens.0": hesitant(6, 0, 0.6), "r_units.0": 2, "r_seat.0": 4}, 2, {"revolution": [4]}, []),
+    # a tens box's 0 read as a 6: no deal of the sheet, its units' row, the deal for a person
+    (
+        {"r_tens.0": hesitant(6, 0, 0.6), "r_units.0": 2, "r_seat.0": 4},
+        2,
+        {"revolution": [4]},
+        ["r_tens.0", "r_units.0"],
+    ),
+    # a tens box's 0 read sure: deal 3
+    ({"r_tens.0": 0, "r_units.0": 3, "r_seat.0": 4}, 3, {"revolution": [4]}, []),
     # a seat read unsure
     ({"s_units.0": 1, "s_by.0": 2, "s_seat.0": hesitant(3, 5, 0.9)}, 1, {}, ["s_seat.0"]),
 ]

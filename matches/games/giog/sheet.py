@@ -38,7 +38,9 @@ def boxes(key: SheetKey) -> list[Box]:
         y = layout.row_top(row, key.rows) + (layout.row_height(key.rows) - layout.BOX) / 2
         for seat in range(1, key.seats + 1):
             out.append(Box("won_tens", row, seat - 1, seat_x(seat), y))
-            out.append(Box("won_units", row, seat - 1, seat_x(seat) + layout.PITCH, y))
+            # the units of a count hold any digit (0-9): read by the 0-9 readers
+            units = seat_x(seat) + layout.PITCH
+            out.append(Box("won_units", row, seat - 1, units, y, any_digit=True))
         for k in range(BEHEADED):
             out.append(Box("beheaded", row, k, BEHEADED_X + k * layout.PITCH, y))
     return out
