@@ -230,12 +230,7 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
         # of the nearest training boxes. A box's probabilities are their weighted mean
         # (`combine`): sure only where the three nearly agree, a split vote of the neighbours is
         # enough to make it unsure.
-        upright = np.stack([digits.features(digits.upright(c)) for c in crops])
-        mean = combine(
-            digits.classify(np.stack([digits.features(c) for c in crops])),
-            digits.classify(upright, digits.SECOND),
-            digits.neighbours(upright),
-        )
+        mean = combine(*readers(crops))
         for (name, trust), row in zip(written, mean):
             best = int(row.argmax())
             fields[name] = Field(
@@ -252,6 +247,16 @@ def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
 #: the others 97.8 and 97.7 %), counts least; the vote, the least often sure and wrong, most.
 #: Chosen on seed 11's photos with 15 neighbours (97.6 % unaided, 0 silent; the plain mean 97.3 %)
 WEIGHTS = (0.5, 1.0, 2.0)
+
+
+def readers(crops: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Written boxes' ink → each reader's probabilities (rows of ten), in `combine`'s order."""
+    upright = np.stack([digits.features(digits.upright(c)) for c in crops])
+    return (
+        digits.classify(np.stack([digits.features(c) for c in crops])),
+        digits.classify(upright, digits.SECOND),
+        digits.neighbours(upright),
+    )
 
 
 def combine(first: np.ndarray, second: np.ndarray, votes: np.ndarray) -> np.ndarray:
