@@ -4,10 +4,13 @@ on a tuning seed (11) in seconds, then reading the bench's seeds once.
     .venv/bin/python bench/scoresheets.py --photos 200 --seed 11    # the tuning seed's photos
     .venv/bin/python bench/scoresheets_replay.py --cut 11 1 2 3     # cut the boxes (minutes)
     .venv/bin/python bench/scoresheets_replay.py 11                 # replay (seconds a seed)
+    .venv/bin/python bench/scoresheets_replay.py --reread 11        # after a reader changed
 
 `--cut` reads each photo of a seed (bench/scoresheets.py's folders) as the reader does, up to
-the boxes, and keeps each written box's three readers' probabilities apart
-(bench/out/scoresheets-replay-<seed>.pickle). A replay combines them with the reader's
+the boxes, and keeps each written box's ink (float16) and its three readers' probabilities
+apart (bench/out/scoresheets-replay-<seed>.pickle); `--reread` runs `reader.readers` (the
+readers as they are in matches/paper/digits.py and their files) again on the kept boxes, in
+minutes, without cutting the photos again. A replay combines them with the reader's
 `combine` and reads the rows with its `rows`, the thresholds as they are in
 matches/paper/reader.py (edit them there, or set them in a Python session), and counts as
 bench/scoresheets.py does: right, marked, wrong and refused by the app's check, silent. It
