@@ -107,6 +107,9 @@ def read(seed: int) -> dict:
         "engine": 0,
         "refused": 0,
     }
+    # The event strip's boxes, counted apart (the rows' figures stay comparable with before)
+    strip: dict[str, float] = {"boxes": 0, "written": 0, "right": 0, "marked": 0}
+    strip_wrong = []  # (seats, the sheet's form, the line's box read wrong and sure)
     seconds = []
     wrong_rows = []  # (seats, the row as the form gets it, how many boxes read wrong and sure)
     for path in sorted(folder(seed).glob("*.jpg")):
@@ -122,10 +125,14 @@ def read(seed: int) -> dict:
             continue
         rows = reader.rows(reading)
         seconds.append(time.perf_counter() - started)
+        sheet_form: dict = {}
         for row in rows:
             form, wrong = score_row(row, values, reading.fields, totals, path.stem)
+            sheet_form.update(form)
             if wrong:
                 wrong_rows.append((key.seats, row.number, form, wrong))
+        wrong = score_strip(rows, values, reading, strip, sheet_form, path.stem)
+        strip_wrong += [(key.seats, sheet_form, box) for box in wrong]
     seconds.sort()
     totals["sheets"] = len(seconds)
     totals["p50"] = seconds[len(seconds) // 2]
@@ -152,7 +159,48 @@ def read(seed: int) -> dict:
             rules[rule] = rules.get(rule, 0) + len(wrong)
     totals["engine_rules"] = rules  # type: ignore[assignment]
     totals["silent_boxes"] = silent  # type: ignore[assignment]
+    # A strip box read wrong and sure: refused when the app refuses the deal its line names as
+    # the form then holds it (the rows' boxes as above, the line's as read), else silent.
+    from tests.sheets.photos import line_deal
+
+    strip["engine"], strip["silent"] = 0, 0
+    silent_strip: list[str] = []
+    for seats, form, (name, text) in strip_wrong:
+        kind, line = name.split(".")[1].split("_")[0], int(name.split(".")[2])
+        deal = line_deal(form, kind, line)
+        refused = deal is None or bool(refusals(sheet_row(form, deal, seats), seats))
+        strip["engine" if refused else "silent"] += 1
+        if not refused:
+            silent_strip.append(text)
+    totals["strip"] = {**strip, "silent_boxes": silent_strip}  # type: ignore[assignment]
     return totals
+
+
+def score_strip(rows, values: dict, reading, strip: dict, form: dict, photo: str) -> list:
+    """The event strip's boxes counted into `strip` (boxes, written, right, marked), the form's
+    strip filled into `form` as a person leaves it (unsure boxes as written); the boxes read
+    wrong and sure: (name, "<photo> <box>: <written> read <read>"). A tens box of a sheet of
+    at most 9 rows holds a 0 when marked at all, as the reader takes it."""
+    unsure = {name for row in rows for name in row.unsure}
+    wrong = []
+    for name, want in values.items():
+        if not name.startswith("0."):
+            continue
+        got = reading.fields[name].value if name in reading.fields else None
+        if "_tens." in name and reading.key.rows < 10 and got is not None:
+            got = 0
+        strip["boxes"] += 1
+        strip["written"] += want is not None
+        if name.split(".", 1)[1] in unsure:
+            strip["marked"] += 1
+            form[name] = want
+            continue
+        form[name] = got
+        if got == want:
+            strip["right"] += want is not None
+        else:
+            wrong.append((name, f"{photo} {name}: {want} read {got}"))
+    return wrong
 
 
 def peak_rss_mb() -> float:
@@ -193,6 +241,15 @@ def main() -> None:
     print(f"  wrong, refused by the engine: {t['engine']} {t['engine_rules']}")
     print(f"  silent errors:          {t['silent']}")
     for box in t["silent_boxes"]:
+        print(f"    photo {box}")
+    e = t["strip"]
+    written = e["written"] or 1
+    print(f"event strip: {e['boxes']} boxes, {e['written']} written")
+    print(f"  written, right without a person: {e['right']} ({100 * e['right'] / written:.2f}%)")
+    print(f"  marked for a person:    {e['marked']}")
+    print(f"  wrong, refused by the engine: {e['engine']}")
+    print(f"  silent errors:          {e['silent']}")
+    for box in e["silent_boxes"]:
         print(f"    photo {box}")
     print(f"time a sheet: p50 {t['p50']:.2f} s, p95 {t['p95']:.2f} s, max {t['max']:.2f} s")
     print(f"reader process peak RSS: {t['rss_mb']:.0f} MB")

@@ -5,7 +5,9 @@ corner: the printer (`matches/draw/sheet_printing.py`) draws from it and the rea
 The four corners carry the same small QR code (the table's key and the corner's number): a
 reader that finds them knows whose sheet it is and where the page's corners are, so one kind
 of mark does both jobs. One box per digit: a seat number per place of the finishing order, the
-seats that opened a point, the burns as burner → burned.
+seats that opened a point, the burns as burner → burned; and below the rows, the rare events
+as lines of their own (`event_boxes`): the deal's row number in two boxes, then the seats of a
+suffocation (suffocator → suffocated), a revolution, or a declaration with its kind.
 """
 
 from __future__ import annotations
@@ -26,7 +28,26 @@ ROWS_TOP = 70.0
 ROWS_BOTTOM = 255.0
 MAX_ROW = 16.0
 FINISH_X = 24.0
-MAGIC = "GJS1"
+MAGIC = "GJS2"
+
+#: The event strip, at the foot of the page between the bottom corner codes (x 30-180; the
+#: rows end at ROWS_BOTTOM whatever their number, the codes start at 267), where the captains'
+#: initials were (now at the top, beside the title). Three columns, EVENT_LINES lines each, one
+#: per kind: each line the deal's row number (tens, units), then the kind's seats. The printer
+#: draws a column's heading and the kinds' legend above its first line.
+EVENT_TOP = 259.5
+EVENT_PITCH = 10.5
+EVENT_LINES = 3
+#: kind -> (the column's x, its boxes: (part, offset from x)). "s": a suffocation (R27),
+#: suffocator → suffocated; "r": a revolution (R29); "d": a declaration (R34), its kind a digit
+#: (DECLARATION_KINDS)
+EVENT_COLUMNS: dict[str, tuple[float, tuple[tuple[str, float], ...]]] = {
+    "s": (34.0, (("tens", 0.0), ("units", PITCH), ("by", 23.0), ("seat", 36.0))),
+    "r": (86.0, (("tens", 0.0), ("units", PITCH), ("seat", 23.0))),
+    "d": (126.0, (("tens", 0.0), ("units", PITCH), ("seat", 23.0), ("kind", 36.0))),
+}
+#: a declaration's kind digit: 1 明点, 2 暗点, 3 特点
+DECLARATION_KINDS = {1: "clear", 2: "unclear", 3: "special"}
 
 
 @dataclass(frozen=True)
@@ -39,22 +60,40 @@ class SheetKey:
     table: int
     seats: int
     rows: int
+    #: the key text's first word: which layout (its three letters: a game's sheet, GJS Gou Ji's)
+    #: and which version of it (GJS2: with the event strip, GJS1: printed before it)
+    magic: str = MAGIC
 
     @classmethod
     def of_table(
-        cls, event: int, round_: int, table: int, seats: int, deals: int, tie_breaks: int
+        cls,
+        event: int,
+        round_: int,
+        table: int,
+        seats: int,
+        deals: int,
+        tie_breaks: int,
+        magic: str = MAGIC,
     ) -> SheetKey:
         """A table's sheet: a row per deal and tie-break deal (at most 20 on one page)."""
-        return cls(event, round_, table, seats, min(deals + tie_breaks, 20))
+        return cls(event, round_, table, seats, min(deals + tie_breaks, 20), magic)
+
+    @property
+    def events(self) -> bool:
+        """Whether the sheet has Gou Ji's event strip (a GJS2 sheet)."""
+        return self.magic == MAGIC
 
     def text(self, corner: int) -> str:
-        return f"{MAGIC}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
+        return f"{self.magic}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
 
     @classmethod
     def parse(cls, text: str) -> tuple[SheetKey, int] | None:
         """(the key, the corner) of a corner QR's text; None for any other text."""
         parts = text.split("/")
-        if len(parts) != 7 or parts[0] != MAGIC:
+        magic = parts[0]
+        if len(parts) != 7 or not (
+            len(magic) == 4 and magic[:3].isalpha() and magic[:3].isupper() and magic[3].isdigit()
+        ):
             return None
         values = []
         for part, letter in zip(parts[1:], "ertsdc"):
@@ -62,15 +101,17 @@ class SheetKey:
                 return None
             values.append(int(part[1:]))
         *fields, corner = values
-        if corner > 3 or fields[3] not in (6, 8) or not 1 <= fields[4] <= 20:
+        if corner > 3 or not 2 <= fields[3] <= 8 or not 1 <= fields[4] <= 20:
             return None
-        return cls(*fields), corner
+        event, round_, table, seats, rows = fields
+        return cls(event, round_, table, seats, rows, magic), corner
 
 
 @dataclass(frozen=True)
 class Box:
     """One digit's box: the field it fills ("finish", "point", "burner", "burned"), the deal
-    row, its index in the field (place - 1, nth point, nth burn), and where it is."""
+    row, its index in the field (place - 1, nth point, nth burn), and where it is. An event
+    line's box has row 0, the field "<kind>_<part>" ("s_by", "d_kind") and the line's index."""
 
     field: str
     row: int
@@ -120,3 +161,32 @@ def boxes(key: SheetKey) -> list[Box]:
             out.append(Box("burner", row, pair, burner, y))
             out.append(Box("burned", row, pair, burned, y))
     return out
+
+
+def event_boxes(key: SheetKey) -> list[Box]:
+    """The event strip's boxes (none on an older sheet), column by column, line by line."""
+    if not key.events:
+        return []
+    out = []
+    for kind, (x, parts) in EVENT_COLUMNS.items():
+        for line in range(EVENT_LINES):
+            y = EVENT_TOP + line * EVENT_PITCH
+            out += [Box(f"{kind}_{part}", 0, line, x + dx, y) for part, dx in parts]
+    return out
+
+
+def every_box(key: SheetKey) -> list[Box]:
+    """The rows' boxes, then the event strip's."""
+    return boxes(key) + event_boxes(key)
+
+
+def is_event(name: str) -> bool:
+    """Whether a box name, whole ("0.s_by.1") or within its row ("s_by.1"), is an event box."""
+    parts = name.split(".")
+    field = parts[1] if len(parts) == 3 else parts[0]
+    return field[:2] in {f"{kind}_" for kind in EVENT_COLUMNS}
+
+
+def full_name(row: int, name: str) -> str:
+    """A box's whole name from its name within a deal's row: an event box's row is 0."""
+    return f"0.{name}" if is_event(name) else f"{row}.{name}"

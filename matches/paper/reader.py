@@ -16,6 +16,7 @@ import itertools
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import segno
@@ -208,8 +209,12 @@ def box_pixels(shares: np.ndarray, box: layout.Box) -> np.ndarray:
     return np.clip((DARK + 0.25 - inside) / 0.5, 0.0, 1.0)
 
 
-def read_boxes(shares: np.ndarray, key: SheetKey) -> dict[str, Field]:
-    boxes = layout.boxes(key)
+def read_boxes(
+    shares: np.ndarray,
+    key: SheetKey,
+    layout_boxes: Callable[[SheetKey], list[layout.Box]] = layout.every_box,
+) -> dict[str, Field]:
+    boxes = layout_boxes(key)
     fields: dict[str, Field] = {}
     written, crops = [], []
     for box in boxes:
@@ -265,21 +270,26 @@ def combine(first: np.ndarray, second: np.ndarray, votes: np.ndarray) -> np.ndar
     return (a * first + b * second + c * votes) / (a + b + c)
 
 
-def read_sheet(data: bytes, expected: SheetKey | None = None) -> Reading:
+def read_sheet(
+    data: bytes,
+    expected: SheetKey | None = None,
+    boxes: Callable[[SheetKey], list[layout.Box]] = layout.every_box,
+) -> Reading:
     """Read a photo of a score sheet; `expected`: the sheet this photo must be (its table of
-    this round), any other is refused before a box is read."""
+    this round), any other is refused before a box is read; `boxes`: the boxes of a sheet of
+    this key (the game's layout; Gou Ji's by default)."""
     started = time.perf_counter()
     image = open_photo(data)
     key, page, photo = find_corners(image)
     if expected is not None:
         _same_sheet(key, expected)
     straight = straighten(image, page, photo)
-    fields = read_boxes(brightness(straight), key)
+    fields = read_boxes(brightness(straight), key, boxes)
     return Reading(key, fields, len(page) // 4, time.perf_counter() - started, straight)
 
 
 def _same_sheet(key: SheetKey, expected: SheetKey) -> None:
-    if key.event != expected.event:
+    if key.event != expected.event or key.magic[:3] != expected.magic[:3]:
         raise Refused("other_event", "this is a score sheet of another event")
     if key.round != expected.round:
         raise Refused(
@@ -314,17 +324,31 @@ SEATS_FLOOR = 0.5
 @dataclass
 class Row:
     """One deal's row as read: the finishing order (a seat per place, None where blank), the
-    seats that opened a point, the burns (burner, burned), and the boxes a person must check."""
+    seats that opened a point, the burns (burner, burned), and the boxes a person must check;
+    with the event lines written for this deal: suffocations (seat, by), revolutions (seat),
+    declarations (seat, kind digit: `layout.DECLARATION_KINDS`). An event box's name in
+    `unsure` is its line's ("s_by.0"), not the row's."""
 
     number: int
     finish: list[int | None]
     points: list[int]
     burns: list[tuple[int | None, int | None]]
     unsure: list[str]
+    suffocated: list[tuple[int | None, int | None]] = field(default_factory=list)
+    revolution: list[int | None] = field(default_factory=list)
+    declarations: list[tuple[int | None, int | None]] = field(default_factory=list)
 
     @property
     def blank(self) -> bool:
-        return not (any(self.finish) or self.points or self.burns or self.unsure)
+        return not (
+            any(self.finish)
+            or self.points
+            or self.burns
+            or self.unsure
+            or self.suffocated
+            or self.revolution
+            or self.declarations
+        )
 
 
 def rows(reading: Reading, trust: float | None = None) -> list[Row]:
@@ -377,7 +401,51 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
                 unsure,
             )
         )
+    _events(reading, out, trust)
     return out
+
+
+#: a blank box, for an event box a reading does not have (an older sheet's, a replay's cut)
+_BLANK = Field(None, 1.0)
+
+
+def _events(reading: Reading, out: list[Row], trust: float) -> None:
+    """The event strip's lines, each given to the row of its deal. A line's deal is its two
+    boxes (a blank tens box is 0); a line written with a box left blank, a deal that is no row
+    of the sheet, a seat that is no seat of the table, a kind that is none, or any box below
+    `trust` makes the line's boxes unsure as usual. A line whose deal is no row goes to
+    its units' row (a tens box's 0 read as another digit), else the nearest row, its deal
+    boxes unsure: a person moves it."""
+    key = reading.key
+    rows_by_number = {row.number: row for row in out}
+    seats = list(range(1, key.seats + 1))
+    for kind, (_x, parts) in layout.EVENT_COLUMNS.items():
+        for line in range(layout.EVENT_LINES):
+            names = {part: f"{kind}_{part}.{line}" for part, _dx in parts}
+            read = {part: reading.fields.get(f"0.{name}", _BLANK) for part, name in names.items()}
+            if all(box.value is None for box in read.values()):
+                continue
+            unsure: list[str] = []
+
+            def digit(part: str, among: list[int], read=read, names=names, unsure=unsure):
+                return _line_digit(read, names, unsure, part, among, key.seats, trust)
+
+            tens = digit("tens", list(range(key.rows // 10 + 1))) or 0
+            units = digit("units", list(range(10)))
+            number = tens * 10 + units if units is not None else 0
+            if not 1 <= number <= key.rows:
+                unsure += [n for n in (names["tens"], names["units"]) if n not in unsure]
+                if units and units <= key.rows:  # most likely a 0 in the tens read wrong
+                    number = units
+            row = rows_by_number[max(1, min(key.rows, number))]
+            if kind == "s":
+                row.suffocated.append((digit("seat", seats), digit("by", seats)))
+            elif kind == "r":
+                row.revolution.append(digit("seat", seats))
+            else:
+                kinds = list(layout.DECLARATION_KINDS)
+                row.declarations.append((digit("seat", seats), digit("kind", kinds)))
+            row.unsure += unsure
 
 
 @functools.cache
@@ -436,6 +504,38 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
             unsure.append(f"finish.{place}")
         finish.append(seat if sure else box.value)
     return finish
+
+
+def _line_digit(
+    read: dict[str, Field],
+    names: dict[str, str],
+    unsure: list[str],
+    part: str,
+    among: list[int],
+    seats: int,
+    trust: float,
+) -> int | None:
+    """An event line's box: unsure when blank in a written line (a tens box may be), when its
+    digit is not `among` those the box can hold, or below `trust` among them; the digit read
+    (a tens box that can only hold a 0: 0)."""
+    box = read[part]
+    if among == [0] and box.value is not None:
+        # A tens box of a sheet of at most 9 rows can hold only a 0 (the readers seldom read
+        # a 0 right: they learned the seats' digits): any mark there is one, unless faint.
+        if box.faint:
+            unsure.append(names[part])
+        return 0
+    if box.value is None and part != "tens":
+        unsure.append(names[part])
+    elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):
+        unsure.append(names[part])
+    return box.value
+
+
+def confidence_among(read: Field, among: list[int]) -> float:
+    """How sure a box is of its digit among `among` only (a game's box that can hold only
+    some digits: `_own`)."""
+    return _own(read, max(among), among)
 
 
 def _opposite(seat: int | None, seats: int) -> int | None:

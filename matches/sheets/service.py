@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches import signals
 from matches.models import Match, SheetPhoto, StackSheet
-from matches.paper import reader
+from matches.paper import layout, reader
 from matches.paper.layout import SheetKey
 
 
@@ -35,14 +35,15 @@ def expected_key(match: Match) -> SheetKey:
     round_ = match.round
     event = round_.event
     assert match.table is not None  # a played match: accept_photo refuses a bye
-    seats = len(event.adapter.table_shape(event).seats)
+    sheet = event.adapter.score_sheet
     return SheetKey.of_table(
         event.pk,
         round_.number,
         match.table.number,
-        seats,
+        sheet.seats(event, match.table),
         event.deals_per_match,
         event.tie_break_deals or 0,
+        sheet.magic,
     )
 
 
@@ -59,7 +60,7 @@ def accept_photo(match: Match, data: bytes, user=None) -> SheetPhoto:
     """Keep a photo of the match's sheet and ask for its reading (after commit). Refuses what
     is no picture or too large before anything is stored; the same bytes again give the row
     they gave before."""
-    if match.table_id is None or match.round.event.adapter.seats_own_tables:
+    if match.table_id is None or match.round.event.adapter.score_sheet is None:
         raise PhotoRefused("no_sheet", "this table has no score sheet to photograph")
     digest = hashlib.sha256(data).hexdigest()
     kept = SheetPhoto.objects.filter(match=match, digest=digest).first()
@@ -102,8 +103,9 @@ def read_photo(photo_id: int) -> None:
         return
     with photo.image.open("rb") as stored:
         data = stored.read()
+    sheet = photo.match.round.event.adapter.score_sheet
     try:
-        reading = reader.read_sheet(data, expected=expected_key(photo.match))
+        reading = reader.read_sheet(data, expected=expected_key(photo.match), boxes=sheet.boxes)
     except reader.Refused as exc:
         photo.state, photo.refusal, photo.message = (
             SheetPhoto.State.REFUSED,
@@ -112,44 +114,39 @@ def read_photo(photo_id: int) -> None:
         )
     else:
         photo.state = SheetPhoto.State.READ
-        photo.reading = reading_json(reading)
+        photo.reading = reading_json(reading, sheet)
     photo.save(update_fields=["state", "refusal", "message", "reading"])
 
 
-def reading_json(reading: reader.Reading) -> dict:
-    """What is kept of a reading: per deal row what the form needs, the boxes to check with
-    what was read and how sure, and every box's digit by name ("finish.2": the desk's fields)."""
+def reading_json(reading: reader.Reading, sheet) -> dict:
+    """What is kept of a reading: per deal row what the game's result form needs (the game's
+    `score_sheet.row_json`: for Gou Ji the order, points, burns, events and every box by name,
+    "finish.2": the desk's fields), whether it is blank, the boxes to check with what was read
+    and how sure; and the boxes of no deal row (Gou Ji's event strip) by name."""
     return {
         "seconds": round(reading.seconds, 3),
         "corners": reading.corners,
         "rows": [
             {
                 "number": row.number,
-                "finish": row.finish,
-                "points": row.points,
-                "burns": [list(pair) for pair in row.burns],
+                **sheet.row_json(reading, row),
+                "blank": row.blank,
                 "unsure": row.unsure,
-                "read": {name: reading.fields[f"{row.number}.{name}"].value for name in row.unsure},
-                "confidence": {
-                    name: reading.fields[f"{row.number}.{name}"].confidence for name in row.unsure
-                },
-                "boxes": _boxes(reading, row),
+                "read": {name: _field(reading, row, name).value for name in row.unsure},
+                "confidence": {name: _field(reading, row, name).confidence for name in row.unsure},
             }
-            for row in reader.rows(reading)
+            for row in sheet.rows(reading)
         ],
+        "events": {
+            name.split(".", 1)[1]: read.value
+            for name, read in reading.fields.items()
+            if name.startswith("0.")
+        },
     }
 
 
-def _boxes(reading: reader.Reading, row: reader.Row) -> dict:
-    """Every box of the row by name; a finishing order as the row reads it whole (a box alone
-    may read another seat than its place holds in the most probable order)."""
-    boxes = {
-        name.split(".", 1)[1]: read.value
-        for name, read in reading.fields.items()
-        if name.split(".", 1)[0] == str(row.number)
-    }
-    boxes.update({f"finish.{place}": seat for place, seat in enumerate(row.finish)})
-    return boxes
+def _field(reading: reader.Reading, row, name: str) -> reader.Field:
+    return reading.fields.get(layout.full_name(row.number, name), reader.Field(None, 1.0))
 
 
 def latest(match: Match) -> SheetPhoto | None:
@@ -162,7 +159,11 @@ def row_of(photo: SheetPhoto | None, number: int) -> dict | None:
         return None
     for row in photo.reading.get("rows", []):
         if row["number"] == number:
-            blank = not (any(row["finish"]) or row["points"] or row["burns"] or row["unsure"])
+            if "blank" in row:
+                return None if row["blank"] else row
+            # A reading kept before rows said whether they are blank (Gou Ji's only).
+            written = ("points", "burns", "unsure")
+            blank = not (any(row["finish"]) or any(row.get(name) for name in written))
             return None if blank else row
     return None
 

@@ -118,8 +118,9 @@ def read(sheet_id: int) -> None:
         return
     with sheet.image.open("rb") as stored:
         data = stored.read()
+    game_sheet = sheet.round.event.adapter.score_sheet
     try:
-        reading = reader.read_sheet(data)
+        reading = reader.read_sheet(data, boxes=game_sheet.boxes)
         match = match_of(sheet.round, reading.key)
     except reader.Refused as exc:
         sheet.state, sheet.refusal, sheet.message = (
@@ -136,7 +137,7 @@ def read(sheet_id: int) -> None:
             digest=sheet.digest,
             uploaded_by=sheet.uploaded_by,
             state=SheetPhoto.State.READ,
-            reading=reading_json(reading),
+            reading=reading_json(reading, game_sheet),
         )
         photo.image.save(f"{uuid.uuid4().hex}.jpg", ContentFile(data), save=False)
         photo.save()

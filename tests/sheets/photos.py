@@ -15,6 +15,7 @@ import io
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -45,13 +46,14 @@ def digit_samples(half: str) -> dict[int, list[np.ndarray]]:
 
 
 @functools.cache
-def blank_page(key: SheetKey, deals_per_match: int) -> Image.Image:
-    """The printed sheet as paper, DPI dots an inch (RGB)."""
+def blank_page(key: SheetKey, deals_per_match: int, sheet: Any = None) -> Image.Image:
+    """The printed sheet as paper, DPI dots an inch (RGB): Gou Ji's, or the game's `sheet`."""
     from matches.draw.sheet_printing import blank_sheet_pdf
+    from matches.games.gouji.sheet import SHEET
 
     with tempfile.TemporaryDirectory() as folder:
         pdf = Path(folder) / "sheet.pdf"
-        pdf.write_bytes(blank_sheet_pdf(key, deals_per_match))
+        pdf.write_bytes(blank_sheet_pdf(key, deals_per_match, sheet or SHEET))
         subprocess.run(
             ["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(pdf), str(pdf.with_suffix(""))],
             check=True,
@@ -59,8 +61,13 @@ def blank_page(key: SheetKey, deals_per_match: int) -> Image.Image:
         return Image.open(pdf.with_suffix(".png")).convert("RGB")
 
 
-#: the rules a table's sheet is judged by: the standard rule set, eight seats' own preset (R44)
-RULES = {6: {"preset": "standard"}, 8: {"preset": "eight-players"}}
+#: the rules a table's sheet is judged by: the standard rule set, eight seats' own preset (R44),
+#: with hold-three (R26) so that a suffocation (R27) can be written; it changes no verdict of a
+#: deal without one
+RULES = {
+    6: {"preset": "standard", "hold_three": True},
+    8: {"preset": "eight-players", "hold_three": True},
+}
 
 
 def refusals(row: dict, seats: int) -> list[dict]:
@@ -80,10 +87,30 @@ def refusals(row: dict, seats: int) -> list[dict]:
     return entry.problems() + [error.to_json() for error in verdict.errors]
 
 
+def line_deal(values: dict, kind: str, line: int) -> int | None:
+    """The deal row an event line names (its tens box blank: 0), None when its units are."""
+    units = values.get(f"0.{kind}_units.{line}")
+    return None if units is None else (values.get(f"0.{kind}_tens.{line}") or 0) * 10 + units
+
+
 def sheet_row(values: dict, number: int, seats: int) -> dict:
     """Deal row `number` of a sheet's boxes (box name -> digit or None) as `reader.rows` gives
-    it to the form: the finishing order, the points written, the burns (burner, burned)."""
+    it to the form: the finishing order, the points written, the burns (burner, burned), and
+    the event lines that name this deal."""
+    lines = [
+        (kind, line)
+        for kind in layout.EVENT_COLUMNS
+        for line in range(layout.EVENT_LINES)
+        if line_deal(values, kind, line) == number
+    ]
+
+    def part(kind: str, name: str, line: int):
+        return values.get(f"0.{kind}_{name}.{line}")
+
     return {
+        "suffocated": [(part(k, "seat", n), part(k, "by", n)) for k, n in lines if k == "s"],
+        "revolution": [part(k, "seat", n) for k, n in lines if k == "r"],
+        "declarations": [(part(k, "seat", n), part(k, "kind", n)) for k, n in lines if k == "d"],
         "finish": [values.get(f"{number}.finish.{p}") for p in range(seats)],
         "points": [
             v for k in range(layout.POINT_BOXES) if (v := values.get(f"{number}.point.{k}"))
@@ -97,7 +124,12 @@ def sheet_row(values: dict, number: int, seats: int) -> dict:
     }
 
 
-def random_values(key: SheetKey, rng: np.random.Generator, played: int | None = None) -> dict:
+def random_values(
+    key: SheetKey,
+    rng: np.random.Generator,
+    played: int | None = None,
+    events: np.random.Generator | None = None,
+) -> dict:
     """What a referee writes: per played deal row a finishing order of every seat, 0-2 seats
     that opened a point, 0-2 burns; the rows after `played` (default: every row but a tie-break
     row half the time) and the unused boxes left blank. Box name -> digit or None.
@@ -105,8 +137,11 @@ def random_values(key: SheetKey, rng: np.random.Generator, played: int | None = 
     As on a real sheet, each row is a result the rules engine accepts (`refusals`): a burner
     finishes before the seat it burned, among the places a burner can take (D11: 1st-2nd at
     six seats, 1st-4th at eight), and is not its head rival (R21). A row is drawn again, from
-    the same generator, until it is one; how many points and burns it has is drawn once."""
-    values: dict[str, int | None] = {box.name: None for box in layout.boxes(key)}
+    the same generator, until it is one; how many points and burns it has is drawn once.
+
+    With `events` (a generator of its own, so that the rows are drawn as they were before the
+    sheet had an event strip), some played rows also get event lines (`random_events`)."""
+    values: dict[str, int | None] = {box.name: None for box in layout.every_box(key)}
     if played is None:
         played = key.rows if rng.random() < 0.5 else max(1, key.rows - 1)
     seats = np.arange(1, key.seats + 1)
@@ -125,7 +160,53 @@ def random_values(key: SheetKey, rng: np.random.Generator, played: int | None = 
             if not refusals(sheet_row(written, row, key.seats), key.seats):
                 break
         values.update(written)
+    if events is not None and key.events:
+        random_events(key, values, played, events)
     return values
+
+
+#: how often a played row gets each kind of event line (at most EVENT_LINES of a kind a sheet)
+EVENT_ODDS = {"s": 0.08, "r": 0.08, "d": 0.12}
+
+
+def random_events(key: SheetKey, values: dict, played: int, rng: np.random.Generator) -> None:
+    """Event lines for some of the `played` rows, each legal for its deal as written (the
+    app's check under RULES accepts the row with it): a suffocation of the last finisher by
+    another seat (R27: the suffocated take the lowest places), a revolution of a seat where
+    R29 places one (4th of six or 5th of eight, a place higher when its mates lead), a
+    declaration 明点 or 暗点 of any seat (R34). A proposal the app refuses is drawn again, at
+    most six times, then left out."""
+    used = {kind: 0 for kind in layout.EVENT_COLUMNS}
+    for row in range(1, played + 1):
+        for kind, odds in EVENT_ODDS.items():
+            if used[kind] == layout.EVENT_LINES or rng.random() >= odds:
+                continue
+            finish = [values[f"{row}.finish.{p}"] for p in range(key.seats)]
+            for _try in range(6):
+                line = used[kind]
+                written = dict(_deal_digits(kind, line, row, rng))
+                if kind == "s":
+                    seat = finish[-1]
+                    by = int(rng.choice([s for s in finish if s != seat]))
+                    written |= {f"0.s_seat.{line}": seat, f"0.s_by.{line}": by}
+                elif kind == "r":
+                    k = key.seats // 2
+                    written[f"0.r_seat.{line}"] = finish[int(rng.choice([k - 1, k, k]))]
+                else:
+                    written[f"0.d_seat.{line}"] = int(rng.integers(1, key.seats + 1))
+                    written[f"0.d_kind.{line}"] = int(rng.integers(1, 3))
+                trial = {**values, **written}
+                if not refusals(sheet_row(trial, row, key.seats), key.seats):
+                    values.update(written)
+                    used[kind] += 1
+                    break
+
+
+def _deal_digits(kind: str, line: int, row: int, rng: np.random.Generator):
+    """A deal number as a referee writes it: a tens digit, or for 1-9 a 0 or nothing."""
+    tens = row // 10 if row >= 10 or rng.random() < 0.4 else None
+    yield f"0.{kind}_tens.{line}", tens
+    yield f"0.{kind}_units.{line}", row % 10
 
 
 def glyph(sample: np.ndarray, rng: np.random.Generator, size: int) -> Image.Image:
@@ -150,16 +231,29 @@ def glyph(sample: np.ndarray, rng: np.random.Generator, size: int) -> Image.Imag
     )
 
 
-def fill(page: Image.Image, key: SheetKey, values: dict, rng: np.random.Generator, half: str):
-    """The page with each value written into its box in ball-pen ink."""
+def fill(
+    page: Image.Image,
+    key: SheetKey,
+    values: dict,
+    rng: np.random.Generator,
+    half: str,
+    events: np.random.Generator | None = None,
+):
+    """The page with each value written into its box in ball-pen ink: the rows' boxes drawn
+    from `rng`, the event strip's from `events` (the rows are written as before the strip)."""
     samples = digit_samples(half)
     page = page.copy()
     pen = tuple(int(c) for c in rng.choice([(25, 35, 110), (20, 20, 25), (30, 50, 140)]))
     ink_layer = Image.new("RGB", page.size, pen)
-    boxes = {box.name: box for box in layout.boxes(key)}
-    for name, digit in values.items():
-        if digit is None:
-            continue
+    boxes = {box.name: box for box in layout.every_box(key)}
+    if key.magic[:3] != layout.MAGIC[:3]:  # another game's sheet (Giog's)
+        boxes = {box.name: box for box in game_boxes(key)}
+    written = [(n, d) for n, d in values.items() if d is not None and not layout.is_event(n)]
+    strip = [(n, d) for n, d in values.items() if d is not None and layout.is_event(n)]
+    for name, digit in written + (strip if events is not None else []):
+        if layout.is_event(name):
+            assert events is not None
+            rng = events
         box = boxes[name]
         choices = samples[digit]
         sample = choices[int(rng.integers(len(choices)))]
@@ -235,10 +329,14 @@ def sheet_photo(
 ) -> tuple[bytes, dict]:
     """(a JPEG of `key`'s sheet filled in, what was written in each box)."""
     rng = np.random.default_rng(seed)
+    # The event strip's lines from a generator of their own: a seed's rows, their ink and the
+    # photograph are drawn as they were before the sheet had the strip.
+    events = np.random.default_rng([seed, 2])
     if values is None:
-        values = random_values(key, rng)
+        values = random_values(key, rng, events=events)
     page = blank_page(key, deals_per_match or key.rows)
-    return photograph(fill(page, key, values, rng, half), rng, thumb=thumb), values
+    filled = fill(page, key, values, rng, half, events)
+    return photograph(filled, rng, thumb=thumb), values
 
 
 def box_crop(sample: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -266,3 +364,40 @@ def box_crop(sample: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     shares = np.asarray(image.resize((straight, straight), Image.Resampling.BILINEAR), np.float32)
     shares = shares / max(float(shares.max()), 40.0)
     return reader.box_pixels(shares, layout.Box("finish", 1, 0, 0.0, 0.0))
+
+
+def game_boxes(key: SheetKey) -> list:
+    """The boxes of a sheet of another game than Gou Ji (Giog's: its magic GGS)."""
+    from matches.games.giog.sheet import boxes
+
+    return boxes(key)
+
+
+def giog_values(key: SheetKey, seed: int, played: int | None = None) -> dict:
+    """What a Giog referee writes: per played hand row the pieces each seat won (tens, units;
+    under 10 the units alone) and the beheaded seats, of hands self-played by the engine's bots
+    (`giog selfplay`) and replayed: every row is a hand the engine accepts."""
+    from matches.games.giog.engine.game import game
+
+    values: dict[str, int | None] = {box.name: None for box in game_boxes(key)}
+    played = key.rows if played is None else played
+    for row, record in enumerate(game.selfplay(played, seed, players=key.seats), 1):
+        verdict = game.replay(record)
+        for seat in range(1, key.seats + 1):
+            won = verdict["won"][str(seat)]
+            values[f"{row}.won_tens.{seat - 1}"] = won // 10 if won >= 10 else None
+            values[f"{row}.won_units.{seat - 1}"] = won % 10
+        for k, seat in enumerate(sorted(verdict["beheaded"])[:2]):
+            values[f"{row}.beheaded.{k}"] = seat
+    return values
+
+
+def giog_photo(key: SheetKey, seed: int, values: dict | None = None) -> tuple[bytes, dict]:
+    """(a JPEG of a Giog table's sheet filled in, what was written in each box)."""
+    from matches.games.giog.sheet import SHEET
+
+    rng = np.random.default_rng(seed)
+    if values is None:
+        values = giog_values(key, seed)
+    page = blank_page(key, key.rows, SHEET)
+    return photograph(fill(page, key, values, rng, "test"), rng), values

@@ -12,7 +12,7 @@ def test_every_generated_row_is_a_result_the_engine_accepts():
     for k in range(30):
         key = SheetKey(1, 2, 3 + k, 8 if k % 3 == 2 else 6, 4 + k % 5)
         values = random_values(key, np.random.default_rng(k))
-        assert set(values) == {box.name for box in layout.boxes(key)}
+        assert set(values) == {box.name for box in layout.every_box(key)}
         for number in range(1, key.rows + 1):
             row = sheet_row(values, number, key.seats)
             if not any(row["finish"]):

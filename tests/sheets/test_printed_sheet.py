@@ -62,8 +62,9 @@ def test_every_box_lies_on_the_page_clear_of_the_corner_codes():
 
 def test_a_corner_text_of_another_kind_is_not_a_sheet():
     assert SheetKey.parse("https://example.org/ref/abc") is None
-    assert SheetKey.parse("GJS1/e1/r1/t1/s7/d3/c0") is None  # no seven-seat table
-    assert SheetKey.parse("GJS1/e1/r1/t1/s6/d3/c0") == (SheetKey(1, 1, 1, 6, 3), 0)
+    assert SheetKey.parse("GJS1/e1/r1/t1/s9/d3/c0") is None  # no nine-seat table
+    assert SheetKey.parse("gjs1/e1/r1/t1/s6/d3/c0") is None
+    assert SheetKey.parse("GJS1/e1/r1/t1/s6/d3/c0") == (SheetKey(1, 1, 1, 6, 3, "GJS1"), 0)
 
 
 def test_the_organiser_prints_the_sheets_from_the_dashboard(client, build):

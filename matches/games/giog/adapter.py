@@ -17,6 +17,7 @@ from matches.games.giog.engine.game import GiogGame
 from matches.games.giog.engine.verdict import GiogDealVerdict, GiogTally
 from matches.games.giog.referee import ResultForm
 from matches.games.giog.settings import GiogSettings
+from matches.games.giog.sheet import SHEET
 from matches.kernel.engine_errors import JSONObject
 from matches.kernel.engine_types import PlayedSeat, PublicTable, Tally
 from matches.kernel.games.adapter import DemoPlan, GameAdapter
@@ -36,6 +37,7 @@ class GiogAdapter(GameAdapter):
     column_note_template = "giog/public/_columns_note.html"
     settings_form = "matches.games.giog.settings_form.GiogSettingsForm"
     result_form = ResultForm()
+    score_sheet = SHEET
     messages = game_messages.MESSAGES
     rule_names = game_messages.RULE_NAMES
     player_columns = (

@@ -184,6 +184,18 @@ class ResultForm:
         entry.beheaded = [s for s in seats if s in (summary.get("beheaded") or [])]
         return entry
 
+    def from_sheet(self, table, row: dict) -> HandEntry:
+        """The entry a photographed sheet's hand row fills (matches/games/giog/sheet.py): the
+        counts and beheaded seats as read; a seat not read stays empty for a person."""
+        seats = self._seat_numbers(table)
+        entry = HandEntry.blank(seats)
+        for seat in seats:
+            count = (row.get("won") or {}).get(str(seat))
+            if isinstance(count, int):
+                entry.won[seat], entry.raw[seat] = count, str(count)
+        entry.beheaded = [s for s in seats if s in (row.get("beheaded") or [])]
+        return entry
+
     def describe(self, problems: list[dict]) -> list[dict]:
         return describe(problems)
 

@@ -27,6 +27,7 @@ from matches.games.gouji.engine.verdict import (
 from matches.games.gouji.referee_form import ResultForm
 from matches.games.gouji.settings import GoujiSettings
 from matches.games.gouji.settings_form import rules_line
+from matches.games.gouji.sheet import SHEET
 from matches.games.gouji.table import shape_for
 from matches.kernel.engine_errors import JSONObject
 from matches.kernel.engine_types import PlayedSeat, PublicTable, TableShape, Tally
@@ -45,6 +46,7 @@ class GoujiAdapter(GameAdapter):
     site_title = gettext_lazy("够级赛事")
     settings_form = "matches.games.gouji.settings_form.RulesForm"
     result_form = ResultForm()
+    score_sheet = SHEET
     messages = game_messages.MESSAGES
     rule_names = game_messages.RULE_NAMES
     #: the player standings: (row key, title, numeric)

@@ -99,7 +99,17 @@ class DealEntry:
             for b, d in row.get("burns", [])
             if b in seats and d in seats
         ] + [{"burner": None, "burned": None, "outcome": "success"}]
-        entry.suffocated = [{"seat": None, "by": None}]
+        # The event lines written for this deal: a suffocation's (seat, by), a revolution's
+        # seat, a declaration's (seat, kind digit 1 明点 2 暗点 3 特点: DECLARATIONS' order).
+        entry.suffocated = [
+            {"seat": s, "by": b} for s, b in row.get("suffocated", []) if s in seats and b in seats
+        ] + [{"seat": None, "by": None}]
+        entry.revolution = [s for s in row.get("revolution", []) if s in seats]
+        entry.declarations = {
+            s: DECLARATIONS[k - 1]
+            for s, k in row.get("declarations", [])
+            if s in seats and isinstance(k, int) and 1 <= k <= len(DECLARATIONS)
+        }
         return entry
 
     @classmethod

@@ -373,6 +373,15 @@ class GameAdapter:
     #: the referee's result form: an object with `blank`, `from_post`, `from_report`,
     #: `context` and `templates` (see `matches/views/referee/table.py`)
     result_form: Any = None
+    #: the readable paper score sheet (docs/scoresheets.md), None for a game without one: an
+    #: object with `magic` (the corner codes' first word), `seats(event, table)`, `boxes(key)`
+    #: (every digit box, `matches.paper.layout.Box`), `rows(reading)` (a row per deal, each
+    #: with `number`, `unsure` and `blank`) and `row_json(reading, row)` (what the result form's
+    #: `from_sheet` takes), `draw(pen, key, deals_per_match)` (its part of the page),
+    #: `seat_line(seat)`, `signers(match)`, `blank_seat_lines(key)`, `box_label(name)`, and
+    #: `desk` (whether the desk's stack types its boxes). The shared printer, service and pages
+    #: ask it and never the game's name (matches/draw/sheet_printing.py, matches/sheets/).
+    score_sheet: Any = None
     #: The game's rule messages (code -> lazy zh-hans text) and rule names (matches/games/<game>/
     #: messages.py): `message(code)` renders one in the active language.
     messages: Mapping[str, Any] = {}

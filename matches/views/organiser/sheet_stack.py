@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from matches.kernel.games.registry import adapter_for
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Match, Round, StackSheet
+from matches.paper import layout
 from matches.permissions import Actor
 from matches.results.submit import submit_deal_report
 from matches.sheets import service as sheets
@@ -139,7 +140,7 @@ def sheet_page(request, event_id: int, sheet_id: int):
         entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
         values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
-    if not hasattr(adapter_for(event).result_form, "from_sheet"):  # a game with no sheet
+    if not getattr(adapter_for(event).score_sheet, "desk", False):  # the desk types no sheet
         problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
         return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
@@ -272,7 +273,7 @@ def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], lis
                         "code": "not_a_seat",
                         "deal": number,
                         "text": _("%(box)s：%(value)s 不是本桌的座位号")
-                        % {"box": box_label(name), "value": value},
+                        % {"box": box_label(event, name), "value": value},
                     }
                 )
 
@@ -302,7 +303,68 @@ def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], lis
                 "burns": burns,
             }
         )
+    problems += _posted_events(match, values, finals, rows)
     return rows, problems
+
+
+def _event_names() -> list[tuple[str, int, list[str]]]:
+    """The event strip's lines: (kind, line, its boxes' names "s_tens.0" …), as printed."""
+    return [
+        (kind, line, [f"{kind}_{part}.{line}" for part, _dx in parts])
+        for kind, (_x, parts) in layout.EVENT_COLUMNS.items()
+        for line in range(layout.EVENT_LINES)
+    ]
+
+
+def _posted_events(match, values: dict, finals: set[int], rows: list[dict]) -> list[dict]:
+    """The event strip's lines typed or read ("d0.s_by.1"), each added to its deal's row (a
+    row made for it when its deal has nothing else written: the engine then says what is
+    missing); what the boxes alone say is wrong: a deal that is no row, a seat that is none, a
+    declaration kind other than 1-3, a line half written."""
+    event = match.round.event
+    seats = adapter_for(event).table_shape(event).seats
+    by_number = {row["number"]: row for row in rows}
+    problems = []
+    for kind, line, names in _event_names():
+        typed = {
+            name.split("_", 1)[1].split(".")[0]: values.get(f"d0.{name}", "") for name in names
+        }
+        if not any(typed.values()):
+            continue
+        digits = {
+            part: int(v) if v.isascii() and v.isdigit() else None for part, v in typed.items()
+        }
+        label = adapter_for(event).score_sheet.line_label(kind, line)
+        units = digits.get("units")
+        number = None if units is None else (digits.get("tens") or 0) * 10 + units
+        wrong = number is None or not 1 <= number <= _rows_of(event)
+        wrong |= any(digits[part] not in seats for part in ("seat", "by") if part in digits)
+        wrong |= "kind" in digits and digits["kind"] not in layout.DECLARATION_KINDS
+        if wrong:
+            problems.append(
+                {
+                    "rule": None,
+                    "code": "bad_event_line",
+                    "text": _("%(line)s：局号、座位或类别没有填对") % {"line": label},
+                }
+            )
+            continue
+        assert number is not None
+        if number in finals:
+            continue
+        row = by_number.get(number)
+        if row is None:
+            row = {"number": number, "finish": [], "points": [], "burns": []}
+            by_number[number] = row
+            rows.append(row)
+        if kind == "s":
+            row.setdefault("suffocated", []).append([digits["seat"], digits["by"]])
+        elif kind == "r":
+            row.setdefault("revolution", []).append(digits["seat"])
+        else:
+            row.setdefault("declarations", []).append([digits["seat"], digits["kind"]])
+    rows.sort(key=lambda row: row["number"])
+    return problems
 
 
 def _box_names(seats: int) -> list[str]:
@@ -322,6 +384,7 @@ def _unsure(sheet: StackSheet, match) -> dict[int, list[str]]:
 
 
 def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -> list[dict]:
+    event = match.round.event
     missing = [
         (number, name)
         for number, names in _unsure(sheet, match).items()
@@ -331,7 +394,7 @@ def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -
     if not missing:
         return []
     labels = "、".join(
-        _("第%(n)s局%(box)s") % {"n": n, "box": box_label(name)} for n, name in missing
+        _("第%(n)s局%(box)s") % {"n": n, "box": box_label(event, name)} for n, name in missing
     )
     return [
         {
@@ -343,12 +406,14 @@ def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -
 
 
 def _report_values(match) -> dict[str, str]:
-    """A done sheet's boxes as its deals went in (the reports in force or waiting)."""
-    values = {}
+    """A done sheet's boxes as its deals went in (the reports in force or waiting), the events
+    on the strip's lines in deal order."""
+    values: dict[str, str] = {}
+    used: dict[str, int] = {}
     reports = DealReport.objects.filter(
         deal__match=match, state__in=[DealReport.State.FINAL, DealReport.State.PENDING]
     ).select_related("deal")
-    for report in reports:
+    for report in sorted(reports, key=lambda r: r.deal.number):
         summary, number = report.summary or {}, report.deal.number
         for place, seat in enumerate(summary.get("finish") or []):
             values[f"d{number}.finish.{place}"] = str(seat)
@@ -357,6 +422,26 @@ def _report_values(match) -> dict[str, str]:
         for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
             values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
             values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
+        events: dict[str, list[tuple]] = {
+            "s": [(s.get("by"), s.get("seat")) for s in summary.get("suffocated") or []],
+            "r": [(seat,) for seat in summary.get("revolution") or []],
+            "d": [
+                (int(seat), 1 + list(layout.DECLARATION_KINDS.values()).index(kind))
+                for seat, kind in (summary.get("declarations") or {}).items()
+                if kind in layout.DECLARATION_KINDS.values()
+            ],
+        }
+        for kind, entries in events.items():
+            for entry in entries:
+                line = used.get(kind, 0)
+                if line == layout.EVENT_LINES:
+                    break
+                used[kind] = line + 1
+                parts = [p for p, _dx in layout.EVENT_COLUMNS[kind][1]][2:]
+                values[f"d0.{kind}_tens.{line}"] = str(number // 10) if number >= 10 else ""
+                values[f"d0.{kind}_units.{line}"] = str(number % 10)
+                for part, value in zip(parts, entry):
+                    values[f"d0.{kind}_{part}.{line}"] = str(value)
     return values
 
 
@@ -369,6 +454,9 @@ def _read_values(sheet: StackSheet) -> dict[str, str]:
         for name, value in (row.get("boxes") or {}).items():
             if value is not None:
                 values[f"d{row['number']}.{name}"] = str(value)
+    for name, value in (sheet.photo.reading.get("events") or {}).items():
+        if value is not None:
+            values[f"d0.{name}"] = str(value)
     return values
 
 
@@ -389,7 +477,7 @@ def _render(request, sheet, match, values, checked, problems, status=200):
                 "value": values.get(field, ""),
                 "marked": name in marked,
                 "checked": f"{number}.{name}" in checked,
-                "label": box_label(name),
+                "label": box_label(event, name),
             }
 
         rows.append(
@@ -405,6 +493,28 @@ def _render(request, sheet, match, values, checked, problems, status=200):
                 "problems": [p for p in problems if p.get("deal") == number],
             }
         )
+    # The event strip's lines: a box marked where the reader was unsure of it, ticked under the
+    # number of the deal its line was read for.
+    attached = {name: number for number, names in unsure.items() for name in names}
+
+    def event_box(name: str) -> dict:
+        field, number = f"d0.{name}", attached.get(name)
+        return {
+            "name": field,
+            "box": f"{number}.{name}",
+            "value": values.get(field, ""),
+            "marked": number is not None,
+            "checked": f"{number}.{name}" in checked,
+            "label": box_label(event, name),
+        }
+
+    headings = adapter_for(event).score_sheet.event_headings()
+    events = [
+        {"kind": kind, "heading": headings[kind], "lines": []} for kind in layout.EVENT_COLUMNS
+    ]
+    for kind, _line, names in _event_names():
+        column = next(c for c in events if c["kind"] == kind)
+        column["lines"].append([event_box(name) for name in names])
     position = list(stack.queue(sheet.round).values_list("pk", flat=True)).index(sheet.pk) + 1
     return render(
         request,
@@ -421,6 +531,7 @@ def _render(request, sheet, match, values, checked, problems, status=200):
             "image_url": reverse("manage:results-stack-photo", args=[event.pk, sheet.pk]),
             "queue_url": _queue_url(event, sheet.round),
             "rows": rows,
+            "events": events,
             "problems": [p for p in problems if not p.get("deal")],
             "row_problems": [p for p in problems if p.get("deal")],
             "table_typed": request.POST.get("table", "") if request.method == "POST" else "",

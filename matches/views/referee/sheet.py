@@ -86,7 +86,7 @@ def sheet_context(access: Access, match, number: int | None, checked: list[str])
     unsure = [
         {
             "name": name,
-            "label": _box_label(*_split(name)),
+            "label": box_label(match.round.event, name),
             "value": read.get(name),
             "confidence": round(100 * sure.get(name, 0)),
             "checked": name in checked,
@@ -103,19 +103,9 @@ def sheet_context(access: Access, match, number: int | None, checked: list[str])
     }
 
 
-def box_label(name: str) -> str:
-    """A box of a deal's row in words: "finish.5" -> 第6名."""
-    return _box_label(*_split(name))
-
-
-def _box_label(field: str, index: int) -> str:
-    if field == "finish":
-        return _("第%(n)s名") % {"n": index + 1}
-    if field == "point":
-        return _("开点第%(n)s格") % {"n": index + 1}
-    if field == "burner":
-        return _("第%(n)s次烧牌的烧牌者") % {"n": index + 1}
-    return _("第%(n)s次烧牌的被烧者") % {"n": index + 1}
+def box_label(event, name: str) -> str:
+    """A box of a deal's row in words, as the event's game says it ("finish.5" -> 第6名)."""
+    return event.adapter.score_sheet.box_label(name)
 
 
 def unchecked_problems(match, number: int, data) -> list[dict]:
@@ -128,7 +118,7 @@ def unchecked_problems(match, number: int, data) -> list[dict]:
     missing = sheets.unchecked(photo, number, data.getlist("sheet_checked"))
     if not missing:
         return []
-    labels = "、".join(_box_label(*_split(name)) for name in missing)
+    labels = "、".join(box_label(match.round.event, name) for name in missing)
     return [
         {
             "rule": None,
@@ -137,11 +127,6 @@ def unchecked_problems(match, number: int, data) -> list[dict]:
             "text": _("请对照照片核对并勾选：%(boxes)s") % {"boxes": labels},
         }
     ]
-
-
-def _split(name: str) -> tuple[str, int]:
-    field, index = name.split(".")
-    return field, int(index)
 
 
 def photo_rows(event, photos) -> list[dict]:
