@@ -4,10 +4,13 @@ on a tuning seed (11) in seconds, then reading the bench's seeds once.
     .venv/bin/python bench/scoresheets.py --photos 200 --seed 11    # the tuning seed's photos
     .venv/bin/python bench/scoresheets_replay.py --cut 11 1 2 3     # cut the boxes (minutes)
     .venv/bin/python bench/scoresheets_replay.py 11                 # replay (seconds a seed)
+    .venv/bin/python bench/scoresheets_replay.py --reread 11        # after a reader changed
 
 `--cut` reads each photo of a seed (bench/scoresheets.py's folders) as the reader does, up to
-the boxes, and keeps each written box's three readers' probabilities apart
-(bench/out/scoresheets-replay-<seed>.pickle). A replay combines them with the reader's
+the boxes, and keeps each written box's ink (float16) and its three readers' probabilities
+apart (bench/out/scoresheets-replay-<seed>.pickle); `--reread` runs `reader.readers` (the
+readers as they are in matches/paper/digits.py and their files) again on the kept boxes, in
+minutes, without cutting the photos again. A replay combines them with the reader's
 `combine` and reads the rows with its `rows`, the thresholds as they are in
 matches/paper/reader.py (edit them there, or set them in a Python session), and counts as
 bench/scoresheets.py does: right, marked, wrong and refused by the app's check, silent. It
@@ -37,7 +40,7 @@ def cached(seed: int) -> Path:
 
 
 def cut(seed: int) -> None:
-    from matches.paper import digits, layout, reader
+    from matches.paper import layout, reader
     from matches.paper.layout import SheetKey
 
     sheets = []
@@ -64,15 +67,23 @@ def cut(seed: int) -> None:
                 crops.append(ink)
         sheet.update(blank=blank, names=names, trusts=trusts)
         if crops:
-            upright = np.stack([digits.features(digits.upright(c)) for c in crops])
-            sheet["readers"] = (
-                digits.classify(np.stack([digits.features(c) for c in crops])),
-                digits.classify(upright, digits.SECOND),
-                digits.neighbours(upright),
-            )
+            sheet["crops"] = np.stack(crops).astype(np.float16)
+            sheet["readers"] = reader.readers(crops)
         sheets.append(sheet)
     cached(seed).write_bytes(pickle.dumps(sheets))
     print(f"seed {seed}: {len(sheets)} sheets cut into {cached(seed)}")
+
+
+def reread(seed: int) -> None:
+    """The readers run again on the cut boxes (kept with `--cut`): after a reader changed."""
+    from matches.paper import reader
+
+    sheets = pickle.loads(cached(seed).read_bytes())
+    for sheet in sheets:
+        if sheet.get("names"):
+            sheet["readers"] = reader.readers(list(sheet["crops"].astype(np.float32)))
+    cached(seed).write_bytes(pickle.dumps(sheets))
+    print(f"seed {seed}: the boxes read again by the readers of matches/paper/digits.py")
 
 
 def replay(seed: int) -> dict:
@@ -121,10 +132,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("seeds", type=int, nargs="+")
     parser.add_argument("--cut", action="store_true", help="cut the seeds' photos first")
+    parser.add_argument(
+        "--reread", action="store_true", help="run the readers again on the boxes cut before"
+    )
     args = parser.parse_args()
     for seed in args.seeds:
         if args.cut:
             cut(seed)
+        elif args.reread:
+            reread(seed)
         replay(seed)
 
 

@@ -75,16 +75,18 @@ def upright(ink: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _weights(path: Path) -> tuple[np.ndarray, ...]:
+def _weights(path: Path) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """A network's layers, (weights, biases) each: w1, b1, w2, b2, … as saved."""
     with np.load(path) as data:
-        return tuple(data[name] for name in ("w1", "b1", "w2", "b2"))
+        return tuple((data[f"w{n}"], data[f"b{n}"]) for n in range(1, 9) if f"w{n}" in data.files)
 
 
 def classify(inputs: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
-    """Rows of features → rows of ten probabilities (softmax)."""
-    w1, b1, w2, b2 = _weights(weights)
-    hidden = np.maximum(inputs @ w1 + b1, 0.0)
-    logits = hidden @ w2 + b2
+    """Rows of features → rows of ten probabilities (ReLU layers, then softmax)."""
+    *hidden, (last, bias) = _weights(weights)
+    for w, b in hidden:
+        inputs = np.maximum(inputs @ w + b, 0.0)
+    logits = inputs @ last + bias
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     return odds / odds.sum(axis=1, keepdims=True)

@@ -247,15 +247,7 @@ def probabilities(crops: list[np.ndarray], any_digit: bool = False) -> np.ndarra
     first (whole photos), and the vote of the nearest training boxes. A box's probabilities are
     their weighted mean (`combine`): sure only where the three nearly agree, a split vote of the
     neighbours is enough to make it unsure. `any_digit`: the 0-9 readers (`digits.ALL`)."""
-    first, second, third = (
-        digits.ALL if any_digit else (digits.WEIGHTS, digits.SECOND, digits.THIRD)
-    )
-    upright = np.stack([digits.features(digits.upright(c)) for c in crops])
-    return combine(
-        digits.classify(np.stack([digits.features(c) for c in crops]), first),
-        digits.classify(upright, second),
-        digits.neighbours(upright, third),
-    )
+    return combine(*readers(crops, any_digit))
 
 
 #: the weight of each reader's probabilities in a box's (the first network, the second, the
@@ -263,6 +255,20 @@ def probabilities(crops: list[np.ndarray], any_digit: bool = False) -> np.ndarra
 #: the others 97.8 and 97.7 %), counts least; the vote, the least often sure and wrong, most.
 #: Chosen on seed 11's photos with 15 neighbours (97.6 % unaided, 0 silent; the plain mean 97.3 %)
 WEIGHTS = (0.5, 1.0, 2.0)
+
+
+def readers(crops: list[np.ndarray], any_digit: bool = False) -> tuple[np.ndarray, ...]:
+    """Written boxes' ink → each reader's probabilities (rows of ten), in `combine`'s order;
+    `any_digit`: the 0-9 readers (`digits.ALL`)."""
+    first, second, third = (
+        digits.ALL if any_digit else (digits.WEIGHTS, digits.SECOND, digits.THIRD)
+    )
+    upright = np.stack([digits.features(digits.upright(c)) for c in crops])
+    return (
+        digits.classify(np.stack([digits.features(c) for c in crops]), first),
+        digits.classify(upright, second),
+        digits.neighbours(upright, third),
+    )
 
 
 def combine(first: np.ndarray, second: np.ndarray, votes: np.ndarray) -> np.ndarray:

@@ -273,3 +273,20 @@ def test_a_box_the_neighbours_split_on_is_for_a_person(monkeypatch):
     row = reader.rows(reader.read_sheet(data, expected=KEY))[0]
     assert sorted(row.unsure) == ["burned.0", "burner.0", "point.0"]
     assert (row.points, row.burns) == ([2], [(4, 6)])  # still the networks' digits, to be checked
+
+
+def test_the_shipped_readers_load_and_read_held_out_digits():
+    """Each reader's shipped file loads and reads written boxes of the held-out half (the test
+    photos' writers; the files were made from the other half) as their digits: most of them alone, nearly all together."""
+    from tests.sheets.photos import box_crop, digit_samples
+
+    rng = np.random.default_rng(7)
+    written = digit_samples("test")
+    digit = np.repeat(np.arange(1, 9), 5)
+    crops = [box_crop(written[d][k], rng) for d, k in zip(digit, np.tile(np.arange(5), 8))]
+    readings = reader.readers(crops)
+    for probabilities in readings:
+        assert probabilities.shape == (40, 10)
+        assert np.allclose(probabilities.sum(axis=1), 1.0)
+        assert (probabilities.argmax(axis=1) == digit).sum() >= 32  # 80 %
+    assert (reader.combine(*readings).argmax(axis=1) == digit).sum() >= 36  # 90 %
