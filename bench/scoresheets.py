@@ -2,7 +2,11 @@
 it gets wrong without marking them (silent errors: must be 0), the time per sheet and the
 reader's memory.
 
-    .venv/bin/python bench/scoresheets.py [--photos 200] [--seed 1] [--again]
+    .venv/bin/python bench/scoresheets.py [--photos 200] [--seed 1] [--again] [--rows 4-8]
+    .venv/bin/python bench/scoresheets.py --game giog [--photos 200] [--seed 1] [--again]
+
+(`--game giog`: Giog's sheets, `make_giog` and `read_giog`: every written box right, marked, or
+wrong and refused by the engine or silent; `--rows 10-20`: Gou Ji's sheets of more deal rows)
 
 (each seed's photos are kept in their own folder: `--again --seed 2` reads seed 2's again)
 
@@ -393,7 +397,9 @@ def main() -> None:
     print(f"event strip: {e['boxes']} boxes, {e['written']} written")
     print(f"  written, right without a person: {e['right']} ({100 * e['right'] / written:.2f}%)")
     print(f"  marked for a person:    {e['marked']}")
-    print(f"  deal numbers' written boxes: {e.get('deal', 0)}, right unaided {e.get('deal_right', 0)}")
+    print(
+        f"  deal numbers' written boxes: {e.get('deal', 0)}, right unaided {e.get('deal_right', 0)}"
+    )
     print(f"  wrong, refused by the engine: {e['engine']}")
     print(f"  silent errors:          {e['silent']}")
     for box in e["silent_boxes"]:

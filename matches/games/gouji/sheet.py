@@ -111,7 +111,7 @@ class GoujiSheet:
                 for line in range(layout.EVENT_LINES):
                     y = layout.EVENT_TOP + line * layout.EVENT_PITCH + layout.BOX / 2 + 1
                     pen.centred(x + 34.5, y, "→", 9)
-        # A 0 is the digit the readers read worst: deals 1-9 are written in the units box alone.
+        # Deals 1-9 are written in the units box alone: a box fewer to write and to read.
         pen.text(12, layout.EVENT_TOP + 1.5, _("局号 1-9"), 6)
         pen.text(12, layout.EVENT_TOP + 4.0, _("十位不填"), 6)
         for box in layout.event_boxes(key):
