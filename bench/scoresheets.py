@@ -167,7 +167,7 @@ def read(seed: int, deal_rows: str = "4-8") -> dict:
                 wrong_rows.append((key.seats, row.number, form, wrong))
         wrong = score_strip(rows, values, reading, strip, sheet_form, path.stem)
         strip_wrong += [(key.seats, sheet_form, box) for box in wrong]
-    totals.update(timings(seconds))  # type: ignore[arg-type]
+    totals.update(timings(seconds))
     # A row read wrong goes to the app's own check of the summary its form makes: refused
     # (with a rule id) before anyone can confirm it, or silent.
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")

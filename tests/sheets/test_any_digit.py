@@ -40,7 +40,7 @@ def test_the_game_says_which_boxes_hold_any_digit():
 def giog_hand(seed: int) -> tuple[reader.Reading, object]:
     """Three seats, 30 pieces: 0, 9 and 21 written in hand 1, photographed with `seed`."""
     key = SheetKey(1, 2, 3, 3, 4, MAGIC)
-    values = {box.name: None for box in SHEET.boxes(key)}
+    values: dict[str, int | None] = {box.name: None for box in SHEET.boxes(key)}
     values |= {"1.won_units.0": 0, "1.won_units.1": 9, "1.won_tens.2": 2, "1.won_units.2": 1}
     data, _values = giog_photo(key, seed, values)
     reading = reader.read_sheet(data, expected=key, boxes=SHEET.boxes)
