@@ -17,6 +17,7 @@ from matches.events import checkin, entries, importing
 from matches.models import Event, Registration, Stage, Union, UnionMember
 from players.models import Club, Player
 from tests.builder import EventBuilder
+from tests.cpu import least_cpu_seconds
 from tests.personas import english, signed_in_organiser
 
 pytestmark = pytest.mark.django_db
@@ -201,16 +202,6 @@ def festival(unions: int) -> Event:
     return event
 
 
-def best_seconds(measure, runs: int = 5) -> float:
-    """The least CPU time of a few runs (tests/hostile/test_bodies.py says why not wall-clock)."""
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
-        measure()
-        best = min(best, time.process_time() - started)
-    return best
-
-
 def test_entries_search_and_page_at_3334_unions(client, organiser):
     event = festival(3334)
     event.organisers.add(organiser)
@@ -229,7 +220,9 @@ def test_entries_search_and_page_at_3334_unions(client, organiser):
     small.organisers.add(organiser)
     small_url = reverse("manage:entries", args=[small.pk])
     client.get(small_url + "?page=2")
-    ratio = best_seconds(lambda: client.get(url)) / best_seconds(lambda: client.get(small_url))
+    ratio = least_cpu_seconds(lambda: client.get(url)) / least_cpu_seconds(
+        lambda: client.get(small_url)
+    )
     print(f"\nentries page, 3334 unions: {ratio:.1f} times 60 unions, {count} queries")
     assert ratio < 3, f"the page costs {ratio:.1f} times as much at 3,334 unions as at 60"
     last = client.get(url + "?page=67").content.decode()
