@@ -127,11 +127,31 @@ def make_giog(photos: int, seed: int) -> None:
         (out / f"{k:04d}.json").write_text(json.dumps(truth))
 
 
+def read_photo(path: Path, sheet, totals: dict, seconds: list[float]):
+    """(the key, the true values, the reading, its rows) of a photo as the worker reads it with
+    the game's `sheet`, its seconds appended (a refusal's too); reading and rows None when
+    refused."""
+    from matches.paper import reader
+    from matches.paper.layout import SheetKey
+
+    truth = json.loads(path.with_suffix(".json").read_text())
+    key = SheetKey(**truth["key"])
+    started = time.perf_counter()
+    reading: reader.Reading | None = None
+    rows = None
+    try:
+        reading = reader.read_sheet(path.read_bytes(), expected=key, boxes=sheet.boxes)
+        rows = sheet.rows(reading)
+    except reader.Refused:
+        totals["refused"] += 1
+    seconds.append(time.perf_counter() - started)
+    return key, truth["values"], reading, rows
+
+
 def read(seed: int, deal_rows: str = "4-8") -> dict:
     """In its own process: nothing of the generator in its memory while it reads (the engine's
     check of the reads comes after, once the reader's peak memory is taken)."""
-    from matches.paper import reader
-    from matches.paper.layout import SheetKey
+    from matches.games.gouji.sheet import SHEET as GOUJI
 
     totals: dict[str, float] = {
         "boxes": 0,
@@ -144,21 +164,12 @@ def read(seed: int, deal_rows: str = "4-8") -> dict:
     # The event strip's boxes, counted apart (the rows' figures stay comparable with before)
     strip: dict[str, float] = {"boxes": 0, "written": 0, "right": 0, "marked": 0}
     strip_wrong = []  # (seats, the sheet's form, the line's box read wrong and sure)
-    seconds = []
+    seconds: list[float] = []
     wrong_rows = []  # (seats, the row as the form gets it, how many boxes read wrong and sure)
     for path in sorted(folder(seed, "gouji", deal_rows).glob("*.jpg")):
-        truth = json.loads(path.with_suffix(".json").read_text())
-        key = SheetKey(**truth["key"])
-        values = truth["values"]
-        started = time.perf_counter()
-        try:
-            reading = reader.read_sheet(path.read_bytes(), expected=key)
-        except reader.Refused:
-            totals["refused"] += 1
-            seconds.append(time.perf_counter() - started)
+        key, values, reading, rows = read_photo(path, GOUJI, totals, seconds)
+        if reading is None:
             continue
-        rows = reader.rows(reading)
-        seconds.append(time.perf_counter() - started)
         sheet_form: dict = {}
         for row in rows:
             form, wrong = score_row(row, values, reading.fields, totals, path.stem)
@@ -212,25 +223,15 @@ def read_giog(seed: int) -> dict:
     refused when the engine refuses the hand the form then holds (the marked boxes as a person
     corrects them: `summary_verdict`, the check `check_hand` makes of a summary), else silent."""
     from matches.games.giog.sheet import SHEET
-    from matches.paper import reader
-    from matches.paper.layout import SheetKey
 
     totals: dict[str, Any] = {"boxes": 0, "written": 0, "right": 0, "marked": 0, "refused": 0}
     totals |= {"zeros": 0, "zeros_right": 0, "nines": 0, "nines_right": 0}
-    seconds, wrong_hands = [], []
+    seconds: list[float] = []
+    wrong_hands = []
     for path in sorted(folder(seed, "giog").glob("*.jpg")):
-        truth = json.loads(path.with_suffix(".json").read_text())
-        key = SheetKey(**truth["key"])
-        values = truth["values"]
-        started = time.perf_counter()
-        try:
-            reading = reader.read_sheet(path.read_bytes(), expected=key, boxes=SHEET.boxes)
-        except reader.Refused:
-            totals["refused"] += 1
-            seconds.append(time.perf_counter() - started)
+        key, values, reading, rows = read_photo(path, SHEET, totals, seconds)
+        if reading is None:
             continue
-        rows = SHEET.rows(reading)
-        seconds.append(time.perf_counter() - started)
         for row in rows:
             form: dict[int, int | None] = {}
             beheaded: list[int] = []
