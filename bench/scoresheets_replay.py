@@ -102,13 +102,19 @@ def replay(seed: int) -> dict:
         fields = {name: reader.Field(None, sure) for name, sure in sheet["blank"].items()}
         if sheet["names"]:
             combined = reader.combine(*sheet["readers"])
-            for name, trust, row in zip(sheet["names"], sheet["trusts"], combined):
+            if "joined" not in sheet:  # the broken glyphs read joined, once a seed
+                crops = list(sheet["crops"].astype(np.float32))
+                sheet["joined"] = reader.rejoined(crops, combined)
+            for name, trust, row, whole in zip(
+                sheet["names"], sheet["trusts"], combined, sheet["joined"]
+            ):
                 best = int(row.argmax())
                 fields[name] = reader.Field(
                     best,
                     round(float(row[best]) * trust, 6),
                     tuple(round(float(p), 6) for p in row),
                     trust < 1.0,
+                    round(whole, 6),
                 )
         reading = reader.Reading(sheet["key"], fields, 4)
         for row in reader.rows(reading):

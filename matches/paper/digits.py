@@ -110,3 +110,51 @@ def neighbours(inputs: np.ndarray, examples: Path = THIRD) -> np.ndarray:
     distances = norms[None, :] - 2.0 * projected @ kept.T
     nearest = labels[np.argpartition(distances, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]]
     return np.stack([(nearest == digit).mean(axis=1) for digit in range(10)], axis=1)
+
+
+#: a piece of ink smaller than this many pixels (of a box's ~32×32) is a speck, not a stroke
+SPECK = 4
+
+
+def joined(ink: np.ndarray) -> np.ndarray:
+    """The ink thickened by a pixel all round (a 3×3 maximum): a glyph broken by a thin
+    stroke falling under the ink threshold is whole again."""
+    padded = np.pad(ink, 1)
+    height, width = ink.shape
+    return np.max(
+        [padded[dy : dy + height, dx : dx + width] for dy in range(3) for dx in range(3)], axis=0
+    )
+
+
+def pieces(ink: np.ndarray, level: float = 0.3) -> int:
+    """How many separate pieces of ink (4-connected pixels darker than `level`, specks left
+    out) a box holds. An 8 whose waist fell under the ink threshold is two pieces that every
+    reader takes for a 2: a caller can refuse to trust such a glyph where nothing checks it.
+    Labels spread in numpy (each pixel takes its smallest neighbour's label, then jumps along
+    its label's own label) until nothing changes: no scipy at run time."""
+    mask = np.pad(ink > level, 1)
+    if not mask.any():
+        return 0
+    count = mask.size
+    labels = np.where(mask, np.arange(count).reshape(mask.shape), count)
+    flat_mask = mask.ravel()
+    while True:
+        spread = labels.copy()
+        spread[1:-1, 1:-1] = np.minimum.reduce(
+            [
+                labels[1:-1, 1:-1],
+                labels[:-2, 1:-1],
+                labels[2:, 1:-1],
+                labels[1:-1, :-2],
+                labels[1:-1, 2:],
+            ]
+        )
+        spread = np.where(mask, spread, count)
+        flat = spread.ravel()
+        jumped = np.where(flat_mask, flat[np.minimum(flat, count - 1)], count).reshape(mask.shape)
+        jumped = np.where(mask, np.minimum(spread, jumped), count)
+        if np.array_equal(jumped, labels):
+            break
+        labels = jumped
+    sizes = np.bincount(labels[mask])
+    return int((sizes >= SPECK).sum())

@@ -58,6 +58,9 @@ class Field:
     confidence: float
     probabilities: tuple[float, ...] = ()
     faint: bool = False  # so little ink that it may be a stray mark: never trusted
+    #: a glyph whose ink is in pieces (`digits.pieces`) read again joined (`digits.joined`):
+    #: the probability of the same digit then (1.0 for a glyph in one piece)
+    joined: float = 1.0
 
 
 @dataclass
@@ -229,14 +232,17 @@ def read_boxes(
     for any_digit, group in written.items():
         if not group:
             continue
-        mean = probabilities([ink for _name, _trust, ink in group], any_digit)
-        for (name, trust, _ink), row in zip(group, mean):
+        crops = [ink for _name, _trust, ink in group]
+        mean = probabilities(crops, any_digit)
+        again = rejoined(crops, mean, any_digit)
+        for (name, trust, _ink), row, whole in zip(group, mean, again):
             best = int(row.argmax())
             fields[name] = Field(
                 best,
                 round(float(row[best]) * trust, 6),
                 tuple(round(float(p), 6) for p in row),
                 trust < 1.0,
+                round(whole, 6),
             )
     return fields
 
@@ -248,6 +254,19 @@ def probabilities(crops: list[np.ndarray], any_digit: bool = False) -> np.ndarra
     their weighted mean (`combine`): sure only where the three nearly agree, a split vote of the
     neighbours is enough to make it unsure. `any_digit`: the 0-9 readers (`digits.ALL`)."""
     return combine(*readers(crops, any_digit))
+
+
+def rejoined(crops: list[np.ndarray], read: np.ndarray, any_digit: bool = False) -> list[float]:
+    """For each box, how sure the readers are of the digit they read (`read`, rows of ten)
+    once its ink is joined (`digits.joined`), where the ink is in two or more pieces; 1.0
+    where it is whole. An 8 broken at its waist reads as a sure 2 and, joined, as an 8 or a 2."""
+    whole = [1.0] * len(crops)
+    broken = [k for k, ink in enumerate(crops) if digits.pieces(ink) >= 2]
+    if broken:
+        again = probabilities([digits.joined(crops[k]) for k in broken], any_digit)
+        for k, row in zip(broken, again):
+            whole[k] = float(row[int(read[k].argmax())])
+    return whole
 
 
 #: the weight of each reader's probabilities in a box's (the first network, the second, the
@@ -326,6 +345,14 @@ MENDED = 0.8
 JOINT = 0.999
 #: a box at least this sure of its digit among all ten is judged among the table's seats only
 SEATS_FLOOR = 0.5
+
+
+def broken(read: Field, trust: float = TRUST) -> bool:
+    """A written box whose glyph is in pieces and, joined, no longer `trust` sure of the digit
+    read (`Field.joined`). Marked in a seat box nothing on the sheet checks (a point's, a
+    burn's, an event line's seat; not a finishing place: the order is read whole): an 8 broken
+    at its waist is a sure 2 to every reader (bench/RESULTS-scoresheets.md)."""
+    return read.value is not None and read.joined < trust
 
 
 @dataclass
@@ -488,7 +515,10 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
     seats = reading.key.seats
     read = [reading.fields[f"{number}.finish.{place}"] for place in range(seats)]
     if not all(box.value is not None and box.probabilities for box in read):
-        return [_value(reading, number, f"finish.{p}", unsure, trust) for p in range(seats)]
+        return [
+            _value(reading, number, f"finish.{p}", unsure, trust, checked=True)
+            for p in range(seats)
+        ]
     odds = np.array([box.probabilities[1 : seats + 1] for box in read])
     order, shares = best_order(odds / np.maximum(odds.sum(axis=1, keepdims=True), 1e-12))
     # A place the order gives another seat than its box reads: the digit its box reads is
@@ -513,6 +543,10 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
     return finish
 
 
+#: an event line's boxes that hold a seat: nothing checks them against the row (`BROKEN`)
+SEAT_PARTS = ("seat", "by")
+
+
 def _line_digit(
     read: dict[str, Field],
     names: dict[str, str],
@@ -529,7 +563,11 @@ def _line_digit(
     box = read[part]
     if box.value is None and part != "tens":
         unsure.append(names[part])
-    elif box.value is not None and (box.value not in among or _own(box, seats, among) < trust):
+    elif box.value is not None and (
+        box.value not in among
+        or _own(box, seats, among) < trust
+        or (part in SEAT_PARTS and broken(box, trust))
+    ):
         unsure.append(names[part])
     return box.value
 
@@ -564,11 +602,16 @@ def _value(
     unsure: list[str],
     trust: float,
     among: list | None = None,
+    checked: bool = False,
 ) -> int | None:
+    """A single box's digit, `name` in `unsure` when below `trust` (among `among` seats),
+    no seat, or `broken` in a box the order does not check (`checked`: a finishing place)."""
     read = reading.fields[f"{number}.{name}"]
     seats = reading.key.seats
-    if _own(read, seats, among) < trust or (
-        read.value is not None and not 1 <= read.value <= seats
+    if (
+        _own(read, seats, among) < trust
+        or (read.value is not None and not 1 <= read.value <= seats)
+        or (not checked and broken(read, trust))
     ):
         unsure.append(name)
     return read.value

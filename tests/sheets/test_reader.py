@@ -290,3 +290,42 @@ def test_the_shipped_readers_load_and_read_held_out_digits():
         assert np.allclose(probabilities.sum(axis=1), 1.0)
         assert (probabilities.argmax(axis=1) == digit).sum() >= 32  # 80 %
     assert (reader.combine(*readings).argmax(axis=1) == digit).sum() >= 36  # 90 %
+
+
+def test_the_pieces_of_a_glyph_are_counted_specks_left_out():
+    """An 8 cut at its waist is two pieces, joined by a pixel all round one again; a speck
+    beside a glyph is no piece."""
+    ink = np.zeros((32, 32), dtype=np.float32)
+    assert digits.pieces(ink) == 0
+    ink[4:14, 8:20] = 1.0  # the top loop, as a block
+    ink[16:28, 8:20] = 1.0  # the bottom one, two pixels below
+    assert digits.pieces(ink) == 2
+    assert digits.pieces(digits.joined(ink)) == 1
+    ink[30, 30] = 1.0  # a speck
+    assert digits.pieces(ink) == 2
+    ink[14:16, 13] = 0.6  # the waist, one pixel wide: 4-connected again
+    assert digits.pieces(ink) == 1
+
+
+def with_box(reading: reader.Reading, name: str, odds: dict[int, float], joined: float):
+    best = max(odds, key=odds.__getitem__)
+    probabilities = tuple(odds.get(digit, 0.0) for digit in range(10))
+    reading.fields[name] = reader.Field(best, odds[best], probabilities, joined=joined)
+    return reading
+
+
+def test_a_broken_glyph_that_reads_otherwise_joined_is_marked_where_nothing_checks_it():
+    """A burned box all readers read as a sure 2 whose ink, joined, reads 8 as much as 2 (an 8
+    broken at its waist): marked, though sure; read the same joined, it is not. A finishing
+    place of the same kind stays sure: the order read whole checks it."""
+    order = [{seat: 0.99999} for seat in (3, 1, 4, 5, 2, 6)]
+    sure_one = {1: 0.999, 4: 0.001}
+
+    def burn(joined: float) -> reader.Row:
+        reading = with_box(reading_of(order), "1.burner.0", sure_one, 1.0)
+        return reader.rows(with_box(reading, "1.burned.0", {2: 0.99999}, joined))[0]
+
+    assert burn(joined=0.49).unsure == ["burned.0"]
+    assert burn(joined=0.999).unsure == []
+    reading = with_box(reading_of(order), "1.finish.4", {2: 0.99999}, joined=0.49)
+    assert reader.rows(reading)[0].unsure == []

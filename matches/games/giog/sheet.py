@@ -62,11 +62,21 @@ class HandRow:
 
 
 def _digit(
-    reading: reader.Reading, name: str, among: list[int], unsure: list[str], trust: float
+    reading: reader.Reading,
+    name: str,
+    among: list[int],
+    unsure: list[str],
+    trust: float,
+    unchecked: bool = False,
 ) -> int | None:
+    """A box's digit, its name in `unsure` when it is not `among` those it can hold, below
+    `trust` among them, or (`unchecked`: a box nothing else on the hand checks, a beheaded
+    seat) a glyph in pieces (`reader.broken`)."""
     read = reading.fields.get(name, reader.Field(None, 1.0))
     if read.value is not None and (
-        read.value not in among or reader.confidence_among(read, among) < trust
+        read.value not in among
+        or reader.confidence_among(read, among) < trust
+        or (unchecked and reader.broken(read, trust))
     ):
         unsure.append(name.split(".", 1)[1])
     return read.value
@@ -208,7 +218,8 @@ def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
                     if written is not None and written.value is not None and name not in unsure:
                         unsure.append(name)
         beheaded = [
-            _digit(reading, f"{number}.beheaded.{k}", seats, unsure, trust) for k in range(BEHEADED)
+            _digit(reading, f"{number}.beheaded.{k}", seats, unsure, trust, unchecked=True)
+            for k in range(BEHEADED)
         ]
         out.append(HandRow(number, won, [s for s in beheaded if s is not None], unsure))
     return out
