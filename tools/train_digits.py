@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/train_digits.py [photos]          # the first network, digits.npz
     .venv/bin/python tools/train_digits.py --boxes [boxes]  # the second, digits_boxes.npz
-    .venv/bin/python tools/train_digits.py --neighbours [boxes]  # the third, digits_neighbours.npz
+    .venv/bin/python tools/train_digits.py --neighbours [boxes]  # the third, digits_neighbours*.npz
     .venv/bin/python tools/train_digits.py --all [boxes]    # the 0-9 readers, digits_all*.npz
 
 The first: writes the even half of scikit-learn's bundled handwritten digits into the project's own
@@ -79,22 +79,26 @@ def box_samples(
 def save_neighbours(count: int, target: Path = digits.THIRD, low: int = 1) -> None:
     """The third reader's examples: `count` boxes projected on their 40 main axes, each axis
     stored as int8 with its scale (float16 made the file 2.3 MB; int8 errs by at most half a step,
-    ~0.012 on axes spanning about ±3, far below the distances between digits)."""
+    ~0.012 on axes spanning about ±3, far below the distances between digits). Written in parts
+    of at most `digits.PART` examples (the first file holds the axes too): each file under 2 MB."""
     high = 8 if low else 9
-    inputs, labels = box_samples(count, seed=3 if low else 13, low=low, high=high)
+    inputs, labels = box_samples(count, seed=101 if low else 13, low=low, high=high)
     mean = inputs.mean(axis=0)
     axes = np.linalg.svd(inputs - mean, full_matrices=False)[2][:40].T
     examples = (inputs - mean) @ axes
     scale = np.abs(examples).max(axis=0) / 127
-    np.savez_compressed(
-        target,
-        mean=mean.astype(np.float32),
-        axes=axes.astype(np.float32),
-        examples=np.round(examples / scale).astype(np.int8),
-        scale=scale.astype(np.float32),
-        labels=labels.astype(np.int8),
-    )
-    print(f"wrote {target} ({target.stat().st_size} bytes)")
+    stored = np.round(examples / scale).astype(np.int8)
+    for number in range(1, -(-count // digits.PART) + 1):
+        path = digits.part(target, number)
+        kept = slice((number - 1) * digits.PART, number * digits.PART)
+        first = dict(mean=mean, axes=axes, scale=scale) if number == 1 else {}
+        np.savez_compressed(
+            path,
+            **{name: value.astype(np.float32) for name, value in first.items()},
+            examples=stored[kept],
+            labels=labels[kept].astype(np.int8),
+        )
+        print(f"wrote {path} ({path.stat().st_size} bytes)")
 
 
 def save_all(count: int) -> None:
@@ -138,7 +142,7 @@ def main() -> None:
         save_all(int(sys.argv[2]) if len(sys.argv) > 2 else 40_000)
         return
     if sys.argv[1:2] == ["--neighbours"]:
-        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 30_000)
+        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 150_000)
         return
     if sys.argv[1:2] == ["--boxes"]:
         count = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000

@@ -212,6 +212,14 @@ def test_a_doubt_with_a_digit_that_is_no_seat_is_no_doubt():
     assert one_point({6: 0.4, 8: 0.35, 5: 0.25}).unsure == ["point.0"]  # under SEATS_FLOOR
 
 
+def test_a_box_nothing_checks_needs_to_be_surer_than_a_place():
+    """A point box (nothing on the sheet checks it) between TRUST and UNCHECKED is marked; as
+    sure as UNCHECKED it is not."""
+    between = (reader.TRUST + reader.UNCHECKED) / 2
+    assert one_point({3: between, 5: 1 - between}).unsure == ["point.0"]
+    assert one_point({3: reader.UNCHECKED, 5: 1 - reader.UNCHECKED}).unsure == []
+
+
 def burn_row(finish: list[dict[int, float]], burner: dict, burned: dict) -> reader.Row:
     """A six-seat row whose finishing boxes read `finish` and whose first burn reads `burner`
     burned `burned` (digit → probability each)."""
@@ -285,6 +293,7 @@ def test_the_shipped_readers_load_and_read_held_out_digits():
     digit = np.repeat(np.arange(1, 9), 5)
     crops = [box_crop(written[d][k], rng) for d, k in zip(digit, np.tile(np.arange(5), 8))]
     readings = reader.readers(crops)
+    assert len(digits._examples()[4]) == 150_000  # the vote's examples, from all their files
     for probabilities in readings:
         assert probabilities.shape == (40, 10)
         assert np.allclose(probabilities.sum(axis=1), 1.0)

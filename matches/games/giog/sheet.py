@@ -71,11 +71,12 @@ def _digit(
 ) -> int | None:
     """A box's digit, its name in `unsure` when it is not `among` those it can hold, below
     `trust` among them, or (`unchecked`: a box nothing else on the hand checks, a beheaded
-    seat) a glyph in pieces (`reader.broken`)."""
+    seat) below `reader.UNCHECKED` or a glyph in pieces (`reader.broken`)."""
     read = reading.fields.get(name, reader.Field(None, 1.0))
+    bar = max(trust, reader.UNCHECKED) if unchecked else trust
     if read.value is not None and (
         read.value not in among
-        or reader.confidence_among(read, among) < trust
+        or reader.confidence_among(read, among) < bar
         or (unchecked and reader.broken(read, trust))
     ):
         unsure.append(name.split(".", 1)[1])
