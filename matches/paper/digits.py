@@ -119,8 +119,9 @@ def _examples(path: Path = THIRD) -> tuple[np.ndarray, ...]:
     return mean, axes, kept, (kept**2).sum(axis=1), np.concatenate(labels)
 
 
-#: boxes a vote compares with every example at once: 64 × 150,000 distances, 38 MB
-CHUNK = 64
+#: boxes a vote compares with every example at once: 16 × 150,000 distances (10 MB, and
+#: twice that for argpartition's indexes); 64 at once: a peak of 245 MB against 154 MB
+CHUNK = 16
 
 
 def neighbours(inputs: np.ndarray, examples: Path = THIRD) -> np.ndarray:
