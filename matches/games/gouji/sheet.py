@@ -10,32 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from matches.games.gouji import sheet_words
+from matches.games.gouji.sheet_desk import GoujiDesk
+from matches.games.gouji.sheet_words import EVENT_HEADINGS
 from matches.paper import layout, reader
 from matches.paper.layout import Box, SheetKey
-
-#: each event column's heading, above its first line
-EVENT_HEADINGS = {
-    "s": gettext_lazy("闷：局号 · 闷人者→被闷者"),
-    "r": gettext_lazy("革命：局号 · 座位"),
-    "d": gettext_lazy("宣点：局号 · 座位 · 1明 2暗 3特"),
-}
-#: an event line's kind and the parts of its boxes, in words ("s_by.0": 闷第1行的闷人者)
-EVENT_KINDS = {"s": gettext_lazy("闷"), "r": gettext_lazy("革命"), "d": gettext_lazy("宣点")}
-EVENT_PARTS = {
-    "tens": gettext_lazy("局号十位"),
-    "units": gettext_lazy("局号个位"),
-    "by": gettext_lazy("闷人者"),
-    "seat": gettext_lazy("座位"),
-    "kind": gettext_lazy("类别"),
-}
 
 
 class GoujiSheet:
     magic = layout.MAGIC
     #: the desk's stack types this sheet's boxes (matches/views/organiser/sheet_stack.py)
-    desk = True
+    desk = GoujiDesk()
 
     def seats(self, event, table) -> int:
         return len(event.adapter.table_shape(event).seats)
@@ -119,27 +105,7 @@ class GoujiSheet:
 
     def box_label(self, name: str) -> str:
         """A box of a deal's row in words: "finish.5" -> 第6名, "s_seat.0" -> 闷第1行的被闷者."""
-        field, index_text = name.split(".")
-        index = int(index_text)
-        kind, _sep, part = field.partition("_")
-        if part in EVENT_PARTS and kind in EVENT_KINDS:
-            said = _("被闷者") if (kind, part) == ("s", "seat") else EVENT_PARTS[part]
-            words = {"kind": EVENT_KINDS[kind], "n": index + 1, "part": said}
-            return _("%(kind)s第%(n)s行的%(part)s") % words
-        if field == "finish":
-            return _("第%(n)s名") % {"n": index + 1}
-        if field == "point":
-            return _("开点第%(n)s格") % {"n": index + 1}
-        if field == "burner":
-            return _("第%(n)s次烧牌的烧牌者") % {"n": index + 1}
-        return _("第%(n)s次烧牌的被烧者") % {"n": index + 1}
-
-    def line_label(self, kind: str, line: int) -> str:
-        """An event line in words (the desk's refusal of a line)."""
-        return _("%(kind)s第%(n)s行") % {"kind": EVENT_KINDS[kind], "n": line + 1}
-
-    def event_headings(self) -> dict[str, str]:
-        return {kind: str(text) for kind, text in EVENT_HEADINGS.items()}
+        return sheet_words.box_label(name)
 
 
 SHEET = GoujiSheet()
