@@ -243,11 +243,12 @@ def submit_rows(match: Match, rows: list[dict], actor, sheet: StackSheet) -> Sub
 
 def _say_done(request, match, reports) -> None:
     waiting = any(report.state == DealReport.State.PENDING for _n, report in reports)
+    # "条成绩", not "局": a Giog sheet's rows are hands
     words = {"table": match.table.number, "n": len(reports)}
     if waiting:
-        text = _("第%(table)s桌：%(n)s局已提交，等待双方队长确认") % words
+        text = _("第%(table)s桌：%(n)s条成绩已提交，等待双方队长确认") % words
     else:
-        text = _("第%(table)s桌：%(n)s局成绩已生效") % words
+        text = _("第%(table)s桌：%(n)s条成绩已生效") % words
     messages.success(request, text)
 
 
