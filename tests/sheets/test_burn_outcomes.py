@@ -177,3 +177,22 @@ def test_a_kind_4_is_a_failed_special_only_where_its_sheet_prints_it(magic, mark
         )
     row = reader.rows(reader.Reading(key, fields, 4))[0]
     assert row.declarations == [(2, 4)] and ("d_kind.0" in row.unsure) == marked
+
+
+def test_the_desk_types_an_outcome_and_a_failed_special_and_shows_them_again():
+    from matches.games.gouji.sheet_desk import GoujiDesk
+
+    desk = GoujiDesk()
+    burns = next(g for g in desk.groups(6) if "outcome.0" in g.names)
+    assert burns.names[:3] == ("burner.0", "burned.0", "outcome.0")
+    typed = {f"d1.finish.{p}": str(s) for p, s in enumerate(ORDER)}
+    typed |= {"d1.burner.0": "3", "d1.burned.0": "5", "d1.outcome.0": "3"}
+    typed |= {"d0.d_units.0": "1", "d0.d_seat.0": "2", "d0.d_kind.0": "4"}
+    rows, problems = desk.rows(typed, 6, 2, set())
+    assert problems == [] and rows[0]["burns"] == [[3, 5]] and rows[0]["burn_outcomes"] == [3]
+    summary = DealEntry.from_sheet_row(rows[0], SIX).summary()
+    assert summary["burns"][0]["outcome"] == "stopped" and summary["special_failed"] == [2]
+    again = desk.values([(1, summary)])
+    assert again["d1.outcome.0"] == "3" and again["d0.d_kind.0"] == "4"
+    _rows, problems = desk.rows({**typed, "d1.outcome.0": "6"}, 6, 2, set())
+    assert [p["code"] for p in problems] == ["not_an_outcome"]

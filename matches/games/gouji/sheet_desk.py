@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from matches.games.gouji.sheet_words import EVENT_HEADINGS, box_label, line_label
+from matches.games.gouji.sheet_words import box_label, heading, line_label
 from matches.kernel.games.sheet_desk import BoxGroup, Strip, StripColumn
 from matches.paper import layout
 
@@ -69,8 +69,7 @@ class GoujiDesk:
         return Strip(
             _("事件行（闷、革命、宣点）"),
             tuple(
-                StripColumn(kind, str(EVENT_HEADINGS[kind]), tuple(found))
-                for kind, found in lines.items()
+                StripColumn(kind, str(heading(kind)), tuple(found)) for kind, found in lines.items()
             ),
         )
 
