@@ -91,13 +91,18 @@ def test_the_strips_events_fill_the_phones_form_and_the_desks_lines(
     expect(page.locator("#verdict-ok")).to_be_visible()
     photograph(page, "phone-390-zh-events-fixed")
 
-    for width, height in ((390, 844), (1280, 900)):
-        context = browser.new_context(locale="en-US", viewport={"width": width, "height": height})
+    for locale, lang, width, height in (
+        ("en-US", "en", 390, 844),
+        ("en-US", "en", 1280, 900),
+        ("zh-CN", "zh", 1280, 900),
+    ):
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
         other = context.new_page()
         other.set_default_timeout(10_000)
         other.goto(url)
         expect(other.locator("input[name='revolution_2']")).to_be_checked()
-        photograph(other, f"phone-{width}-en-events")
+        expect(other.locator("select[name='burn_0_outcome']")).to_have_value("stopped")
+        photograph(other, f"phone-{width}-{lang}-events")
         context.close()
 
     # The desk's stack: the same photo, its strip's lines filled as read.
