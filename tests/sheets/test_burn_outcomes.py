@@ -196,3 +196,21 @@ def test_the_desk_types_an_outcome_and_a_failed_special_and_shows_them_again():
     assert again["d1.outcome.0"] == "3" and again["d0.d_kind.0"] == "4"
     _rows, problems = desk.rows({**typed, "d1.outcome.0": "6"}, 6, 2, set())
     assert [p["code"] for p in problems] == ["not_an_outcome"]
+
+
+def test_a_wrong_outcome_read_is_refused_on_the_page_with_its_rule(
+    client, build, django_capture_on_commit_callbacks
+):
+    """A 2 (反烧) read in the outcome box of a burn that stopped nothing: the engine's check,
+    run as the form fills, says R22 on the phone's page before anyone submits."""
+    b = build(unions=2, deals=2)
+    match = b.match(b.round([(0, 1)]), 1)
+    url = reverse("referee:link-table", args=[b.people.referee_link.token])
+    key = sheets.expected_key(match)
+    values = written(key, {"1.burner.0": 3, "1.burned.0": 5, "1.outcome.0": 2})
+    data, _values = sheet_photo(key, 9, values=values)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url + "photo", {"photo": io.BytesIO(data)})
+    assert sheets.row_of(SheetPhoto.objects.get(match=match), 1)["burn_outcomes"] == [2]
+    html = client.get(url).content.decode()
+    assert 'data-code="counter_without_burn" data-rule="R22"' in html
