@@ -1,7 +1,7 @@
 """Gou Ji's readable score sheet, the game's side of the shared sheet code (the printer
 `matches/draw/sheet_printing.py`, the service `matches/sheets/`, the pages): its layout and its
 reading are `matches/paper/layout.py` and `reader.rows` (a row per deal: the finishing order,
-the points, the burns, the event strip's lines); here what the shared code asks of a game's
+the points, the burns and their outcomes, the event strip's lines); here what the shared code asks of a game's
 sheet (`GameAdapter.score_sheet`): how many seats, which boxes, how a read row becomes what the
 deal form takes, how its part of the page is drawn, a box in words. docs/scoresheets.md."""
 
@@ -46,6 +46,7 @@ class GoujiSheet:
             "finish": row.finish,
             "points": row.points,
             "burns": [list(pair) for pair in row.burns],
+            "burn_outcomes": list(row.burn_outcomes),
             "suffocated": [list(pair) for pair in row.suffocated],
             "revolution": row.revolution,
             "declarations": [list(pair) for pair in row.declarations],
@@ -70,7 +71,11 @@ class GoujiSheet:
         top = layout.ROWS_TOP
         pen.text(xs["finish"], top - 6, _("名次 1→%(n)s（填座位号）") % {"n": key.seats}, 9)
         pen.text(xs["points"], top - 6, _("开点（座位号）"), 9)
-        pen.text(xs["burns"], top - 6, _("烧（烧者→被烧）"), 9)
+        if key.outcomes:  # the outcome box's key, above the burns' heading
+            pen.text(xs["burns"], top - 6, _("烧（烧者→被烧 · 结果）"), 9)
+            pen.text(xs["burns"], top - 11, str(sheet_words.OUTCOME_KEY), 7)
+        else:
+            pen.text(xs["burns"], top - 6, _("烧（烧者→被烧）"), 9)
         for place in range(key.seats):
             x = xs["finish"] + place * layout.PITCH + layout.BOX / 2
             pen.centred(x, top - 1.5, str(place + 1), 7)
@@ -85,14 +90,15 @@ class GoujiSheet:
                 pen.text(12, row_top + height / 2 - 2.5, f"({row})", 6)
             box_y = row_top + (height - layout.BOX) / 2
             for pair in range(layout.BURN_PAIRS):
-                burner, _burned = layout.burn_x(key.seats, pair)
+                burner, _burned = layout.burn_x(key.seats, pair, key.outcomes)
                 pen.centred(burner + layout.BOX + 2, box_y + layout.BOX / 2 + 1, "→", 9)
         for box in layout.boxes(key):
             pen.box(box.x, box.y)
         if not key.events:
             return
         for kind, (x, _parts) in layout.EVENT_COLUMNS.items():
-            pen.text(x, layout.EVENT_TOP - 1.2, str(EVENT_HEADINGS[kind]), 6.5)
+            heading = EVENT_HEADINGS[kind] if key.version < 3 else sheet_words.heading(kind)
+            pen.text(x, layout.EVENT_TOP - 1.2, str(heading), 6.5)
             if kind == "s":
                 for line in range(layout.EVENT_LINES):
                     y = layout.EVENT_TOP + line * layout.EVENT_PITCH + layout.BOX / 2 + 1

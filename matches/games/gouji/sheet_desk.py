@@ -1,8 +1,10 @@
 """Gou Ji's sheet typed at the desk's stack (matches/kernel/games/sheet_desk.py): a deal's row
 is its finishing order (a place's number over each box), four point boxes and two burns
-(burner → burned); the event strip's lines (闷, 革命, 宣点) go below the rows, each added to
+(burner → burned, then the burn's outcome digit: blank or 1 烧成, 2 反烧, 3 被中断, 4 烧失败,
+typed for any sheet, as the form asks it; a GJS3 sheet of six seats has its box); the event strip's lines (闷, 革命, 宣点) go below the rows, each added to
 the deal its number names. What the boxes alone say is wrong is refused before anything is
-sent: a digit that is no seat, half a burn (R21), a line whose deal, seat or kind is none."""
+sent: a digit that is no seat, an outcome that is none, half a burn (R21), a line whose deal,
+seat or kind is none."""
 
 from __future__ import annotations
 
@@ -10,12 +12,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from matches.games.gouji.sheet_words import EVENT_HEADINGS, box_label, line_label
+from matches.games.gouji.sheet_words import box_label, heading, line_label
 from matches.kernel.games.sheet_desk import BoxGroup, Strip, StripColumn
 from matches.paper import layout
 
 #: boxes of a deal's row on the sheet, in the order the desk moves through them
 POINT_BOXES, BURN_PAIRS = 4, 2
+BURN_SIDES = ("burner", "burned", "outcome")
 
 
 def _event_names() -> list[tuple[str, int, list[str]]]:
@@ -31,8 +34,17 @@ def _box_names(seats: int) -> list[str]:
     return (
         [f"finish.{p}" for p in range(seats)]
         + [f"point.{k}" for k in range(POINT_BOXES)]
-        + [f"{side}.{pair}" for pair in range(BURN_PAIRS) for side in ("burner", "burned")]
+        + [f"{side}.{pair}" for pair in range(BURN_PAIRS) for side in BURN_SIDES]
     )
+
+
+def _failed_special(summary: dict[str, Any]) -> dict[str, str]:
+    """The declarations as the strip says them: a failed 特点 is kind 4, not 3."""
+    failed = set(summary.get("special_failed") or [])
+    return {
+        seat: "special_failed" if kind == "special" and int(seat) in failed else kind
+        for seat, kind in (summary.get("declarations") or {}).items()
+    }
 
 
 class GoujiDesk:
@@ -41,9 +53,9 @@ class GoujiDesk:
             BoxGroup(_("名次"), tuple(f"finish.{p}" for p in range(seats)), numbered=True),
             BoxGroup(_("开点"), tuple(f"point.{k}" for k in range(POINT_BOXES))),
             BoxGroup(
-                _("烧牌"),
-                tuple(f"{side}.{p}" for p in range(BURN_PAIRS) for side in ("burner", "burned")),
-                arrows=frozenset(2 * p for p in range(BURN_PAIRS)),
+                _("烧牌 · 结果"),
+                tuple(f"{side}.{p}" for p in range(BURN_PAIRS) for side in BURN_SIDES),
+                arrows=frozenset(len(BURN_SIDES) * p for p in range(BURN_PAIRS)),
             ),
         ]
 
@@ -57,8 +69,7 @@ class GoujiDesk:
         return Strip(
             _("事件行（闷、革命、宣点）"),
             tuple(
-                StripColumn(kind, str(EVENT_HEADINGS[kind]), tuple(found))
-                for kind, found in lines.items()
+                StripColumn(kind, str(heading(kind)), tuple(found)) for kind, found in lines.items()
             ),
         )
 
@@ -77,16 +88,20 @@ class GoujiDesk:
             if not any(boxes.values()):
                 continue
             for name, value in boxes.items():
-                if value and not (
-                    value.isascii() and value.isdigit() and int(value) in seat_numbers
-                ):
+                outcome = name.startswith("outcome.")
+                among = list(layout.BURN_OUTCOME_DIGITS) if outcome else list(seat_numbers)
+                if value and not (value.isascii() and value.isdigit() and int(value) in among):
+                    text = (
+                        _("%(box)s：%(value)s 不是 1-4")
+                        if outcome
+                        else _("%(box)s：%(value)s 不是本桌的座位号")
+                    )
                     problems.append(
                         {
                             "rule": None,
-                            "code": "not_a_seat",
+                            "code": "not_an_outcome" if outcome else "not_a_seat",
                             "deal": number,
-                            "text": _("%(box)s：%(value)s 不是本桌的座位号")
-                            % {"box": box_label(name), "value": value},
+                            "text": text % {"box": box_label(name), "value": value},
                         }
                     )
 
@@ -94,7 +109,7 @@ class GoujiDesk:
                 value = boxes[name]
                 return int(value) if value.isascii() and value.isdigit() else None
 
-            burns = []
+            burns, outcomes = [], []
             for pair in range(BURN_PAIRS):
                 burner, burned = seat(f"burner.{pair}"), seat(f"burned.{pair}")
                 if (burner is None) != (burned is None):
@@ -108,12 +123,14 @@ class GoujiDesk:
                     )
                 elif burner is not None:
                     burns.append([burner, burned])
+                    outcomes.append(seat(f"outcome.{pair}"))
             rows.append(
                 {
                     "number": number,
                     "finish": [seat(f"finish.{p}") for p in range(seats)],
                     "points": [p for k in range(POINT_BOXES) if (p := seat(f"point.{k}"))],
                     "burns": burns,
+                    "burn_outcomes": outcomes,
                 }
             )
         problems += self._events(values, seats, deals, finals, rows)
@@ -125,7 +142,7 @@ class GoujiDesk:
         """The event strip's lines typed or read ("d0.s_by.1"), each added to its deal's row
         (a row made for it when its deal has nothing else written: the engine then says what
         is missing); what the boxes alone say is wrong: a deal that is no row, a seat that is
-        none, a declaration kind other than 1-3, a line half written."""
+        none, a declaration kind other than 1-4, a line half written."""
         seat_numbers = range(1, seats + 1)
         by_number = {row["number"]: row for row in rows}
         problems = []
@@ -181,15 +198,17 @@ class GoujiDesk:
                 values[f"d{number}.finish.{place}"] = str(seat)
             for k, seat in enumerate((summary.get("points") or [])[:POINT_BOXES]):
                 values[f"d{number}.point.{k}"] = str(seat)
+            digit_of = {name: str(d) for d, name in layout.BURN_OUTCOME_DIGITS.items() if d > 1}
             for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
                 values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
                 values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
+                values[f"d{number}.outcome.{pair}"] = digit_of.get(burn.get("outcome"), "")
             events: dict[str, list[tuple]] = {
                 "s": [(s.get("by"), s.get("seat")) for s in summary.get("suffocated") or []],
                 "r": [(seat,) for seat in summary.get("revolution") or []],
                 "d": [
                     (int(seat), 1 + list(layout.DECLARATION_KINDS.values()).index(kind))
-                    for seat, kind in (summary.get("declarations") or {}).items()
+                    for seat, kind in _failed_special(summary).items()
                     if kind in layout.DECLARATION_KINDS.values()
                 ],
             }

@@ -13,6 +13,17 @@ EVENT_HEADINGS = {
     "r": gettext_lazy("革命：局号 · 座位"),
     "d": gettext_lazy("宣点：局号 · 座位 · 1明 2暗 3特"),
 }
+#: a GJS3 sheet's 宣点 heading: a fourth kind, a 特点 that failed (R34)
+DECLARATION_HEADING = gettext_lazy("宣点：局号 · 座位 · 1明 2暗 3特 4特失败")
+#: a GJS3 sheet's key to its burn outcome boxes, in the referee form's words (blank: 烧成)
+OUTCOME_KEY = gettext_lazy("结果：空/1 烧成 · 2 反烧 · 3 被中断 · 4 烧失败")
+
+
+def heading(kind: str):
+    """An event column's heading on a GJS3 sheet."""
+    return DECLARATION_HEADING if kind == "d" else EVENT_HEADINGS[kind]
+
+
 #: an event line's kind and the parts of its boxes, in words ("s_by.0": 闷第1行的闷人者)
 EVENT_KINDS = {"s": gettext_lazy("闷"), "r": gettext_lazy("革命"), "d": gettext_lazy("宣点")}
 EVENT_PARTS = {
@@ -37,6 +48,8 @@ def box_label(name: str) -> str:
         return _("第%(n)s名") % {"n": index + 1}
     if field == "point":
         return _("开点第%(n)s格") % {"n": index + 1}
+    if field == "outcome":
+        return _("第%(n)s次烧牌的结果") % {"n": index + 1}
     if field == "burner":
         return _("第%(n)s次烧牌的烧牌者") % {"n": index + 1}
     return _("第%(n)s次烧牌的被烧者") % {"n": index + 1}
