@@ -58,6 +58,10 @@ def score_row(row, values: dict, fields: dict, totals: dict, photo: str):
         if box.startswith("finish"):  # the row's order, read as a whole
             got = row.finish[int(box.split(".")[1])]
         totals["boxes"] += 1
+        if box.startswith("outcome") and want is not None:  # GJS3's burn outcomes, also apart
+            outcome = "marked" if box in row.unsure else "right" if got == want else "wrong"
+            for key in ("outcome_written", f"outcome_{outcome}"):
+                totals[key] = totals.get(key, 0) + 1
         if box in row.unsure:
             totals["marked"] += 1
             form[name] = want
@@ -393,6 +397,12 @@ def main() -> None:
     print(f"  silent errors:          {t['silent']}")
     for box in t["silent_boxes"]:
         print(f"    photo {box}")
+    if t.get("outcome_written"):
+        print(
+            f"  of them burn outcomes written: {t['outcome_written']}, right unaided"
+            f" {t.get('outcome_right', 0)}, marked {t.get('outcome_marked', 0)},"
+            f" wrong unmarked {t.get('outcome_wrong', 0)}"
+        )
     e = t["strip"]
     written = e["written"] or 1
     print(f"event strip: {e['boxes']} boxes, {e['written']} written")

@@ -5,7 +5,8 @@ corner: the printer (`matches/draw/sheet_printing.py`) draws from it and the rea
 The four corners carry the same small QR code (the table's key and the corner's number): a
 reader that finds them knows whose sheet it is and where the page's corners are, so one kind
 of mark does both jobs. One box per digit: a seat number per place of the finishing order, the
-seats that opened a point, the burns as burner → burned; and below the rows, the rare events
+seats that opened a point, the burns as burner → burned (and, from GJS3 where the row has
+room, each burn's outcome); and below the rows, the rare events
 as lines of their own (`event_boxes`): the deal's row number in two boxes, then the seats of a
 suffocation (suffocator → suffocated), a revolution, or a declaration with its kind.
 """
@@ -28,7 +29,12 @@ ROWS_TOP = 70.0
 ROWS_BOTTOM = 255.0
 MAX_ROW = 16.0
 FINISH_X = 24.0
-MAGIC = "GJS2"
+MAGIC = "GJS3"
+#: at most this many seats a deal row has a burn outcome box beside each burn pair: at eight
+#: seats the second burn ends at 201 mm of the page's 210 (docs/scoresheets.md)
+OUTCOME_MAX_SEATS = 6
+#: a burn outcome box's digit (blank: a success), the deal record's outcomes
+BURN_OUTCOME_DIGITS = {1: "success", 2: "counter", 3: "stopped", 4: "false"}
 
 #: The event strip, at the foot of the page between the bottom corner codes (x 30-180; the
 #: rows end at ROWS_BOTTOM whatever their number, the codes start at 267), where the captains'
@@ -48,8 +54,8 @@ EVENT_COLUMNS: dict[str, tuple[float, tuple[tuple[str, float], ...]]] = {
 }
 #: an event line's deal number, tens and units: boxes that hold a 0 or a 9
 DEAL_PARTS = ("tens", "units")
-#: a declaration's kind digit: 1 明点, 2 暗点, 3 特点
-DECLARATION_KINDS = {1: "clear", 2: "unclear", 3: "special"}
+#: a declaration's kind digit: 1 明点, 2 暗点, 3 特点; 4 a 特点 that failed (GJS3 sheets)
+DECLARATION_KINDS = {1: "clear", 2: "unclear", 3: "special", 4: "special_failed"}
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,8 @@ class SheetKey:
     seats: int
     rows: int
     #: the key text's first word: which layout (its three letters: a game's sheet, GJS Gou Ji's)
-    #: and which version of it (GJS2: with the event strip, GJS1: printed before it)
+    #: and which version of it (GJS3: with burn outcomes and a failed 特点, GJS2: with the
+    #: event strip, GJS1: printed before it)
     magic: str = MAGIC
 
     @classmethod
@@ -81,9 +88,24 @@ class SheetKey:
         return cls(event, round_, table, seats, min(deals + tie_breaks, 20), magic)
 
     @property
+    def version(self) -> int:
+        """The version of Gou Ji's layout (0: another game's sheet)."""
+        return int(self.magic[3]) if self.magic[:3] == MAGIC[:3] else 0
+
+    @property
     def events(self) -> bool:
-        """Whether the sheet has Gou Ji's event strip (a GJS2 sheet)."""
-        return self.magic == MAGIC
+        """Whether the sheet has Gou Ji's event strip (GJS2 on)."""
+        return self.version >= 2
+
+    @property
+    def outcomes(self) -> bool:
+        """Whether its burn pairs have an outcome box (GJS3 on, where the row has room)."""
+        return self.version >= 3 and self.seats <= OUTCOME_MAX_SEATS
+
+    @property
+    def declaration_kinds(self) -> list[int]:
+        """The kind digits its 宣点 lines can hold: 4 (a failed 特点) from GJS3 on."""
+        return [k for k in DECLARATION_KINDS if k < 4 or self.version >= 3]
 
     def text(self, corner: int) -> str:
         return f"{self.magic}/e{self.event}/r{self.round}/t{self.table}/s{self.seats}/d{self.rows}/c{corner}"
@@ -145,10 +167,21 @@ def group_x(seats: int) -> dict[str, float]:
     return {"finish": FINISH_X, "points": points, "burns": burns}
 
 
-def burn_x(seats: int, pair: int) -> tuple[float, float]:
-    """The burner's and the burned box's x of burn pair `pair` (an arrow between them)."""
-    start = group_x(seats)["burns"] + pair * (2 * BOX + 4.0 + 4.0)
+def burn_x(seats: int, pair: int, outcomes: bool = False) -> tuple[float, float]:
+    """The burner's and the burned box's x of burn pair `pair` (an arrow between them); with
+    `outcomes` the pairs are further apart, an outcome box after each (`outcome_x`)."""
+    width = 2 * BOX + 4.0 + (BOX + OUTCOME_GAP + 3.0 if outcomes else 4.0)
+    start = group_x(seats)["burns"] + pair * width
     return start, start + BOX + 4.0
+
+
+#: from a burned box to its outcome box (the page's 8 mm right margin holds at six seats)
+OUTCOME_GAP = 1.5
+
+
+def outcome_x(seats: int, pair: int) -> float:
+    """The outcome box's x of burn pair `pair`, just after its burned box."""
+    return burn_x(seats, pair, True)[1] + BOX + OUTCOME_GAP
 
 
 def boxes(key: SheetKey) -> list[Box]:
@@ -162,9 +195,11 @@ def boxes(key: SheetKey) -> list[Box]:
         for k in range(POINT_BOXES):
             out.append(Box("point", row, k, xs["points"] + k * PITCH, y))
         for pair in range(BURN_PAIRS):
-            burner, burned = burn_x(key.seats, pair)
+            burner, burned = burn_x(key.seats, pair, key.outcomes)
             out.append(Box("burner", row, pair, burner, y))
             out.append(Box("burned", row, pair, burned, y))
+            if key.outcomes:
+                out.append(Box("outcome", row, pair, outcome_x(key.seats, pair), y))
     return out
 
 

@@ -374,7 +374,8 @@ def broken(read: Field, trust: float = TRUST) -> bool:
 @dataclass
 class Row:
     """One deal's row as read: the finishing order (a seat per place, None where blank), the
-    seats that opened a point, the burns (burner, burned), and the boxes a person must check;
+    seats that opened a point, the burns (burner, burned) and their outcome digits (None: blank,
+    a success; a sheet before GJS3 has none), and the boxes a person must check;
     with the event lines written for this deal: suffocations (seat, by), revolutions (seat),
     declarations (seat, kind digit: `layout.DECLARATION_KINDS`). An event box's name in
     `unsure` is its line's ("s_by.0"), not the row's."""
@@ -387,6 +388,8 @@ class Row:
     suffocated: list[tuple[int | None, int | None]] = field(default_factory=list)
     revolution: list[int | None] = field(default_factory=list)
     declarations: list[tuple[int | None, int | None]] = field(default_factory=list)
+    #: each burn's outcome digit (`layout.BURN_OUTCOME_DIGITS`; None: blank, a success)
+    burn_outcomes: list[int | None] = field(default_factory=list)
 
     @property
     def blank(self) -> bool:
@@ -432,7 +435,7 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
             seat is not None and f"finish.{place}" not in unsure
             for place, seat in enumerate(finish)
         )
-        burns = []
+        burns, outcomes = [], []
         for pair in range(layout.BURN_PAIRS):
             burner = _value(reading, number, f"burner.{pair}", unsure, trust)
             among = None
@@ -441,14 +444,19 @@ def rows(reading: Reading, trust: float | None = None) -> list[Row]:
                 among = finish[finish.index(burner) + 1 if sure else 1 :]
                 if sure:  # nor the burner's head rival, the seat opposite (R21)
                     among = [s for s in among if s != _opposite(burner, key.seats)]
-            burns.append((burner, _value(reading, number, f"burned.{pair}", unsure, trust, among)))
+            burn = (burner, _value(reading, number, f"burned.{pair}", unsure, trust, among))
+            outcome = _outcome(reading, number, pair, burn, unsure, trust)
+            if burn != (None, None) or outcome is not None:
+                burns.append(burn)
+                outcomes.append(outcome)
         out.append(
             Row(
                 number,
                 finish,
                 [p for p in points if p is not None],
-                [b for b in burns if b != (None, None)],
+                burns,
                 unsure,
+                burn_outcomes=outcomes,
             )
         )
     _events(reading, out, trust)
@@ -493,7 +501,7 @@ def _events(reading: Reading, out: list[Row], trust: float) -> None:
             elif kind == "r":
                 row.revolution.append(digit("seat", seats))
             else:
-                kinds = list(layout.DECLARATION_KINDS)
+                kinds = key.declaration_kinds
                 row.declarations.append((digit("seat", seats), digit("kind", kinds)))
             row.unsure += unsure
 
@@ -609,6 +617,26 @@ def _own(read: Field, seats: int, among: list | None = None) -> float:
     if read.confidence < SEATS_FLOOR * (0.5 if read.faint else 1.0):
         return read.confidence
     return read.confidence / max(sum(read.probabilities[s] for s in allowed), 1e-12)
+
+
+def _outcome(
+    reading: Reading,
+    number: int,
+    pair: int,
+    burn: tuple[int | None, int | None],
+    unsure: list[str],
+    trust: float,
+) -> int | None:
+    """A burn pair's outcome box (GJS3): blank is a success; a digit judged among 1-4 only,
+    unsure below `trust` among them, when it is none of them, or when its burn is blank."""
+    name = f"outcome.{pair}"
+    read = reading.fields.get(f"{number}.{name}", _BLANK)
+    if read.value is None:
+        return None
+    among = list(layout.BURN_OUTCOME_DIGITS)
+    if read.value not in among or _own(read, len(among), among) < trust or burn == (None, None):
+        unsure.append(name)
+    return read.value
 
 
 def _value(

@@ -386,12 +386,28 @@ def standing(feature: FeatureTable, deal: LiveDeal, legal: bool = False) -> dict
     return _play(feature, deal.setup, actions, legal=legal)
 
 
+def board(feature: FeatureTable, deal: LiveDeal) -> tuple[dict, str, list[LiveAction]]:
+    """The operator's board: where the deal stands (its legal plays too), its version and its
+    action rows, all from one read of the rows. An action recorded meanwhile (the API, another
+    phone) is in all three or in none: read apart, a board could list an action its form's
+    `seq` has not counted, and show a version that skips the notice that would mend it, so the
+    operator's next tap is refused as already recorded."""
+    rows = list(deal.actions.all())
+    play = _play(feature, deal.setup, [row.action for row in rows], legal=True)
+    newest = max((row.pk for row in rows), default=0)
+    return play, _version(deal, len(rows), newest), rows
+
+
 def board_version(deal: LiveDeal) -> str:
     """What the operator's board shows changes only with these: its actions (how many and the
     newest: an undo then another play is not the board before the undo), its end, its report."""
     rows = deal.actions.aggregate(count=Count("pk"), newest=Max("pk"))
+    return _version(deal, rows["count"], rows["newest"] or 0)
+
+
+def _version(deal: LiveDeal, count: int, newest: int) -> str:
     ended = int(deal.completed_at is not None)
-    return f"{rows['count']}.{rows['newest'] or 0}.{ended}.{deal.report_id or 0}"
+    return f"{count}.{newest}.{ended}.{deal.report_id or 0}"
 
 
 def _announce(feature: FeatureTable, deal: LiveDeal, row: LiveAction | None = None) -> None:

@@ -77,14 +77,17 @@
     table.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === "ArrowDown") {
         event.preventDefault();
-        go(open()[0] || boxes[0]);
+        // No boxes yet (a game whose boxes follow the table's seats): the table's page.
+        if (!boxes.length) submit();
+        else go(open()[0] || boxes[0]);
       }
     });
   }
   // Where a person is needed first: the table's number of an unread sheet, a box the engine
   // refused (its row's first box), the first marked box; otherwise the submit button, so that
-  // Enter accepts a sheet read with no doubt.
-  const refusedRow = form.querySelector(".stack-row .problem");
+  // Enter accepts a sheet read with no doubt. A read row's fault shown before submitting (a
+  // "doubt": its boxes are marked) is reached in the marked boxes' order.
+  const refusedRow = form.querySelector(".stack-row .problem:not(.doubt)");
   if (table && !table.value) go(table);
   else if (refusedRow) go(row(refusedRow).querySelector("input:not([disabled])"));
   else if (open().length) go(open()[0]);

@@ -1,6 +1,7 @@
 """The score sheet's event strip through the pages: a photo whose strip says deal 1 had a
-revolution (seat 2, 4th), a declaration (seat 5, 明点) and a suffocation (seat 4 by seat 3)
-fills the table phone's form with them at 390 px; the event's rules have no hold-three, so
+revolution (seat 2, 4th), a declaration (seat 5, 明点) and a suffocation (seat 4 by seat 3),
+and whose deal 1 row has a burn 3 → 5 with its outcome box written 3 (被中断), fills the table
+phone's form with them at 390 px; the event's rules have no hold-three, so
 the engine's check says R27 at once, and the referee clears the suffocation. The desk's stack
 shows the same lines, filled, at 1280 and 390 px. zh-hans and en; screenshots in SHOTS_DIR."""
 
@@ -28,6 +29,9 @@ STRIP = {
     "s_seat.0": 4,
 }
 
+#: deal 1's burn and its outcome box (GJS3: 3 被中断, "stopped")
+BURN = {"1.burner.0": 3, "1.burned.0": 5, "1.outcome.0": 3}
+
 
 @pytest.fixture
 def setup(transactional_db, settings, tmp_path):
@@ -43,6 +47,7 @@ def photo(setup) -> bytes:
     for place, seat in enumerate(ORDER):
         values[f"1.finish.{place}"] = seat
     values.update({f"0.{name}": digit for name, digit in STRIP.items()})
+    values.update(BURN)
     return sheet_photo(key, 21, values=values)[0]
 
 
@@ -68,6 +73,8 @@ def test_the_strips_events_fill_the_phones_form_and_the_desks_lines(
     expect(page.locator("#decl_5")).to_have_value("clear")
     expect(page.locator("select[name='suff_0_by']")).to_have_value("3")
     expect(page.locator("select[name='suff_0_seat']")).to_have_value("4")
+    expect(page.locator("select[name='burn_0_burner']")).to_have_value("3")
+    expect(page.locator("select[name='burn_0_outcome']")).to_have_value("stopped")
     expect(page.locator("[data-code='suffocation_without_hold_three']").first).to_be_visible()
     overflow = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -84,13 +91,18 @@ def test_the_strips_events_fill_the_phones_form_and_the_desks_lines(
     expect(page.locator("#verdict-ok")).to_be_visible()
     photograph(page, "phone-390-zh-events-fixed")
 
-    for width, height in ((390, 844), (1280, 900)):
-        context = browser.new_context(locale="en-US", viewport={"width": width, "height": height})
+    for locale, lang, width, height in (
+        ("en-US", "en", 390, 844),
+        ("en-US", "en", 1280, 900),
+        ("zh-CN", "zh", 1280, 900),
+    ):
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
         other = context.new_page()
         other.set_default_timeout(10_000)
         other.goto(url)
         expect(other.locator("input[name='revolution_2']")).to_be_checked()
-        photograph(other, f"phone-{width}-en-events")
+        expect(other.locator("select[name='burn_0_outcome']")).to_have_value("stopped")
+        photograph(other, f"phone-{width}-{lang}-events")
         context.close()
 
     # The desk's stack: the same photo, its strip's lines filled as read.
@@ -108,6 +120,7 @@ def test_the_strips_events_fill_the_phones_form_and_the_desks_lines(
         expect(desk.locator("input[name='d0.r_seat.0']")).to_have_value("2")
         expect(desk.locator("input[name='d0.s_by.0']")).to_have_value("3")
         expect(desk.locator("input[name='d0.d_kind.0']")).to_have_value("1")
+        expect(desk.locator("input[name='d1.outcome.0']")).to_have_value("3")
         photograph(desk, f"stack-1280-{lang}-events")
         desk.set_viewport_size({"width": 390, "height": 844})
         overflow = desk.evaluate(

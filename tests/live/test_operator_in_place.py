@@ -118,3 +118,37 @@ def test_the_notice_of_a_tap_carries_the_board_it_answers(
     assert [n["v"] for n in staff] == [versions[0], versions[1], versions[0], versions[2]]
     # An undo then another play is not the board before the undo, though as many plays.
     assert versions[2] != versions[1]
+
+
+def test_an_action_recorded_while_the_board_renders_is_in_all_of_it_or_none(
+    client, started, deal_record, monkeypatch
+):
+    """The API records an action while the board is being rendered (a real race on PostgreSQL:
+    the phone's refetch and the digital table's post): the board's list, its form's `seq` and its
+    version must agree, or the list shows the action while the form still offers its seq (the
+    next tap refused as already recorded) and the version skips the notice that would mend it."""
+    feature, token, action_url = started
+    actor = Actor.from_link(feature.operator_link)
+    first, second = deal_record["actions"][:2]
+    live.add_action(feature, 1, {"seq": 1, **first}, actor)
+    play_as_it_was = live._play
+    raced = []
+
+    def play_then_the_api_records(*args, **kwargs):
+        result = play_as_it_was(*args, **kwargs)
+        if not raced:  # once (add_action plays the deal through _play too)
+            raced.append(second)
+            live.add_action(feature, 1, {"seq": 2, **second}, actor)
+        return result
+
+    monkeypatch.setattr(live, "_play", play_then_the_api_records)
+    board = reverse("referee:link-live-board", args=[token, 1])
+    text = client.get(board, **HTMX).content.decode()
+    assert raced and LiveAction.objects.count() == 2
+    listed = text.count("<li value=")
+    assert listed == 1 and 'name="seq" value="2"' in text
+    version = text.split('data-live-version="')[1].split('"')[0]
+    assert version != live.board_version(LiveDeal.objects.get())  # the notice will refetch it
+    # The refetch the notice causes shows the action, and the next seq.
+    again = client.get(f"{board}?v={version}", **HTMX).content.decode()
+    assert again.count("<li value=") == 2 and 'name="seq" value="3"' in again

@@ -107,6 +107,16 @@ def sheet_row(values: dict, number: int, seats: int) -> dict:
     def part(kind: str, name: str, line: int):
         return values.get(f"0.{kind}_{name}.{line}")
 
+    def burn(pair: int) -> tuple:
+        return values.get(f"{number}.burner.{pair}"), values.get(f"{number}.burned.{pair}")
+
+    # a pair written at all: its burn, or its outcome alone (GJS3), as `reader.rows` gives it
+    pairs = [
+        pair
+        for pair in range(layout.BURN_PAIRS)
+        if burn(pair) != (None, None) or values.get(f"{number}.outcome.{pair}") is not None
+    ]
+
     return {
         "suffocated": [(part(k, "seat", n), part(k, "by", n)) for k, n in lines if k == "s"],
         "revolution": [part(k, "seat", n) for k, n in lines if k == "r"],
@@ -115,12 +125,8 @@ def sheet_row(values: dict, number: int, seats: int) -> dict:
         "points": [
             v for k in range(layout.POINT_BOXES) if (v := values.get(f"{number}.point.{k}"))
         ],
-        "burns": [
-            (values.get(f"{number}.burner.{pair}"), values.get(f"{number}.burned.{pair}"))
-            for pair in range(layout.BURN_PAIRS)
-            if (values.get(f"{number}.burner.{pair}"), values.get(f"{number}.burned.{pair}"))
-            != (None, None)
-        ],
+        "burns": [burn(pair) for pair in pairs],
+        "burn_outcomes": [values.get(f"{number}.outcome.{pair}") for pair in pairs],
     }
 
 
@@ -162,7 +168,29 @@ def random_values(
         values.update(written)
     if events is not None and key.events:
         random_events(key, values, played, events)
+    if events is not None and key.outcomes:
+        random_outcomes(key, values, played, events)
     return values
+
+
+#: how often a burn's outcome box is written (1 烧成 as often as each other outcome), and
+#: which digits: 1-4 (`layout.BURN_OUTCOME_DIGITS`)
+OUTCOME_ODDS = 0.4
+
+
+def random_outcomes(key: SheetKey, values: dict, played: int, rng: np.random.Generator) -> None:
+    """Outcome digits for some burns of the `played` rows (GJS3), each one the app's check
+    under RULES accepts for its deal as written (a 反烧 needs the burn it stopped: most are
+    refused and left blank, a success); drawn after the event strip, from its generator."""
+    for row in range(1, played + 1):
+        for pair in range(layout.BURN_PAIRS):
+            if values.get(f"{row}.burner.{pair}") is None or rng.random() >= OUTCOME_ODDS:
+                continue
+            for digit in rng.permutation(list(layout.BURN_OUTCOME_DIGITS)):
+                trial = {**values, f"{row}.outcome.{pair}": int(digit)}
+                if not refusals(sheet_row(trial, row, key.seats), key.seats):
+                    values.update(trial)
+                    break
 
 
 #: how often a played row gets each kind of event line (at most EVENT_LINES of a kind a sheet)
@@ -248,10 +276,19 @@ def fill(
     boxes = {box.name: box for box in layout.every_box(key)}
     if key.magic[:3] != layout.MAGIC[:3]:  # another game's sheet (Giog's)
         boxes = {box.name: box for box in game_boxes(key)}
-    written = [(n, d) for n, d in values.items() if d is not None and not layout.is_event(n)]
+
+    # The burns' outcomes (GJS3) after the strip, from its generator: the rows are written as
+    # they were before the sheet had them.
+    def later(name: str) -> bool:
+        return layout.is_event(name) or name.split(".")[1] == "outcome"
+
+    written = [(n, d) for n, d in values.items() if d is not None and not later(n)]
     strip = [(n, d) for n, d in values.items() if d is not None and layout.is_event(n)]
+    strip += [
+        (n, d) for n, d in values.items() if d is not None and later(n) and (n, d) not in strip
+    ]
     for name, digit in written + (strip if events is not None else []):
-        if layout.is_event(name):
+        if later(name):
             assert events is not None
             rng = events
         box = boxes[name]

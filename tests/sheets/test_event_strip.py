@@ -56,7 +56,11 @@ def test_an_older_sheet_has_no_strip_and_keeps_its_key():
     assert not key.events and layout.event_boxes(key) == [] and corner == 0
     assert key.text(0) == "GJS1/e1/r2/t3/s6/d8/c0"
     now = SheetKey(1, 2, 3, 6, 8)
-    assert now.text(1).startswith("GJS2/") and SheetKey.parse(now.text(1)) == (now, 1)
+    assert now.text(1).startswith("GJS3/") and SheetKey.parse(now.text(1)) == (now, 1)
+    strip_sheet, _corner = SheetKey.parse("GJS2/e1/r2/t3/s6/d8/c0")
+    assert strip_sheet.events and len(layout.event_boxes(strip_sheet)) == len(
+        layout.event_boxes(now)
+    )
 
 
 def sure(digit: int) -> reader.Field:
@@ -86,7 +90,7 @@ CASES = [
     ({"d_units.2": 1, "d_seat.2": 6, "d_kind.2": 2}, 1, {"declarations": [(6, 2)]}, []),
     # a seat that is no seat of the table; a kind that is none
     ({"r_units.0": 2, "r_seat.0": 7}, 2, {"revolution": [7]}, ["r_seat.0"]),
-    ({"d_units.0": 2, "d_seat.0": 1, "d_kind.0": 4}, 2, {"declarations": [(1, 4)]}, ["d_kind.0"]),
+    ({"d_units.0": 2, "d_seat.0": 1, "d_kind.0": 5}, 2, {"declarations": [(1, 5)]}, ["d_kind.0"]),
     # half a line: the blank box is for a person
     ({"s_units.0": 3, "s_seat.0": 2}, 3, {"suffocated": [(2, None)]}, ["s_by.0"]),
     ({"r_seat.0": 4}, 1, {"revolution": [4]}, ["r_units.0", "r_tens.0", "r_units.0"]),

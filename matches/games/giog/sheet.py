@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from django.utils.translation import gettext as _
 
+from matches.games.giog import sheet_desk
+from matches.games.giog.sheet_desk import GiogDesk
 from matches.paper import layout, reader
 from matches.paper.layout import Box, SheetKey
 
@@ -22,7 +24,7 @@ MAGIC = "GGS1"
 SEAT_X = 30.0  # the first seat's tens box
 SEAT_PITCH = 30.0  # from one seat's pair of boxes to the next
 BEHEADED_X = 152.0
-BEHEADED = 2
+BEHEADED = sheet_desk.BEHEADED
 #: G4: the pieces in play at a table of n players, what a hand's counts add up to
 IN_PLAY = {2: 24, 3: 30, 4: 32}
 
@@ -228,10 +230,12 @@ def rows(reading: reader.Reading, trust: float | None = None) -> list[HandRow]:
 
 class GiogSheet:
     magic = MAGIC
-    desk = False  # the desk's stack types Gou Ji's boxes only
+    #: the desk's stack types this sheet's boxes (matches/views/organiser/sheet_stack.py)
+    desk = GiogDesk()
 
     def seats(self, event, table) -> int:
-        return table.seats.count()
+        """The table's seats (2-4); 0 when no table is named yet (the desk's refused sheet)."""
+        return table.seats.count() if table is not None else 0
 
     def boxes(self, key: SheetKey) -> list[Box]:
         return boxes(key)
@@ -240,11 +244,17 @@ class GiogSheet:
         return rows(reading)
 
     def row_json(self, reading: reader.Reading, row: HandRow) -> dict[str, Any]:
+        """What the hand form takes of a read row, and every box of the row by name (the desk's
+        fields), a seat's count as the hand reads it whole (a 0 mended is a 0 in its box)."""
         named = {
             name.split(".", 1)[1]: read.value
             for name, read in reading.fields.items()
             if name.split(".", 1)[0] == str(row.number)
         }
+        for seat, count in row.won.items():
+            if count is not None:
+                named[f"won_tens.{seat - 1}"] = count // 10 if count >= 10 else None
+                named[f"won_units.{seat - 1}"] = count % 10
         return {
             "won": {str(seat): count for seat, count in row.won.items()},
             "beheaded": row.beheaded,
@@ -276,13 +286,7 @@ class GiogSheet:
             pen.box(box.x, box.y)
 
     def box_label(self, name: str) -> str:
-        field_name, index_text = name.split(".")
-        index = int(index_text)
-        if field_name == "won_tens":
-            return _("%(s)s号赢子数十位") % {"s": index + 1}
-        if field_name == "won_units":
-            return _("%(s)s号赢子数个位") % {"s": index + 1}
-        return _("第%(n)s个斩首座位") % {"n": index + 1}
+        return sheet_desk.box_label(name)
 
 
 SHEET = GiogSheet()

@@ -44,6 +44,17 @@ BURN_OUTCOME_LABELS = {
 }
 
 
+#: a 宣点 line's kind digit for a 特点 that failed (after DECLARATIONS' three)
+FAILED_SPECIAL = len(DECLARATIONS) + 1
+
+
+def _burn_outcome(digit) -> str:
+    """A sheet's outcome digit as the deal record says it: blank (or no outcome) a success."""
+    if isinstance(digit, int) and 1 <= digit <= len(BURN_OUTCOMES):
+        return BURN_OUTCOMES[digit - 1]
+    return "success"
+
+
 def _seat(value, seats: tuple[int, ...] = SEATS) -> int | None:
     try:
         seat = int(value)
@@ -94,13 +105,19 @@ class DealEntry:
         entry = cls.blank(seats)
         entry.finish = [s for s in row.get("finish", []) if s in seats]
         entry.points = {s for s in row.get("points", []) if s in seats}
+        # A burn's outcome digit (GJS3 sheets: blank or 1 烧成, 2 反烧, 3 被中断, 4 烧失败:
+        # BURN_OUTCOMES' order); a digit that is none is a success, its box marked by the reader.
+        digits = list(row.get("burn_outcomes") or [])
+        burns = row.get("burns", [])
+        digits += [None] * (len(burns) - len(digits))
         entry.burns = [
-            {"burner": b, "burned": d, "outcome": "success"}
-            for b, d in row.get("burns", [])
+            {"burner": b, "burned": d, "outcome": _burn_outcome(digit)}
+            for (b, d), digit in zip(burns, digits)
             if b in seats and d in seats
         ] + [{"burner": None, "burned": None, "outcome": "success"}]
         # The event lines written for this deal: a suffocation's (seat, by), a revolution's
-        # seat, a declaration's (seat, kind digit 1 明点 2 暗点 3 特点: DECLARATIONS' order).
+        # seat, a declaration's (seat, kind digit 1 明点 2 暗点 3 特点: DECLARATIONS' order;
+        # 4 a 特点 that failed: declared 特点, listed in special_failed as the form's tick).
         entry.suffocated = [
             {"seat": s, "by": b} for s, b in row.get("suffocated", []) if s in seats and b in seats
         ] + [{"seat": None, "by": None}]
@@ -110,6 +127,9 @@ class DealEntry:
             for s, k in row.get("declarations", [])
             if s in seats and isinstance(k, int) and 1 <= k <= len(DECLARATIONS)
         }
+        failed = {s for s, k in row.get("declarations", []) if s in seats and k == FAILED_SPECIAL}
+        entry.declarations.update(dict.fromkeys(failed, "special"))
+        entry.special_failed = failed
         return entry
 
     @classmethod

@@ -1,7 +1,7 @@
 """Gou Ji's readable score sheet, the game's side of the shared sheet code (the printer
 `matches/draw/sheet_printing.py`, the service `matches/sheets/`, the pages): its layout and its
 reading are `matches/paper/layout.py` and `reader.rows` (a row per deal: the finishing order,
-the points, the burns, the event strip's lines); here what the shared code asks of a game's
+the points, the burns and their outcomes, the event strip's lines); here what the shared code asks of a game's
 sheet (`GameAdapter.score_sheet`): how many seats, which boxes, how a read row becomes what the
 deal form takes, how its part of the page is drawn, a box in words. docs/scoresheets.md."""
 
@@ -10,32 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from matches.games.gouji import sheet_words
+from matches.games.gouji.sheet_desk import GoujiDesk
+from matches.games.gouji.sheet_words import EVENT_HEADINGS
 from matches.paper import layout, reader
 from matches.paper.layout import Box, SheetKey
-
-#: each event column's heading, above its first line
-EVENT_HEADINGS = {
-    "s": gettext_lazy("闷：局号 · 闷人者→被闷者"),
-    "r": gettext_lazy("革命：局号 · 座位"),
-    "d": gettext_lazy("宣点：局号 · 座位 · 1明 2暗 3特"),
-}
-#: an event line's kind and the parts of its boxes, in words ("s_by.0": 闷第1行的闷人者)
-EVENT_KINDS = {"s": gettext_lazy("闷"), "r": gettext_lazy("革命"), "d": gettext_lazy("宣点")}
-EVENT_PARTS = {
-    "tens": gettext_lazy("局号十位"),
-    "units": gettext_lazy("局号个位"),
-    "by": gettext_lazy("闷人者"),
-    "seat": gettext_lazy("座位"),
-    "kind": gettext_lazy("类别"),
-}
 
 
 class GoujiSheet:
     magic = layout.MAGIC
     #: the desk's stack types this sheet's boxes (matches/views/organiser/sheet_stack.py)
-    desk = True
+    desk = GoujiDesk()
 
     def seats(self, event, table) -> int:
         return len(event.adapter.table_shape(event).seats)
@@ -60,6 +46,7 @@ class GoujiSheet:
             "finish": row.finish,
             "points": row.points,
             "burns": [list(pair) for pair in row.burns],
+            "burn_outcomes": list(row.burn_outcomes),
             "suffocated": [list(pair) for pair in row.suffocated],
             "revolution": row.revolution,
             "declarations": [list(pair) for pair in row.declarations],
@@ -84,7 +71,11 @@ class GoujiSheet:
         top = layout.ROWS_TOP
         pen.text(xs["finish"], top - 6, _("名次 1→%(n)s（填座位号）") % {"n": key.seats}, 9)
         pen.text(xs["points"], top - 6, _("开点（座位号）"), 9)
-        pen.text(xs["burns"], top - 6, _("烧（烧者→被烧）"), 9)
+        if key.outcomes:  # the outcome box's key, above the burns' heading
+            pen.text(xs["burns"], top - 6, _("烧（烧者→被烧 · 结果）"), 9)
+            pen.text(xs["burns"], top - 11, str(sheet_words.OUTCOME_KEY), 7)
+        else:
+            pen.text(xs["burns"], top - 6, _("烧（烧者→被烧）"), 9)
         for place in range(key.seats):
             x = xs["finish"] + place * layout.PITCH + layout.BOX / 2
             pen.centred(x, top - 1.5, str(place + 1), 7)
@@ -99,14 +90,15 @@ class GoujiSheet:
                 pen.text(12, row_top + height / 2 - 2.5, f"({row})", 6)
             box_y = row_top + (height - layout.BOX) / 2
             for pair in range(layout.BURN_PAIRS):
-                burner, _burned = layout.burn_x(key.seats, pair)
+                burner, _burned = layout.burn_x(key.seats, pair, key.outcomes)
                 pen.centred(burner + layout.BOX + 2, box_y + layout.BOX / 2 + 1, "→", 9)
         for box in layout.boxes(key):
             pen.box(box.x, box.y)
         if not key.events:
             return
         for kind, (x, _parts) in layout.EVENT_COLUMNS.items():
-            pen.text(x, layout.EVENT_TOP - 1.2, str(EVENT_HEADINGS[kind]), 6.5)
+            heading = EVENT_HEADINGS[kind] if key.version < 3 else sheet_words.heading(kind)
+            pen.text(x, layout.EVENT_TOP - 1.2, str(heading), 6.5)
             if kind == "s":
                 for line in range(layout.EVENT_LINES):
                     y = layout.EVENT_TOP + line * layout.EVENT_PITCH + layout.BOX / 2 + 1
@@ -119,27 +111,7 @@ class GoujiSheet:
 
     def box_label(self, name: str) -> str:
         """A box of a deal's row in words: "finish.5" -> 第6名, "s_seat.0" -> 闷第1行的被闷者."""
-        field, index_text = name.split(".")
-        index = int(index_text)
-        kind, _sep, part = field.partition("_")
-        if part in EVENT_PARTS and kind in EVENT_KINDS:
-            said = _("被闷者") if (kind, part) == ("s", "seat") else EVENT_PARTS[part]
-            words = {"kind": EVENT_KINDS[kind], "n": index + 1, "part": said}
-            return _("%(kind)s第%(n)s行的%(part)s") % words
-        if field == "finish":
-            return _("第%(n)s名") % {"n": index + 1}
-        if field == "point":
-            return _("开点第%(n)s格") % {"n": index + 1}
-        if field == "burner":
-            return _("第%(n)s次烧牌的烧牌者") % {"n": index + 1}
-        return _("第%(n)s次烧牌的被烧者") % {"n": index + 1}
-
-    def line_label(self, kind: str, line: int) -> str:
-        """An event line in words (the desk's refusal of a line)."""
-        return _("%(kind)s第%(n)s行") % {"kind": EVENT_KINDS[kind], "n": line + 1}
-
-    def event_headings(self) -> dict[str, str]:
-        return {kind: str(text) for kind, text in EVENT_HEADINGS.items()}
+        return sheet_words.box_label(name)
 
 
 SHEET = GoujiSheet()

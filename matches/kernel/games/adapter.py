@@ -379,8 +379,9 @@ class GameAdapter:
     #: with `number`, `unsure` and `blank`) and `row_json(reading, row)` (what the result form's
     #: `from_sheet` takes), `draw(pen, key, deals_per_match)` (its part of the page),
     #: `seat_line(seat)`, `signers(match)`, `blank_seat_lines(key)`, `box_label(name)`, and
-    #: `desk` (whether the desk's stack types its boxes). The shared printer, service and pages
-    #: ask it and never the game's name (matches/draw/sheet_printing.py, matches/sheets/).
+    #: `desk` (what the desk's stack types its boxes with: `matches/kernel/games/sheet_desk.py`,
+    #: None for none). The shared printer, service and pages ask it and never the game's name
+    #: (matches/draw/sheet_printing.py, matches/sheets/, matches/views/organiser/sheet_stack.py).
     score_sheet: Any = None
     #: The game's rule messages (code -> lazy zh-hans text) and rule names (matches/games/<game>/
     #: messages.py): `message(code)` renders one in the active language.

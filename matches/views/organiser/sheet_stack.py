@@ -1,7 +1,7 @@
 """The desk's stack of score sheets (docs/scoresheets.md, "The desk's stack"): many photos of a
 round's sheets sent at once (or a scanner's PDF), read by the worker into a queue, then worked
 through one sheet at a time with its photo beside the read boxes, from the keyboard
-(static/js/sheet-stack.js). A sheet goes in down the table phone's result path; one the reader
+(static/js/sheet_stack.js). A sheet goes in down the table phone's result path; one the reader
 refused stays in the queue with its reason and is typed by hand."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.kernel.games.registry import adapter_for
+from matches.kernel.games.sheet_desk import BoxGroup, SheetDesk
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Match, Round, StackSheet
-from matches.paper import layout
 from matches.permissions import Actor
 from matches.results.submit import submit_deal_report
 from matches.sheets import service as sheets
@@ -32,8 +32,6 @@ from matches.views.organiser.results import _round
 from matches.views.referee.sheet import box_label, refusal_words
 from matches.views.sheets import keep_private
 
-#: boxes of a deal's row on the sheet, in the order the desk moves through them
-POINT_BOXES, BURN_PAIRS = 4, 2
 STATE_WORDS = {
     "queued": gettext_lazy("正在识别"),
     "read": gettext_lazy("已识别"),
@@ -140,7 +138,8 @@ def sheet_page(request, event_id: int, sheet_id: int):
         entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
         values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
-    if not getattr(adapter_for(event).score_sheet, "desk", False):  # the desk types no sheet
+    desk = _desk(event)
+    if desk is None:  # the game's sheet is not typed at the desk
         problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
         return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
@@ -148,8 +147,14 @@ def sheet_page(request, event_id: int, sheet_id: int):
     checked = request.POST.getlist("checked")
     if match is None:
         return _render(request, sheet, None, values, checked, problems, status=422)
+    if not any(name.startswith("d") for name in request.POST):
+        # The page had no boxes: a refused sheet of a game whose boxes depend on the table
+        # (its seats). The table is named now: its boxes, to type.
+        return _render(request, sheet, match, {}, [], [])
     finals = _final_deals(match)
-    rows, problems = _posted_rows(match, values, finals)
+    seats = _seats(event, match)
+    rows, problems = desk.rows(values, seats, _rows_of(event), finals)
+    problems += _rules_alone(desk, match, rows, seats)
     problems += _unchecked(sheet, match, checked, finals)
     if not rows and not problems:
         problems = [{"rule": None, "code": "nothing", "text": _("这张记分表上没有填写任何一局。")}]
@@ -168,6 +173,30 @@ def sheet_page(request, event_id: int, sheet_id: int):
     return redirect("manage:results-stack-sheet", event.pk, following.pk)
 
 
+def _desk(event) -> SheetDesk | None:
+    """What the event's game gives the desk's stack to type its sheet (None: nothing)."""
+    sheet = adapter_for(event).score_sheet
+    return getattr(sheet, "desk", None) if sheet is not None else None
+
+
+def _seats(event, match) -> int:
+    """Seats of the sheet's boxes: the table's, as its printed sheet has them (with no match
+    yet a game may not know them: 0)."""
+    table = match.table if match is not None else None
+    return adapter_for(event).score_sheet.seats(event, table)
+
+
+def _rules_alone(desk: SheetDesk, match, rows: list[dict], seats: int) -> list[dict]:
+    """What the game's rules say of each written row alone (a Giog hand whose counts do not
+    add up: G10), in words, under its deal."""
+    form = adapter_for(match.round.event).result_form
+    problems = []
+    for row in rows:
+        for problem in form.describe(desk.check(row, seats)):
+            problems.append({**problem, "deal": row["number"]})
+    return problems
+
+
 @dataclass
 class Submitted:
     """What `submit_rows` did: the deals that went in (number, report) and the refusal that
@@ -179,8 +208,8 @@ class Submitted:
 
 
 def submit_rows(match: Match, rows: list[dict], actor, sheet: StackSheet) -> Submitted:
-    """Send a sheet's written rows ({"number", "finish", "points", "burns"}, as the reader gives
-    them) down the table phone's path, deal by deal in order: the game's form builds each
+    """Send a sheet's written rows (each with its "number" and what the game's
+    `ResultForm.from_sheet` takes, as the reader gives it) down the table phone's path, deal by deal in order: the game's form builds each
     summary as from a read row, `submit_deal_report` judges it (the rules engine, then final or
     waiting for the captains as the event says). The first refusal stops: the deals before it
     went in (a later deal's tributes need the earlier ones). All in: the sheet is done."""
@@ -214,11 +243,12 @@ def submit_rows(match: Match, rows: list[dict], actor, sheet: StackSheet) -> Sub
 
 def _say_done(request, match, reports) -> None:
     waiting = any(report.state == DealReport.State.PENDING for _n, report in reports)
+    # "条成绩", not "局": a Giog sheet's rows are hands
     words = {"table": match.table.number, "n": len(reports)}
     if waiting:
-        text = _("第%(table)s桌：%(n)s局已提交，等待双方队长确认") % words
+        text = _("第%(table)s桌：%(n)s条成绩已提交，等待双方队长确认") % words
     else:
-        text = _("第%(table)s桌：%(n)s局成绩已生效") % words
+        text = _("第%(table)s桌：%(n)s条成绩已生效") % words
     messages.success(request, text)
 
 
@@ -253,128 +283,6 @@ def _rows_of(event) -> int:
     return event.deals_per_match + (event.tie_break_deals or 0)
 
 
-def _posted_rows(match, values: dict, finals: set[int]) -> tuple[list[dict], list[dict]]:
-    """The written rows as the reader gives them ({"number", "finish", "points", "burns"}),
-    and what the boxes alone say is wrong (a digit that is no seat, half a burn: R21)."""
-    event = match.round.event
-    seats = adapter_for(event).table_shape(event).seats
-    rows, problems = [], []
-    for number in range(1, _rows_of(event) + 1):
-        if number in finals:
-            continue
-        boxes = {name: values.get(f"d{number}.{name}", "") for name in _box_names(len(seats))}
-        if not any(boxes.values()):
-            continue
-        for name, value in boxes.items():
-            if value and not (value.isascii() and value.isdigit() and int(value) in seats):
-                problems.append(
-                    {
-                        "rule": None,
-                        "code": "not_a_seat",
-                        "deal": number,
-                        "text": _("%(box)s：%(value)s 不是本桌的座位号")
-                        % {"box": box_label(event, name), "value": value},
-                    }
-                )
-
-        def seat(name: str, boxes: dict = boxes) -> int | None:
-            value = boxes[name]
-            return int(value) if value.isascii() and value.isdigit() else None
-
-        burns = []
-        for pair in range(BURN_PAIRS):
-            burner, burned = seat(f"burner.{pair}"), seat(f"burned.{pair}")
-            if (burner is None) != (burned is None):
-                problems.append(
-                    {
-                        "rule": "R21",
-                        "code": "incomplete_row",
-                        "deal": number,
-                        "text": _("烧牌要写烧牌者和被烧者两个座位"),
-                    }
-                )
-            elif burner is not None:
-                burns.append([burner, burned])
-        rows.append(
-            {
-                "number": number,
-                "finish": [seat(f"finish.{p}") for p in range(len(seats))],
-                "points": [p for k in range(POINT_BOXES) if (p := seat(f"point.{k}"))],
-                "burns": burns,
-            }
-        )
-    problems += _posted_events(match, values, finals, rows)
-    return rows, problems
-
-
-def _event_names() -> list[tuple[str, int, list[str]]]:
-    """The event strip's lines: (kind, line, its boxes' names "s_tens.0" …), as printed."""
-    return [
-        (kind, line, [f"{kind}_{part}.{line}" for part, _dx in parts])
-        for kind, (_x, parts) in layout.EVENT_COLUMNS.items()
-        for line in range(layout.EVENT_LINES)
-    ]
-
-
-def _posted_events(match, values: dict, finals: set[int], rows: list[dict]) -> list[dict]:
-    """The event strip's lines typed or read ("d0.s_by.1"), each added to its deal's row (a
-    row made for it when its deal has nothing else written: the engine then says what is
-    missing); what the boxes alone say is wrong: a deal that is no row, a seat that is none, a
-    declaration kind other than 1-3, a line half written."""
-    event = match.round.event
-    seats = adapter_for(event).table_shape(event).seats
-    by_number = {row["number"]: row for row in rows}
-    problems = []
-    for kind, line, names in _event_names():
-        typed = {
-            name.split("_", 1)[1].split(".")[0]: values.get(f"d0.{name}", "") for name in names
-        }
-        if not any(typed.values()):
-            continue
-        digits = {
-            part: int(v) if v.isascii() and v.isdigit() else None for part, v in typed.items()
-        }
-        label = adapter_for(event).score_sheet.line_label(kind, line)
-        units = digits.get("units")
-        number = None if units is None else (digits.get("tens") or 0) * 10 + units
-        wrong = number is None or not 1 <= number <= _rows_of(event)
-        wrong |= any(digits[part] not in seats for part in ("seat", "by") if part in digits)
-        wrong |= "kind" in digits and digits["kind"] not in layout.DECLARATION_KINDS
-        if wrong:
-            problems.append(
-                {
-                    "rule": None,
-                    "code": "bad_event_line",
-                    "text": _("%(line)s：局号、座位或类别没有填对") % {"line": label},
-                }
-            )
-            continue
-        assert number is not None
-        if number in finals:
-            continue
-        row = by_number.get(number)
-        if row is None:
-            row = {"number": number, "finish": [], "points": [], "burns": []}
-            by_number[number] = row
-            rows.append(row)
-        if kind == "s":
-            row.setdefault("suffocated", []).append([digits["seat"], digits["by"]])
-        elif kind == "r":
-            row.setdefault("revolution", []).append(digits["seat"])
-        else:
-            row.setdefault("declarations", []).append([digits["seat"], digits["kind"]])
-    rows.sort(key=lambda row: row["number"])
-    return problems
-
-
-def _box_names(seats: int) -> list[str]:
-    return (
-        [f"finish.{p}" for p in range(seats)]
-        + [f"point.{k}" for k in range(POINT_BOXES)]
-        + [f"{side}.{pair}" for pair in range(BURN_PAIRS) for side in ("burner", "burned")]
-    )
-
-
 def _unsure(sheet: StackSheet, match) -> dict[int, list[str]]:
     """The boxes the reader was unsure of, by deal (none when the desk types it by hand)."""
     photo = sheet.photo
@@ -406,43 +314,13 @@ def _unchecked(sheet: StackSheet, match, checked: list[str], finals: set[int]) -
 
 
 def _report_values(match) -> dict[str, str]:
-    """A done sheet's boxes as its deals went in (the reports in force or waiting), the events
-    on the strip's lines in deal order."""
-    values: dict[str, str] = {}
-    used: dict[str, int] = {}
+    """A done sheet's boxes as its deals went in (the reports in force or waiting)."""
     reports = DealReport.objects.filter(
         deal__match=match, state__in=[DealReport.State.FINAL, DealReport.State.PENDING]
     ).select_related("deal")
-    for report in sorted(reports, key=lambda r: r.deal.number):
-        summary, number = report.summary or {}, report.deal.number
-        for place, seat in enumerate(summary.get("finish") or []):
-            values[f"d{number}.finish.{place}"] = str(seat)
-        for k, seat in enumerate((summary.get("points") or [])[:POINT_BOXES]):
-            values[f"d{number}.point.{k}"] = str(seat)
-        for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
-            values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
-            values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
-        events: dict[str, list[tuple]] = {
-            "s": [(s.get("by"), s.get("seat")) for s in summary.get("suffocated") or []],
-            "r": [(seat,) for seat in summary.get("revolution") or []],
-            "d": [
-                (int(seat), 1 + list(layout.DECLARATION_KINDS.values()).index(kind))
-                for seat, kind in (summary.get("declarations") or {}).items()
-                if kind in layout.DECLARATION_KINDS.values()
-            ],
-        }
-        for kind, entries in events.items():
-            for entry in entries:
-                line = used.get(kind, 0)
-                if line == layout.EVENT_LINES:
-                    break
-                used[kind] = line + 1
-                parts = [p for p, _dx in layout.EVENT_COLUMNS[kind][1]][2:]
-                values[f"d0.{kind}_tens.{line}"] = str(number // 10) if number >= 10 else ""
-                values[f"d0.{kind}_units.{line}"] = str(number % 10)
-                for part, value in zip(parts, entry):
-                    values[f"d0.{kind}_{part}.{line}"] = str(value)
-    return values
+    summaries = [(r.deal.number, r.summary or {}) for r in reports]
+    desk = _desk(match.round.event)
+    return desk.values(sorted(summaries, key=lambda pair: pair[0])) if desk is not None else {}
 
 
 def _read_values(sheet: StackSheet) -> dict[str, str]:
@@ -462,11 +340,18 @@ def _read_values(sheet: StackSheet) -> dict[str, str]:
 
 def _render(request, sheet, match, values, checked, problems, status=200):
     event = sheet.round.event
-    seats = adapter_for(event).table_shape(event).seats
+    desk = _desk(event)
+    seats = _seats(event, match) if desk is not None else 0
     unsure = _unsure(sheet, match) if match is not None else {}
     finals = _final_deals(match) if match is not None else set()
+    doubts: list[dict] = []
+    if request.method != "POST" and desk is not None and match is not None:
+        if sheet.state != StackSheet.State.DONE:  # the read rows' own faults, shown at once
+            read_rows, _problems = desk.rows(values, seats, _rows_of(event), finals)
+            doubts = _rules_alone(desk, match, read_rows, seats)
     rows = []
-    for number in range(1, _rows_of(event) + 1):
+    groups = desk.groups(seats) if desk is not None and seats else []
+    for number in range(1, _rows_of(event) + 1 if groups else 1):
         marked = set(unsure.get(number, []))
 
         def box(name: str, number=number, marked=marked) -> dict:
@@ -485,19 +370,16 @@ def _render(request, sheet, match, values, checked, problems, status=200):
                 "number": number,
                 "name": adapter_for(event).deal_name(number),
                 "final": number in finals,
-                "finish": [box(f"finish.{p}") for p in range(len(seats))],
-                "points": [box(f"point.{k}") for k in range(POINT_BOXES)],
-                "burns": [
-                    (box(f"burner.{pair}"), box(f"burned.{pair}")) for pair in range(BURN_PAIRS)
-                ],
+                "groups": [_group(group, box) for group in groups],
                 "problems": [p for p in problems if p.get("deal") == number],
+                "doubts": [p for p in doubts if p.get("deal") == number],
             }
         )
-    # The event strip's lines: a box marked where the reader was unsure of it, ticked under the
-    # number of the deal its line was read for.
+    # The lines beside the rows (Gou Ji's event strip): a box marked where the reader was
+    # unsure of it, ticked under the number of the deal its line was read for.
     attached = {name: number for number, names in unsure.items() for name in names}
 
-    def event_box(name: str) -> dict:
+    def line_box(name: str) -> dict:
         field, number = f"d0.{name}", attached.get(name)
         return {
             "name": field,
@@ -508,13 +390,15 @@ def _render(request, sheet, match, values, checked, problems, status=200):
             "label": box_label(event, name),
         }
 
-    headings = adapter_for(event).score_sheet.event_headings()
-    events = [
-        {"kind": kind, "heading": headings[kind], "lines": []} for kind in layout.EVENT_COLUMNS
+    strip = desk.strip() if desk is not None and groups else None
+    columns = [
+        {
+            "kind": column.kind,
+            "heading": column.heading,
+            "lines": [_group(line, line_box)["boxes"] for line in column.lines],
+        }
+        for column in (strip.columns if strip is not None else ())
     ]
-    for kind, _line, names in _event_names():
-        column = next(c for c in events if c["kind"] == kind)
-        column["lines"].append([event_box(name) for name in names])
     position = list(stack.queue(sheet.round).values_list("pk", flat=True)).index(sheet.pk) + 1
     return render(
         request,
@@ -531,10 +415,24 @@ def _render(request, sheet, match, values, checked, problems, status=200):
             "image_url": reverse("manage:results-stack-photo", args=[event.pk, sheet.pk]),
             "queue_url": _queue_url(event, sheet.round),
             "rows": rows,
-            "events": events,
+            "strip": {"legend": strip.legend, "columns": columns} if strip is not None else None,
             "problems": [p for p in problems if not p.get("deal")],
-            "row_problems": [p for p in problems if p.get("deal")],
             "table_typed": request.POST.get("table", "") if request.method == "POST" else "",
         },
         status=status,
     )
+
+
+def _group(group: BoxGroup, box) -> dict:
+    """A group of boxes for the template: each box's field, with its place number where the
+    group numbers them and an arrow after it where the paper has one."""
+    boxes = []
+    for index, name in enumerate(group.names):
+        boxes.append(
+            {
+                **box(name),
+                "place": index + 1 if group.numbered else "",
+                "arrow": index in group.arrows,
+            }
+        )
+    return {"label": group.label, "boxes": boxes}

@@ -194,12 +194,11 @@ def _render(request, access, feature, number: int, error="", status=200, board=F
             }
         )
         return render(request, "referee/live_hands.html", context, status=status)
-    play = live.standing(feature, deal, legal=True)
+    play, version, rows = live.board(feature, deal)
     if deal.summary is not None:  # plays without hands, ended with the finishing order
         play.update(complete=True, finish=deal.summary["finish"], turn=None)
     labels = play.get("labels", {})
     finish = list(play["finish"])
-    version = live.board_version(deal)
     context["board_url"] += f"?v={version}"
     context.update(
         {
@@ -231,7 +230,7 @@ def _render(request, access, feature, number: int, error="", status=200, board=F
             "ended": (deal.summary or {}).get("finish"),
             "recent": [
                 {**row.action, "seq": row.seq, "text": _text(row.action, labels)}
-                for row in deal.actions.order_by("-seq")[:12]
+                for row in reversed(rows[-12:])
             ],
             "seat_rows": [
                 {
