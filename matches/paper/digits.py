@@ -29,7 +29,8 @@ ALL = tuple(
 #: the third reader's vote: the digits of this many nearest written boxes. Fewer make a vote
 #: unanimous (a single box's only way to be sure) more often; chosen on seed 11's photos (30,000
 #: examples): 15 97.7 % unaided, 9 98.1 %, 5 98.4 %, all 0 silent; 3 left a sure wrong burn
-#: unmarked. With 150,000 examples (the seats' vote now) 15 97.92 %, 9 98.07 %, 7 98.11 %
+#: unmarked. With 150,000 examples 15 97.92 %, 9 98.07 %, 7 98.11 %, but on seeds 2 and 4 a
+#: unanimous wrong burn seat each that the 30,000 left split (marked): 30,000 kept.
 NEIGHBOURS = 9
 SIDE = 28  # the ink is fitted into 20×20 and centred in 28×28, then halved: 14×14 inputs
 FIT = 20
@@ -119,8 +120,8 @@ def _examples(path: Path = THIRD) -> tuple[np.ndarray, ...]:
     return mean, axes, kept, (kept**2).sum(axis=1), np.concatenate(labels)
 
 
-#: boxes a vote compares with every example at once: 16 × 150,000 distances (10 MB, and
-#: twice that for argpartition's indexes); 64 at once: a peak of 245 MB against 154 MB
+#: boxes a vote compares with every example at once: with a vote of 150,000, 16 × 150,000
+#: distances (10 MB, and twice that for argpartition's indexes); 64 at once peaked at 245 MB
 CHUNK = 16
 
 
