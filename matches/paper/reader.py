@@ -567,7 +567,7 @@ def _finish(reading: Reading, number: int, unsure: list[str], trust: float) -> l
     return finish
 
 
-#: an event line's boxes that hold a seat: nothing checks them against the row (`BROKEN`)
+#: an event line's boxes that hold a seat: nothing checks them against the row (`broken`)
 SEAT_PARTS = ("seat", "by")
 
 

@@ -1,8 +1,8 @@
 """Gou Ji's sheet typed at the desk's stack (matches/kernel/games/sheet_desk.py): a deal's row
 is its finishing order (a place's number over each box), four point boxes and two burns
 (burner → burned, then the burn's outcome digit: blank or 1 烧成, 2 反烧, 3 被中断, 4 烧失败,
-typed for any sheet, as the form asks it; a GJS3 sheet of six seats has its box); the event strip's lines (闷, 革命, 宣点) go below the rows, each added to
-the deal its number names. What the boxes alone say is wrong is refused before anything is
+typed for any sheet, as the form asks it; a GJS3 sheet of six seats has its box); the event
+strip's lines (闷, 革命, 宣点) go below the rows, each added to the deal its number names. What the boxes alone say is wrong is refused before anything is
 sent: a digit that is no seat, an outcome that is none, half a burn (R21), a line whose deal,
 seat or kind is none."""
 

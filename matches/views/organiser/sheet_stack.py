@@ -209,10 +209,11 @@ class Submitted:
 
 def submit_rows(match: Match, rows: list[dict], actor, sheet: StackSheet) -> Submitted:
     """Send a sheet's written rows (each with its "number" and what the game's
-    `ResultForm.from_sheet` takes, as the reader gives it) down the table phone's path, deal by deal in order: the game's form builds each
-    summary as from a read row, `submit_deal_report` judges it (the rules engine, then final or
-    waiting for the captains as the event says). The first refusal stops: the deals before it
-    went in (a later deal's tributes need the earlier ones). All in: the sheet is done."""
+    `ResultForm.from_sheet` takes, as the reader gives it) down the table phone's path, deal
+    by deal in order: the game's form builds each summary as from a read row,
+    `submit_deal_report` judges it (the rules engine, then final or waiting for the captains
+    as the event says). The first refusal stops: the deals before it went in (a later deal's
+    tributes need the earlier ones). All in: the sheet is done."""
     assert match.table is not None
     form = adapter_for(match.round.event).result_form
     done = Submitted()
