@@ -27,6 +27,7 @@ from matches.games.gouji.messages import describe as describe_message
 from matches.kernel.engine_errors import BadDocument
 from matches.kernel.json_text import DocumentError, parse_json_text
 from matches.kernel.reports import ResultError
+from matches.paper import layout
 
 #: the standard rule set's table, when none is given (R1); an eight-seat event's form has the
 #: eight seats of its own rule set (R44, `table_seats`)
@@ -50,9 +51,7 @@ FAILED_SPECIAL = len(DECLARATIONS) + 1
 
 def _burn_outcome(digit) -> str:
     """A sheet's outcome digit as the deal record says it: blank (or no outcome) a success."""
-    if isinstance(digit, int) and 1 <= digit <= len(BURN_OUTCOMES):
-        return BURN_OUTCOMES[digit - 1]
-    return "success"
+    return layout.BURN_OUTCOME_DIGITS.get(digit, "success") if isinstance(digit, int) else "success"
 
 
 def _seat(value, seats: tuple[int, ...] = SEATS) -> int | None:
@@ -106,7 +105,8 @@ class DealEntry:
         entry.finish = [s for s in row.get("finish", []) if s in seats]
         entry.points = {s for s in row.get("points", []) if s in seats}
         # A burn's outcome digit (GJS3 sheets: blank or 1 烧成, 2 反烧, 3 被中断, 4 烧失败:
-        # BURN_OUTCOMES' order); a digit that is none is a success, its box marked by the reader.
+        # layout.BURN_OUTCOME_DIGITS); a digit that is none is a success, its box marked by the
+        # reader.
         digits = list(row.get("burn_outcomes") or [])
         burns = row.get("burns", [])
         digits += [None] * (len(burns) - len(digits))

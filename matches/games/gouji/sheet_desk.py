@@ -2,9 +2,9 @@
 is its finishing order (a place's number over each box), four point boxes and two burns
 (burner → burned, then the burn's outcome digit: blank or 1 烧成, 2 反烧, 3 被中断, 4 烧失败,
 typed for any sheet, as the form asks it; a GJS3 sheet of six seats has its box); the event
-strip's lines (闷, 革命, 宣点) go below the rows, each added to the deal its number names. What the boxes alone say is wrong is refused before anything is
-sent: a digit that is no seat, an outcome that is none, half a burn (R21), a line whose deal,
-seat or kind is none."""
+strip's lines (闷, 革命, 宣点) go below the rows, each added to the deal its number names.
+What the boxes alone say is wrong is refused before anything is sent: a digit that is no seat,
+an outcome that is none, half a burn (R21), a line whose deal, seat or kind is none."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from matches.paper import layout
 #: boxes of a deal's row on the sheet, in the order the desk moves through them
 POINT_BOXES, BURN_PAIRS = 4, 2
 BURN_SIDES = ("burner", "burned", "outcome")
+#: a burn's outcome as its box shows it again; a success stays blank, as it is written
+OUTCOME_DIGIT = {name: str(d) for d, name in layout.BURN_OUTCOME_DIGITS.items() if d > 1}
 
 
 def _event_names() -> list[tuple[str, int, list[str]]]:
@@ -198,11 +200,10 @@ class GoujiDesk:
                 values[f"d{number}.finish.{place}"] = str(seat)
             for k, seat in enumerate((summary.get("points") or [])[:POINT_BOXES]):
                 values[f"d{number}.point.{k}"] = str(seat)
-            digit_of = {name: str(d) for d, name in layout.BURN_OUTCOME_DIGITS.items() if d > 1}
             for pair, burn in enumerate((summary.get("burns") or [])[:BURN_PAIRS]):
                 values[f"d{number}.burner.{pair}"] = str(burn.get("burner", ""))
                 values[f"d{number}.burned.{pair}"] = str(burn.get("burned", ""))
-                values[f"d{number}.outcome.{pair}"] = digit_of.get(burn.get("outcome"), "")
+                values[f"d{number}.outcome.{pair}"] = OUTCOME_DIGIT.get(burn.get("outcome"), "")
             events: dict[str, list[tuple]] = {
                 "s": [(s.get("by"), s.get("seat")) for s in summary.get("suffocated") or []],
                 "r": [(seat,) for seat in summary.get("revolution") or []],
