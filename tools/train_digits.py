@@ -1,20 +1,15 @@
-"""Train the score sheets' digit model (matches/paper/digits.npz).
+"""Make the score sheets' vote of the nearest boxes (matches/paper/digits_neighbours*.npz).
 
-    .venv/bin/python tools/train_digits.py [photos]          # the first network, digits.npz
-    .venv/bin/python tools/train_digits.py --boxes [boxes]  # the second, digits_boxes.npz
-    .venv/bin/python tools/train_digits.py --neighbours [boxes]  # the third, digits_neighbours*.npz
-    .venv/bin/python tools/train_digits.py --all [boxes]    # the 0-9 readers, digits_all*.npz
+    .venv/bin/python tools/train_digits.py [boxes]          # the seats' vote, 30,000 boxes
+    .venv/bin/python tools/train_digits.py --all [boxes]    # every digit's, digits_all_neighbours*
 
-The first: writes the even half of scikit-learn's bundled handwritten digits into the project's own
-printed sheet, photographs it in software (tests/sheets/photos.py), cuts the boxes out the way
-the reader does (matches/paper/reader.py) and fits a small network (scikit-learn's
-MLPClassifier) on what the reader sees; its weights are saved for numpy to run. The odd half
-never reaches the model: the tests and bench/scoresheets.py write with it. The second: the same
-even half written into single boxes (tests/sheets/photos.py `box_crop`: forty thousand in a few
-minutes, where the photos give six thousand in half an hour), seen upright (`digits.upright`),
-another seed: the reader trusts a box only where the two agree. The third: more such boxes (a
-third seed), kept as examples (their 40 main axes) for a vote of the nearest. Seeded: the same run gives the
-same file. Needs the dev requirements (scikit-learn); the app does not.
+Writes the even half of scikit-learn's bundled handwritten digits into single boxes the way a
+photo of the project's own sheet shows them (tests/sheets/photos.py `box_crop`), upright
+(`digits.upright`), and keeps them as examples (their 40 main axes) for the vote of the
+nearest (`digits.neighbours`). The odd half never reaches a reader: the tests and
+bench/scoresheets.py write with it. The two networks that read beside the vote are made by
+tools/train_convnet.py from the same kind of boxes (`box_samples`). Seeded: the same run gives
+the same file. Needs the dev requirements (scikit-learn's digits); the app does not.
 """
 
 from __future__ import annotations
@@ -25,45 +20,64 @@ from pathlib import Path
 
 import django
 import numpy as np
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gouji_tournament.settings")
 django.setup()
 
-from sklearn.neural_network import MLPClassifier  # noqa: E402
-
-from matches.paper import digits, layout, reader  # noqa: E402
-from matches.paper.layout import SheetKey  # noqa: E402
-from tests.sheets.photos import box_crop, digit_samples, sheet_photo  # noqa: E402
+from matches.paper import digits  # noqa: E402
+from tests.sheets.photos import box_crop, digit_samples  # noqa: E402
 
 
-def samples(photos: int) -> tuple[np.ndarray, np.ndarray]:
-    inputs, labels = [], []
-    for seed in range(photos):
-        key = SheetKey(1, 1, 1, 6 if seed % 2 else 8, 4 + seed % 5)
-        data, values = sheet_photo(key, 10_000 + seed, half="train", thumb=seed % 7 == 0)
-        image = reader.open_photo(data)
-        try:
-            found, page, photo = reader.find_corners(image)
-        except reader.Refused as exc:
-            print(f"photo {seed}: {exc.code}", flush=True)
-            continue
-        shares = reader.brightness(reader.straighten(image, page, photo))
-        for box in layout.boxes(found):
-            value = values[box.name]
-            if value is not None:
-                inputs.append(digits.features(reader.box_pixels(shares, box)))
-                labels.append(value)
-        if seed % 20 == 19:
-            print(f"{seed + 1} photos, {len(labels)} boxes", flush=True)
-    return np.array(inputs), np.array(labels)
+def distorted(ink: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A box's ink bent by a smooth random field (each pixel moved by up to a few pixels, the
+    moves of neighbours alike), then sometimes thinned or thickened by a pixel. Taught on
+    such boxes a reader has seen a 3 drift towards a 5: it is less often sure of a digit it
+    has not seen written that way."""
+    height, width = ink.shape
+    strength = rng.uniform(0.0, DISTORTION)
+    moves = [
+        np.asarray(
+            Image.fromarray(rng.normal(0, strength, (4, 4)).astype(np.float32)).resize(
+                (width, height), Image.Resampling.BILINEAR
+            )
+        )
+        for _ in range(2)
+    ]
+    ys, xs = np.mgrid[0:height, 0:width]
+    y = np.clip(ys + moves[0], 0, height - 1.001)
+    x = np.clip(xs + moves[1], 0, width - 1.001)
+    top, left = y.astype(int), x.astype(int)
+    down, right = y - top, x - left
+    bent = (
+        ink[top, left] * (1 - down) * (1 - right)
+        + ink[top, left + 1] * (1 - down) * right
+        + ink[top + 1, left] * down * (1 - right)
+        + ink[top + 1, left + 1] * down * right
+    )
+    stroke = rng.random()
+    if stroke < 0.15:
+        return -digits.joined(-bent)  # thinned: a 3×3 minimum
+    if stroke < 0.3:
+        return digits.joined(bent)
+    return bent
+
+
+#: the largest spread (pixels, of a box's ~32) of `distorted`'s random moves
+DISTORTION = 2.0
 
 
 def box_samples(
-    count: int, seed: int = 1, low: int = 1, high: int = 8, upright: bool = True
+    count: int,
+    seed: int = 1,
+    low: int = 1,
+    high: int = 8,
+    upright: bool = True,
+    bend: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`count` single boxes, digits `low`-`high` (1-8: the seats) of the even half, features
-    upright (or as written)."""
+    upright (or as written), `bend`: each box `distorted`."""
     rng = np.random.default_rng(seed)
     written = digit_samples("train")
     inputs, labels = [], []
@@ -71,13 +85,15 @@ def box_samples(
         digit = int(rng.integers(low, high + 1))
         sample = written[digit][int(rng.integers(len(written[digit])))]
         crop = box_crop(sample, rng)
+        if bend:
+            crop = distorted(crop, rng)
         inputs.append(digits.features(digits.upright(crop) if upright else crop))
         labels.append(digit)
     return np.array(inputs), np.array(labels)
 
 
-def save_neighbours(count: int, target: Path = digits.THIRD, low: int = 1) -> None:
-    """The third reader's examples: `count` boxes projected on their 40 main axes, each axis
+def save_neighbours(count: int, target: Path = digits.READERS[0], low: int = 1) -> None:
+    """The vote's examples: `count` boxes projected on their 40 main axes, each axis
     stored as int8 with its scale (float16 made the file 2.3 MB; int8 errs by at most half a step,
     ~0.012 on axes spanning about ±3, far below the distances between digits). Written in parts
     of at most `digits.PART` examples (the first file holds the axes too): each file under 2 MB."""
@@ -101,64 +117,16 @@ def save_neighbours(count: int, target: Path = digits.THIRD, low: int = 1) -> No
         print(f"wrote {path} ({path.stat().st_size} bytes)")
 
 
-def save_all(count: int) -> None:
-    """The 0-9 readers (`digits.ALL`), for the boxes that can hold a 0 or a 9 (a deal number's,
-    Giog's pieces won): the three readers made again from single boxes of every digit of the
-    even half, other seeds. The first network sees the boxes as written (the seats' first
-    learned from whole photos: half an hour), the second upright, the third is the vote."""
-    first, second, third = digits.ALL
-    for upright, target, seed in ((False, first, 21), (True, second, 11)):
-        inputs, labels = box_samples(count, seed=seed, low=0, high=9, upright=upright)
-        model = MLPClassifier(
-            hidden_layer_sizes=(128,), alpha=1e-3, max_iter=100, random_state=seed
-        )
-        model.fit(inputs, labels)
-        print(f"{len(labels)} boxes; training accuracy {model.score(inputs, labels):.4f}")
-        save(model, target)
-    save_neighbours(count, third, low=0)
-
-
-def save(model: MLPClassifier, target: Path) -> None:
-    """A network's weights for numpy (`digits.classify`), its outputs spread onto ten digits."""
-    # classes_ are 0-9 only when every digit was written: seats 1-8 never write 0 or 9, so the
-    # network's outputs are spread back onto ten, the absent digits at zero weight.
-    w2 = np.zeros((model.coefs_[1].shape[0], 10))
-    b2 = np.full(10, -30.0)
-    for column, digit in enumerate(model.classes_):
-        w2[:, digit] = model.coefs_[1][:, column]
-        b2[digit] = model.intercepts_[1][column]
-    np.savez_compressed(
-        target,
-        w1=model.coefs_[0].astype(np.float32),
-        b1=model.intercepts_[0].astype(np.float32),
-        w2=w2.astype(np.float32),
-        b2=b2.astype(np.float32),
-    )
-    print(f"wrote {target} ({target.stat().st_size} bytes)")
-
-
 def main() -> None:
-    if sys.argv[1:2] == ["--all"]:
-        save_all(int(sys.argv[2]) if len(sys.argv) > 2 else 40_000)
-        return
-    if sys.argv[1:2] == ["--neighbours"]:
-        # 30,000: a vote of 150,000 read 0.3 points more but was unanimous and wrong where the
-        # vote of 30,000 was split and marked the box (bench/RESULTS-scoresheets.md)
-        save_neighbours(int(sys.argv[2]) if len(sys.argv) > 2 else 30_000)
-        return
-    if sys.argv[1:2] == ["--boxes"]:
-        count = int(sys.argv[2]) if len(sys.argv) > 2 else 40_000
-        inputs, labels = box_samples(count)
-        model = MLPClassifier(hidden_layer_sizes=(128,), alpha=1e-3, max_iter=200, random_state=1)
-        target = digits.SECOND
+    every = sys.argv[1:2] == ["--all"]
+    numbers = [int(a) for a in sys.argv[1:] if not a.startswith("--")]
+    # 30,000: a vote of 150,000 read 0.3 points more but was unanimous and wrong where the
+    # vote of 30,000 was split and marked the box (bench/RESULTS-scoresheets.md)
+    count = numbers[0] if numbers else 30_000
+    if every:
+        save_neighbours(count, digits.ALL[0], low=0)
     else:
-        photos = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-        inputs, labels = samples(photos)
-        model = MLPClassifier(hidden_layer_sizes=(96,), alpha=1e-3, max_iter=400, random_state=0)
-        target = digits.WEIGHTS
-    model.fit(inputs, labels)
-    print(f"{len(labels)} boxes; training accuracy {model.score(inputs, labels):.4f}")
-    save(model, target)
+        save_neighbours(count)
 
 
 if __name__ == "__main__":

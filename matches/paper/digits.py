@@ -1,12 +1,11 @@
 """The digit readers: one box's ink → the probability of each digit 0-9, three times.
 
-Two small networks (196 inputs, one hidden layer, 10 outputs), built and trained differently
-so that they are seldom wrong the same way: `digits.npz` learned from whole photos of the
-project's own sheet written with scikit-learn's bundled handwritten digits (one half; the test
-photos write with the other), `digits_boxes.npz` from single boxes made the same way without
-the page (many more of them) and sees each digit with its slant taken out (`upright`). Both
-are made by `tools/train_digits.py`, as is the third reader's (`neighbours`): the vote of the
-nearest boxes of the same half. Nothing is downloaded: the files ship with the code.
+Three readers built differently, so that they are seldom sure of the same wrong digit, all
+learned from single boxes written with one half of scikit-learn's bundled handwritten digits
+(the test photos write with the other): the vote of the nearest boxes of that half
+(`neighbours`, `tools/train_digits.py`), and two small convolutional networks (`convnet`,
+`tools/train_convnet.py`), one seeing the box as written, the other with its slant taken out
+(`upright`). Nothing is downloaded: the files ship with the code.
 """
 
 from __future__ import annotations
@@ -17,22 +16,30 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-WEIGHTS = Path(__file__).with_name("digits.npz")
-SECOND = Path(__file__).with_name("digits_boxes.npz")
-THIRD = Path(__file__).with_name("digits_neighbours.npz")
-#: the 0-9 readers (first network, second, neighbours), for the boxes that can hold a 0 or a 9
-#: (a deal number's, Giog's pieces won): the same three made from single boxes of every digit of
-#: the even half (`tools/train_digits.py --all`); a seat's box keeps the readers above
-ALL = tuple(
-    Path(__file__).with_name(f"digits_all{part}.npz") for part in ("", "_boxes", "_neighbours")
+HERE = Path(__file__).parent
+#: the readers of a seat's box (digits 1-8), in `reader.combine`'s order: the vote, the
+#: network on the box as written, the network on the box upright
+READERS = (
+    HERE / "digits_neighbours.npz",
+    HERE / "digits_convnet.npz",
+    HERE / "digits_convnet_upright.npz",
 )
-#: the third reader's vote: the digits of this many nearest written boxes. Fewer make a vote
-#: unanimous (a single box's only way to be sure) more often; chosen on seed 11's photos (30,000
-#: examples): 15 97.7 % unaided, 9 98.1 %, 5 98.4 %, all 0 silent; 3 left a sure wrong burn
-#: unmarked. With 150,000 examples 15 97.92 %, 9 98.07 %, 7 98.11 %, but on seeds 2 and 4 a
-#: unanimous wrong burn seat each that the 30,000 left split (marked): 30,000 kept.
+#: the same three made from boxes of every digit, for the boxes that can hold a 0 or a 9 (a
+#: deal number's, Giog's pieces won); a seat's box keeps the readers above, which never read
+#: a 0 or a 9 (`tools/train_digits.py --all`, `tools/train_convnet.py --all`)
+ALL = (
+    HERE / "digits_all_neighbours.npz",
+    HERE / "digits_all_convnet.npz",
+    HERE / "digits_all_convnet_upright.npz",
+)
+#: the vote: the digits of this many nearest written boxes. Fewer make a vote unanimous (a
+#: single box's only way to be sure) more often; chosen on seed 11's photos (30,000 examples):
+#: 15 97.7 % unaided, 9 98.1 %, 5 98.4 %, all 0 silent; 3 left a sure wrong burn unmarked.
+#: With 150,000 examples 15 97.92 %, 9 98.07 %, 7 98.11 %, but on seeds 2 and 4 a unanimous
+#: wrong burn seat each that the 30,000 left split (marked): 30,000 kept.
 NEIGHBOURS = 9
 SIDE = 28  # the ink is fitted into 20×20 and centred in 28×28, then halved: 14×14 inputs
+HALF = SIDE // 2
 FIT = 20
 
 
@@ -76,19 +83,42 @@ def upright(ink: np.ndarray) -> np.ndarray:
     return np.asarray(image, dtype=np.float32) / 255.0
 
 
+def patches(images: np.ndarray) -> np.ndarray:
+    """Images (count, height, width, channels) → each pixel's 3×3 neighbourhood (zeros past
+    the edge) side by side: (count, height, width, 9 × channels), ready for a filter bank."""
+    _, height, width, _ = images.shape
+    padded = np.pad(images, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    return np.concatenate(
+        [padded[:, dy : dy + height, dx : dx + width] for dy in range(3) for dx in range(3)],
+        axis=3,
+    )
+
+
+def pool(images: np.ndarray) -> np.ndarray:
+    """The largest value of each 2×2 square (an odd edge padded with zeros: after a ReLU
+    nothing is below zero)."""
+    count, height, width, channels = images.shape
+    even = np.pad(images, ((0, 0), (0, height % 2), (0, width % 2), (0, 0)))
+    squares = even.reshape(count, (height + 1) // 2, 2, (width + 1) // 2, 2, channels)
+    return squares.max(axis=(2, 4))
+
+
 @functools.cache
-def _weights(path: Path) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """A network's layers, (weights, biases) each: w1, b1, w2, b2, … as saved."""
+def _convnet_weights(path: Path) -> dict[str, np.ndarray]:
     with np.load(path) as data:
-        return tuple((data[f"w{n}"], data[f"b{n}"]) for n in range(1, 9) if f"w{n}" in data.files)
+        return {name: data[name] for name in data.files}
 
 
-def classify(inputs: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
-    """Rows of features → rows of ten probabilities (ReLU layers, then softmax)."""
-    *hidden, (last, bias) = _weights(weights)
-    for w, b in hidden:
-        inputs = np.maximum(inputs @ w + b, 0.0)
-    logits = inputs @ last + bias
+def convnet(inputs: np.ndarray, weights: Path | dict[str, np.ndarray] = READERS[1]) -> np.ndarray:
+    """Rows of features (as written) → rows of ten probabilities: two banks of 3×3 filters
+    (ReLU, 2×2 pooling each: 14×14 → 7×7 → 4×4), then a hidden layer and softmax."""
+    layers = _convnet_weights(weights) if isinstance(weights, Path) else weights
+    images = inputs.reshape(-1, HALF, HALF, 1).astype(np.float32)
+    for filters, bias in (("k1", "c1"), ("k2", "c2")):
+        images = pool(np.maximum(patches(images) @ layers[filters] + layers[bias], 0.0))
+    flat = images.reshape(len(images), -1)
+    hidden = np.maximum(flat @ layers["w1"] + layers["b1"], 0.0)
+    logits = hidden @ layers["w2"] + layers["b2"]
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     return odds / odds.sum(axis=1, keepdims=True)
@@ -105,7 +135,7 @@ def part(path: Path, number: int) -> Path:
 
 
 @functools.cache
-def _examples(path: Path = THIRD) -> tuple[np.ndarray, ...]:
+def _examples(path: Path = READERS[0]) -> tuple[np.ndarray, ...]:
     examples, labels = [], []
     with np.load(path) as data:
         mean, axes, scale = data["mean"], data["axes"], data["scale"]
@@ -125,7 +155,7 @@ def _examples(path: Path = THIRD) -> tuple[np.ndarray, ...]:
 CHUNK = 16
 
 
-def neighbours(inputs: np.ndarray, examples: Path = THIRD) -> np.ndarray:
+def neighbours(inputs: np.ndarray, examples: Path = READERS[0]) -> np.ndarray:
     """Rows of (upright) features → rows of ten shares: how many of the NEIGHBOURS nearest
     written boxes of the training half (in the 40 main axes of their features) are each digit.
     Nothing learned but the axes: a box between two digits gets a split vote, where a network

@@ -1,7 +1,8 @@
 """The boxes that can hold any digit 0-9 (a deal number's on Gou Ji's event strip, the units of
-Giog's pieces won), read by readers that learned every digit (`digits.ALL`,
-`tools/train_digits.py --all`, the even half of the handwritten digits); the seats' boxes keep
-the readers that learned 1-8. Here the odd half writes, as in the bench."""
+Giog's pieces won), read by readers that learned every digit (`digits.ALL`, made by
+`tools/train_digits.py --all` and `tools/train_convnet.py --all` from the even half of the
+handwritten digits); the seats' boxes keep the readers that learned 1-8. Here the odd half
+writes, as in the bench."""
 
 from __future__ import annotations
 

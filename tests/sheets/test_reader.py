@@ -256,7 +256,7 @@ def test_a_burned_box_is_judged_among_the_seats_the_order_allows():
 
 
 def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
-    """The third reader: the share of each digit among the nearest training boxes."""
+    """The vote: the share of each digit among the nearest training boxes."""
     inputs = np.zeros((2, 196), dtype=np.float32)
     votes = digits.neighbours(inputs)
     assert votes.shape == (2, 10)
@@ -265,14 +265,15 @@ def test_the_neighbours_vote_splits_where_a_digit_is_between_two():
 
 
 def test_a_box_the_neighbours_split_on_is_for_a_person(monkeypatch):
-    """Both networks sure of a box are not enough: where the third reader's neighbours are split
-    between two digits, every written point and burn box is marked (their weighted mean is under TRUST)."""
+    """Both networks sure of a box are not enough: where the vote of the nearest boxes is split
+    between two digits, every written point and burn box is marked (the readers' weighted mean is
+    under TRUST)."""
     values = {name: None for name in sheet_photo(KEY, 5)[1]}
     values.update({"1.point.0": 2, "1.burner.0": 4, "1.burned.0": 6})
     data, _ = sheet_photo(KEY, 5, values=values)
     assert reader.rows(reader.read_sheet(data, expected=KEY))[0].unsure == []
 
-    def split(inputs, examples=digits.THIRD):
+    def split(inputs, examples=digits.READERS[0]):
         votes = np.zeros((len(inputs), 10))
         votes[:, 1] = votes[:, 7] = 0.5  # half 1, half 7: neither the digit written
         return votes
@@ -299,6 +300,46 @@ def test_the_shipped_readers_load_and_read_held_out_digits():
         assert np.allclose(probabilities.sum(axis=1), 1.0)
         assert (probabilities.argmax(axis=1) == digit).sum() >= 32  # 80 %
     assert (reader.combine(*readings).argmax(axis=1) == digit).sum() >= 36  # 90 %
+
+
+def test_the_networks_filters_are_plain_3x3_convolutions_and_pooling():
+    """`digits.convnet`'s fast form (neighbourhoods side by side, one product) against a
+    convolution written out pixel by pixel, on random weights: same probabilities."""
+    rng = np.random.default_rng(3)
+    layers = {
+        "k1": rng.normal(size=(9, 4)),
+        "c1": rng.normal(size=4),
+        "k2": rng.normal(size=(36, 5)),
+        "c2": rng.normal(size=5),
+        "w1": rng.normal(size=(4 * 4 * 5, 6)),
+        "b1": rng.normal(size=6),
+        "w2": rng.normal(size=(6, 10)),
+        "b2": rng.normal(size=10),
+    }
+    image = rng.random((14, 14, 1))
+
+    def layer(images, kernel, bias):
+        height, width, channels = images.shape
+        padded = np.pad(images, ((1, 1), (1, 1), (0, 0)))
+        out = np.zeros((height, width, kernel.shape[1]))
+        for y in range(height):
+            for x in range(width):
+                for k, (dy, dx) in enumerate((a, b) for a in range(3) for b in range(3)):
+                    out[y, x] += padded[y + dy, x + dx] @ kernel[k * channels : (k + 1) * channels]
+        out = np.maximum(out + bias, 0)
+        even = np.pad(out, ((0, height % 2), (0, width % 2), (0, 0)))
+        return np.array(
+            [
+                [even[y : y + 2, x : x + 2].max(axis=(0, 1)) for x in range(0, width, 2)]
+                for y in range(0, height, 2)
+            ]
+        )
+
+    hidden = layer(layer(image, layers["k1"], layers["c1"]), layers["k2"], layers["c2"])
+    hidden = np.maximum(hidden.ravel() @ layers["w1"] + layers["b1"], 0)
+    logits = hidden @ layers["w2"] + layers["b2"]
+    expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert np.allclose(digits.convnet(image.reshape(1, 196), layers)[0], expected, atol=1e-5)
 
 
 def test_the_pieces_of_a_glyph_are_counted_specks_left_out():
