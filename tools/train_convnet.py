@@ -146,7 +146,7 @@ def gradients_match() -> bool:
 def train(
     inputs: np.ndarray, labels: np.ndarray, epochs: int, seed: int = 7, batch: int = 128
 ) -> dict[str, np.ndarray]:
-    """Adam over shuffled batches, the step halved for each of the last epochs."""
+    """Adam over shuffled batches, the step halved for each of the last three epochs."""
     rng = np.random.default_rng(seed)
     weights = initial(rng, 10)
     first = {k: np.zeros_like(v) for k, v in weights.items()}

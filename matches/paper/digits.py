@@ -110,8 +110,9 @@ def _convnet_weights(path: Path) -> dict[str, np.ndarray]:
 
 
 def convnet(inputs: np.ndarray, weights: Path | dict[str, np.ndarray] = READERS[1]) -> np.ndarray:
-    """Rows of features (as written) → rows of ten probabilities: two banks of 3×3 filters
-    (ReLU, 2×2 pooling each: 14×14 → 7×7 → 4×4), then a hidden layer and softmax."""
+    """Rows of features (as written or upright, as the network learned them) → rows of ten
+    probabilities: two banks of 3×3 filters (ReLU, 2×2 pooling each: 14×14 → 7×7 → 4×4),
+    then a hidden layer and softmax."""
     layers = _convnet_weights(weights) if isinstance(weights, Path) else weights
     images = inputs.reshape(-1, HALF, HALF, 1).astype(np.float32)
     for filters, bias in (("k1", "c1"), ("k2", "c2")):
