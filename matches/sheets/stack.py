@@ -17,7 +17,8 @@ from pathlib import Path
 from django.core.files.base import ContentFile
 
 from matches import signals
-from matches.models import Match, Round, SheetPhoto, StackSheet
+from matches.kernel.games.sheet_desk import SheetDesk
+from matches.models import DealReport, Match, Round, SheetPhoto, StackSheet
 from matches.paper import reader
 from matches.sheets.service import (
     PhotoRefused,
@@ -158,3 +159,66 @@ def next_sheet(sheet: StackSheet) -> StackSheet | None:
         .exclude(pk=sheet.pk)
     )
     return waiting.filter(pk__gt=sheet.pk).first() or waiting.first()
+
+
+# The desk's typing of a sheet: the boxes as posted, what the game's rules say of its rows.
+
+
+def typed_boxes(posted) -> dict[str, str]:
+    """The boxes' fields as the desk posted them ("d2.won_units.0" -> "8"): a box holds one
+    character on the paper, so only the first is kept."""
+    return {name: value.strip()[:1] for name, value in posted.items() if name.startswith("d")}
+
+
+def desk_of(event) -> SheetDesk | None:
+    """What the event's game gives the desk's stack to type its sheet (None: nothing)."""
+    sheet = event.adapter.score_sheet
+    return getattr(sheet, "desk", None) if sheet is not None else None
+
+
+def seats_of(event, match: Match | None) -> int:
+    """Seats of the sheet's boxes: the table's, as its printed sheet has them (with no match
+    yet a game may not know them: 0)."""
+    table = match.table if match is not None else None
+    return event.adapter.score_sheet.seats(event, table)
+
+
+def deals_of(event) -> int:
+    """The sheet's rows: the match's deals and its tie-break deals."""
+    return event.deals_per_match + (event.tie_break_deals or 0)
+
+
+def final_deals(match: Match) -> set[int]:
+    """The match's deals already in force: their rows are not typed again."""
+    return set(
+        DealReport.objects.filter(deal__match=match, state=DealReport.State.FINAL).values_list(
+            "deal__number", flat=True
+        )
+    )
+
+
+def rules_alone(match: Match, rows: list[dict], seats: int) -> list[dict]:
+    """What the game's rules say of each written row alone (a Giog hand whose counts do not
+    add up: G10), in words, under its deal."""
+    event = match.round.event
+    desk = desk_of(event)
+    if desk is None:
+        return []
+    problems = []
+    for row in rows:
+        for problem in event.adapter.result_form.describe(desk.check(row, seats)):
+            problems.append({**problem, "deal": row["number"]})
+    return problems
+
+
+def typed_rules(match: Match, values: dict[str, str], deal: int | None = None) -> list[dict]:
+    """What the rules say of the rows as typed (`typed_boxes`), or of deal `deal`'s row alone:
+    the line under a row, again while the desk types. A row half typed, a box that is no digit
+    or a deal in force says nothing here (the boxes' own faults are said on submitting)."""
+    event = match.round.event
+    desk = desk_of(event)
+    if desk is None:
+        return []
+    seats = seats_of(event, match)
+    rows, _boxes = desk.rows(values, seats, deals_of(event), final_deals(match))
+    return rules_alone(match, [row for row in rows if deal in (None, row["number"])], seats)

@@ -72,6 +72,12 @@ results_urls: list[URLPattern | URLResolver] = [
     path("sheets/stack/", sheet_stack.queue, name="results-stack"),
     path("sheets/stack/<int:sheet_id>/", sheet_stack.sheet_page, name="results-stack-sheet"),
     path("sheets/stack/<int:sheet_id>.jpg", sheet_stack.image, name="results-stack-photo"),
+    # A row's rules said again while the desk types it (htmx).
+    path(
+        "sheets/stack/<int:sheet_id>/deals/<int:deal>/check",
+        sheet_stack.row_check,
+        name="results-stack-check",
+    ),
     path("reports/<int:report_id>/decide", results.decide_report, name="results-decide"),
     path("tables/<int:table_id>/accept", results.accept_table, name="results-accept-table"),
     path(

@@ -3,7 +3,8 @@
 // first for a sheet it could not read); a digit overwrites a box and moves on; Enter accepts a
 // marked box as it stands (ticks its check) and goes to the next marked one, and once none is
 // left it submits; arrow keys move along a deal's row (left, right) and between deals (up,
-// down). Without this script the page still works: the checks are plain checkboxes.
+// down). Typing in a row has its rules' line said again (htmx: stack_sheet.html). Without
+// this script the page still works: the checks are plain checkboxes.
 (function () {
   "use strict";
   const form = document.getElementById("stack-form");
@@ -58,6 +59,8 @@
       } else if (/^[0-9]$/.test(event.key)) {
         event.preventDefault();
         box.value = event.key;
+        // A value set by script fires no input event: the row's rules line (htmx) listens for one.
+        box.dispatchEvent(new Event("input", { bubbles: true }));
         const marked = box.hasAttribute("data-marked");
         accept(box);
         go(marked ? nextOpen(box) || boxes[at + 1] : boxes[at + 1]);

@@ -5,18 +5,22 @@ Enter moves to the next box needing a person and finally submits. The second she
 hand was written 12, 8, 8, 8 (36 pieces where 32 are in play): its count boxes are marked and
 G10 is named before anything is sent; the desk fixes seat 1's count (8) from the photo. The
 bare photo's table is typed first, then its boxes (the table's four seats). Each hand goes in
-as the typed hand form sends it. Screenshots in SHOTS_DIR when it is set."""
+as the typed hand form sends it. Apart, the desk mistypes a count of a read hand: G10 comes
+under the hand as it types and goes once it is typed right, then the sheet goes in. Screenshots
+in SHOTS_DIR when it is set."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
+from django.urls import reverse
 from PIL import Image
 from playwright.sync_api import expect
 
 from matches.models import DealReport, StackSheet
 from matches.sheets import service as sheets
+from matches.sheets import stack as stack_service
 from tests.browser.shots import photograph
 from tests.sheets.photos import giog_photo, giog_values
 
@@ -225,3 +229,76 @@ def test_the_desk_works_through_a_stack_of_giog_sheets(
     page.set_viewport_size({"width": 1280, "height": 900})
     shoot(page, f"giog-sheet-done-1280-{lang}")
     context.close()
+
+
+def boxes_of(page) -> dict[str, str]:
+    return page.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('.stack-box input[name]'))"
+        ".map((b) => [b.name, b.value]))"
+    )
+
+
+@pytest.mark.parametrize(
+    "locale, lang, said",
+    [("zh-CN", "zh", "各家赢子之和是 28"), ("en-US", "en", "The pieces won add up to 28")],
+)
+def test_the_desk_is_told_g10_while_it_types_a_hand(
+    live_server, browser, signed_in, stack, locale, lang, said
+):
+    """The desk mistypes a count of hand 1 (4 where the paper says 8: 28 pieces, 32 in play):
+    G10's sentence comes under the hand without a submit, the typed boxes and the focus stay;
+    typed right again, it goes; the sheet is then submitted and accepted."""
+    b, round_, matches = stack
+    key = sheets.expected_key(matches[0])
+    values = giog_values(key, 61)
+    for seat in range(4):  # hand 1 as written: 8 pieces each
+        values[f"1.won_tens.{seat}"], values[f"1.won_units.{seat}"] = None, 8
+    photo = small(giog_photo(key, 62, values)[0])
+    sheet = stack_service.accept(round_, photo, "giog-1.jpg", b.organiser)
+    sheet.refresh_from_db()
+    assert sheet.state == "read", sheet.message
+    truth = {name: "" if v is None else str(v) for name, v in values.items()}
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    signed_in(page, b.organiser.username, next=page_of(b, sheet))
+    rules = page.locator("#stack-rules-1")
+    # Hand 1 as the paper has it (whatever was read): nothing to say under it.
+    for seat in range(4):
+        for part in ("tens", "units"):
+            name = f"1.won_{part}.{seat}"
+            page.locator(f"input[name='d{name}']").fill(truth[name])
+    expect(rules.locator(".problem")).to_have_count(0)
+
+    seat_one = page.locator("input[name='d1.won_units.0']")
+    seat_one.click()
+    before = boxes_of(page)
+    page.keyboard.type("4")
+    expect(rules.locator(".problem[data-rule='G10']")).to_contain_text(said)
+    # Only the line was swapped: every box keeps what was typed, the focus stays in the boxes.
+    assert boxes_of(page) == {**before, "d1.won_units.0": "4"}
+    expect(page.locator(".stack-box input:focus")).to_have_count(1)
+    expect(page.locator("#stack-submit")).to_be_visible()  # nothing was submitted
+    shoot(page, f"giog-sheet-live-g10-1280-{lang}")
+    page.set_viewport_size({"width": 390, "height": 844})
+    no_overflow(page)
+    rules.scroll_into_view_if_needed()
+    shoot(page, f"giog-sheet-live-g10-390-{lang}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    seat_one.click()
+    page.keyboard.type("8")
+    expect(rules.locator(".problem")).to_have_count(0)
+    expect(rules).to_be_attached()  # the line stays, to be said again
+    expect(seat_one).to_have_value("8")
+    work(page, truth)
+    expect(page.locator("#stack-empty")).to_be_visible()
+    sheet.refresh_from_db()
+    assert sheet.state == "done"
+    report = DealReport.objects.get(deal__match=matches[0], deal__number=1)
+    assert report.summary["won"] == {"1": 8, "2": 8, "3": 8, "4": 8}
+    context.close()
+
+
+def page_of(b, sheet) -> str:
+    return reverse("manage:results-stack-sheet", args=[b.event.pk, sheet.pk])

@@ -140,6 +140,9 @@ RIGHTS = {
     "results-stack": (STAFF, 200, 302),
     "results-stack-sheet": (STAFF, 200, 422),
     "results-stack-photo": (STAFF, 404, None),
+    # A row's rules said again as the desk types (POST only): the refused sheet names no
+    # table yet, so its line is empty (200).
+    "results-stack-check": (STAFF, 405, 200),
     "results-decide": (STAFF, 405, 302),
     "results-table": (STAFF, 200, None),
     "results-correct": (STAFF, 200, 422),
@@ -272,6 +275,7 @@ def world(eager_tasks):
         "sheet-photo": [e, 999_999],
         "results-stack-sheet": [e, stack_sheet.pk],
         "results-stack-photo": [e, stack_sheet.pk],
+        "results-stack-check": [e, stack_sheet.pk, 1],
         "results-table": [e, match.table_id],
         "results-correct": [e, match.table_id, 1],
         "results-recheck": [e, match.table_id, 1],

@@ -18,9 +18,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from matches.kernel.games.registry import adapter_for
-from matches.kernel.games.sheet_desk import BoxGroup, SheetDesk
+from matches.kernel.games.sheet_desk import BoxGroup
 from matches.kernel.reports import ResultError
 from matches.models import DealReport, Match, Round, StackSheet
 from matches.permissions import Actor
@@ -138,12 +139,12 @@ def sheet_page(request, event_id: int, sheet_id: int):
         entered = sheet.state == StackSheet.State.DONE and sheet.match is not None
         values = _report_values(sheet.match) if entered else _read_values(sheet)
         return _render(request, sheet, sheet.match, values, [], [])
-    desk = _desk(event)
+    desk = stack.desk_of(event)
     if desk is None:  # the game's sheet is not typed at the desk
         problems = [{"rule": None, "code": "no_sheet", "text": refusal_words("no_sheet")}]
         return _render(request, sheet, sheet.match, {}, [], problems, status=422)
     match, problems = _chosen_match(sheet, request.POST.get("table", ""))
-    values = {k: v.strip()[:1] for k, v in request.POST.items() if k.startswith("d")}
+    values = stack.typed_boxes(request.POST)
     checked = request.POST.getlist("checked")
     if match is None:
         return _render(request, sheet, None, values, checked, problems, status=422)
@@ -151,14 +152,15 @@ def sheet_page(request, event_id: int, sheet_id: int):
         # The page had no boxes: a refused sheet of a game whose boxes depend on the table
         # (its seats). The table is named now: its boxes, to type.
         return _render(request, sheet, match, {}, [], [])
-    finals = _final_deals(match)
-    seats = _seats(event, match)
-    rows, problems = desk.rows(values, seats, _rows_of(event), finals)
-    problems += _rules_alone(desk, match, rows, seats)
+    finals = stack.final_deals(match)
+    seats = stack.seats_of(event, match)
+    rows, problems = desk.rows(values, seats, stack.deals_of(event), finals)
+    # The rules' own sentences are shown in each row's live line (`_render`), not here.
+    refused = stack.rules_alone(match, rows, seats)
     problems += _unchecked(sheet, match, checked, finals)
     if not rows and not problems:
         problems = [{"rule": None, "code": "nothing", "text": _("这张记分表上没有填写任何一局。")}]
-    if problems:
+    if problems or refused:
         return _render(request, sheet, match, values, checked, problems, status=422)
     done = submit_rows(match, rows, Actor(user=request.user), sheet)
     if done.refused is not None:
@@ -173,28 +175,25 @@ def sheet_page(request, event_id: int, sheet_id: int):
     return redirect("manage:results-stack-sheet", event.pk, following.pk)
 
 
-def _desk(event) -> SheetDesk | None:
-    """What the event's game gives the desk's stack to type its sheet (None: nothing)."""
-    sheet = adapter_for(event).score_sheet
-    return getattr(sheet, "desk", None) if sheet is not None else None
-
-
-def _seats(event, match) -> int:
-    """Seats of the sheet's boxes: the table's, as its printed sheet has them (with no match
-    yet a game may not know them: 0)."""
-    table = match.table if match is not None else None
-    return adapter_for(event).score_sheet.seats(event, table)
-
-
-def _rules_alone(desk: SheetDesk, match, rows: list[dict], seats: int) -> list[dict]:
-    """What the game's rules say of each written row alone (a Giog hand whose counts do not
-    add up: G10), in words, under its deal."""
-    form = adapter_for(match.round.event).result_form
-    problems = []
-    for row in rows:
-        for problem in form.describe(desk.check(row, seats)):
-            problems.append({**problem, "deal": row["number"]})
-    return problems
+@login_required
+@require_POST
+def row_check(request, event_id: int, sheet_id: int, deal: int):
+    """The rules' line under one deal's row, said again as the desk types (htmx posts the form
+    after a pause in a row's boxes): only the line comes back, so the focus and the boxes stay.
+    A row not yet whole, junk, or a sheet with no table yet: an empty line."""
+    event = running_event(request, event_id)
+    sheet = get_object_or_404(
+        StackSheet.objects.select_related("round__event", "match__table"),
+        pk=sheet_id,
+        round__event=event,
+    )
+    match, _problems = _chosen_match(sheet, request.POST.get("table", ""))
+    said = stack.typed_rules(match, stack.typed_boxes(request.POST), deal) if match else []
+    return render(
+        request,
+        "manage/results/_stack_rules.html",
+        {"row": {"number": deal, "rules": said}, "refused": False},
+    )
 
 
 @dataclass
@@ -272,18 +271,6 @@ def _chosen_match(sheet: StackSheet, table: str):
     return match, []
 
 
-def _final_deals(match) -> set[int]:
-    return set(
-        DealReport.objects.filter(deal__match=match, state=DealReport.State.FINAL).values_list(
-            "deal__number", flat=True
-        )
-    )
-
-
-def _rows_of(event) -> int:
-    return event.deals_per_match + (event.tie_break_deals or 0)
-
-
 def _unsure(sheet: StackSheet, match) -> dict[int, list[str]]:
     """The boxes the reader was unsure of, by deal (none when the desk types it by hand)."""
     photo = sheet.photo
@@ -320,7 +307,7 @@ def _report_values(match) -> dict[str, str]:
         deal__match=match, state__in=[DealReport.State.FINAL, DealReport.State.PENDING]
     ).select_related("deal")
     summaries = [(r.deal.number, r.summary or {}) for r in reports]
-    desk = _desk(match.round.event)
+    desk = stack.desk_of(match.round.event)
     return desk.values(sorted(summaries, key=lambda pair: pair[0])) if desk is not None else {}
 
 
@@ -341,18 +328,19 @@ def _read_values(sheet: StackSheet) -> dict[str, str]:
 
 def _render(request, sheet, match, values, checked, problems, status=200):
     event = sheet.round.event
-    desk = _desk(event)
-    seats = _seats(event, match) if desk is not None else 0
+    desk = stack.desk_of(event)
+    seats = stack.seats_of(event, match) if desk is not None else 0
     unsure = _unsure(sheet, match) if match is not None else {}
-    finals = _final_deals(match) if match is not None else set()
-    doubts: list[dict] = []
-    if request.method != "POST" and desk is not None and match is not None:
-        if sheet.state != StackSheet.State.DONE:  # the read rows' own faults, shown at once
-            read_rows, _problems = desk.rows(values, seats, _rows_of(event), finals)
-            doubts = _rules_alone(desk, match, read_rows, seats)
+    finals = stack.final_deals(match) if match is not None else set()
+    # What the rules say of each row as its boxes stand: a read row's faults at once (a
+    # "doubt"), a submitted row's refusal; the line under the row, said again as the desk types.
+    said: list[dict] = []
+    posted = request.method == "POST"
+    if match is not None and (posted or sheet.state != StackSheet.State.DONE):
+        said = stack.typed_rules(match, values)
     rows = []
     groups = desk.groups(seats) if desk is not None and seats else []
-    for number in range(1, _rows_of(event) + 1 if groups else 1):
+    for number in range(1, stack.deals_of(event) + 1 if groups else 1):
         marked = set(unsure.get(number, []))
 
         def box(name: str, number=number, marked=marked) -> dict:
@@ -373,7 +361,10 @@ def _render(request, sheet, match, values, checked, problems, status=200):
                 "final": number in finals,
                 "groups": [_group(group, box) for group in groups],
                 "problems": [p for p in problems if p.get("deal") == number],
-                "doubts": [p for p in doubts if p.get("deal") == number],
+                "rules": [p for p in said if p["deal"] == number],
+                "check_url": reverse(
+                    "manage:results-stack-check", args=[event.pk, sheet.pk, number]
+                ),
             }
         )
     # The lines beside the rows (Gou Ji's event strip): a box marked where the reader was
@@ -418,6 +409,7 @@ def _render(request, sheet, match, values, checked, problems, status=200):
             "rows": rows,
             "strip": {"legend": strip.legend, "columns": columns} if strip is not None else None,
             "problems": [p for p in problems if not p.get("deal")],
+            "refused": posted,
             "table_typed": request.POST.get("table", "") if request.method == "POST" else "",
         },
         status=status,
