@@ -232,6 +232,23 @@ def test_the_check_in_desk_shows_unpaid_and_takes_the_fee():
     assert "未缴 60 元" not in client.get(back).content.decode()
 
 
+@pytest.mark.parametrize("back", ["2", "checkin", "https://elsewhere.example/desk", "//evil"])
+def test_a_payment_whose_next_is_no_path_here_goes_back_to_the_entry(back):
+    """`next` that is not a path on this site (a mistyped or forged field: "2" was taken by
+    `redirect` for a view's name, a 500) is ignored: the payment is kept, and the treasurer
+    lands on the entry's page."""
+    b = open_event(review=False, fee_fen=6000, payment_ways=["cash"])
+    entry = submit(b.event, 1).registration
+    client = signed_in(b.organiser_user)
+    answer = client.post(
+        reverse("manage:fee-pay", args=[b.event.pk, entry.pk]),
+        {"amount": "60", "way": "cash", "reference": "", "next": back},
+    )
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("manage:fee-entry", args=[b.event.pk, entry.pk])
+    assert fees.balance(entry).outstanding == 0
+
+
 def test_the_scan_desk_shows_unpaid_after_a_scan_and_takes_a_transfer():
     b = open_event(review=False, fee_fen=5000, payment_ways=["cash", "wechat"])
     request = submit(b.event, 1)

@@ -108,9 +108,13 @@ def _contact(request, event, entry) -> str:
 
 
 def _next(request, event, entry) -> str:
-    """Back where the payment was taken: the desk, the check-in list, or the entry's page."""
+    """Back where the payment was taken: the desk, the check-in list, or the entry's page.
+    `next` must be a path on this site: anything else ("2") would be taken by `redirect` for a
+    view's name and fail."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ):
         return target
     return reverse("manage:fee-entry", args=[event.pk, entry.pk])
 
