@@ -305,7 +305,11 @@ def test_offset_point_tributes_are_said_and_the_last_deal_owes_nobody(
     def report_deal() -> DealReport:
         for seat in (1, 2, 3, 4, 5, 6):
             tap(page, seat)
-        page.locator("input[name='point_3']").check()  # only seat 3 opened a point
+        point = page.locator("input[name='point_3']")  # only seat 3 opened a point
+        # Centred first: scrolled just into view at 390 px, the sticky submit row covers it
+        # and the click lands on its 检查 button (a check, the tick lost).
+        point.evaluate("box => box.scrollIntoView({block: 'center'})")
+        point.check()
         expect(page.locator("#verdict-ok")).to_be_visible()
         page.locator("#submit-deal").click()
         expect(page.locator(".pin-side[data-side='A'] input[name='pin']")).to_be_attached()
